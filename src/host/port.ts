@@ -1,0 +1,130 @@
+// The sheet port: the only way sync logic touches a workbook.
+//
+// Two implementations run the same contract suite (test/host/contract.ts):
+//   - src/host/memory: a plain in-memory port for pure sync tests;
+//   - src/host/excel:  the Office.js adapter (real Excel, or dev/excel in tests and the harness).
+//
+// Coordinates are zero-based (row 0, col 0 = A1). Addresses shown to people or sent to
+// the platform are A1 strings built with src/host/a1.ts.
+
+/** A cell as `range.values` returns it: an empty cell is "". */
+export type SheetValue = string | number | boolean;
+
+/** A worksheet's identity: the id survives renames; the name is what people see. */
+export interface SheetRef {
+  id: string;
+  name: string;
+}
+
+/** A rectangle on one sheet. rows/cols ≥ 1. */
+export interface Area {
+  sheetId: string;
+  row: number;
+  col: number;
+  rows: number;
+  cols: number;
+}
+
+export type HostKind = "SHEETS_DESKTOP" | "SHEETS_CLOUD";
+
+export interface WorkbookIdentity {
+  /** Cellbound's UUID for this workbook, stored in the file (custom XML part, mirrored in settings). */
+  workbookId: string;
+  /** The document URL Office reports now (null when unsaved or unknown). */
+  documentUrl: string | null;
+  /** The document URL stored beside the id when it was last confirmed. */
+  recordedUrl: string | null;
+  /** Same stored id but another document URL: this file is probably a copy. */
+  copied: boolean;
+  /** Human-readable file name, e.g. "Sales.xlsx" ("Book1" when unsaved). */
+  name: string;
+}
+
+export interface WriteOptions {
+  /** Number format per column (index within the written block), e.g. a date format; null = General. */
+  columnFormats?: ReadonlyArray<string | null>;
+  /** Called after each block lands: rows written so far of the total. */
+  onProgress?: (rowsWritten: number, totalRows: number) => void;
+  signal?: AbortSignal;
+}
+
+export interface WriteStats {
+  rows: number;
+  cols: number;
+  cells: number;
+  syncs: number;
+  /** Largest estimated request payload of one sync, in bytes. */
+  maxSyncBytes: number;
+}
+
+export interface ReadOptions {
+  /** Rows per block; the adapter may use fewer to stay under payload limits. */
+  blockRows?: number;
+  signal?: AbortSignal;
+}
+
+/** A tracked area's current position (it moves when rows/cols are inserted above/left of it). */
+export interface TrackedArea {
+  name: string;
+  /** null when the tracked range or its sheet was deleted (#REF!). */
+  sheet: SheetRef | null;
+  area: Area | null;
+}
+
+export type ChangeKind =
+  | "RangeEdited"
+  | "RowInserted"
+  | "RowDeleted"
+  | "ColumnInserted"
+  | "ColumnDeleted"
+  | "CellInserted"
+  | "CellDeleted"
+  | "SheetRenamed"
+  | "SheetAdded"
+  | "SheetDeleted";
+
+export interface SheetChange {
+  sheetId: string;
+  /** A1 address on that sheet (no sheet prefix); "" for sheet-level changes. */
+  address: string;
+  kind: ChangeKind;
+  /** "ThisLocalAddin" for our own writes, "Local" for the user's, "Unknown" when the host cannot tell. */
+  source: "ThisLocalAddin" | "Local" | "Unknown";
+}
+
+export interface SheetPort {
+  readonly host: HostKind;
+
+  // Workbook and sheets
+  identity(): Promise<WorkbookIdentity>;
+  /** Give this file a new workbook id (fork a copy), recording the current URL. */
+  forkIdentity(): Promise<WorkbookIdentity>;
+  sheets(): Promise<SheetRef[]>;
+  /** The active sheet and the selected range (top-left cell when a single cell). */
+  selection(): Promise<{ sheet: SheetRef; area: Area }>;
+  /** Select a range and activate its sheet (Locate). */
+  select(area: Area): Promise<void>;
+
+  // Values
+  /**
+   * Write a grid with its top-left at (area.sheetId, area.row, area.col). Strings are written as text:
+   * never converted to formulas, numbers, dates or links.
+   */
+  write(at: Pick<Area, "sheetId" | "row" | "col">, grid: ReadonlyArray<ReadonlyArray<SheetValue>>, options?: WriteOptions): Promise<WriteStats>;
+  /** Read an area in row blocks, top to bottom. Each block is an array of rows. */
+  read(area: Area, options?: ReadOptions): AsyncIterable<SheetValue[][]>;
+  /** Clear values and formats of an area. */
+  clear(area: Area): Promise<void>;
+
+  // Tracking (hidden workbook-scoped names)
+  track(name: string, area: Area): Promise<void>;
+  untrack(name: string): Promise<void>;
+  tracked(): Promise<TrackedArea[]>;
+
+  // Per-workbook data (travels with the file; never secrets)
+  getData(key: string): Promise<unknown>;
+  setData(key: string, value: unknown): Promise<void>;
+
+  // Events
+  onChange(listener: (change: SheetChange) => void): Promise<() => Promise<void>>;
+}
