@@ -7,7 +7,7 @@ import { attr, xsiType, type XmlElement } from "./xml.ts";
 
 export const MIN_EXCEL_API = "1.12";
 
-export function checkPolicy(root: XmlElement, typeOf: Map<XmlElement, string>): Problem[] {
+export function checkPolicy(root: XmlElement): Problem[] {
   const problems: Problem[] = [];
   const report = (line: number, message: string) => problems.push({ line, message });
   const child = (parent: XmlElement | undefined, local: string) => parent?.children.find((e) => e.local === local);
@@ -41,7 +41,7 @@ export function checkPolicy(root: XmlElement, typeOf: Map<XmlElement, string>): 
     (tab) =>
       tab.local === "OfficeTab" &&
       attr(tab, "id")?.value === "TabHome" &&
-      [...walk(tab)].some((e) => typeOf.get(e) === "ShowTaskpane"),
+      [...walk(tab)].some((e) => e.local === "Action" && xsiType(e)?.value === "ShowTaskpane"),
   );
   if (!opensPane) {
     report((overrides ?? root).line, `no ribbon button on the Home tab (<OfficeTab id="TabHome">) opens the task pane (Action xsi:type="ShowTaskpane")`);

@@ -25,7 +25,7 @@ export function validateManifestText(source: string, options: ValidateOptions): 
   const { problems, typeOf } = checkStructure(parsed.root);
   if (typeOf.size > 0) {
     problems.push(...checkReferences({ root: parsed.root, typeOf, baseDir: options.baseDir }));
-    problems.push(...checkPolicy(parsed.root, typeOf));
+    problems.push(...checkPolicy(parsed.root));
   }
   const seen = new Set<string>();
   return problems
