@@ -129,7 +129,7 @@ describe("broken copies: each problem on its own line", () => {
   });
 
   it("a missing required element", () => {
-    const broken = REAL_MANIFEST.replace(/  <DefaultSettings>[\s\S]*?<\/DefaultSettings>\n/, "");
+    const broken = REAL_MANIFEST.replace(/ {2}<DefaultSettings>[\s\S]*?<\/DefaultSettings>\n/, "");
     expect(check(broken)).toContainEqual({ line: lineOf(broken, "<OfficeApp"), message: "<OfficeApp> is missing <DefaultSettings>" });
   });
 

@@ -1,0 +1,75 @@
+// The production build (what `npm run build` does), run through webpack's Node API
+// into a temp dir with ADDIN_URL=https://cellbound.example.com: the manifest's dev
+// URLs are replaced, the copied manifest still passes the offline validator
+// (icons included), and taskpane.html loads Office.js from the Office CDN first.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import webpack, { type Configuration, type Stats } from "webpack";
+import { validateManifestFile } from "../../scripts/manifest/validate.ts";
+import { REPO } from "../manifest/helpers.ts";
+
+const ADDIN_URL = "https://cellbound.example.com";
+const OFFICE_JS = "https://appsforoffice.microsoft.com/lib/1/hosted/office.js";
+type MakeConfig = (env: Record<string, unknown>, argv: { mode: string }) => Promise<Configuration>;
+
+async function productionConfig(addinUrl: string): Promise<Configuration> {
+  const { default: makeConfig } = (await import(pathToFileURL(path.join(REPO, "webpack.config.js")).href)) as { default: MakeConfig };
+  const saved = process.env.ADDIN_URL;
+  process.env.ADDIN_URL = addinUrl;
+  try {
+    return await makeConfig({}, { mode: "production" });
+  } finally {
+    if (saved === undefined) delete process.env.ADDIN_URL;
+    else process.env.ADDIN_URL = saved;
+  }
+}
+
+function build(config: Configuration): Promise<Stats> {
+  return new Promise((resolve, reject) => {
+    webpack({ ...config, context: REPO, infrastructureLogging: { level: "error" } }, (err, stats) => {
+      if (err) reject(err);
+      else if (!stats) reject(new Error("webpack returned no stats"));
+      else if (stats.hasErrors()) reject(new Error(stats.toString({ all: false, errors: true })));
+      else resolve(stats);
+    });
+  });
+}
+
+describe("production build", () => {
+  let out: string;
+  beforeAll(async () => {
+    out = mkdtempSync(path.join(tmpdir(), "cellbound-build-"));
+    const config = await productionConfig(ADDIN_URL);
+    await build({ ...config, output: { ...config.output, path: out } });
+  }, 120_000);
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it("copies manifest.xml with every dev URL replaced by ADDIN_URL", () => {
+    const manifest = readFileSync(path.join(out, "manifest.xml"), "utf8");
+    expect(manifest).not.toContain("https://localhost:3000");
+    expect(manifest).toContain(`<SourceLocation DefaultValue="${ADDIN_URL}/taskpane.html"/>`);
+    expect(manifest).toContain(`<bt:Url id="Taskpane.Url" DefaultValue="${ADDIN_URL}/taskpane.html"/>`);
+    expect(manifest).toContain(`<IconUrl DefaultValue="${ADDIN_URL}/assets/icon-32.png"/>`);
+  });
+
+  it("the built manifest passes the offline validator against the built icons", () => {
+    expect(existsSync(path.join(out, "assets", "icon-80.png"))).toBe(true);
+    expect(validateManifestFile(path.join(out, "manifest.xml"))).toEqual([]);
+  });
+
+  it("taskpane.html loads Office.js from the Office CDN before the bundle, and the bundle exists", () => {
+    const html = readFileSync(path.join(out, "taskpane.html"), "utf8");
+    const scripts = [...html.matchAll(/<script\b[^>]*\bsrc="?([^"\s>]+)"?[^>]*>/g)].map((m) => m[1]!);
+    expect(scripts[0]).toBe(OFFICE_JS);
+    const bundle = scripts.find((s) => /^taskpane\.[0-9a-f]{8}\.js$/.test(s));
+    expect(bundle).toBeDefined();
+    expect(existsSync(path.join(out, bundle!))).toBe(true);
+    expect(scripts.some((s) => s.includes("node_modules") || s.includes("harness"))).toBe(false);
+  });
+
+  it("refuses an ADDIN_URL that is not https", async () => {
+    await expect(productionConfig("http://cellbound.example.com")).rejects.toThrow("ADDIN_URL must be an https URL");
+  });
+});
