@@ -1,0 +1,75 @@
+// The pane's frame: header (deployment, Sign out), tab navigation (state-based, never the URL),
+// the current view, and the global notice / progress line.
+import type { PaneStore, Route } from "../state/store";
+import { ConnectView } from "../connect/ConnectView";
+import { HomeView } from "../home/HomeView";
+import { ReportsView } from "../reports/ReportsView";
+import { NoticeBox, ProgressLine } from "../ui/Notice";
+import { Lazy } from "./lazy";
+import { OverwritePrompt } from "./OverwritePrompt";
+import type { ComponentType } from "preact";
+
+const loadBuilder = () => import("../builder/BuilderView").then((m) => m.BuilderView as ComponentType<{ store: PaneStore }>);
+
+const TABS: { route: Route; label: string }[] = [
+  { route: "home", label: "Workbook" },
+  { route: "reports", label: "Reports" },
+  { route: "builder", label: "New report" },
+];
+
+export interface AppProps {
+  store: PaneStore;
+  /** The hidden Diagnostics view (port contract suite), when the build provides one. */
+  loadDiagnostics?: () => Promise<ComponentType<{ store: PaneStore }>>;
+}
+
+export function App({ store, loadDiagnostics }: AppProps) {
+  const ws = store.workspace.value;
+  const route = ws ? store.route.value : "connect";
+  const notice = store.notice.value;
+  const busy = store.busy.value;
+
+  return (
+    <div class="cb-app">
+      <header class="cb-header">
+        <span class="cb-brand">Cellbound</span>
+        {ws && <span class="cb-meta" style={{ margin: 0 }}>{ws.deployment.name}</span>}
+        {store.user.value && (
+          <button type="button" class="cb-btn cb-small" onClick={() => void store.signOut()}>
+            Sign out
+          </button>
+        )}
+      </header>
+      {ws && (
+        <nav class="cb-nav" aria-label="Views">
+          {TABS.map((t) => (
+            <button key={t.route} type="button" aria-current={route === t.route ? "page" : undefined} onClick={() => store.navigate(t.route)}>
+              {t.label}
+            </button>
+          ))}
+          {loadDiagnostics && route === "diagnostics" && (
+            <button type="button" aria-current="page">
+              Diagnostics
+            </button>
+          )}
+        </nav>
+      )}
+      <main class="cb-main">
+        {notice && <NoticeBox notice={notice} onDismiss={() => (store.notice.value = null)} />}
+        {busy && route !== "reports" && <ProgressLine label={busy.label} done={busy.done} total={busy.total} />}
+        <OverwritePrompt store={store} />
+        {route === "connect" && <ConnectView store={store} />}
+        {route === "home" && <HomeView store={store} />}
+        {route === "reports" && <ReportsView store={store} />}
+        {route === "builder" && <Lazy load={loadBuilder} props={{ store }} label="the report builder" />}
+        {route === "diagnostics" && loadDiagnostics && <Lazy load={loadDiagnostics} props={{ store }} label="diagnostics" />}
+      </main>
+      {ws && loadDiagnostics && (
+        // Hidden entry: reachable by keyboard (Ctrl+Alt+D) for support, invisible otherwise.
+        <button type="button" class="cb-sr-only" accessKey="d" onClick={() => store.navigate("diagnostics")}>
+          Diagnostics
+        </button>
+      )}
+    </div>
+  );
+}

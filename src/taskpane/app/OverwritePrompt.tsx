@@ -1,0 +1,29 @@
+// Asked before placing a report over content: how many cells would be overwritten, and where.
+import type { PaneStore } from "../state/store";
+
+export function OverwritePrompt({ store }: { store: PaneStore }) {
+  const pending = store.pendingPlace.value;
+  if (!pending) return null;
+  const { count, addresses, target } = pending.outcome;
+  const shown = addresses.slice(0, 8).join(", ");
+  return (
+    <div class="cb-message cb-message-warning" role="alertdialog" aria-labelledby="cb-ow-title" aria-describedby="cb-ow-detail">
+      <strong id="cb-ow-title">
+        {count} {count === 1 ? "cell" : "cells"} would be overwritten
+      </strong>
+      <p id="cb-ow-detail">
+        Placing the report at {target} would replace {count === 1 ? "the content of" : "content in"} {shown}
+        {addresses.length > 8 ? ` and ${addresses.length - 8} more` : ""}.
+      </p>
+      <div class="cb-actions">
+        <button type="button" class="cb-btn cb-primary" onClick={() => void store.place(pending.reportId, true)}>
+          Overwrite
+        </button>
+        <button type="button" class="cb-btn" onClick={() => (store.pendingPlace.value = null)}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
+

@@ -1,0 +1,92 @@
+// Pure helpers of the report builder: turn the builder's choices into a semantic-layer JSON query
+// and the report's pivotItems (seeds 01 §2.4), and check them before saving.
+import type { BuilderFilter, BuilderQuery, PivotItems } from "../model";
+
+export interface BuilderState {
+  view: string;
+  measures: string[];
+  dimensions: string[];
+  timeDimension: string | null;
+  granularity: string | null;
+  dateRange: string;
+  filters: BuilderFilter[];
+  order: [string, "asc" | "desc"] | null;
+  pivot: boolean;
+  pivotItems: PivotItems;
+}
+
+export const GRANULARITIES = ["day", "week", "month", "quarter", "year"] as const;
+
+export function emptyBuilder(view = ""): BuilderState {
+  return {
+    view,
+    measures: [],
+    dimensions: [],
+    timeDimension: null,
+    granularity: "month",
+    dateRange: "",
+    filters: [],
+    order: null,
+    pivot: false,
+    pivotItems: {
+      rows: [],
+      columns: [],
+      measures: [],
+      filters: [],
+      displayScale: "model",
+      measuresAxis: "columns",
+      measuresPosition: "after",
+      showColumnTotals: false,
+      showRowTotals: false,
+    },
+  };
+}
+
+export function toQuery(s: BuilderState, limit?: number): BuilderQuery {
+  const q: BuilderQuery = {
+    measures: [...s.measures],
+    dimensions: [...s.dimensions],
+    timeDimensions: [],
+    filters: s.filters.filter((f) => f.member && (f.operator === "set" || f.operator === "notSet" || f.values.length > 0)),
+    order: s.order ? [s.order] : [],
+  };
+  if (s.timeDimension) {
+    const td: BuilderQuery["timeDimensions"][number] = { dimension: s.timeDimension };
+    if (s.granularity) td.granularity = s.granularity;
+    if (s.dateRange.trim()) td.dateRange = s.dateRange.trim();
+    q.timeDimensions.push(td);
+  }
+  if (limit !== undefined) q.limit = limit;
+  return q;
+}
+
+/** The member names a pivot zone may hold: the chosen dimensions (time dimension as member.granularity). */
+export function pivotDimensionMembers(s: BuilderState): string[] {
+  const dims = [...s.dimensions];
+  if (s.timeDimension) dims.push(s.granularity ? `${s.timeDimension}.${s.granularity}` : s.timeDimension);
+  return dims;
+}
+
+/** pivotItems with its measures kept in step with the query's measures. */
+export function toPivotItems(s: BuilderState): PivotItems | null {
+  if (!s.pivot) return null;
+  const allowed = new Set(pivotDimensionMembers(s));
+  const keep = (xs: string[]) => xs.filter((x) => allowed.has(x));
+  return { ...s.pivotItems, rows: keep(s.pivotItems.rows), columns: keep(s.pivotItems.columns), filters: keep(s.pivotItems.filters), measures: [...s.measures] };
+}
+
+/** Problems that must be fixed before preview or save (empty when fine). */
+export function problems(s: BuilderState, name: string | null): string[] {
+  const out: string[] = [];
+  if (s.measures.length === 0 && s.dimensions.length === 0 && !s.timeDimension) out.push("Pick at least one measure or dimension.");
+  if (name !== null) {
+    if (name.trim() === "") out.push("Give the report a name.");
+    if (name.length > 255) out.push("The name can be at most 255 characters.");
+  }
+  if (s.pivot) {
+    const p = toPivotItems(s)!;
+    if (p.rows.length === 0 && p.columns.length === 0) out.push("Put at least one dimension in Rows or Columns of the pivot.");
+    if (s.measures.length === 0) out.push("A pivot needs at least one measure.");
+  }
+  return out;
+}

@@ -1,0 +1,106 @@
+// Connect: base URL + credential (API key or OAuth access token), then the deployment.
+// The credential field is a password field; its value goes only to SecretStore and the API layer.
+import { useSignal } from "@preact/signals";
+import type { PaneStore } from "../state/store";
+
+export function ConnectView({ store }: { store: PaneStore }) {
+  const baseUrl = useSignal(store.prefill.baseUrl ?? "");
+  const dataUrl = useSignal(store.prefill.dataUrl ?? "");
+  const credential = useSignal(store.prefill.credential ?? "");
+  const urlError = useSignal<string | null>(null);
+  const busy = store.busy.value !== null;
+
+  const submit = async (ev: Event) => {
+    ev.preventDefault();
+    let url: URL;
+    try {
+      url = new URL(baseUrl.value.trim());
+    } catch {
+      urlError.value = "Enter the platform's address, for example https://acme.example.com";
+      return;
+    }
+    if (url.protocol !== "https:" && !(url.protocol === "http:" && /^(127\.0\.0\.1|localhost)$/.test(url.hostname))) {
+      urlError.value = "Use an https:// address (plain http is allowed only for a local stand-in).";
+      return;
+    }
+    urlError.value = null;
+    const data = dataUrl.value.trim();
+    await store.signIn({ baseUrl: url.origin + url.pathname.replace(/\/$/, ""), dataUrl: data === "" ? null : data, credential: credential.value.trim() });
+  };
+
+  const deployments = store.deployments.value;
+  if (store.user.value && deployments.length > 1 && !store.workspace.value) {
+    return (
+      <section aria-labelledby="cb-dep-title">
+        <h1 id="cb-dep-title">Choose a deployment</h1>
+        <p>Signed in as {store.user.value.name || store.user.value.email}.</p>
+        <ul class="cb-list">
+          {deployments.map((d) => (
+            <li key={d.id} class="cb-card">
+              <div class="cb-card-head">
+                <span class="cb-card-title">{d.name}</span>
+                <button type="button" class="cb-btn cb-primary" disabled={busy} onClick={() => void store.chooseDeployment(d)}>
+                  Use {d.name}
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+        <button type="button" class="cb-btn" onClick={() => void store.signOut()}>
+          Sign out
+        </button>
+      </section>
+    );
+  }
+
+  return (
+    <form onSubmit={submit} aria-labelledby="cb-connect-title" autocomplete="off">
+      <h1 id="cb-connect-title">Connect to your analytics platform</h1>
+      <p class="cb-meta">Your credential is kept in this add-in's own storage on this computer. It is never written into the workbook.</p>
+      <div class="cb-field">
+        <label for="cb-base-url">Platform URL</label>
+        <input
+          id="cb-base-url"
+          class="cb-input"
+          type="url"
+          required
+          placeholder="https://acme.example.com"
+          value={baseUrl.value}
+          onInput={(e) => (baseUrl.value = e.currentTarget.value)}
+          aria-invalid={urlError.value ? true : undefined}
+          aria-describedby={urlError.value ? "cb-url-error" : undefined}
+        />
+        {urlError.value && (
+          <span id="cb-url-error" class="cb-hint" role="alert">
+            {urlError.value}
+          </span>
+        )}
+      </div>
+      <div class="cb-field">
+        <label for="cb-credential">API key or access token</label>
+        <input
+          id="cb-credential"
+          class="cb-input"
+          type="password"
+          required
+          autocomplete="off"
+          spellcheck={false}
+          value={credential.value}
+          onInput={(e) => (credential.value = e.currentTarget.value)}
+        />
+        <span class="cb-hint">Create an API key in the platform under Settings → API keys, or paste an OAuth access token.</span>
+      </div>
+      <details>
+        <summary>Advanced</summary>
+        <div class="cb-field">
+          <label for="cb-data-url">Data API URL (optional)</label>
+          <input id="cb-data-url" class="cb-input" type="url" value={dataUrl.value} onInput={(e) => (dataUrl.value = e.currentTarget.value)} />
+          <span class="cb-hint">Leave empty to use the one the platform reports for the deployment.</span>
+        </div>
+      </details>
+      <button type="submit" class="cb-btn cb-primary" disabled={busy}>
+        Sign in
+      </button>
+    </form>
+  );
+}

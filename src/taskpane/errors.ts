@@ -1,0 +1,190 @@
+// Every error the pane can meet, as a human message that says what happened and what to do next.
+// Typed errors from src/api and src/sync are recognised by their documented fields (status, code,
+// kind/name); anything unknown still gets a message — nothing fails silently.
+
+export interface HumanError {
+  title: string;
+  detail: string;
+  next: string;
+}
+
+interface ErrorLike {
+  name?: unknown;
+  message?: unknown;
+  status?: unknown;
+  code?: unknown;
+  kind?: unknown;
+  limit?: unknown;
+}
+
+function field(e: unknown, key: keyof ErrorLike): unknown {
+  return typeof e === "object" && e !== null ? (e as ErrorLike)[key] : undefined;
+}
+
+/** The message text of an error, if it has one (never includes secrets: errors carry none). */
+function messageOf(e: unknown): string {
+  const m = field(e, "message");
+  return typeof m === "string" && m.length > 0 ? m : String(e);
+}
+
+/** Messages for the `kind` of src/api's typed errors (src/api/errors.ts) and src/sync's outcomes. */
+const KIND_MESSAGES: Record<string, HumanError | ((e: unknown) => HumanError)> = {
+  network: {
+    title: "Cannot reach the platform",
+    detail: "The request did not get an answer. The platform URL may be wrong, or the network is down.",
+    next: "Check the platform URL and your connection, then try again.",
+  },
+  server: { title: "The platform had a problem", detail: "It answered with a server error.", next: "Wait a moment and try again." },
+  "invalid-response": (e) => ({
+    title: "The platform sent an answer Cellbound does not understand",
+    detail: messageOf(e),
+    next: "Check that the platform URL points at the platform itself, then try again.",
+  }),
+  unauthorized: {
+    title: "Your sign-in was not accepted",
+    detail: "The platform rejected the API key or access token (it may have expired or been revoked).",
+    next: "Sign out and sign in again with a valid credential.",
+  },
+  forbidden: {
+    title: "You do not have access",
+    detail: "Your account is not allowed to do this in this deployment.",
+    next: "Ask the report's owner or an admin for access, or choose another deployment.",
+  },
+  "not-found": {
+    title: "Not found",
+    detail: "The report or placement no longer exists on the platform.",
+    next: "Reload the workbook home; disconnect the placement if it stays missing.",
+  },
+  "public-id-taken": { title: "That report id is already used", detail: "Another report already has this id.", next: "Save again: Cellbound will choose a new id." },
+  "public-id-other-deployment": {
+    title: "That report id belongs to another deployment",
+    detail: "A report in a different deployment already uses this id.",
+    next: "Save again: Cellbound will choose a new id.",
+  },
+  "upsert-branch-changed": {
+    title: "Someone else changed this report at the same moment",
+    detail: "The platform refused the change to avoid overwriting theirs, and retrying did not help.",
+    next: "Try again in a moment.",
+  },
+  "ambiguous-legacy-id": {
+    title: "This report has an old, shared id",
+    detail: "Several reports share this legacy id, so the platform could not tell which one to update. Nothing changed.",
+    next: "Give the report an id of its own (save it again from the report builder).",
+  },
+  "public-id-immutable": { title: "A report's id cannot change", detail: "The platform keeps a report's id once it is set.", next: "Save it as a new report instead." },
+  "placeholder-public-id": { title: "That report id is a placeholder", detail: "Old reports share synthesized ids that cannot be assigned.", next: "Save it as a new report instead." },
+  "too-long": (e) => ({ title: "A name is too long", detail: messageOf(e), next: "Use at most 255 characters for the name and title." }),
+  "bad-request": (e) => ({ title: "The platform refused the request", detail: messageOf(e), next: "Correct the value it names and try again." }),
+  "placement-limit": {
+    title: "This workbook holds too many placements",
+    detail:
+      "The platform lists at most 500 placed reports or 2,000 placements per workbook. This workbook is over that limit, so the platform returned no list at all.",
+    next: "Disconnect placements you no longer need, or split the workbook, then reload.",
+  },
+  conflict: (e) => ({ title: "The platform reported a conflict", detail: messageOf(e), next: "Reload and try again." }),
+  "data-query": (e) => ({ title: "The query was rejected", detail: messageOf(e), next: "Change the report's members or filters and try again." }),
+  "retry-exhausted": {
+    title: "The platform kept asking to wait",
+    detail: "Cellbound retried for a while and then gave up.",
+    next: "Try again in a moment; a large query may need a smaller date range.",
+  },
+  http: (e) => ({ title: "The platform answered with an error", detail: messageOf(e), next: "Try again. If it keeps happening, contact your admin." }),
+};
+
+export function describeError(e: unknown): HumanError {
+  const name = String(field(e, "name") ?? "");
+  const kind = String(field(e, "kind") ?? "");
+  const code = String(field(e, "code") ?? "");
+  const status = typeof field(e, "status") === "number" ? (field(e, "status") as number) : null;
+  const tag = `${name} ${kind} ${code}`;
+
+  const byKind = KIND_MESSAGES[kind];
+  if (byKind) return typeof byKind === "function" ? byKind(e) : byKind;
+  if (name === "AbortError" || /Abort|Cancel/.test(kind)) {
+    return { title: "Stopped", detail: "The operation was stopped before it finished.", next: "Run it again when you are ready." };
+  }
+  if (/PlacementLimit/i.test(tag) || status === 422) {
+    return {
+      title: "This workbook holds too many placements",
+      detail:
+        "The platform lists at most 500 placed reports or 2,000 placements per workbook, and this workbook is over that limit, so it returned no list at all.",
+      next: "Disconnect placements you no longer need (or split the workbook), then reload.",
+    };
+  }
+  if (/Network|Fetch|TypeError/i.test(name) || /Network/i.test(kind)) {
+    return {
+      title: "Cannot reach the platform",
+      detail: "The request did not get an answer. The base URL may be wrong, or the network is down.",
+      next: "Check the base URL and your connection, then try again.",
+    };
+  }
+  if (status === 401 || /Unauthorized|Unauthenticated/i.test(tag)) {
+    return {
+      title: "Your sign-in was not accepted",
+      detail: "The platform rejected the API key or access token (it may have expired or been revoked).",
+      next: "Sign out and sign in again with a valid credential.",
+    };
+  }
+  if (status === 403 || /Forbidden/i.test(tag)) {
+    return {
+      title: "You do not have access",
+      detail: "Your account is not allowed to do this in this deployment.",
+      next: "Ask the report's owner or an admin for access, or choose another deployment.",
+    };
+  }
+  if (status === 404 || /NotFound/i.test(tag)) {
+    return {
+      title: "Not found",
+      detail: "The report or placement no longer exists on the platform.",
+      next: "Reload the workbook home; disconnect the placement if it stays missing.",
+    };
+  }
+  if (/ambiguous_legacy_id|AmbiguousLegacy/i.test(tag)) {
+    return {
+      title: "This report has an old, shared id",
+      detail: "Several reports share this legacy id, so the platform could not tell which one to update. Nothing changed.",
+      next: "Save it again: Cellbound will give it an id of its own.",
+    };
+  }
+  if (/upsert_branch_changed|BranchChanged/i.test(tag)) {
+    return {
+      title: "Someone else changed this report at the same moment",
+      detail: "The platform refused the change to avoid overwriting theirs.",
+      next: "Try again.",
+    };
+  }
+  if (/PublicIdTaken|PublicIdConflict|OtherDeployment/i.test(tag) || status === 409) {
+    return {
+      title: "That report id is already used",
+      detail: messageOf(e),
+      next: "Save it again; Cellbound will choose a new id.",
+    };
+  }
+  if (status === 400 || /Validation|BadRequest|Invalid/i.test(tag)) {
+    return { title: "The platform refused the request", detail: messageOf(e), next: "Correct the highlighted value and try again." };
+  }
+  if (/Overwrite|NotEmpty|WouldOverwrite/i.test(tag)) {
+    return { title: "The target cells are not empty", detail: messageOf(e), next: "Choose another cell, or confirm to overwrite them." };
+  }
+  if (/CannotGrow|NoRoom/i.test(tag)) {
+    return {
+      title: "The report no longer fits",
+      detail: messageOf(e),
+      next: "Make room below or to the right of the placement (Cellbound never pushes other content aside), then refresh again.",
+    };
+  }
+  if (/PayloadSize|RequestPayloadSizeLimitExceeded/i.test(tag)) {
+    return { title: "Excel refused a write that was too large", detail: messageOf(e), next: "Try again; if it keeps failing, place a smaller report." };
+  }
+  if (/Malformed|Schema|Decode/i.test(tag)) {
+    return {
+      title: "The platform sent an answer Cellbound does not understand",
+      detail: messageOf(e),
+      next: "Check that the base URL points at the platform's API, then try again.",
+    };
+  }
+  if (status !== null && status >= 500) {
+    return { title: "The platform had a problem", detail: `It answered with error ${status}.`, next: "Wait a moment and try again." };
+  }
+  return { title: "Something went wrong", detail: messageOf(e), next: "Try again. If it keeps happening, reload the pane." };
+}

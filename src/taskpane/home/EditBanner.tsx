@@ -1,0 +1,76 @@
+// The hand-edit banner: names the report and the rows, Locate selects them, Show changes opens the
+// compact diff (cell, last written, now, incoming), and three choices: Overwrite, Keep my edits, Cancel.
+import { useSignal } from "@preact/signals";
+import type { CellDiff } from "../model";
+import type { EditPrompt, PaneStore } from "../state/store";
+import { describeRows } from "./status";
+
+export function showValue(v: CellDiff["now"] | undefined): string {
+  if (v === undefined) return "(unknown)";
+  if (v === "") return "(empty)";
+  return String(v);
+}
+
+export function DiffTable({ diff }: { diff: CellDiff[] }) {
+  const LIMIT = 200;
+  return (
+    <div class="cb-table-wrap">
+      <table class="cb-table" aria-label="Changes">
+        <thead>
+          <tr>
+            <th scope="col">Cell</th>
+            <th scope="col">Last written</th>
+            <th scope="col">Now</th>
+            <th scope="col">Incoming</th>
+          </tr>
+        </thead>
+        <tbody>
+          {diff.slice(0, LIMIT).map((d) => (
+            <tr key={d.cell}>
+              <th scope="row">{d.cell}</th>
+              <td>{showValue(d.lastWritten)}</td>
+              <td class="cb-changed">{showValue(d.now)}</td>
+              <td>{showValue(d.incoming)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {diff.length > LIMIT && <p class="cb-meta">…and {diff.length - LIMIT} more cells.</p>}
+    </div>
+  );
+}
+
+export function EditBanner({ store, prompt }: { store: PaneStore; prompt: EditPrompt }) {
+  const open = useSignal(false);
+  const { outcome } = prompt;
+  const rows = outcome.editedRows;
+  const busy = store.busy.value !== null;
+  return (
+    <section class="cb-message cb-message-warning" role="alert" aria-labelledby="cb-edit-title">
+      <strong id="cb-edit-title">
+        {describeRows(rows)} of {outcome.reportName} were edited by hand
+      </strong>
+      <p>Refreshing would replace those edits with the report's current data.</p>
+      <div class="cb-actions">
+        <button type="button" class="cb-btn cb-small" onClick={() => void store.locate(prompt.placementId, rows[0])}>
+          Locate
+        </button>
+        <button type="button" class="cb-btn cb-small" aria-expanded={open.value} onClick={() => (open.value = !open.value)}>
+          Show changes
+        </button>
+      </div>
+      {open.value && <DiffTable diff={outcome.diff} />}
+      <div class="cb-actions" style={{ marginTop: "8px" }}>
+        <button type="button" class="cb-btn cb-primary" disabled={busy} onClick={() => void store.resolveEdits("overwrite")}>
+          Overwrite
+        </button>
+        <button type="button" class="cb-btn" disabled={busy} onClick={() => void store.resolveEdits("keep")}>
+          Keep my edits
+        </button>
+        <button type="button" class="cb-btn cb-subtle" onClick={() => void store.resolveEdits("cancel")}>
+          Cancel
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,128 @@
+// Workbook home: placements grouped by sheet, each with report name, range, last refreshed, status
+// badge and its actions (Refresh, Locate, Disconnect); DENIED placements show their owner and no
+// actions. Refresh all shows a footer with "N of M" and Stop, and a status per row.
+import type { PlacementView } from "../model";
+import type { PaneStore } from "../state/store";
+import { NoticeBox, ProgressLine } from "../ui/Notice";
+import { relativeTime } from "../ui/time";
+import { EditBanner } from "./EditBanner";
+import { describeRows, rowStateText, STATUS_LABEL, STATUS_TONE } from "./status";
+
+export function groupBySheet(placements: PlacementView[]): [string, PlacementView[]][] {
+  const groups = new Map<string, PlacementView[]>();
+  for (const p of placements) {
+    const key = p.sheetName ?? "Deleted sheets";
+    let list = groups.get(key);
+    if (!list) groups.set(key, (list = []));
+    list.push(p);
+  }
+  return [...groups.entries()];
+}
+
+function PlacementCard({ store, p, now }: { store: PaneStore; p: PlacementView; now: number }) {
+  const denied = p.status === "noAccess";
+  const rowState = store.rowStates.value[p.id];
+  const running = store.refreshAll.value?.running === true || rowState?.state === "refreshing";
+  const title = denied ? "Report you cannot open" : (p.reportName ?? "Untitled report");
+  return (
+    <li class="cb-card" data-placement={p.id} aria-label={`${title}, ${p.sheetName ?? "deleted sheet"}${p.range ? "!" + p.range : ""}`}>
+      <div class="cb-card-head">
+        <span class="cb-card-title">{title}</span>
+        <span class={`cb-badge ${STATUS_TONE[p.status]}`}>{STATUS_LABEL[p.status]}</span>
+      </div>
+      <div class="cb-meta">
+        {p.range ?? "range deleted"}
+        {" · "}
+        <span title={p.refreshedAt ?? undefined}>refreshed {relativeTime(p.refreshedAt, now)}</span>
+      </div>
+      {p.status === "editedByHand" && p.editedRows.length > 0 && <div class="cb-rowstatus">{describeRows(p.editedRows)} edited by hand</div>}
+      {denied && (
+        <div class="cb-meta">
+          Owner: {p.owner?.name ?? "unknown"}
+          {p.owner?.email ? ` (${p.owner.email})` : ""}
+          {p.deploymentId !== null ? ` · deployment ${p.deploymentId}` : ""}. Cellbound will not touch these cells.
+        </div>
+      )}
+      {rowState && <div class="cb-rowstatus" role="status">{rowStateText(rowState)}</div>}
+      {!denied && (
+        <div class="cb-actions">
+          {p.status !== "missing" && (
+            <button type="button" class="cb-btn cb-small" disabled={running} onClick={() => void store.refresh(p.id)} aria-label="Refresh">
+              Refresh
+            </button>
+          )}
+          {p.status !== "missing" && (
+            <button type="button" class="cb-btn cb-small" onClick={() => void store.locate(p.id)} aria-label="Locate">
+              Locate
+            </button>
+          )}
+          <button type="button" class="cb-btn cb-small" disabled={running} onClick={() => void store.disconnect(p.id)} aria-label="Disconnect">
+            Disconnect
+          </button>
+        </div>
+      )}
+    </li>
+  );
+}
+
+export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: number }) {
+  const home = store.home.value;
+  const all = store.refreshAll.value;
+  const prompt = store.editPrompt.value;
+  const refreshable = home?.placements.filter((p) => p.status !== "noAccess" && p.status !== "missing").length ?? 0;
+
+  return (
+    <section aria-labelledby="cb-home-title">
+      <div class="cb-row" style={{ marginBottom: "8px" }}>
+        <h1 id="cb-home-title" style={{ margin: 0 }}>
+          {home?.workbookName ?? "This workbook"}
+        </h1>
+        <div class="cb-actions" style={{ flex: "0 0 auto" }}>
+          <button type="button" class="cb-btn cb-primary" disabled={!home || refreshable === 0 || all?.running === true} onClick={() => void store.refreshEverything()}>
+            Refresh all
+          </button>
+        </div>
+      </div>
+      {store.homeError.value && <NoticeBox notice={store.homeError.value} />}
+      {home?.copied && (
+        <NoticeBox notice={{ tone: "warning", title: "This looks like a copy of another workbook", detail: "It carries the same workbook id as another file.", next: "Refreshing here updates the original's placements on the platform." }} />
+      )}
+      {prompt && <EditBanner store={store} prompt={prompt} />}
+      {store.homeLoading.value && !home && <ProgressLine label="Loading placements…" />}
+      {home && home.placements.length === 0 && (
+        <div class="cb-message cb-message-info">
+          <strong>No reports in this workbook yet</strong>
+          <p>Select a cell, then place a report from Reports or build a new one.</p>
+          <button type="button" class="cb-btn" onClick={() => store.navigate("reports")}>
+            Browse reports
+          </button>
+        </div>
+      )}
+      {home &&
+        groupBySheet(home.placements).map(([sheet, list]) => (
+          <section class="cb-sheet" key={sheet} aria-label={`Sheet ${sheet}`}>
+            <h3>{sheet}</h3>
+            <ul class="cb-list">
+              {list.map((p) => (
+                <PlacementCard key={p.id} store={store} p={p} now={now} />
+              ))}
+            </ul>
+          </section>
+        ))}
+      {all && (
+        <footer class="cb-footer" aria-label="Refresh all progress">
+          <ProgressLine label={all.running ? "Refreshing" : "Refreshed"} done={all.done} total={all.total} />
+          {all.running ? (
+            <button type="button" class="cb-btn" onClick={() => store.stopRefreshAll()}>
+              Stop
+            </button>
+          ) : (
+            <button type="button" class="cb-btn cb-subtle" onClick={() => (store.refreshAll.value = null)}>
+              Close
+            </button>
+          )}
+        </footer>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,182 @@
+// The task pane's view of the world: the shapes the views render and the one interface (Backend /
+// Workspace) they call. The live implementation (live/) wires it to src/api, src/sync and src/host;
+// tests give the views a scripted one. Views never import src/api or src/sync directly.
+import type { SheetValue } from "../host/port";
+import type { TypedResult } from "../checksum/types";
+
+export interface Deployment {
+  id: number;
+  name: string;
+}
+
+export interface SignedInUser {
+  name: string;
+  email: string;
+}
+
+/** The five badges of the workbook home. */
+export type PlacementStatus = "upToDate" | "reportChanged" | "editedByHand" | "missing" | "noAccess";
+
+/** Rows counted from 1 = first row of the placement (as people read them), inclusive. */
+export interface RowSpan {
+  from: number;
+  to: number;
+}
+
+export interface PlacementView {
+  id: string;
+  /** Current sheet name (after renames); null when the sheet is gone. */
+  sheetName: string | null;
+  /** A1 range on that sheet, e.g. "B2:E120"; null when the range is gone. */
+  range: string | null;
+  reportId: number | null;
+  /** null for DENIED placements (the platform withholds it). */
+  reportName: string | null;
+  refreshedAt: string | null;
+  status: PlacementStatus;
+  /** DENIED placements carry their owner and are never touched. */
+  owner: { name: string | null; email: string | null } | null;
+  deploymentId: number | null;
+  /** Rows edited by hand (when status is editedByHand). */
+  editedRows: RowSpan[];
+}
+
+export interface HomeData {
+  workbookName: string;
+  /** Same stored workbook id but another document URL. */
+  copied: boolean;
+  placements: PlacementView[];
+}
+
+export interface CellDiff {
+  /** A1 address, e.g. "C14". */
+  cell: string;
+  /** undefined when the value last written can no longer be known. */
+  lastWritten: SheetValue | undefined;
+  now: SheetValue;
+  incoming: SheetValue;
+}
+
+export interface Progress {
+  done: number;
+  total: number;
+  label?: string;
+}
+export type OnProgress = (p: Progress) => void;
+
+export type RefreshChoice = "ask" | "overwrite" | "keep";
+
+export type RefreshOutcome =
+  | { kind: "refreshed"; cellsWritten: number }
+  | { kind: "kept"; editedRows: RowSpan[] }
+  | { kind: "handEdited"; reportName: string; editedRows: RowSpan[]; diff: CellDiff[] };
+
+export type RowRefreshState =
+  | { state: "queued" }
+  | { state: "refreshing" }
+  | { state: "done" }
+  | { state: "skipped"; reason: string }
+  | { state: "failed"; reason: string };
+
+export interface RefreshAllProgress {
+  done: number;
+  total: number;
+  rows: Record<string, RowRefreshState>;
+}
+
+export interface ReportSummary {
+  id: number;
+  publicId: string;
+  name: string;
+  title: string;
+  updatedAt: string | null;
+  ownerName: string | null;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Cursor for the next page; null at the end. */
+  next: string | null;
+}
+
+export type PlaceOutcome =
+  | { kind: "placed"; placementId: string; range: string; sheetName: string }
+  | { kind: "wouldOverwrite"; count: number; addresses: string[]; target: string };
+
+/** /v1/meta, reduced to what the builder offers. */
+export interface MetaMember {
+  name: string;
+  title: string;
+  type: string;
+}
+export interface MetaView {
+  name: string;
+  title: string;
+  measures: MetaMember[];
+  dimensions: MetaMember[];
+}
+
+export interface BuilderFilter {
+  member: string;
+  operator: "equals" | "notEquals" | "contains" | "gt" | "lt" | "set" | "notSet";
+  values: string[];
+}
+
+export interface PivotItems {
+  rows: string[];
+  columns: string[];
+  measures: string[];
+  filters: string[];
+  displayScale?: "model" | "absolute" | "thousands" | "millions" | "billions";
+  measuresAxis?: "columns" | "rows";
+  measuresPosition?: "before" | "after";
+  showAppliedFilters?: boolean;
+  showColumnTotals?: boolean;
+  showRowTotals?: boolean;
+}
+
+/** A semantic-layer JSON query as the builder produces it. */
+export interface BuilderQuery {
+  measures: string[];
+  dimensions: string[];
+  timeDimensions: { dimension: string; granularity?: string; dateRange?: string | [string, string] }[];
+  filters: BuilderFilter[];
+  order: [string, "asc" | "desc"][];
+  limit?: number;
+}
+
+export interface SaveReportInput {
+  name: string;
+  query: BuilderQuery;
+  pivotItems: PivotItems | null;
+}
+
+/** One signed-in deployment of one workbook. */
+export interface Workspace {
+  readonly deployment: Deployment;
+  home(signal?: AbortSignal): Promise<HomeData>;
+  reports(query: { search: string; after: string | null }, signal?: AbortSignal): Promise<Page<ReportSummary>>;
+  place(reportId: number, options: { confirmed: boolean; onProgress?: OnProgress; signal?: AbortSignal }): Promise<PlaceOutcome>;
+  refresh(placementId: string, choice: RefreshChoice, options?: { onProgress?: OnProgress; signal?: AbortSignal }): Promise<RefreshOutcome>;
+  refreshAll(options: { onProgress: (p: RefreshAllProgress) => void; signal: AbortSignal }): Promise<RefreshAllProgress>;
+  /** Select the placement's range (or only some of its rows) in Excel. */
+  locate(placementId: string, rows?: RowSpan): Promise<void>;
+  disconnect(placementId: string): Promise<void>;
+  meta(signal?: AbortSignal): Promise<MetaView[]>;
+  preview(query: BuilderQuery, pivot: PivotItems | null, signal?: AbortSignal): Promise<TypedResult>;
+  saveReport(input: SaveReportInput, signal?: AbortSignal): Promise<ReportSummary>;
+  /** Stop background work (token renewal, event listeners). */
+  close(): Promise<void>;
+}
+
+export interface ConnectInput {
+  baseUrl: string;
+  dataUrl: string | null;
+  credential: string;
+}
+
+export interface Backend {
+  /** Check the credential and list the deployments it can use. */
+  signIn(input: ConnectInput, signal?: AbortSignal): Promise<{ user: SignedInUser; deployments: Deployment[] }>;
+  open(input: ConnectInput, deployment: Deployment): Promise<Workspace>;
+}

@@ -1,0 +1,95 @@
+// Reports: search and browse the deployment's reports with cursor paging, then place the chosen one
+// at the selected cell. When the target is not empty, say how many cells and where, then ask.
+import { useSignal } from "@preact/signals";
+import { useEffect } from "preact/hooks";
+import type { ReportSummary } from "../model";
+import { errorNotice, type Notice, type PaneStore } from "../state/store";
+import { NoticeBox, ProgressLine } from "../ui/Notice";
+import { relativeTime } from "../ui/time";
+
+export function ReportsView({ store }: { store: PaneStore }) {
+  const search = useSignal("");
+  const items = useSignal<ReportSummary[]>([]);
+  const next = useSignal<string | null>(null);
+  const loading = useSignal(false);
+  const error = useSignal<Notice | null>(null);
+  const selected = useSignal<number | null>(null);
+  const ws = store.workspace.value;
+
+  const load = async (after: string | null) => {
+    if (!ws) return;
+    loading.value = true;
+    error.value = null;
+    try {
+      const page = await ws.reports({ search: search.value.trim(), after });
+      items.value = after ? [...items.value, ...page.items] : page.items;
+      next.value = page.next;
+    } catch (e) {
+      error.value = errorNotice(e);
+    } finally {
+      loading.value = false;
+    }
+  };
+
+  useEffect(() => {
+    void load(null);
+  }, [ws]);
+
+  const busy = store.busy.value;
+  return (
+    <section aria-labelledby="cb-reports-title">
+      <h1 id="cb-reports-title">Reports</h1>
+      <form
+        role="search"
+        class="cb-row"
+        style={{ marginBottom: "12px" }}
+        onSubmit={(e) => {
+          e.preventDefault();
+          void load(null);
+        }}
+      >
+        <label for="cb-search" class="cb-sr-only">
+          Search reports
+        </label>
+        <input id="cb-search" class="cb-input" type="search" placeholder="Search reports" value={search.value} onInput={(e) => (search.value = e.currentTarget.value)} />
+        <button type="submit" class="cb-btn" style={{ flex: "0 0 auto" }}>
+          Search
+        </button>
+      </form>
+      {error.value && <NoticeBox notice={error.value} />}
+      {busy && <ProgressLine label={busy.label} done={busy.done} total={busy.total} />}
+      <ul class="cb-list" aria-label="Reports" aria-busy={loading.value}>
+        {items.value.map((r) => (
+          <li key={r.id} class="cb-card" aria-current={selected.value === r.id ? "true" : undefined}>
+            <div class="cb-card-head">
+              <span class="cb-card-title">{r.title || r.name}</span>
+            </div>
+            <div class="cb-meta">
+              {r.ownerName ? `${r.ownerName} · ` : ""}updated {relativeTime(r.updatedAt)}
+            </div>
+            <button
+              type="button"
+              class="cb-btn cb-small cb-primary"
+              disabled={busy !== null}
+              aria-label={`Place report ${r.title || r.name}`}
+              onClick={() => {
+                selected.value = r.id;
+                void store.place(r.id);
+              }}
+            >
+              Place report
+            </button>
+          </li>
+        ))}
+      </ul>
+      {loading.value && <ProgressLine label="Loading reports…" />}
+      {!loading.value && items.value.length === 0 && !error.value && <p>No reports match.</p>}
+      {next.value && !loading.value && (
+        <button type="button" class="cb-btn" onClick={() => void load(next.value)}>
+          Load more
+        </button>
+      )}
+      <p class="cb-meta">Reports are placed with their top-left corner at the cell selected in Excel.</p>
+    </section>
+  );
+}

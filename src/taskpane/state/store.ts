@@ -1,0 +1,310 @@
+// The pane's state, as @preact/signals. Navigation is state-based (Office.js nulls history.pushState):
+// `route` says which view is shown. The store owns the session (sign in, deployment choice, sign out)
+// and the workbook home's live data; views read signals and call the store's actions.
+import { batch, computed, signal } from "@preact/signals";
+import type {
+  Backend,
+  ConnectInput,
+  Deployment,
+  HomeData,
+  PlaceOutcome,
+  RefreshAllProgress,
+  RefreshOutcome,
+  RowRefreshState,
+  SignedInUser,
+  Workspace,
+} from "../model";
+import { describeError, type HumanError } from "../errors";
+import type { SecretStore } from "./secrets";
+
+export type Route = "connect" | "home" | "reports" | "builder" | "diagnostics";
+
+export interface Notice {
+  tone: "error" | "warning" | "info" | "success";
+  title: string;
+  detail?: string;
+  next?: string;
+}
+
+export interface Prefill {
+  baseUrl?: string;
+  dataUrl?: string;
+  credential?: string;
+}
+
+/** A pending hand-edit decision for one placement. */
+export interface EditPrompt {
+  placementId: string;
+  outcome: Extract<RefreshOutcome, { kind: "handEdited" }>;
+}
+
+export function errorNotice(e: unknown): Notice {
+  const h: HumanError = describeError(e);
+  return { tone: "error", ...h };
+}
+
+export class PaneStore {
+  readonly route = signal<Route>("connect");
+  readonly user = signal<SignedInUser | null>(null);
+  readonly deployments = signal<Deployment[]>([]);
+  readonly workspace = signal<Workspace | null>(null);
+  readonly notice = signal<Notice | null>(null);
+  /** A long operation in progress (shown as a status line with progress). */
+  readonly busy = signal<{ label: string; done?: number; total?: number } | null>(null);
+
+  readonly home = signal<HomeData | null>(null);
+  readonly homeLoading = signal(false);
+  readonly homeError = signal<Notice | null>(null);
+  readonly rowStates = signal<Record<string, RowRefreshState>>({});
+  readonly refreshAll = signal<(RefreshAllProgress & { running: boolean }) | null>(null);
+  readonly editPrompt = signal<EditPrompt | null>(null);
+  readonly pendingPlace = signal<{ reportId: number; outcome: Extract<PlaceOutcome, { kind: "wouldOverwrite" }> } | null>(null);
+
+  readonly signedIn = computed(() => this.workspace.value !== null);
+  private connection: ConnectInput | null = null;
+  private refreshAllAbort: AbortController | null = null;
+
+  constructor(
+    readonly backend: Backend,
+    readonly secrets: SecretStore,
+    readonly prefill: Prefill = {},
+  ) {}
+
+  navigate(route: Route): void {
+    this.notice.value = null;
+    this.route.value = route;
+  }
+
+  /** On start: reconnect with the stored connection, if any. */
+  async restore(): Promise<void> {
+    const stored = await this.secrets.load();
+    if (!stored) return;
+    const input: ConnectInput = { baseUrl: stored.baseUrl, dataUrl: stored.dataUrl, credential: stored.credential };
+    try {
+      const { user, deployments } = await this.backend.signIn(input);
+      this.connection = input;
+      batch(() => {
+        this.user.value = user;
+        this.deployments.value = deployments;
+      });
+      const chosen = deployments.find((d) => d.id === stored.deploymentId);
+      if (chosen) await this.chooseDeployment(chosen);
+    } catch (e) {
+      this.notice.value = { ...errorNotice(e), title: `Could not reconnect: ${describeError(e).title}` };
+    }
+  }
+
+  /** Step 1 of Connect: check the credential and list deployments. */
+  async signIn(input: ConnectInput): Promise<boolean> {
+    this.notice.value = null;
+    this.busy.value = { label: "Signing in…" };
+    try {
+      const { user, deployments } = await this.backend.signIn(input);
+      this.connection = input;
+      await this.secrets.save({ ...input, deploymentId: null });
+      batch(() => {
+        this.user.value = user;
+        this.deployments.value = deployments;
+      });
+      if (deployments.length === 0) {
+        this.notice.value = { tone: "warning", title: "No deployments", detail: "This account cannot use any deployment.", next: "Ask an admin for access." };
+      } else if (deployments.length === 1) {
+        await this.chooseDeployment(deployments[0]!);
+      }
+      return true;
+    } catch (e) {
+      this.notice.value = errorNotice(e);
+      return false;
+    } finally {
+      this.busy.value = null;
+    }
+  }
+
+  /** Step 2 of Connect: open the deployment (mints the data-API token behind the scenes). */
+  async chooseDeployment(deployment: Deployment): Promise<void> {
+    if (!this.connection) throw new Error("chooseDeployment before signIn");
+    this.busy.value = { label: `Opening ${deployment.name}…` };
+    try {
+      await this.workspace.value?.close();
+      const ws = await this.backend.open(this.connection, deployment);
+      await this.secrets.save({ ...this.connection, deploymentId: deployment.id });
+      batch(() => {
+        this.workspace.value = ws;
+        this.route.value = "home";
+        this.notice.value = null;
+      });
+      await this.loadHome();
+    } catch (e) {
+      this.notice.value = errorNotice(e);
+    } finally {
+      this.busy.value = null;
+    }
+  }
+
+  /** Sign out: stop background work, forget every secret, back to Connect. */
+  async signOut(): Promise<void> {
+    this.refreshAllAbort?.abort();
+    const ws = this.workspace.value;
+    batch(() => {
+      this.workspace.value = null;
+      this.user.value = null;
+      this.deployments.value = [];
+      this.home.value = null;
+      this.rowStates.value = {};
+      this.refreshAll.value = null;
+      this.editPrompt.value = null;
+      this.pendingPlace.value = null;
+      this.route.value = "connect";
+    });
+    this.connection = null;
+    try {
+      await ws?.close();
+    } finally {
+      await this.secrets.clearAll();
+      this.notice.value = { tone: "info", title: "Signed out", detail: "Every stored credential and token was removed from this add-in." };
+    }
+  }
+
+  private requireWorkspace(): Workspace {
+    const ws = this.workspace.value;
+    if (!ws) throw new Error("not signed in");
+    return ws;
+  }
+
+  async loadHome(): Promise<void> {
+    const ws = this.workspace.value;
+    if (!ws) return;
+    this.homeLoading.value = true;
+    try {
+      const data = await ws.home();
+      batch(() => {
+        this.home.value = data;
+        this.homeError.value = null;
+      });
+    } catch (e) {
+      this.homeError.value = errorNotice(e);
+    } finally {
+      this.homeLoading.value = false;
+    }
+  }
+
+  private setRow(id: string, state: RowRefreshState | null): void {
+    const next = { ...this.rowStates.value };
+    if (state) next[id] = state;
+    else delete next[id];
+    this.rowStates.value = next;
+  }
+
+  /** Refresh one placement; a hand edit opens the banner instead of overwriting. */
+  async refresh(placementId: string, choice: "ask" | "overwrite" | "keep" = "ask"): Promise<void> {
+    const ws = this.requireWorkspace();
+    this.editPrompt.value = null;
+    this.setRow(placementId, { state: "refreshing" });
+    try {
+      const outcome = await ws.refresh(placementId, choice, {
+        onProgress: (p) => (this.busy.value = { label: "Refreshing…", done: p.done, total: p.total }),
+      });
+      if (outcome.kind === "handEdited") {
+        this.setRow(placementId, null);
+        this.editPrompt.value = { placementId, outcome };
+        return;
+      }
+      this.setRow(placementId, { state: "done" });
+      this.notice.value =
+        outcome.kind === "kept"
+          ? { tone: "info", title: "Refreshed, your edits kept", detail: "The rows you edited were left as they are; the placement stays marked Edited by hand." }
+          : { tone: "success", title: "Refreshed" };
+      await this.loadHome();
+    } catch (e) {
+      this.setRow(placementId, { state: "failed", reason: describeError(e).title });
+      this.notice.value = errorNotice(e);
+    } finally {
+      this.busy.value = null;
+    }
+  }
+
+  async resolveEdits(choice: "overwrite" | "keep" | "cancel"): Promise<void> {
+    const prompt = this.editPrompt.value;
+    if (!prompt) return;
+    if (choice === "cancel") {
+      this.editPrompt.value = null;
+      return;
+    }
+    await this.refresh(prompt.placementId, choice);
+  }
+
+  async refreshEverything(): Promise<void> {
+    const ws = this.requireWorkspace();
+    const abort = new AbortController();
+    this.refreshAllAbort = abort;
+    this.refreshAll.value = { done: 0, total: 0, rows: {}, running: true };
+    try {
+      const final = await ws.refreshAll({
+        signal: abort.signal,
+        onProgress: (p) => {
+          this.refreshAll.value = { ...p, running: true };
+          this.rowStates.value = { ...p.rows };
+        },
+      });
+      this.refreshAll.value = { ...final, running: false };
+      this.rowStates.value = { ...final.rows };
+    } catch (e) {
+      this.refreshAll.value = this.refreshAll.value && { ...this.refreshAll.value, running: false };
+      this.notice.value = errorNotice(e);
+    } finally {
+      this.refreshAllAbort = null;
+      await this.loadHome();
+    }
+  }
+
+  stopRefreshAll(): void {
+    this.refreshAllAbort?.abort();
+  }
+
+  async locate(placementId: string, rows?: { from: number; to: number }): Promise<void> {
+    try {
+      await this.requireWorkspace().locate(placementId, rows);
+    } catch (e) {
+      this.notice.value = errorNotice(e);
+    }
+  }
+
+  async disconnect(placementId: string): Promise<void> {
+    this.busy.value = { label: "Disconnecting…" };
+    try {
+      await this.requireWorkspace().disconnect(placementId);
+      this.notice.value = { tone: "success", title: "Disconnected", detail: "The cells stay in the sheet; Cellbound no longer refreshes them." };
+      await this.loadHome();
+    } catch (e) {
+      this.notice.value = errorNotice(e);
+    } finally {
+      this.busy.value = null;
+    }
+  }
+
+  /** Place a report at the selected cell; asks first when it would overwrite content. */
+  async place(reportId: number, confirmed = false): Promise<boolean> {
+    const ws = this.requireWorkspace();
+    this.pendingPlace.value = null;
+    this.busy.value = { label: "Placing report…" };
+    try {
+      const outcome = await ws.place(reportId, {
+        confirmed,
+        onProgress: (p) => (this.busy.value = { label: "Placing report…", done: p.done, total: p.total }),
+      });
+      if (outcome.kind === "wouldOverwrite") {
+        this.pendingPlace.value = { reportId, outcome };
+        return false;
+      }
+      this.notice.value = { tone: "success", title: "Report placed", detail: `${outcome.sheetName}!${outcome.range}` };
+      await this.loadHome();
+      this.route.value = "home";
+      return true;
+    } catch (e) {
+      this.notice.value = errorNotice(e);
+      return false;
+    } finally {
+      this.busy.value = null;
+    }
+  }
+}
