@@ -1,0 +1,210 @@
+// The pane's views in Chromium over a scripted backend: Connect (secrets in add-in storage, Sign out
+// clears them), workbook home (grouping, badges, DENIED read-only), hand-edit banner and diff,
+// Refresh all progress and Stop, 422 message, stable accessible names, 320 px, theme.
+import { render } from "preact";
+import { App } from "../../src/taskpane/app/App";
+import { PaneStore } from "../../src/taskpane/state/store";
+import { memoryStore, SecretStore } from "../../src/taskpane/state/secrets";
+import { installTheme, officeThemeName } from "../../src/taskpane/theme/theme";
+import { placement, scriptedBackend } from "./scripted";
+import type { RefreshAllProgress } from "../../src/taskpane/model";
+
+async function until(check: () => boolean, ms = 3000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+function mount(store: PaneStore): HTMLElement {
+  installTheme(document, undefined);
+  const root = document.createElement("div");
+  root.style.width = "320px";
+  document.body.append(root);
+  render(<App store={store} />, root);
+  return root;
+}
+
+function button(root: HTMLElement, name: string, within: Element = root): HTMLButtonElement {
+  const found = [...within.querySelectorAll("button")].filter((b) => (b.getAttribute("aria-label") ?? b.textContent ?? "").trim() === name);
+  if (found.length === 0) throw new Error(`no button named ${name}`);
+  return found[0]!;
+}
+
+function type(input: HTMLInputElement, value: string) {
+  input.value = value;
+  input.dispatchEvent(new Event("input", { bubbles: true }));
+}
+
+const HOME = {
+  workbookName: "Q3 numbers.xlsx",
+  copied: false,
+  placements: [
+    placement({ id: "a", sheetName: "Sales", range: "A1:D1200", reportName: "Sales by month", status: "editedByHand", editedRows: [{ from: 1001, to: 2000 }] }),
+    placement({ id: "b", sheetName: "Sales", range: "F1:G40", reportName: "Top customers", status: "reportChanged" }),
+    placement({ id: "c", sheetName: "Ops", range: "B2:C5", reportName: null, status: "noAccess", owner: { name: "Olga Outsider", email: "olga@example.com" }, deploymentId: 2 }),
+  ],
+};
+
+describe("task pane views", () => {
+  afterEach(() => {
+    document.body.innerHTML = "";
+  });
+
+  it("Connect signs in, keeps the secret in add-in storage only, and Sign out clears every secret", async () => {
+    const kv = memoryStore();
+    const { backend, calls } = scriptedBackend({ home: HOME });
+    const store = new PaneStore(backend, new SecretStore(kv));
+    const root = mount(store);
+    type(root.querySelector<HTMLInputElement>("#cb-base-url")!, "http://127.0.0.1:9999");
+    type(root.querySelector<HTMLInputElement>("#cb-credential")!, "bad-key");
+    button(root, "Sign in").click();
+    await until(() => root.textContent!.includes("Your sign-in was not accepted"));
+    expect(root.querySelector("[role=alert]")!.textContent).toContain("Sign out and sign in again");
+    expect(await kv.keys()).toEqual([]);
+
+    type(root.querySelector<HTMLInputElement>("#cb-credential")!, "good-key");
+    button(root, "Sign in").click();
+    await until(() => root.textContent!.includes("Q3 numbers.xlsx"));
+    expect(calls).toContain("signIn http://127.0.0.1:9999");
+    const stored = await kv.getItem("cellbound.connection");
+    expect(JSON.parse(stored!)).toMatchObject({ baseUrl: "http://127.0.0.1:9999", credential: "good-key", deploymentId: 1 });
+    await kv.setItem("cellbound.token-cache", "jwt");
+    expect(document.body.innerHTML).not.toContain("good-key");
+    expect(location.href).not.toContain("good-key");
+
+    button(root, "Sign out").click();
+    await until(() => root.textContent!.includes("Signed out"));
+    expect(await kv.keys()).toEqual([]);
+    expect(root.querySelector("#cb-credential")).not.toBeNull();
+    expect(calls).toContain("close");
+  });
+
+  it("a stored connection reconnects on start", async () => {
+    const kv = memoryStore();
+    await kv.setItem("cellbound.connection", JSON.stringify({ baseUrl: "http://127.0.0.1:1", dataUrl: null, credential: "good-key", deploymentId: 1 }));
+    const { backend } = scriptedBackend({ home: HOME });
+    const store = new PaneStore(backend, new SecretStore(kv));
+    const root = mount(store);
+    await store.restore();
+    await until(() => root.textContent!.includes("Q3 numbers.xlsx"));
+  });
+
+  it("workbook home groups by sheet, shows badges, and DENIED placements with owner and no actions", async () => {
+    const { backend } = scriptedBackend({ home: HOME });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
+    await until(() => root.querySelectorAll("[data-placement]").length === 3);
+    const groups = [...root.querySelectorAll(".cb-sheet h3")].map((h) => h.textContent);
+    expect(groups).toEqual(["Sales", "Ops"]);
+    const a = root.querySelector('[data-placement="a"]')!;
+    expect(a.textContent).toContain("Edited by hand");
+    expect(a.textContent).toContain("Rows 1001–2000 edited by hand");
+    expect(a.textContent).toContain("refreshed 5 min. ago");
+    for (const n of ["Refresh", "Locate", "Disconnect"]) button(root, n, a);
+    expect(root.querySelector('[data-placement="b"]')!.textContent).toContain("Report changed");
+    const c = root.querySelector('[data-placement="c"]')!;
+    expect(c.textContent).toContain("No access");
+    expect(c.textContent).toContain("Olga Outsider (olga@example.com)");
+    expect(c.querySelectorAll("button")).toHaveLength(0);
+    expect(root.scrollWidth).toBeLessThanOrEqual(320);
+  });
+
+  it("Refresh asks first on hand edits: the banner names rows, Locate and Show changes work, Keep and Overwrite pass the choice", async () => {
+    const { backend, calls } = scriptedBackend({
+      home: HOME,
+      refresh: async (_id, choice) =>
+        choice === "ask"
+          ? {
+              kind: "handEdited",
+              reportName: "Sales by month",
+              editedRows: [{ from: 1001, to: 2000 }],
+              diff: [{ cell: "B1002", lastWritten: 10, now: 99, incoming: 12 }],
+            }
+          : choice === "keep"
+            ? { kind: "kept", editedRows: [{ from: 1001, to: 2000 }] }
+            : { kind: "refreshed", cellsWritten: 4 },
+    });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
+    await until(() => root.querySelector('[data-placement="a"]') !== null);
+    button(root, "Refresh", root.querySelector('[data-placement="a"]')!).click();
+    await until(() => root.textContent!.includes("Rows 1001–2000 of Sales by month were edited by hand"));
+    const banner = root.querySelector("#cb-edit-title")!.closest("section")!;
+    button(root, "Locate", banner).click();
+    await until(() => calls.includes("locate a 1001-2000"));
+    button(root, "Show changes", banner).click();
+    await until(() => banner.querySelector("table") !== null);
+    const cells = [...banner.querySelectorAll("tbody tr > *")].map((td) => td.textContent);
+    expect(cells).toEqual(["B1002", "10", "99", "12"]);
+    expect([...banner.querySelectorAll("thead th")].map((t) => t.textContent)).toEqual(["Cell", "Last written", "Now", "Incoming"]);
+
+    button(root, "Keep my edits", banner).click();
+    await until(() => root.textContent!.includes("Refreshed, your edits kept"));
+    expect(calls).toContain("refresh a keep");
+    await until(() => store.rowStates.value.a?.state === "done");
+
+    button(root, "Refresh", root.querySelector('[data-placement="a"]')!).click();
+    await until(() => root.querySelector("#cb-edit-title") !== null);
+    button(root, "Overwrite", root.querySelector("#cb-edit-title")!.closest("section")!).click();
+    await until(() => calls.includes("refresh a overwrite") && store.rowStates.value.a?.state === "done");
+
+    button(root, "Refresh", root.querySelector('[data-placement="a"]')!).click();
+    await until(() => root.querySelector("#cb-edit-title") !== null);
+    button(root, "Cancel", root.querySelector("#cb-edit-title")!.closest("section")!).click();
+    await until(() => root.querySelector("#cb-edit-title") === null);
+    expect(calls.filter((c) => c.startsWith("refresh a")).length).toBe(5);
+  });
+
+  it("Refresh all shows N of M with Stop, per-row status, and Stop aborts", async () => {
+    let stopped = false;
+    const { backend } = scriptedBackend({
+      home: HOME,
+      refreshAll: ({ onProgress, signal }) =>
+        new Promise<RefreshAllProgress>((resolve) => {
+          const p: RefreshAllProgress = { done: 1, total: 2, rows: { a: { state: "done" }, b: { state: "refreshing" } } };
+          onProgress(p);
+          signal.addEventListener("abort", () => {
+            stopped = true;
+            resolve({ done: 1, total: 2, rows: { a: { state: "done" }, b: { state: "skipped", reason: "stopped" } } });
+          });
+        }),
+    });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
+    await until(() => root.querySelector('[data-placement="a"]') !== null);
+    button(root, "Refresh all").click();
+    await until(() => root.textContent!.includes("Refreshing 1 of 2"));
+    expect(root.querySelector('[data-placement="b"]')!.textContent).toContain("Refreshing…");
+    expect(root.querySelector('[data-placement="a"]')!.textContent).toContain("Refreshed");
+    button(root, "Stop").click();
+    await until(() => root.textContent!.includes("Not refreshed: stopped"));
+    expect(stopped).toBe(true);
+  });
+
+  it("a 422 gets its own clear message", async () => {
+    const { backend, ws } = scriptedBackend({ home: HOME });
+    ws.home = async () => {
+      throw Object.assign(new Error("422"), { kind: "placement-limit", status: 422 });
+    };
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
+    await until(() => root.textContent!.includes("This workbook holds too many placements"));
+    expect(root.textContent).toContain("500 placed reports or 2,000 placements");
+  });
+
+  it("theme follows Office's body colour, else the system", () => {
+    expect(officeThemeName({ context: { officeTheme: { bodyBackgroundColor: "#262626" } } })).toBe("dark");
+    expect(officeThemeName({ context: { officeTheme: { bodyBackgroundColor: "#ffffff" } } })).toBe("light");
+    expect(officeThemeName(undefined)).toBeNull();
+    const name = installTheme(document, { context: { officeTheme: { bodyBackgroundColor: "#1f1f1f" } } });
+    expect(name).toBe("dark");
+    expect(document.documentElement.dataset.theme).toBe("dark");
+    expect(getComputedStyle(document.body).backgroundColor).toBe("rgb(41, 41, 41)");
+  });
+});
