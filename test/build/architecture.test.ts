@@ -1,0 +1,109 @@
+// The import rules of docs/ARCHITECTURE.md (pure core ← adapters ← UI), checked
+// by reading every import specifier in src/, dev/ and scripts/.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { REPO } from "../manifest/helpers.ts";
+
+interface Import {
+  file: string; // repo-relative
+  line: number;
+  specifier: string;
+  /** Repo-relative target for relative specifiers; null for packages. */
+  target: string | null;
+}
+
+const IMPORT = /(?:\bimport\s*(?:type\s+)?(?:[\w*{}\s,$]+from\s*)?|\bexport\s+(?:type\s+)?[\w*{}\s,$]+from\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)["']([^"']+)["']/g;
+
+function sourceFiles(dir: string): string[] {
+  const abs = path.join(REPO, dir);
+  let entries: string[];
+  try {
+    entries = readdirSync(abs);
+  } catch {
+    return [];
+  }
+  return entries.flatMap((name) => {
+    const rel = path.join(dir, name);
+    if (statSync(path.join(REPO, rel)).isDirectory()) return name === "node_modules" ? [] : sourceFiles(rel);
+    return /\.(ts|tsx|js|mjs)$/.test(name) && !name.endsWith(".d.ts") ? [rel] : [];
+  });
+}
+
+export function importsOf(file: string, source: string): Import[] {
+  const found: Import[] = [];
+  for (const m of source.matchAll(IMPORT)) {
+    const specifier = m[1]!;
+    const line = source.slice(0, m.index).split("\n").length;
+    const target = specifier.startsWith(".") ? path.normalize(path.join(path.dirname(file), specifier)) : null;
+    found.push({ file, line, specifier, target });
+  }
+  return found;
+}
+
+const under = (p: string | null, dir: string) => p !== null && (p === dir || p.startsWith(dir + path.sep) || p.startsWith(dir + "."));
+
+interface Rule {
+  from: string;
+  forbidden: (i: Import) => string | null;
+}
+
+const forbidDirs = (...dirs: string[]) => (i: Import) => {
+  const hit = dirs.find((d) => under(i.target, d));
+  return hit ? `imports ${hit}` : null;
+};
+const both =
+  (...checks: Array<(i: Import) => string | null>) =>
+  (i: Import) =>
+    checks.map((c) => c(i)).find((r) => r !== null) ?? null;
+
+const RULES: Rule[] = [
+  { from: "src", forbidden: forbidDirs("dev", "test", "bench", "scripts") },
+  {
+    from: "src/checksum",
+    forbidden: both(
+      (i) => (i.target !== null && !under(i.target, "src/checksum") ? `imports ${i.target} (the checksum core imports only itself)` : null),
+      (i) => (i.target === null && i.specifier !== "xxhash-wasm" ? `imports the package ${i.specifier} (only xxhash-wasm is allowed)` : null),
+    ),
+  },
+  { from: "src/api", forbidden: forbidDirs("src/host", "src/sync", "src/taskpane") },
+  { from: "src/host", forbidden: forbidDirs("src/api", "src/sync", "src/taskpane") },
+  { from: "src/sync", forbidden: forbidDirs("src/taskpane", "src/host/excel") },
+  { from: "dev/platform", forbidden: forbidDirs("src/host", "src/sync", "src/taskpane") },
+  { from: "dev/excel", forbidden: forbidDirs("src/api", "src/sync", "src/taskpane") },
+  { from: "scripts", forbidden: forbidDirs("src", "dev") },
+  { from: "bench", forbidden: forbidDirs("test") },
+];
+
+describe("import rules (docs/ARCHITECTURE.md)", () => {
+  it("finds imports of every form", () => {
+    const source = [
+      'import { a } from "../api/x.ts";',
+      'import type { B } from "../host/port.ts";',
+      'export { c } from "./c";',
+      'const d = await import("../taskpane/d");',
+      'import "./side-effect";',
+    ].join("\n");
+    expect(importsOf("src/sync/engine.ts", source).map((i) => [i.line, i.target])).toEqual([
+      [1, path.normalize("src/api/x.ts")],
+      [2, path.normalize("src/host/port.ts")],
+      [3, path.normalize("src/sync/c")],
+      [4, path.normalize("src/taskpane/d")],
+      [5, path.normalize("src/sync/side-effect")],
+    ]);
+  });
+
+  it.each(RULES.map((r) => [r.from, r]))("%s follows its rule", (_from, rule) => {
+    const violations = sourceFiles(rule.from)
+      .flatMap((file) => importsOf(file, readFileSync(path.join(REPO, file), "utf8")))
+      .map((i) => ({ i, why: rule.forbidden(i) }))
+      .filter((v) => v.why !== null)
+      .map(({ i, why }) => `${i.file}:${i.line}: ${why} ("${i.specifier}")`);
+    expect(violations).toEqual([]);
+  });
+
+  it("the rule for src/sync would catch an import of the UI", () => {
+    const rule = RULES.find((r) => r.from === "src/sync")!;
+    const [bad] = importsOf("src/sync/engine.ts", 'import { x } from "../taskpane/model";');
+    expect(rule.forbidden(bad!)).toBe("imports src/taskpane");
+  });
+});
