@@ -1,6 +1,6 @@
 // The sheet port: the only way sync logic touches a workbook.
 //
-// Two implementations run the same contract suite (test/host/contract.ts):
+// Two implementations run the same contract suite (src/host/contract, wrapped by test/host):
 //   - src/host/memory: a plain in-memory port for pure sync tests;
 //   - src/host/excel:  the Office.js adapter (real Excel, or dev/excel in tests and the harness).
 //
@@ -88,7 +88,10 @@ export interface SheetChange {
   /** A1 address on that sheet (no sheet prefix); "" for sheet-level changes. */
   address: string;
   kind: ChangeKind;
-  /** "ThisLocalAddin" for our own writes, "Local" for the user's, "Unknown" when the host cannot tell. */
+  /**
+   * "ThisLocalAddin" for our own writes; "Local" for anyone else's (the user, a co-author, another add-in);
+   * "Unknown" when the host cannot tell (Excel before ExcelApi 1.14).
+   */
   source: "ThisLocalAddin" | "Local" | "Unknown";
 }
 

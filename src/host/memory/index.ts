@@ -1,0 +1,268 @@
+// src/host/memory: a plain in-memory SheetPort for the pure sync tests.
+// It keeps cells, number formats, tracked areas and per-workbook data in maps, and has a small
+// "user side" (MemoryWorkbook) to simulate edits, row/column insertions and copies.
+// It models the port's contract, not Excel: strings are always stored as text.
+
+import { areaA1 } from "../a1.ts";
+import type {
+  Area, HostKind, ReadOptions, SheetChange, SheetPort, SheetRef, SheetValue, TrackedArea, WorkbookIdentity, WriteOptions, WriteStats,
+} from "../port.ts";
+import { dataToJson, PortInputError, validateArea, validateDataKey, validateGrid, validatePlacement, validateTrackName } from "../validate.ts";
+
+interface MemCell { v: SheetValue; nf: string | null }
+interface MemSheet { id: string; name: string; cells: Map<string, MemCell> }
+interface MemTrack { name: string; sheetId: string; area: Omit<Area, "sheetId"> | null }
+
+const key = (r: number, c: number): string => `${r},${c}`;
+
+export class MemoryWorkbook {
+  readonly sheets: MemSheet[] = [];
+  readonly tracks = new Map<string, MemTrack>(); // by lower-case name
+  readonly data = new Map<string, string>();
+  workbookId: string | null = null;
+  recordedUrl: string | null = null;
+  selection: { sheetId: string; area: Omit<Area, "sheetId"> } | null = null;
+  private nextSheet = 1;
+  private readonly listeners = new Set<(c: SheetChange) => void>();
+
+  constructor(public url: string | null = null, public name = "Book1") {
+    this.addSheet("Sheet1");
+  }
+
+  // ---- user side -------------------------------------------------------------------------
+  addSheet(name: string): SheetRef {
+    if (this.sheets.some((s) => s.name.toLowerCase() === name.toLowerCase())) throw new PortInputError(`a sheet named ${name} exists`);
+    const sheet: MemSheet = { id: `mem-sheet-${this.nextSheet++}`, name, cells: new Map() };
+    this.sheets.push(sheet);
+    this.emit({ sheetId: sheet.id, address: "", kind: "SheetAdded", source: "Local" });
+    return { id: sheet.id, name };
+  }
+  renameSheet(id: string, name: string): void {
+    const s = this.sheet(id);
+    if (this.sheets.some((o) => o !== s && o.name.toLowerCase() === name.toLowerCase())) throw new PortInputError(`a sheet named ${name} exists`);
+    s.name = name;
+    this.emit({ sheetId: id, address: "", kind: "SheetRenamed", source: "Local" });
+  }
+  deleteSheet(id: string): void {
+    const s = this.sheet(id);
+    if (this.sheets.length === 1) throw new PortInputError("a workbook must keep at least one sheet");
+    this.sheets.splice(this.sheets.indexOf(s), 1);
+    for (const t of this.tracks.values()) if (t.sheetId === id) t.area = null;
+    if (this.selection?.sheetId === id) this.selection = null;
+    this.emit({ sheetId: id, address: "", kind: "SheetDeleted", source: "Local" });
+  }
+  /** Type a value into a cell as the user. */
+  userEdit(sheetId: string, row: number, col: number, value: SheetValue): void {
+    const s = this.sheet(sheetId);
+    if (value === "") s.cells.delete(key(row, col));
+    else s.cells.set(key(row, col), { v: value, nf: s.cells.get(key(row, col))?.nf ?? null });
+    this.emit({ sheetId, address: areaA1({ row, col, rows: 1, cols: 1 }), kind: "RangeEdited", source: "Local" });
+  }
+  insertRows(sheetId: string, at: number, count: number, source: SheetChange["source"] = "Local"): void {
+    this.shift(sheetId, "row", at, count);
+    this.emit({ sheetId, address: `${at + 1}:${at + count}`, kind: "RowInserted", source });
+  }
+  deleteRows(sheetId: string, at: number, count: number, source: SheetChange["source"] = "Local"): void {
+    this.shift(sheetId, "row", at, -count);
+    this.emit({ sheetId, address: `${at + 1}:${at + count}`, kind: "RowDeleted", source });
+  }
+  insertColumns(sheetId: string, at: number, count: number, source: SheetChange["source"] = "Local"): void {
+    this.shift(sheetId, "col", at, count);
+    this.emit({ sheetId, address: colSpan(at, count), kind: "ColumnInserted", source });
+  }
+  deleteColumns(sheetId: string, at: number, count: number, source: SheetChange["source"] = "Local"): void {
+    this.shift(sheetId, "col", at, -count);
+    this.emit({ sheetId, address: colSpan(at, count), kind: "ColumnDeleted", source });
+  }
+  /** A copy of the file saved under another URL: same cells, names, data and stored id. */
+  saveAsCopy(url: string): MemoryWorkbook {
+    const copy = new MemoryWorkbook(url, this.name);
+    copy.sheets.length = 0;
+    for (const s of this.sheets) copy.sheets.push({ id: s.id, name: s.name, cells: new Map([...s.cells].map(([k, c]) => [k, { ...c }])) });
+    for (const [k, t] of this.tracks) copy.tracks.set(k, { ...t, area: t.area && { ...t.area } });
+    for (const [k, v] of this.data) copy.data.set(k, v);
+    copy.workbookId = this.workbookId;
+    copy.recordedUrl = this.recordedUrl;
+    copy.nextSheet = this.nextSheet;
+    return copy;
+  }
+  cell(sheetId: string, row: number, col: number): { value: SheetValue; numberFormat: string } {
+    const c = this.sheet(sheetId).cells.get(key(row, col));
+    return { value: c?.v ?? "", numberFormat: c?.nf ?? "General" };
+  }
+
+  // ---- internals shared with MemoryPort --------------------------------------------------
+  sheet(id: string): MemSheet {
+    const s = this.sheets.find((x) => x.id === id);
+    if (!s) throw new PortInputError(`no sheet with id ${id}`);
+    return s;
+  }
+  on(listener: (c: SheetChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  emit(change: SheetChange): void {
+    for (const l of [...this.listeners]) queueMicrotask(() => l(change));
+  }
+
+  private shift(sheetId: string, axis: "row" | "col", at: number, delta: number): void {
+    const s = this.sheet(sheetId);
+    const moved = new Map<string, MemCell>();
+    for (const [k, c] of s.cells) {
+      const [r, col] = k.split(",").map(Number) as [number, number];
+      const p = axis === "row" ? r : col;
+      if (delta < 0 && p >= at && p < at - delta) continue; // deleted
+      const np = p >= at ? p + delta : p;
+      moved.set(axis === "row" ? key(np, col) : key(r, np), c);
+    }
+    s.cells = moved;
+    for (const t of this.tracks.values()) {
+      if (t.sheetId !== sheetId || !t.area) continue;
+      t.area = shiftArea(t.area, axis, at, delta);
+    }
+  }
+}
+
+function colSpan(at: number, count: number): string {
+  const a = areaA1({ row: 0, col: at, rows: 1, cols: count }).replace(/[0-9]/g, "");
+  return a.includes(":") ? a : `${a}:${a}`;
+}
+
+/**
+ * How Excel moves a name's rectangle when rows (axis "row") or columns are inserted (delta > 0) or
+ * deleted (delta < 0) at index `at`: shift when before it, grow/shrink when inside, #REF! (null) when
+ * the whole rectangle is deleted. dev/excel uses the same rule.
+ */
+export function shiftArea<T extends { row: number; col: number; rows: number; cols: number }>(a: T, axis: "row" | "col", at: number, delta: number): T | null {
+  const start = axis === "row" ? a.row : a.col;
+  const size = axis === "row" ? a.rows : a.cols;
+  let ns = start, nsize = size;
+  if (delta > 0) {
+    if (at <= start) ns = start + delta;
+    else if (at < start + size) nsize = size + delta;
+  } else {
+    const d0 = at, d1 = at - delta; // deleted [d0, d1)
+    const end = start + size;
+    if (d1 <= start) ns = start + delta;
+    else if (d0 >= end) { /* after: unchanged */ }
+    else if (d0 <= start && d1 >= end) return null;
+    else {
+      const removed = Math.min(end, d1) - Math.max(start, d0);
+      nsize = size - removed;
+      ns = d0 < start ? d0 : start;
+    }
+  }
+  return axis === "row" ? { ...a, row: ns, rows: nsize } : { ...a, col: ns, cols: nsize };
+}
+
+export class MemoryPort implements SheetPort {
+  constructor(readonly wb: MemoryWorkbook = new MemoryWorkbook(), readonly host: HostKind = "SHEETS_DESKTOP") {}
+
+  async identity(): Promise<WorkbookIdentity> {
+    if (!this.wb.workbookId) {
+      this.wb.workbookId = crypto.randomUUID();
+      this.wb.recordedUrl = this.wb.url;
+    } else if (this.wb.recordedUrl === null && this.wb.url !== null) {
+      this.wb.recordedUrl = this.wb.url; // first save of a new file: not a copy
+    }
+    return this.describe();
+  }
+  async forkIdentity(): Promise<WorkbookIdentity> {
+    this.wb.workbookId = crypto.randomUUID();
+    this.wb.recordedUrl = this.wb.url;
+    return this.describe();
+  }
+  private describe(): WorkbookIdentity {
+    const { workbookId, url, recordedUrl, name } = this.wb;
+    return { workbookId: workbookId!, documentUrl: url, recordedUrl, copied: recordedUrl !== null && url !== null && recordedUrl !== url, name };
+  }
+  async sheets(): Promise<SheetRef[]> {
+    return this.wb.sheets.map((s) => ({ id: s.id, name: s.name }));
+  }
+  async selection(): Promise<{ sheet: SheetRef; area: Area }> {
+    const sel = this.wb.selection ?? { sheetId: this.wb.sheets[0]!.id, area: { row: 0, col: 0, rows: 1, cols: 1 } };
+    const s = this.wb.sheet(sel.sheetId);
+    return { sheet: { id: s.id, name: s.name }, area: { sheetId: s.id, ...sel.area } };
+  }
+  async select(area: Area): Promise<void> {
+    validateArea(area);
+    this.wb.sheet(area.sheetId);
+    this.wb.selection = { sheetId: area.sheetId, area: { row: area.row, col: area.col, rows: area.rows, cols: area.cols } };
+  }
+
+  async write(at: Pick<Area, "sheetId" | "row" | "col">, grid: ReadonlyArray<ReadonlyArray<SheetValue>>, options: WriteOptions = {}): Promise<WriteStats> {
+    const shape = validateGrid(grid);
+    validatePlacement(at, shape);
+    const s = this.wb.sheet(at.sheetId);
+    options.signal?.throwIfAborted();
+    for (let r = 0; r < shape.rows; r++) {
+      for (let c = 0; c < shape.cols; c++) {
+        const v = grid[r]![c]!;
+        const k = key(at.row + r, at.col + c);
+        const nf = options.columnFormats?.[c] ?? null;
+        if (v === "" && nf === null) s.cells.delete(k);
+        else s.cells.set(k, { v, nf });
+      }
+    }
+    options.onProgress?.(shape.rows, shape.rows);
+    if (shape.rows > 0 && shape.cols > 0) {
+      this.wb.emit({ sheetId: s.id, address: areaA1({ row: at.row, col: at.col, ...shape }), kind: "RangeEdited", source: "ThisLocalAddin" });
+    }
+    return { rows: shape.rows, cols: shape.cols, cells: shape.rows * shape.cols, syncs: 0, maxSyncBytes: 0 };
+  }
+
+  async *read(area: Area, options: ReadOptions = {}): AsyncIterable<SheetValue[][]> {
+    validateArea(area);
+    const block = Math.max(1, Math.floor(options.blockRows ?? 5000));
+    for (let r0 = 0; r0 < area.rows; r0 += block) {
+      options.signal?.throwIfAborted();
+      const s = this.wb.sheet(area.sheetId);
+      const out: SheetValue[][] = [];
+      for (let r = r0; r < Math.min(area.rows, r0 + block); r++) {
+        const row: SheetValue[] = [];
+        for (let c = 0; c < area.cols; c++) row.push(s.cells.get(key(area.row + r, area.col + c))?.v ?? "");
+        out.push(row);
+      }
+      yield out;
+    }
+  }
+
+  async clear(area: Area): Promise<void> {
+    validateArea(area);
+    const s = this.wb.sheet(area.sheetId);
+    for (let r = 0; r < area.rows; r++) for (let c = 0; c < area.cols; c++) s.cells.delete(key(area.row + r, area.col + c));
+  }
+
+  async track(name: string, area: Area): Promise<void> {
+    validateTrackName(name);
+    validateArea(area);
+    this.wb.sheet(area.sheetId);
+    this.wb.tracks.set(name.toLowerCase(), { name, sheetId: area.sheetId, area: { row: area.row, col: area.col, rows: area.rows, cols: area.cols } });
+  }
+  async untrack(name: string): Promise<void> {
+    validateTrackName(name);
+    this.wb.tracks.delete(name.toLowerCase());
+  }
+  async tracked(): Promise<TrackedArea[]> {
+    return [...this.wb.tracks.values()].map((t) => {
+      const s = this.wb.sheets.find((x) => x.id === t.sheetId);
+      if (!s || !t.area) return { name: t.name, sheet: null, area: null };
+      return { name: t.name, sheet: { id: s.id, name: s.name }, area: { sheetId: s.id, ...t.area } };
+    });
+  }
+
+  async getData(k: string): Promise<unknown> {
+    validateDataKey(k);
+    const text = this.wb.data.get(k);
+    return text === undefined ? undefined : JSON.parse(text);
+  }
+  async setData(k: string, value: unknown): Promise<void> {
+    validateDataKey(k);
+    this.wb.data.set(k, dataToJson(k, value));
+  }
+
+  async onChange(listener: (change: SheetChange) => void): Promise<() => Promise<void>> {
+    const off = this.wb.on(listener);
+    return async () => { off(); };
+  }
+}

@@ -1,0 +1,83 @@
+// Input checks shared by every SheetPort implementation, so bad input gets the same
+// clear error everywhere and nothing is half-written.
+
+import { MAX_COLS, MAX_ROWS } from "./a1.ts";
+import type { Area, SheetValue } from "./port.ts";
+
+/** Excel's limit on the characters in one cell. */
+export const MAX_CELL_CHARS = 32_767;
+
+export class PortInputError extends Error {
+  override name = "PortInputError";
+}
+
+/** Checks a grid is rectangular and holds only values a cell can take. Returns its shape. */
+export function validateGrid(grid: ReadonlyArray<ReadonlyArray<SheetValue>>): { rows: number; cols: number } {
+  if (!Array.isArray(grid)) throw new PortInputError("grid must be an array of rows");
+  const rows = grid.length;
+  const cols = rows === 0 ? 0 : (grid[0]?.length ?? 0);
+  for (let r = 0; r < rows; r++) {
+    const row = grid[r];
+    if (!Array.isArray(row) || row.length !== cols) {
+      throw new PortInputError(`grid is not rectangular: row ${r} has ${Array.isArray(row) ? row.length : "no"} cells, row 0 has ${cols}`);
+    }
+    for (let c = 0; c < cols; c++) {
+      const v = row[c];
+      if (typeof v === "number") {
+        if (!Number.isFinite(v)) throw new PortInputError(`cell [${r}][${c}] is ${v}: a cell cannot hold NaN or Infinity`);
+      } else if (typeof v === "string") {
+        if (v.length > MAX_CELL_CHARS) {
+          throw new PortInputError(`cell [${r}][${c}] has ${v.length} characters; a cell holds at most ${MAX_CELL_CHARS}`);
+        }
+      } else if (typeof v !== "boolean") {
+        throw new PortInputError(`cell [${r}][${c}] is ${v === null ? "null" : typeof v}: only strings, numbers and booleans can be written`);
+      }
+    }
+  }
+  return { rows, cols };
+}
+
+/** Checks the grid fits on the sheet when its top-left is at (row, col). */
+export function validatePlacement(at: { row: number; col: number }, shape: { rows: number; cols: number }): void {
+  if (!Number.isInteger(at.row) || !Number.isInteger(at.col) || at.row < 0 || at.col < 0) {
+    throw new PortInputError(`top-left (${at.row}, ${at.col}) is not a cell`);
+  }
+  if (at.row + shape.rows > MAX_ROWS || at.col + shape.cols > MAX_COLS) {
+    throw new PortInputError(`a ${shape.rows}×${shape.cols} grid at (${at.row}, ${at.col}) does not fit on a sheet`);
+  }
+}
+
+export function validateArea(a: Area): void {
+  if (typeof a.sheetId !== "string" || a.sheetId === "") throw new PortInputError("area.sheetId is missing");
+  for (const k of ["row", "col", "rows", "cols"] as const) {
+    if (!Number.isInteger(a[k])) throw new PortInputError(`area.${k} must be an integer`);
+  }
+  if (a.rows < 1 || a.cols < 1) throw new PortInputError(`an area needs at least one row and one column (got ${a.rows}×${a.cols})`);
+  validatePlacement(a, a);
+}
+
+/** Tracking names: letters, digits and underscores, starting with a letter; case-insensitive like Excel's names. */
+export function validateTrackName(name: string): void {
+  if (typeof name !== "string" || !/^[A-Za-z][A-Za-z0-9_]{0,199}$/.test(name)) {
+    throw new PortInputError(`tracking name ${JSON.stringify(name)} must be 1–200 letters, digits or underscores, starting with a letter`);
+  }
+}
+
+/** Per-workbook data keys. */
+export function validateDataKey(key: string): void {
+  if (typeof key !== "string" || !/^[A-Za-z0-9_.:-]{1,200}$/.test(key)) {
+    throw new PortInputError(`data key ${JSON.stringify(key)} must be 1–200 characters of A–Z, a–z, 0–9, _ . : -`);
+  }
+}
+
+/** Per-workbook data must survive JSON; returns its JSON text. */
+export function dataToJson(key: string, value: unknown): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (e) {
+    throw new PortInputError(`data for ${key} cannot be stored: ${(e as Error).message}`);
+  }
+  if (text === undefined) throw new PortInputError(`data for ${key} cannot be stored: ${typeof value} is not JSON`);
+  return text;
+}
