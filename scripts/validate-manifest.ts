@@ -1,8 +1,10 @@
 // npm run validate — checks manifest.xml offline, then (where the network allows)
 // with Microsoft's online validation service.
 //
-//   tsx scripts/validate-manifest.ts [--offline] [manifest.xml]
+//   tsx scripts/validate-manifest.ts [--offline] [manifest.xml ...]
 //
+// Checks each file given (default manifest.xml); `npm run validate -- dist/manifest.xml`
+// therefore checks the source manifest and the built one.
 // Prints each offline problem as "FILE:LINE: message" and exits 1 if there is any.
 // The online check runs only after a clean offline pass; when the service cannot
 // be reached it says "online validation not run: <reason>" and the exit code
@@ -13,14 +15,18 @@ import { formatProblem, validateManifestFile } from "./manifest/validate.ts";
 
 async function main(argv: string[]): Promise<number> {
   const offline = argv.includes("--offline") || process.env.CELLBOUND_VALIDATE_OFFLINE === "1";
-  const files = argv.filter((a) => !a.startsWith("--"));
   const unknown = argv.filter((a) => a.startsWith("--") && a !== "--offline");
-  if (unknown.length || files.length > 1) {
-    console.error("usage: tsx scripts/validate-manifest.ts [--offline] [manifest.xml]");
+  if (unknown.length) {
+    console.error("usage: tsx scripts/validate-manifest.ts [--offline] [manifest.xml ...]");
     return 2;
   }
-  const file = files[0] ?? "manifest.xml";
+  const files = argv.filter((a) => !a.startsWith("--"));
+  let code = 0;
+  for (const file of files.length ? files : ["manifest.xml"]) code = Math.max(code, await validateOne(file, offline));
+  return code;
+}
 
+async function validateOne(file: string, offline: boolean): Promise<number> {
   const problems = validateManifestFile(file);
   for (const problem of problems) console.error(formatProblem(file, problem));
   if (problems.length) {
@@ -30,7 +36,7 @@ async function main(argv: string[]): Promise<number> {
   console.log(`${file}: offline check passed (schema order and types, resids, https URLs, Id, Version, icon files).`);
 
   if (offline) {
-    console.log("online validation not run: --offline was given.");
+    console.log(`${file}: online validation not run: --offline was given.`);
     return 0;
   }
   const online = await validateOnline(file, Number(process.env.CELLBOUND_VALIDATE_TIMEOUT_MS ?? 20_000));
@@ -43,7 +49,7 @@ async function main(argv: string[]): Promise<number> {
       console.error(`${file}: Microsoft's online validation rejected the manifest.`);
       return 1;
     case "not-run":
-      console.log(`online validation not run: ${online.reason}`);
+      console.log(`${file}: online validation not run: ${online.reason}`);
       console.log("(Only the offline check above has passed; run `npm run validate` where Microsoft's service is reachable for the full check.)");
       return 0;
   }

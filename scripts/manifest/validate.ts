@@ -49,7 +49,7 @@ export function validateManifestFile(file: string): Problem[] {
   return validateManifestText(source, { baseDir: path.dirname(path.resolve(file)) });
 }
 
-/** "manifest.xml:12: message" — the form editors and CI logs link to. */
+/** "manifest.xml:12: message" — the form editors and CI logs link to (no line: "manifest.xml: message"). */
 export function formatProblem(label: string, problem: Problem): string {
-  return `${label}:${problem.line}: ${problem.message}`;
+  return problem.line > 0 ? `${label}:${problem.line}: ${problem.message}` : `${label}: ${problem.message}`;
 }

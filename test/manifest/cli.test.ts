@@ -27,7 +27,7 @@ describe("scripts/validate-manifest.ts", () => {
     const run = runValidate(["--offline", "manifest.xml"]);
     expect(run.err).toBe("");
     expect(run.out).toContain("manifest.xml: offline check passed");
-    expect(run.out).toContain("online validation not run: --offline was given.");
+    expect(run.out).toContain("manifest.xml: online validation not run: --offline was given.");
     expect(run.code).toBe(0);
   });
 
@@ -56,6 +56,15 @@ describe("scripts/validate-manifest.ts", () => {
     const passed = run.out.includes("Microsoft's online validation passed.");
     expect(notRun !== passed).toBe(true); // exactly one of them
     if (notRun) expect(run.code).toBe(0); // the offline check passed; nothing claims more
+  });
+
+  it("checks every file given and fails if any fails", () => {
+    const file = path.join(dir, "no-version.xml");
+    writeFileSync(file, REAL_MANIFEST.replace(/ {2}<Version>[^<]*<\/Version>\n/, ""));
+    const run = runValidate(["--offline", "manifest.xml", file]);
+    expect(run.out).toContain("manifest.xml: offline check passed");
+    expect(run.err).toContain(`${file}:${lineOf(REAL_MANIFEST, "<OfficeApp")}: <OfficeApp> is missing <Version>`);
+    expect(run.code).toBe(1);
   });
 
   it("rejects unknown options", () => {

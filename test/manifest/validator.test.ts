@@ -191,6 +191,7 @@ describe("broken copies: each problem on its own line", () => {
 
   it("formats problems as FILE:LINE: message", () => {
     expect(formatProblem("manifest.xml", { line: 12, message: "boom" })).toBe("manifest.xml:12: boom");
+    expect(formatProblem("dist/manifest.xml", { line: 0, message: "cannot read the manifest" })).toBe("dist/manifest.xml: cannot read the manifest");
   });
 
   it("an unreadable manifest file is a problem, not a crash", () => {
