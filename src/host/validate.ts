@@ -81,3 +81,9 @@ export function dataToJson(key: string, value: unknown): string {
   if (text === undefined) throw new PortInputError(`data for ${key} cannot be stored: ${typeof value} is not JSON`);
   return text;
 }
+
+/** Excel stores numbers with 15 significant digits: 0.1 + 0.2 → 0.3, 1/3 → 0.333333333333333. */
+export function to15Digits(n: number): number {
+  if (n === 0) return 0; // also turns -0 into 0, as Excel does
+  return Number(n.toPrecision(15));
+}

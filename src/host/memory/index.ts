@@ -4,10 +4,11 @@
 // It models the port's contract, not Excel: strings are always stored as text.
 
 import { areaA1 } from "../a1.ts";
+import { shiftArea } from "../geometry.ts";
 import type {
   Area, HostKind, ReadOptions, SheetChange, SheetPort, SheetRef, SheetValue, TrackedArea, WorkbookIdentity, WriteOptions, WriteStats,
 } from "../port.ts";
-import { dataToJson, PortInputError, validateArea, validateDataKey, validateGrid, validatePlacement, validateTrackName } from "../validate.ts";
+import { dataToJson, PortInputError, to15Digits, validateArea, validateDataKey, validateGrid, validatePlacement, validateTrackName } from "../validate.ts";
 
 interface MemCell { v: SheetValue; nf: string | null }
 interface MemSheet { id: string; name: string; cells: Map<string, MemCell> }
@@ -128,33 +129,6 @@ function colSpan(at: number, count: number): string {
   return a.includes(":") ? a : `${a}:${a}`;
 }
 
-/**
- * How Excel moves a name's rectangle when rows (axis "row") or columns are inserted (delta > 0) or
- * deleted (delta < 0) at index `at`: shift when before it, grow/shrink when inside, #REF! (null) when
- * the whole rectangle is deleted. dev/excel uses the same rule.
- */
-export function shiftArea<T extends { row: number; col: number; rows: number; cols: number }>(a: T, axis: "row" | "col", at: number, delta: number): T | null {
-  const start = axis === "row" ? a.row : a.col;
-  const size = axis === "row" ? a.rows : a.cols;
-  let ns = start, nsize = size;
-  if (delta > 0) {
-    if (at <= start) ns = start + delta;
-    else if (at < start + size) nsize = size + delta;
-  } else {
-    const d0 = at, d1 = at - delta; // deleted [d0, d1)
-    const end = start + size;
-    if (d1 <= start) ns = start + delta;
-    else if (d0 >= end) { /* after: unchanged */ }
-    else if (d0 <= start && d1 >= end) return null;
-    else {
-      const removed = Math.min(end, d1) - Math.max(start, d0);
-      nsize = size - removed;
-      ns = d0 < start ? d0 : start;
-    }
-  }
-  return axis === "row" ? { ...a, row: ns, rows: nsize } : { ...a, col: ns, cols: nsize };
-}
-
 export class MemoryPort implements SheetPort {
   constructor(readonly wb: MemoryWorkbook = new MemoryWorkbook(), readonly host: HostKind = "SHEETS_DESKTOP") {}
 
@@ -197,7 +171,8 @@ export class MemoryPort implements SheetPort {
     options.signal?.throwIfAborted();
     for (let r = 0; r < shape.rows; r++) {
       for (let c = 0; c < shape.cols; c++) {
-        const v = grid[r]![c]!;
+        const raw = grid[r]![c]!;
+        const v = typeof raw === "number" ? to15Digits(raw) : raw;
         const k = key(at.row + r, at.col + c);
         const nf = options.columnFormats?.[c] ?? null;
         if (v === "" && nf === null) s.cells.delete(k);

@@ -1,0 +1,332 @@
+// The SheetPort contract: named async checks with no test-framework imports, so the same list runs
+// in vitest (node: memory port; browser: Office.js adapter on dev/excel) and inside real Excel
+// (the task pane's hidden Diagnostics view). Each check gets a fresh scratch sheet.
+
+import type { Area, SheetChange, SheetPort, SheetRef, SheetValue } from "../port.ts";
+import { holdsFormula, type ContractDriver } from "./driver.ts";
+
+export interface CheckContext {
+  port: SheetPort;
+  driver: ContractDriver;
+  /** A scratch sheet created for this check and deleted after it. */
+  sheet: SheetRef;
+  hostileStrings: readonly string[];
+}
+
+export class CheckSkipped extends Error {
+  override name = "CheckSkipped";
+}
+
+export interface ContractCheck {
+  name: string;
+  run(ctx: CheckContext): Promise<void>;
+}
+
+// ---- tiny assertion helpers ----------------------------------------------------------------
+export function check(cond: unknown, message: string): asserts cond {
+  if (!cond) throw new Error(message);
+}
+export function checkEqual(actual: unknown, expected: unknown, what: string): void {
+  const a = JSON.stringify(actual), e = JSON.stringify(expected);
+  if (a !== e) throw new Error(`${what}: expected ${clip(e)}, got ${clip(a)}`);
+}
+async function checkRejects(p: Promise<unknown>, pattern: RegExp, what: string): Promise<void> {
+  try {
+    await p;
+  } catch (e) {
+    const msg = String((e as Error)?.message ?? e);
+    check(pattern.test(msg), `${what}: error "${clip(msg)}" does not match ${pattern}`);
+    return;
+  }
+  throw new Error(`${what}: expected an error, but it succeeded`);
+}
+function clip(s: string | undefined): string {
+  return s === undefined ? "undefined" : s.length > 300 ? `${s.slice(0, 300)}…` : s;
+}
+
+export async function readAll(port: SheetPort, area: Area, blockRows?: number): Promise<{ rows: SheetValue[][]; blocks: number }> {
+  const rows: SheetValue[][] = [];
+  let blocks = 0;
+  for await (const block of port.read(area, blockRows === undefined ? {} : { blockRows })) {
+    blocks++;
+    rows.push(...block);
+  }
+  return { rows, blocks };
+}
+
+/** Listen for changes; `until` resolves with the first change matching pred (or fails after ms). */
+async function listen(port: SheetPort): Promise<{ seen: SheetChange[]; until(pred: (c: SheetChange) => boolean, what: string, ms?: number): Promise<SheetChange>; stop(): Promise<void> }> {
+  const seen: SheetChange[] = [];
+  const stop = await port.onChange((c) => seen.push(c));
+  return {
+    seen,
+    stop,
+    async until(pred, what, ms = 3000) {
+      const end = Date.now() + ms;
+      for (;;) {
+        const hit = seen.find(pred);
+        if (hit) return hit;
+        if (Date.now() > end) throw new Error(`no change event ${what} within ${ms} ms; saw ${clip(JSON.stringify(seen))}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    },
+  };
+}
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const at = (sheet: SheetRef, row: number, col: number) => ({ sheetId: sheet.id, row, col });
+const area = (sheet: SheetRef, row: number, col: number, rows: number, cols: number): Area => ({ sheetId: sheet.id, row, col, rows, cols });
+
+// ---- the checks ----------------------------------------------------------------------------
+export const CONTRACT_CHECKS: readonly ContractCheck[] = [
+  {
+    name: "write then read returns the same values; empty cells read as \"\"",
+    async run({ port, sheet }) {
+      const grid: SheetValue[][] = [
+        ["id", "name", "amount", "ok"],
+        [1, "Ada", 12.5, true],
+        [2, "", -0.25, false],
+        [3, "Zoë ✓ 日本", 1e-7, true],
+      ];
+      const stats = await port.write(at(sheet, 2, 1), grid);
+      checkEqual([stats.rows, stats.cols, stats.cells], [4, 4, 16], "write stats");
+      const { rows } = await readAll(port, area(sheet, 1, 0, 6, 6));
+      const expected: SheetValue[][] = [["", "", "", "", "", ""]];
+      for (const r of grid) expected.push(["", ...r, ""]);
+      expected.push(["", "", "", "", "", ""]);
+      checkEqual(rows, expected, "read back");
+    },
+  },
+  {
+    name: "numbers keep 15 significant digits",
+    async run({ port, sheet }) {
+      await port.write(at(sheet, 0, 0), [[123456789012345], [0.1 + 0.2], [1 / 3], [-9.99999999999999e307]]);
+      const { rows } = await readAll(port, area(sheet, 0, 0, 4, 1));
+      checkEqual(rows.map((r) => r[0]), [123456789012345, 0.3, 0.333333333333333, -9.99999999999999e307], "numbers");
+    },
+  },
+  {
+    name: "read comes in row blocks, top to bottom",
+    async run({ port, sheet }) {
+      const grid = Array.from({ length: 250 }, (_, r) => [r, `row ${r}`]);
+      const w = await port.write(at(sheet, 0, 0), grid, { onProgress: () => undefined });
+      checkEqual(w.rows, 250, "rows written");
+      const { rows, blocks } = await readAll(port, area(sheet, 0, 0, 250, 2), 100);
+      checkEqual(blocks, 3, "blocks of 100 rows for 250 rows");
+      checkEqual(rows, grid, "values");
+    },
+  },
+  {
+    name: "writing reports progress up to the total",
+    async run({ port, sheet }) {
+      const grid = Array.from({ length: 300 }, (_, r) => [r, r * 2, `x${r}`]);
+      const seen: Array<[number, number]> = [];
+      await port.write(at(sheet, 0, 0), grid, { onProgress: (done, total) => seen.push([done, total]) });
+      check(seen.length >= 1, "onProgress was never called");
+      checkEqual(seen[seen.length - 1], [300, 300], "last progress");
+      for (let i = 1; i < seen.length; i++) check(seen[i]![0] > seen[i - 1]![0], "progress went backwards");
+    },
+  },
+  {
+    name: "hostile strings round-trip as the same text, with no formula in any cell",
+    async run({ port, driver, sheet, hostileStrings }) {
+      const grid = hostileStrings.map((s) => [s]);
+      await port.write(at(sheet, 0, 0), grid);
+      const a = area(sheet, 0, 0, grid.length, 1);
+      const { rows } = await readAll(port, a);
+      const wrong = rows.map((r, i) => [hostileStrings[i], r[0]] as const).filter(([w, g]) => w !== g);
+      check(wrong.length === 0, `${wrong.length} strings changed, e.g. ${clip(JSON.stringify(wrong.slice(0, 5)))}`);
+      const cells = await driver.inspect(a);
+      const formulas = cells.formulas.map((r, i) => r[0]!).filter((f, i) => holdsFormula(f, rows[i]![0]!));
+      checkEqual(formulas, [], "cells holding a formula");
+      const nonText = cells.valueTypes.map((r, i) => [hostileStrings[i], r[0]] as const).filter(([, t]) => t !== "String");
+      checkEqual(nonText, [], "cells that are not text");
+    },
+  },
+  {
+    name: "column number formats are applied",
+    async run({ port, driver, sheet }) {
+      await port.write(at(sheet, 0, 0), [[45292, "a"], [45293, "b"]], { columnFormats: ["yyyy-mm-dd", null] });
+      const cells = await driver.inspect(area(sheet, 0, 0, 2, 1));
+      checkEqual(cells.numberFormats, [["yyyy-mm-dd"], ["yyyy-mm-dd"]], "number formats");
+      checkEqual(cells.values, [[45292], [45293]], "values stay serial numbers");
+    },
+  },
+  {
+    name: "clear empties values",
+    async run({ port, sheet }) {
+      await port.write(at(sheet, 0, 0), [[1, 2], [3, 4]]);
+      await port.clear(area(sheet, 0, 0, 2, 1));
+      const { rows } = await readAll(port, area(sheet, 0, 0, 2, 2));
+      checkEqual(rows, [["", 2], ["", 4]], "after clear");
+    },
+  },
+  {
+    name: "bad input is refused with a clear error and nothing is written",
+    async run({ port, sheet }) {
+      await checkRejects(port.write(at(sheet, 0, 0), [[1, 2], [3]]), /rectangular/, "ragged grid");
+      await checkRejects(port.write(at(sheet, 0, 0), [[1], [Number.NaN]]), /NaN/, "NaN");
+      await checkRejects(port.write(at(sheet, 0, 0), [["ok"], ["x".repeat(32_768)]]), /32767/, "too long a string");
+      await checkRejects(port.write(at(sheet, 0, 0), [[null as unknown as SheetValue]]), /null/, "null cell");
+      const { rows } = await readAll(port, area(sheet, 0, 0, 2, 2));
+      checkEqual(rows, [["", ""], ["", ""]], "nothing written");
+    },
+  },
+  {
+    name: "sheets are listed with ids; a rename keeps the id",
+    async run({ port, driver, sheet }) {
+      const before = await port.sheets();
+      check(before.some((s) => s.id === sheet.id && s.name === sheet.name), "scratch sheet not listed");
+      const newName = `${sheet.name} r`;
+      await driver.renameSheet(sheet.id, newName);
+      const after = await port.sheets();
+      checkEqual(after.find((s) => s.id === sheet.id)?.name, newName, "renamed sheet");
+      checkEqual(after.length, before.length, "sheet count");
+    },
+  },
+  {
+    name: "select (Locate) selects the range and its sheet",
+    async run({ port, sheet }) {
+      const a = area(sheet, 4, 2, 3, 2);
+      await port.select(a);
+      const sel = await port.selection();
+      checkEqual(sel.sheet, { id: sheet.id, name: sheet.name }, "active sheet");
+      checkEqual(sel.area, a, "selected area");
+    },
+  },
+  {
+    name: "a tracked area follows rows inserted above and columns inserted to its left",
+    async run({ port, driver, sheet }) {
+      await port.track("CtrFollow", area(sheet, 5, 2, 4, 3));
+      await driver.insertRows(sheet.id, 1, 3);
+      await driver.insertColumns(sheet.id, 0, 2);
+      const t = (await port.tracked()).find((x) => x.name.toLowerCase() === "ctrfollow");
+      check(t, "tracked name missing");
+      checkEqual(t.area, area(sheet, 8, 4, 4, 3), "area after inserts");
+      checkEqual(t.sheet?.id, sheet.id, "sheet id");
+      await driver.insertRows(sheet.id, 20, 5); // below: no move
+      await driver.deleteRows(sheet.id, 0, 1); // above: moves up
+      const t2 = (await port.tracked()).find((x) => x.name.toLowerCase() === "ctrfollow");
+      checkEqual(t2?.area, area(sheet, 7, 4, 4, 3), "area after a row below was inserted and a row above deleted");
+      await port.untrack("CtrFollow");
+    },
+  },
+  {
+    name: "a tracked area grows when rows are inserted inside it, and follows a sheet rename",
+    async run({ port, driver, sheet }) {
+      await port.track("CtrGrow", area(sheet, 2, 0, 4, 2));
+      await driver.insertRows(sheet.id, 4, 2);
+      await driver.renameSheet(sheet.id, `${sheet.name} x`);
+      const t = (await port.tracked()).find((x) => x.name.toLowerCase() === "ctrgrow");
+      checkEqual(t?.area, area(sheet, 2, 0, 6, 2), "area after insert inside");
+      checkEqual(t?.sheet, { id: sheet.id, name: `${sheet.name} x` }, "sheet after rename");
+      await port.untrack("CtrGrow");
+    },
+  },
+  {
+    name: "a tracked area whose rows are deleted is reported deleted; untrack forgets it",
+    async run({ port, driver, sheet }) {
+      await port.track("CtrGone", area(sheet, 3, 0, 2, 2));
+      await port.track("CtrStay", area(sheet, 10, 0, 1, 1));
+      await driver.deleteRows(sheet.id, 2, 4);
+      const all = await port.tracked();
+      const gone = all.find((x) => x.name.toLowerCase() === "ctrgone");
+      checkEqual([gone?.area, gone?.sheet], [null, null], "deleted placement");
+      checkEqual(all.find((x) => x.name.toLowerCase() === "ctrstay")?.area, area(sheet, 6, 0, 1, 1), "placement below moved up");
+      await port.untrack("CtrGone");
+      await port.untrack("CtrStay");
+      const left = (await port.tracked()).filter((x) => /^ctr(gone|stay)$/i.test(x.name));
+      checkEqual(left, [], "tracked after untrack");
+    },
+  },
+  {
+    name: "tracking the same name again moves it",
+    async run({ port, sheet }) {
+      await port.track("CtrMove", area(sheet, 0, 0, 1, 1));
+      await port.track("CtrMove", area(sheet, 9, 9, 2, 2));
+      const mine = (await port.tracked()).filter((x) => x.name.toLowerCase() === "ctrmove");
+      checkEqual(mine.map((x) => x.area), [area(sheet, 9, 9, 2, 2)], "re-tracked");
+      await port.untrack("CtrMove");
+    },
+  },
+  {
+    name: "per-workbook data round-trips as JSON",
+    async run({ port }) {
+      const value = { placements: [{ id: "p1", n: 3, ok: true, nested: { s: "é\"<&>" } }], at: null };
+      await port.setData("contract.test", value);
+      checkEqual(await port.getData("contract.test"), value, "stored value");
+      checkEqual(await port.getData("contract.absent"), undefined, "missing key");
+      await checkRejects(port.setData("contract.bad", () => 1), /cannot be stored/, "a function");
+      await checkRejects(port.setData("bad key!", 1), /data key/, "bad key");
+      await port.setData("contract.test", 2);
+      checkEqual(await port.getData("contract.test"), 2, "overwritten value");
+    },
+  },
+  {
+    name: "workbook identity is stable; forking gives a new id",
+    async run({ port }) {
+      const a = await port.identity();
+      const b = await port.identity();
+      check(/^[0-9a-f-]{36}$/i.test(a.workbookId), `workbookId ${a.workbookId} is not a UUID`);
+      checkEqual(b.workbookId, a.workbookId, "second identity()");
+      checkEqual(a.copied, false, "copied");
+      check(typeof a.name === "string" && a.name.length > 0, "workbook name");
+    },
+  },
+  {
+    name: "a copy saved under another URL keeps the id and is detected as a copy",
+    async run({ port, driver }) {
+      if (!driver.saveAsCopy) throw new CheckSkipped("needs a person: save the file as a copy, then re-run");
+      const original = await port.identity();
+      const copyPort = await driver.saveAsCopy(`https://contoso.example/copies/copy-${Date.now()}.xlsx`);
+      const copy = await copyPort.identity();
+      checkEqual(copy.workbookId, original.workbookId, "copied id");
+      checkEqual(copy.copied, true, "copy detected");
+      const forked = await copyPort.forkIdentity();
+      check(forked.workbookId !== original.workbookId, "fork kept the old id");
+      checkEqual([forked.copied, forked.recordedUrl], [false, copy.documentUrl], "after fork");
+      checkEqual((await port.identity()).workbookId, original.workbookId, "original untouched");
+    },
+  },
+  {
+    name: "change events: our writes are ThisLocalAddin, row/column insertions and deletions carry their address",
+    async run({ port, driver, sheet }) {
+      const ev = await listen(port);
+      try {
+        await port.write(at(sheet, 1, 1), [[1, 2], [3, 4]]);
+        const w = await ev.until((c) => c.sheetId === sheet.id && c.kind === "RangeEdited", "for our write");
+        checkEqual([w.address, w.source], ["B2:C3", "ThisLocalAddin"], "our write");
+        await driver.insertRows(sheet.id, 4, 2);
+        const ri = await ev.until((c) => c.sheetId === sheet.id && c.kind === "RowInserted", "RowInserted");
+        checkEqual(ri.address.replace(/\$/g, ""), "5:6", "inserted rows address");
+        await driver.deleteRows(sheet.id, 4, 1);
+        const rd = await ev.until((c) => c.sheetId === sheet.id && c.kind === "RowDeleted", "RowDeleted");
+        checkEqual(rd.address.replace(/\$/g, ""), "5:5", "deleted rows address");
+        await driver.insertColumns(sheet.id, 0, 1);
+        const ci = await ev.until((c) => c.sheetId === sheet.id && c.kind === "ColumnInserted", "ColumnInserted");
+        checkEqual(ci.address.replace(/\$/g, ""), "A:A", "inserted column address");
+        await driver.deleteColumns(sheet.id, 1, 2);
+        const cd = await ev.until((c) => c.sheetId === sheet.id && c.kind === "ColumnDeleted", "ColumnDeleted");
+        checkEqual(cd.address.replace(/\$/g, ""), "B:C", "deleted columns address");
+      } finally {
+        await ev.stop();
+      }
+    },
+  },
+  {
+    name: "change events: a user's edit is Local; after unsubscribing no events arrive",
+    async run({ port, driver, sheet }) {
+      if (!driver.userEdit) throw new CheckSkipped("needs a person: type into a cell while the check listens");
+      const ev = await listen(port);
+      await driver.userEdit(sheet.id, 6, 3, "typed");
+      const e = await ev.until((c) => c.sheetId === sheet.id && c.kind === "RangeEdited", "for the user's edit");
+      checkEqual([e.address, e.source], ["D7", "Local"], "user edit");
+      await ev.stop();
+      const n = ev.seen.length;
+      await driver.userEdit(sheet.id, 7, 3, "again");
+      await port.write(at(sheet, 0, 0), [[1]]);
+      await pause(100);
+      checkEqual(ev.seen.length, n, "events after unsubscribe");
+    },
+  },
+];
