@@ -1,0 +1,133 @@
+// Typed errors of the API layer: one class per documented cause (seeds 01 §7, §4.1),
+// told apart by `kind`. Everything the client throws (except an AbortError from the
+// caller's own signal) is an ApiError.
+import type { ErrorBody } from "./schemas/common";
+
+export type ApiErrorKind =
+  | "network"
+  | "server"
+  | "invalid-response"
+  | "unauthorized"
+  | "forbidden"
+  | "not-found"
+  | "public-id-taken"
+  | "public-id-other-deployment"
+  | "upsert-branch-changed"
+  | "ambiguous-legacy-id"
+  | "public-id-immutable"
+  | "placeholder-public-id"
+  | "too-long"
+  | "bad-request"
+  | "placement-limit"
+  | "conflict"
+  | "data-query"
+  | "continue-wait"
+  | "retry-exhausted"
+  | "http";
+
+export abstract class ApiError extends Error {
+  abstract readonly kind: ApiErrorKind;
+  /** True when repeating the same request may succeed (network, 5xx, upsert_branch_changed). */
+  readonly transient: boolean = false;
+  constructor(
+    message: string,
+    /** HTTP status; 0 when no response arrived. */
+    readonly status: number,
+    /** The parsed error body, when there was one. */
+    readonly body?: ErrorBody | unknown,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+export class NetworkError extends ApiError {
+  readonly kind = "network";
+  override readonly transient = true;
+}
+export class ServerError extends ApiError {
+  readonly kind = "server";
+  override readonly transient = true;
+}
+/** A response that does not match its schema (or is not JSON). */
+export class InvalidResponseError extends ApiError {
+  readonly kind = "invalid-response";
+}
+export class UnauthorizedError extends ApiError {
+  readonly kind = "unauthorized";
+}
+export class ForbiddenError extends ApiError {
+  readonly kind = "forbidden";
+}
+export class NotFoundError extends ApiError {
+  readonly kind = "not-found";
+}
+/** 409 on create or update: the publicId is used by another report. */
+export class PublicIdTakenError extends ApiError {
+  readonly kind = "public-id-taken";
+}
+/** 409 on upsert without `code`: the publicId belongs to a report in another deployment (permanent). */
+export class PublicIdInOtherDeploymentError extends ApiError {
+  readonly kind = "public-id-other-deployment";
+}
+/** 409 `upsert_branch_changed`: another writer changed the report mid-upsert (transient). */
+export class UpsertBranchChangedError extends ApiError {
+  readonly kind = "upsert-branch-changed";
+  override readonly transient = true;
+}
+/** 409 `ambiguous_legacy_id`: the placeholder id matches several reports (permanent). */
+export class AmbiguousLegacyIdError extends ApiError {
+  readonly kind = "ambiguous-legacy-id";
+}
+/** 400: changing an existing publicId. */
+export class PublicIdImmutableError extends ApiError {
+  readonly kind = "public-id-immutable";
+}
+/** 400: assigning a synthesized placeholder publicId. */
+export class PlaceholderPublicIdError extends ApiError {
+  readonly kind = "placeholder-public-id";
+}
+/** 400: name or title over 255 characters. */
+export class FieldTooLongError extends ApiError {
+  readonly kind = "too-long";
+  constructor(message: string, status: number, body: unknown, readonly field: string) {
+    super(message, status, body);
+  }
+}
+/** Any other 400; `field` names the offending field when the body does. */
+export class BadRequestError extends ApiError {
+  readonly kind = "bad-request";
+  constructor(message: string, status: number, body: unknown, readonly field: string | undefined) {
+    super(message, status, body);
+  }
+}
+/** 422: the external document holds over 500 placed explorations or 2000 placements. */
+export class PlacementLimitError extends ApiError {
+  readonly kind = "placement-limit";
+}
+/** A 409 of another cause. */
+export class ConflictError extends ApiError {
+  readonly kind = "conflict";
+}
+/** The data API rejected the query (400 `{type: "UserError", error}`). */
+export class DataQueryError extends ApiError {
+  readonly kind = "data-query";
+}
+/** The data API answered 200 {"error":"Continue wait"}: the query is still running (transient). */
+export class ContinueWaitError extends ApiError {
+  readonly kind = "continue-wait";
+  override readonly transient = true;
+}
+/** Retries (or "Continue wait" polls) ran out of attempts or time; `cause` is the last error. */
+export class RetryExhaustedError extends ApiError {
+  readonly kind = "retry-exhausted";
+}
+/** Any other HTTP status. */
+export class HttpError extends ApiError {
+  readonly kind = "http";
+}
+
+export function isApiError(e: unknown): e is ApiError {
+  return e instanceof ApiError;
+}

@@ -1,0 +1,96 @@
+// The one HTTP helper under both API families: builds the URL from a base and path
+// segments (each segment encoded), sends JSON, maps failures to typed errors and
+// validates the response body against its schema. No other module builds URLs.
+import type { z } from "zod";
+import { ErrorBody } from "./schemas/common";
+import { ApiError, InvalidResponseError, NetworkError } from "./errors";
+
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+/** A credential, or a function that yields one (called once per attempt). */
+export type Credential = string | ((signal?: AbortSignal) => string | Promise<string>);
+
+export async function resolveCredential(c: Credential, signal?: AbortSignal): Promise<string> {
+  return typeof c === "string" ? c : await c(signal);
+}
+
+/** `/api/v1/deployments/${id}` from literal parts and values; values are percent-encoded. */
+export function path(strings: TemplateStringsArray, ...values: Array<string | number>): string {
+  let out = strings[0] ?? "";
+  values.forEach((v, i) => {
+    out += encodeURIComponent(String(v)) + (strings[i + 1] ?? "");
+  });
+  return out;
+}
+
+export function buildUrl(base: string, p: string, query?: Record<string, string | number | undefined>): string {
+  const url = new URL(base.replace(/\/+$/, "") + p);
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+  return url.toString();
+}
+
+export interface SendOptions {
+  fetch: FetchLike;
+  method: "GET" | "POST" | "PUT" | "DELETE" | "PATCH";
+  url: string;
+  authorization: string;
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+export interface RawResponse {
+  status: number;
+  /** Parsed JSON, or undefined when the body was empty. */
+  json: unknown;
+}
+
+/** Sends one request; a failure to reach the server becomes a NetworkError. */
+export async function send(o: SendOptions): Promise<RawResponse> {
+  const headers: Record<string, string> = { Accept: "application/json", Authorization: o.authorization };
+  if (o.body !== undefined) headers["Content-Type"] = "application/json";
+  let res: Response;
+  try {
+    res = await o.fetch(o.url, {
+      method: o.method,
+      headers,
+      body: o.body === undefined ? undefined : JSON.stringify(o.body),
+      signal: o.signal,
+    });
+  } catch (e) {
+    if (o.signal?.aborted) throw o.signal.reason;
+    throw new NetworkError(`${o.method} ${new URL(o.url).pathname}: ${(e as Error).message}`, 0, undefined, { cause: e });
+  }
+  let text: string;
+  try {
+    text = await res.text();
+  } catch (e) {
+    if (o.signal?.aborted) throw o.signal.reason;
+    throw new NetworkError(`${o.method} ${new URL(o.url).pathname}: body lost: ${(e as Error).message}`, res.status, undefined, { cause: e });
+  }
+  if (text === "") return { status: res.status, json: undefined };
+  try {
+    return { status: res.status, json: JSON.parse(text) };
+  } catch {
+    if (res.status >= 500) return { status: res.status, json: undefined };
+    throw new InvalidResponseError(`${o.method} ${new URL(o.url).pathname}: ${res.status} body is not JSON`, res.status, text.slice(0, 200));
+  }
+}
+
+/** Validates a success body; a mismatch is an InvalidResponseError naming the first bad path. */
+export function parseBody<S extends z.ZodType>(schema: S, json: unknown, what: string, status: number): z.output<S> {
+  const r = schema.safeParse(json);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const where = issue ? `${issue.path.join(".") || "(body)"}: ${issue.message}` : "invalid";
+  throw new InvalidResponseError(`${what}: malformed response (${where})`, status, json, { cause: r.error });
+}
+
+/** The error body when it has the documented shape, otherwise undefined. */
+export function errorBody(json: unknown): ErrorBody | undefined {
+  const r = ErrorBody.safeParse(json);
+  return r.success ? r.data : undefined;
+}
+
+export function isApiErrorInstance(e: unknown): e is ApiError {
+  return e instanceof ApiError;
+}

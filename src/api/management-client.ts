@@ -1,0 +1,169 @@
+// The management-API client (seeds 01 §4.1, §4.4): one function per endpoint, each
+// taking an AbortSignal; `Authorization: Bearer <token>`; typed errors; bounded retries
+// on transient causes; cursor pagination as async iterators.
+import { z } from "zod";
+import type { Page } from "./schemas/common";
+import {
+  DeploymentPage, DeploymentToken, ExternalPlacementPage, Me, Report, ReportPage,
+  type ConnectInput, type Deployment, type DeploymentTokenInput, type DisconnectInput,
+  type ExternalPlacement, type RefreshInput, type ReportInput,
+} from "./schemas/management";
+import {
+  AmbiguousLegacyIdError, ApiError, BadRequestError, FieldTooLongError, ForbiddenError, HttpError,
+  NotFoundError, PlaceholderPublicIdError, PlacementLimitError, PublicIdImmutableError,
+  PublicIdInOtherDeploymentError, PublicIdTakenError, ServerError, UnauthorizedError,
+  UpsertBranchChangedError, ConflictError,
+} from "./errors";
+import { buildUrl, errorBody, parseBody, path, resolveCredential, send, type Credential, type FetchLike } from "./http";
+import { DEFAULT_RETRY, withRetry, type RetryPolicy } from "./retry";
+
+/** Error codes the stand-in (and, by our documented choice, the platform) sends. */
+export const ERROR_CODES = {
+  upsertBranchChanged: "upsert_branch_changed",
+  ambiguousLegacyId: "ambiguous_legacy_id",
+  publicIdImmutable: "public_id_immutable",
+  placeholderPublicId: "placeholder_public_id",
+  tooLong: "too_long",
+  invalid: "invalid",
+  placementLimit: "placement_limit",
+} as const;
+
+export interface PlatformClientOptions {
+  /** The tenant host, e.g. "https://acme.example.com" (the /api/v1 prefix is added here). */
+  baseUrl: string;
+  /** An API key or OAuth token, or a function yielding one. */
+  credential: Credential;
+  fetch?: FetchLike;
+  retry?: Partial<RetryPolicy>;
+}
+
+export interface ListReportsOptions {
+  externalWorkbookId?: string;
+  first?: number;
+  after?: string;
+}
+
+export interface PlatformClient {
+  getMe(signal?: AbortSignal): Promise<Me>;
+  listDeployments(signal?: AbortSignal): Promise<Deployment[]>;
+  listReports(deploymentId: number, options?: ListReportsOptions, signal?: AbortSignal): Promise<Page<Report>>;
+  /** Every readable report, page by page (`first` = page size). */
+  iterateReports(deploymentId: number, options?: Omit<ListReportsOptions, "after">, signal?: AbortSignal): AsyncIterable<Report>;
+  /** Not retried on network/5xx (it is not idempotent); prefer upsertReport with generatePublicId(). */
+  createReport(deploymentId: number, input: ReportInput, signal?: AbortSignal): Promise<Report>;
+  updateReport(deploymentId: number, reportId: number, input: ReportInput, signal?: AbortSignal): Promise<Report>;
+  upsertReport(deploymentId: number, publicId: string, input: ReportInput, signal?: AbortSignal): Promise<Report>;
+  refreshReport(deploymentId: number, reportId: number, input: RefreshInput, signal?: AbortSignal): Promise<Report>;
+  /** POST …/connect-workbook (method "not shown": our choice, docs/API.md). */
+  connectWorkbook(deploymentId: number, reportId: number, input: ConnectInput, signal?: AbortSignal): Promise<Report>;
+  disconnectWorkbook(deploymentId: number, reportId: number, input: DisconnectInput, signal?: AbortSignal): Promise<Report>;
+  listExternalPlacements(externalWorkbookId: string, options?: { first?: number; after?: string }, signal?: AbortSignal): Promise<Page<ExternalPlacement>>;
+  iterateExternalPlacements(externalWorkbookId: string, options?: { first?: number }, signal?: AbortSignal): AsyncIterable<ExternalPlacement>;
+  createDeploymentToken(deploymentId: number, input?: DeploymentTokenInput, signal?: AbortSignal): Promise<DeploymentToken>;
+  /** The OpenAPI 3.1 document the platform serves at GET /api/v1/spec. */
+  getSpec(signal?: AbortSignal): Promise<Record<string, unknown>>;
+}
+
+type Endpoint = "upsert" | "other";
+
+const SpecShape = z.looseObject({ openapi: z.string(), info: z.object({ title: z.string(), version: z.string() }) });
+
+/** Maps a non-2xx management response to its typed error. */
+export function managementError(status: number, json: unknown, what: string, endpoint: Endpoint = "other"): ApiError {
+  const body = errorBody(json);
+  const msg = `${what}: ${status}${body ? ` ${body.error}` : ""}`;
+  if (status >= 500) return new ServerError(msg, status, json);
+  switch (status) {
+    case 401: return new UnauthorizedError(msg, status, json);
+    case 403: return new ForbiddenError(msg, status, json);
+    case 404: return new NotFoundError(msg, status, json);
+    case 422: return new PlacementLimitError(msg, status, json);
+    case 409:
+      if (body?.code === ERROR_CODES.upsertBranchChanged) return new UpsertBranchChangedError(msg, status, json);
+      if (body?.code === ERROR_CODES.ambiguousLegacyId) return new AmbiguousLegacyIdError(msg, status, json);
+      if (body?.code === undefined) {
+        return endpoint === "upsert" ? new PublicIdInOtherDeploymentError(msg, status, json) : new PublicIdTakenError(msg, status, json);
+      }
+      return new ConflictError(msg, status, json);
+    case 400:
+      if (body?.code === ERROR_CODES.publicIdImmutable) return new PublicIdImmutableError(msg, status, json);
+      if (body?.code === ERROR_CODES.placeholderPublicId) return new PlaceholderPublicIdError(msg, status, json);
+      if (body?.code === ERROR_CODES.tooLong && body.field) return new FieldTooLongError(msg, status, json, body.field);
+      return new BadRequestError(msg, status, json, body?.field);
+    default:
+      return new HttpError(msg, status, json);
+  }
+}
+
+export function createPlatformClient(options: PlatformClientOptions): PlatformClient {
+  const doFetch: FetchLike = options.fetch ?? ((u, i) => fetch(u, i));
+  const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+
+  async function call<S extends z.ZodType>(
+    method: "GET" | "POST" | "PUT" | "DELETE",
+    p: string,
+    schema: S,
+    o: { body?: unknown; query?: Record<string, string | number | undefined>; signal?: AbortSignal; endpoint?: Endpoint; retry?: boolean },
+  ): Promise<z.output<S>> {
+    const what = `${method} ${p}`;
+    const once = async (): Promise<z.output<S>> => {
+      const token = await resolveCredential(options.credential, o.signal);
+      const res = await send({
+        fetch: doFetch, method, url: buildUrl(options.baseUrl, p, o.query),
+        authorization: `Bearer ${token}`, body: o.body, signal: o.signal,
+      });
+      if (res.status < 200 || res.status > 299) throw managementError(res.status, res.json, what, o.endpoint);
+      return parseBody(schema, res.json, what, res.status);
+    };
+    return o.retry === false
+      ? once()
+      : withRetry(policy, once, o.signal);
+  }
+
+  async function* pages<T>(fetchPage: (after: string | undefined) => Promise<Page<T>>): AsyncIterable<T> {
+    let after: string | undefined;
+    for (;;) {
+      const page = await fetchPage(after);
+      yield* page.items;
+      if (!page.pageInfo.hasNextPage || page.pageInfo.endCursor === null) return;
+      after = page.pageInfo.endCursor;
+    }
+  }
+
+  const client: PlatformClient = {
+    getMe: (signal) => call("GET", "/api/v1/users/me", Me, { signal }),
+    listDeployments: async (signal) => {
+      const out: Deployment[] = [];
+      for await (const d of pages((after) => call("GET", "/api/v1/deployments", DeploymentPage, { query: { after }, signal }))) out.push(d);
+      return out;
+    },
+    listReports: (deploymentId, o = {}, signal) =>
+      call("GET", path`/api/v1/deployments/${deploymentId}/reports`, ReportPage, {
+        query: { externalWorkbookId: o.externalWorkbookId, first: o.first, after: o.after }, signal,
+      }),
+    iterateReports: (deploymentId, o = {}, signal) =>
+      pages((after) => client.listReports(deploymentId, { ...o, first: o.first ?? 100, after }, signal)),
+    createReport: (deploymentId, input, signal) =>
+      call("POST", path`/api/v1/deployments/${deploymentId}/reports`, Report, { body: input, signal, retry: false }),
+    updateReport: (deploymentId, reportId, input, signal) =>
+      call("PUT", path`/api/v1/deployments/${deploymentId}/reports/${reportId}`, Report, { body: input, signal }),
+    upsertReport: (deploymentId, publicId, input, signal) =>
+      call("PUT", path`/api/v1/deployments/${deploymentId}/reports/by-public-id/${publicId}`, Report, { body: input, signal, endpoint: "upsert" }),
+    refreshReport: (deploymentId, reportId, input, signal) =>
+      call("PUT", path`/api/v1/deployments/${deploymentId}/reports/${reportId}/refresh`, Report, { body: input, signal }),
+    connectWorkbook: (deploymentId, reportId, input, signal) =>
+      call("POST", path`/api/v1/deployments/${deploymentId}/reports/${reportId}/connect-workbook`, Report, { body: input, signal }),
+    disconnectWorkbook: (deploymentId, reportId, input, signal) =>
+      call("DELETE", path`/api/v1/deployments/${deploymentId}/reports/${reportId}/connect-workbook`, Report, { body: input, signal }),
+    listExternalPlacements: (externalWorkbookId, o = {}, signal) =>
+      call("GET", path`/api/v1/external-documents/${externalWorkbookId}/placements`, ExternalPlacementPage, {
+        query: { first: o.first, after: o.after }, signal,
+      }),
+    iterateExternalPlacements: (externalWorkbookId, o = {}, signal) =>
+      pages((after) => client.listExternalPlacements(externalWorkbookId, { first: o.first ?? 500, after }, signal)),
+    createDeploymentToken: (deploymentId, input = {}, signal) =>
+      call("POST", path`/api/v1/deployments/${deploymentId}/token`, DeploymentToken, { body: input, signal }),
+    getSpec: (signal) => call("GET", "/api/v1/spec", SpecShape, { signal }),
+  };
+  return client;
+}
