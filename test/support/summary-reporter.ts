@@ -14,7 +14,10 @@ export default class SummaryReporter implements Reporter {
         else if (state === "failed") failed++;
         else skipped++;
       }
-      if (mod.state() === "failed" && [...mod.children.allTests()].length === 0) failed++;
+      // A module that failed outside its tests (import error, failing beforeAll) counts once,
+      // even when its tests were skipped because of it.
+      const testsFailed = [...mod.children.allTests()].some((t) => t.result().state === "failed");
+      if (mod.state() === "failed" && !testsFailed) failed++;
     }
     failed += errors.length;
     process.stdout.write(`\nvitest: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
