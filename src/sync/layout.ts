@@ -1,0 +1,277 @@
+// Layout (pure): turns a data-API result plus a report's pivot settings into the grid of
+// cells Cellbound writes at a placement's anchor.
+//
+//   [filter summary rows]   only when showAppliedFilters is on (see filters.ts)
+//   [header rows]           titles from the result annotation
+//   [data rows]             typed cells through the checksum's cell model
+//   [total rows]            pivot column totals
+//
+// A report without pivotItems (or with only rows and measures) is a flat table. Pivot rules
+// follow seeds 01 §2.4; the details chosen where the seeds are silent are in docs/SYNC.md.
+import type { SheetValue } from "../host/port.ts";
+import type { ColumnType, RawValue, ResultColumn, TypedResult } from "../checksum/types.ts";
+import { cellFor, formatFor } from "./cells.ts";
+import { filterSummaryRows, type FilterSummaryInput } from "./filters.ts";
+import { sameMember } from "./query.ts";
+
+export type DisplayScale = "model" | "absolute" | "thousands" | "millions" | "billions";
+
+export interface PivotSettings {
+  rows?: string[];
+  columns?: string[];
+  measures?: string[];
+  filters?: string[];
+  measuresAxis?: "columns" | "rows";
+  measuresPosition?: "before" | "after";
+  showAppliedFilters?: boolean;
+  showColumnTotals?: boolean;
+  showRowTotals?: boolean;
+  displayScale?: DisplayScale;
+}
+
+/** Results of the separate total queries (see query.ts totalsQuery). */
+export interface PivotTotals {
+  /** Grouped by the row dimensions only: one trailing total column per row. */
+  byRows?: TypedResult;
+  /** Grouped by the column dimensions only (no dims when there is no Columns zone): the total row(s). */
+  byColumns?: TypedResult;
+  /** No grouping at all: the corner where row and column totals meet. */
+  grand?: TypedResult;
+}
+
+export interface LayoutInput {
+  result: TypedResult;
+  pivot?: PivotSettings | null;
+  totals?: PivotTotals;
+  /** Present when the applied filters are to be summarised above the table. */
+  filterSummary?: FilterSummaryInput | null;
+}
+
+export interface Layout {
+  /** Rectangular grid of canonical cells ("" = empty). */
+  cells: SheetValue[][];
+  /** Number format per column (null = General). */
+  columnFormats: (string | null)[];
+  /** Rows above the first data row (filter summary + blank separator + headers). */
+  headerRows: number;
+}
+
+export const TOTAL_LABEL = "Total";
+const SCALE: Record<DisplayScale, number> = { model: 1, absolute: 1, thousands: 1e3, millions: 1e6, billions: 1e9 };
+const SCALE_NOTE: Partial<Record<DisplayScale, string>> = { thousands: "(in thousands)", millions: "(in millions)", billions: "(in billions)" };
+
+/** Entry point: flat table or pivot, with the filter summary on top. */
+export function layout(input: LayoutInput): Layout {
+  const pivot = input.pivot ?? null;
+  const body = isPivot(pivot) ? pivotTable(input.result, pivot!, input.totals ?? {}) : flatTable(input.result, pivot?.displayScale ?? "model");
+  const summary = input.filterSummary ? filterSummaryRows(input.filterSummary) : [];
+  if (summary.length === 0) return body;
+  const width = body.columnFormats.length;
+  const pad = (row: SheetValue[]) => [...row, ...Array<SheetValue>(Math.max(0, width - row.length)).fill("")];
+  const top = [...summary.map((r) => pad(r)), pad([])];
+  return { cells: [...top, ...body.cells], columnFormats: body.columnFormats, headerRows: top.length + body.headerRows };
+}
+
+/** A pivot needs a Columns zone, or measures on the rows axis, or totals. */
+export function isPivot(p: PivotSettings | null): boolean {
+  if (!p) return false;
+  return (p.columns?.length ?? 0) > 0 || p.measuresAxis === "rows" || p.showColumnTotals === true;
+}
+
+// ---------------------------------------------------------------- flat table
+
+export function flatTable(result: TypedResult, scale: DisplayScale = "model"): Layout {
+  if (result.columns.length === 0) throw new Error("The result has no columns to place.");
+  const header = result.columns.map((c) => titleOf(c, scale));
+  const cells: SheetValue[][] = [header];
+  for (const row of result.rows) cells.push(result.columns.map((c, i) => valueCell(c, row[i] ?? null, scale)));
+  return { cells, columnFormats: result.columns.map((c) => formatFor(c.type, c.granularity)), headerRows: 1 };
+}
+
+function titleOf(c: ResultColumn, scale: DisplayScale): string {
+  const note = c.kind === "measure" && c.type === "number" ? SCALE_NOTE[scale] : undefined;
+  return note ? `${c.title} ${note}` : c.title;
+}
+
+function valueCell(c: ResultColumn, v: RawValue, scale: DisplayScale): SheetValue {
+  return cellFor(c.kind === "measure" ? scaled(v, c.type, scale) : v, c.type);
+}
+
+/** Divide a number measure by the display scale (values, not formats: works on both axes). */
+function scaled(v: RawValue, type: ColumnType, scale: DisplayScale): RawValue {
+  const f = SCALE[scale];
+  if (f === 1 || type !== "number" || v === null) return v;
+  const n = typeof v === "number" ? v : Number(v);
+  return Number.isFinite(n) ? n / f : v;
+}
+
+// ---------------------------------------------------------------- pivot
+
+interface Axis {
+  /** Columns of the result that form this axis, in zone order. */
+  cols: { index: number; col: ResultColumn }[];
+  /** Distinct value tuples in order of first appearance. */
+  tuples: RawValue[][];
+}
+
+type Tuple = RawValue[] | typeof TOTAL;
+const TOTAL: unique symbol = Symbol("total");
+
+function resolve(result: TypedResult, members: readonly string[], what: string): { index: number; col: ResultColumn }[] {
+  return members.map((m) => {
+    const index = result.columns.findIndex((c) => c.key === m);
+    const i = index >= 0 ? index : result.columns.findIndex((c) => sameMember(c.key, m));
+    if (i < 0) throw new Error(`The pivot's ${what} member "${m}" is not in the query result.`);
+    return { index: i, col: result.columns[i]! };
+  });
+}
+
+const keyOf = (t: readonly RawValue[]) => JSON.stringify(t);
+
+function axis(result: TypedResult, members: readonly string[], what: string): Axis {
+  const cols = resolve(result, members, what);
+  const seen = new Set<string>();
+  const tuples: RawValue[][] = [];
+  for (const row of result.rows) {
+    const t = cols.map((c) => row[c.index] ?? null);
+    const k = keyOf(t);
+    if (!seen.has(k)) {
+      seen.add(k);
+      tuples.push(t);
+    }
+  }
+  return { cols, tuples };
+}
+
+/** Index a result by the tuple of the given members → row. */
+function lookup(result: TypedResult | undefined, members: readonly string[]): { get(t: readonly RawValue[], measure: string): RawValue } {
+  if (!result) return { get: () => null };
+  const cols = resolve(result, members, "totals");
+  const byKey = new Map<string, RawValue[]>();
+  for (const row of result.rows) byKey.set(keyOf(cols.map((c) => row[c.index] ?? null)), row);
+  const measureIndex = new Map(result.columns.map((c, i) => [c.key, i] as const));
+  return {
+    get(t, measure) {
+      const row = byKey.get(keyOf(t));
+      const i = measureIndex.get(measure);
+      return row && i !== undefined ? (row[i] ?? null) : null;
+    },
+  };
+}
+
+function dimLabel(v: RawValue, col: ResultColumn): SheetValue {
+  // Headers of column tuples are text labels (a header row holds titles, not dates).
+  if (v === null) return "(empty)";
+  if (col.type === "time" && typeof v === "string") return timeLabel(v, col.granularity);
+  return String(v);
+}
+
+/** A readable label for a time value at a granularity, e.g. "2024-03" for month. */
+export function timeLabel(v: string, granularity?: string): string {
+  const date = v.slice(0, 10);
+  switch (granularity) {
+    case "year":
+      return v.slice(0, 4);
+    case "quarter":
+      return `${v.slice(0, 4)}-Q${Math.floor((Number(v.slice(5, 7)) - 1) / 3) + 1}`;
+    case "month":
+      return v.slice(0, 7);
+    case "hour":
+    case "minute":
+    case "second":
+      return v.slice(0, granularity === "hour" ? 13 : granularity === "minute" ? 16 : 19).replace("T", " ");
+    default:
+      return date;
+  }
+}
+
+export function pivotTable(result: TypedResult, p: PivotSettings, totals: PivotTotals): Layout {
+  const scale = p.displayScale ?? "model";
+  const rowMembers = p.rows ?? [];
+  const colMembers = p.columns ?? [];
+  const measures = resolve(result, p.measures ?? [], "measure").map((m) => m.col);
+  if (measures.length === 0) throw new Error("A pivot needs at least one measure.");
+  const R = axis(result, rowMembers, "row");
+  const C = axis(result, colMembers, "column");
+  const hasColumnsZone = colMembers.length > 0;
+  const rowTotals = p.showRowTotals === true && hasColumnsZone; // ignored without a Columns zone (§2.4)
+  const colTotals = p.showColumnTotals === true;
+  const main = lookup(result, [...rowMembers, ...colMembers]);
+  const byRows = lookup(rowTotals ? totals.byRows : undefined, rowMembers);
+  const byCols = lookup(colTotals ? totals.byColumns : undefined, colMembers);
+  const grand = lookup(rowTotals && colTotals ? totals.grand : undefined, []);
+  if (rowTotals && !totals.byRows) throw new Error("Row totals need the by-rows totals result.");
+  if (colTotals && !totals.byColumns) throw new Error("Column totals need the by-columns totals result.");
+  if (rowTotals && colTotals && !totals.grand) throw new Error("Row and column totals need the grand-total result.");
+
+  /** The value at a (row tuple | TOTAL, column tuple | TOTAL, measure). */
+  const value = (rt: Tuple, ct: Tuple, m: ResultColumn): SheetValue => {
+    let v: RawValue;
+    if (rt === TOTAL && ct === TOTAL) v = grand.get([], m.key);
+    else if (rt === TOTAL) v = byCols.get(ct as RawValue[], m.key);
+    else if (ct === TOTAL) v = byRows.get(rt, m.key);
+    else v = main.get([...rt, ...ct], m.key);
+    return cellFor(scaled(v, m.type, scale), m.type);
+  };
+  const colTuples: Tuple[] = [...(C.tuples.length ? C.tuples : hasColumnsZone ? [] : [[]]), ...(rowTotals ? [TOTAL as Tuple] : [])];
+  const rowTuples: Tuple[] = [...R.tuples, ...(colTotals ? [TOTAL as Tuple] : [])];
+  const before = (p.measuresPosition ?? "after") === "before";
+  const rowDimCell = (t: Tuple, j: number): SheetValue => {
+    if (t === TOTAL) return j === 0 ? TOTAL_LABEL : "";
+    const c = R.cols[j]!;
+    return cellFor(t[j] ?? null, c.col.type);
+  };
+  const colHeader = (t: Tuple, level: number): SheetValue => {
+    if (t === TOTAL) return level === 0 ? TOTAL_LABEL : "";
+    const c = C.cols[level]!;
+    return dimLabel(t[level] ?? null, c.col);
+  };
+  const rowDimFormats = R.cols.map((c) => formatFor(c.col.type, c.col.granularity));
+  const measureFormat = (m: ResultColumn) => formatFor(m.type, m.granularity);
+
+  if ((p.measuresAxis ?? "columns") === "columns") {
+    // Data columns: (column tuple, measure) pairs; measures inside or outside the tuples.
+    const dataCols: { t: Tuple; m: ResultColumn }[] = [];
+    if (before) for (const m of measures) for (const t of colTuples) dataCols.push({ t, m });
+    else for (const t of colTuples) for (const m of measures) dataCols.push({ t, m });
+    const levels = C.cols.length;
+    const header: SheetValue[][] = [];
+    const measureRow = () => dataCols.map((d) => titleOf(d.m, scale));
+    const levelRow = (l: number) => dataCols.map((d) => colHeader(d.t, l));
+    const rowsOfHeader = before ? [measureRow, ...range(levels).map((l) => () => levelRow(l))] : [...range(levels).map((l) => () => levelRow(l)), measureRow];
+    rowsOfHeader.forEach((make, i) => {
+      const last = i === rowsOfHeader.length - 1;
+      header.push([...R.cols.map((c) => (last ? c.col.title : "")), ...make()]);
+    });
+    const body = rowTuples.map((rt) => [...R.cols.map((_, j) => rowDimCell(rt, j)), ...dataCols.map((d) => value(rt, d.t, d.m))]);
+    return { cells: [...header, ...body], columnFormats: [...rowDimFormats, ...dataCols.map((d) => measureFormat(d.m))], headerRows: header.length };
+  }
+
+  // measuresAxis = rows: a "Measure" column beside the row dimensions, column tuples across.
+  const dataCols = colTuples;
+  const levels = Math.max(1, C.cols.length);
+  const leftTitles = before ? ["Measure", ...R.cols.map((c) => c.col.title)] : [...R.cols.map((c) => c.col.title), "Measure"];
+  const header: SheetValue[][] = range(levels).map((l) => {
+    const last = l === levels - 1;
+    const left = leftTitles.map((t) => (last ? t : ""));
+    const right = dataCols.map((t) => (C.cols.length === 0 && t !== TOTAL ? "Value" : colHeader(t, l)));
+    return [...left, ...right];
+  });
+  const bodyRows: { rt: Tuple; m: ResultColumn }[] = [];
+  if (before) for (const m of measures) for (const rt of rowTuples) bodyRows.push({ rt, m });
+  else for (const rt of rowTuples) for (const m of measures) bodyRows.push({ rt, m });
+  const body = bodyRows.map(({ rt, m }) => {
+    const dims = R.cols.map((_, j) => rowDimCell(rt, j));
+    const left = before ? [titleOf(m, scale), ...dims] : [...dims, titleOf(m, scale)];
+    if (rt === TOTAL && R.cols.length === 0) left[before ? 0 : left.length - 1] = `${TOTAL_LABEL} ${titleOf(m, scale)}`;
+    return [...left, ...dataCols.map((ct) => value(rt, ct, m))];
+  });
+  // Measures change per row, so a column cannot carry one measure format: numbers stay General.
+  const leftFormats = before ? [null, ...rowDimFormats] : [...rowDimFormats, null];
+  const rightFormat = measures.every((m) => m.type === measures[0]!.type) ? measureFormat(measures[0]!) : null;
+  return { cells: [...header, ...body], columnFormats: [...leftFormats, ...dataCols.map(() => rightFormat)], headerRows: header.length };
+}
+
+function range(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i);
+}

@@ -1,0 +1,126 @@
+// Local tracking of placements, stored in the workbook through the port's per-workbook data
+// (validated on every read: the workbook is a boundary), and the classification of a
+// placement's cells against the fingerprints Cellbound wrote.
+//
+// Two fingerprints are kept per placement so that a refresh interrupted between writing the
+// cells and recording them with the platform is never mistaken for a hand edit:
+//   committed — what the platform has recorded (resultChecksum of the last PUT that succeeded);
+//   pending   — what Cellbound is writing / has written but not yet recorded.
+// A chunk whose current hash equals either of them at the same index was written by Cellbound.
+// See docs/SYNC.md "Interrupted refresh".
+import { z } from "zod";
+import type { ResultChecksum } from "../checksum/types.ts";
+import type { SheetPort } from "../host/port.ts";
+
+export const STATE_KEY = "cellbound.sync.placements.v1";
+
+const Checksum = z.object({
+  v: z.number().int(),
+  chunks: z.array(z.object({ from: z.number().int(), to: z.number().int(), hash: z.string() })),
+  payload: z.string().min(1).max(128).optional(),
+});
+
+const Shape = z.object({ rows: z.number().int().min(1), cols: z.number().int().min(1) });
+
+export const LocalPlacement = z.object({
+  /** Local key; also the suffix of the tracking name. */
+  key: z.string().regex(/^[0-9A-Za-z]{1,40}$/),
+  /** Hidden workbook-scoped name that tracks the placement's area. */
+  name: z.string(),
+  deploymentId: z.number().int(),
+  reportId: z.number().int(),
+  publicId: z.string(),
+  reportName: z.string().nullable(),
+  placementId: z.string().nullable(),
+  sheetId: z.string(),
+  sheetName: z.string(),
+  anchorCell: z.string(),
+  shape: Shape,
+  committed: Checksum.nullable(),
+  pending: z.object({ checksum: Checksum, shape: Shape, at: z.string() }).nullable(),
+  /** "Keep my edits" left edited chunks unwritten: the placement stays marked edited. */
+  editsKept: z.boolean(),
+});
+export type LocalPlacement = z.infer<typeof LocalPlacement>;
+
+const Stored = z.object({ v: z.literal(1), placements: z.array(LocalPlacement) });
+
+/** Read local tracking. Invalid stored data is reported, not silently dropped. */
+export async function loadPlacements(port: SheetPort): Promise<LocalPlacement[]> {
+  const raw = await port.getData(STATE_KEY);
+  if (raw === null || raw === undefined) return [];
+  const parsed = Stored.safeParse(typeof raw === "string" ? safeJson(raw) : raw);
+  if (!parsed.success) throw new Error(`Cellbound's placement data in this workbook is unreadable: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+  return parsed.data.placements;
+}
+
+function safeJson(s: string): unknown {
+  try {
+    return JSON.parse(s);
+  } catch {
+    return s;
+  }
+}
+
+export async function savePlacements(port: SheetPort, placements: readonly LocalPlacement[]): Promise<void> {
+  await port.setData(STATE_KEY, { v: 1, placements });
+}
+
+/** Read-modify-write of one placement record (the engine serialises its writers). */
+export async function updatePlacement(port: SheetPort, key: string, change: (p: LocalPlacement) => LocalPlacement | null): Promise<LocalPlacement | null> {
+  const all = await loadPlacements(port);
+  const i = all.findIndex((p) => p.key === key);
+  if (i < 0) return null;
+  const next = change(all[i]!);
+  if (next) all[i] = LocalPlacement.parse(next);
+  else all.splice(i, 1);
+  await savePlacements(port, all);
+  return next;
+}
+
+export async function addPlacement(port: SheetPort, p: LocalPlacement): Promise<void> {
+  const all = await loadPlacements(port);
+  await savePlacements(port, [...all.filter((x) => x.key !== p.key), LocalPlacement.parse(p)]);
+}
+
+// ---------------------------------------------------------------- classification
+
+export type CellState =
+  /** The cells hold exactly what was recorded. */
+  | { kind: "clean" }
+  /** The cells hold the pending write in full: the record step did not happen. */
+  | { kind: "unrecorded" }
+  /** Every chunk is Cellbound's (old or new): a write was interrupted midway. */
+  | { kind: "interrupted"; staleChunks: number[] }
+  /** Some chunks match neither fingerprint: edited by hand. */
+  | { kind: "edited"; editedChunks: number[] };
+
+/**
+ * Classify current per-chunk hashes against the committed and pending fingerprints.
+ * `current` and `currentForPending` are the fingerprints of the cells read in the committed
+ * shape and in the pending shape (they differ only when the pending write resized the area).
+ */
+export function classify(current: ResultChecksum, committed: ResultChecksum | null, pending: ResultChecksum | null, currentForPending: ResultChecksum = current): CellState {
+  if (committed && sameGrid(current, committed)) return { kind: "clean" };
+  if (pending && sameGrid(currentForPending, pending)) return { kind: "unrecorded" };
+  if (!committed && !pending) return { kind: "clean" };
+  const n = Math.max(current.chunks.length, currentForPending.chunks.length);
+  const edited: number[] = [];
+  const stale: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const ours = committed ? current.chunks[i]?.hash === committed.chunks[i]?.hash && committed.chunks[i] !== undefined : false;
+    const theirs = pending ? currentForPending.chunks[i]?.hash === pending.chunks[i]?.hash && pending.chunks[i] !== undefined : false;
+    if (ours) {
+      if (pending && !theirs) stale.push(i);
+    } else if (!theirs) edited.push(i);
+  }
+  if (edited.length === 0) return { kind: "interrupted", staleChunks: stale };
+  return { kind: "edited", editedChunks: edited };
+}
+
+/** Same cells: same chunk hashes and, when both carry one, the same whole-grid payload. */
+export function sameGrid(a: ResultChecksum, b: ResultChecksum): boolean {
+  if (a.chunks.length !== b.chunks.length) return false;
+  if (a.payload !== undefined && b.payload !== undefined) return a.payload === b.payload;
+  return a.chunks.every((c, i) => c.hash === b.chunks[i]!.hash && c.from === b.chunks[i]!.from && c.to === b.chunks[i]!.to);
+}
