@@ -1,18 +1,46 @@
+// Task-pane entry: wait for Office, install the theme, restore the connection, render the app.
+// The harness's Office shim may leave a pre-fill (the stand-in's demo credential) on
+// globalThis.__cellboundPrefill; in real Excel nothing sets it.
 import { render } from "preact";
 import { waitForOffice } from "./office-host";
 import { Shell } from "./shell/Shell";
+import { App } from "./app/App";
+import { PaneStore, type Prefill } from "./state/store";
+import { defaultStore, SecretStore } from "./state/secrets";
+import { installTheme } from "./theme/theme";
+import { createLiveBackend } from "./live/backend";
+
+function readPrefill(): Prefill {
+  const raw = (globalThis as { __cellboundPrefill?: unknown }).__cellboundPrefill;
+  if (typeof raw !== "object" || raw === null) return {};
+  const o = raw as Record<string, unknown>;
+  const pick = (k: string) => (typeof o[k] === "string" ? (o[k] as string) : undefined);
+  const out: Prefill = {};
+  const baseUrl = pick("baseUrl");
+  const dataUrl = pick("dataUrl");
+  const credential = pick("credential");
+  if (baseUrl) out.baseUrl = baseUrl;
+  if (dataUrl) out.dataUrl = dataUrl;
+  if (credential) out.credential = credential;
+  return out;
+}
 
 const root = document.getElementById("root");
 if (!root) throw new Error("taskpane.html has no #root element");
 root.textContent = "";
+const ready = waitForOffice();
+let store: PaneStore | null = null;
+
 render(
-  <Shell ready={waitForOffice()}>
-    {(host) => (
-      <main>
-        <h1>Cellbound</h1>
-        <p>Running in {host.host} ({host.platform ?? "unknown platform"}).</p>
-      </main>
-    )}
+  <Shell ready={ready}>
+    {() => {
+      if (!store) {
+        installTheme();
+        store = new PaneStore(createLiveBackend(), new SecretStore(defaultStore()), readPrefill());
+        void store.restore();
+      }
+      return <App store={store} />;
+    }}
   </Shell>,
   root,
 );

@@ -1,0 +1,181 @@
+// A virtualized grid over a HarnessBook sheet: only the visible rows and columns are in the DOM, so a
+// 100,000-row placement scrolls smoothly. Click selects (Shift+click extends), arrow keys move, typing
+// or Enter / F2 / double-click edits; Enter commits (as the user types it), Escape cancels.
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { columnName, type CellShown, type HarnessBook } from "./book";
+
+const ROW_H = 22;
+const COL_W = 96;
+const HEAD_W = 56;
+
+export function display(v: CellShown, format: string): string {
+  if (typeof v === "boolean") return v ? "TRUE" : "FALSE";
+  if (typeof v === "number" && /[yd]/i.test(format) && format !== "General") return serialToDate(v, /h/i.test(format));
+  return String(v);
+}
+
+/** Excel serial (1900 system) → "YYYY-MM-DD[ hh:mm]" for display only. */
+export function serialToDate(serial: number, withTime: boolean): string {
+  const ms = Math.round((serial - 25569) * 86400000);
+  const iso = new Date(ms).toISOString();
+  return withTime ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : iso.slice(0, 10);
+}
+
+export function Grid({ book, version }: { book: HarnessBook; version: number }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const [view, setView] = useState({ top: 0, left: 0, height: 600, width: 800 });
+  const [editing, setEditing] = useState<{ text: string } | null>(null);
+  const sheetId = book.activeSheetId();
+  const sel = book.selection();
+  const used = book.usedSize(sheetId);
+  const rows = Math.max(used.rows + 50, 200);
+  const cols = Math.max(used.cols + 5, 26);
+
+  useLayoutEffect(() => {
+    const el = scroller.current!;
+    const measure = () => setView({ top: el.scrollTop, left: el.scrollLeft, height: el.clientHeight, width: el.clientWidth });
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  // Keep the selected cell in view when it moves (Locate selects far-away ranges).
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || sel.sheetId !== sheetId) return;
+    const y = sel.row * ROW_H;
+    const x = sel.col * COL_W;
+    if (y < el.scrollTop || y > el.scrollTop + el.clientHeight - 2 * ROW_H) el.scrollTop = Math.max(0, y - ROW_H * 2);
+    if (x < el.scrollLeft || x > el.scrollLeft + el.clientWidth - HEAD_W - COL_W) el.scrollLeft = Math.max(0, x - COL_W);
+  }, [sel.sheetId, sel.row, sel.col, sheetId]);
+
+  const firstRow = Math.max(0, Math.floor(view.top / ROW_H) - 2);
+  const lastRow = Math.min(rows - 1, Math.ceil((view.top + view.height) / ROW_H) + 2);
+  const firstCol = Math.max(0, Math.floor(view.left / COL_W) - 1);
+  const lastCol = Math.min(cols - 1, Math.ceil((view.left + view.width) / COL_W) + 1);
+
+  const inSel = (r: number, c: number) => sel.sheetId === sheetId && r >= sel.row && r < sel.row + sel.rows && c >= sel.col && c < sel.col + sel.cols;
+  const move = (dr: number, dc: number) =>
+    book.select({ sheetId, row: Math.max(0, sel.row + dr), col: Math.max(0, sel.col + dc), rows: 1, cols: 1 });
+
+  const commit = (text: string) => {
+    book.typeInto(sheetId, sel.row, sel.col, text);
+    setEditing(null);
+    move(1, 0);
+    scroller.current?.focus();
+  };
+
+  const onKey = (e: KeyboardEvent) => {
+    if (editing) return;
+    const arrows: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    const a = arrows[e.key];
+    if (a) {
+      e.preventDefault();
+      move(a[0], a[1]);
+    } else if (e.key === "Enter" || e.key === "F2") {
+      e.preventDefault();
+      const v = book.value(sheetId, sel.row, sel.col);
+      setEditing({ text: typeof v === "boolean" ? (v ? "TRUE" : "FALSE") : String(v) });
+    } else if (e.key === "Delete" || e.key === "Backspace") {
+      e.preventDefault();
+      book.typeInto(sheetId, sel.row, sel.col, "");
+    } else if (e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      e.preventDefault();
+      setEditing({ text: e.key });
+    }
+  };
+
+  const cells = [];
+  for (let r = firstRow; r <= lastRow; r++) {
+    cells.push(
+      <div key={`h${r}`} class="hx-rowhead" style={{ top: `${(r + 1) * ROW_H}px`, left: `${view.left}px` }} aria-hidden="true">
+        {r + 1}
+      </div>,
+    );
+    for (let c = firstCol; c <= lastCol; c++) {
+      const v = book.value(sheetId, r, c);
+      const addr = `${columnName(c)}${r + 1}`;
+      const selected = inSel(r, c);
+      cells.push(
+        <div
+          key={addr}
+          role="gridcell"
+          data-cell={addr}
+          aria-selected={selected}
+          class={`hx-cell${selected ? " hx-sel" : ""}${typeof v === "number" ? " hx-num" : ""}`}
+          style={{ top: `${(r + 1) * ROW_H}px`, left: `${HEAD_W + c * COL_W}px` }}
+          onMouseDown={(e) => {
+            setEditing(null);
+            if (e.shiftKey) {
+              const r0 = Math.min(sel.row, r);
+              const c0 = Math.min(sel.col, c);
+              book.select({ sheetId, row: r0, col: c0, rows: Math.abs(r - sel.row) + 1, cols: Math.abs(c - sel.col) + 1 });
+            } else book.select({ sheetId, row: r, col: c, rows: 1, cols: 1 });
+          }}
+          onDblClick={() => setEditing({ text: String(v) })}
+        >
+          {display(v, v === "" ? "General" : book.numberFormat(sheetId, r, c))}
+        </div>,
+      );
+    }
+  }
+  const heads = [];
+  for (let c = firstCol; c <= lastCol; c++) {
+    heads.push(
+      <div key={`c${c}`} class="hx-colhead" style={{ left: `${HEAD_W + c * COL_W}px`, top: `${view.top}px` }} aria-hidden="true">
+        {columnName(c)}
+      </div>,
+    );
+  }
+  const address = `${columnName(sel.col)}${sel.row + 1}${sel.rows * sel.cols > 1 ? `:${columnName(sel.col + sel.cols - 1)}${sel.row + sel.rows}` : ""}`;
+  return (
+    <div class="hx-gridwrap" data-version={version}>
+      <div class="hx-formula">
+        <span class="hx-namebox" aria-label="Selected range" data-testid="namebox">
+          {address}
+        </span>
+        {editing ? (
+          <input
+            class="hx-editor"
+            aria-label={`Edit ${address}`}
+            autoFocus
+            value={editing.text}
+            onInput={(e) => setEditing({ text: e.currentTarget.value })}
+            onKeyDown={(e) => {
+              if (e.key === "Enter") {
+                e.preventDefault();
+                commit(e.currentTarget.value);
+              } else if (e.key === "Escape") {
+                setEditing(null);
+                scroller.current?.focus();
+              }
+            }}
+          />
+        ) : (
+          <span class="hx-formula-value">{display(book.value(sheetId, sel.row, sel.col), "General")}</span>
+        )}
+      </div>
+      <div
+        ref={scroller}
+        class="hx-scroller"
+        tabIndex={0}
+        role="grid"
+        aria-label="Worksheet"
+        aria-rowcount={rows}
+        aria-colcount={cols}
+        onKeyDown={onKey}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          setView({ top: el.scrollTop, left: el.scrollLeft, height: el.clientHeight, width: el.clientWidth });
+        }}
+      >
+        <div class="hx-canvas" style={{ height: `${(rows + 1) * ROW_H}px`, width: `${HEAD_W + cols * COL_W}px` }}>
+          <div class="hx-corner" style={{ top: `${view.top}px`, left: `${view.left}px` }} />
+          {heads}
+          {cells}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,118 @@
+// The harness page: a simulated workbook (tabs, grid, toolbar) on the left, the real task-pane bundle
+// in an iframe on the right (harness-taskpane.html, loaded with the dev/excel Office shim). Both see the
+// same dev/excel workbook: the shim inside the iframe takes it from this window (same origin).
+import { useEffect, useState } from "preact/hooks";
+import type { HarnessBook } from "./book";
+import { Grid } from "./Grid";
+
+function SheetTabs({ book }: { book: HarnessBook }) {
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const [draft, setDraft] = useState("");
+  const active = book.activeSheetId();
+  return (
+    <div class="hx-tabs" role="tablist" aria-label="Sheets">
+      {book.sheets().map((s) =>
+        renaming === s.id ? (
+          <form
+            key={s.id}
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (draft.trim()) book.renameSheet(s.id, draft.trim());
+              setRenaming(null);
+            }}
+          >
+            <input aria-label="New sheet name" autoFocus value={draft} onInput={(e) => setDraft(e.currentTarget.value)} onKeyDown={(e) => e.key === "Escape" && setRenaming(null)} />
+          </form>
+        ) : (
+          <button
+            key={s.id}
+            role="tab"
+            aria-selected={s.id === active}
+            class="hx-tab"
+            onClick={() => book.activate(s.id)}
+            onDblClick={() => {
+              setDraft(s.name);
+              setRenaming(s.id);
+            }}
+          >
+            {s.name}
+          </button>
+        ),
+      )}
+      <button
+        class="hx-tab"
+        aria-label="Rename sheet"
+        title="Rename the active sheet (or double-click its tab)"
+        onClick={() => {
+          setDraft(book.sheets().find((s) => s.id === active)?.name ?? "");
+          setRenaming(active);
+        }}
+      >
+        ✎
+      </button>
+      <button
+        class="hx-tab"
+        aria-label="Add sheet"
+        onClick={() => {
+          const names = new Set(book.sheets().map((s) => s.name));
+          let i = book.sheets().length + 1;
+          while (names.has(`Sheet${i}`)) i++;
+          book.activate(book.addSheet(`Sheet${i}`).id);
+        }}
+      >
+        +
+      </button>
+    </div>
+  );
+}
+
+function Toolbar({ book, onReset }: { book: HarnessBook; onReset: () => void }) {
+  const sel = book.selection();
+  const [copied, setCopied] = useState<string | null>(null);
+  return (
+    <div class="hx-toolbar" role="toolbar" aria-label="Workbook">
+      <button onClick={() => book.insertRows(sel.sheetId, sel.row, sel.rows)}>Insert rows above</button>
+      <button onClick={() => book.deleteRows(sel.sheetId, sel.row, sel.rows)}>Delete rows</button>
+      <button onClick={() => book.insertColumns(sel.sheetId, sel.col, sel.cols)}>Insert columns left</button>
+      <button onClick={() => book.deleteColumns(sel.sheetId, sel.col, sel.cols)}>Delete columns</button>
+      <button onClick={() => setCopied(book.saveAsCopy())}>Save as copy</button>
+      <button onClick={onReset} title="Forget this simulated workbook and start with an empty one">
+        New workbook
+      </button>
+      <span class="hx-docurl" data-testid="document-url">
+        {copied ? `Saved a copy: ${copied}` : (book.documentUrl() ?? "unsaved")}
+      </span>
+    </div>
+  );
+}
+
+export function Harness({ book, paneSrc, onReset }: { book: HarnessBook; paneSrc: string; onReset: () => void }) {
+  const [version, setVersion] = useState(0);
+  const [paneWidth, setPaneWidth] = useState(350);
+  useEffect(() => book.subscribe(() => setVersion((v) => v + 1)), [book]);
+  return (
+    <div class="hx-root">
+      <section class="hx-book" aria-label="Simulated workbook">
+        <Toolbar book={book} onReset={onReset} />
+        <Grid book={book} version={version} />
+        <SheetTabs book={book} />
+      </section>
+      <aside class="hx-pane" style={{ width: `${paneWidth}px` }} aria-label="Task pane">
+        <div class="hx-panebar">
+          <span>Cellbound</span>
+          <label>
+            width{" "}
+            <select value={String(paneWidth)} onChange={(e) => setPaneWidth(Number(e.currentTarget.value))}>
+              {[320, 350, 450].map((w) => (
+                <option key={w} value={w}>
+                  {w} px
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <iframe id="taskpane" title="Cellbound task pane" src={paneSrc} />
+      </aside>
+    </div>
+  );
+}

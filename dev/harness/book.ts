@@ -1,0 +1,57 @@
+// What the harness page needs from a simulated workbook: the "user side" of dev/excel, seen as a
+// person at the keyboard would see it (tabs, cells, selection, row/column edits, Save as copy).
+// dev-excel-book.ts implements it over dev/excel; the grid and toolbar only know this interface.
+
+export type CellShown = string | number | boolean;
+
+export interface BookSheet {
+  id: string;
+  name: string;
+}
+
+export interface BookSelection {
+  sheetId: string;
+  row: number;
+  col: number;
+  rows: number;
+  cols: number;
+}
+
+export interface HarnessBook {
+  sheets(): BookSheet[];
+  activeSheetId(): string;
+  activate(sheetId: string): void;
+  /** The value shown in a cell ("" when empty). */
+  value(sheetId: string, row: number, col: number): CellShown;
+  /** Number format of a cell ("General" when none), to display dates and text as Excel would. */
+  numberFormat(sheetId: string, row: number, col: number): string;
+  /** Rows × columns that hold anything (at least 1 × 1). */
+  usedSize(sheetId: string): { rows: number; cols: number };
+  /** Type into a cell as the user (Excel converts the text as it would for a person). */
+  typeInto(sheetId: string, row: number, col: number, text: string): void;
+  selection(): BookSelection;
+  select(sel: BookSelection): void;
+  insertRows(sheetId: string, at: number, count: number): void;
+  deleteRows(sheetId: string, at: number, count: number): void;
+  insertColumns(sheetId: string, at: number, count: number): void;
+  deleteColumns(sheetId: string, at: number, count: number): void;
+  renameSheet(sheetId: string, name: string): void;
+  addSheet(name: string): BookSheet;
+  /** "Save as copy": same stored workbook id, another document URL. */
+  saveAsCopy(): string;
+  documentUrl(): string | null;
+  /** Called after any change (user or add-in). Returns an unsubscribe function. */
+  subscribe(listener: () => void): () => void;
+}
+
+/** Column letters for a zero-based index: 0 → A, 25 → Z, 26 → AA. */
+export function columnName(index: number): string {
+  let n = index + 1;
+  let s = "";
+  while (n > 0) {
+    const r = (n - 1) % 26;
+    s = String.fromCharCode(65 + r) + s;
+    n = Math.floor((n - 1) / 26);
+  }
+  return s;
+}

@@ -1,0 +1,103 @@
+// HarnessBook over dev/excel's DevWorkbook: the user side (typing, row/column edits, tabs, selection,
+// Save as copy) goes through DevWorkbook's user API, so the add-in hears the same events it would in
+// Excel. "Save as copy" opens the copy in place of the original, as Excel does; the pane reloads.
+import { cellA1, areaA1 } from "../../src/host/a1.ts";
+import { cellValue, DevWorkbook } from "../excel/model.ts";
+import type { BookSelection, BookSheet, CellShown, HarnessBook } from "./book.ts";
+
+export class DevExcelBook implements HarnessBook {
+  private readonly listeners = new Set<() => void>();
+  private unsubscribe: () => void = () => undefined;
+  private usedCache = new Map<string, { rows: number; cols: number }>();
+  private copies = 0;
+
+  constructor(
+    public wb: DevWorkbook,
+    /** Called when Save as copy replaced the workbook (the pane must reload on the new one). */
+    private readonly onReplaced: (wb: DevWorkbook) => void = () => undefined,
+  ) {
+    this.attach();
+  }
+
+  private attach(): void {
+    this.unsubscribe();
+    this.unsubscribe = this.wb.subscribe(() => this.changed());
+  }
+
+  private changed(): void {
+    this.usedCache.clear();
+    for (const l of this.listeners) l();
+  }
+
+  sheets(): BookSheet[] {
+    return this.wb.sheets.filter((s) => s.visibility === "Visible").map((s) => ({ id: s.id, name: s.name }));
+  }
+  activeSheetId(): string {
+    return this.wb.sheetById(this.wb.activeSheetId)?.id ?? this.wb.sheets[0]!.id;
+  }
+  activate(sheetId: string): void {
+    this.wb.select(sheetId, "A1");
+  }
+  value(sheetId: string, row: number, col: number): CellShown {
+    const s = this.wb.sheetById(sheetId);
+    return s ? cellValue(this.wb.cell(s, row, col)) : "";
+  }
+  numberFormat(sheetId: string, row: number, col: number): string {
+    const s = this.wb.sheetById(sheetId);
+    return (s && this.wb.cell(s, row, col)?.nf) ?? "General";
+  }
+  usedSize(sheetId: string): { rows: number; cols: number } {
+    let used = this.usedCache.get(sheetId);
+    if (!used) {
+      const s = this.wb.sheetById(sheetId);
+      let cols = 1;
+      for (const r of s?.rows ?? []) if (r && r.length > cols) cols = r.length;
+      used = { rows: Math.max(1, s?.rows.length ?? 1), cols };
+      this.usedCache.set(sheetId, used);
+    }
+    return used;
+  }
+  typeInto(sheetId: string, row: number, col: number, text: string): void {
+    this.wb.typeInto(sheetId, cellA1(row, col), text);
+  }
+  selection(): BookSelection {
+    return { sheetId: this.activeSheetId(), ...this.wb.selection };
+  }
+  select(sel: BookSelection): void {
+    this.wb.select(sel.sheetId, areaA1(sel));
+  }
+  insertRows(sheetId: string, at: number, count: number): void {
+    this.wb.insertRows(sheetId, at, count);
+  }
+  deleteRows(sheetId: string, at: number, count: number): void {
+    this.wb.deleteRows(sheetId, at, count);
+  }
+  insertColumns(sheetId: string, at: number, count: number): void {
+    this.wb.insertColumns(sheetId, at, count);
+  }
+  deleteColumns(sheetId: string, at: number, count: number): void {
+    this.wb.deleteColumns(sheetId, at, count);
+  }
+  renameSheet(sheetId: string, name: string): void {
+    this.wb.renameSheet(sheetId, name);
+  }
+  addSheet(name: string): BookSheet {
+    return this.wb.addSheet(name);
+  }
+  saveAsCopy(): string {
+    const base = (this.wb.url ?? "https://files.example.com/Book1.xlsx").replace(/( \(copy \d+\))?\.xlsx$/, "");
+    const url = `${base} (copy ${++this.copies}).xlsx`;
+    this.wb = this.wb.saveAsCopy(url);
+    this.attach();
+    this.onReplaced(this.wb);
+    this.changed();
+    return url;
+  }
+  documentUrl(): string | null {
+    return this.wb.url;
+  }
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

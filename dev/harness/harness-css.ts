@@ -1,0 +1,30 @@
+// Styles of the harness page (not of the pane): an Excel-like grid, tabs and toolbar.
+export const HARNESS_CSS = `
+* { box-sizing: border-box; }
+html, body { margin: 0; height: 100%; font: 13px "Segoe UI", system-ui, sans-serif; color: #242424; background: #f3f3f3; }
+.hx-root { display: flex; height: 100vh; }
+.hx-book { flex: 1; display: flex; flex-direction: column; min-width: 0; background: #fff; }
+.hx-toolbar { display: flex; gap: 4px; padding: 6px; border-bottom: 1px solid #d1d1d1; flex-wrap: wrap; align-items: center; background: #f8f8f8; }
+.hx-toolbar button, .hx-tab { font: inherit; padding: 3px 8px; border: 1px solid #c8c8c8; background: #fff; border-radius: 3px; cursor: pointer; }
+.hx-toolbar button:focus-visible, .hx-tab:focus-visible, .hx-scroller:focus-visible { outline: 2px solid #000; outline-offset: 1px; }
+.hx-docurl { color: #616161; margin-left: auto; font-size: 12px; }
+.hx-gridwrap { flex: 1; display: flex; flex-direction: column; min-height: 0; }
+.hx-formula { display: flex; gap: 6px; padding: 4px 6px; border-bottom: 1px solid #d1d1d1; align-items: center; min-height: 30px; }
+.hx-namebox { min-width: 90px; padding: 2px 6px; border: 1px solid #d1d1d1; font-family: monospace; }
+.hx-editor { flex: 1; font: inherit; padding: 2px 4px; }
+.hx-scroller { flex: 1; overflow: auto; position: relative; }
+.hx-canvas { position: relative; }
+.hx-cell, .hx-rowhead, .hx-colhead, .hx-corner { position: absolute; height: 22px; line-height: 21px; overflow: hidden; white-space: nowrap; text-overflow: clip; }
+.hx-cell { width: 96px; padding: 0 4px; border-right: 1px solid #e1e1e1; border-bottom: 1px solid #e1e1e1; cursor: cell; user-select: none; }
+.hx-cell.hx-num { text-align: right; }
+.hx-cell.hx-sel { background: #d6e8fa; outline: 1px solid #0f6cbd; z-index: 1; }
+.hx-rowhead { width: 56px; text-align: center; background: #f3f3f3; border-right: 1px solid #c8c8c8; border-bottom: 1px solid #e1e1e1; z-index: 2; color: #616161; }
+.hx-colhead { width: 96px; text-align: center; background: #f3f3f3; border-bottom: 1px solid #c8c8c8; border-right: 1px solid #e1e1e1; z-index: 3; color: #616161; }
+.hx-corner { width: 56px; background: #e8e8e8; z-index: 4; }
+.hx-tabs { display: flex; gap: 2px; padding: 4px 6px; border-top: 1px solid #d1d1d1; background: #f8f8f8; }
+.hx-tab[aria-selected="true"] { background: #fff; border-bottom: 2px solid #107c41; font-weight: 600; }
+.hx-pane { display: flex; flex-direction: column; border-left: 1px solid #c8c8c8; background: #fff; flex: 0 0 auto; }
+.hx-panebar { display: flex; justify-content: space-between; padding: 4px 8px; background: #107c41; color: #fff; font-weight: 600; }
+.hx-panebar select { font: inherit; font-weight: 400; }
+.hx-pane iframe { flex: 1; border: 0; width: 100%; }
+`;

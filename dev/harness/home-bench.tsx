@@ -1,0 +1,58 @@
+// Benchmark page (built with the harness): renders the real workbook home with 2,000 placements and
+// publishes timings on window.__homeBench for bench/ui.bench.ts. Each run mounts the view from scratch
+// and forces layout, so the figure is render + style + layout of the whole list.
+import { render } from "preact";
+import { HomeView } from "../../src/taskpane/home/HomeView";
+import { PaneStore } from "../../src/taskpane/state/store";
+import { memoryStore, SecretStore } from "../../src/taskpane/state/secrets";
+import { installTheme } from "../../src/taskpane/theme/theme";
+import type { Backend, PlacementStatus, PlacementView } from "../../src/taskpane/model";
+
+const STATUSES: PlacementStatus[] = ["upToDate", "reportChanged", "editedByHand", "missing", "noAccess"];
+
+export function placements(n: number): PlacementView[] {
+  const now = Date.now();
+  return Array.from({ length: n }, (_, i) => {
+    const status = STATUSES[i % STATUSES.length]!;
+    return {
+      id: `p${i}`,
+      sheetName: `Sheet${(i % 40) + 1}`,
+      range: `A${i * 30 + 1}:F${i * 30 + 25}`,
+      reportId: i,
+      reportName: status === "noAccess" ? null : `Report ${i}`,
+      refreshedAt: new Date(now - i * 60_000).toISOString(),
+      status,
+      owner: status === "noAccess" ? { name: "Olga Outsider", email: "olga@example.com" } : null,
+      deploymentId: 1,
+      editedRows: status === "editedByHand" ? [{ from: 3, to: 7 }] : [],
+    };
+  });
+}
+
+const unused = (): never => {
+  throw new Error("not used by the benchmark");
+};
+const backend: Backend = { signIn: unused, open: unused };
+
+async function run(n: number, runs: number): Promise<number[]> {
+  installTheme();
+  const host = document.getElementById("root")!;
+  host.style.width = "350px";
+  const store = new PaneStore(backend, new SecretStore(memoryStore()));
+  store.home.value = { workbookName: "Bench.xlsx", copied: false, placements: placements(n) };
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    render(null, host);
+    await new Promise((r) => setTimeout(r, 20));
+    const t0 = performance.now();
+    render(<HomeView store={store} />, host);
+    void host.offsetHeight; // force style + layout
+    samples.push(performance.now() - t0);
+    const count = host.querySelectorAll("[data-placement]").length;
+    if (count !== n) throw new Error(`rendered ${count} placements, expected ${n}`);
+  }
+  return samples;
+}
+
+(window as { __homeBench?: unknown }).__homeBench = run;
+document.body.dataset.ready = "true";

@@ -1,0 +1,80 @@
+// Harness page entry: loads /harness-config.json (stand-in URLs + the analyst's demo key), opens the
+// simulated workbook (restored from this browser's storage, else a fresh one), exposes it to the pane's
+// Office shim as window.cellboundHarness, and renders the workbook beside the real task pane.
+// body[data-ready="true"] once the grid is drawn and the pane shows its first view (the bench waits on it).
+import { render } from "preact";
+import { DevWorkbook } from "../excel/model.ts";
+import { CONFIG_PATH, parseHarnessConfig, type HarnessConfig } from "./config.ts";
+import { DevExcelBook } from "./dev-excel-book.ts";
+import { Harness } from "./Harness.tsx";
+import { HARNESS_CSS } from "./harness-css.ts";
+
+/** What the pane's Office shim (office-shim.ts, inside the iframe) reads from this window. */
+export interface HarnessGlobal {
+  workbook(): DevWorkbook;
+  config: HarnessConfig;
+}
+
+const STORAGE_KEY = "harness.workbook";
+const DEFAULT_URL = "https://files.example.com/Q3 numbers.xlsx";
+
+function openWorkbook(): DevWorkbook {
+  const saved = localStorage.getItem(STORAGE_KEY);
+  if (saved) {
+    try {
+      return DevWorkbook.restore(JSON.parse(saved));
+    } catch {
+      localStorage.removeItem(STORAGE_KEY); // an unreadable snapshot: start afresh
+    }
+  }
+  return new DevWorkbook(DEFAULT_URL, "Q3 numbers.xlsx");
+}
+
+function persist(wb: DevWorkbook): void {
+  try {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify(wb.snapshot()));
+  } catch {
+    // Over the storage quota (a very large placement): the harness keeps working, unsaved.
+  }
+}
+
+async function main(): Promise<void> {
+  const style = document.createElement("style");
+  style.textContent = HARNESS_CSS;
+  document.head.append(style);
+  const res = await fetch(CONFIG_PATH, { cache: "no-store" });
+  if (!res.ok) throw new Error(`${CONFIG_PATH} answered ${res.status}`);
+  const config = parseHarnessConfig(await res.json());
+
+  const host = document.getElementById("harness")!;
+  let paneKey = 0;
+  const draw = () => render(<Harness key={paneKey} book={book} paneSrc={`harness-taskpane.html`} onReset={reset} />, host);
+  const book = new DevExcelBook(openWorkbook(), () => {
+    paneKey++; // Save as copy: the copy opens, with a fresh pane on it
+    draw();
+  });
+  const reset = () => {
+    localStorage.removeItem(STORAGE_KEY);
+    location.reload();
+  };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  book.subscribe(() => {
+    clearTimeout(timer);
+    timer = setTimeout(() => persist(book.wb), 300);
+  });
+  const global: HarnessGlobal = { workbook: () => book.wb, config };
+  (window as unknown as { cellboundHarness: HarnessGlobal }).cellboundHarness = global;
+  draw();
+
+  const paneReady = () => {
+    const doc = (document.getElementById("taskpane") as HTMLIFrameElement | null)?.contentDocument;
+    return !!doc?.querySelector(".cb-app, .cb-not-in-office");
+  };
+  const poll = () => (paneReady() ? (document.body.dataset.ready = "true") : requestAnimationFrame(poll));
+  poll();
+}
+
+main().catch((e: unknown) => {
+  const host = document.getElementById("harness")!;
+  host.textContent = `The harness could not start: ${e instanceof Error ? e.message : String(e)}`;
+});
