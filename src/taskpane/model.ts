@@ -165,6 +165,8 @@ export interface Workspace {
   meta(signal?: AbortSignal): Promise<MetaView[]>;
   preview(query: BuilderQuery, pivot: PivotItems | null, signal?: AbortSignal): Promise<TypedResult>;
   saveReport(input: SaveReportInput, signal?: AbortSignal): Promise<ReportSummary>;
+  /** Hear about changes in the workbook (edits, inserted rows, renamed sheets); returns unsubscribe. */
+  watch(listener: () => void): () => void;
   /** Stop background work (token renewal, event listeners). */
   close(): Promise<void>;
 }

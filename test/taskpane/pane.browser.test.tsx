@@ -186,6 +186,22 @@ describe("task pane views", () => {
     expect(stopped).toBe(true);
   });
 
+  it("a change in the workbook re-checks the home (debounced)", async () => {
+    const script = { home: HOME };
+    const { backend, watchers } = scriptedBackend(script);
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
+    await until(() => root.querySelector('[data-placement="b"]') !== null);
+    script.home = { ...HOME, placements: [placement({ id: "b", sheetName: "Renamed", range: "F3:G42", reportName: "Top customers" })] };
+    expect(watchers).toHaveLength(1);
+    watchers[0]!();
+    await until(() => root.querySelector(".cb-sheet h3")?.textContent === "Renamed");
+    expect(root.querySelector('[data-placement="b"]')!.textContent).toContain("F3:G42");
+    await store.signOut();
+    expect(watchers).toHaveLength(0);
+  });
+
   it("a 422 gets its own clear message", async () => {
     const { backend, ws } = scriptedBackend({ home: HOME });
     ws.home = async () => {

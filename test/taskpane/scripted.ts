@@ -25,6 +25,7 @@ export interface Script {
 
 export function scriptedBackend(script: Script) {
   const calls: string[] = [];
+  const watchers: (() => void)[] = [];
   const ws: Workspace = {
     deployment: { id: 1, name: "Production" },
     home: async () => script.home,
@@ -46,6 +47,10 @@ export function scriptedBackend(script: Script) {
     saveReport: async () => {
       throw new Error("not scripted");
     },
+    watch: (listener) => {
+      watchers.push(listener);
+      return () => void watchers.splice(watchers.indexOf(listener), 1);
+    },
     close: async () => void calls.push("close"),
   };
   const backend: Backend = {
@@ -56,5 +61,5 @@ export function scriptedBackend(script: Script) {
     },
     open: async () => ws,
   };
-  return { backend, ws, calls };
+  return { backend, ws, calls, watchers };
 }

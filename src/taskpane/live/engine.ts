@@ -2,7 +2,7 @@
 import type { DataClient, PlatformClient } from "../../api";
 import type { Workspace } from "../model";
 
-export type WorkbookOps = Pick<Workspace, "home" | "place" | "refresh" | "refreshAll" | "locate" | "disconnect" | "close">;
+export type WorkbookOps = Pick<Workspace, "home" | "place" | "refresh" | "refreshAll" | "locate" | "disconnect" | "watch" | "close">;
 
 export interface EngineDeps {
   client: PlatformClient;

@@ -62,6 +62,8 @@ export class PaneStore {
 
   readonly signedIn = computed(() => this.workspace.value !== null);
   private connection: ConnectInput | null = null;
+  private unwatch: (() => void) | null = null;
+  private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   private refreshAllAbort: AbortController | null = null;
 
   constructor(
@@ -125,8 +127,10 @@ export class PaneStore {
     if (!this.connection) throw new Error("chooseDeployment before signIn");
     this.busy.value = { label: `Opening ${deployment.name}…` };
     try {
+      this.unwatch?.();
       await this.workspace.value?.close();
       const ws = await this.backend.open(this.connection, deployment);
+      this.unwatch = ws.watch(() => this.homeChanged());
       await this.secrets.save({ ...this.connection, deploymentId: deployment.id });
       batch(() => {
         this.workspace.value = ws;
@@ -144,6 +148,9 @@ export class PaneStore {
   /** Sign out: stop background work, forget every secret, back to Connect. */
   async signOut(): Promise<void> {
     this.refreshAllAbort?.abort();
+    this.unwatch?.();
+    this.unwatch = null;
+    clearTimeout(this.reloadTimer);
     const ws = this.workspace.value;
     batch(() => {
       this.workspace.value = null;
@@ -169,6 +176,18 @@ export class PaneStore {
     const ws = this.workspace.value;
     if (!ws) throw new Error("not signed in");
     return ws;
+  }
+
+  /** The workbook changed: re-check the home shortly after (debounced; not while an operation runs). */
+  private homeChanged(): void {
+    clearTimeout(this.reloadTimer);
+    this.reloadTimer = setTimeout(() => {
+      if (this.busy.value || this.refreshAll.value?.running || Object.values(this.rowStates.value).some((r) => r.state === "refreshing")) {
+        this.homeChanged();
+        return;
+      }
+      void this.loadHome();
+    }, 400);
   }
 
   async loadHome(): Promise<void> {
