@@ -1,0 +1,349 @@
+// dev/excel's workbook: the state behind the API proxies (sheets of cells, named items, custom XML
+// parts, settings, selection), its events, and the "user side" the harness and tests drive
+// (typing into cells, inserting rows, renaming sheets, saving a copy, inspecting cells, snapshots).
+// No Node-only APIs: this runs in the browser harness too.
+
+import { z } from "zod";
+import { areaA1, cellA1, columnLetters, MAX_COLS, MAX_ROWS, parseAddress, quoteSheetName } from "../../src/host/a1.ts";
+import { shiftArea } from "../../src/host/geometry.ts";
+import { convertInput, type CellContent } from "./convert.ts";
+import { OfficeError } from "./errors.ts";
+
+export interface Cell extends CellContent {
+  /** Number format; absent = "General". */
+  nf?: string;
+}
+export interface Rect { row: number; col: number; rows: number; cols: number }
+export interface ModelSheet {
+  id: string;
+  name: string;
+  visibility: "Visible" | "Hidden" | "VeryHidden";
+  rows: Array<Array<Cell | undefined> | undefined>;
+}
+export interface ModelName {
+  name: string;
+  visible: boolean;
+  comment: string;
+  /** null once the range was deleted (#REF!). */
+  ref: ({ sheetId: string } & Rect) | null;
+}
+export interface ModelXmlPart { id: string; namespaceUri: string; xml: string }
+
+export type TriggerSource = "ThisLocalAddin" | "Unknown";
+export type DataChangeType = "RangeEdited" | "RowInserted" | "RowDeleted" | "ColumnInserted" | "ColumnDeleted" | "CellInserted" | "CellDeleted" | "Unknown";
+
+export type WorkbookEvent =
+  | { kind: "changed"; worksheetId: string; address: string; changeType: DataChangeType; triggerSource: TriggerSource; details?: { valueBefore: unknown; valueAfter: unknown } }
+  | { kind: "added"; worksheetId: string }
+  | { kind: "deleted"; worksheetId: string }
+  | { kind: "nameChanged"; worksheetId: string; nameBefore: string; nameAfter: string }
+  | { kind: "selectionChanged"; worksheetId: string; address: string };
+
+export interface SyncStats {
+  syncs: number;
+  maxRequestBytes: number;
+  maxResponseBytes: number;
+  totalRequestBytes: number;
+  calcSuspensions: number;
+  screenSuspensions: number;
+  /** Excel.run calls made with mergeUndoGroup: true. */
+  undoGroups: number;
+  failedSyncs: number;
+}
+
+const SNAPSHOT_VERSION = 1;
+
+export class DevWorkbook {
+  sheets: ModelSheet[] = [];
+  names: ModelName[] = [];
+  xmlParts: ModelXmlPart[] = [];
+  settings = new Map<string, unknown>();
+  activeSheetId = "";
+  selection: Rect = { row: 0, col: 0, rows: 1, cols: 1 };
+  stats: SyncStats = emptyStats();
+  private nextSheet = 1;
+  private nextPart = 1;
+  private readonly listeners = new Set<(e: WorkbookEvent) => void>();
+
+  constructor(public url: string | null = null, public name = "Book1") {
+    this.addSheetRaw("Sheet1");
+  }
+
+  // ---- lookups -----------------------------------------------------------------------------
+  sheetById(id: string): ModelSheet | undefined {
+    return this.sheets.find((s) => s.id === id);
+  }
+  sheetByKey(key: string): ModelSheet | undefined {
+    return this.sheetById(key) ?? this.sheets.find((s) => s.name.toLowerCase() === key.toLowerCase());
+  }
+  requireSheet(key: string): ModelSheet {
+    const s = this.sheetByKey(key);
+    if (!s) throw new OfficeError("ItemNotFound", `The requested resource doesn't exist. (worksheet ${key})`);
+    return s;
+  }
+  nameItem(name: string): ModelName | undefined {
+    return this.names.find((n) => n.name.toLowerCase() === name.toLowerCase());
+  }
+  cell(sheet: ModelSheet, row: number, col: number): Cell | undefined {
+    return sheet.rows[row]?.[col];
+  }
+  setCell(sheet: ModelSheet, row: number, col: number, cell: Cell | undefined): void {
+    let r = sheet.rows[row];
+    if (!r) {
+      if (cell === undefined) return;
+      r = sheet.rows[row] = [];
+    }
+    r[col] = cell;
+  }
+  /** "Sheet1!A1:B2" as Range.address returns it. */
+  address(sheet: ModelSheet, rect: Rect): string {
+    return `${quoteSheetName(sheet.name)}!${rectA1(rect)}`;
+  }
+
+  // ---- events ------------------------------------------------------------------------------
+  subscribe(listener: (e: WorkbookEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  /** Events are delivered asynchronously, as Excel delivers them after the change. */
+  emit(e: WorkbookEvent): void {
+    const ls = [...this.listeners];
+    setTimeout(() => { for (const l of ls) l(e); }, 0);
+  }
+
+  // ---- mutations shared by the API and the user side -------------------------------------
+  addSheetRaw(name: string): ModelSheet {
+    validateSheetName(name);
+    if (this.sheetByKey(name) && this.sheets.some((s) => s.name.toLowerCase() === name.toLowerCase())) {
+      throw new OfficeError("ItemAlreadyExists", `A resource with the same name or identifier already exists. (worksheet ${name})`);
+    }
+    const n = this.nextSheet++;
+    const id = `{00000000-${n.toString(16).toUpperCase().padStart(4, "0")}-0000-0000-000000000000}`;
+    const sheet: ModelSheet = { id, name, visibility: "Visible", rows: [] };
+    this.sheets.push(sheet);
+    if (!this.activeSheetId) this.activeSheetId = id;
+    return sheet;
+  }
+  renameSheetRaw(sheet: ModelSheet, name: string): string {
+    validateSheetName(name);
+    if (this.sheets.some((s) => s !== sheet && s.name.toLowerCase() === name.toLowerCase())) {
+      throw new OfficeError("ItemAlreadyExists", `A resource with the same name or identifier already exists. (worksheet ${name})`);
+    }
+    const before = sheet.name;
+    sheet.name = name;
+    return before;
+  }
+  deleteSheetRaw(sheet: ModelSheet): void {
+    if (this.sheets.filter((s) => s.visibility === "Visible").length === 1 && sheet.visibility === "Visible") {
+      throw new OfficeError("InvalidOperation", "The operation isn't allowed: a workbook must contain at least one visible worksheet.");
+    }
+    this.sheets.splice(this.sheets.indexOf(sheet), 1);
+    for (const n of this.names) if (n.ref?.sheetId === sheet.id) n.ref = null;
+    if (this.activeSheetId === sheet.id) {
+      this.activeSheetId = this.sheets[0]!.id;
+      this.selection = { row: 0, col: 0, rows: 1, cols: 1 };
+    }
+  }
+  /** Inserts (count > 0) or deletes (count < 0) whole rows or columns, moving cells and named items. */
+  shiftRaw(sheet: ModelSheet, axis: "row" | "col", at: number, count: number): void {
+    if (axis === "row") {
+      if (count > 0) {
+        if (at < sheet.rows.length) sheet.rows.splice(at, 0, ...new Array<undefined>(count));
+        if (sheet.rows.length > MAX_ROWS) sheet.rows.length = MAX_ROWS;
+      } else sheet.rows.splice(at, -count);
+    } else {
+      for (const r of sheet.rows) {
+        if (!r || r.length <= at) continue;
+        if (count > 0) { r.splice(at, 0, ...new Array<undefined>(count)); if (r.length > MAX_COLS) r.length = MAX_COLS; }
+        else r.splice(at, -count);
+      }
+    }
+    for (const n of this.names) {
+      if (n.ref?.sheetId !== sheet.id) continue;
+      n.ref = shiftArea(n.ref, axis, at, count);
+    }
+  }
+  /** Writes one input value as Range.values does; returns whether the cell changed. */
+  writeValue(sheet: ModelSheet, row: number, col: number, input: unknown, where: string): void {
+    const old = this.cell(sheet, row, col);
+    const nf = old?.nf ?? "General";
+    const c = convertInput(input, nf, where);
+    if (c === "unchanged") return;
+    if (c === "clear") {
+      this.setCell(sheet, row, col, old?.nf ? { t: "s", v: "", nf: old.nf } : undefined);
+      return;
+    }
+    const { autoFormat, ...content } = c;
+    const cell: Cell = { ...content };
+    const newNf = nf === "General" && autoFormat ? autoFormat : old?.nf;
+    if (newNf) cell.nf = newNf;
+    this.setCell(sheet, row, col, cell);
+  }
+
+  // ---- the user side -------------------------------------------------------------------------
+  /** Type into a cell as the user: converted like a typed entry; fires onChanged with triggerSource "Unknown". */
+  typeInto(sheetKey: string, address: string, text: string): void {
+    const sheet = this.requireSheet(sheetKey);
+    const a = parseAddress(address);
+    const before = this.readCell(sheet, a.row, a.col);
+    this.writeValue(sheet, a.row, a.col, text, address);
+    this.emit({ kind: "changed", worksheetId: sheet.id, address: cellA1(a.row, a.col), changeType: "RangeEdited", triggerSource: "Unknown", details: { valueBefore: before, valueAfter: this.readCell(sheet, a.row, a.col) } });
+  }
+  insertRows(sheetKey: string, at: number, count: number, trigger: TriggerSource = "Unknown"): void {
+    const sheet = this.requireSheet(sheetKey);
+    this.shiftRaw(sheet, "row", at, count);
+    this.emit({ kind: "changed", worksheetId: sheet.id, address: `${at + 1}:${at + count}`, changeType: "RowInserted", triggerSource: trigger });
+  }
+  deleteRows(sheetKey: string, at: number, count: number, trigger: TriggerSource = "Unknown"): void {
+    const sheet = this.requireSheet(sheetKey);
+    this.shiftRaw(sheet, "row", at, -count);
+    this.emit({ kind: "changed", worksheetId: sheet.id, address: `${at + 1}:${at + count}`, changeType: "RowDeleted", triggerSource: trigger });
+  }
+  insertColumns(sheetKey: string, at: number, count: number, trigger: TriggerSource = "Unknown"): void {
+    const sheet = this.requireSheet(sheetKey);
+    this.shiftRaw(sheet, "col", at, count);
+    this.emit({ kind: "changed", worksheetId: sheet.id, address: colSpan(at, count), changeType: "ColumnInserted", triggerSource: trigger });
+  }
+  deleteColumns(sheetKey: string, at: number, count: number, trigger: TriggerSource = "Unknown"): void {
+    const sheet = this.requireSheet(sheetKey);
+    this.shiftRaw(sheet, "col", at, -count);
+    this.emit({ kind: "changed", worksheetId: sheet.id, address: colSpan(at, count), changeType: "ColumnDeleted", triggerSource: trigger });
+  }
+  addSheet(name: string): { id: string; name: string } {
+    const s = this.addSheetRaw(name);
+    this.emit({ kind: "added", worksheetId: s.id });
+    return { id: s.id, name: s.name };
+  }
+  renameSheet(sheetKey: string, name: string): void {
+    const s = this.requireSheet(sheetKey);
+    const before = this.renameSheetRaw(s, name);
+    this.emit({ kind: "nameChanged", worksheetId: s.id, nameBefore: before, nameAfter: name });
+  }
+  deleteSheet(sheetKey: string): void {
+    const s = this.requireSheet(sheetKey);
+    this.deleteSheetRaw(s);
+    this.emit({ kind: "deleted", worksheetId: s.id });
+  }
+  select(sheetKey: string, address: string): void {
+    const s = this.requireSheet(sheetKey);
+    const a = parseAddress(address);
+    this.activeSheetId = s.id;
+    this.selection = { row: a.row, col: a.col, rows: a.rows, cols: a.cols };
+    this.emit({ kind: "selectionChanged", worksheetId: s.id, address: rectA1(this.selection) });
+  }
+  /** "Save as copy": another file with the same cells, names, custom XML parts and settings, at another URL. */
+  saveAsCopy(url: string): DevWorkbook {
+    const copy = DevWorkbook.restore(this.snapshot());
+    copy.url = url;
+    copy.name = url.split("/").pop() || copy.name;
+    return copy;
+  }
+  /** What a cell shows: values, formulas, number formats and value types of a rectangle. */
+  inspect(sheetKey: string, address: string): { values: unknown[][]; formulas: unknown[][]; numberFormats: string[][]; valueTypes: string[][] } {
+    const sheet = this.requireSheet(sheetKey);
+    const a = parseAddress(address);
+    const grid = <T,>(f: (c: Cell | undefined) => T): T[][] =>
+      Array.from({ length: a.rows }, (_, r) => Array.from({ length: a.cols }, (_, c) => f(this.cell(sheet, a.row + r, a.col + c))));
+    return { values: grid(cellValue), formulas: grid(cellFormula), numberFormats: grid((c) => c?.nf ?? "General"), valueTypes: grid(cellValueType) };
+  }
+  readCell(sheet: ModelSheet, row: number, col: number): string | number | boolean {
+    return cellValue(this.cell(sheet, row, col));
+  }
+  resetStats(): void {
+    this.stats = emptyStats();
+  }
+
+  // ---- snapshot / restore (the harness persists a workbook as JSON) ---------------------------
+  snapshot(): WorkbookSnapshot {
+    return {
+      version: SNAPSHOT_VERSION,
+      url: this.url,
+      name: this.name,
+      nextSheet: this.nextSheet,
+      nextPart: this.nextPart,
+      activeSheetId: this.activeSheetId,
+      selection: { ...this.selection },
+      sheets: this.sheets.map((s) => ({
+        id: s.id, name: s.name, visibility: s.visibility,
+        cells: s.rows.flatMap((r, ri) => (r ? r.flatMap((c, ci) => (c ? [[ri, ci, { ...c }] as [number, number, Cell]] : [])) : [])),
+      })),
+      names: this.names.map((n) => ({ ...n, ref: n.ref && { ...n.ref } })),
+      xmlParts: this.xmlParts.map((p) => ({ ...p })),
+      settings: [...this.settings].map(([k, v]) => [k, structuredClone(v)] as [string, unknown]),
+    };
+  }
+  static restore(json: unknown): DevWorkbook {
+    const snap = snapshotSchema.parse(json);
+    const wb = new DevWorkbook(snap.url, snap.name);
+    wb.sheets = snap.sheets.map((s) => {
+      const sheet: ModelSheet = { id: s.id, name: s.name, visibility: s.visibility, rows: [] };
+      for (const [r, c, cell] of s.cells) wb.setCell(sheet, r, c, stripUndefined(cell));
+      return sheet;
+    });
+    wb.names = snap.names.map((n) => ({ ...n, ref: n.ref ?? null }));
+    wb.xmlParts = snap.xmlParts;
+    wb.settings = new Map(snap.settings.map(([k, v]) => [k, v] as [string, unknown]));
+    wb.activeSheetId = snap.activeSheetId;
+    wb.selection = snap.selection;
+    wb.nextSheet = snap.nextSheet;
+    wb.nextPart = snap.nextPart;
+    return wb;
+  }
+  newPartId(): string {
+    return `{${(this.nextPart++).toString(16).toUpperCase().padStart(8, "0")}-CB00-4000-8000-000000000000}`;
+  }
+}
+
+function stripUndefined(c: { t: Cell["t"]; v: Cell["v"]; f?: string | undefined; nf?: string | undefined }): Cell {
+  const cell: Cell = { t: c.t, v: c.v };
+  if (c.f !== undefined) cell.f = c.f;
+  if (c.nf !== undefined) cell.nf = c.nf;
+  return cell;
+}
+
+export function cellValue(c: Cell | undefined): string | number | boolean {
+  return c === undefined ? "" : c.v;
+}
+export function cellFormula(c: Cell | undefined): string | number | boolean {
+  return c === undefined ? "" : (c.f ?? c.v);
+}
+export function cellValueType(c: Cell | undefined): string {
+  if (c === undefined || (c.t === "s" && c.v === "")) return "Empty";
+  return c.t === "s" ? "String" : c.t === "n" ? "Double" : c.t === "b" ? "Boolean" : "Error";
+}
+export function rectA1(r: Rect): string {
+  if (r.cols === MAX_COLS && r.col === 0 && r.rows < MAX_ROWS) return `$${r.row + 1}:$${r.row + r.rows}`;
+  if (r.rows === MAX_ROWS && r.row === 0) return `$${columnLetters(r.col)}:$${columnLetters(r.col + r.cols - 1)}`;
+  return areaA1(r);
+}
+function colSpan(at: number, count: number): string {
+  return `${columnLetters(at)}:${columnLetters(at + count - 1)}`;
+}
+function validateSheetName(name: string): void {
+  if (typeof name !== "string" || name.length === 0 || name.length > 31 || /[\\/?*[\]:]/.test(name) || name.startsWith("'") || name.endsWith("'")) {
+    throw new OfficeError("InvalidArgument", `The argument is invalid or missing or has an incorrect format. (sheet name ${JSON.stringify(name)})`);
+  }
+}
+function emptyStats(): SyncStats {
+  return { syncs: 0, maxRequestBytes: 0, maxResponseBytes: 0, totalRequestBytes: 0, calcSuspensions: 0, screenSuspensions: 0, undoGroups: 0, failedSyncs: 0 };
+}
+
+const rectSchema = z.object({ row: z.number().int().min(0), col: z.number().int().min(0), rows: z.number().int().min(1), cols: z.number().int().min(1) });
+const cellSchema = z.object({ t: z.enum(["s", "n", "b", "e"]), v: z.union([z.string(), z.number(), z.boolean()]), f: z.string().optional(), nf: z.string().optional() });
+const snapshotSchema = z.object({
+  version: z.literal(SNAPSHOT_VERSION),
+  url: z.string().nullable(),
+  name: z.string(),
+  nextSheet: z.number().int().min(1),
+  nextPart: z.number().int().min(1),
+  activeSheetId: z.string(),
+  selection: rectSchema,
+  sheets: z.array(z.object({
+    id: z.string(), name: z.string(), visibility: z.enum(["Visible", "Hidden", "VeryHidden"]),
+    cells: z.array(z.tuple([z.number().int().min(0).max(MAX_ROWS - 1), z.number().int().min(0).max(MAX_COLS - 1), cellSchema])),
+  })).min(1),
+  names: z.array(z.object({ name: z.string(), visible: z.boolean(), comment: z.string(), ref: rectSchema.extend({ sheetId: z.string() }).nullable() })),
+  xmlParts: z.array(z.object({ id: z.string(), namespaceUri: z.string(), xml: z.string() })),
+  settings: z.array(z.tuple([z.string(), z.unknown()])),
+});
+export type WorkbookSnapshot = z.infer<typeof snapshotSchema>;

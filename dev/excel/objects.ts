@@ -1,0 +1,578 @@
+// The Excel object model dev/excel implements: Workbook, Application, WorksheetCollection,
+// Worksheet, Range, NamedItemCollection/NamedItem, CustomXmlPartCollection/CustomXmlPart,
+// SettingCollection/Setting, and event handlers. Only what Cellbound's adapter (and its contract
+// driver) uses; everything else is absent, as an unsupported API would be.
+
+import { MAX_COLS, MAX_ROWS, parseAddress } from "../../src/host/a1.ts";
+import { OfficeError } from "./errors.ts";
+import { cellFormula, cellValue, cellValueType, rectA1, type Cell, type ModelName, type ModelSheet, type ModelXmlPart, type Rect, type WorkbookEvent } from "./model.ts";
+import { DevClientObject, DevClientResult, DevCollection, type DevRequestContext, type SyncState, versionAtLeast } from "./proxy.ts";
+
+const bad = (what: string) => new OfficeError("InvalidArgument", `The argument is invalid or missing or has an incorrect format. (${what})`);
+
+// ---- events -------------------------------------------------------------------------------------
+export class DevEventHandlerResult {
+  private off: (() => void) | null = null;
+  constructor(readonly context: DevRequestContext, private readonly subscribe: () => () => void) {}
+  _register(): void { this.off = this.subscribe(); }
+  remove(): void {
+    this.context.enqueue({ removeHandler: 1 }, () => { this.off?.(); this.off = null; });
+  }
+}
+
+export class DevEventHandlers<A> {
+  constructor(private readonly context: DevRequestContext, private readonly toArgs: (e: WorkbookEvent) => A | null) {}
+  add(handler: (args: A) => unknown): DevEventHandlerResult {
+    const wb = this.context.env.wb;
+    const result = new DevEventHandlerResult(this.context, () =>
+      wb.subscribe((e) => {
+        const args = this.toArgs(e);
+        if (args !== null) void Promise.resolve().then(() => handler(args)).catch(() => undefined);
+      }),
+    );
+    this.context.enqueue({ addHandler: 1 }, () => result._register());
+    return result;
+  }
+}
+
+function changedArgs(ctx: DevRequestContext, e: WorkbookEvent, sheetId: string | null): Record<string, unknown> | null {
+  if (e.kind !== "changed" || (sheetId !== null && e.worksheetId !== sheetId)) return null;
+  const v = ctx.env.apiVersion;
+  const args: Record<string, unknown> = {
+    type: "WorksheetChanged",
+    worksheetId: e.worksheetId,
+    address: e.address,
+    changeType: e.changeType,
+    source: "Local",
+    getRange: (c: DevRequestContext) => new DevWorksheet(c, () => c.env.wb.sheetById(e.worksheetId) ?? null).getRange(e.address),
+  };
+  if (versionAtLeast(v, "1.14")) args.triggerSource = e.triggerSource;
+  if (versionAtLeast(v, "1.9") && e.details) args.details = e.details;
+  return args;
+}
+
+// ---- workbook, application -----------------------------------------------------------------------
+export class DevWorkbookProxy extends DevClientObject<true> {
+  protected readonly _scalarProps = ["name"] as const;
+  readonly worksheets: DevWorksheetCollection;
+  readonly names: DevNamedItemCollection;
+  readonly customXmlParts: DevCustomXmlPartCollection;
+  readonly settings: DevSettingCollection;
+  readonly application: DevApplication;
+  constructor(ctx: DevRequestContext) {
+    super(ctx, () => true);
+    this.worksheets = new DevWorksheetCollection(ctx);
+    this.names = new DevNamedItemCollection(ctx);
+    this.customXmlParts = new DevCustomXmlPartCollection(ctx);
+    this.settings = new DevSettingCollection(ctx);
+    this.application = new DevApplication(ctx);
+  }
+  protected _read(_t: true, prop: string): unknown {
+    if (prop === "name") return this.context.env.wb.name;
+    throw bad(`Workbook.${prop} is not modelled`);
+  }
+  get name(): string { return this._get("name"); }
+  getSelectedRange(): DevRange {
+    const wb = this.context.env.wb;
+    return new DevRange(this.context, () => {
+      const s = wb.sheetById(wb.activeSheetId);
+      return s ? { sheet: s, rect: { ...wb.selection } } : null;
+    });
+  }
+  getActiveCell(): DevRange {
+    const wb = this.context.env.wb;
+    return new DevRange(this.context, () => {
+      const s = wb.sheetById(wb.activeSheetId);
+      return s ? { sheet: s, rect: { row: wb.selection.row, col: wb.selection.col, rows: 1, cols: 1 } } : null;
+    });
+  }
+}
+
+export class DevApplication extends DevClientObject<true> {
+  protected readonly _scalarProps = ["calculationMode"] as const;
+  constructor(ctx: DevRequestContext) { super(ctx, () => true); }
+  protected _read(): unknown { return "Automatic"; }
+  get calculationMode(): string { return this._get("calculationMode"); }
+  suspendApiCalculationUntilNextSync(): void {
+    this.context.enqueue({ suspendApiCalculationUntilNextSync: 1 }, () => { this.context.env.wb.stats.calcSuspensions++; });
+  }
+  suspendScreenUpdatingUntilNextSync(): void {
+    this.context.enqueue({ suspendScreenUpdatingUntilNextSync: 1 }, () => { this.context.env.wb.stats.screenSuspensions++; });
+  }
+}
+
+// ---- worksheets ---------------------------------------------------------------------------------
+export class DevWorksheetCollection extends DevCollection<ModelSheet, DevWorksheet> {
+  protected readonly _itemScalarProps = ["id", "name", "position", "visibility"] as const;
+  readonly onChanged: DevEventHandlers<Record<string, unknown>>;
+  readonly onAdded: DevEventHandlers<Record<string, unknown>>;
+  readonly onDeleted: DevEventHandlers<Record<string, unknown>>;
+  private readonly nameChanged: DevEventHandlers<Record<string, unknown>>;
+  constructor(ctx: DevRequestContext) {
+    super(ctx);
+    this.onChanged = new DevEventHandlers(ctx, (e) => changedArgs(ctx, e, null));
+    this.onAdded = new DevEventHandlers(ctx, (e) => (e.kind === "added" ? { type: "WorksheetAdded", worksheetId: e.worksheetId, source: "Local" } : null));
+    this.onDeleted = new DevEventHandlers(ctx, (e) => (e.kind === "deleted" ? { type: "WorksheetDeleted", worksheetId: e.worksheetId, source: "Local" } : null));
+    this.nameChanged = new DevEventHandlers(ctx, (e) =>
+      e.kind === "nameChanged" ? { type: "WorksheetNameChanged", worksheetId: e.worksheetId, nameBefore: e.nameBefore, nameAfter: e.nameAfter, source: "Local" } : null,
+    );
+  }
+  /** ExcelApi 1.17. */
+  get onNameChanged(): DevEventHandlers<Record<string, unknown>> {
+    if (!versionAtLeast(this.context.env.apiVersion, "1.17")) throw new OfficeError("InvalidArgument", "onNameChanged requires ExcelApi 1.17");
+    return this.nameChanged;
+  }
+  protected _list(): ModelSheet[] { return this.context.env.wb.sheets; }
+  protected _proxy(s: ModelSheet): DevWorksheet { return new DevWorksheet(this.context, () => s); }
+  protected _readItem(s: ModelSheet, prop: string): unknown { return readSheet(this.context, s, prop); }
+  getItem(key: string): DevWorksheet { return new DevWorksheet(this.context, () => this.context.env.wb.sheetByKey(key) ?? null); }
+  getItemOrNullObject(key: string): DevWorksheet { return new DevWorksheet(this.context, () => this.context.env.wb.sheetByKey(key) ?? null, true); }
+  getActiveWorksheet(): DevWorksheet {
+    const wb = this.context.env.wb;
+    return new DevWorksheet(this.context, () => wb.sheetById(wb.activeSheetId) ?? null);
+  }
+  add(name?: string): DevWorksheet {
+    let created: ModelSheet | null = null;
+    this.context.enqueue({ addWorksheet: name ?? null }, (st) => {
+      const wb = this.context.env.wb;
+      let n = name;
+      for (let i = wb.sheets.length + 1; n === undefined; i++) if (!wb.sheetByKey(`Sheet${i}`)) n = `Sheet${i}`;
+      created = wb.addSheetRaw(n);
+      st.events.push({ kind: "added", worksheetId: created.id });
+    });
+    return new DevWorksheet(this.context, () => created);
+  }
+}
+
+function readSheet(ctx: DevRequestContext, s: ModelSheet, prop: string): unknown {
+  switch (prop) {
+    case "id": return s.id;
+    case "name": return s.name;
+    case "position": return ctx.env.wb.sheets.indexOf(s);
+    case "visibility": return s.visibility;
+    default: throw bad(`Worksheet.${prop} is not modelled`);
+  }
+}
+
+export class DevWorksheet extends DevClientObject<ModelSheet> {
+  protected readonly _scalarProps = ["id", "name", "position", "visibility"] as const;
+  readonly onChanged: DevEventHandlers<Record<string, unknown>>;
+  constructor(ctx: DevRequestContext, resolve: () => ModelSheet | null, nullable = false) {
+    super(ctx, resolve, nullable);
+    this.onChanged = new DevEventHandlers(ctx, (e) => {
+      const s = this._tryTarget();
+      return s ? changedArgs(ctx, e, s.id) : null;
+    });
+  }
+  protected _read(s: ModelSheet, prop: string): unknown { return readSheet(this.context, s, prop); }
+  get id(): string { return this._get("id"); }
+  get name(): string { return this._get("name"); }
+  set name(v: string) {
+    this._do({ name: v }, (s, st) => {
+      const before = this.context.env.wb.renameSheetRaw(s, v);
+      if (before !== v) st.events.push({ kind: "nameChanged", worksheetId: s.id, nameBefore: before, nameAfter: v });
+    });
+  }
+  get position(): number { return this._get("position"); }
+  get visibility(): string { return this._get("visibility"); }
+  set visibility(v: string) {
+    if (v !== "Visible" && v !== "Hidden" && v !== "VeryHidden") throw bad(`visibility ${v}`);
+    this._do({ visibility: v }, (s) => { s.visibility = v; });
+  }
+  activate(): void {
+    this._do({ activate: 1 }, (s) => {
+      const wb = this.context.env.wb;
+      if (wb.activeSheetId !== s.id) { wb.activeSheetId = s.id; wb.selection = { row: 0, col: 0, rows: 1, cols: 1 }; }
+    });
+  }
+  delete(): void {
+    this._do({ delete: 1 }, (s, st) => {
+      this.context.env.wb.deleteSheetRaw(s);
+      st.events.push({ kind: "deleted", worksheetId: s.id });
+    });
+  }
+  getRange(address?: string): DevRange {
+    return new DevRange(this.context, () => {
+      const s = this._target();
+      if (address === undefined) return { sheet: s, rect: { row: 0, col: 0, rows: MAX_ROWS, cols: MAX_COLS } };
+      let a;
+      try { a = parseAddress(address); } catch { throw bad(`address ${address}`); }
+      if (a.sheet !== null && a.sheet.toLowerCase() !== s.name.toLowerCase()) throw bad(`address ${address} is on another sheet`);
+      return { sheet: s, rect: { row: a.row, col: a.col, rows: a.rows, cols: a.cols } };
+    });
+  }
+  getRangeByIndexes(startRow: number, startColumn: number, rowCount: number, columnCount: number): DevRange {
+    return new DevRange(this.context, () => {
+      const rect = { row: startRow, col: startColumn, rows: rowCount, cols: columnCount };
+      checkRect(rect);
+      return { sheet: this._target(), rect };
+    });
+  }
+}
+
+function checkRect(r: Rect): void {
+  const ok = [r.row, r.col, r.rows, r.cols].every(Number.isInteger) && r.row >= 0 && r.col >= 0 && r.rows >= 1 && r.cols >= 1 && r.row + r.rows <= MAX_ROWS && r.col + r.cols <= MAX_COLS;
+  if (!ok) throw bad(`range ${JSON.stringify(r)}`);
+}
+
+// ---- ranges -------------------------------------------------------------------------------------
+interface RangeTarget { sheet: ModelSheet; rect: Rect }
+const GRID_PROPS = new Set(["values", "formulas", "numberFormat", "valueTypes", "text"]);
+
+export class DevRange extends DevClientObject<RangeTarget> {
+  protected readonly _scalarProps = ["address", "addressLocal", "values", "formulas", "numberFormat", "valueTypes", "text", "rowIndex", "columnIndex", "rowCount", "columnCount", "cellCount"] as const;
+  constructor(ctx: DevRequestContext, resolve: () => RangeTarget | null, nullable = false) { super(ctx, resolve, nullable); }
+
+  protected _read(t: RangeTarget, prop: string, st: SyncState): unknown {
+    const wb = this.context.env.wb;
+    const { rect, sheet } = t;
+    if (GRID_PROPS.has(prop)) {
+      st.cellsRead += rect.rows * rect.cols;
+      if (st.cellsRead > 5_000_000) {
+        throw new OfficeError("RangeExceedsLimit", `The cell count in the range has exceeded the maximum supported number (${st.cellsRead} cells in one sync).`);
+      }
+      const f = prop === "values" || prop === "text" ? (c: Cell | undefined) => (prop === "text" ? String(cellValue(c)) : cellValue(c))
+        : prop === "formulas" ? cellFormula
+        : prop === "numberFormat" ? (c: Cell | undefined) => c?.nf ?? "General"
+        : cellValueType;
+      const out: unknown[][] = new Array(rect.rows);
+      for (let r = 0; r < rect.rows; r++) {
+        const src = sheet.rows[rect.row + r];
+        const row = new Array(rect.cols);
+        for (let c = 0; c < rect.cols; c++) row[c] = f(src?.[rect.col + c]);
+        out[r] = row;
+      }
+      return out;
+    }
+    switch (prop) {
+      case "address": case "addressLocal": return wb.address(sheet, rect);
+      case "rowIndex": return rect.row;
+      case "columnIndex": return rect.col;
+      case "rowCount": return rect.rows;
+      case "columnCount": return rect.cols;
+      case "cellCount": return rect.rows * rect.cols;
+      default: throw bad(`Range.${prop} is not modelled`);
+    }
+  }
+  get address(): string { return this._get("address"); }
+  get addressLocal(): string { return this._get("addressLocal"); }
+  get values(): unknown[][] { return this._get("values"); }
+  set values(v: unknown) { this.setGrid("values", v); }
+  get formulas(): unknown[][] { return this._get("formulas"); }
+  set formulas(v: unknown) { this.setGrid("formulas", v); }
+  get numberFormat(): unknown[][] { return this._get("numberFormat"); }
+  set numberFormat(v: unknown) { this.setGrid("numberFormat", v); }
+  get valueTypes(): string[][] { return this._get("valueTypes"); }
+  get text(): string[][] { return this._get("text"); }
+  get rowIndex(): number { return this._get("rowIndex"); }
+  get columnIndex(): number { return this._get("columnIndex"); }
+  get rowCount(): number { return this._get("rowCount"); }
+  get columnCount(): number { return this._get("columnCount"); }
+  get cellCount(): number { return this._get("cellCount"); }
+  get worksheet(): DevWorksheet { return new DevWorksheet(this.context, () => this._target().sheet); }
+
+  private setGrid(prop: "values" | "formulas" | "numberFormat", input: unknown): void {
+    this._do({ [prop]: input }, (t, st) => {
+      const { sheet, rect } = t;
+      const wb = this.context.env.wb;
+      const at = (r: number, c: number): unknown => {
+        if (!Array.isArray(input)) return input; // one value for every cell
+        return (input[r] as unknown[])[c];
+      };
+      if (Array.isArray(input)) {
+        if (input.length !== rect.rows || input.some((row) => !Array.isArray(row) || row.length !== rect.cols)) {
+          throw new OfficeError("InvalidArgument", "The number of rows or columns in the input array doesn't match the size or dimensions of the range.");
+        }
+      }
+      for (let r = 0; r < rect.rows; r++) {
+        for (let c = 0; c < rect.cols; c++) {
+          const v = at(r, c);
+          const row = rect.row + r, col = rect.col + c;
+          if (prop === "numberFormat") {
+            if (v === null || v === undefined) continue;
+            if (typeof v !== "string") throw bad(`numberFormat [${r}][${c}]`);
+            const old = wb.cell(sheet, row, col);
+            const next: Cell = old ? { ...old } : { t: "s", v: "" };
+            if (v === "General") delete next.nf; else next.nf = v;
+            wb.setCell(sheet, row, col, next.nf === undefined && next.t === "s" && next.v === "" ? undefined : next);
+          } else {
+            wb.writeValue(sheet, row, col, v, `Range.${prop}[${r}][${c}]`);
+          }
+        }
+      }
+      if (prop !== "numberFormat") st.events.push({ kind: "changed", worksheetId: sheet.id, address: rectA1(rect), changeType: "RangeEdited", triggerSource: "ThisLocalAddin" });
+    });
+  }
+
+  clear(applyTo: string = "All"): void {
+    this._do({ clear: applyTo }, (t, st) => {
+      const wb = this.context.env.wb;
+      const { sheet, rect } = t;
+      for (let r = 0; r < rect.rows; r++) {
+        const src = sheet.rows[rect.row + r];
+        if (!src) continue;
+        for (let c = 0; c < rect.cols; c++) {
+          const cell = src[rect.col + c];
+          if (!cell) continue;
+          if (applyTo === "Formats") { const n = { ...cell }; delete n.nf; src[rect.col + c] = n.t === "s" && n.v === "" ? undefined : n; }
+          else if (applyTo === "Contents") src[rect.col + c] = cell.nf ? { t: "s", v: "", nf: cell.nf } : undefined;
+          else src[rect.col + c] = undefined;
+        }
+      }
+      if (applyTo !== "Formats") st.events.push({ kind: "changed", worksheetId: sheet.id, address: rectA1(rect), changeType: "RangeEdited", triggerSource: "ThisLocalAddin" });
+      void wb;
+    });
+  }
+  select(): void {
+    this._do({ select: 1 }, (t) => {
+      const wb = this.context.env.wb;
+      wb.activeSheetId = t.sheet.id;
+      wb.selection = { ...t.rect, rows: Math.min(t.rect.rows, MAX_ROWS), cols: Math.min(t.rect.cols, MAX_COLS) };
+    });
+  }
+  getCell(row: number, column: number): DevRange {
+    return new DevRange(this.context, () => {
+      const t = this._target();
+      const rect = { row: t.rect.row + row, col: t.rect.col + column, rows: 1, cols: 1 };
+      checkRect(rect);
+      return { sheet: t.sheet, rect };
+    });
+  }
+  getEntireRow(): DevRange {
+    return new DevRange(this.context, () => { const t = this._target(); return { sheet: t.sheet, rect: { row: t.rect.row, rows: t.rect.rows, col: 0, cols: MAX_COLS } }; });
+  }
+  getEntireColumn(): DevRange {
+    return new DevRange(this.context, () => { const t = this._target(); return { sheet: t.sheet, rect: { col: t.rect.col, cols: t.rect.cols, row: 0, rows: MAX_ROWS } }; });
+  }
+  getResizedRange(deltaRows: number, deltaColumns: number): DevRange {
+    return new DevRange(this.context, () => {
+      const t = this._target();
+      const rect = { ...t.rect, rows: t.rect.rows + deltaRows, cols: t.rect.cols + deltaColumns };
+      checkRect(rect);
+      return { sheet: t.sheet, rect };
+    });
+  }
+  /** Whole rows or whole columns only (shifting part of a row is not modelled: NotImplemented). */
+  insert(shift: string): DevRange {
+    const out: { t: RangeTarget | null } = { t: null };
+    this._do({ insert: shift }, (t, st) => {
+      const axis = wholeAxis(t.rect, shift, "insert");
+      const at = axis === "row" ? t.rect.row : t.rect.col;
+      const n = axis === "row" ? t.rect.rows : t.rect.cols;
+      this.context.env.wb.shiftRaw(t.sheet, axis, at, n);
+      st.events.push({ kind: "changed", worksheetId: t.sheet.id, address: rectA1(t.rect), changeType: axis === "row" ? "RowInserted" : "ColumnInserted", triggerSource: "ThisLocalAddin" });
+      out.t = t;
+    });
+    return new DevRange(this.context, () => out.t);
+  }
+  delete(shift: string): void {
+    this._do({ delete: shift }, (t, st) => {
+      const axis = wholeAxis(t.rect, shift, "delete");
+      const at = axis === "row" ? t.rect.row : t.rect.col;
+      const n = axis === "row" ? t.rect.rows : t.rect.cols;
+      this.context.env.wb.shiftRaw(t.sheet, axis, at, -n);
+      st.events.push({ kind: "changed", worksheetId: t.sheet.id, address: rectA1(t.rect), changeType: axis === "row" ? "RowDeleted" : "ColumnDeleted", triggerSource: "ThisLocalAddin" });
+    });
+  }
+}
+
+function wholeAxis(rect: Rect, shift: string, op: string): "row" | "col" {
+  if (rect.col === 0 && rect.cols === MAX_COLS && (shift === "Down" || shift === "Up")) return "row";
+  if (rect.row === 0 && rect.rows === MAX_ROWS && (shift === "Right" || shift === "Left")) return "col";
+  throw new OfficeError("NotImplemented", `dev/excel models ${op} of whole rows (Down/Up) or whole columns (Right/Left) only.`);
+}
+
+// ---- named items --------------------------------------------------------------------------------
+const NAME_RE = /^[A-Za-z_\\][A-Za-z0-9_.\\]{0,254}$/;
+function looksLikeCellRef(name: string): boolean {
+  return /^[A-Za-z]{1,3}[0-9]{1,7}$/.test(name) || /^[Rr][0-9]*[Cc][0-9]*$/.test(name) || /^[RrCc]$/.test(name);
+}
+
+export class DevNamedItemCollection extends DevCollection<ModelName, DevNamedItem> {
+  protected readonly _itemScalarProps = ["name", "type", "value", "visible", "comment", "formula"] as const;
+  protected _list(): ModelName[] { return this.context.env.wb.names; }
+  protected _proxy(n: ModelName): DevNamedItem { return new DevNamedItem(this.context, () => n); }
+  protected _readItem(n: ModelName, prop: string): unknown { return readName(this.context, n, prop); }
+  getItem(name: string): DevNamedItem { return new DevNamedItem(this.context, () => this.context.env.wb.nameItem(name) ?? null); }
+  getItemOrNullObject(name: string): DevNamedItem { return new DevNamedItem(this.context, () => this.context.env.wb.nameItem(name) ?? null, true); }
+  add(name: string, reference: DevRange | string, comment?: string): DevNamedItem {
+    let created: ModelName | null = null;
+    const refPayload = typeof reference === "string" ? reference : "[Range]";
+    this.context.enqueue({ addName: name, reference: refPayload, comment: comment ?? "" }, () => {
+      const wb = this.context.env.wb;
+      if (typeof name !== "string" || !NAME_RE.test(name) || looksLikeCellRef(name)) throw bad(`name ${JSON.stringify(name)}`);
+      if (wb.nameItem(name)) throw new OfficeError("ItemAlreadyExists", `A resource with the same name or identifier already exists. (name ${name})`);
+      let target: { sheetId: string } & Rect;
+      if (typeof reference === "string") {
+        let a;
+        try { a = parseAddress(reference.replace(/^=/, "")); } catch { throw bad(`reference ${reference}`); }
+        if (a.sheet === null) throw bad(`reference ${reference} has no sheet`);
+        const s = wb.requireSheet(a.sheet);
+        target = { sheetId: s.id, row: a.row, col: a.col, rows: a.rows, cols: a.cols };
+      } else {
+        const t = (reference as unknown as { _target(): RangeTarget })._target();
+        target = { sheetId: t.sheet.id, ...t.rect };
+      }
+      created = { name, visible: true, comment: comment ?? "", ref: target };
+      wb.names.push(created);
+    });
+    return new DevNamedItem(this.context, () => created);
+  }
+}
+
+function readName(ctx: DevRequestContext, n: ModelName, prop: string): unknown {
+  const wb = ctx.env.wb;
+  const s = n.ref ? wb.sheetById(n.ref.sheetId) : undefined;
+  // A named item refers to an absolute reference: Sheet1!$B$7:$C$8.
+  const addr = n.ref && s ? wb.address(s, n.ref).replace(/!(.*)$/, (_, a: string) => `!${a.replace(/([A-Z]+)([0-9]+)/g, "$$$1$$$2")}`) : null;
+  switch (prop) {
+    case "name": return n.name;
+    case "type": return addr ? "Range" : "Error";
+    case "value": return addr ?? "#REF!";
+    case "formula": return addr ? `=${addr}` : "=#REF!";
+    case "visible": return n.visible;
+    case "comment": return n.comment;
+    default: throw bad(`NamedItem.${prop} is not modelled`);
+  }
+}
+
+export class DevNamedItem extends DevClientObject<ModelName> {
+  protected readonly _scalarProps = ["name", "type", "value", "visible", "comment", "formula"] as const;
+  constructor(ctx: DevRequestContext, resolve: () => ModelName | null, nullable = false) { super(ctx, resolve, nullable); }
+  protected _read(n: ModelName, prop: string): unknown { return readName(this.context, n, prop); }
+  get name(): string { return this._get("name"); }
+  get type(): string { return this._get("type"); }
+  get value(): unknown { return this._get("value"); }
+  get formula(): string { return this._get("formula"); }
+  get visible(): boolean { return this._get("visible"); }
+  set visible(v: boolean) { this._do({ visible: v }, (n) => { n.visible = Boolean(v); }); }
+  get comment(): string { return this._get("comment"); }
+  set comment(v: string) { this._do({ comment: v }, (n) => { n.comment = String(v); }); }
+  delete(): void {
+    this._do({ delete: 1 }, (n) => { const wb = this.context.env.wb; wb.names.splice(wb.names.indexOf(n), 1); });
+  }
+  private rangeOf(n: ModelName): RangeTarget | null {
+    const s = n.ref ? this.context.env.wb.sheetById(n.ref.sheetId) : undefined;
+    return n.ref && s ? { sheet: s, rect: { row: n.ref.row, col: n.ref.col, rows: n.ref.rows, cols: n.ref.cols } } : null;
+  }
+  getRange(): DevRange {
+    return new DevRange(this.context, () => {
+      const t = this.rangeOf(this._target());
+      if (!t) throw new OfficeError("InvalidReference", "This reference isn't valid for the current operation. (#REF!)");
+      return t;
+    });
+  }
+  getRangeOrNullObject(): DevRange {
+    return new DevRange(this.context, () => { const n = this._tryTarget(); return n ? this.rangeOf(n) : null; }, true);
+  }
+}
+
+// ---- custom XML parts -------------------------------------------------------------------------
+export class DevCustomXmlPart extends DevClientObject<ModelXmlPart> {
+  protected readonly _scalarProps = ["id", "namespaceUri"] as const;
+  constructor(ctx: DevRequestContext, resolve: () => ModelXmlPart | null, nullable = false) { super(ctx, resolve, nullable); }
+  protected _read(p: ModelXmlPart, prop: string): unknown {
+    if (prop === "id") return p.id;
+    if (prop === "namespaceUri") return p.namespaceUri;
+    throw bad(`CustomXmlPart.${prop} is not modelled`);
+  }
+  get id(): string { return this._get("id"); }
+  get namespaceUri(): string { return this._get("namespaceUri"); }
+  getXml(): DevClientResult<string> {
+    const r = new DevClientResult<string>();
+    this._do({ getXml: 1 }, (p, st) => { const x = p.xml; st.responseBytes += x.length; st.commits.push(() => r.set(x)); });
+    return r;
+  }
+  setXml(xml: string): void {
+    this._do({ setXml: xml }, (p) => {
+      const ns = namespaceOf(xml);
+      if (ns === null) throw bad("setXml: not an XML document with a root element");
+      p.xml = xml;
+      p.namespaceUri = ns;
+    });
+  }
+  delete(): void {
+    this._do({ delete: 1 }, (p) => { const wb = this.context.env.wb; wb.xmlParts.splice(wb.xmlParts.indexOf(p), 1); });
+  }
+}
+
+/** The root element's default namespace ("" when none), or null when this is not XML with a root element. */
+function namespaceOf(xml: string): string | null {
+  const m = /^\s*(?:<\?xml[^>]*\?>\s*)?<([A-Za-z_][\w.-]*(?::[\w.-]+)?)(\s[^>]*)?\/?>/.exec(xml);
+  if (!m) return null;
+  const ns = /\sxmlns\s*=\s*"([^"]*)"/.exec(m[2] ?? "");
+  return ns ? ns[1]! : "";
+}
+
+export class DevCustomXmlPartScopedCollection extends DevCollection<ModelXmlPart, DevCustomXmlPart> {
+  protected readonly _itemScalarProps = ["id", "namespaceUri"] as const;
+  constructor(ctx: DevRequestContext, private readonly ns: string) { super(ctx); }
+  protected _list(): ModelXmlPart[] { return this.context.env.wb.xmlParts.filter((p) => p.namespaceUri === this.ns); }
+  protected _proxy(p: ModelXmlPart): DevCustomXmlPart { return new DevCustomXmlPart(this.context, () => p); }
+  protected _readItem(p: ModelXmlPart, prop: string): unknown { return prop === "id" ? p.id : p.namespaceUri; }
+  getItem(id: string): DevCustomXmlPart { return new DevCustomXmlPart(this.context, () => this._list().find((p) => p.id === id) ?? null); }
+  getItemOrNullObject(id: string): DevCustomXmlPart { return new DevCustomXmlPart(this.context, () => this._list().find((p) => p.id === id) ?? null, true); }
+  private only(): ModelXmlPart | null {
+    const l = this._list();
+    if (l.length > 1) throw new OfficeError("InvalidOperation", "The operation isn't allowed: more than one custom XML part has this namespace.");
+    return l[0] ?? null;
+  }
+  getOnlyItem(): DevCustomXmlPart { return new DevCustomXmlPart(this.context, () => this.only()); }
+  getOnlyItemOrNullObject(): DevCustomXmlPart { return new DevCustomXmlPart(this.context, () => this.only(), true); }
+}
+
+export class DevCustomXmlPartCollection extends DevCollection<ModelXmlPart, DevCustomXmlPart> {
+  protected readonly _itemScalarProps = ["id", "namespaceUri"] as const;
+  protected _list(): ModelXmlPart[] { return this.context.env.wb.xmlParts; }
+  protected _proxy(p: ModelXmlPart): DevCustomXmlPart { return new DevCustomXmlPart(this.context, () => p); }
+  protected _readItem(p: ModelXmlPart, prop: string): unknown { return prop === "id" ? p.id : p.namespaceUri; }
+  add(xml: string): DevCustomXmlPart {
+    let created: ModelXmlPart | null = null;
+    this.context.enqueue({ addXml: xml }, () => {
+      const ns = namespaceOf(xml);
+      if (ns === null) throw bad("customXmlParts.add: not an XML document with a root element");
+      const wb = this.context.env.wb;
+      created = { id: wb.newPartId(), namespaceUri: ns, xml };
+      wb.xmlParts.push(created);
+    });
+    return new DevCustomXmlPart(this.context, () => created);
+  }
+  getByNamespace(namespaceUri: string): DevCustomXmlPartScopedCollection { return new DevCustomXmlPartScopedCollection(this.context, namespaceUri); }
+  getItem(id: string): DevCustomXmlPart { return new DevCustomXmlPart(this.context, () => this._list().find((p) => p.id === id) ?? null); }
+  getItemOrNullObject(id: string): DevCustomXmlPart { return new DevCustomXmlPart(this.context, () => this._list().find((p) => p.id === id) ?? null, true); }
+}
+
+// ---- settings -----------------------------------------------------------------------------------
+interface SettingRef { key: string }
+export class DevSetting extends DevClientObject<SettingRef> {
+  protected readonly _scalarProps = ["key", "value"] as const;
+  constructor(ctx: DevRequestContext, resolve: () => SettingRef | null, nullable = false) { super(ctx, resolve, nullable); }
+  protected _read(s: SettingRef, prop: string): unknown {
+    if (prop === "key") return s.key;
+    if (prop === "value") return structuredClone(this.context.env.wb.settings.get(s.key));
+    throw bad(`Setting.${prop} is not modelled`);
+  }
+  get key(): string { return this._get("key"); }
+  get value(): unknown { return this._get("value"); }
+  set value(v: unknown) { this._do({ value: v }, (s) => { this.context.env.wb.settings.set(s.key, structuredClone(v)); }); }
+  delete(): void { this._do({ delete: 1 }, (s) => { this.context.env.wb.settings.delete(s.key); }); }
+}
+
+export class DevSettingCollection extends DevCollection<SettingRef, DevSetting> {
+  protected readonly _itemScalarProps = ["key", "value"] as const;
+  protected _list(): SettingRef[] { return [...this.context.env.wb.settings.keys()].map((key) => ({ key })); }
+  protected _proxy(s: SettingRef): DevSetting { return new DevSetting(this.context, () => s); }
+  protected _readItem(s: SettingRef, prop: string): unknown { return prop === "key" ? s.key : structuredClone(this.context.env.wb.settings.get(s.key)); }
+  private find(key: string): SettingRef | null { return this.context.env.wb.settings.has(key) ? { key } : null; }
+  add(key: string, value: unknown): DevSetting {
+    this.context.enqueue({ addSetting: key, value }, () => {
+      if (typeof key !== "string" || key.length === 0 || key.length > 255) throw bad(`setting key ${JSON.stringify(key)}`);
+      let copy: unknown;
+      try { copy = JSON.parse(JSON.stringify(value)); } catch { throw bad(`setting ${key}: value is not JSON`); }
+      this.context.env.wb.settings.set(key, copy);
+    });
+    return new DevSetting(this.context, () => this.find(key));
+  }
+  getItem(key: string): DevSetting { return new DevSetting(this.context, () => this.find(key)); }
+  getItemOrNullObject(key: string): DevSetting { return new DevSetting(this.context, () => this.find(key), true); }
+}

@@ -1,0 +1,243 @@
+// The proxy-object machinery of Excel's JavaScript API, as dev/excel reproduces it:
+//   - a RequestContext queues commands; nothing reaches the workbook until sync();
+//   - load() asks for properties; reading one before load() + sync() throws PropertyNotLoaded;
+//   - errors surface at sync() as RichApi.Error with a code; commands before the failing one stay applied;
+//   - per sync, a request or response over 5 MB fails (Request/ResponsePayloadSizeLimitExceeded) and
+//     reading more than 5,000,000 cells fails (RangeExceedsLimit) — Excel on the web's limits.
+
+import { OfficeError } from "./errors.ts";
+import type { DevWorkbook, WorkbookEvent } from "./model.ts";
+
+export const PAYLOAD_LIMIT_BYTES = 5_000_000;
+export const READ_CELL_LIMIT = 5_000_000;
+
+export interface DevEnv {
+  wb: DevWorkbook;
+  /** Highest ExcelApi requirement set this "Excel" supports, e.g. "1.20". */
+  apiVersion: string;
+}
+
+export interface SyncState {
+  responseBytes: number;
+  cellsRead: number;
+  commits: Array<() => void>;
+  events: WorkbookEvent[];
+}
+
+interface Op {
+  bytes: number;
+  run(st: SyncState): void;
+}
+
+/** UTF-8 length of a string without allocating. */
+export function utf8Bytes(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) { n += 4; i++; }
+    else n += 3;
+  }
+  return n;
+}
+export function jsonBytes(v: unknown): number {
+  return utf8Bytes(JSON.stringify(v) ?? "null");
+}
+
+export function versionAtLeast(have: string, want: string): boolean {
+  const a = have.split(".").map(Number), b = want.split(".").map(Number);
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i] ?? 0, y = b[i] ?? 0;
+    if (x !== y) return x > y;
+  }
+  return true;
+}
+
+export class DevRequestContext {
+  private queue: Op[] = [];
+  readonly trackedObjects = { add: (_o: unknown) => undefined, remove: (_o: unknown) => undefined };
+  constructor(readonly env: DevEnv) {}
+
+  /** Queue a command whose request payload is `payload` (measured as JSON). */
+  enqueue(payload: unknown, run: (st: SyncState) => void): void {
+    this.queue.push({ bytes: jsonBytes(payload) + 32, run });
+  }
+
+  async sync<T>(passThroughValue?: T): Promise<T> {
+    const ops = this.queue;
+    this.queue = [];
+    const { wb } = this.env;
+    const stats = wb.stats;
+    stats.syncs++;
+    const requestBytes = ops.reduce((n, o) => n + o.bytes, 64);
+    stats.totalRequestBytes += requestBytes;
+    stats.maxRequestBytes = Math.max(stats.maxRequestBytes, requestBytes);
+    await Promise.resolve();
+    if (requestBytes > PAYLOAD_LIMIT_BYTES) {
+      stats.failedSyncs++;
+      throw new OfficeError("RequestPayloadSizeLimitExceeded", `The request payload size has exceeded the limit (${requestBytes} bytes > ${PAYLOAD_LIMIT_BYTES}).`);
+    }
+    const st: SyncState = { responseBytes: 64, cellsRead: 0, commits: [], events: [] };
+    try {
+      for (const op of ops) op.run(st);
+      if (st.cellsRead > READ_CELL_LIMIT) {
+        throw new OfficeError("RangeExceedsLimit", `The cell count in the range has exceeded the maximum supported number (${st.cellsRead} > ${READ_CELL_LIMIT}).`);
+      }
+      stats.maxResponseBytes = Math.max(stats.maxResponseBytes, st.responseBytes);
+      if (st.responseBytes > PAYLOAD_LIMIT_BYTES) {
+        throw new OfficeError("ResponsePayloadSizeLimitExceeded", `The response payload size has exceeded the limit (${st.responseBytes} bytes > ${PAYLOAD_LIMIT_BYTES}).`);
+      }
+    } catch (e) {
+      stats.failedSyncs++;
+      for (const ev of st.events) wb.emit(ev);
+      throw e instanceof OfficeError ? e : new OfficeError("GeneralException", `An internal error has occurred. (${(e as Error)?.message ?? e})`);
+    }
+    for (const c of st.commits) c();
+    for (const ev of st.events) wb.emit(ev);
+    return passThroughValue as T;
+  }
+}
+
+export function notLoaded(prop: string): OfficeError {
+  return new OfficeError(
+    "PropertyNotLoaded",
+    `The property '${prop}' is not available. Before reading the property's value, call the load method on the containing object and call "context.sync()" on the associated request context.`,
+  );
+}
+
+/** Normalises load()'s argument forms: "a,b", ["a","b"], {select: "a,b"} or nothing. */
+export function loadProps(arg: unknown): string[] | null {
+  if (arg === undefined || arg === null) return null;
+  if (typeof arg === "string") return arg.split(",").map((s) => s.trim()).filter(Boolean);
+  if (Array.isArray(arg)) return arg.map(String).map((s) => s.trim()).filter(Boolean);
+  if (typeof arg === "object" && "select" in arg) return loadProps((arg as { select: unknown }).select);
+  if (typeof arg === "object") return Object.keys(arg as object);
+  throw new OfficeError("InvalidArgument", "The argument is invalid or missing or has an incorrect format. (load)");
+}
+
+/** Base of every proxy: loaded values, null-object state, load(). */
+export abstract class DevClientObject<T> {
+  protected _loaded = new Map<string, unknown>();
+  private _isNull: boolean | undefined;
+  private _bound: T | undefined;
+  constructor(readonly context: DevRequestContext, private readonly _resolver: () => T | null, private readonly _nullable = false) {}
+
+  /** Scalar properties load() with no argument fetches. */
+  protected abstract readonly _scalarProps: readonly string[];
+  protected abstract _read(target: T, prop: string, st: SyncState): unknown;
+
+  /** The model object, resolved at sync time (and then bound). Throws ItemNotFound. */
+  protected _target(): T {
+    if (this._bound !== undefined) return this._bound;
+    const t = this._resolver();
+    if (t === null) {
+      throw new OfficeError("ItemNotFound", `The requested resource doesn't exist. (${this.constructor.name.replace(/^Dev/, "")})`);
+    }
+    this._bound = t;
+    return t;
+  }
+  protected _tryTarget(): T | null {
+    if (this._bound !== undefined) return this._bound;
+    const t = this._resolver();
+    if (t !== null) this._bound = t;
+    return t;
+  }
+
+  load(arg?: unknown): this {
+    const props = loadProps(arg) ?? [...this._scalarProps];
+    this.context.enqueue({ load: props }, (st) => {
+      const t = this._nullable ? this._tryTarget() : this._target();
+      if (t === null) {
+        st.commits.push(() => { this._isNull = true; });
+        return;
+      }
+      const snap = new Map<string, unknown>();
+      for (const p of props) snap.set(p, this._read(t, p, st));
+      st.responseBytes += jsonBytes(Object.fromEntries(snap));
+      st.commits.push(() => {
+        this._isNull = false;
+        for (const [k, v] of snap) this._loaded.set(k, v);
+      });
+    });
+    return this;
+  }
+
+  /** A collection hands its item proxies the properties it loaded for them. */
+  _preload(m: Map<string, unknown>): void {
+    for (const [k, v] of m) this._loaded.set(k, v);
+    this._isNull = false;
+  }
+
+  get isNullObject(): boolean {
+    if (this._isNull === undefined) throw notLoaded("isNullObject");
+    return this._isNull;
+  }
+  protected _get<V>(prop: string): V {
+    if (!this._loaded.has(prop)) throw notLoaded(prop);
+    return this._loaded.get(prop) as V;
+  }
+  /** Queue a property assignment / method call that runs against the resolved model object. */
+  protected _do(payload: unknown, run: (t: T, st: SyncState) => void): void {
+    this.context.enqueue(payload, (st) => run(this._target(), st));
+  }
+  toJSON(): Record<string, unknown> {
+    return Object.fromEntries(this._loaded);
+  }
+}
+
+/** A value a method returns (e.g. getXml(), getCount()): readable after sync(). */
+export class DevClientResult<V> {
+  private _v: { value: V } | undefined;
+  set(v: V): void { this._v = { value: v }; }
+  get value(): V {
+    if (!this._v) throw new OfficeError("ValueNotLoaded", 'The value of the result object has not been loaded yet. Before reading the value property, call "context.sync()" on the associated request context.');
+    return this._v.value;
+  }
+}
+
+/** Collections: load() fills `items` with proxies carrying the requested properties. */
+export abstract class DevCollection<T, P extends DevClientObject<T>> {
+  private _items: P[] | undefined;
+  constructor(readonly context: DevRequestContext) {}
+  protected abstract _list(): T[];
+  protected abstract _proxy(item: T): P;
+  protected abstract readonly _itemScalarProps: readonly string[];
+  protected abstract _readItem(item: T, prop: string, st: SyncState): unknown;
+
+  load(arg?: unknown): this {
+    const raw = loadProps(arg);
+    const props = raw === null || raw.length === 0 || (raw.length === 1 && raw[0] === "items")
+      ? [...this._itemScalarProps]
+      : raw.map((p) => p.replace(/^items\//, "")).filter((p) => p !== "items");
+    this.context.enqueue({ loadItems: props }, (st) => {
+      const items = this._list();
+      const snaps = items.map((it) => {
+        const m = new Map<string, unknown>();
+        for (const p of props) m.set(p, this._readItem(it, p, st));
+        return m;
+      });
+      st.responseBytes += jsonBytes(snaps.map((m) => Object.fromEntries(m)));
+      st.commits.push(() => {
+        this._items = items.map((it, i) => {
+          const proxy = this._proxy(it);
+          proxy._preload(snaps[i]!);
+          return proxy;
+        });
+      });
+    });
+    return this;
+  }
+  get items(): P[] {
+    if (!this._items) throw notLoaded("items");
+    return this._items;
+  }
+  getCount(): DevClientResult<number> {
+    const r = new DevClientResult<number>();
+    this.context.enqueue({ getCount: 1 }, (st) => { const n = this._list().length; st.commits.push(() => r.set(n)); });
+    return r;
+  }
+  toJSON(): unknown {
+    return { items: this._items?.map((i) => i.toJSON()) ?? [] };
+  }
+}
