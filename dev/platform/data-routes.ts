@@ -1,0 +1,142 @@
+// Hono routes of the data API ({data_url} = <baseUrl>/cubejs-api): POST /v1/load (JSON
+// query compiled to SQL), POST /v1/svcsql (SQL over the views), GET /v1/meta. Auth is the
+// deployment JWT in Authorization with no prefix. Numbers go out as strings, as a
+// Postgres-backed platform sends them. With the slow-query knob a query that is not done
+// within `continueWaitMs` answers 200 {"error":"Continue wait"}; asking again picks it up.
+import { Hono } from "hono";
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { LoadRequest, SqlRequest, type LoadQuery } from "../../src/api/schemas/data";
+import type { Credentials } from "./auth";
+import { compileLoad, metaBody, QueryError, SQL_VIEW_NAMES } from "./semantic";
+
+export interface DataApiOptions {
+  /** Artificial extra time every /v1/load takes (test knob); 0 = none. */
+  slowQueryMs: () => number;
+  /** How long a request waits for a running query before "Continue wait". */
+  continueWaitMs: number;
+}
+
+class UserError extends Error {}
+
+type Json = Record<string, unknown>;
+
+export function dataRoutes(conn: DuckDBConnection, creds: Credentials, o: DataApiOptions): Hono {
+  const app = new Hono();
+  const running = new Map<string, { done: boolean; result: Promise<{ status: number; body: Json }> }>();
+
+  app.use("*", async (c, next) => {
+    const header = c.req.header("Authorization");
+    if (!header) return c.json({ error: "Authorization header isn't set" }, 403);
+    const token = header.replace(/^Bearer /, "");
+    if (!creds.verify(token)) return c.json({ error: "Invalid token" }, 403);
+    await next();
+  });
+
+  async function body(c: { req: { text(): Promise<string> } }): Promise<unknown> {
+    const text = await c.req.text();
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new UserError("The body is not valid JSON");
+    }
+  }
+  function check<T>(r: { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } }): T {
+    if (r.success) return r.data;
+    const i = r.error.issues[0]!;
+    throw new UserError(`${i.path.join(".") || "(body)"}: ${i.message}`);
+  }
+
+  async function runLoad(query: LoadQuery): Promise<{ status: number; body: Json }> {
+    const compiled = compileLoad(query);
+    const extra = o.slowQueryMs();
+    if (extra > 0) await new Promise((r) => setTimeout(r, extra));
+    const reader = await conn.runAndReadAll(compiled.sql, compiled.params);
+    const data = reader.getRowObjectsJson() as Json[];
+    for (const row of data) for (const [granular, plain] of compiled.timeAliases) row[plain] = row[granular];
+    let total: number | null = null;
+    if (compiled.countSql) {
+      const t = await conn.runAndReadAll(compiled.countSql, compiled.params);
+      total = Number((t.getRowObjectsJson()[0] as Json).n);
+    }
+    return {
+      status: 200,
+      body: {
+        query: compiled.normalized, data, lastRefreshTime: new Date().toISOString(), annotation: compiled.annotation,
+        dataSource: "default", dbType: "duckdb", external: false, slowQuery: extra > 0, total,
+      },
+    };
+  }
+
+  app.post("/v1/load", async (c) => {
+    const req = check(LoadRequest.safeParse(await body(c)));
+    const exec = () => runLoad(req.query).catch((e: unknown) => {
+      if (e instanceof QueryError) return { status: 400, body: { type: "UserError", error: e.message } };
+      throw e;
+    });
+    if (o.slowQueryMs() <= 0) {
+      const r = await exec();
+      return c.json(r.body, r.status as 200);
+    }
+    const key = `${c.req.header("Authorization")}|${JSON.stringify(req.query)}`;
+    let entry = running.get(key);
+    if (!entry) {
+      const e: { done: boolean; result: Promise<{ status: number; body: Json }> } = { done: false, result: exec() };
+      e.result.finally(() => { e.done = true; }).catch(() => undefined);
+      running.set(key, e);
+      entry = e;
+    }
+    const winner = await Promise.race([entry.result.then(() => true, () => true), new Promise<false>((r) => setTimeout(() => r(false), o.continueWaitMs))]);
+    if (!winner) return c.json({ error: "Continue wait" }, 200);
+    running.delete(key);
+    const r = await entry.result;
+    return c.json(r.body, r.status as 200);
+  });
+
+  app.post("/v1/svcsql", async (c) => {
+    const req = check(SqlRequest.safeParse(await body(c)));
+    let prepared;
+    try {
+      const names = conn.getTableNames(req.query, false);
+      const bad = names.filter((n) => !SQL_VIEW_NAMES.has(n));
+      if (bad.length) throw new UserError(`Unknown table(s): ${bad.join(", ")}; the views are ${[...SQL_VIEW_NAMES].join(", ")}`);
+      prepared = await conn.prepare(req.query);
+    } catch (e) {
+      if (e instanceof UserError) throw e;
+      throw new UserError((e as Error).message);
+    }
+    if (prepared.statementType !== 1 /* SELECT */) throw new UserError("Only SELECT statements are allowed");
+    const reader = await prepared.runAndReadAll().catch((e: Error) => { throw new UserError(e.message); });
+    const names = reader.columnNames();
+    const types = reader.columnTypes().map((t) => sqlType(t.toString()));
+    const rows = reader.getRowsJson();
+    const data = rows.map((row) => Object.fromEntries(names.map((n, i) => [n, formatSqlValue(types[i]!, row[i])])));
+    return c.json({ schema: names.map((name, i) => ({ name, type: types[i]! })), data });
+  });
+
+  app.get("/v1/meta", (c) => c.json(metaBody()));
+
+  app.onError((e, c) => {
+    if (e instanceof UserError) return c.json({ type: "UserError", error: e.message }, 400);
+    console.error("data API error:", e);
+    return c.json({ error: "Internal error" }, 500);
+  });
+  return app;
+}
+
+type SqlType = "string" | "number" | "boolean" | "time";
+function sqlType(duck: string): SqlType {
+  if (/^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE|DECIMAL)/.test(duck)) return "number";
+  if (duck === "BOOLEAN") return "boolean";
+  if (/^(DATE|TIMESTAMP)/.test(duck)) return "time";
+  return "string";
+}
+function formatSqlValue(type: SqlType, v: unknown): unknown {
+  if (v === null || v === undefined) return null;
+  if (type === "number") return String(v);
+  if (type === "time") {
+    const s = String(v);
+    const m = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}:\d{2})(?:\.(\d+))?)?/.exec(s);
+    return m ? `${m[1]}T${m[2] ?? "00:00:00"}.${((m[3] ?? "") + "000").slice(0, 3)}` : s;
+  }
+  return v;
+}

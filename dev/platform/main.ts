@@ -1,0 +1,42 @@
+// `npm run platform -- [--port N] [--data-dir DIR] [--slow-query-ms N]`: starts the
+// stand-in, prints exactly one JSON line (PlatformInfo) on stdout when ready, logs to
+// stderr, and stops cleanly (connections closed, database checkpointed) on SIGTERM/SIGINT.
+import { parseArgs } from "node:util";
+import { startPlatform } from "./server";
+
+function usage(msg: string): never {
+  process.stderr.write(`${msg}\nusage: npm run platform -- [--port N] [--data-dir DIR] [--slow-query-ms N]\n`);
+  process.exit(2);
+}
+
+let args;
+try {
+  args = parseArgs({ options: { port: { type: "string" }, "data-dir": { type: "string" }, "slow-query-ms": { type: "string" } }, strict: true }).values;
+} catch (e) {
+  usage((e as Error).message);
+}
+const num = (v: string | undefined, name: string, max: number) => {
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v) || Number(v) > max) usage(`--${name} must be an integer from 0 to ${max}`);
+  return Number(v);
+};
+
+const platform = await startPlatform({
+  port: num(args.port, "port", 65535),
+  dataDir: args["data-dir"],
+  slowQueryMs: num(args["slow-query-ms"], "slow-query-ms", 600_000),
+});
+process.stdout.write(JSON.stringify(platform.info) + "\n");
+
+let stopping = false;
+for (const sig of ["SIGTERM", "SIGINT"] as const) {
+  process.on(sig, () => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`platform: ${sig}, stopping\n`);
+    platform.close().then(() => process.exit(0), (e: unknown) => {
+      process.stderr.write(`platform: close failed: ${String(e)}\n`);
+      process.exit(1);
+    });
+  });
+}

@@ -1,0 +1,64 @@
+// Seeded management data (written once per data dir): reports in both deployments, legacy
+// reports with a unique and a shared placeholder id, an external workbook whose placements
+// mix GRANTED and DENIED for the analyst, and a workbook over the 2000-placement limit.
+import { placeholderPublicId, PLACEHOLDER_BUCKET } from "../../src/api/public-id";
+import type { ResultChecksum } from "../../src/api/schemas/management";
+import { queryChecksum } from "./service";
+import type { Store, StoredPlacement, StoredReport } from "./store";
+
+export const MIXED_WORKBOOK = "wb-mixed-0001";
+export const OVERSIZED_WORKBOOK = "wb-oversized-0001";
+/** Legacy report ids: 1600 is alone in its placeholder bucket; 1616 and 1617 share one. */
+export const LEGACY_UNIQUE_ID = 100 * PLACEHOLDER_BUCKET;
+export const LEGACY_SHARED_IDS = [101 * PLACEHOLDER_BUCKET, 101 * PLACEHOLDER_BUCKET + 1];
+const AT = "2026-01-15T09:00:00.000Z";
+
+const query = JSON.stringify({ measures: ["orders.count", "orders.total_amount"], dimensions: ["orders.status"] });
+const checksum: ResultChecksum = { v: 1, chunks: [{ from: 0, to: 4, hash: "0f1e2d3c4b5a6978" }], payload: "seeded" };
+
+function report(id: number, deploymentId: number, publicId: string | null, name: string, userId: number, shared: boolean): StoredReport {
+  const r: StoredReport = {
+    id, deploymentId, publicId, name, title: name, userId, shared, source: "SHEETS_DESKTOP",
+    createdAt: AT, updatedAt: AT, version: 1, jsonQuery: query, externalWorkbookId: MIXED_WORKBOOK,
+  };
+  r.currentQueryChecksum = queryChecksum(r);
+  return r;
+}
+function placement(id: string, r: StoredReport, workbookId: string, sheet: string, anchor: string, end: string, queryChecksum: string): StoredPlacement {
+  return {
+    id, reportId: r.id, host: "SHEETS_DESKTOP", workbookId, workbookName: workbookId === MIXED_WORKBOOK ? "Mixed.xlsx" : "Oversized.xlsx",
+    sheetId: `sheet-${sheet}`, sheetName: sheet, anchorCell: anchor, endResultCell: end, resultLocation: `${anchor}:${end}`,
+    placedAt: AT, refreshedAt: AT, placedByUserId: r.userId, refreshedByUserId: r.userId, queryChecksum, resultChecksum: checksum,
+  };
+}
+
+export async function seedIfEmpty(store: Store): Promise<void> {
+  if (store.meta.get("seeded") === "1") return;
+  const analystOwn = report(1, 1, "AnaOwnRpt001", "Analyst pipeline", 2, false);
+  const adminShared = report(2, 1, "SharedRpt002", "Company revenue", 1, true);
+  const outsiderPrivate = report(3, 1, "OscarPriv003", "Outsider private margins", 4, false);
+  const outsiderOther = report(4, 2, "OscarFin0004", "Finance forecast", 4, false);
+  const viewerVisible = report(5, 2, "FinShared005", "Finance shared", 1, true);
+  const legacy = [LEGACY_UNIQUE_ID, ...LEGACY_SHARED_IDS].map((id) => report(id, 1, null, `Legacy report ${id}`, 2, true));
+  const big = [10, 11, 12].map((id) => ({ ...report(id, 1, `OversizeRp${id}`, `Oversized ${id}`, 1, true), externalWorkbookId: OVERSIZED_WORKBOOK }));
+  const reports = [analystOwn, adminShared, outsiderPrivate, outsiderOther, viewerVisible, ...legacy, ...big];
+
+  const placements: StoredPlacement[] = [
+    placement("plc-mixed-01", analystOwn, MIXED_WORKBOOK, "Pipeline", "A1", "C5", analystOwn.currentQueryChecksum!),
+    placement("plc-mixed-02", adminShared, MIXED_WORKBOOK, "Revenue", "B2", "D6", adminShared.currentQueryChecksum!),
+    placement("plc-mixed-03", adminShared, MIXED_WORKBOOK, "Revenue", "H2", "J6", "stale-checksum"),
+    placement("plc-mixed-04", outsiderPrivate, MIXED_WORKBOOK, "Margins", "A1", "C5", outsiderPrivate.currentQueryChecksum!),
+    placement("plc-mixed-05", outsiderOther, MIXED_WORKBOOK, "Forecast", "A1", "C5", ""),
+  ];
+  // 2001 placements over three reports: one over the 2000 limit.
+  for (let i = 0; i < 2001; i++) {
+    const r = big[i % 3]!;
+    placements.push(placement(`plc-over-${String(i).padStart(4, "0")}`, r, OVERSIZED_WORKBOOK, `S${i % 3}`, `A${i * 10 + 1}`, `C${i * 10 + 5}`, r.currentQueryChecksum!));
+  }
+  await store.commit({ reports, placements, meta: { seeded: "1" } });
+}
+
+export const seededIds = {
+  legacyPublicIds: { unique: placeholderPublicId(LEGACY_UNIQUE_ID), ambiguous: placeholderPublicId(LEGACY_SHARED_IDS[0]!) },
+  externalWorkbooks: { mixed: MIXED_WORKBOOK, oversized: OVERSIZED_WORKBOOK },
+};

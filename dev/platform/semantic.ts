@@ -1,0 +1,315 @@
+// The small semantic model over the sample dataset (views orders, customers, products,
+// with count / sum / avg / count-distinct measures and string, number, boolean and time
+// dimensions), and the compiler from a /v1/load JSON query to DuckDB SQL.
+// Grouping happens on raw values in an inner query; formatting (numbers as strings, as a
+// Postgres-backed platform sends them; times as naive "YYYY-MM-DDTHH:mm:ss.sss" in the
+// query's timezone) happens in the outer query, on the grouped rows only.
+import type { DuckDBValue } from "@duckdb/node-api";
+import type { Filter, LoadQuery, MemberFilter } from "../../src/api/schemas/data";
+
+export class QueryError extends Error {}
+
+type DimType = "string" | "number" | "boolean" | "time";
+interface DimensionDef { sql: string; type: DimType; title: string }
+interface MeasureDef { sql: string; aggType: "count" | "sum" | "avg" | "countDistinct"; title: string; decimals: number }
+interface ViewDef {
+  name: string;
+  title: string;
+  table: string;
+  alias: string;
+  /** How the view joins the orders fact table (absent for orders itself). */
+  joinOn?: string;
+  measures: Record<string, MeasureDef>;
+  dimensions: Record<string, DimensionDef>;
+}
+
+export const VIEWS: ViewDef[] = [
+  {
+    name: "orders", title: "Orders", table: "sample.orders", alias: "o",
+    measures: {
+      count: { sql: "count(*)", aggType: "count", title: "Count", decimals: 0 },
+      total_amount: { sql: "sum(o.amount)", aggType: "sum", title: "Total Amount", decimals: 2 },
+      avg_amount: { sql: "avg(o.amount)", aggType: "avg", title: "Avg Amount", decimals: 6 },
+      total_quantity: { sql: "sum(o.quantity)", aggType: "sum", title: "Total Quantity", decimals: 0 },
+      customers_count: { sql: "count(DISTINCT o.customer_id)", aggType: "countDistinct", title: "Customers Count", decimals: 0 },
+    },
+    dimensions: {
+      id: { sql: "o.id", type: "number", title: "Id" },
+      external_ref: { sql: "o.external_ref", type: "number", title: "External Ref" },
+      status: { sql: "o.status", type: "string", title: "Status" },
+      created_at: { sql: "o.created_at", type: "time", title: "Created at" },
+      quantity: { sql: "o.quantity", type: "number", title: "Quantity" },
+      amount: { sql: "o.amount", type: "number", title: "Amount" },
+      is_returned: { sql: "o.is_returned", type: "boolean", title: "Is Returned" },
+    },
+  },
+  {
+    name: "customers", title: "Customers", table: "sample.customers", alias: "c", joinOn: "c.id = o.customer_id",
+    measures: { count: { sql: "count(DISTINCT c.id)", aggType: "countDistinct", title: "Count", decimals: 0 } },
+    dimensions: {
+      id: { sql: "c.id", type: "number", title: "Id" },
+      name: { sql: "c.name", type: "string", title: "Name" },
+      country: { sql: "c.country", type: "string", title: "Country" },
+      segment: { sql: "c.segment", type: "string", title: "Segment" },
+      is_vip: { sql: "c.is_vip", type: "boolean", title: "Is Vip" },
+      signed_up_at: { sql: "c.signed_up_at", type: "time", title: "Signed up at" },
+    },
+  },
+  {
+    name: "products", title: "Products", table: "sample.products", alias: "p", joinOn: "p.id = o.product_id",
+    measures: { count: { sql: "count(DISTINCT p.id)", aggType: "countDistinct", title: "Count", decimals: 0 } },
+    dimensions: {
+      id: { sql: "p.id", type: "number", title: "Id" },
+      name: { sql: "p.name", type: "string", title: "Name" },
+      category: { sql: "p.category", type: "string", title: "Category" },
+      price: { sql: "p.price", type: "number", title: "Price" },
+    },
+  },
+];
+
+const viewByName = new Map(VIEWS.map((v) => [v.name, v]));
+
+function resolve(member: string): { view: ViewDef; name: string } {
+  const [viewName, name] = member.split(".");
+  const view = viewName ? viewByName.get(viewName) : undefined;
+  if (!view || !name) throw new QueryError(`'${viewName}' not found for path '${member}'`);
+  return { view, name };
+}
+function dimension(member: string): { view: ViewDef; def: DimensionDef } {
+  const { view, name } = resolve(member);
+  const def = view.dimensions[name];
+  if (!def) throw new QueryError(`'${name}' not found for path '${member}'`);
+  return { view, def };
+}
+function measure(member: string): { view: ViewDef; def: MeasureDef } {
+  const { view, name } = resolve(member);
+  const def = view.measures[name];
+  if (!def) throw new QueryError(`'${name}' not found for path '${member}'`);
+  return { view, def };
+}
+
+/** GET /v1/meta body, in the recorded semantic-layer shape. */
+export function metaBody() {
+  return {
+    cubes: VIEWS.map((v) => ({
+      public: true, name: v.name, type: "view", title: v.title,
+      measures: Object.entries(v.measures).map(([n, m]) => ({
+        name: `${v.name}.${n}`, title: `${v.title} ${m.title}`, shortTitle: m.title, cumulativeTotal: false, cumulative: false,
+        type: "number", aggType: m.aggType, drillMembers: [], drillMembersGrouped: { measures: [], dimensions: [] }, isVisible: true,
+      })),
+      dimensions: Object.entries(v.dimensions).map(([n, d]) => ({
+        name: `${v.name}.${n}`, title: `${v.title} ${d.title}`, type: d.type, shortTitle: d.title, suggestFilterValues: true, isVisible: true,
+      })),
+      segments: [],
+    })),
+  };
+}
+
+const TIMEZONES = new Set<string>(["UTC", ...Intl.supportedValuesOf("timeZone")]);
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/;
+
+function rangeBound(v: string, end: boolean): string {
+  if (DATE_ONLY.test(v)) return `${v}T${end ? "23:59:59.999" : "00:00:00.000"}`;
+  if (DATE_TIME.test(v)) {
+    const [d, t] = v.replace(" ", "T").split("T") as [string, string];
+    const [hms, ms = ""] = t.split(".");
+    return `${d}T${hms!.length === 5 ? hms + ":00" : hms}.${(ms + "000").slice(0, 3)}`;
+  }
+  throw new QueryError(`Unsupported date range value: '${v}' (use YYYY-MM-DD or YYYY-MM-DDTHH:mm:ss)`);
+}
+
+export interface CompiledQuery {
+  sql: string;
+  countSql: string | null;
+  params: DuckDBValue[];
+  normalized: Record<string, unknown>;
+  annotation: { measures: Record<string, unknown>; dimensions: Record<string, unknown>; segments: Record<string, unknown>; timeDimensions: Record<string, unknown> };
+  /** [granular key, plain key] pairs: each row repeats the time value under the plain member name. */
+  timeAliases: Array<[string, string]>;
+}
+
+const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
+
+export function compileLoad(query: LoadQuery): CompiledQuery {
+  const timezone = query.timezone ?? "UTC";
+  if (!TIMEZONES.has(timezone)) throw new QueryError(`Unknown timezone: '${timezone}'`);
+  const measures = query.measures ?? [];
+  const dimensions = query.dimensions ?? [];
+  const timeDimensions = query.timeDimensions ?? [];
+  if (measures.length + dimensions.length + timeDimensions.length === 0) throw new QueryError("Query should contain either measures, dimensions or timeDimensions");
+  const limit = query.limit ?? 10_000;
+  const params: DuckDBValue[] = [];
+  const param = (v: DuckDBValue) => { params.push(v); return `$${params.length}`; };
+  const used = new Set<string>();
+  const timeExpr = (col: string) => timezone === "UTC" ? col : `timezone('${timezone}', timezone('UTC', ${col}))`;
+
+  const annotation: CompiledQuery["annotation"] = { measures: {}, dimensions: {}, segments: {}, timeDimensions: {} };
+  const inner: string[] = [];
+  const outer: string[] = [];
+  const groupCount = { n: 0 };
+  const orderable = new Map<string, string>(); // member id → inner alias
+  const timeAliases: Array<[string, string]> = [];
+  const where: string[] = [];
+  const having: string[] = [];
+
+  const fmtDim = (alias: string, type: DimType) =>
+    type === "time" ? `strftime(${alias}, '%Y-%m-%dT%H:%M:%S.%g')` : type === "boolean" ? alias : `CAST(${alias} AS VARCHAR)`;
+
+  dimensions.forEach((m, i) => {
+    const { view, def } = dimension(m);
+    used.add(view.name);
+    const alias = `d${i}`;
+    const expr = def.type === "time" ? timeExpr(def.sql) : def.sql;
+    inner.push(`${expr} AS ${alias}`);
+    groupCount.n++;
+    outer.push(`${fmtDim(alias, def.type)} AS ${q(m)}`);
+    orderable.set(m, alias);
+    annotation.dimensions[m] = { title: `${view.title} ${def.title}`, shortTitle: def.title, type: def.type };
+  });
+
+  const normalizedTds = timeDimensions.map((td, i) => {
+    const { view, def } = dimension(td.dimension);
+    if (def.type !== "time") throw new QueryError(`Dimension '${td.dimension}' is not a time dimension`);
+    used.add(view.name);
+    const expr = timeExpr(def.sql);
+    let dateRange: [string, string] | undefined;
+    if (td.dateRange !== undefined) {
+      const [from, to] = typeof td.dateRange === "string" ? [td.dateRange, td.dateRange] : td.dateRange;
+      dateRange = [rangeBound(from, false), rangeBound(to, true)];
+      where.push(`${expr} BETWEEN CAST(${param(dateRange[0])} AS TIMESTAMP) AND CAST(${param(dateRange[1])} AS TIMESTAMP)`);
+    }
+    if (td.granularity) {
+      const alias = `t${i}`;
+      const key = `${td.dimension}.${td.granularity}`;
+      inner.push(`date_trunc('${td.granularity}', ${expr}) AS ${alias}`);
+      groupCount.n++;
+      outer.push(`${fmtDim(alias, "time")} AS ${q(key)}`);
+      orderable.set(td.dimension, alias);
+      orderable.set(key, alias);
+      timeAliases.push([key, td.dimension]);
+      const entry = { title: `${view.title} ${def.title}`, shortTitle: def.title, type: "time" };
+      annotation.timeDimensions[key] = entry;
+      annotation.timeDimensions[td.dimension] = entry;
+    }
+    return { dimension: td.dimension, ...(td.granularity ? { granularity: td.granularity } : {}), ...(dateRange ? { dateRange } : {}) };
+  });
+
+  measures.forEach((m, i) => {
+    const { view, def } = measure(m);
+    used.add(view.name);
+    const alias = `m${i}`;
+    inner.push(`${def.sql} AS ${alias}`);
+    const num = def.aggType === "avg" ? `CAST(${alias} AS DECIMAL(38,${def.decimals}))` : alias;
+    outer.push(`CAST(${num} AS VARCHAR) AS ${q(m)}`);
+    orderable.set(m, alias);
+    annotation.measures[m] = { title: `${view.title} ${def.title}`, shortTitle: def.title, type: "number", drillMembers: [], drillMembersGrouped: { measures: [], dimensions: [] } };
+  });
+
+  const filterSql = (f: Filter): { sql: string; aggregate: boolean } => {
+    if ("and" in f || "or" in f) {
+      const parts = ("and" in f ? f.and : f.or).map(filterSql);
+      if (parts.length === 0) return { sql: "TRUE", aggregate: false };
+      const aggregate = parts.some((p) => p.aggregate);
+      if (aggregate && parts.some((p) => !p.aggregate)) throw new QueryError("A logical filter cannot mix measures and dimensions");
+      return { sql: `(${parts.map((p) => p.sql).join("and" in f ? " AND " : " OR ")})`, aggregate };
+    }
+    return memberFilterSql(f);
+  };
+  const memberFilterSql = (f: MemberFilter): { sql: string; aggregate: boolean } => {
+    const { view, name } = resolve(f.member);
+    used.add(view.name);
+    const md = view.measures[name];
+    const dd = view.dimensions[name];
+    if (!md && !dd) throw new QueryError(`'${name}' not found for path '${f.member}'`);
+    const type: DimType = md ? "number" : dd!.type;
+    const col = md ? md.sql : type === "time" ? timeExpr(dd!.sql) : dd!.sql;
+    const values = f.values ?? [];
+    const typed = (v: string): string => {
+      if (type === "number") {
+        if (!/^[+-]?\d+(\.\d+)?$/.test(v)) throw new QueryError(`Filter value '${v}' of ${f.member} is not a number`);
+        return `CAST(${param(v)} AS DOUBLE)`;
+      }
+      if (type === "time") return `CAST(${param(rangeBound(v, false))} AS TIMESTAMP)`;
+      if (type === "boolean") return param(v === "true");
+      return param(v);
+    };
+    const need = (n: number) => { if (values.length < n) throw new QueryError(`Filter ${f.operator} on ${f.member} needs ${n} value(s)`); };
+    let sql: string;
+    switch (f.operator) {
+      case "equals": need(1); sql = `${col} IN (${values.map(typed).join(", ")})`; break;
+      case "notEquals": need(1); sql = `(${col} NOT IN (${values.map(typed).join(", ")}) OR ${col} IS NULL)`; break;
+      case "contains": case "notContains": case "startsWith": case "endsWith": {
+        need(1);
+        const pat = (v: string) => f.operator === "startsWith" ? `${param(v)} || '%'` : f.operator === "endsWith" ? `'%' || ${param(v)}` : `'%' || ${param(v)} || '%'`;
+        const any = values.map((v) => `CAST(${col} AS VARCHAR) ILIKE ${pat(v)}`).join(" OR ");
+        sql = f.operator === "notContains" ? `NOT (${any})` : `(${any})`;
+        break;
+      }
+      case "gt": need(1); sql = `${col} > ${typed(values[0]!)}`; break;
+      case "gte": need(1); sql = `${col} >= ${typed(values[0]!)}`; break;
+      case "lt": need(1); sql = `${col} < ${typed(values[0]!)}`; break;
+      case "lte": need(1); sql = `${col} <= ${typed(values[0]!)}`; break;
+      case "set": sql = `${col} IS NOT NULL`; break;
+      case "notSet": sql = `${col} IS NULL`; break;
+      case "inDateRange": case "notInDateRange": {
+        need(2);
+        const between = `${col} BETWEEN CAST(${param(rangeBound(values[0]!, false))} AS TIMESTAMP) AND CAST(${param(rangeBound(values[1]!, true))} AS TIMESTAMP)`;
+        sql = f.operator === "inDateRange" ? between : `NOT (${between})`;
+        break;
+      }
+      case "beforeDate": need(1); sql = `${col} < CAST(${param(rangeBound(values[0]!, false))} AS TIMESTAMP)`; break;
+      case "afterDate": need(1); sql = `${col} > CAST(${param(rangeBound(values[0]!, true))} AS TIMESTAMP)`; break;
+    }
+    return { sql, aggregate: Boolean(md) };
+  };
+  for (const f of query.filters ?? []) {
+    const c = filterSql(f);
+    (c.aggregate ? having : where).push(c.sql);
+  }
+
+  // FROM: one view alone, or the orders fact table with the other views joined.
+  let from: string;
+  if (used.size === 1) {
+    const v = viewByName.get([...used][0]!)!;
+    from = `${v.table} ${v.alias}`;
+  } else {
+    from = "sample.orders o" + VIEWS.filter((v) => v.joinOn && used.has(v.name)).map((v) => ` JOIN ${v.table} ${v.alias} ON ${v.joinOn}`).join("");
+  }
+
+  let order: Array<{ id: string; desc: boolean }>;
+  const given = query.order;
+  if (given === undefined) order = [];
+  else if (Array.isArray(given)) order = given.map((o) => Array.isArray(o) ? { id: o[0], desc: o[1] === "desc" } : o);
+  else order = Object.entries(given).map(([id, d]) => ({ id, desc: d === "desc" }));
+  for (const o of order) if (!orderable.has(o.id)) throw new QueryError(`Order member '${o.id}' is not part of the query`);
+  // Default order (as the semantic layer does): first time dimension, else first measure desc, else first dimension.
+  const effective = order.length > 0 ? order
+    : timeAliases.length > 0 ? [{ id: timeAliases[0]![1], desc: false }]
+    : measures.length > 0 ? [{ id: measures[0]!, desc: true }]
+    : dimensions.length > 0 ? [{ id: dimensions[0]!, desc: false }] : [];
+  const orderSql = effective.map((o) => `${orderable.get(o.id)} ${o.desc ? "DESC" : "ASC"} NULLS LAST`);
+  // Tie-break on every grouping column so pages are stable.
+  const tie = [...Array(groupCount.n).keys()].map((k) => `${k + 1}`);
+
+  const groupBy = groupCount.n > 0 ? ` GROUP BY ${[...Array(groupCount.n).keys()].map((k) => k + 1).join(", ")}` : "";
+  const innerSql = `SELECT ${inner.join(", ")} FROM ${from}${where.length ? ` WHERE ${where.join(" AND ")}` : ""}${groupBy}${having.length ? ` HAVING ${having.join(" AND ")}` : ""}`;
+  const orderBy = [...orderSql, ...tie.map((t) => `${t} ASC`)];
+  const innerOrdered = `${innerSql}${orderBy.length ? ` ORDER BY ${orderBy.join(", ")}` : ""} LIMIT ${limit}${query.offset ? ` OFFSET ${query.offset}` : ""}`;
+  const sql = `SELECT ${outer.join(", ")} FROM (${innerOrdered}) r`;
+  const countSql = query.total ? `SELECT CAST(count(*) AS INTEGER) AS n FROM (${innerSql}) r` : null;
+
+  const normalized: Record<string, unknown> = {
+    measures, dimensions, timeDimensions: normalizedTds, filters: query.filters ?? [], order,
+    limit, timezone, rowLimit: limit,
+    ...(query.offset !== undefined ? { offset: query.offset } : {}),
+    ...(query.total !== undefined ? { total: query.total } : {}),
+  };
+  return { sql, countSql, params, normalized, annotation, timeAliases };
+}
+
+/** Base views svcsql may read, with plain column names. */
+export const SQL_VIEWS_DDL = VIEWS.map((v) =>
+  `CREATE OR REPLACE VIEW ${v.name} AS SELECT ${Object.entries(v.dimensions).map(([n, d]) => `${d.sql.replace(/^\w+\./, "")} AS ${n}`).join(", ")}${v.name === "orders" ? ", customer_id, product_id" : ""} FROM ${v.table}`,
+);
+export const SQL_VIEW_NAMES = new Set(VIEWS.map((v) => v.name));

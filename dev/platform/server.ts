@@ -1,0 +1,136 @@
+// The platform stand-in: one Hono app on 127.0.0.1 serving the management API
+// (/api/v1), the data API (/cubejs-api/v1) and, in a later issue, the agent chat API
+// (under /ai). State and the sample dataset live in DuckDB in the data dir.
+//   startPlatform({ dataDir?, port?, slowQueryMs? }) → { info, close(), hooks, setSlowQueryMs }
+// `info` is exactly the JSON line `npm run platform` prints.
+import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { AddressInfo } from "node:net";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { serve, type ServerType } from "@hono/node-server";
+import { Db } from "./db";
+import { DEFAULT_CACHE_DIR, ensureDatasetFile } from "./dataset";
+import { Store } from "./store";
+import { Credentials } from "./auth";
+import { ReportService, HttpProblem, type UpsertRaceHook } from "./service";
+import { seedIfEmpty, seededIds } from "./seed";
+import { managementRoutes } from "./management-routes";
+import { dataRoutes } from "./data-routes";
+import { SQL_VIEWS_DDL } from "./semantic";
+import { ACCOUNT_NAME, DEPLOYMENTS, USERS, type PersonaName } from "./personas";
+
+export interface PlatformOptions {
+  /** Where the DuckDB file lives; omitted → a fresh temp dir, removed on close. */
+  dataDir?: string;
+  /** 0 (default) → any free port. */
+  port?: number;
+  /** Extra time every /v1/load takes; with it, slow queries answer "Continue wait". */
+  slowQueryMs?: number;
+  /** How long a data request waits for a running query before "Continue wait" (default 1000). */
+  continueWaitMs?: number;
+  /** Shared cache of the generated dataset (default node_modules/.cache/cellbound-platform). */
+  datasetCacheDir?: string;
+  /** Log lines (default: stderr). */
+  log?: (line: string) => void;
+}
+
+/** Exactly the JSON line printed on startup. */
+export interface PlatformInfo {
+  baseUrl: string;
+  dataUrl: string;
+  aiUrl: string;
+  accountName: string;
+  deployments: Array<{ id: number; name: string }>;
+  apiKeys: Record<PersonaName, string>;
+  legacyPublicIds: { unique: string; ambiguous: string };
+  externalWorkbooks: { mixed: string; oversized: string };
+}
+
+export interface PlatformHooks {
+  /** Runs `hook` once, inside the next upsert, between its decision and its application. */
+  onNextUpsert(hook: UpsertRaceHook): void;
+  /** The next upsert sees another writer create (or delete) the report with its publicId: 409 upsert_branch_changed. */
+  raceNextUpsert(kind: "create" | "delete"): void;
+}
+
+export interface RunningPlatform {
+  info: PlatformInfo;
+  hooks: PlatformHooks;
+  setSlowQueryMs(ms: number): void;
+  /** Startup figures in ms; `generated` is true when the dataset was built on this start. */
+  startup: { ms: number; datasetMs: number; generated: boolean };
+  close(): Promise<void>;
+}
+
+export async function startPlatform(options: PlatformOptions = {}): Promise<RunningPlatform> {
+  const t0 = performance.now();
+  const log = options.log ?? ((l: string) => process.stderr.write(l + "\n"));
+  const temp = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "cellbound-platform-"));
+  mkdirSync(dataDir, { recursive: true });
+  let slowQueryMs = options.slowQueryMs ?? 0;
+
+  const td = performance.now();
+  const dataset = await ensureDatasetFile(dataDir, options.datasetCacheDir ?? DEFAULT_CACHE_DIR);
+  const generated = dataset.generated;
+  const datasetMs = performance.now() - td;
+  const db = await Db.open(dataDir, dataset.file);
+  for (const ddl of SQL_VIEWS_DDL) await db.run(ddl);
+  const store = await Store.load(db);
+  await seedIfEmpty(store);
+  const creds = await Credentials.load(store);
+  const service = new ReportService(store);
+  const dataConn = await db.reader();
+  await dataConn.run("SET enable_external_access = false");
+
+  const app = new Hono();
+  app.use("*", bodyLimit({ maxSize: 2 * 1024 * 1024, onError: (c) => c.json({ error: "The body is over 2 MiB", code: "too_long", field: "(body)" }, 400) }));
+  app.route("/api/v1", managementRoutes(service, creds));
+  app.route("/cubejs-api", dataRoutes(dataConn, creds, { slowQueryMs: () => slowQueryMs, continueWaitMs: options.continueWaitMs ?? 1000 }));
+  app.notFound((c) => c.json({ error: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
+  app.onError((e, c) => {
+    if (e instanceof HttpProblem) {
+      return c.json({ error: e.message, ...(e.code ? { code: e.code } : {}), ...(e.field ? { field: e.field } : {}) }, e.status as 400);
+    }
+    log(`platform: internal error on ${c.req.method} ${new URL(c.req.url).pathname}: ${(e as Error).stack ?? e}`);
+    return c.json({ error: "Internal error" }, 500);
+  });
+
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: options.port ?? 0 }, () => resolve(s));
+  });
+  const port = (server.address() as AddressInfo).port;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const info: PlatformInfo = {
+    baseUrl,
+    dataUrl: `${baseUrl}/cubejs-api`,
+    aiUrl: `${baseUrl}/ai`,
+    accountName: ACCOUNT_NAME,
+    deployments: DEPLOYMENTS.map((d) => ({ id: d.id, name: d.name })),
+    apiKeys: creds.apiKeys,
+    ...seededIds,
+  };
+
+  const admin = USERS.find((u) => u.persona === "admin")!;
+  const hooks: PlatformHooks = {
+    onNextUpsert: (hook) => service.onNextUpsert(hook),
+    raceNextUpsert: (kind) => service.onNextUpsert((ctx) => service.concurrentWrite(kind, ctx.deploymentId, ctx.publicId, admin)),
+  };
+
+  let closing: Promise<void> | null = null;
+  const close = () => closing ??= (async () => {
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+    });
+    dataConn.closeSync();
+    await db.close();
+    if (temp) rmSync(dataDir, { recursive: true, force: true });
+  })();
+
+  const startupMs = performance.now() - t0;
+  log(`platform: listening on ${baseUrl} (data dir ${dataDir}; dataset ${generated ? "generated" : "reused"} in ${datasetMs.toFixed(0)} ms; ready in ${startupMs.toFixed(0)} ms)`);
+  return { info, hooks, setSlowQueryMs: (ms) => { slowQueryMs = ms; }, startup: { ms: startupMs, datasetMs, generated }, close };
+}
