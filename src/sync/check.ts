@@ -1,0 +1,284 @@
+// Check (on open and on demand), fork of a copied workbook, and the workbook home data.
+//
+// check(): for each placement tracked in this workbook —
+//   syncStatus from the platform (UP_TO_DATE / CHANGED / UNKNOWN);
+//   hand-edit state from the fingerprint (an interrupted write of our own is finished, not flagged);
+//   anchor moved (its name moved) or sheet renamed (same id, new name): connect-workbook with
+//     addressOnly: true, which keeps the stored fingerprint;
+//   sheet or range deleted: reported missing, with the offer to disconnect;
+//   workbook copied (same stored id, another URL): offer to fork.
+// home(): every page of GET /external-documents/{id}/placements merged with local tracking;
+//   DENIED placements are listed read-only with their owner and deployment; 422 → HomeLimitError.
+import { PlacementLimitError, type ExternalPlacement, type SyncStatus } from "../api/index.ts";
+import { areaA1, cellA1 } from "../host/a1.ts";
+import type { TrackedArea } from "../host/port.ts";
+import { platformAddress, readArea, type SyncContext } from "./context.ts";
+import { findPlacementId, type HandEdits, type SyncEngine } from "./engine.ts";
+import { chunkRows, type Grid } from "./fingerprint.ts";
+import { mergeRuns } from "./plan.ts";
+import { updatePlacement, type CellState, type LocalPlacement } from "./state.ts";
+
+export type EditState = "clean" | "edited" | "interrupted-finished" | "interrupted" | "unknown";
+
+export interface PlacementCheck {
+  key: string;
+  placementId: string | null;
+  reportId: number;
+  reportName: string | null;
+  syncStatus: SyncStatus;
+  /** Where it is now (after moves and renames); null when missing. */
+  sheetName: string | null;
+  range: string | null;
+  missing: boolean;
+  /** What Cellbound did to follow it: "anchor moved to C5", "sheet renamed to Q3". */
+  corrections: string[];
+  edit: EditState;
+  /** Edited rows (zero-based, relative to the placement) when edit = "edited". */
+  editedRows: { from: number; to: number }[];
+  /** Offers for the UI: disconnect a missing placement. */
+  offers: ("disconnect")[];
+  /** A platform problem while checking this placement (it does not stop the others). */
+  problem?: string;
+}
+
+export interface CheckReport {
+  workbookName: string;
+  copied: boolean;
+  /** Present when copied: fork gives this copy a new workbook id. */
+  offers: ("fork")[];
+  placements: PlacementCheck[];
+  /** Set when the platform list could not be read (e.g. 422); syncStatus is then UNKNOWN. */
+  platformProblem?: string;
+}
+
+/** The platform refused the list: the document holds too many placements (seeds 01 §4.1, §8). */
+export class HomeLimitError extends Error {
+  constructor(readonly detail: string) {
+    super(`This workbook holds more placements than the platform lists: over 500 placed reports or over 2,000 placements in total. Remove some placements (disconnect them) to see the list again. (${detail})`);
+    this.name = "HomeLimitError";
+  }
+}
+
+async function platformPlacements(ctx: SyncContext, workbookId: string, signal?: AbortSignal): Promise<ExternalPlacement[]> {
+  const out: ExternalPlacement[] = [];
+  try {
+    for await (const p of ctx.platform.iterateExternalPlacements(workbookId, {}, signal)) out.push(p);
+  } catch (e) {
+    if (e instanceof PlacementLimitError) throw new HomeLimitError(e.message);
+    throw e;
+  }
+  return out;
+}
+
+const byName = (tracked: readonly TrackedArea[], name: string) => tracked.find((t) => t.name.toLowerCase() === name.toLowerCase());
+
+export async function check(engine: SyncEngine, o: { signal?: AbortSignal } = {}): Promise<CheckReport> {
+  const { ctx } = engine;
+  const { port } = ctx;
+  const identity = await port.identity();
+  let remote = new Map<string, ExternalPlacement>();
+  let platformProblem: string | undefined;
+  try {
+    remote = new Map((await platformPlacements(ctx, identity.workbookId, o.signal)).map((p) => [p.placementId, p]));
+  } catch (e) {
+    platformProblem = (e as Error).message;
+  }
+  const out: PlacementCheck[] = [];
+  for (const p of await engine.placements()) {
+    out.push(await engine.exclusive(() => checkOne(engine, p, remote.get(p.placementId ?? ""), identity.copied, o.signal)));
+  }
+  return { workbookName: identity.name, copied: identity.copied, offers: identity.copied ? ["fork"] : [], placements: out, ...(platformProblem ? { platformProblem } : {}) };
+}
+
+async function checkOne(engine: SyncEngine, p: LocalPlacement, remote: ExternalPlacement | undefined, copied: boolean, signal?: AbortSignal): Promise<PlacementCheck> {
+  const { ctx } = engine;
+  const { port } = ctx;
+  const base: PlacementCheck = {
+    key: p.key, placementId: p.placementId, reportId: p.reportId, reportName: remote?.reportName ?? p.reportName, syncStatus: remote?.syncStatus ?? "UNKNOWN",
+    sheetName: null, range: null, missing: false, corrections: [], edit: "unknown", editedRows: [], offers: [],
+  };
+  const t = byName(await port.tracked(), p.name);
+  if (!t?.area || !t.sheet) return { ...base, missing: true, offers: ["disconnect"] };
+  const area = t.area;
+  const sheet = t.sheet;
+  base.sheetName = sheet.name;
+  base.range = areaA1(area);
+
+  // Follow moves and renames (address-only: the platform keeps the fingerprint). A copy is not
+  // corrected: its placements belong to the original until it is forked.
+  const anchorCell = cellA1(area.row, area.col);
+  const moved = anchorCell !== p.anchorCell || sheet.id !== p.sheetId;
+  const renamed = sheet.name !== p.sheetName;
+  if ((moved || renamed) && !copied) {
+    if (moved) base.corrections.push(`anchor moved from ${p.anchorCell} to ${anchorCell}`);
+    if (renamed) base.corrections.push(`sheet renamed from ${p.sheetName} to ${sheet.name}`);
+    try {
+      if (p.placementId && p.deploymentId === ctx.deploymentId) {
+        const addr = platformAddress(sheet.name, { ...area, rows: p.shape.rows, cols: p.shape.cols });
+        await ctx.platform.connectWorkbook(p.deploymentId, p.reportId, { placementId: p.placementId, sheetId: sheet.id, sheetName: sheet.name, addressOnly: true, ...addr }, signal);
+      }
+      await updatePlacement(port, p.key, (x) => ({ ...x, sheetId: sheet.id, sheetName: sheet.name, anchorCell }));
+    } catch (e) {
+      base.problem = `Could not record the new address: ${(e as Error).message}`;
+    }
+  }
+
+  // Hand edits, from the fingerprints (committed and pending).
+  const current = await readArea(port, { ...area, rows: Math.max(area.rows, p.shape.rows, p.pending?.shape.rows ?? 0), cols: Math.max(area.cols, p.shape.cols, p.pending?.shape.cols ?? 0) }, signal);
+  const local = (await engine.placements()).find((x) => x.key === p.key) ?? p;
+  const state = await engine.classifyCells(local, current);
+  base.edit = editState(state);
+  if (state.kind === "edited") base.editedRows = editedRows(local, state);
+  if (state.kind === "unrecorded" && !copied) {
+    try {
+      await finishRecord(engine, local, sheet, area);
+      base.edit = "interrupted-finished";
+    } catch (e) {
+      base.problem = `The last write is complete but could not be recorded yet: ${(e as Error).message}`;
+      base.edit = "interrupted";
+    }
+  }
+  return base;
+}
+
+function editState(s: CellState): EditState {
+  switch (s.kind) {
+    case "clean":
+      return "clean";
+    case "edited":
+      return "edited";
+    case "unrecorded":
+    case "interrupted":
+      return "interrupted";
+  }
+}
+
+function editedRows(p: LocalPlacement, s: Extract<CellState, { kind: "edited" }>): { from: number; to: number }[] {
+  const ref = p.committed ?? p.pending?.checksum;
+  if (!ref) return [];
+  const rows = p.committed ? p.shape.rows : p.pending!.shape.rows;
+  return mergeRuns(s.editedChunks.filter((i) => i < ref.chunks.length).map((i) => chunkRows(ref, i, rows)));
+}
+
+/** The cells equal the pending write: record it (connect for a first placement, else refresh). */
+async function finishRecord(engine: SyncEngine, p: LocalPlacement, sheet: { id: string; name: string }, area: { sheetId: string; row: number; col: number }): Promise<void> {
+  const { ctx } = engine;
+  const pending = p.pending!;
+  const full = { ...area, rows: pending.shape.rows, cols: pending.shape.cols };
+  const addr = platformAddress(sheet.name, full);
+  const identity = await ctx.port.identity();
+  let placementId = p.placementId;
+  if (placementId) {
+    await ctx.platform.refreshReport(p.deploymentId, p.reportId, { placementId, resultChecksum: pending.checksum, sheetId: sheet.id, sheetName: sheet.name, ...addr });
+  } else {
+    const report = await ctx.platform.connectWorkbook(p.deploymentId, p.reportId, { externalWorkbookId: identity.workbookId, sheetId: sheet.id, sheetName: sheet.name, workbookName: identity.name, host: ctx.port.host, resultChecksum: pending.checksum, ...addr });
+    placementId = findPlacementId(report, identity.workbookId, sheet.id, addr.anchorCell);
+  }
+  await ctx.port.track(p.name, full);
+  await updatePlacement(ctx.port, p.key, (x) => ({ ...x, placementId, committed: pending.checksum, pending: null, shape: pending.shape }));
+}
+
+// ---------------------------------------------------------------- fork
+
+export interface ForkOutcome {
+  workbookId: string;
+  /** Placements re-connected under the new id: local key → new placementId. */
+  reconnected: Record<string, string>;
+  /** Placements that could not be re-connected, with the reason. */
+  failed: Record<string, string>;
+}
+
+/**
+ * Give a copied workbook its own id and connect its placements anew under it. The original
+ * workbook's placements on the platform are left untouched (no placementId is sent).
+ */
+export async function fork(engine: SyncEngine, o: { signal?: AbortSignal } = {}): Promise<ForkOutcome> {
+  const { ctx } = engine;
+  return engine.exclusive(async () => {
+    const identity = await ctx.port.forkIdentity();
+    const tracked = await ctx.port.tracked();
+    const out: ForkOutcome = { workbookId: identity.workbookId, reconnected: {}, failed: {} };
+    for (const p of await engine.placements()) {
+      const t = byName(tracked, p.name);
+      if (!t?.area || !t.sheet || !p.committed) {
+        out.failed[p.key] = !p.committed ? "It was never fully recorded." : "Its cells are missing.";
+        continue;
+      }
+      if (p.deploymentId !== ctx.deploymentId) {
+        out.failed[p.key] = `It belongs to deployment ${p.deploymentId}; sign in to that deployment to re-connect it.`;
+        continue;
+      }
+      try {
+        const addr = platformAddress(t.sheet.name, t.area);
+        const report = await ctx.platform.connectWorkbook(p.deploymentId, p.reportId, { externalWorkbookId: identity.workbookId, sheetId: t.sheet.id, sheetName: t.sheet.name, workbookName: identity.name, host: ctx.port.host, resultChecksum: p.committed, ...addr }, o.signal);
+        const placementId = findPlacementId(report, identity.workbookId, t.sheet.id, addr.anchorCell);
+        await updatePlacement(ctx.port, p.key, (x) => ({ ...x, placementId, sheetId: t.sheet!.id, sheetName: t.sheet!.name, anchorCell: addr.anchorCell }));
+        out.reconnected[p.key] = placementId;
+      } catch (e) {
+        out.failed[p.key] = (e as Error).message;
+      }
+    }
+    return out;
+  });
+}
+
+// ---------------------------------------------------------------- home
+
+export interface HomeEntry {
+  /** The platform's placement id (null for a local placement never recorded). */
+  placementId: string | null;
+  /** Local key when this workbook tracks it (DENIED entries of other people may have none). */
+  key: string | null;
+  access: "GRANTED" | "DENIED" | "LOCAL";
+  /** DENIED: never refreshed, cleared or moved by Cellbound. */
+  readOnly: boolean;
+  reportId: number | null;
+  reportName: string | null;
+  deploymentId: number;
+  owner: { name: string | null; email: string | null } | null;
+  syncStatus: SyncStatus;
+  sheetName: string | null;
+  range: string | null;
+  refreshedAt: string | null;
+  /** Local tracking says the cells are gone. */
+  missing: boolean;
+}
+
+export interface HomeData {
+  workbookName: string;
+  workbookId: string;
+  copied: boolean;
+  entries: HomeEntry[];
+}
+
+export async function home(engine: SyncEngine, o: { signal?: AbortSignal } = {}): Promise<HomeData> {
+  const { port } = engine.ctx;
+  const identity = await port.identity();
+  const remote = await platformPlacements(engine.ctx, identity.workbookId, o.signal);
+  const locals = await engine.placements();
+  const tracked = await port.tracked();
+  const localById = new Map(locals.filter((p) => p.placementId).map((p) => [p.placementId!, p]));
+  const where = (p: LocalPlacement | undefined) => {
+    const t = p ? byName(tracked, p.name) : undefined;
+    return { sheetName: t?.sheet?.name ?? null, range: t?.area ? areaA1(t.area) : null, missing: p ? !t?.area : false };
+  };
+  const entries: HomeEntry[] = remote.map((r) => {
+    const local = localById.get(r.placementId);
+    const w = local ? where(local) : { sheetName: r.sheetName, range: r.resultLocation.replace(/^.*!/, ""), missing: false };
+    const denied = r.access === "DENIED";
+    return {
+      placementId: r.placementId, key: local?.key ?? null, access: r.access, readOnly: denied,
+      reportId: denied ? null : r.reportId, reportName: denied ? null : r.reportName, deploymentId: r.deploymentId,
+      owner: denied ? { name: r.ownerName, email: r.ownerEmail } : null,
+      syncStatus: r.syncStatus, refreshedAt: r.refreshedAt, ...w,
+    };
+  });
+  const listed = new Set(remote.map((r) => r.placementId));
+  for (const p of locals) {
+    if (p.placementId && listed.has(p.placementId)) continue;
+    entries.push({ placementId: p.placementId, key: p.key, access: "LOCAL", readOnly: false, reportId: p.reportId, reportName: p.reportName, deploymentId: p.deploymentId, owner: null, syncStatus: "UNKNOWN", refreshedAt: null, ...where(p) });
+  }
+  return { workbookName: identity.name, workbookId: identity.workbookId, copied: identity.copied, entries };
+}
+
+export type { Grid, HandEdits };

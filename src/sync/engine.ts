@@ -1,0 +1,406 @@
+// The sync engine: place, refresh one, refresh all, disconnect. (Check, fork and the workbook
+// home are in check.ts.) Every operation talks to the workbook only through the SheetPort and to
+// the platform only through src/api; outcomes are typed values, never UI.
+//
+// Write protocol of place and refresh (docs/SYNC.md "Interrupted refresh"):
+//   1. save `pending` = fingerprint of the grid about to be written (workbook data);
+//   2. write the cells (only the chunks that differ), clear what a shrink leaves behind;
+//   3. re-track the name to the new area;
+//   4. record with the platform (connect-workbook / PUT refresh);
+//   5. committed := pending, pending := null.
+// A failure between 2 and 4 leaves `pending`: the next check finds the cells equal to it (or each
+// chunk equal to either fingerprint) and finishes the record instead of calling it a hand edit.
+import type { Report } from "../api/index.ts";
+import { cellA1, areaA1 } from "../host/a1.ts";
+import type { Area, SheetRef, SheetValue, TrackedArea, WriteStats } from "../host/port.ts";
+import type { ResultChecksum } from "../checksum/types.ts";
+import { Lock, platformAddress, randomKey, readArea, reportsById, trackingName, type SyncContext } from "./context.ts";
+import { chunkRows, differingChunks, emptyGrid, fingerprintGrid, sliceGrid, type Grid } from "./fingerprint.ts";
+import type { Layout } from "./layout.ts";
+import { areaAt, collisions, growthAreas, leftoverAreas, mergeRuns, occupiedCells, type Neighbour, type OccupiedCell, type Shape } from "./plan.ts";
+import { NotRefreshed, runQueue, type QueueProgress } from "./queue.ts";
+import { runReport } from "./run-report.ts";
+import { addPlacement, classify, loadPlacements, updatePlacement, type CellState, type LocalPlacement } from "./state.ts";
+import { upsertReport } from "./upsert.ts";
+
+// ---------------------------------------------------------------- outcomes
+
+export interface PlaceOptions {
+  /** Top-left cell to place at; default: the selected cell. */
+  at?: Pick<Area, "sheetId" | "row" | "col">;
+  /** The user confirmed overwriting the non-empty cells reported by a previous attempt. */
+  confirmed?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (rowsWritten: number, totalRows: number) => void;
+}
+
+export type PlaceOutcome =
+  | { kind: "placed"; key: string; placementId: string; reportId: number; publicId: string; sheetName: string; range: string; notices: string[]; stats: WriteStats }
+  /** Non-empty cells that belong to no placement: nothing was written. */
+  | { kind: "wouldOverwrite"; count: number; addresses: string[]; target: string }
+  /** The target overlaps another placement: never allowed. */
+  | { kind: "collides"; target: string; placements: string[] };
+
+export type RefreshChoice = "ask" | "overwrite" | "keep";
+
+export interface CellDiff {
+  address: string;
+  /** undefined when the value last written is no longer known (see docs/SYNC.md). */
+  lastWritten: SheetValue | undefined;
+  now: SheetValue;
+  incoming: SheetValue;
+}
+
+export interface HandEdits {
+  /** Zero-based row ranges relative to the placement's first row, inclusive. */
+  rows: { from: number; to: number }[];
+  /** The same as A1 ranges on the sheet, e.g. "B12:F15". */
+  ranges: string[];
+  cells: CellDiff[];
+  /** Edited cells found; `cells` lists at most MAX_DIFF of them. */
+  cellCount: number;
+}
+
+export interface RefreshStats {
+  cellsWritten: number;
+  chunksWritten: number;
+  chunksTotal: number;
+  cellsCleared: number;
+  syncs: number;
+  /** Largest request of one sync, as the port estimates it. */
+  maxSyncBytes: number;
+  /** JSON size of the values written (an estimate of the bytes sent to Excel). */
+  bytes: number;
+}
+
+export type RefreshOutcome =
+  | { kind: "refreshed"; stats: RefreshStats; notices: string[] }
+  /** "Keep my edits": edited chunks were skipped; the placement stays marked edited. */
+  | { kind: "kept"; stats: RefreshStats; edits: HandEdits }
+  /** Edited by hand and the caller asked: nothing was written. */
+  | { kind: "handEdited"; edits: HandEdits }
+  /** The result cannot grow: the reason names what is in the way. Nothing was written. */
+  | { kind: "cannotGrow"; reason: string; occupied: OccupiedCell[]; placements: string[] }
+  | { kind: "missing"; reason: string };
+
+export const MAX_DIFF = 500;
+
+export interface PreparedRefresh {
+  placement: LocalPlacement;
+  layout: Layout;
+  incoming: ResultChecksum;
+}
+
+// ---------------------------------------------------------------- engine
+
+export class SyncEngine {
+  private readonly lock = new Lock();
+  /** What Cellbound last wrote per placement, this session only (for "last written" in diffs). */
+  private readonly lastWritten = new Map<string, Grid>();
+
+  constructor(readonly ctx: SyncContext) {}
+
+  placements(): Promise<LocalPlacement[]> {
+    return loadPlacements(this.ctx.port);
+  }
+
+  /** Find one of this deployment's reports by id (a paged listing). */
+  async report(reportId: number, signal?: AbortSignal): Promise<Report> {
+    const r = (await reportsById(this.ctx, undefined, signal)).get(reportId);
+    if (!r) throw new Error(`Report ${reportId} was not found in deployment ${this.ctx.deploymentId}, or you cannot read it.`);
+    return r;
+  }
+
+  // ---- place --------------------------------------------------------------------------------
+
+  async place(report: Report, o: PlaceOptions = {}): Promise<PlaceOutcome> {
+    const { port } = this.ctx;
+    const { layout } = await runReport(this.ctx.data, report, this.ctx.filterDefaults, o.signal);
+    return this.lock.run(async () => {
+      const at = o.at ?? (await port.selection()).area;
+      const sheet = (await port.sheets()).find((s) => s.id === at.sheetId);
+      if (!sheet) throw new Error("The target sheet no longer exists.");
+      const shape: Shape = { rows: layout.cells.length, cols: layout.columnFormats.length };
+      const target = areaAt(at, shape);
+      const targetA1 = `${sheet.name}!${areaA1(target)}`;
+      const tracked = await port.tracked();
+      const hit = collisions([target], neighbours(tracked, null));
+      if (hit.length) return { kind: "collides", target: targetA1, placements: hit.map((h) => h.label) };
+      const occupied = occupiedCells(target, await readArea(port, target, o.signal), 0, []);
+      if (occupied.length > 0 && !o.confirmed) {
+        return { kind: "wouldOverwrite", count: occupied.length, addresses: occupied.slice(0, 50).map((c) => c.address), target: targetA1 };
+      }
+      const identity = await port.identity();
+      const fp = await fingerprintGrid(layout.cells);
+      const key = (this.ctx.newKey ?? randomKey)();
+      const name = trackingName(key);
+      const addr = platformAddress(sheet.name, target);
+      const local: LocalPlacement = {
+        key, name, deploymentId: this.ctx.deploymentId, reportId: report.id, publicId: report.publicId, reportName: report.name,
+        placementId: null, sheetId: sheet.id, sheetName: sheet.name, anchorCell: addr.anchorCell, shape,
+        committed: null, pending: { checksum: fp, shape, at: new Date().toISOString() }, editsKept: false,
+      };
+      await addPlacement(port, local);
+      const stats = await port.write(at, layout.cells, { columnFormats: layout.columnFormats, ...(o.onProgress ? { onProgress: o.onProgress } : {}), ...(o.signal ? { signal: o.signal } : {}) });
+      await port.track(name, target);
+      this.lastWritten.set(key, layout.cells);
+      const recorded = await this.recordNewPlacement(local, report, fp, target, sheet, o.signal);
+      return { kind: "placed", key, placementId: recorded.placementId, reportId: recorded.reportId, publicId: recorded.publicId, sheetName: sheet.name, range: areaA1(target), notices: recorded.notices, stats };
+    });
+  }
+
+  /** Upsert the report (client-chosen publicId) and connect the workbook; then commit. */
+  private async recordNewPlacement(local: LocalPlacement, report: Report, fp: ResultChecksum, area: Area, sheet: SheetRef, signal?: AbortSignal) {
+    const { port, platform, deploymentId } = this.ctx;
+    const identity = await port.identity();
+    const up = await upsertReport(platform, deploymentId, report.publicId, {
+      name: report.name, title: report.title,
+      ...(report.jsonQuery ? { jsonQuery: report.jsonQuery } : {}),
+      ...(report.sqlQuery ? { sqlQuery: report.sqlQuery } : {}),
+      ...(report.pivotItems ? { pivotItems: report.pivotItems } : {}),
+      source: port.host,
+    }, { signal, ...(this.ctx.newPublicId ? { newPublicId: this.ctx.newPublicId } : {}) });
+    const addr = platformAddress(sheet.name, area);
+    const connected = await platform.connectWorkbook(deploymentId, up.report.id, {
+      externalWorkbookId: identity.workbookId, sheetId: sheet.id, sheetName: sheet.name, workbookName: identity.name,
+      host: port.host, resultChecksum: fp, ...addr,
+    }, signal);
+    const placementId = findPlacementId(connected, identity.workbookId, sheet.id, addr.anchorCell);
+    await updatePlacement(port, local.key, (p) => ({ ...p, placementId, reportId: up.report.id, publicId: up.publicId, reportName: up.report.name, committed: fp, pending: null }));
+    return { placementId, reportId: up.report.id, publicId: up.publicId, notices: up.notices };
+  }
+
+  // ---- refresh one --------------------------------------------------------------------------
+
+  /** Run the query and lay out the result (no sheet access: this part runs concurrently). */
+  async prepareRefresh(key: string, report?: Report, signal?: AbortSignal): Promise<PreparedRefresh> {
+    const placement = await this.placement(key);
+    const r = report ?? (await this.report(placement.reportId, signal));
+    const { layout } = await runReport(this.ctx.data, r, this.ctx.filterDefaults, signal);
+    return { placement, layout, incoming: await fingerprintGrid(layout.cells) };
+  }
+
+  async refresh(key: string, choice: RefreshChoice = "ask", o: { signal?: AbortSignal } = {}): Promise<RefreshOutcome> {
+    const prepared = await this.prepareRefresh(key, undefined, o.signal);
+    return this.applyRefresh(prepared, choice, o.signal);
+  }
+
+  /** Compare, plan and write (the single writer). */
+  applyRefresh(prep: PreparedRefresh, choice: RefreshChoice, signal?: AbortSignal): Promise<RefreshOutcome> {
+    return this.lock.run(() => this.applyRefreshLocked(prep, choice, signal));
+  }
+
+  private async applyRefreshLocked(prep: PreparedRefresh, choice: RefreshChoice, signal?: AbortSignal): Promise<RefreshOutcome> {
+    const { port } = this.ctx;
+    const p = await this.placement(prep.placement.key);
+    const tracked = await port.tracked();
+    const t = tracked.find((x) => x.name.toLowerCase() === p.name.toLowerCase());
+    if (!t?.area || !t.sheet) return { kind: "missing", reason: "The placement's cells were deleted (its sheet or range is gone)." };
+    const anchor = { sheetId: t.area.sheetId, row: t.area.row, col: t.area.col };
+    const cells = prep.layout.cells;
+    const next: Shape = { rows: cells.length, cols: prep.layout.columnFormats.length };
+    const old = p.shape;
+
+    // Room to grow: never into another placement, never over content.
+    const growth = growthAreas(anchor, p.pending ? maxShape(old, p.pending.shape) : old, next);
+    const hit = collisions(growth, neighbours(tracked, p.name));
+    if (hit.length) return { kind: "cannotGrow", reason: `The new result needs ${next.rows} × ${next.cols} cells, but the cells it would grow into belong to ${hit.map((h) => h.label).join(", ")}.`, occupied: [], placements: hit.map((h) => h.label) };
+    const occupied: OccupiedCell[] = [];
+    for (const g of growth) occupied.push(...occupiedCells(g, await readArea(port, g, signal), 0, []));
+    if (occupied.length) return { kind: "cannotGrow", reason: `The new result needs ${next.rows} × ${next.cols} cells, but ${occupied.length} cell(s) it would grow into hold other content (${occupied.slice(0, 5).map((c) => c.address).join(", ")}${occupied.length > 5 ? ", …" : ""}).`, occupied, placements: [] };
+
+    // What the sheet holds now, in every shape we need to compare.
+    const union = maxShape(maxShape(old, next), p.pending?.shape ?? old);
+    const current = await readArea(port, areaAt(anchor, union), signal);
+    const state = await this.classifyCells(p, current);
+    const lastWritten = this.lastWritten.get(p.key);
+    const edits = state.kind === "edited" ? editsOf(state, p, current, cells, lastWritten, anchor) : null;
+    if (edits && choice === "ask") return { kind: "handEdited", edits };
+
+    // Plan: write only chunks whose incoming hash differs from what the sheet holds.
+    const currentNext = await fingerprintGrid(sliceGrid(current, next.rows, next.cols));
+    const keptRows = edits && choice === "keep" ? edits.rows : [];
+    const inKept = (r: { from: number; to: number }) => keptRows.some((k) => r.from <= k.to && k.from <= r.to);
+    const chunks = differingChunks(prep.incoming, currentNext).map((i) => chunkRows(prep.incoming, i, next.rows)).filter((r) => !inKept(r));
+    await updatePlacement(port, p.key, (x) => ({ ...x, pending: { checksum: prep.incoming, shape: next, at: new Date().toISOString() } }));
+    const stats: RefreshStats = { cellsWritten: 0, chunksWritten: chunks.length, chunksTotal: prep.incoming.chunks.length, cellsCleared: 0, syncs: 0, maxSyncBytes: 0, bytes: 0 };
+    for (const run of mergeRuns(chunks)) {
+      const s = await port.write({ sheetId: anchor.sheetId, row: anchor.row + run.from, col: anchor.col }, cells.slice(run.from, run.to + 1), { columnFormats: prep.layout.columnFormats, ...(signal ? { signal } : {}) });
+      stats.cellsWritten += s.cells;
+      stats.syncs += s.syncs;
+      stats.maxSyncBytes = Math.max(stats.maxSyncBytes, s.maxSyncBytes);
+      stats.bytes += jsonBytes(cells, run.from, run.to);
+    }
+    for (const left of leftoverAreas(anchor, old, next)) {
+      for (const piece of withoutRows(left, anchor.row, keptRows)) {
+        await port.clear(piece);
+        stats.cellsCleared += piece.rows * piece.cols;
+      }
+    }
+    const area = areaAt(anchor, next);
+    await port.track(p.name, area);
+    this.lastWritten.set(p.key, keptRows.length && lastWritten ? mergeKept(cells, lastWritten, keptRows) : cells);
+    if (keptRows.length && !lastWritten) this.lastWritten.delete(p.key);
+    await this.record(p, prep.incoming, area, t.sheet, signal, keptRows.length > 0);
+    if (edits && choice === "keep") return { kind: "kept", stats, edits };
+    return { kind: "refreshed", stats, notices: state.kind === "unrecorded" || state.kind === "interrupted" ? ["An earlier refresh of this placement was interrupted after writing; it is now complete."] : [] };
+  }
+
+  /** PUT .../refresh, then commit the pending fingerprint locally. */
+  private async record(p: LocalPlacement, checksum: ResultChecksum, area: Area, sheet: SheetRef, signal: AbortSignal | undefined, editsKept: boolean): Promise<void> {
+    if (!p.placementId) throw new Error("This placement was never recorded with the platform; check the workbook to finish placing it.");
+    const addr = platformAddress(sheet.name, area);
+    await this.ctx.platform.refreshReport(p.deploymentId, p.reportId, { placementId: p.placementId, resultChecksum: checksum, sheetId: sheet.id, sheetName: sheet.name, ...addr }, signal);
+    await updatePlacement(this.ctx.port, p.key, (x) => ({ ...x, committed: checksum, pending: null, shape: { rows: area.rows, cols: area.cols }, sheetId: sheet.id, sheetName: sheet.name, anchorCell: addr.anchorCell, editsKept }));
+  }
+
+  /** Classify the current cells (read in the union shape) of a placement. */
+  async classifyCells(p: LocalPlacement, current: Grid): Promise<CellState> {
+    const committedNow = await fingerprintGrid(sliceGrid(current, p.shape.rows, p.shape.cols));
+    // A first placement interrupted mid-write: the cells it had not reached yet are still empty,
+    // so "committed" is the empty grid of that shape.
+    const committed = p.committed ?? (p.pending ? await fingerprintGrid(emptyGrid(p.shape.rows, p.shape.cols)) : null);
+    const pendingNow = p.pending ? await fingerprintGrid(sliceGrid(current, p.pending.shape.rows, p.pending.shape.cols)) : committedNow;
+    return classify(committedNow, committed, p.pending?.checksum ?? null, pendingNow);
+  }
+
+  // ---- refresh all --------------------------------------------------------------------------
+
+  /**
+   * Refresh every readable placement of this deployment in this workbook. Queries run with
+   * bounded concurrency; the sheet has one writer. Hand-edited placements are not overwritten
+   * (they end as Not refreshed, with their edited rows); the caller refreshes them one by one.
+   */
+  async refreshAll(o: { signal?: AbortSignal; onProgress?: (p: QueueProgress) => void; readable?: (p: LocalPlacement) => boolean } = {}): Promise<QueueProgress> {
+    const identity = await this.ctx.port.identity();
+    const all = (await this.placements()).filter((p) => p.deploymentId === this.ctx.deploymentId && p.placementId !== null);
+    const reports = await reportsById(this.ctx, identity.workbookId, o.signal);
+    const readable = all.filter((p) => reports.has(p.reportId) && (o.readable?.(p) ?? true));
+    return runQueue(
+      readable.map((p) => ({
+        key: p.key,
+        prepare: (signal: AbortSignal) => this.prepareRefresh(p.key, reports.get(p.reportId), signal),
+        apply: async (prep: PreparedRefresh, signal: AbortSignal) => {
+          const out = await this.applyRefresh(prep, "ask", signal);
+          switch (out.kind) {
+            case "refreshed":
+              return `${out.stats.chunksWritten} of ${out.stats.chunksTotal} chunks written`;
+            case "handEdited":
+              throw new NotRefreshed(`Edited by hand (rows ${out.edits.ranges.join(", ")}); refresh it on its own to choose overwrite or keep.`);
+            case "cannotGrow":
+            case "missing":
+              throw new NotRefreshed(out.reason);
+            case "kept":
+              return "kept edits";
+          }
+        },
+      })),
+      { concurrency: this.ctx.queryConcurrency ?? 2, ...(o.signal ? { signal: o.signal } : {}), ...(o.onProgress ? { onProgress: o.onProgress } : {}) },
+    );
+  }
+
+  // ---- disconnect ---------------------------------------------------------------------------
+
+  /** DELETE .../connect-workbook for one placement; the cells stay unless `clear`; the name goes. */
+  async disconnect(key: string, o: { clear?: boolean; signal?: AbortSignal } = {}): Promise<void> {
+    await this.lock.run(async () => {
+      const p = await this.placement(key);
+      if (p.placementId) await this.ctx.platform.disconnectWorkbook(p.deploymentId, p.reportId, { placementId: p.placementId }, o.signal);
+      const t = (await this.ctx.port.tracked()).find((x) => x.name.toLowerCase() === p.name.toLowerCase());
+      if (o.clear && t?.area) await this.ctx.port.clear(t.area);
+      if (t) await this.ctx.port.untrack(p.name);
+      await updatePlacement(this.ctx.port, key, () => null);
+      this.lastWritten.delete(key);
+    });
+  }
+
+  async placement(key: string): Promise<LocalPlacement> {
+    const p = (await this.placements()).find((x) => x.key === key);
+    if (!p) throw new Error(`No placement ${key} is tracked in this workbook.`);
+    return p;
+  }
+
+  /** For check.ts: run under the single-writer lock. */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    return this.lock.run(fn);
+  }
+}
+
+// ---------------------------------------------------------------- helpers
+
+function maxShape(a: Shape, b: Shape): Shape {
+  return { rows: Math.max(a.rows, b.rows), cols: Math.max(a.cols, b.cols) };
+}
+
+function neighbours(tracked: readonly TrackedArea[], self: string | null): Neighbour[] {
+  return tracked
+    .filter((t) => t.area && t.name.toLowerCase() !== self?.toLowerCase())
+    .map((t) => ({ label: `${t.sheet?.name ?? "?"}!${areaA1(t.area!)} (${t.name})`, area: t.area! }));
+}
+
+export function findPlacementId(report: Report, workbookId: string, sheetId: string, anchorCell: string): string {
+  const match = (report.externalWorkbookPlacements ?? []).filter((x) => x.workbookId === workbookId && x.sheetId === sheetId && x.anchorCell.replace(/\$/g, "").toUpperCase() === anchorCell);
+  const p = match[match.length - 1];
+  if (!p) throw new Error("The platform did not return the new placement after connect-workbook.");
+  return p.id;
+}
+
+/** Rows of a leftover area minus the kept (edited) rows, as areas. */
+function withoutRows(area: Area, anchorRow: number, kept: readonly { from: number; to: number }[]): Area[] {
+  let pieces = [area];
+  for (const k of kept) {
+    const from = anchorRow + k.from, to = anchorRow + k.to;
+    pieces = pieces.flatMap((a) => {
+      if (to < a.row || from > a.row + a.rows - 1) return [a];
+      const out: Area[] = [];
+      if (from > a.row) out.push({ ...a, rows: from - a.row });
+      if (to < a.row + a.rows - 1) out.push({ ...a, row: to + 1, rows: a.row + a.rows - 1 - to });
+      return out;
+    });
+  }
+  return pieces;
+}
+
+function mergeKept(incoming: Grid, previous: Grid, kept: readonly { from: number; to: number }[]): Grid {
+  return incoming.map((row, r) => (kept.some((k) => r >= k.from && r <= k.to) ? (previous[r] ?? row) : row));
+}
+
+/** The hand-edit report: edited row ranges and, per edited cell, last written / now / incoming. */
+function editsOf(state: Extract<CellState, { kind: "edited" }>, p: LocalPlacement, current: Grid, incoming: Grid, lastWritten: Grid | undefined, anchor: Pick<Area, "sheetId" | "row" | "col">): HandEdits {
+  const refs: [ResultChecksum, Shape][] = [];
+  if (p.committed) refs.push([p.committed, p.shape]);
+  if (p.pending) refs.push([p.pending.checksum, p.pending.shape]);
+  const rangeOf = (i: number) => {
+    const [ref, s] = refs.find(([c]) => c.chunks[i] !== undefined) ?? refs[0]!;
+    return chunkRows(ref, Math.min(i, ref.chunks.length - 1), s.rows);
+  };
+  const shape = refs.reduce((a, [, s]) => maxShape(a, s), p.shape);
+  const chunkRanges = mergeRuns(state.editedChunks.map(rangeOf));
+  const cells: CellDiff[] = [];
+  const editedRows = new Set<number>();
+  let cellCount = 0;
+  for (const range of chunkRanges) {
+    for (let r = range.from; r <= range.to; r++) {
+      for (let c = 0; c < shape.cols; c++) {
+        const now = current[r]?.[c] ?? "";
+        const before = lastWritten?.[r]?.[c];
+        const next = incoming[r]?.[c] ?? "";
+        const changed = lastWritten ? now !== (before ?? "") : now !== next;
+        if (!changed) continue;
+        editedRows.add(r);
+        cellCount++;
+        if (cells.length < MAX_DIFF) cells.push({ address: cellA1(anchor.row + r, anchor.col + c), lastWritten: lastWritten ? (before ?? "") : undefined, now, incoming: next });
+      }
+    }
+  }
+  // Without the last-written grid an edit that happens to equal the incoming value is invisible
+  // cell by cell; the edited chunk still is, so its rows are reported.
+  const rows = editedRows.size ? mergeRuns([...editedRows].map((r) => ({ from: r, to: r }))) : chunkRanges;
+  return { rows, ranges: rows.map((r) => areaA1({ row: anchor.row + r.from, col: anchor.col, rows: r.to - r.from + 1, cols: shape.cols })), cells, cellCount };
+}
+
+function jsonBytes(grid: Grid, from: number, to: number): number {
+  let n = 0;
+  for (let r = from; r <= to; r++) n += JSON.stringify(grid[r]).length + 1;
+  return n;
+}

@@ -1,0 +1,42 @@
+// src/sync — the sync engine: turns reports into cells and keeps them true.
+//
+// Surface for the task pane (plain async functions and one class; typed outcomes; no UI):
+//
+//   const engine = new SyncEngine({ port, platform, data, deploymentId, filterDefaults? });
+//
+//   engine.place(report, { at?, confirmed?, onProgress?, signal? })   → PlaceOutcome
+//       "wouldOverwrite" {count, addresses, target}: ask the user, call again with confirmed: true.
+//       "collides" {placements}: the target overlaps another placement; never written.
+//       "placed" {key, placementId, publicId, range, notices, stats}.
+//   engine.refresh(key, "ask" | "overwrite" | "keep", { signal? })     → RefreshOutcome
+//       "handEdited" {edits: {rows, ranges, cells: [{address, lastWritten?, now, incoming}]}}: ask,
+//       then call again with "overwrite" or "keep" (keep skips edited chunks; stays marked edited).
+//       "cannotGrow" {reason}, "missing" {reason}, "refreshed" / "kept" {stats}.
+//   engine.refreshAll({ onProgress, signal })                           → QueueProgress
+//       {done, total, items: {key: queued | refreshing | done | not-refreshed(reason)}}; abort = Stop.
+//   engine.disconnect(key, { clear? })                                  → void
+//   engine.placements()                                                 → LocalPlacement[]
+//   check(engine)  → CheckReport (syncStatus, edit state, corrections made, missing, copied → fork)
+//   fork(engine)   → ForkOutcome   (copied workbook: new workbook id, placements re-connected)
+//   home(engine)   → HomeData      (all platform placements of the workbook + local; DENIED read-only;
+//                                   throws HomeLimitError on 422)
+//   upsertReport / assignNewPublicId / UpsertStopped — upsert semantics (409 causes).
+//   layout / runReport / totalsQuery — the pure layout and query pieces (preview, builder).
+//
+// Design and the choices where the seeds are silent: docs/SYNC.md.
+export { SyncEngine, MAX_DIFF } from "./engine.ts";
+export type { PlaceOptions, PlaceOutcome, RefreshChoice, RefreshOutcome, RefreshStats, HandEdits, CellDiff, PreparedRefresh } from "./engine.ts";
+export { check, fork, home, HomeLimitError } from "./check.ts";
+export type { CheckReport, PlacementCheck, EditState, ForkOutcome, HomeData, HomeEntry } from "./check.ts";
+export { upsertReport, assignNewPublicId, UpsertStopped } from "./upsert.ts";
+export type { UpsertOutcome } from "./upsert.ts";
+export { runQueue, NotRefreshed } from "./queue.ts";
+export type { QueueProgress, ItemState } from "./queue.ts";
+export { layout, flatTable, pivotTable, isPivot, TOTAL_LABEL } from "./layout.ts";
+export type { Layout, LayoutInput, PivotSettings, PivotTotals, DisplayScale } from "./layout.ts";
+export { runReport } from "./run-report.ts";
+export type { FilterDefaults, RunOutput } from "./run-report.ts";
+export { totalsQuery, parseJsonQuery } from "./query.ts";
+export { showAppliedFilters, filterSummaryRows } from "./filters.ts";
+export type { SyncContext } from "./context.ts";
+export type { LocalPlacement, CellState } from "./state.ts";
