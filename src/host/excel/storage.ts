@@ -1,0 +1,53 @@
+// Where the adapter keeps Cellbound's data inside the workbook file:
+//   - the workbook id (+ the document URL seen when it was recorded) in a custom XML part of namespace
+//     WORKBOOK_NS, mirrored in the add-in's settings (WORKBOOK_SETTING);
+//   - per-workbook data, one custom XML part per key, namespace DATA_NS.
+// Custom XML parts travel with the file whatever the add-in's Id; settings belong to one add-in Id.
+// Everything read back is validated: the file may have been edited or come from an older version.
+
+import { z } from "zod";
+
+export const WORKBOOK_NS = "urn:cellbound:workbook:1";
+export const DATA_NS = "urn:cellbound:data:1";
+export const WORKBOOK_SETTING = "cellbound.workbook";
+
+export const storedIdentitySchema = z.object({
+  workbookId: z.string().uuid(),
+  documentUrl: z.string().max(4096).nullable(),
+});
+export type StoredIdentity = z.infer<typeof storedIdentitySchema>;
+
+export function xmlEscape(s: string): string {
+  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;")
+    // Characters XML 1.0 cannot hold are stored as private escapes.
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, (c) => `&#x${c.charCodeAt(0).toString(16)};`);
+}
+export function xmlUnescape(s: string): string {
+  return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos);/g, (_, e: string) => {
+    if (e[0] === "#") return String.fromCodePoint(e[1] === "x" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
+    return ({ amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" } as Record<string, string>)[e]!;
+  });
+}
+
+export function identityXml(id: StoredIdentity): string {
+  const url = id.documentUrl === null ? "<documentUrl/>" : `<documentUrl>${xmlEscape(id.documentUrl)}</documentUrl>`;
+  return `<cellbound xmlns="${WORKBOOK_NS}"><workbookId>${xmlEscape(id.workbookId)}</workbookId>${url}</cellbound>`;
+}
+
+export function parseIdentityXml(xml: string): StoredIdentity | null {
+  const id = /<workbookId>([^<]*)<\/workbookId>/.exec(xml);
+  if (!id) return null;
+  const url = /<documentUrl>([^<]*)<\/documentUrl>/.exec(xml);
+  const parsed = storedIdentitySchema.safeParse({ workbookId: xmlUnescape(id[1]!), documentUrl: url ? xmlUnescape(url[1]!) : null });
+  return parsed.success ? parsed.data : null;
+}
+
+export function dataXml(key: string, json: string): string {
+  return `<data xmlns="${DATA_NS}" key="${xmlEscape(key)}">${xmlEscape(json)}</data>`;
+}
+
+export function parseDataXml(xml: string): { key: string; json: string } | null {
+  const m = /^\s*(?:<\?xml[^>]*\?>\s*)?<data\b[^>]*\skey="([^"]*)"[^>]*>([\s\S]*)<\/data>\s*$/.exec(xml);
+  if (!m) return null;
+  return { key: xmlUnescape(m[1]!), json: xmlUnescape(m[2]!) };
+}
