@@ -6,6 +6,8 @@
 //     office-addin-dev-certs, for sideloading into real Excel.
 //   production (npm run build): the task pane only, with manifest.xml copied and
 //     https://localhost:3000 replaced by ADDIN_URL.
+//   --env harness (with production): also the harness pages, minified — what the e2e tests and the
+//     UI benchmark build programmatically (dev/harness/serve.ts).
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import HtmlWebpackPlugin from "html-webpack-plugin";
@@ -30,11 +32,14 @@ export default async (env = {}, argv = {}) => {
       chunks: ["taskpane"],
     }),
   ];
-  if (!production) {
+  if (!production || env.harness) {
     entry.harness = "./dev/harness/index.tsx";
     entry["harness-office"] = "./dev/harness/office-shim.ts";
+    entry["home-bench"] = "./dev/harness/home-bench.tsx";
     pages.push(
       new HtmlWebpackPlugin({ filename: "harness.html", template: "./dev/harness/harness.html", chunks: ["harness"] }),
+      // The workbook home with 2,000 placements, for bench/ui.bench.ts.
+      new HtmlWebpackPlugin({ filename: "home-bench.html", template: "./dev/harness/harness-taskpane.html", chunks: ["home-bench"] }),
       // The real task-pane bundle, with the dev/excel Office shim loaded first instead of the CDN.
       new HtmlWebpackPlugin({
         filename: "harness-taskpane.html",

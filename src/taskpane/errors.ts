@@ -98,6 +98,12 @@ export function describeError(e: unknown): HumanError {
   const status = typeof field(e, "status") === "number" ? (field(e, "status") as number) : null;
   const tag = `${name} ${kind} ${code}`;
 
+  // Retries ran out: say what kept failing (the last cause), not that retrying happened.
+  const cause = typeof e === "object" && e !== null ? (e as { cause?: unknown }).cause : undefined;
+  if (kind === "retry-exhausted" && typeof cause === "object" && cause !== null && cause !== e) {
+    const inner = describeError(cause);
+    return { ...inner, detail: `${inner.detail} Cellbound retried several times.` };
+  }
   const byKind = KIND_MESSAGES[kind];
   if (byKind) return typeof byKind === "function" ? byKind(e) : byKind;
   if (name === "AbortError" || /Abort|Cancel/.test(kind)) {

@@ -224,3 +224,22 @@ describe("task pane views", () => {
     expect(getComputedStyle(document.body).backgroundColor).toBe("rgb(41, 41, 41)");
   });
 });
+
+describe("error messages", () => {
+  it("every API error kind gets a title and a next step; retries that ran out name the cause", async () => {
+    const { describeError } = await import("../../src/taskpane/errors");
+    const kinds = ["network", "server", "invalid-response", "unauthorized", "forbidden", "not-found", "public-id-taken", "public-id-other-deployment", "upsert-branch-changed", "ambiguous-legacy-id", "public-id-immutable", "placeholder-public-id", "too-long", "bad-request", "placement-limit", "conflict", "data-query", "http"];
+    const titles = new Set<string>();
+    for (const kind of kinds) {
+      const h = describeError(Object.assign(new Error(`x ${kind}`), { kind }));
+      expect(h.title.length, kind).toBeGreaterThan(0);
+      expect(h.next.length, kind).toBeGreaterThan(0);
+      titles.add(h.title);
+    }
+    expect(titles.size).toBeGreaterThanOrEqual(kinds.length - 2);
+    const cause = Object.assign(new Error("fetch failed"), { kind: "network" });
+    const exhausted = Object.assign(new Error("gave up", { cause }), { kind: "retry-exhausted" });
+    expect(describeError(exhausted).title).toBe("Cannot reach the platform");
+    expect(describeError("weird").title).toBe("Something went wrong");
+  });
+});

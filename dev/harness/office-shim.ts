@@ -1,0 +1,26 @@
+// The harness's stand-in for the Office CDN script, loaded before the task-pane bundle inside the
+// harness iframe. It takes the simulated workbook from the harness page (same origin) and publishes
+// dev/excel's `Excel` and `Office` namespaces as the globals real Office.js would provide, plus the
+// stand-in's demo credential as the Connect pre-fill (harness only). Opened on its own, outside the
+// harness page, it publishes nothing: the pane then shows its "not in Office" message.
+import { createDevExcel } from "../excel/index.ts";
+import { parseHarnessConfig } from "./config.ts";
+import type { HarnessGlobal } from "./index.tsx";
+
+function harnessParent(): HarnessGlobal | null {
+  try {
+    const h = (window.parent as unknown as { cellboundHarness?: HarnessGlobal }).cellboundHarness;
+    return window.parent !== window && h ? h : null;
+  } catch {
+    return null; // another origin: not the harness
+  }
+}
+
+const harness = harnessParent();
+if (harness) {
+  const dev = createDevExcel({ workbook: harness.workbook(), platform: "OfficeOnline" });
+  const g = globalThis as unknown as Record<string, unknown>;
+  g.Excel = dev.Excel;
+  g.Office = dev.Office;
+  g.__cellboundPrefill = { ...parseHarnessConfig(harness.config) };
+}

@@ -1,0 +1,71 @@
+// npm start: the platform stand-in and the harness dev server, side by side.
+//   1. starts dev/platform in-process (data kept in .cellbound-data/ so it survives restarts);
+//   2. serves the task pane + harness with webpack-dev-server on http://127.0.0.1:3000 (PORT to change),
+//      answering /harness-config.json with the stand-in's URLs and the analyst's demo key;
+//   3. prints the harness URL and the demo credentials. Ctrl+C stops both.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import webpack from "webpack";
+import WebpackDevServer from "webpack-dev-server";
+import { startPlatform } from "./platform/server.ts";
+import { CONFIG_PATH, type HarnessConfig } from "./harness/config.ts";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+async function main(): Promise<void> {
+  const platform = await startPlatform({ dataDir: path.join(root, ".cellbound-data") });
+  const info = platform.info;
+  const harnessConfig: HarnessConfig = { baseUrl: info.baseUrl, dataUrl: info.dataUrl, credential: info.apiKeys.analyst, persona: "analyst" };
+
+  const { default: configFn } = (await import(path.join(root, "webpack.config.js"))) as {
+    default: (env: object, argv: object) => Promise<webpack.Configuration & { devServer: WebpackDevServer.Configuration }>;
+  };
+  const config = await configFn({}, { mode: "development" });
+  const compiler = webpack({ ...config, context: root, infrastructureLogging: { level: "warn" }, stats: "errors-warnings" });
+  const server = new WebpackDevServer(
+    {
+      ...config.devServer,
+      setupMiddlewares: (middlewares, devServer) => {
+        devServer.app?.get(CONFIG_PATH, (_req, res) => {
+          res.setHeader("cache-control", "no-store");
+          res.json(harnessConfig);
+        });
+        devServer.app?.get("/", (_req, res) => res.redirect("/harness.html"));
+        return middlewares;
+      },
+    },
+    compiler,
+  );
+  await server.start();
+  const port = Number(process.env.PORT ?? 3000);
+  const url = `http://127.0.0.1:${port}/harness.html`;
+  console.log(
+    [
+      "",
+      "Cellbound is running.",
+      `  Harness (simulated workbook + task pane):  ${url}`,
+      `  Platform stand-in:                          ${info.baseUrl}`,
+      `  Data API:                                   ${info.dataUrl}`,
+      "  Demo credentials (API keys of the stand-in's personas; the harness pre-fills the analyst's):",
+      ...Object.entries(info.apiKeys).map(([persona, key]) => `    ${persona.padEnd(9)} ${String(key)}`),
+      "  Press Ctrl+C to stop.",
+      "",
+    ].join("\n"),
+  );
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await server.stop();
+    await platform.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop());
+  process.on("SIGTERM", () => void stop());
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});
