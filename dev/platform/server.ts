@@ -51,8 +51,12 @@ export interface PlatformInfo {
 export interface PlatformHooks {
   /** Runs `hook` once, inside the next upsert, between its decision and its application. */
   onNextUpsert(hook: UpsertRaceHook): void;
-  /** The next upsert sees another writer create (or delete) the report with its publicId: 409 upsert_branch_changed. */
-  raceNextUpsert(kind: "create" | "delete"): void;
+  /**
+   * The next `times` upserts see another writer act between decision and application:
+   * "create" or "delete" the report with their publicId, or "flip" (delete it when it
+   * exists, else create it). Each such upsert answers 409 upsert_branch_changed.
+   */
+  raceNextUpsert(kind: "create" | "delete" | "flip", times?: number): void;
 }
 
 export interface RunningPlatform {
@@ -116,7 +120,15 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const admin = USERS.find((u) => u.persona === "admin")!;
   const hooks: PlatformHooks = {
     onNextUpsert: (hook) => service.onNextUpsert(hook),
-    raceNextUpsert: (kind) => service.onNextUpsert((ctx) => service.concurrentWrite(kind, ctx.deploymentId, ctx.publicId, admin)),
+    raceNextUpsert: (kind, times = 1) => {
+      let left = times;
+      const arm = () => service.onNextUpsert(async (ctx) => {
+        if (--left > 0) arm();
+        const k = kind !== "flip" ? kind : service.hasPublicId(ctx.publicId) ? "delete" : "create";
+        await service.concurrentWrite(k, ctx.deploymentId, ctx.publicId, admin);
+      });
+      if (left > 0) arm();
+    },
   };
 
   let closing: Promise<void> | null = null;

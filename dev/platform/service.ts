@@ -278,6 +278,10 @@ export class ReportService {
     });
   }
 
+  hasPublicId(publicId: string): boolean {
+    return this.byPublicId(publicId) !== undefined;
+  }
+
   /** Test hook helper: a write by "another writer" that bypasses the serial lock. */
   async concurrentWrite(kind: "create" | "delete", deploymentId: number, publicId: string, owner: User): Promise<void> {
     if (kind === "delete") {

@@ -88,7 +88,7 @@ export class PublicIdImmutableError extends ApiError {
 export class PlaceholderPublicIdError extends ApiError {
   readonly kind = "placeholder-public-id";
 }
-/** 400: name or title over 255 characters. */
+/** 400 `too_long`: a string over its limit (name or title over 255, payload over 128…); `field` names it. */
 export class FieldTooLongError extends ApiError {
   readonly kind = "too-long";
   constructor(message: string, status: number, body: unknown, readonly field: string) {

@@ -36,7 +36,8 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 /**
  * Runs `attempt` until it succeeds, throws a non-transient error, or the policy runs out;
- * then throws RetryExhaustedError with the last error as `cause` (and its status).
+ * then throws RetryExhaustedError with the last error as `cause` (and its status) — or the
+ * error itself when no retry happened (maxAttempts 1).
  */
 export async function withRetry<T>(
   policy: RetryPolicy,
@@ -53,6 +54,7 @@ export async function withRetry<T>(
       const delay = backoffDelay(policy, n);
       const outOfTime = Date.now() + delay - started > policy.maxElapsedMs;
       if (n + 1 >= policy.maxAttempts || outOfTime) {
+        if (n === 0) throw e; // never retried: the cause itself
         const last = e as ApiError;
         throw new RetryExhaustedError(
           `gave up after ${n + 1} attempt(s) in ${Date.now() - started} ms: ${last.message}`,
