@@ -101,8 +101,10 @@ export type CellState =
  * shape and in the pending shape (they differ only when the pending write resized the area).
  */
 export function classify(current: ResultChecksum, committed: ResultChecksum | null, pending: ResultChecksum | null, currentForPending: ResultChecksum = current): CellState {
-  if (committed && sameGrid(current, committed)) return { kind: "clean" };
+  // Pending first: a write that landed in full but was not recorded may also leave the old
+  // shape's cells unchanged (a result that only grew).
   if (pending && sameGrid(currentForPending, pending)) return { kind: "unrecorded" };
+  if (committed && sameGrid(current, committed)) return { kind: "clean" };
   if (!committed && !pending) return { kind: "clean" };
   const n = Math.max(current.chunks.length, currentForPending.chunks.length);
   const edited: number[] = [];

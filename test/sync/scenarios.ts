@@ -1,0 +1,388 @@
+// The sync scenarios of issue 6, written once and run per workbook kind (the in-memory port,
+// and the Office.js adapter over dev/excel): place, refresh, hand edits, grow/shrink, interrupted
+// refresh, refresh all, check (moves, renames, deletes, copies), home (DENIED, 422), upsert 409s,
+// disconnect. Each starts its own platform stand-in.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PlacementLimitError, type PlatformClient } from "../../src/api/index.ts";
+import { check, fork, home, HomeLimitError, upsertReport, assignNewPublicId, UpsertStopped, type SyncEngine } from "../../src/sync/index.ts";
+import { loadPlacements } from "../../src/sync/state.ts";
+import { byCustomer, byStatus, externalPlacements, startEnv, type Env, type TestWorkbook, type WorkbookKind } from "./support.ts";
+
+const at = (wb: TestWorkbook, row: number, col: number) => ({ sheetId: wb.user.firstSheetId(), row, col });
+
+async function placed(engine: SyncEngine, report: Parameters<SyncEngine["place"]>[0], where: { sheetId: string; row: number; col: number }) {
+  const out = await engine.place(report, { at: where });
+  if (out.kind !== "placed") throw new Error(`expected placed, got ${JSON.stringify(out)}`);
+  return out;
+}
+
+export function syncScenarios(label: string, kind: WorkbookKind): void {
+  describe(`sync scenarios (${label})`, () => {
+    let env: Env;
+    let n = 0;
+    const newBook = () => kind(`https://files.example/book-${++n}.xlsx`);
+    beforeAll(async () => {
+      env = await startEnv();
+    }, 120_000);
+    afterAll(async () => {
+      await env?.close();
+    });
+
+    it("places a report: writes, fingerprints, tracks, upserts and connects", async () => {
+      const wb = newBook();
+      const engine = env.engine(wb);
+      const report = await env.createReport(byStatus());
+      const out = await placed(engine, report, at(wb, 1, 1));
+      const s = wb.user.firstSheetId();
+      expect(wb.user.cell(s, 1, 1)).toBe("Orders Status");
+      expect(wb.user.cell(s, 1, 2)).toBe("Orders Count");
+      expect(typeof wb.user.cell(s, 2, 2)).toBe("number");
+      expect(out.range).toMatch(/^B2:C\d+$/);
+      const id = (await wb.port.identity()).workbookId;
+      const remote = await externalPlacements(env.client(), id);
+      expect(remote.map((r) => r.placementId)).toEqual([out.placementId]);
+      expect(remote[0]).toMatchObject({ access: "GRANTED", anchorCell: "B2", sheetId: s });
+      const local = await loadPlacements(wb.port);
+      expect(local[0]!.committed).not.toBeNull();
+      expect(local[0]!.pending).toBeNull();
+      expect((await wb.port.tracked()).map((t) => t.name)).toContain(local[0]!.name);
+      const c = await check(engine);
+      expect(c.placements[0]).toMatchObject({ edit: "clean", syncStatus: "UP_TO_DATE", missing: false });
+    });
+
+    it("stops before overwriting user content unless confirmed, and never overlaps a placement", async () => {
+      const wb = newBook();
+      const engine = env.engine(wb);
+      const report = await env.createReport(byStatus());
+      const s = wb.user.firstSheetId();
+      wb.user.edit(s, 3, 2, "mine");
+      wb.user.edit(s, 4, 1, 42);
+      const first = await engine.place(report, { at: at(wb, 1, 1) });
+      expect(first).toMatchObject({ kind: "wouldOverwrite", count: 2, addresses: ["C4", "B5"] });
+      expect(wb.user.cell(s, 1, 1)).toBe("");
+      expect(await loadPlacements(wb.port)).toEqual([]);
+      const second = await engine.place(report, { at: at(wb, 1, 1), confirmed: true });
+      expect(second.kind).toBe("placed");
+      const third = await engine.place(report, { at: at(wb, 3, 2), confirmed: true });
+      expect(third.kind).toBe("collides");
+    });
+
+    it("refresh with unchanged data writes 0 cells", async () => {
+      const wb = newBook();
+      const engine = env.engine(wb);
+      const p = await placed(engine, await env.createReport(byStatus()), at(wb, 0, 0));
+      const out = await engine.refresh(p.key, "ask");
+      expect(out).toMatchObject({ kind: "refreshed", stats: { cellsWritten: 0, chunksWritten: 0 } });
+      const remote = await externalPlacements(env.client(), (await wb.port.identity()).workbookId);
+      expect(remote[0]!.refreshedAt >= remote[0]!.placedAt).toBe(true);
+    });
+
+    it("hand edits: reports rows and last written / now / incoming; overwrite or keep", async () => {
+      const wb = newBook();
+      const engine = env.engine(wb);
+      const report = await env.createReport(byCustomer(1200));
+      const p = await placed(engine, report, at(wb, 0, 0));
+      const s = wb.user.firstSheetId();
+      const original = wb.user.cell(s, 700, 2);
+      wb.user.edit(s, 700, 2, 999_999);
+      wb.user.edit(s, 701, 1, "typed over");
+      const ask = await engine.refresh(p.key, "ask");
+      if (ask.kind !== "handEdited") throw new Error(`expected handEdited, got ${ask.kind}`);
+      expect(ask.edits.rows).toEqual([{ from: 700, to: 701 }]);
+      expect(ask.edits.ranges).toEqual(["A701:C702"]);
+      expect(ask.edits.cells[0]).toEqual({ address: "C701", lastWritten: original, now: 999_999, incoming: original });
+      expect(ask.edits.cells).toHaveLength(2);
+      expect(wb.user.cell(s, 700, 2)).toBe(999_999); // nothing written
+
+      // Another session does not know what was last written: "unknown", not a guess.
+      const other = env.engine(wb);
+      const ask2 = await other.refresh(p.key, "ask");
+      if (ask2.kind !== "handEdited") throw new Error("expected handEdited");
+      expect(ask2.edits.cells[0]).toMatchObject({ address: "C701", lastWritten: undefined, now: 999_999, incoming: original });
+
+      // Keep my edits: edited chunk skipped, placement stays marked edited.
+      await env.client().updateReport(env.deploymentId, p.reportId, byCustomer(1100));
+      const kept = await engine.refresh(p.key, "keep");
+      expect(kept.kind).toBe("kept");
+      expect(wb.user.cell(s, 700, 2)).toBe(999_999);
+      expect(wb.user.cell(s, 1101, 0)).toBe(""); // shrink cleared rows outside the kept chunk
+      expect((await check(engine)).placements[0]).toMatchObject({ edit: "edited" });
+
+      // Overwrite: the edits are replaced and the placement is clean again.
+      const over = await engine.refresh(p.key, "overwrite");
+      expect(over.kind).toBe("refreshed");
+      expect(wb.user.cell(s, 700, 2)).toBe(original);
+      expect((await check(engine)).placements[0]).toMatchObject({ edit: "clean" });
+    });
+
+    it("grows only into empty cells: stops next to another placement and next to user content; shrinks clear", async () => {
+      const wb = newBook();
+      const engine = env.engine(wb);
+      const s = wb.user.firstSheetId();
+      const grow = await env.createReport(byStatus(2));
+      const p = await placed(engine, grow, at(wb, 0, 0));
+      const below = await placed(engine, await env.createReport(byStatus(1)), at(wb, 3, 0));
+      await env.client().updateReport(env.deploymentId, p.reportId, byStatus(10));
+      const blocked = await engine.refresh(p.key, "ask");
+      expect(blocked.kind).toBe("cannotGrow");
+      if (blocked.kind === "cannotGrow") expect(blocked.placements.length).toBe(1);
+      expect(wb.user.cell(s, 3, 0)).toBe("Orders Status"); // the neighbour is untouched
+
+      await engine.disconnect(below.key, { clear: true });
+      wb.user.edit(s, 3, 1, "note");
+      const blocked2 = await engine.refresh(p.key, "ask");
+      expect(blocked2).toMatchObject({ kind: "cannotGrow", occupied: [{ address: "B4", value: "note" }] });
+
+      wb.user.edit(s, 3, 1, "");
+      const grown = await engine.refresh(p.key, "ask");
+      expect(grown.kind).toBe("refreshed");
+      const rows = (await loadPlacements(wb.port)).find((x) => x.key === p.key)!.shape.rows;
+      expect(rows).toBeGreaterThan(3);
+      expect(wb.user.cell(s, rows - 1, 0)).not.toBe("");
+
+      await env.client().updateReport(env.deploymentId, p.reportId, byStatus(1));
+      const shrunk = await engine.refresh(p.key, "ask");
+      expect(shrunk.kind).toBe("refreshed");
+      if (shrunk.kind === "refreshed") expect(shrunk.stats.cellsCleared).toBe((rows - 2) * 2);
+      expect(wb.user.cell(s, 2, 0)).toBe("");
+      expect(wb.user.cell(s, rows - 1, 1)).toBe("");
+      expect((await check(engine)).placements[0]).toMatchObject({ edit: "clean", range: "A1:B2" });
+    });
+
+    it("a refresh interrupted between the write and the record is not a hand edit", async () => {
+      const wb = newBook();
+      const base = env.engine(wb);
+      const p = await placed(base, await env.createReport(byStatus(2)), at(wb, 0, 0));
+      await env.client().updateReport(env.deploymentId, p.reportId, byStatus(4));
+      // The record step fails (network gone) after the cells were written.
+      const real = env.client();
+      const failing: PlatformClient = { ...real, refreshReport: async () => { throw new Error("network down"); } };
+      const broken = env.engine(wb, "analyst", { platform: failing });
+      await expect(broken.refresh(p.key, "ask")).rejects.toThrow(/network down/);
+      expect(wb.user.cell(wb.user.firstSheetId(), 4, 0)).not.toBe(""); // the new rows are on the sheet
+      const stored = (await externalPlacements(real, (await wb.port.identity()).workbookId))[0]!;
+      // On the next check the cells equal the pending fingerprint: the record is finished.
+      const engine = env.engine(wb);
+      const c = await check(engine);
+      expect(c.placements[0]).toMatchObject({ edit: "interrupted-finished" });
+      const after = (await externalPlacements(real, (await wb.port.identity()).workbookId))[0]!;
+      expect(after.endResultCell).not.toBe(stored.endResultCell);
+      expect((await check(engine)).placements[0]).toMatchObject({ edit: "clean" });
+      const again = await engine.refresh(p.key, "ask");
+      expect(again).toMatchObject({ kind: "refreshed", stats: { cellsWritten: 0 } });
+    });
+
+    it("a write interrupted midway (some chunks new, some old) is not a hand edit either", async () => {
+      const wb = newBook();
+      const engine = env.engine(wb);
+      const p = await placed(engine, await env.createReport(byCustomer(1200)), at(wb, 0, 0));
+      await env.client().updateReport(env.deploymentId, p.reportId, { jsonQuery: byCustomer(1200).jsonQuery!.replace('"asc"', '"desc"') });
+      let writes = 0;
+      const port = wb.port;
+      const flaky = Object.create(port) as typeof port;
+      // The pane dies after the first 500 rows of the write landed.
+      flaky.write = async (where, grid, options) => {
+        if (++writes > 1 || grid.length <= 500) return port.write(where, grid, options);
+        await port.write(where, grid.slice(0, 500), options);
+        throw new Error("pane closed");
+      };
+      const broken = env.engine({ ...wb, port: flaky });
+      // Descending order changes every chunk; write the first run only, then fail.
+      await expect(broken.refresh(p.key, "overwrite")).rejects.toThrow(/pane closed/);
+      const c = await check(engine);
+      expect(c.placements[0]!.edit).toBe("interrupted");
+      const done = await engine.refresh(p.key, "ask");
+      expect(done.kind).toBe("refreshed");
+      expect((await check(engine)).placements[0]).toMatchObject({ edit: "clean" });
+    });
+
+    it("refresh all: queue with progress, isolated failures, stop", async () => {
+      const wb = newBook();
+      const engine = env.engine(wb);
+      const s = wb.user.firstSheetId();
+      const a = await placed(engine, await env.createReport(byStatus(2)), at(wb, 0, 0));
+      const b = await placed(engine, await env.createReport(byStatus(3)), at(wb, 0, 4));
+      const c = await placed(engine, await env.createReport(byStatus(3)), at(wb, 0, 8));
+      wb.user.edit(s, 1, 5, "edited"); // b edited by hand
+      await env.client().updateReport(env.deploymentId, a.reportId, { jsonQuery: "{\"measures\":[\"orders.nope\"]}" }); // a fails
+      const seen: string[] = [];
+      const out = await engine.refreshAll({ onProgress: (p) => seen.push(`${p.done}/${p.total}`) });
+      expect(out.total).toBe(3);
+      expect(out.done).toBe(1);
+      expect(out.items[c.key]).toMatchObject({ state: "done" });
+      expect(out.items[a.key]).toMatchObject({ state: "not-refreshed" });
+      expect(out.items[b.key]).toMatchObject({ state: "not-refreshed", reason: expect.stringMatching(/Edited by hand/) });
+      expect(seen[0]).toBe("0/3");
+      expect(seen.at(-1)).toBe("1/3");
+      const stop = new AbortController();
+      const stopped = await engine.refreshAll({ signal: stop.signal, onProgress: (p) => { if (Object.values(p.items).some((i) => i.state === "refreshing")) stop.abort(); } });
+      expect(stopped.done).toBe(0);
+      expect(Object.values(stopped.items).every((i) => i.state === "not-refreshed")).toBe(true);
+      expect(Object.values(stopped.items).map((i) => (i.state === "not-refreshed" ? i.reason : ""))).toContain("Stopped before it started.");
+    });
+
+    it("check follows rows inserted above and a renamed sheet (address-only, fingerprint kept)", async () => {
+      const wb = newBook();
+      const engine = env.engine(wb);
+      const s = wb.user.firstSheetId();
+      const p = await placed(engine, await env.createReport(byStatus(3)), at(wb, 1, 1));
+      const id = (await wb.port.identity()).workbookId;
+      const before = (await externalPlacements(env.client(), id))[0]!;
+      wb.user.insertRows(s, 0, 3);
+      wb.user.renameSheet(s, "Q3 numbers");
+      const c = await check(engine);
+      expect(c.placements[0]).toMatchObject({ edit: "clean", sheetName: "Q3 numbers", missing: false });
+      expect(c.placements[0]!.corrections.join("; ")).toMatch(/anchor moved from B2 to B5; sheet renamed from Sheet1 to Q3 numbers/);
+      const after = (await externalPlacements(env.client(), id))[0]!;
+      expect(after).toMatchObject({ placementId: before.placementId, anchorCell: "B5", sheetName: "Q3 numbers", sheetId: s });
+      const report = (await env.client().iterateReports(env.deploymentId, { externalWorkbookId: id })[Symbol.asyncIterator]().next()).value!;
+      expect(report.externalWorkbookPlacements![0]!.resultChecksum).toEqual((await loadPlacements(wb.port))[0]!.committed);
+      const again = await engine.refresh(p.key, "ask");
+      expect(again).toMatchObject({ kind: "refreshed", stats: { cellsWritten: 0 } });
+    });
+
+    it("a deleted sheet makes the placement missing, with an offer to disconnect", async () => {
+      const wb = newBook();
+      const engine = env.engine(wb);
+      const other = wb.user.addSheet("Scratch");
+      const p = await placed(engine, await env.createReport(byStatus(2)), { sheetId: other, row: 0, col: 0 });
+      wb.user.deleteSheet(other);
+      const c = await check(engine);
+      expect(c.placements[0]).toMatchObject({ missing: true, offers: ["disconnect"] });
+      expect(await engine.refresh(p.key, "ask")).toMatchObject({ kind: "missing" });
+      await engine.disconnect(p.key);
+      expect(await externalPlacements(env.client(), (await wb.port.identity()).workbookId)).toEqual([]);
+      expect(await loadPlacements(wb.port)).toEqual([]);
+    });
+
+    it("a copied workbook is offered a fork; fork re-connects the copy and leaves the original", async () => {
+      const wb = newBook();
+      const engine = env.engine(wb);
+      await placed(engine, await env.createReport(byStatus(2)), at(wb, 0, 0));
+      const originalId = (await wb.port.identity()).workbookId;
+      const copy = wb.user.saveAsCopy("https://files.example/copy-of-book.xlsx");
+      const copyEngine = env.engine(copy);
+      const c = await check(copyEngine);
+      expect(c).toMatchObject({ copied: true, offers: ["fork"] });
+      const f = await fork(copyEngine);
+      expect(f.workbookId).not.toBe(originalId);
+      expect(Object.keys(f.failed)).toEqual([]);
+      const originals = await externalPlacements(env.client(), originalId);
+      const copies = await externalPlacements(env.client(), f.workbookId);
+      expect(originals).toHaveLength(1);
+      expect(copies).toHaveLength(1);
+      expect(copies[0]!.placementId).not.toBe(originals[0]!.placementId);
+      expect((await check(copyEngine)).copied).toBe(false);
+      expect((await check(engine)).placements[0]).toMatchObject({ placementId: originals[0]!.placementId, edit: "clean" });
+    });
+
+    it("disconnect keeps the cells by default, or clears them", async () => {
+      const wb = newBook();
+      const engine = env.engine(wb);
+      const s = wb.user.firstSheetId();
+      const a = await placed(engine, await env.createReport(byStatus(2)), at(wb, 0, 0));
+      const b = await placed(engine, await env.createReport(byStatus(2)), at(wb, 0, 3));
+      await engine.disconnect(a.key);
+      await engine.disconnect(b.key, { clear: true });
+      expect(wb.user.cell(s, 0, 0)).toBe("Orders Status");
+      expect(wb.user.cell(s, 0, 3)).toBe("");
+      expect(await wb.port.tracked()).toEqual([]);
+      expect(await externalPlacements(env.client(), (await wb.port.identity()).workbookId)).toEqual([]);
+    });
+  });
+
+  describe(`workbook home and upsert semantics (${label})`, () => {
+    let env: Env;
+    beforeAll(async () => {
+      env = await startEnv();
+    }, 120_000);
+    afterAll(async () => {
+      await env?.close();
+    });
+
+    it("home lists every placement; DENIED read-only with owner and deployment; never refreshed", async () => {
+      const wb = kind("https://files.example/mixed.xlsx");
+      await wb.port.identity();
+      await wb.port.setData("unused", null);
+      // Adopt the seeded workbook id whose placements mix GRANTED and DENIED for the analyst.
+      const engine = env.engine(wb);
+      const mixed = env.platform.info.externalWorkbooks.mixed;
+      const port = wb.port as unknown as { wb?: { workbookId: string | null } };
+      if (port.wb) port.wb.workbookId = mixed;
+      else await adoptId(wb, mixed);
+      const h = await home(engine);
+      const denied = h.entries.filter((e) => e.access === "DENIED");
+      const granted = h.entries.filter((e) => e.access === "GRANTED");
+      expect(denied.length).toBeGreaterThan(0);
+      expect(granted.length).toBeGreaterThan(0);
+      for (const d of denied) {
+        expect(d).toMatchObject({ readOnly: true, reportName: null, reportId: null });
+        expect(d.owner?.email).toMatch(/@/);
+        expect(typeof d.deploymentId).toBe("number");
+      }
+      for (const g of granted) expect(g.reportName).toEqual(expect.any(String));
+      const all = await engine.refreshAll({});
+      expect(all.total).toBe(0); // nothing tracked locally here; DENIED are never queued
+    });
+
+    it("422 turns into a clear message naming the limit", async () => {
+      const wb = kind("https://files.example/big.xlsx");
+      await adoptId(wb, env.platform.info.externalWorkbooks.oversized);
+      const engine = env.engine(wb);
+      const err = await home(engine).catch((e) => e);
+      expect(err).toBeInstanceOf(HomeLimitError);
+      expect(String(err.message)).toMatch(/500 placed reports or over 2,000 placements/);
+      expect(err.detail).toBeTruthy();
+      const c = await check(engine);
+      expect(c.platformProblem).toMatch(/2,000/);
+      void PlacementLimitError;
+    });
+
+    it("409 without code: a new publicId is chosen, said, and the upsert carries on", async () => {
+      const admin = env.client("admin");
+      const other = await admin.createReport(env.platform.info.deployments[1]!.id, { name: "Elsewhere", title: "Elsewhere", ...byStatus() });
+      const ids = ["NewId0000001"];
+      const out = await upsertReport(admin, env.deploymentId, other.publicId, { name: "Moved", title: "Moved", ...byStatus() }, { newPublicId: () => ids.shift()! });
+      expect(out.publicId).toBe("NewId0000001");
+      expect(out.report.publicId).toBe("NewId0000001");
+      expect(out.report.deploymentId).toBe(env.deploymentId);
+      expect(out.notices[0]).toMatch(/another deployment/);
+      // Idempotent: the same request again changes nothing.
+      const again = await upsertReport(admin, env.deploymentId, "NewId0000001", { name: "Moved", title: "Moved", ...byStatus() });
+      expect(again.report.id).toBe(out.report.id);
+      expect(again.report.version).toBe(out.report.version);
+    });
+
+    it("upsert_branch_changed is retried with backoff", async () => {
+      const admin = env.client("admin");
+      const r = await admin.createReport(env.deploymentId, { name: "Raced", title: "Raced", publicId: "RacedReport1", ...byStatus() });
+      env.platform.hooks.raceNextUpsert("delete");
+      const out = await upsertReport(admin, env.deploymentId, "RacedReport1", { name: "Raced again", title: "Raced", ...byStatus() });
+      expect(out.report.publicId).toBe("RacedReport1");
+      expect(out.report.id).not.toBe(r.id); // the other writer deleted it; the retry created it anew
+    });
+
+    it("ambiguous_legacy_id stops with an explanation and the offer to assign a new id by reportId", async () => {
+      const admin = env.client("admin");
+      const ambiguous = env.platform.info.legacyPublicIds.ambiguous;
+      const err = await upsertReport(admin, env.deploymentId, ambiguous, { name: "x", title: "x" }).catch((e) => e);
+      expect(err).toBeInstanceOf(UpsertStopped);
+      expect(err).toMatchObject({ reason: "ambiguous-legacy-id", offer: "assign-new-public-id" });
+      let legacy: number | undefined;
+      for await (const rep of admin.iterateReports(env.deploymentId)) if (rep.publicId === ambiguous) legacy = rep.id;
+      expect(legacy).toBeDefined();
+      const fixed = await assignNewPublicId(admin, env.deploymentId, legacy!, { newPublicId: () => "OwnIdAssign1" });
+      expect(fixed.publicId).toBe("OwnIdAssign1");
+    });
+  });
+}
+
+/** Give a workbook a known stored id (the seeded external workbooks) through its port. */
+async function adoptId(wb: TestWorkbook, id: string): Promise<void> {
+  const port = wb.port as unknown as { wb?: { workbookId: string | null } };
+  if (port.wb) {
+    port.wb.workbookId = id;
+    return;
+  }
+  throw new Error("This workbook kind cannot adopt a workbook id");
+}

@@ -1,0 +1,96 @@
+// Test support for the sync scenarios: a platform stand-in started in-process, API clients for
+// a persona, and a workbook behind a SheetPort with a "user side" (edits, row inserts, renames,
+// deletes, copies). Workbooks come from a WorkbookKind so the same scenarios run on the plain
+// in-memory port and on the Office.js adapter over dev/excel.
+import { startPlatform, type RunningPlatform } from "../../dev/platform/server.ts";
+import { createDataClient, createDeploymentTokenManager, createPlatformClient, type PlatformClient, type Report, type ReportInput } from "../../src/api/index.ts";
+import { MemoryPort, MemoryWorkbook } from "../../src/host/memory/index.ts";
+import type { SheetPort, SheetValue } from "../../src/host/port.ts";
+import { SyncEngine } from "../../src/sync/index.ts";
+import type { SyncContext } from "../../src/sync/context.ts";
+
+export interface UserSide {
+  edit(sheetId: string, row: number, col: number, value: SheetValue): void;
+  insertRows(sheetId: string, at: number, count: number): void;
+  renameSheet(sheetId: string, name: string): void;
+  deleteSheet(sheetId: string): void;
+  addSheet(name: string): string;
+  cell(sheetId: string, row: number, col: number): SheetValue;
+  firstSheetId(): string;
+  /** Save as a copy under another URL: a new workbook with the same content and stored id. */
+  saveAsCopy(url: string): TestWorkbook;
+}
+
+export interface TestWorkbook {
+  port: SheetPort;
+  user: UserSide;
+}
+
+export type WorkbookKind = (url: string) => TestWorkbook;
+
+export const memoryWorkbook: WorkbookKind = (url) => wrapMemory(new MemoryWorkbook(url, "Sales.xlsx"));
+
+function wrapMemory(wb: MemoryWorkbook): TestWorkbook {
+  const port = new MemoryPort(wb);
+  return {
+    port,
+    user: {
+      edit: (s, r, c, v) => wb.userEdit(s, r, c, v),
+      insertRows: (s, at, n) => wb.insertRows(s, at, n),
+      renameSheet: (s, n) => wb.renameSheet(s, n),
+      deleteSheet: (s) => wb.deleteSheet(s),
+      addSheet: (n) => wb.addSheet(n).id,
+      cell: (s, r, c) => wb.cell(s, r, c).value,
+      firstSheetId: () => wb.sheets[0]!.id,
+      saveAsCopy: (url) => wrapMemory(wb.saveAsCopy(url)),
+    },
+  };
+}
+
+export interface Env {
+  platform: RunningPlatform;
+  deploymentId: number;
+  client(persona?: "admin" | "analyst" | "viewer" | "outsider"): PlatformClient;
+  engine(wb: TestWorkbook, persona?: "admin" | "analyst", overrides?: Partial<SyncContext>): SyncEngine;
+  createReport(input: ReportInput, persona?: "admin" | "analyst"): Promise<Report>;
+  close(): Promise<void>;
+}
+
+export async function startEnv(): Promise<Env> {
+  const platform = await startPlatform({ log: () => {} });
+  const deploymentId = platform.info.deployments[0]!.id;
+  const client = (persona: "admin" | "analyst" | "viewer" | "outsider" = "analyst") =>
+    createPlatformClient({ baseUrl: platform.info.baseUrl, credential: platform.info.apiKeys[persona], retry: { baseDelayMs: 5, maxDelayMs: 20 } });
+  let n = 0;
+  return {
+    platform,
+    deploymentId,
+    client,
+    engine(wb, persona = "analyst", overrides = {}) {
+      const c = client(persona);
+      const data = createDataClient({ dataUrl: platform.info.dataUrl, token: createDeploymentTokenManager({ client: c, deploymentId }) });
+      return new SyncEngine({ port: wb.port, platform: c, data, deploymentId, ...overrides });
+    },
+    async createReport(input, persona = "analyst") {
+      n++;
+      return client(persona).createReport(deploymentId, { name: `Report ${n}`, title: `Report ${n}`, ...input });
+    },
+    close: () => platform.close(),
+  };
+}
+
+/** A small flat report: order counts by status (a handful of rows). */
+export const byStatus = (limit = 5): ReportInput => ({
+  jsonQuery: JSON.stringify({ measures: ["orders.count"], dimensions: ["orders.status"], order: [["orders.status", "asc"]], limit }),
+});
+
+/** A longer flat report: one row per customer (for edits across chunks of 500 rows). */
+export const byCustomer = (limit: number): ReportInput => ({
+  jsonQuery: JSON.stringify({ measures: ["orders.count"], dimensions: ["customers.id", "customers.name"], order: [["customers.id", "asc"]], limit }),
+});
+
+export async function externalPlacements(client: PlatformClient, workbookId: string) {
+  const out = [];
+  for await (const p of client.iterateExternalPlacements(workbookId)) out.push(p);
+  return out;
+}
