@@ -17,7 +17,7 @@ export interface SignedInUser {
 /** The five badges of the workbook home. */
 export type PlacementStatus = "upToDate" | "reportChanged" | "editedByHand" | "missing" | "noAccess";
 
-/** Rows counted from 1 = first row of the placement (as people read them), inclusive. */
+/** Sheet rows as Excel numbers them (1 = row 1), inclusive. */
 export interface RowSpan {
   from: number;
   to: number;
@@ -69,7 +69,9 @@ export type RefreshChoice = "ask" | "overwrite" | "keep";
 export type RefreshOutcome =
   | { kind: "refreshed"; cellsWritten: number }
   | { kind: "kept"; editedRows: RowSpan[] }
-  | { kind: "handEdited"; reportName: string; editedRows: RowSpan[]; diff: CellDiff[] };
+  | { kind: "handEdited"; reportName: string; editedRows: RowSpan[]; diff: CellDiff[]; editedCells: number }
+  /** Nothing was written, for a reason the user can act on (no room to grow, cells deleted). */
+  | { kind: "notRefreshed"; reason: string };
 
 export type RowRefreshState =
   | { state: "queued" }
@@ -101,7 +103,9 @@ export interface Page<T> {
 
 export type PlaceOutcome =
   | { kind: "placed"; placementId: string; range: string; sheetName: string }
-  | { kind: "wouldOverwrite"; count: number; addresses: string[]; target: string };
+  | { kind: "wouldOverwrite"; count: number; addresses: string[]; target: string }
+  /** The target overlaps another placement: never written. */
+  | { kind: "collides"; target: string; placements: string[] };
 
 /** /v1/meta, reduced to what the builder offers. */
 export interface MetaMember {

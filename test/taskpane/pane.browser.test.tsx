@@ -122,6 +122,7 @@ describe("task pane views", () => {
               reportName: "Sales by month",
               editedRows: [{ from: 1001, to: 2000 }],
               diff: [{ cell: "B1002", lastWritten: 10, now: 99, incoming: 12 }],
+              editedCells: 1,
             }
           : choice === "keep"
             ? { kind: "kept", editedRows: [{ from: 1001, to: 2000 }] }

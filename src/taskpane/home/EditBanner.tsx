@@ -11,7 +11,7 @@ export function showValue(v: CellDiff["now"] | undefined): string {
   return String(v);
 }
 
-export function DiffTable({ diff }: { diff: CellDiff[] }) {
+export function DiffTable({ diff, total = diff.length }: { diff: CellDiff[]; total?: number }) {
   const LIMIT = 200;
   return (
     <div class="cb-table-wrap">
@@ -35,7 +35,7 @@ export function DiffTable({ diff }: { diff: CellDiff[] }) {
           ))}
         </tbody>
       </table>
-      {diff.length > LIMIT && <p class="cb-meta">…and {diff.length - LIMIT} more cells.</p>}
+      {total > Math.min(LIMIT, diff.length) && <p class="cb-meta">…and {total - Math.min(LIMIT, diff.length)} more edited cells.</p>}
     </div>
   );
 }
@@ -59,7 +59,7 @@ export function EditBanner({ store, prompt }: { store: PaneStore; prompt: EditPr
           Show changes
         </button>
       </div>
-      {open.value && <DiffTable diff={outcome.diff} />}
+      {open.value && <DiffTable diff={outcome.diff} total={outcome.editedCells} />}
       <div class="cb-actions" style={{ marginTop: "8px" }}>
         <button type="button" class="cb-btn cb-primary" disabled={busy} onClick={() => void store.resolveEdits("overwrite")}>
           Overwrite

@@ -1,6 +1,11 @@
-// The workbook operations of a Workspace, on the sync engine (src/sync) and the Office.js adapter.
+// The workbook operations of a Workspace, on the sync engine (src/sync) and the Office.js adapter
+// (src/host/excel): turns the engine's typed outcomes into the pane's view model (model.ts).
 import type { DataClient, PlatformClient } from "../../api";
-import type { Workspace } from "../model";
+import { parseAddress } from "../../host/a1";
+import { createExcelPort } from "../../host/excel";
+import type { Area, SheetPort } from "../../host/port";
+import { check, home, SyncEngine, type HandEdits, type HomeEntry, type PlacementCheck, type QueueProgress } from "../../sync";
+import type { HomeData, PlacementStatus, PlacementView, RefreshAllProgress, RowRefreshState, RowSpan, Workspace } from "../model";
 
 export type WorkbookOps = Pick<Workspace, "home" | "place" | "refresh" | "refreshAll" | "locate" | "disconnect" | "watch" | "close">;
 
@@ -8,9 +13,147 @@ export interface EngineDeps {
   client: PlatformClient;
   data: DataClient;
   deploymentId: number;
+  /** Defaults to the Office.js adapter over the global Excel/Office (real Excel or the harness shim). */
+  port?: SheetPort;
 }
 
-export async function openWorkbookOps(_deps: EngineDeps): Promise<WorkbookOps> {
-  // Wired to src/sync once its engine surface lands (see the report); until then the pane says so.
-  throw new Error("This build has no sync engine yet: placements cannot be listed or refreshed.");
+/** The badge of one home entry. */
+export function statusOf(e: HomeEntry, c: PlacementCheck | undefined): PlacementStatus {
+  if (e.access === "DENIED") return "noAccess";
+  if (e.missing || c?.missing) return "missing";
+  if (c?.edit === "edited") return "editedByHand";
+  if (e.syncStatus === "CHANGED" || c?.syncStatus === "CHANGED") return "reportChanged";
+  return "upToDate";
+}
+
+/** Zero-based rows relative to a placement → sheet rows as Excel numbers them. */
+export function sheetRows(rows: { from: number; to: number }[], range: string | null): RowSpan[] {
+  if (!range) return [];
+  const top = parseAddress(range).row;
+  return rows.map((r) => ({ from: top + r.from + 1, to: top + r.to + 1 }));
+}
+
+function rowsOfRanges(ranges: string[]): RowSpan[] {
+  return ranges.map((a) => {
+    const p = parseAddress(a);
+    return { from: p.row + 1, to: p.row + p.rows };
+  });
+}
+
+export function toView(e: HomeEntry, c: PlacementCheck | undefined): PlacementView {
+  const sheetName = c?.sheetName ?? e.sheetName;
+  const range = c?.range ?? e.range;
+  return {
+    id: e.key ?? `remote:${e.placementId ?? "?"}`,
+    sheetName,
+    range,
+    reportId: e.reportId,
+    reportName: e.reportName,
+    refreshedAt: e.refreshedAt,
+    status: statusOf(e, c),
+    owner: e.owner,
+    deploymentId: e.deploymentId,
+    editedRows: c?.edit === "edited" ? sheetRows(c.editedRows, range) : [],
+  };
+}
+
+function rowState(s: QueueProgress["items"][string]): RowRefreshState {
+  return s.state === "not-refreshed" ? { state: "failed", reason: s.reason } : { state: s.state };
+}
+
+export function progressOf(p: QueueProgress): RefreshAllProgress {
+  return { done: p.done, total: p.total, rows: Object.fromEntries(Object.entries(p.items).map(([k, v]) => [k, rowState(v)])) };
+}
+
+export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
+  const port = deps.port ?? createExcelPort();
+  const engine = new SyncEngine({ port, platform: deps.client, data: deps.data, deploymentId: deps.deploymentId });
+  const unsubscribers: (() => Promise<void>)[] = [];
+
+  const localName = async (key: string) => {
+    const p = (await engine.placements()).find((x) => x.key === key);
+    if (!p) throw new Error("This placement is no longer tracked in the workbook.");
+    return p;
+  };
+  const currentArea = async (key: string): Promise<Area> => {
+    const p = await localName(key);
+    const t = (await port.tracked()).find((x) => x.name.toLowerCase() === p.name.toLowerCase());
+    if (!t?.area) throw new Error("The placement's cells were deleted (its sheet or range is gone).");
+    return t.area;
+  };
+
+  return {
+    async home(signal): Promise<HomeData> {
+      const checked = await check(engine, signal ? { signal } : {});
+      const data = await home(engine, signal ? { signal } : {});
+      const byKey = new Map(checked.placements.map((c) => [c.key, c]));
+      return {
+        workbookName: data.workbookName,
+        copied: data.copied,
+        placements: data.entries.map((e) => toView(e, e.key ? byKey.get(e.key) : undefined)),
+      };
+    },
+    async place(reportId, o) {
+      const report = await engine.report(reportId, o.signal);
+      const out = await engine.place(report, {
+        confirmed: o.confirmed,
+        ...(o.signal ? { signal: o.signal } : {}),
+        ...(o.onProgress ? { onProgress: (done: number, total: number) => o.onProgress!({ done, total, label: "Writing rows" }) } : {}),
+      });
+      switch (out.kind) {
+        case "placed":
+          return { kind: "placed", placementId: out.key, range: out.range, sheetName: out.sheetName };
+        case "wouldOverwrite":
+          return out;
+        case "collides":
+          return out;
+      }
+    },
+    async refresh(key, choice, o) {
+      const p = await localName(key);
+      const out = await engine.refresh(key, choice, o?.signal ? { signal: o.signal } : {});
+      const edits = (e: HandEdits) => rowsOfRanges(e.ranges);
+      switch (out.kind) {
+        case "refreshed":
+          return { kind: "refreshed", cellsWritten: out.stats.cellsWritten };
+        case "kept":
+          return { kind: "kept", editedRows: edits(out.edits) };
+        case "handEdited":
+          return {
+            kind: "handEdited",
+            reportName: p.reportName ?? "this report",
+            editedRows: edits(out.edits),
+            editedCells: out.edits.cellCount,
+            diff: out.edits.cells.map((c) => ({ cell: c.address, lastWritten: c.lastWritten, now: c.now, incoming: c.incoming })),
+          };
+        case "cannotGrow":
+        case "missing":
+          return { kind: "notRefreshed", reason: out.reason };
+      }
+    },
+    async refreshAll(o) {
+      return progressOf(await engine.refreshAll({ signal: o.signal, onProgress: (p) => o.onProgress(progressOf(p)) }));
+    },
+    async locate(key, rows) {
+      const area = await currentArea(key);
+      if (!rows) return port.select(area);
+      await port.select({ sheetId: area.sheetId, row: rows.from - 1, col: area.col, rows: rows.to - rows.from + 1, cols: area.cols });
+    },
+    disconnect: (key) => engine.disconnect(key),
+    watch(listener) {
+      let live = true;
+      void port
+        .onChange((change) => {
+          if (change.source !== "ThisLocalAddin") listener();
+        })
+        .then((off) => (live ? unsubscribers.push(off) : void off()));
+      return () => {
+        live = false;
+        for (const off of unsubscribers.splice(0)) void off();
+      };
+    },
+    async close() {
+      for (const off of unsubscribers.splice(0)) await off();
+    },
+  };
 }

@@ -228,6 +228,11 @@ export class PaneStore {
         this.editPrompt.value = { placementId, outcome };
         return;
       }
+      if (outcome.kind === "notRefreshed") {
+        this.setRow(placementId, { state: "failed", reason: outcome.reason });
+        this.notice.value = { tone: "warning", title: "Not refreshed", detail: outcome.reason };
+        return;
+      }
       this.setRow(placementId, { state: "done" });
       this.notice.value =
         outcome.kind === "kept"
@@ -313,6 +318,15 @@ export class PaneStore {
       });
       if (outcome.kind === "wouldOverwrite") {
         this.pendingPlace.value = { reportId, outcome };
+        return false;
+      }
+      if (outcome.kind === "collides") {
+        this.notice.value = {
+          tone: "warning",
+          title: "There is a report in the way",
+          detail: `Placing it at ${outcome.target} would overlap ${outcome.placements.join(", ")}.`,
+          next: "Select an empty cell away from other reports and place it again.",
+        };
         return false;
       }
       this.notice.value = { tone: "success", title: "Report placed", detail: `${outcome.sheetName}!${outcome.range}` };
