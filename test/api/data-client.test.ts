@@ -1,0 +1,103 @@
+// The data client against recorded real-platform responses: numbers as strings (Postgres),
+// "Continue wait", the annotation, time dimensions twice per row, errors.
+import { describe, expect, it } from "vitest";
+import {
+  createDataClient, DataQueryError, ForbiddenError, InvalidResponseError, RetryExhaustedError, decodeNumber, decodeTime,
+  type LoadQuery,
+} from "../../src/api";
+import { fixture, replay } from "./fixtures";
+
+const fast = { baseDelayMs: 1, maxDelayMs: 2 };
+const client = (f: ReturnType<typeof replay>, token = "jwt-token") =>
+  createDataClient({ dataUrl: "http://data.test/cubejs-api", token, fetch: f.fetch, retry: fast });
+const queryOf = (name: string) => (fixture(name).request.body as { query: LoadQuery }).query;
+
+describe("data client on recorded responses", () => {
+  it("Postgres numbers as strings become numbers; time dimension gives one granular column", async () => {
+    const f = replay(fixture("postgres/load-time-month.json"));
+    const r = await client(f).load(queryOf("postgres/load-time-month.json"));
+    expect(f.seen[0]!.url).toBe("http://data.test/cubejs-api/v1/load");
+    expect(f.seen[0]!.headers.Authorization).toBe("jwt-token"); // no prefix
+    expect(f.seen[0]!.body).toEqual({ query: queryOf("postgres/load-time-month.json") });
+    expect(r.columns).toEqual([
+      { key: "orders.status", title: "Orders Status", shortTitle: "Status", type: "string", kind: "dimension" },
+      { key: "orders.created_at.month", title: "Orders Created at", shortTitle: "Created at", type: "time", kind: "timeDimension", granularity: "month" },
+      { key: "orders.count", title: "Orders Count", shortTitle: "Count", type: "number", kind: "measure" },
+      { key: "orders.total_amount", title: "Orders Total Amount", shortTitle: "Total Amount", type: "number", kind: "measure" },
+    ]);
+    expect(r.rows[0]).toEqual(["shipped", "2024-01-01T00:00:00.000", 2232, 113829.6]);
+    expect(r.rows[2]).toEqual(["cancelled", "2024-01-01T00:00:00.000", 2232, 113988]);
+    expect(r.rows).toHaveLength(12);
+    expect(r.timezone).toBe("UTC");
+    expect(r.total).toBeNull();
+    expect(r.query.order).toEqual([{ id: "orders.created_at", desc: false }]);
+    expect(r.query.timeDimensions[0]!.dateRange).toEqual(["2024-01-01T00:00:00.000", "2024-03-31T23:59:59.999"]);
+  });
+  it("SQLite numbers (JSON numbers) decode the same as Postgres strings", async () => {
+    const pg = await client(replay(fixture("postgres/load-flat.json"))).load(queryOf("postgres/load-flat.json"));
+    const lite = await client(replay(fixture("load-flat.json"))).load(queryOf("load-flat.json"));
+    expect(pg.rows).toEqual(lite.rows);
+    expect(pg.rows[0]).toEqual(["cancelled", 25000, 1277500]);
+  });
+  it("total: true carries the full row count", async () => {
+    const r = await client(replay(fixture("postgres/load-total.json"))).load(queryOf("postgres/load-total.json"));
+    expect(r.total).toBe(4);
+    expect(r.rows).toEqual([["completed", 25000], ["cancelled", 25000]]);
+  });
+  it("asks again on Continue wait, then returns the result", async () => {
+    const f = replay(fixture("load-continue-wait.json"), fixture("load-continue-wait.json"), fixture("load-after-continue-wait.json"));
+    const r = await client(f).load(queryOf("load-continue-wait.json"));
+    expect(f.seen).toHaveLength(3);
+    expect(f.seen.every((s) => JSON.stringify(s.body) === JSON.stringify(f.seen[0]!.body))).toBe(true);
+    expect(r.rows).toEqual([[15000000]]);
+  });
+  it("Continue wait polling is bounded", async () => {
+    const f = replay(fixture("load-continue-wait.json"));
+    const c = createDataClient({ dataUrl: "http://data.test", token: "t", fetch: f.fetch, retry: { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 1 } });
+    const e = await c.load({ measures: ["slow.n"] }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(RetryExhaustedError);
+    expect(f.seen).toHaveLength(4);
+  });
+  it("maps the recorded errors to typed errors", async () => {
+    const unknown = await client(replay(fixture("postgres/load-unknown-member.json"))).load(queryOf("postgres/load-unknown-member.json")).catch((x: unknown) => x);
+    expect(unknown).toBeInstanceOf(DataQueryError);
+    expect((unknown as Error).message).toContain("'nope' not found");
+    await expect(client(replay(fixture("load-no-auth.json"))).load({ measures: ["orders.count"] })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(client(replay(fixture("load-bad-token.json"))).load({ measures: ["orders.count"] })).rejects.toBeInstanceOf(ForbiddenError);
+  });
+  it("a malformed response is an InvalidResponseError, not a crash", async () => {
+    const bad = fixture("postgres/load-flat.json");
+    const body = structuredClone(bad.body) as { data: Array<Record<string, unknown>> };
+    body.data[0]!["orders.count"] = "twelve";
+    await expect(client(replay({ ...bad, body })).load(queryOf("postgres/load-flat.json"))).rejects.toBeInstanceOf(InvalidResponseError);
+    await expect(client(replay({ ...bad, body: { data: "nope" } })).load({ measures: ["orders.count"] })).rejects.toBeInstanceOf(InvalidResponseError);
+    const noAnnotation = structuredClone(bad.body) as { annotation: { dimensions: Record<string, unknown> } };
+    noAnnotation.annotation.dimensions = {};
+    await expect(client(replay({ ...bad, body: noAnnotation })).load(queryOf("postgres/load-flat.json"))).rejects.toBeInstanceOf(InvalidResponseError);
+  });
+  it("meta parses the recorded metadata", async () => {
+    const m = await client(replay(fixture("postgres/meta.json"))).meta();
+    expect(m.cubes.map((c) => c.name)).toContain("orders");
+  });
+});
+
+describe("value normalisation", () => {
+  it("keeps decimals over 15 significant digits as the exact string", () => {
+    expect(decodeNumber("1000000009502768324")).toBe("1000000009502768324");
+    expect(decodeNumber("123456789012345")).toBe(123456789012345);
+    expect(decodeNumber("1234567890123456")).toBe("1234567890123456");
+    expect(decodeNumber("113988.00")).toBe(113988);
+    expect(decodeNumber("-0.000123")).toBe(-0.000123);
+    expect(decodeNumber("100000000000000000000")).toBe(1e20);
+    expect(decodeNumber(null)).toBeNull();
+    expect(() => decodeNumber("12a")).toThrow();
+  });
+  it("times become naive wall-clock in the query timezone", () => {
+    expect(decodeTime("2024-01-01T00:00:00.000", "UTC")).toBe("2024-01-01T00:00:00.000");
+    expect(decodeTime("2024-01-01 10:20:30", "UTC")).toBe("2024-01-01T10:20:30.000");
+    expect(decodeTime("2024-01-01", "UTC")).toBe("2024-01-01T00:00:00.000");
+    expect(decodeTime("2024-07-01T12:00:00.000Z", "Europe/Berlin")).toBe("2024-07-01T14:00:00.000");
+    expect(decodeTime("2024-01-01T00:30:00+01:00", "UTC")).toBe("2023-12-31T23:30:00.000");
+    expect(() => decodeTime("yesterday", "UTC")).toThrow();
+  });
+});
