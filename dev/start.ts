@@ -9,13 +9,21 @@ import webpack from "webpack";
 import WebpackDevServer from "webpack-dev-server";
 import { startPlatform } from "./platform/server.ts";
 import { CONFIG_PATH, type HarnessConfig } from "./harness/config.ts";
+import { answersCors } from "./harness/serve.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 async function main(): Promise<void> {
   const platform = await startPlatform({ dataDir: path.join(root, ".cellbound-data") });
   const info = platform.info;
-  const harnessConfig: HarnessConfig = { baseUrl: info.baseUrl, dataUrl: info.dataUrl, credential: info.apiKeys.analyst, persona: "analyst" };
+  const port = Number(process.env.PORT ?? 3000);
+  const own = `http://127.0.0.1:${port}`;
+  // The pane (this origin) calls the stand-in (another origin): that needs CORS. Without it, pass the
+  // stand-in through this server under /_platform and say so.
+  const target = new URL(info.baseUrl).origin;
+  const proxied = !(await answersCors(info.baseUrl));
+  const via = (u: string) => (proxied && new URL(u).origin === target ? own + "/_platform" + u.slice(target.length) : u);
+  const harnessConfig: HarnessConfig = { baseUrl: via(info.baseUrl), dataUrl: via(info.dataUrl), credential: info.apiKeys.analyst, persona: "analyst" };
 
   const { default: configFn } = (await import(path.join(root, "webpack.config.js"))) as {
     default: (env: object, argv: object) => Promise<webpack.Configuration & { devServer: WebpackDevServer.Configuration }>;
@@ -25,6 +33,7 @@ async function main(): Promise<void> {
   const server = new WebpackDevServer(
     {
       ...config.devServer,
+      ...(proxied ? { proxy: [{ context: ["/_platform"], target, pathRewrite: { "^/_platform": "" }, changeOrigin: true }] } : {}),
       setupMiddlewares: (middlewares, devServer) => {
         devServer.app?.get(CONFIG_PATH, (_req, res) => {
           res.setHeader("cache-control", "no-store");
@@ -37,8 +46,7 @@ async function main(): Promise<void> {
     compiler,
   );
   await server.start();
-  const port = Number(process.env.PORT ?? 3000);
-  const url = `http://127.0.0.1:${port}/harness.html`;
+  const url = `${own}/harness.html`;
   console.log(
     [
       "",
@@ -46,6 +54,7 @@ async function main(): Promise<void> {
       `  Harness (simulated workbook + task pane):  ${url}`,
       `  Platform stand-in:                          ${info.baseUrl}`,
       `  Data API:                                   ${info.dataUrl}`,
+      ...(proxied ? ["  (the stand-in does not answer CORS: the harness reaches it through /_platform on this server)"] : []),
       "  Demo credentials (API keys of the stand-in's personas; the harness pre-fills the analyst's):",
       ...Object.entries(info.apiKeys).map(([persona, key]) => `    ${persona.padEnd(9)} ${String(key)}`),
       "  Press Ctrl+C to stop.",

@@ -1,7 +1,7 @@
 // Build the task pane + harness with webpack (programmatically, into a directory) and serve it with a
 // tiny static server on 127.0.0.1, answering /harness-config.json too. Used by the e2e tests and the UI
 // benchmark: a one-off build served statically is faster and steadier than webpack-dev-server.
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -52,9 +52,37 @@ export interface Served {
   close(): Promise<void>;
 }
 
-export async function serveDir(dir: string, config: HarnessConfig): Promise<Served> {
+/** Does the platform answer a CORS preflight from another origin? (The pane runs on its own origin.) */
+export async function answersCors(baseUrl: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${baseUrl.replace(/\/$/, "")}/api/v1/users/me`, {
+      method: "OPTIONS",
+      headers: { origin: "http://127.0.0.1:1", "access-control-request-method": "GET", "access-control-request-headers": "authorization" },
+    });
+    return res.headers.get("access-control-allow-origin") !== null;
+  } catch {
+    return false;
+  }
+}
+
+const PROXY_PREFIX = "/_platform";
+
+/**
+ * Serve a built directory. When the stand-in does not answer CORS, the platform is reached through a
+ * same-origin pass-through under /_platform (and a warning says so on stderr), so the harness still
+ * works; with CORS the pane talks to the stand-in's own origin, as it talks to a real tenant.
+ */
+export async function serveDir(dir: string, upstream: HarnessConfig): Promise<Served & { config: HarnessConfig; proxied: boolean }> {
+  const proxied = !(await answersCors(upstream.baseUrl));
+  const target = new URL(upstream.baseUrl).origin;
+  if (proxied) process.stderr.write(`harness: the platform at ${target} does not answer CORS; proxying it under ${PROXY_PREFIX}\n`);
+  let config = upstream;
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
+    if (proxied && url.pathname.startsWith(PROXY_PREFIX + "/")) {
+      void passThrough(req, res, target + url.pathname.slice(PROXY_PREFIX.length) + url.search);
+      return;
+    }
     if (url.pathname === CONFIG_PATH) {
       res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" });
       res.end(JSON.stringify(config));
@@ -76,12 +104,38 @@ export async function serveDir(dir: string, config: HarnessConfig): Promise<Serv
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
+  const own = `http://127.0.0.1:${port}`;
+  if (proxied) {
+    const via = (u: string) => (new URL(u).origin === target ? own + PROXY_PREFIX + u.slice(target.length) : u);
+    config = { ...upstream, baseUrl: via(upstream.baseUrl), dataUrl: via(upstream.dataUrl) };
+  }
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: own,
+    config,
+    proxied,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+}
+
+async function passThrough(req: IncomingMessage, res: ServerResponse, to: string): Promise<void> {
+  try {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && k !== "host" && k !== "connection") headers[k] = v;
+    const method = req.method ?? "GET";
+    const upstream = await fetch(to, { method, headers, ...(method === "GET" || method === "HEAD" ? {} : { body: Buffer.concat(chunks) }) });
+    const out: Record<string, string> = {};
+    upstream.headers.forEach((v, k) => {
+      if (k !== "content-encoding" && k !== "content-length" && k !== "transfer-encoding") out[k] = v;
+    });
+    res.writeHead(upstream.status, out);
+    res.end(Buffer.from(await upstream.arrayBuffer()));
+  } catch (e) {
+    res.writeHead(502, { "content-type": "application/json" }).end(JSON.stringify({ error: `harness proxy: ${(e as Error).message}` }));
+  }
 }
