@@ -13,6 +13,8 @@ export interface SyncContext {
   data: Pick<DataClient, "load" | "svcsql">;
   deploymentId: number;
   filterDefaults?: FilterDefaults;
+  /** Chunks per port.write during a refresh (default 4); each call holds whole chunk spans. */
+  writeChunksPerCall?: number;
   /** Concurrent queries during refresh-all (default 2). */
   queryConcurrency?: number;
   newPublicId?: () => string;

@@ -65,6 +65,8 @@ export interface RefreshStats {
   cellsWritten: number;
   chunksWritten: number;
   chunksTotal: number;
+  /** Rows sent to the sheet (only the differing rows of the differing chunks). */
+  rowsWritten: number;
   cellsCleared: number;
   syncs: number;
   /** Largest request of one sync, as the port estimates it. */
@@ -218,13 +220,23 @@ export class SyncEngine {
     if (edits && choice === "ask") return { kind: "handEdited", edits };
 
     // Plan: write only chunks whose incoming hash differs from what the sheet holds.
-    const currentNext = await fingerprintGrid(sliceGrid(current, next.rows, next.cols));
+    const currentShaped = sliceGrid(current, next.rows, next.cols);
+    const currentNext = await fingerprintGrid(currentShaped);
     const keptRows = edits && choice === "keep" ? edits.rows : [];
     const inKept = (r: { from: number; to: number }) => keptRows.some((k) => r.from <= k.to && k.from <= r.to);
     const chunks = differingChunks(prep.incoming, currentNext).map((i) => chunkRows(prep.incoming, i, next.rows)).filter((r) => !inKept(r));
     await updatePlacement(port, p.key, (x) => ({ ...x, pending: { checksum: prep.incoming, shape: next, at: new Date().toISOString() } }));
-    const stats: RefreshStats = { cellsWritten: 0, chunksWritten: chunks.length, chunksTotal: prep.incoming.chunks.length, cellsCleared: 0, syncs: 0, maxSyncBytes: 0, bytes: 0 };
-    for (const run of mergeRuns(chunks)) {
+    const stats: RefreshStats = { cellsWritten: 0, chunksWritten: chunks.length, chunksTotal: prep.incoming.chunks.length, rowsWritten: 0, cellsCleared: 0, syncs: 0, maxSyncBytes: 0, bytes: 0 };
+    // Inside a differing chunk only the span of differing rows is sent (both grids are in memory),
+    // and every port.write holds whole chunk spans: an interruption between calls leaves each chunk
+    // all old or all new, which classify() recognises as Cellbound's own (never a hand edit).
+    const spans = chunks.flatMap((c) => {
+      const rows = changedRows(cells, currentShaped, c.from, c.to);
+      return rows.length ? [{ from: rows[0]!.from, to: rows[rows.length - 1]!.to }] : [];
+    });
+    const calls = groupSpans(spans, (this.ctx.writeChunksPerCall ?? 4) * chunkHeight(prep.incoming));
+    stats.rowsWritten = calls.reduce((n, r) => n + r.to - r.from + 1, 0);
+    for (const run of calls) {
       const s = await port.write({ sheetId: anchor.sheetId, row: anchor.row + run.from, col: anchor.col }, cells.slice(run.from, run.to + 1), { columnFormats: prep.layout.columnFormats, ...(signal ? { signal } : {}) });
       stats.cellsWritten += s.cells;
       stats.syncs += s.syncs;
@@ -397,6 +409,38 @@ function editsOf(state: Extract<CellState, { kind: "edited" }>, p: LocalPlacemen
   // cell by cell; the edited chunk still is, so its rows are reported.
   const rows = editedRows.size ? mergeRuns([...editedRows].map((r) => ({ from: r, to: r }))) : chunkRanges;
   return { rows, ranges: rows.map((r) => areaA1({ row: anchor.row + r.from, col: anchor.col, rows: r.to - r.from + 1, cols: shape.cols })), cells, cellCount };
+}
+
+/** The checksum's chunk height (rows per chunk), from the fingerprint itself. */
+function chunkHeight(c: ResultChecksum): number {
+  const first = c.chunks[0];
+  return first && c.chunks.length > 1 ? c.chunks[1]!.from - first.from : Math.max(1, (first?.to ?? 1) - (first?.from ?? 0));
+}
+
+/** Merge contiguous spans into write calls of at most `maxRows` rows (never splitting a span). */
+function groupSpans(spans: readonly { from: number; to: number }[], maxRows: number): { from: number; to: number }[] {
+  const out: { from: number; to: number }[] = [];
+  for (const s of spans) {
+    const last = out[out.length - 1];
+    if (last && s.from === last.to + 1 && s.to - last.from + 1 <= maxRows) last.to = s.to;
+    else out.push({ ...s });
+  }
+  return out;
+}
+
+/** Runs of rows in [from, to] where the incoming row differs from the current one. */
+function changedRows(incoming: Grid, current: Grid, from: number, to: number): { from: number; to: number }[] {
+  const out: { from: number; to: number }[] = [];
+  for (let r = from; r <= to; r++) {
+    const a = incoming[r]!, b = current[r];
+    let same = b !== undefined && a.length === b.length;
+    for (let c = 0; same && c < a.length; c++) same = Object.is(a[c], b![c]) || (a[c] === 0 && b![c] === 0);
+    if (same) continue;
+    const last = out[out.length - 1];
+    if (last && last.to === r - 1) last.to = r;
+    else out.push({ from: r, to: r });
+  }
+  return out;
 }
 
 function jsonBytes(grid: Grid, from: number, to: number): number {

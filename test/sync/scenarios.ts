@@ -180,13 +180,12 @@ export function syncScenarios(label: string, kind: WorkbookKind): void {
       let writes = 0;
       const port = wb.port;
       const flaky = Object.create(port) as typeof port;
-      // The pane dies after the first 500 rows of the write landed.
+      // The pane dies after the first write call (one chunk) landed.
       flaky.write = async (where, grid, options) => {
-        if (++writes > 1 || grid.length <= 500) return port.write(where, grid, options);
-        await port.write(where, grid.slice(0, 500), options);
-        throw new Error("pane closed");
+        if (++writes > 1) throw new Error("pane closed");
+        return port.write(where, grid, options);
       };
-      const broken = env.engine({ ...wb, port: flaky });
+      const broken = env.engine({ ...wb, port: flaky }, "analyst", { writeChunksPerCall: 1 });
       // Descending order changes every chunk; write the first run only, then fail.
       await expect(broken.refresh(p.key, "overwrite")).rejects.toThrow(/pane closed/);
       const c = await check(engine);
@@ -276,6 +275,28 @@ export function syncScenarios(label: string, kind: WorkbookKind): void {
       expect((await check(engine)).placements[0]).toMatchObject({ placementId: originals[0]!.placementId, edit: "clean" });
     });
 
+    it("another user's placement in the same file is DENIED for us: listed read-only, never refreshed, cleared or moved", async () => {
+      const wb = newBook();
+      const s = wb.user.firstSheetId();
+      const outsider = env.engine(wb, "outsider");
+      const secret = await env.createReport(byStatus(2), "outsider");
+      const theirs = await placed(outsider, secret, at(wb, 0, 0));
+      const analyst = env.engine(wb);
+      const mine = await placed(analyst, await env.createReport(byStatus(2)), at(wb, 0, 4));
+      const h = await home(analyst);
+      const denied = h.entries.find((e) => e.placementId === theirs.placementId)!;
+      expect(denied).toMatchObject({ access: "DENIED", readOnly: true, reportName: null, reportId: null, deploymentId: env.deploymentId });
+      expect(denied.owner?.email).toMatch(/outsider|@/);
+      expect(h.entries.find((e) => e.placementId === mine.placementId)).toMatchObject({ access: "GRANTED", reportName: expect.any(String) });
+      const before = wb.user.cell(s, 1, 1);
+      const all = await analyst.refreshAll({});
+      expect(Object.keys(all.items)).toEqual([mine.key]);
+      await expect(analyst.refresh(theirs.key, "overwrite")).rejects.toThrow(/cannot read|not found/i);
+      await expect(analyst.disconnect(theirs.key, { clear: true })).rejects.toThrow();
+      expect(wb.user.cell(s, 1, 1)).toBe(before);
+      expect((await wb.port.tracked()).length).toBe(2);
+    });
+
     it("disconnect keeps the cells by default, or clears them", async () => {
       const wb = newBook();
       const engine = env.engine(wb);
@@ -291,7 +312,15 @@ export function syncScenarios(label: string, kind: WorkbookKind): void {
     });
   });
 
-  describe(`workbook home and upsert semantics (${label})`, () => {
+}
+
+/**
+ * Scenarios that need the stand-in's seeded workbooks (a mixed GRANTED/DENIED document, one over the
+ * 422 limit) or no workbook at all (upsert semantics). They adopt a seeded workbook id, which only
+ * the in-memory port allows, so they run once, on it.
+ */
+export function platformScenarios(kind: WorkbookKind): void {
+  describe("workbook home (seeded documents) and upsert semantics", () => {
     let env: Env;
     beforeAll(async () => {
       env = await startEnv();
@@ -300,7 +329,7 @@ export function syncScenarios(label: string, kind: WorkbookKind): void {
       await env?.close();
     });
 
-    it("home lists every placement; DENIED read-only with owner and deployment; never refreshed", async () => {
+    it("home lists every placement of a seeded document; DENIED read-only with owner and deployment; never refreshed", async () => {
       const wb = kind("https://files.example/mixed.xlsx");
       await wb.port.identity();
       await wb.port.setData("unused", null);

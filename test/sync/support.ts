@@ -5,6 +5,9 @@
 import { startPlatform, type RunningPlatform } from "../../dev/platform/server.ts";
 import { createDataClient, createDeploymentTokenManager, createPlatformClient, type PlatformClient, type Report, type ReportInput } from "../../src/api/index.ts";
 import { MemoryPort, MemoryWorkbook } from "../../src/host/memory/index.ts";
+import { cellA1 } from "../../src/host/a1.ts";
+import { ExcelPort } from "../../src/host/excel/index.ts";
+import { createDevExcel, type DevWorkbook } from "../../dev/excel/index.ts";
 import type { SheetPort, SheetValue } from "../../src/host/port.ts";
 import { SyncEngine } from "../../src/sync/index.ts";
 import type { SyncContext } from "../../src/sync/context.ts";
@@ -47,12 +50,38 @@ function wrapMemory(wb: MemoryWorkbook): TestWorkbook {
   };
 }
 
+/** The Office.js adapter (src/host/excel) running unchanged on dev/excel. */
+export const devExcelWorkbook: WorkbookKind = (url) => wrapDevExcel(createDevExcelWorkbook(url));
+
+function createDevExcelWorkbook(url: string): DevWorkbook {
+  return createDevExcel({ platform: "OfficeOnline" }).workbook.saveAsCopy(url);
+}
+
+export function wrapDevExcel(workbook: DevWorkbook): TestWorkbook & { workbook: DevWorkbook } {
+  const dx = createDevExcel({ workbook, platform: "OfficeOnline" });
+  const port = new ExcelPort({ Excel: dx.Excel as unknown as typeof Excel, Office: dx.Office as unknown as typeof Office });
+  return {
+    port,
+    workbook,
+    user: {
+      edit: (s, r, c, v) => workbook.typeInto(s, cellA1(r, c), String(v)),
+      insertRows: (s, at, n) => workbook.insertRows(s, at, n),
+      renameSheet: (s, n) => workbook.renameSheet(s, n),
+      deleteSheet: (s) => workbook.deleteSheet(s),
+      addSheet: (n) => workbook.addSheet(n).id,
+      cell: (s, r, c) => workbook.readCell(workbook.requireSheet(s), r, c),
+      firstSheetId: () => workbook.sheets[0]!.id,
+      saveAsCopy: (u) => wrapDevExcel(workbook.saveAsCopy(u)),
+    },
+  };
+}
+
 export interface Env {
   platform: RunningPlatform;
   deploymentId: number;
   client(persona?: "admin" | "analyst" | "viewer" | "outsider"): PlatformClient;
-  engine(wb: TestWorkbook, persona?: "admin" | "analyst", overrides?: Partial<SyncContext>): SyncEngine;
-  createReport(input: ReportInput, persona?: "admin" | "analyst"): Promise<Report>;
+  engine(wb: TestWorkbook, persona?: "admin" | "analyst" | "outsider", overrides?: Partial<SyncContext>): SyncEngine;
+  createReport(input: ReportInput, persona?: "admin" | "analyst" | "outsider"): Promise<Report>;
   close(): Promise<void>;
 }
 
