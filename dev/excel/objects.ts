@@ -279,6 +279,7 @@ export class DevRange extends DevClientObject<RangeTarget> {
         if (!Array.isArray(input)) return input; // one value for every cell
         return (input[r] as unknown[])[c];
       };
+      if (input === null || input === undefined) throw bad(`Range.${prop} cannot be set to null`); // null is valid only inside a 2-D array
       if (Array.isArray(input)) {
         if (input.length !== rect.rows || input.some((row) => !Array.isArray(row) || row.length !== rect.cols)) {
           throw new OfficeError("InvalidArgument", "The number of rows or columns in the input array doesn't match the size or dimensions of the range.");
@@ -293,7 +294,7 @@ export class DevRange extends DevClientObject<RangeTarget> {
             if (typeof v !== "string") throw bad(`numberFormat [${r}][${c}]`);
             const old = wb.cell(sheet, row, col);
             const next: Cell = old ? { ...old } : { t: "s", v: "" };
-            if (v === "General") delete next.nf; else next.nf = v;
+            if (v === "General" || v === "") delete next.nf; else next.nf = v; // "" resets to General
             wb.setCell(sheet, row, col, next.nf === undefined && next.t === "s" && next.v === "" ? undefined : next);
           } else {
             wb.writeValue(sheet, row, col, v, `Range.${prop}[${r}][${c}]`);
