@@ -63,7 +63,7 @@ function parseTyped(s: string): CellContent {
 
 /** Quotes closed, parentheses balanced, and no blank after the sign: what Excel's parser would accept. */
 function looksLikeExpression(rest: string): boolean {
-  if (!/^[A-Za-z0-9_(."$'+\-]/.test(rest)) return false;
+  if (!/^[A-Za-z0-9_(."$'+-]/.test(rest)) return false;
   let depth = 0, inStr = false, inQuote = false;
   for (const ch of rest) {
     if (inStr) { if (ch === '"') inStr = false; continue; }

@@ -499,6 +499,10 @@ export class DevCustomXmlPart extends DevClientObject<ModelXmlPart> {
 
 /** The root element's default namespace ("" when none), or null when this is not XML with a root element. */
 function namespaceOf(xml: string): string | null {
+  for (let i = 0; i < xml.length; i++) {
+    const c = xml.charCodeAt(i);
+    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0xfffe || c === 0xffff) return null; // not XML 1.0
+  }
   const m = /^\s*(?:<\?xml[^>]*\?>\s*)?<([A-Za-z_][\w.-]*(?::[\w.-]+)?)(\s[^>]*)?\/?>/.exec(xml);
   if (!m) return null;
   const ns = /\sxmlns\s*=\s*"([^"]*)"/.exec(m[2] ?? "");

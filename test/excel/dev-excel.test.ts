@@ -133,7 +133,7 @@ describe("dev/excel: value conversion on write (en-US)", () => {
   }
 
   it("numbers keep 15 significant digits", async () => {
-    const { cells } = await put([[0.1 + 0.2, 1234567890123456789, 1 / 3]]);
+    const { cells } = await put([[0.1 + 0.2, Number("1234567890123456789"), 1 / 3]]);
     expect(cells.values).toEqual([[0.3, 1234567890123460000, 0.333333333333333]]);
   });
 

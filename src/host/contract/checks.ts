@@ -137,7 +137,7 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
       const wrong = rows.map((r, i) => [hostileStrings[i], r[0]] as const).filter(([w, g]) => w !== g);
       check(wrong.length === 0, `${wrong.length} strings changed, e.g. ${clip(JSON.stringify(wrong.slice(0, 5)))}`);
       const cells = await driver.inspect(a);
-      const formulas = cells.formulas.map((r, i) => r[0]!).filter((f, i) => holdsFormula(f, rows[i]![0]!));
+      const formulas = cells.formulas.map((r) => r[0]!).filter((f, i) => holdsFormula(f, rows[i]![0]!));
       checkEqual(formulas, [], "cells holding a formula");
       const nonText = cells.valueTypes.map((r, i) => [hostileStrings[i], r[0]] as const).filter(([, t]) => t !== "String");
       checkEqual(nonText, [], "cells that are not text");
@@ -252,7 +252,7 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
   {
     name: "per-workbook data round-trips as JSON",
     async run({ port }) {
-      const value = { placements: [{ id: "p1", n: 3, ok: true, nested: { s: "é\"<&>" } }], at: null };
+      const value = { placements: [{ id: "p1", n: 3, ok: true, nested: { s: "é\"<&>\r\n\t\u0000\uFFFF ]]>" } }], at: null };
       await port.setData("contract.test", value);
       checkEqual(await port.getData("contract.test"), value, "stored value");
       checkEqual(await port.getData("contract.absent"), undefined, "missing key");

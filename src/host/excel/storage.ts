@@ -17,10 +17,22 @@ export const storedIdentitySchema = z.object({
 });
 export type StoredIdentity = z.infer<typeof storedIdentitySchema>;
 
+/** True for characters XML 1.0 cannot hold at all, not even as a character reference. */
+function notXmlChar(c: number): boolean {
+  return (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0xfffe || c === 0xffff;
+}
+
 export function xmlEscape(s: string): string {
-  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;")
-    // Characters XML 1.0 cannot hold are stored as private escapes.
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, (c) => `&#x${c.charCodeAt(0).toString(16)};`);
+  for (let i = 0; i < s.length; i++) {
+    if (notXmlChar(s.charCodeAt(i))) throw new Error(`text holds U+${s.charCodeAt(i).toString(16).padStart(4, "0")}, which XML cannot store`);
+  }
+  // \r is written as a reference: XML parsers turn a literal CR into LF.
+  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;").replace(/\r/g, "&#xD;");
+}
+
+/** JSON text with U+FFFE/U+FFFF (legal in JSON strings, not in XML) written as \u escapes. */
+function xmlSafeJson(json: string): string {
+  return json.replace(/[\uFFFE\uFFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 }
 export function xmlUnescape(s: string): string {
   return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos);/g, (_, e: string) => {
@@ -43,7 +55,7 @@ export function parseIdentityXml(xml: string): StoredIdentity | null {
 }
 
 export function dataXml(key: string, json: string): string {
-  return `<data xmlns="${DATA_NS}" key="${xmlEscape(key)}">${xmlEscape(json)}</data>`;
+  return `<data xmlns="${DATA_NS}" key="${xmlEscape(key)}">${xmlEscape(xmlSafeJson(json))}</data>`;
 }
 
 export function parseDataXml(xml: string): { key: string; json: string } | null {
