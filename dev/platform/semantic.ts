@@ -131,7 +131,7 @@ export interface CompiledQuery {
 
 const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
 
-export function compileLoad(query: LoadQuery): CompiledQuery {
+export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = {}): CompiledQuery {
   const timezone = query.timezone ?? "UTC";
   if (!TIMEZONES.has(timezone)) throw new QueryError(`Unknown timezone: '${timezone}'`);
   const measures = query.measures ?? [];
@@ -143,6 +143,11 @@ export function compileLoad(query: LoadQuery): CompiledQuery {
   const param = (v: DuckDBValue) => { params.push(v); return `$${params.length}`; };
   const used = new Set<string>();
   const timeExpr = (col: string) => timezone === "UTC" ? col : `timezone('${timezone}', timezone('UTC', ${col}))`;
+
+  const pd = options.pushdown === false ? null : pushdownPlan(query);
+  const preCols = new Set<string>();
+  const preWhere: string[] = [];
+  const preAggs = new Map<string, string>();
 
   const annotation: CompiledQuery["annotation"] = { measures: {}, dimensions: {}, segments: {}, timeDimensions: {} };
   const inner: string[] = [];
@@ -161,6 +166,7 @@ export function compileLoad(query: LoadQuery): CompiledQuery {
     used.add(view.name);
     const alias = `d${i}`;
     const expr = def.type === "time" ? timeExpr(def.sql) : def.sql;
+    if (pd && view.name === "orders") preCols.add(`${def.sql} AS ${def.sql.slice(2)}`);
     inner.push(`${expr} AS ${alias}`);
     groupCount.n++;
     outer.push(`${fmtDim(alias, def.type)} AS ${q(m)}`);
@@ -173,16 +179,23 @@ export function compileLoad(query: LoadQuery): CompiledQuery {
     if (def.type !== "time") throw new QueryError(`Dimension '${td.dimension}' is not a time dimension`);
     used.add(view.name);
     const expr = timeExpr(def.sql);
+    const pushed = pd !== null && view.name === "orders";
     let dateRange: [string, string] | undefined;
     if (td.dateRange !== undefined) {
       const [from, to] = typeof td.dateRange === "string" ? [td.dateRange, td.dateRange] : td.dateRange;
       dateRange = [rangeBound(from, false), rangeBound(to, true)];
-      where.push(`${expr} BETWEEN CAST(${param(dateRange[0])} AS TIMESTAMP) AND CAST(${param(dateRange[1])} AS TIMESTAMP)`);
+      (pushed ? preWhere : where).push(`${expr} BETWEEN CAST(${param(dateRange[0])} AS TIMESTAMP) AND CAST(${param(dateRange[1])} AS TIMESTAMP)`);
     }
     if (td.granularity) {
       const alias = `t${i}`;
       const key = `${td.dimension}.${td.granularity}`;
-      inner.push(`date_trunc('${td.granularity}', ${expr}) AS ${alias}`);
+      if (pushed) {
+        // Truncated (and converted) inside the pre-aggregation; the outer level groups on it as is.
+        preCols.add(`date_trunc('${td.granularity}', ${expr}) AS ${def.sql.slice(2)}`);
+        inner.push(`${def.sql} AS ${alias}`);
+      } else {
+        inner.push(`date_trunc('${td.granularity}', ${expr}) AS ${alias}`);
+      }
       groupCount.n++;
       outer.push(`${fmtDim(alias, "time")} AS ${q(key)}`);
       orderable.set(td.dimension, alias);
@@ -199,7 +212,7 @@ export function compileLoad(query: LoadQuery): CompiledQuery {
     const { view, def } = measure(m);
     used.add(view.name);
     const alias = `m${i}`;
-    inner.push(`${def.sql} AS ${alias}`);
+    inner.push(`${pd ? pd.measure(def, preAggs) : def.sql} AS ${alias}`);
     const num = def.aggType === "avg" ? `CAST(${alias} AS DECIMAL(38,${def.decimals}))` : alias;
     outer.push(`CAST(${num} AS VARCHAR) AS ${q(m)}`);
     orderable.set(m, alias);
@@ -265,7 +278,8 @@ export function compileLoad(query: LoadQuery): CompiledQuery {
   };
   for (const f of query.filters ?? []) {
     const c = filterSql(f);
-    (c.aggregate ? having : where).push(c.sql);
+    const ordersOnly = pd !== null && membersOf(f).every((m) => m.startsWith("orders."));
+    (c.aggregate ? having : ordersOnly ? preWhere : where).push(c.sql);
   }
 
   // FROM: one view alone, or the orders fact table with the other views joined.
@@ -274,7 +288,10 @@ export function compileLoad(query: LoadQuery): CompiledQuery {
     const v = viewByName.get([...used][0]!)!;
     from = `${v.table} ${v.alias}`;
   } else {
-    from = "sample.orders o" + VIEWS.filter((v) => v.joinOn && used.has(v.name)).map((v) => ` JOIN ${v.table} ${v.alias} ON ${v.joinOn}`).join("");
+    const fact = pd
+      ? `(SELECT o.customer_id, o.product_id${[...preCols].map((c) => ", " + c).join("")}, ${[...preAggs].map(([a, e]) => `${e} AS ${a}`).join(", ")} FROM sample.orders o${preWhere.length ? ` WHERE ${preWhere.join(" AND ")}` : ""} GROUP BY ALL) o`
+      : "sample.orders o";
+    from = fact + VIEWS.filter((v) => v.joinOn && used.has(v.name)).map((v) => ` JOIN ${v.table} ${v.alias} ON ${v.joinOn}`).join("");
   }
 
   let order: Array<{ id: string; desc: boolean }>;
@@ -306,6 +323,51 @@ export function compileLoad(query: LoadQuery): CompiledQuery {
     ...(query.total !== undefined ? { total: query.total } : {}),
   };
   return { sql, countSql, params, normalized, annotation, timeAliases };
+}
+
+function membersOf(f: Filter): string[] {
+  return "and" in f ? f.and.flatMap(membersOf) : "or" in f ? f.or.flatMap(membersOf) : [f.member];
+}
+
+/**
+ * Aggregate pushdown: when orders is joined to other views and every measure is an
+ * additive orders measure (count, sum, avg), the fact table is first grouped by its
+ * foreign keys and the orders members the query uses, and the join runs on those far
+ * fewer rows (count → sum of counts, sum → sum of sums, avg → sum of sums / sum of counts).
+ * Returns null when the query does not qualify; the plain join is then used.
+ */
+function pushdownPlan(query: LoadQuery): { measure(def: MeasureDef, aggs: Map<string, string>): string } | null {
+  const members = [...(query.measures ?? []), ...(query.dimensions ?? []), ...(query.timeDimensions ?? []).map((t) => t.dimension), ...(query.filters ?? []).flatMap(membersOf)];
+  const views = new Set(members.map((m) => m.split(".")[0]));
+  if (!views.has("orders") || views.size < 2) return null;
+  for (const m of query.measures ?? []) {
+    const { view, name } = resolve(m);
+    const def = view.measures[name];
+    if (view.name !== "orders" || !def || !["count", "sum", "avg"].includes(def.aggType)) return null;
+  }
+  for (const f of query.filters ?? []) {
+    const ms = membersOf(f);
+    if (ms.some((m) => { const { view, name } = resolve(m); return Boolean(view.measures[name]); })) return null;
+    const fv = new Set(ms.map((m) => m.split(".")[0]));
+    if (fv.has("orders") && fv.size > 1) return null;
+  }
+  for (const d of query.dimensions ?? []) if (d.startsWith("orders.") && dimension(d).def.type === "time") return null;
+  const grans = new Map<string, string>();
+  for (const td of query.timeDimensions ?? []) {
+    if (!td.dimension.startsWith("orders.") || !td.granularity) continue;
+    if (grans.has(td.dimension) && grans.get(td.dimension) !== td.granularity) return null;
+    grans.set(td.dimension, td.granularity);
+  }
+  return {
+    measure(def, aggs) {
+      aggs.set("__n", "count(*)");
+      if (def.aggType === "count") return "sum(o.__n)";
+      const col = /^(?:sum|avg)\(o\.(\w+)\)$/.exec(def.sql)?.[1];
+      if (!col) throw new Error(`no pushdown form for ${def.sql}`);
+      aggs.set(`__sum_${col}`, `sum(o.${col})`);
+      return def.aggType === "sum" ? `sum(o.__sum_${col})` : `sum(o.__sum_${col}) / sum(o.__n)`;
+    },
+  };
 }
 
 /** Base views svcsql may read, with plain column names. */
