@@ -173,9 +173,9 @@ export class DevWorkbook {
       this.setCell(sheet, row, col, old?.nf ? { t: "s", v: "", nf: old.nf } : undefined);
       return;
     }
-    const { autoFormat, ...content } = c;
-    const cell: Cell = { ...content };
-    const newNf = nf === "General" && autoFormat ? autoFormat : old?.nf;
+    const cell: Cell = { t: c.t, v: c.v };
+    if (c.f !== undefined) cell.f = c.f;
+    const newNf = nf === "General" && c.autoFormat ? c.autoFormat : old?.nf;
     if (newNf) cell.nf = newNf;
     this.setCell(sheet, row, col, cell);
   }

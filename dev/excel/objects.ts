@@ -293,7 +293,7 @@ export class DevRange extends DevClientObject<RangeTarget> {
             if (v === null || v === undefined) continue;
             if (typeof v !== "string") throw bad(`numberFormat [${r}][${c}]`);
             const old = wb.cell(sheet, row, col);
-            const next: Cell = old ? { ...old } : { t: "s", v: "" };
+            const next: Cell = old ? { ...old } : { t: "s", v: "" }; // copied: a cell object is never shared
             if (v === "General" || v === "") delete next.nf; else next.nf = v; // "" resets to General
             wb.setCell(sheet, row, col, next.nf === undefined && next.t === "s" && next.v === "" ? undefined : next);
           } else {

@@ -85,5 +85,7 @@ export function dataToJson(key: string, value: unknown): string {
 /** Excel stores numbers with 15 significant digits: 0.1 + 0.2 → 0.3, 1/3 → 0.333333333333333. */
 export function to15Digits(n: number): number {
   if (n === 0) return 0; // also turns -0 into 0, as Excel does
+  // Fast path: the shortest round-trip form has at most 15 characters, hence at most 15 digits.
+  if (String(n).length <= 15) return n;
   return Number(n.toPrecision(15));
 }
