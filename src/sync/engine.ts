@@ -214,14 +214,15 @@ export class SyncEngine {
     // What the sheet holds now, in every shape we need to compare.
     const union = maxShape(maxShape(old, next), p.pending?.shape ?? old);
     const current = await readArea(port, areaAt(anchor, union), signal);
-    const state = await this.classifyCells(p, current);
+    const fpOf = shapedFingerprints(current);
+    const state = await this.classifyCells(p, current, fpOf);
     const lastWritten = this.lastWritten.get(p.key);
     const edits = state.kind === "edited" ? editsOf(state, p, current, cells, lastWritten, anchor) : null;
     if (edits && choice === "ask") return { kind: "handEdited", edits };
 
     // Plan: write only chunks whose incoming hash differs from what the sheet holds.
     const currentShaped = sliceGrid(current, next.rows, next.cols);
-    const currentNext = await fingerprintGrid(currentShaped);
+    const currentNext = await fpOf(next);
     const keptRows = edits && choice === "keep" ? edits.rows : [];
     const inKept = (r: { from: number; to: number }) => keptRows.some((k) => r.from <= k.to && k.from <= r.to);
     const chunks = differingChunks(prep.incoming, currentNext).map((i) => chunkRows(prep.incoming, i, next.rows)).filter((r) => !inKept(r));
@@ -267,12 +268,12 @@ export class SyncEngine {
   }
 
   /** Classify the current cells (read in the union shape) of a placement. */
-  async classifyCells(p: LocalPlacement, current: Grid): Promise<CellState> {
-    const committedNow = await fingerprintGrid(sliceGrid(current, p.shape.rows, p.shape.cols));
+  async classifyCells(p: LocalPlacement, current: Grid, fpOf: (s: Shape) => Promise<ResultChecksum> = shapedFingerprints(current)): Promise<CellState> {
+    const committedNow = await fpOf(p.shape);
     // A first placement interrupted mid-write: the cells it had not reached yet are still empty,
     // so "committed" is the empty grid of that shape.
     const committed = p.committed ?? (p.pending ? await fingerprintGrid(emptyGrid(p.shape.rows, p.shape.cols)) : null);
-    const pendingNow = p.pending ? await fingerprintGrid(sliceGrid(current, p.pending.shape.rows, p.pending.shape.cols)) : committedNow;
+    const pendingNow = p.pending ? await fpOf(p.pending.shape) : committedNow;
     return classify(committedNow, committed, p.pending?.checksum ?? null, pendingNow);
   }
 
@@ -339,6 +340,17 @@ export class SyncEngine {
 }
 
 // ---------------------------------------------------------------- helpers
+
+/** Fingerprints of the top-left sub-grids of `current`, computed once per shape. */
+function shapedFingerprints(current: Grid): (s: Shape) => Promise<ResultChecksum> {
+  const memo = new Map<string, Promise<ResultChecksum>>();
+  return (s) => {
+    const k = `${s.rows}x${s.cols}`;
+    let v = memo.get(k);
+    if (!v) memo.set(k, (v = fingerprintGrid(sliceGrid(current, s.rows, s.cols))));
+    return v;
+  };
+}
 
 function maxShape(a: Shape, b: Shape): Shape {
   return { rows: Math.max(a.rows, b.rows), cols: Math.max(a.cols, b.cols) };
