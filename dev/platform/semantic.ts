@@ -289,7 +289,7 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
     from = `${v.table} ${v.alias}`;
   } else {
     const fact = pd
-      ? `(SELECT o.customer_id, o.product_id${[...preCols].map((c) => ", " + c).join("")}, ${[...preAggs].map(([a, e]) => `${e} AS ${a}`).join(", ")} FROM sample.orders o${preWhere.length ? ` WHERE ${preWhere.join(" AND ")}` : ""} GROUP BY ALL) o`
+      ? `(SELECT ${[...VIEWS.filter((v) => v.joinOn && used.has(v.name)).map((v) => /o\.\w+/.exec(v.joinOn!)![0]), ...preCols].join(", ")}, ${[...preAggs].map(([a, e]) => `${e} AS ${a}`).join(", ")} FROM sample.orders o${preWhere.length ? ` WHERE ${preWhere.join(" AND ")}` : ""} GROUP BY ALL) o`
       : "sample.orders o";
     from = fact + VIEWS.filter((v) => v.joinOn && used.has(v.name)).map((v) => ` JOIN ${v.table} ${v.alias} ON ${v.joinOn}`).join("");
   }
