@@ -37,6 +37,16 @@ export function validateGrid(grid: ReadonlyArray<ReadonlyArray<SheetValue>>): { 
   return { rows, cols };
 }
 
+/** Column formats: one string (or null = General) per column at most; Excel caps a format at 255 characters. */
+export function validateColumnFormats(formats: ReadonlyArray<string | null> | undefined, cols: number): void {
+  if (formats === undefined) return;
+  // An empty grid (no rows) has no width to compare with.
+  if (!Array.isArray(formats) || (cols > 0 && formats.length > cols)) throw new PortInputError(`columnFormats must be an array of at most ${cols} formats`);
+  formats.forEach((f, i) => {
+    if (f !== null && (typeof f !== "string" || f.length === 0 || f.length > 255)) throw new PortInputError(`columnFormats[${i}] must be a format string of 1–255 characters, or null`);
+  });
+}
+
 /** Checks the grid fits on the sheet when its top-left is at (row, col). */
 export function validatePlacement(at: { row: number; col: number }, shape: { rows: number; cols: number }): void {
   if (!Number.isInteger(at.row) || !Number.isInteger(at.col) || at.row < 0 || at.col < 0) {

@@ -168,6 +168,7 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
       await checkRejects(port.write(at(sheet, 0, 0), [[1], [Number.NaN]]), /NaN/, "NaN");
       await checkRejects(port.write(at(sheet, 0, 0), [["ok"], ["x".repeat(32_768)]]), /32767/, "too long a string");
       await checkRejects(port.write(at(sheet, 0, 0), [[null as unknown as SheetValue]]), /null/, "null cell");
+      await checkRejects(port.write(at(sheet, 0, 0), [[1]], { columnFormats: ["0.00", "@"] }), /columnFormats/, "more formats than columns");
       const { rows } = await readAll(port, area(sheet, 0, 0, 2, 2));
       checkEqual(rows, [["", ""], ["", ""]], "nothing written");
     },

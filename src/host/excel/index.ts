@@ -14,7 +14,7 @@ import { areaA1, parseAddress } from "../a1.ts";
 import type {
   Area, ChangeKind, HostKind, ReadOptions, SheetChange, SheetPort, SheetRef, SheetValue, TrackedArea, WorkbookIdentity, WriteOptions, WriteStats,
 } from "../port.ts";
-import { dataToJson, validateArea, validateDataKey, validateGrid, validatePlacement, validateTrackName } from "../validate.ts";
+import { dataToJson, validateColumnFormats, validateArea, validateDataKey, validateGrid, validatePlacement, validateTrackName } from "../validate.ts";
 import { HostError, isPayloadTooLarge, wrap } from "./errors.ts";
 import {
   DATA_NS, dataXml, identityXml, parseDataXml, parseIdentityXml, storedIdentitySchema, WORKBOOK_NS, WORKBOOK_SETTING, type StoredIdentity,
@@ -161,6 +161,7 @@ export class ExcelPort implements SheetPort {
   async write(at: Pick<Area, "sheetId" | "row" | "col">, grid: ReadonlyArray<ReadonlyArray<SheetValue>>, options: WriteOptions = {}): Promise<WriteStats> {
     const shape = validateGrid(grid);
     validatePlacement(at, shape);
+    validateColumnFormats(options.columnFormats, shape.cols);
     const stats: WriteStats = { rows: shape.rows, cols: shape.cols, cells: shape.rows * shape.cols, syncs: 0, maxSyncBytes: 0 };
     if (shape.rows === 0 || shape.cols === 0) return stats;
     options.signal?.throwIfAborted();

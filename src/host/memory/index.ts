@@ -8,7 +8,7 @@ import { shiftArea } from "../geometry.ts";
 import type {
   Area, HostKind, ReadOptions, SheetChange, SheetPort, SheetRef, SheetValue, TrackedArea, WorkbookIdentity, WriteOptions, WriteStats,
 } from "../port.ts";
-import { dataToJson, PortInputError, to15Digits, validateArea, validateDataKey, validateGrid, validatePlacement, validateTrackName } from "../validate.ts";
+import { dataToJson, validateColumnFormats, PortInputError, to15Digits, validateArea, validateDataKey, validateGrid, validatePlacement, validateTrackName } from "../validate.ts";
 
 interface MemCell { v: SheetValue; nf: string | null }
 interface MemSheet { id: string; name: string; cells: Map<string, MemCell> }
@@ -167,6 +167,7 @@ export class MemoryPort implements SheetPort {
   async write(at: Pick<Area, "sheetId" | "row" | "col">, grid: ReadonlyArray<ReadonlyArray<SheetValue>>, options: WriteOptions = {}): Promise<WriteStats> {
     const shape = validateGrid(grid);
     validatePlacement(at, shape);
+    validateColumnFormats(options.columnFormats, shape.cols);
     const s = this.wb.sheet(at.sheetId);
     options.signal?.throwIfAborted();
     for (let r = 0; r < shape.rows; r++) {
