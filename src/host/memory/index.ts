@@ -11,10 +11,23 @@ import type {
 import { dataToJson, validateColumnFormats, PortInputError, to15Digits, validateArea, validateDataKey, validateGrid, validatePlacement, validateTrackName } from "../validate.ts";
 
 interface MemCell { v: SheetValue; nf: string | null }
-interface MemSheet { id: string; name: string; cells: Map<string, MemCell> }
+/** Cells by row, then column (sparse). */
+type MemCells = Map<number, Map<number, MemCell>>;
+interface MemSheet { id: string; name: string; cells: MemCells }
 interface MemTrack { name: string; sheetId: string; area: Omit<Area, "sheetId"> | null }
 
-const key = (r: number, c: number): string => `${r},${c}`;
+function getCell(cells: MemCells, r: number, c: number): MemCell | undefined {
+  return cells.get(r)?.get(c);
+}
+function setCell(cells: MemCells, r: number, c: number, cell: MemCell | undefined): void {
+  let row = cells.get(r);
+  if (!cell) { row?.delete(c); return; }
+  if (!row) cells.set(r, (row = new Map()));
+  row.set(c, cell);
+}
+function copyCells(cells: MemCells): MemCells {
+  return new Map([...cells].map(([r, row]) => [r, new Map([...row].map(([c, cell]) => [c, { ...cell }]))]));
+}
 
 export class MemoryWorkbook {
   readonly sheets: MemSheet[] = [];
@@ -55,8 +68,8 @@ export class MemoryWorkbook {
   /** Type a value into a cell as the user. */
   userEdit(sheetId: string, row: number, col: number, value: SheetValue): void {
     const s = this.sheet(sheetId);
-    if (value === "") s.cells.delete(key(row, col));
-    else s.cells.set(key(row, col), { v: value, nf: s.cells.get(key(row, col))?.nf ?? null });
+    if (value === "") setCell(s.cells, row, col, undefined);
+    else setCell(s.cells, row, col, { v: typeof value === "number" ? to15Digits(value) : value, nf: getCell(s.cells, row, col)?.nf ?? null });
     this.emit({ sheetId, address: areaA1({ row, col, rows: 1, cols: 1 }), kind: "RangeEdited", source: "Local" });
   }
   insertRows(sheetId: string, at: number, count: number, source: SheetChange["source"] = "Local"): void {
@@ -79,7 +92,7 @@ export class MemoryWorkbook {
   saveAsCopy(url: string): MemoryWorkbook {
     const copy = new MemoryWorkbook(url, this.name);
     copy.sheets.length = 0;
-    for (const s of this.sheets) copy.sheets.push({ id: s.id, name: s.name, cells: new Map([...s.cells].map(([k, c]) => [k, { ...c }])) });
+    for (const s of this.sheets) copy.sheets.push({ id: s.id, name: s.name, cells: copyCells(s.cells) });
     for (const [k, t] of this.tracks) copy.tracks.set(k, { ...t, area: t.area && { ...t.area } });
     for (const [k, v] of this.data) copy.data.set(k, v);
     copy.workbookId = this.workbookId;
@@ -88,7 +101,7 @@ export class MemoryWorkbook {
     return copy;
   }
   cell(sheetId: string, row: number, col: number): { value: SheetValue; numberFormat: string } {
-    const c = this.sheet(sheetId).cells.get(key(row, col));
+    const c = getCell(this.sheet(sheetId).cells, row, col);
     return { value: c?.v ?? "", numberFormat: c?.nf ?? "General" };
   }
 
@@ -108,13 +121,15 @@ export class MemoryWorkbook {
 
   private shift(sheetId: string, axis: "row" | "col", at: number, delta: number): void {
     const s = this.sheet(sheetId);
-    const moved = new Map<string, MemCell>();
-    for (const [k, c] of s.cells) {
-      const [r, col] = k.split(",").map(Number) as [number, number];
-      const p = axis === "row" ? r : col;
-      if (delta < 0 && p >= at && p < at - delta) continue; // deleted
-      const np = p >= at ? p + delta : p;
-      moved.set(axis === "row" ? key(np, col) : key(r, np), c);
+    const moved: MemCells = new Map();
+    for (const [r, row] of s.cells) {
+      for (const [col, c] of row) {
+        const p = axis === "row" ? r : col;
+        if (delta < 0 && p >= at && p < at - delta) continue; // deleted
+        const np = p >= at ? p + delta : p;
+        if (axis === "row") setCell(moved, np, col, c);
+        else setCell(moved, r, np, c);
+      }
     }
     s.cells = moved;
     for (const t of this.tracks.values()) {
@@ -174,10 +189,8 @@ export class MemoryPort implements SheetPort {
       for (let c = 0; c < shape.cols; c++) {
         const raw = grid[r]![c]!;
         const v = typeof raw === "number" ? to15Digits(raw) : raw;
-        const k = key(at.row + r, at.col + c);
         const nf = options.columnFormats?.[c] ?? null;
-        if (v === "" && nf === null) s.cells.delete(k);
-        else s.cells.set(k, { v, nf });
+        setCell(s.cells, at.row + r, at.col + c, v === "" && nf === null ? undefined : { v, nf });
       }
     }
     options.onProgress?.(shape.rows, shape.rows);
@@ -196,7 +209,8 @@ export class MemoryPort implements SheetPort {
       const out: SheetValue[][] = [];
       for (let r = r0; r < Math.min(area.rows, r0 + block); r++) {
         const row: SheetValue[] = [];
-        for (let c = 0; c < area.cols; c++) row.push(s.cells.get(key(area.row + r, area.col + c))?.v ?? "");
+        const src = s.cells.get(area.row + r);
+        for (let c = 0; c < area.cols; c++) row.push(src?.get(area.col + c)?.v ?? "");
         out.push(row);
       }
       yield out;
@@ -206,7 +220,7 @@ export class MemoryPort implements SheetPort {
   async clear(area: Area): Promise<void> {
     validateArea(area);
     const s = this.wb.sheet(area.sheetId);
-    for (let r = 0; r < area.rows; r++) for (let c = 0; c < area.cols; c++) s.cells.delete(key(area.row + r, area.col + c));
+    for (let r = 0; r < area.rows; r++) for (let c = 0; c < area.cols; c++) setCell(s.cells, area.row + r, area.col + c, undefined);
   }
 
   async track(name: string, area: Area): Promise<void> {
