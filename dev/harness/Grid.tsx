@@ -23,9 +23,19 @@ export function serialToDate(serial: number, withTime: boolean): string {
 
 export function Grid({ book, version }: { book: HarnessBook; version: number }) {
   const scroller = useRef<HTMLDivElement>(null);
+  const editor = useRef<HTMLInputElement>(null);
   const [view, setView] = useState({ top: 0, left: 0, height: 600, width: 800 });
   const [editing, setEditing] = useState<{ text: string } | null>(null);
   const sheetId = book.activeSheetId();
+  const isEditing = editing !== null;
+  // Move focus into the editor when editing starts (autofocus does not apply to inserted elements).
+  useLayoutEffect(() => {
+    const el = editor.current;
+    if (isEditing && el) {
+      el.focus();
+      el.setSelectionRange(el.value.length, el.value.length);
+    }
+  }, [isEditing]);
   const sel = book.selection();
   const used = book.usedSize(sheetId);
   const rows = Math.max(used.rows + 50, 200);
@@ -106,6 +116,8 @@ export function Grid({ book, version }: { book: HarnessBook; version: number }) 
           class={`hx-cell${selected ? " hx-sel" : ""}${typeof v === "number" ? " hx-num" : ""}`}
           style={{ top: `${(r + 1) * ROW_H}px`, left: `${HEAD_W + c * COL_W}px` }}
           onMouseDown={(e) => {
+            e.preventDefault(); // no text selection; focus goes to the grid itself
+            scroller.current?.focus({ preventScroll: true });
             setEditing(null);
             if (e.shiftKey) {
               const r0 = Math.min(sel.row, r);
@@ -137,9 +149,9 @@ export function Grid({ book, version }: { book: HarnessBook; version: number }) 
         </span>
         {editing ? (
           <input
+            ref={editor}
             class="hx-editor"
             aria-label={`Edit ${address}`}
-            autoFocus
             value={editing.text}
             onInput={(e) => setEditing({ text: e.currentTarget.value })}
             onKeyDown={(e) => {
