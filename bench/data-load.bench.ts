@@ -3,10 +3,13 @@
 // also the stand-in's cold start (dataset generated) and warm start (dataset reused).
 // Target: p50 ≤ 100 ms. A real semantic layer took 250–450 ms for such a query here.
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
+import { DuckDBInstance } from "@duckdb/node-api";
 import path from "node:path";
 import { startPlatform } from "../dev/platform/server";
 import { createPlatformClient, LoadResponse, toTypedResult, type LoadQuery } from "../src/api";
+import { compileLoad } from "../dev/platform/semantic";
+import { DEFAULT_CACHE_DIR, DATASET_VERSION } from "../dev/platform/dataset";
 import { percentile, round, writeResult } from "./lib";
 
 const RUNS = 40;
@@ -64,6 +67,19 @@ try {
     }
   }
   const p50 = percentile(roundTrips, 50);
+  // Same compiled SQL straight on DuckDB (no HTTP, no JSON), in this run: the layer's overhead.
+  const inst = await DuckDBInstance.create(":memory:", { threads: "2" });
+  const conn = await inst.connect();
+  await conn.run(`ATTACH '${path.join(DEFAULT_CACHE_DIR, `dataset-v${DATASET_VERSION}.duckdb`)}' AS sample (READ_ONLY)`);
+  const sqlOnly: number[] = [];
+  for (let i = 0; i < 15; i++) {
+    const c = compileLoad({ ...query, offset: i });
+    const t0 = performance.now();
+    (await conn.runAndReadAll(c.sql, c.params)).getRowObjectsJson();
+    sqlOnly.push(performance.now() - t0);
+  }
+  conn.closeSync();
+  inst.closeSync();
   const startup = await startupFigures();
   writeResult({
     name: "data-load",
@@ -75,11 +91,14 @@ try {
       query, rows, runs: RUNS,
       loadP50Ms: round(p50), loadP95Ms: round(percentile(roundTrips, 95)),
       decodeP50Ms: round(percentile(decodes, 50)), decodeP95Ms: round(percentile(decodes, 95)),
+      sqlOnlyP50Ms: round(percentile(sqlOnly, 50)), loadOverSqlRatio: round(p50 / percentile(sqlOnly, 50)),
+      loadAverage: loadavg().map((x) => round(x)),
       targetP50Ms: 100, realSemanticLayerMs: "250-450",
       startup: Object.fromEntries(Object.entries(startup).map(([k, v]) => [k, typeof v === "number" ? round(v) : v])),
     },
   });
   console.log(`  /v1/load 10,000 rows: p50 ${round(p50)} ms, p95 ${round(percentile(roundTrips, 95))} ms; decode p50 ${round(percentile(decodes, 50))} ms`);
+  console.log(`  same SQL on DuckDB alone: p50 ${round(percentile(sqlOnly, 50))} ms; machine load average ${loadavg().map((x) => round(x)).join(", ")} (2 cores)`);
   console.log(`  startup: cold ${round(startup.coldMs)} ms (dataset generated: ${startup.coldGenerated}), warm ${round(startup.warmMs)} ms, fresh temp dir ${round(startup.freshDirMs)} ms`);
 } finally {
   await platform.close();
