@@ -19,6 +19,8 @@ const extra = (changed: boolean) =>
   Array.from({ length: 11 }, (_, i) => (changed && i === 0 ? `CASE WHEN id > ${ROWS - ROWS / 100} THEN amount * 2 + 1 ELSE amount * 2 END AS amount_x2` : `amount * ${i + 2} AS amount_x${i + 2}`));
 const sql = (changed: boolean) => `SELECT ${[...base, ...extra(changed)].join(", ")} FROM orders WHERE id <= ${ROWS} ORDER BY id`;
 
+const roundAll = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, round(v)]));
+
 const platform = await startPlatform({ log: () => {} });
 try {
   const deploymentId = platform.info.deployments[0]!.id;
@@ -71,8 +73,8 @@ try {
   const details = {
     rows: ROWS, cols: 20, chunkRows: CHUNK_ROWS, port: "Office.js adapter on dev/excel (OfficeOnline limits)", data: "platform stand-in /v1/svcsql",
     firstPlacement: fig(place, place.out.stats.cells),
-    refreshUnchanged: fig(unchanged, u.cellsWritten, { chunksWritten: u.chunksWritten, chunksTotal: u.chunksTotal }),
-    refreshLast1Percent: fig(tail, c.cellsWritten, { chunksWritten: c.chunksWritten, rowsWritten: c.rowsWritten, chunkEquivalentsWritten: round(c.rowsWritten / CHUNK_ROWS), chunksTotal: c.chunksTotal }),
+    refreshUnchanged: fig(unchanged, u.cellsWritten, { chunksWritten: u.chunksWritten, chunksTotal: u.chunksTotal, phases: roundAll(u.timings) }),
+    refreshLast1Percent: fig(tail, c.cellsWritten, { chunksWritten: c.chunksWritten, rowsWritten: c.rowsWritten, chunkEquivalentsWritten: round(c.rowsWritten / CHUNK_ROWS), chunksTotal: c.chunksTotal, phases: roundAll(c.timings) }),
     unchangedVsFirst: { totalRatio: round(ratioTotal, 3), sheetRatio: round(ratioSheet, 3), target: 0.25 },
     targets: {
       unchangedWritesZeroCells: u.cellsWritten === 0,

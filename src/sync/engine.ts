@@ -73,6 +73,8 @@ export interface RefreshStats {
   maxSyncBytes: number;
   /** JSON size of the values written (an estimate of the bytes sent to Excel). */
   bytes: number;
+  /** Where the time went (ms): preparation (see PreparedRefresh.timings), then the sheet work. */
+  timings: PreparedRefresh["timings"] & { readMs: number; compareMs: number; writeMs: number; recordMs: number };
 }
 
 export type RefreshOutcome =
@@ -91,6 +93,8 @@ export interface PreparedRefresh {
   placement: LocalPlacement;
   layout: Layout;
   incoming: ResultChecksum;
+  /** Where the preparation's time went (ms). */
+  timings: { reportMs: number; queryAndLayoutMs: number; fingerprintMs: number };
 }
 
 // ---------------------------------------------------------------- engine
@@ -176,10 +180,15 @@ export class SyncEngine {
 
   /** Run the query and lay out the result (no sheet access: this part runs concurrently). */
   async prepareRefresh(key: string, report?: Report, signal?: AbortSignal): Promise<PreparedRefresh> {
+    const t0 = performance.now();
     const placement = await this.placement(key);
-    const r = report ?? (await this.report(placement.reportId, signal));
+    const r = report ?? (await reportsById(this.ctx, (await this.ctx.port.identity()).workbookId, signal)).get(placement.reportId);
+    if (!r) throw new Error(`Report ${placement.reportId} was not found in deployment ${this.ctx.deploymentId}, or you cannot read it.`);
+    const t1 = performance.now();
     const { layout } = await runReport(this.ctx.data, r, this.ctx.filterDefaults, signal);
-    return { placement, layout, incoming: await fingerprintGrid(layout.cells) };
+    const t2 = performance.now();
+    const incoming = await fingerprintGrid(layout.cells);
+    return { placement, layout, incoming, timings: { reportMs: t1 - t0, queryAndLayoutMs: t2 - t1, fingerprintMs: performance.now() - t2 } };
   }
 
   async refresh(key: string, choice: RefreshChoice = "ask", o: { signal?: AbortSignal } = {}): Promise<RefreshOutcome> {
@@ -213,7 +222,9 @@ export class SyncEngine {
 
     // What the sheet holds now, in every shape we need to compare.
     const union = maxShape(maxShape(old, next), p.pending?.shape ?? old);
+    const tRead = performance.now();
     const current = await readArea(port, areaAt(anchor, union), signal);
+    const tCompare = performance.now();
     const fpOf = shapedFingerprints(current);
     const state = await this.classifyCells(p, current, fpOf);
     const lastWritten = this.lastWritten.get(p.key);
@@ -226,8 +237,12 @@ export class SyncEngine {
     const keptRows = edits && choice === "keep" ? edits.rows : [];
     const inKept = (r: { from: number; to: number }) => keptRows.some((k) => r.from <= k.to && k.from <= r.to);
     const chunks = differingChunks(prep.incoming, currentNext).map((i) => chunkRows(prep.incoming, i, next.rows)).filter((r) => !inKept(r));
+    const tWrite = performance.now();
     await updatePlacement(port, p.key, (x) => ({ ...x, pending: { checksum: prep.incoming, shape: next, at: new Date().toISOString() } }));
-    const stats: RefreshStats = { cellsWritten: 0, chunksWritten: chunks.length, chunksTotal: prep.incoming.chunks.length, rowsWritten: 0, cellsCleared: 0, syncs: 0, maxSyncBytes: 0, bytes: 0 };
+    const stats: RefreshStats = {
+      cellsWritten: 0, chunksWritten: chunks.length, chunksTotal: prep.incoming.chunks.length, rowsWritten: 0, cellsCleared: 0, syncs: 0, maxSyncBytes: 0, bytes: 0,
+      timings: { ...prep.timings, readMs: tCompare - tRead, compareMs: tWrite - tCompare, writeMs: 0, recordMs: 0 },
+    };
     // Inside a differing chunk only the span of differing rows is sent (both grids are in memory),
     // and every port.write holds whole chunk spans: an interruption between calls leaves each chunk
     // all old or all new, which classify() recognises as Cellbound's own (never a hand edit).
@@ -254,7 +269,10 @@ export class SyncEngine {
     await port.track(p.name, area);
     this.lastWritten.set(p.key, keptRows.length && lastWritten ? mergeKept(cells, lastWritten, keptRows) : cells);
     if (keptRows.length && !lastWritten) this.lastWritten.delete(p.key);
+    const tRecord = performance.now();
+    stats.timings.writeMs = tRecord - tWrite;
     await this.record(p, prep.incoming, area, t.sheet, signal, keptRows.length > 0);
+    stats.timings.recordMs = performance.now() - tRecord;
     if (edits && choice === "keep") return { kind: "kept", stats, edits };
     return { kind: "refreshed", stats, notices: state.kind === "unrecorded" || state.kind === "interrupted" ? ["An earlier refresh of this placement was interrupted after writing; it is now complete."] : [] };
   }
