@@ -354,6 +354,50 @@ export function platformScenarios(kind: WorkbookKind): void {
       expect(all.total).toBe(0); // nothing tracked locally here; DENIED are never queued
     });
 
+    it("a pivot with totals from separate total queries (averages total correctly) and the filter summary", async () => {
+      const wb = kind("https://files.example/pivot.xlsx");
+      const engine = env.engine(wb, "analyst", { filterDefaults: { user: null, account: true } });
+      const query = {
+        measures: ["orders.avg_amount", "orders.count"],
+        dimensions: ["orders.status", "orders.is_returned"],
+        filters: [{ member: "orders.status", operator: "notEquals", values: ["cancelled"] }, { member: "orders.count", operator: "gt", values: ["1"] }],
+        order: [["orders.status", "asc"], ["orders.is_returned", "asc"]],
+      };
+      const report = await env.createReport({
+        jsonQuery: JSON.stringify(query),
+        pivotItems: { rows: ["orders.status"], columns: ["orders.is_returned"], measures: ["orders.avg_amount"], filters: [], showRowTotals: true, showColumnTotals: true },
+      });
+      const out = await placed(engine, report, { sheetId: wb.user.firstSheetId(), row: 0, col: 0 });
+      const s = wb.user.firstSheetId();
+      // Filter summary (account setting on; the report does not say) above the table.
+      expect(wb.user.cell(s, 0, 0)).toBe("Applied filter: Orders Status is not cancelled");
+      expect(wb.user.cell(s, 1, 0)).toBe("Applied filter: Orders Count > 1");
+      expect(wb.user.cell(s, 2, 0)).toBe("");
+      // The grand total is the average over all rows from its own query, not an average of averages.
+      const c = env.client();
+      const data = (await import("../../src/api/index.ts")).createDataClient({ dataUrl: env.platform.info.dataUrl, token: (await c.createDeploymentToken(env.deploymentId)).token });
+      const grand = await data.load({ measures: ["orders.avg_amount"], filters: [{ member: "orders.status", operator: "notEquals", values: ["cancelled"] }] });
+      const rows = Number(out.range.split(":")[1]!.replace(/[A-Z]+/, ""));
+      const corner = wb.user.cell(s, rows - 1, 3);
+      expect(wb.user.cell(s, rows - 1, 0)).toBe("Total");
+      expect(corner).toBeCloseTo(grand.rows[0]![0] as number, 6);
+      expect(wb.user.cell(s, 3, 3)).toBe("Total");
+      // The report changes after its cells were written: CHANGED.
+      await c.updateReport(env.deploymentId, out.reportId, { pivotItems: { rows: ["orders.status"], columns: ["orders.is_returned"], measures: ["orders.count"], filters: [] } });
+      expect((await check(engine)).placements[0]).toMatchObject({ syncStatus: "CHANGED", edit: "clean" });
+    });
+
+    it("a sqlQuery report runs through /v1/svcsql as a typed flat table", async () => {
+      const wb = kind("https://files.example/sql.xlsx");
+      const engine = env.engine(wb);
+      const report = await env.createReport({ sqlQuery: "SELECT id, status, created_at, amount, is_returned FROM orders WHERE id <= 3 ORDER BY id" });
+      const out = await placed(engine, report, { sheetId: wb.user.firstSheetId(), row: 0, col: 0 });
+      expect(out.range).toBe("A1:E4");
+      const s = wb.user.firstSheetId();
+      expect([0, 1, 2, 3, 4].map((c) => typeof wb.user.cell(s, 1, c))).toEqual(["number", "string", "number", "number", "boolean"]);
+      expect(await engine.refresh(out.key, "ask")).toMatchObject({ kind: "refreshed", stats: { cellsWritten: 0 } });
+    });
+
     it("422 turns into a clear message naming the limit", async () => {
       const wb = kind("https://files.example/big.xlsx");
       await adoptId(wb, env.platform.info.externalWorkbooks.oversized);
