@@ -87,7 +87,7 @@ export function createDevExcel(options: DevExcelOptions = {}): DevExcel {
     const out = (batch as (c: RequestContext) => unknown)(ctx);
     if (!(out instanceof Promise)) throw new OfficeError("InvalidArgument", "Excel.run batch must return a Promise (RunMustReturnPromise).");
     const value = (await out) as T;
-    await ctx.sync(); // Excel.run flushes whatever is still queued
+    if (ctx.pendingCommands > 0) await ctx.sync(); // Excel.run flushes whatever is still queued
     return value;
   }
 

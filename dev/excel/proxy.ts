@@ -59,6 +59,11 @@ export class DevRequestContext {
   readonly trackedObjects = { add: (_o: unknown) => undefined, remove: (_o: unknown) => undefined };
   constructor(readonly env: DevEnv) {}
 
+  /** Commands queued since the last sync. */
+  get pendingCommands(): number {
+    return this.queue.length;
+  }
+
   /** Queue a command whose request payload is `payload` (measured as JSON). */
   enqueue(payload: unknown, run: (st: SyncState) => void): void {
     this.queue.push({ bytes: jsonBytes(payload) + 32, run });
