@@ -288,7 +288,10 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
     const v = viewByName.get([...used][0]!)!;
     from = `${v.table} ${v.alias}`;
   } else {
-    const fact = pd
+    const rollup = pd ? rollupFor(query, used) : null;
+    const fact = rollup
+      ? `(SELECT * FROM sample.${rollup} o${preWhere.length ? ` WHERE ${preWhere.join(" AND ")}` : ""}) o`
+      : pd
       ? `(SELECT ${[...VIEWS.filter((v) => v.joinOn && used.has(v.name)).map((v) => /o\.\w+/.exec(v.joinOn!)![0]), ...preCols].join(", ")}, ${[...preAggs].map(([a, e]) => `${e} AS ${a}`).join(", ")} FROM sample.orders o${preWhere.length ? ` WHERE ${preWhere.join(" AND ")}` : ""} GROUP BY ALL) o`
       : "sample.orders o";
     from = fact + VIEWS.filter((v) => v.joinOn && used.has(v.name)).map((v) => ` JOIN ${v.table} ${v.alias} ON ${v.joinOn}`).join("");
@@ -368,6 +371,19 @@ function pushdownPlan(query: LoadQuery): { measure(def: MeasureDef, aggs: Map<st
       return def.aggType === "sum" ? `sum(o.__sum_${col})` : `sum(o.__sum_${col}) / sum(o.__n)`;
     },
   };
+}
+
+/**
+ * A rollup that answers a pushed-down query: only customers (or only products) joined, and
+ * no orders member other than `status` outside the measures.
+ */
+function rollupFor(query: LoadQuery, used: Set<string>): string | null {
+  const joined = [...used].filter((v) => v !== "orders");
+  if (joined.length !== 1) return null;
+  const ordersMembers = [...(query.dimensions ?? []), ...(query.timeDimensions ?? []).map((t) => t.dimension), ...(query.filters ?? []).flatMap(membersOf)]
+    .filter((m) => m.startsWith("orders."));
+  if (ordersMembers.some((m) => m !== "orders.status")) return null;
+  return joined[0] === "customers" ? "rollup_customer_status" : joined[0] === "products" ? "rollup_product_status" : null;
 }
 
 /** Base views svcsql may read, with plain column names. */

@@ -45,6 +45,12 @@ describe("aggregate pushdown", () => {
     expect(pushed).not.toBe(plain); // the pushdown applies to these queries
     expect(await rows(q, true)).toEqual(await rows(q, false));
   });
+  it("answers from a rollup when only customers (or products) and orders.status are used", () => {
+    expect(compileLoad(queries[0]!).sql).toContain("sample.rollup_customer_status");
+    expect(compileLoad({ measures: ["orders.count"], dimensions: ["products.name"] }).sql).toContain("sample.rollup_product_status");
+    expect(compileLoad(queries[1]!).sql).not.toContain("rollup_");
+    expect(compileLoad(queries[2]!).sql).not.toContain("rollup_");
+  });
   it("does not apply to count-distinct measures or measure filters", () => {
     const q: LoadQuery = { measures: ["orders.customers_count"], dimensions: ["products.category"] };
     expect(compileLoad(q).sql).toBe(compileLoad(q, { pushdown: false }).sql);
