@@ -35,7 +35,7 @@ export interface SemanticQuery {
   dimensions?: string[];
   timeDimensions?: TimeDimension[];
   filters?: Filter[];
-  order?: Record<string, "asc" | "desc"> | Array<[string, "asc" | "desc"]>;
+  order?: Record<string, "asc" | "desc"> | Array<[string, "asc" | "desc"] | { id: string; desc: boolean }>;
   limit?: number;
   offset?: number;
   total?: boolean;
@@ -115,7 +115,7 @@ export function totalsQuery(base: SemanticQuery, keep: readonly string[], measur
   out.filters = dropMeasureFilters(base.filters ?? [], isMeasure);
   const groups = new Set([...out.dimensions, ...out.timeDimensions.filter((t) => t.granularity).map(timeKey)]);
   const keepOrder = (member: string) => out.measures!.includes(member) || [...groups].some((g) => sameMember(g, member));
-  if (Array.isArray(base.order)) out.order = base.order.filter(([m]) => keepOrder(m));
+  if (Array.isArray(base.order)) out.order = base.order.filter((e) => keepOrder(Array.isArray(e) ? e[0] : e.id));
   else if (base.order) out.order = Object.fromEntries(Object.entries(base.order).filter(([m]) => keepOrder(m)));
   delete out.limit;
   delete out.offset;

@@ -41,6 +41,11 @@ describe("totalsQuery", () => {
     expect(g.order).toEqual([["orders.count", "desc"]]);
   });
 
+  it("keeps the normalized {id, desc} order form too", () => {
+    const q = totalsQuery({ ...base, order: [{ id: "customers.region", desc: true }, { id: "orders.count", desc: false }] }, []);
+    expect(q.order).toEqual([{ id: "orders.count", desc: false }]);
+  });
+
   it("treats members known as measures from metadata as measures", () => {
     const q = totalsQuery({ ...base, filters: [{ member: "orders.max_amount", operator: "gt", values: ["1"] }] }, [], new Set(["orders.max_amount"]));
     expect(q.filters).toEqual([]);
