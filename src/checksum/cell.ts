@@ -14,8 +14,8 @@ export type Cell = string | number | boolean;
 export const EXCEL_DIGITS = 15;
 /** Largest number a cell holds (Excel specifications and limits). */
 export const EXCEL_MAX_NUMBER = 9.99999999999999e307;
-/** Smallest positive number a cell holds; smaller magnitudes become 0. This is the smallest normal double. */
-export const EXCEL_MIN_POSITIVE = 2.2250738585072014e-308;
+/** Smallest positive number a cell holds; smaller magnitudes become 0 (the smallest normal double at 15 digits). */
+export const EXCEL_MIN_POSITIVE = 2.2250738585072e-308;
 /** Most characters (UTF-16 code units) a cell holds. */
 export const EXCEL_MAX_TEXT = 32767;
 /** What a longer text ends with after it was cut to EXCEL_MAX_TEXT. */

@@ -19,14 +19,15 @@ export const TAG_ASCII = 0x04;
 export const TAG_UTF16 = 0x05;
 
 export class ChunkEncoder {
-  private buf = new Uint8Array(1 << 20);
-  private view = new DataView(this.buf.buffer);
+  private buf: Uint8Array = new Uint8Array(1 << 20);
   private pos = 0;
 
   /** Start a new chunk of a grid `cols` wide. */
   begin(cols: number): void {
     this.pos = 0;
-    this.u32(cols);
+    this.reserve(4);
+    writeU32(this.buf, 0, cols);
+    this.pos = 4;
   }
 
   /** The chunk's canonical bytes so far (a view into the encoder's buffer: copy it to keep it). */
@@ -34,85 +35,101 @@ export class ChunkEncoder {
     return this.buf.subarray(0, this.pos);
   }
 
-  /** Append one row; `rowIndex` is only used in error messages. */
+  /**
+   * Append one row; `rowIndex` is only used in error messages. One tight loop with locals: this
+   * is the hot path of fingerprinting (see bench/checksum.bench.ts).
+   */
   row(cells: ReadonlyArray<GridCell>, rowIndex: number): void {
-    for (let c = 0; c < cells.length; c++) {
+    const n = cells.length;
+    let buf = this.buf;
+    let pos = this.pos;
+    for (let c = 0; c < n; c++) {
       const v = cells[c];
-      if (typeof v === "string") this.text(v);
-      else if (typeof v === "number") this.number(v, rowIndex, c);
-      else if (v === true) this.tag(TAG_TRUE);
-      else if (v === false) this.tag(TAG_FALSE);
-      else if (v === null) this.tag(TAG_EMPTY);
-      else throw new TypeError(`checksum: cell (${rowIndex}, ${c}) is ${describe(v)}, not a sheet value (string, number, boolean or null)`);
-    }
-  }
-
-  private tag(t: number): void {
-    if (this.pos + 1 > this.buf.length) this.grow(1);
-    this.buf[this.pos++] = t;
-  }
-
-  private number(x: number, row: number, col: number): void {
-    if (x - x !== 0) throw new TypeError(`checksum: cell (${row}, ${col}) is ${x}, which no cell can hold (project values with toCell)`);
-    if (this.pos + 9 > this.buf.length) this.grow(9);
-    this.buf[this.pos] = TAG_NUMBER;
-    this.view.setFloat64(this.pos + 1, x === 0 ? 0 : x, true);
-    this.pos += 9;
-  }
-
-  private text(s: string): void {
-    const n = s.length;
-    if (n === 0) {
-      this.tag(TAG_EMPTY);
-      return;
-    }
-    if (this.pos + 5 + 2 * n > this.buf.length) this.grow(5 + 2 * n);
-    const buf = this.buf;
-    const start = this.pos;
-    let p = start + 5;
-    for (let i = 0; i < n; i++) {
-      const ch = s.charCodeAt(i);
-      if (ch >= 0x80) {
-        this.utf16(s, start);
-        return;
+      if (typeof v === "string") {
+        const len = v.length;
+        if (pos + 5 + 2 * len > buf.length) {
+          this.pos = pos;
+          buf = this.reserve(5 + 2 * len);
+        }
+        if (len === 0) {
+          buf[pos++] = TAG_EMPTY;
+          continue;
+        }
+        const start = pos;
+        let p = start + 5;
+        let i = 0;
+        for (; i < len; i++) {
+          const ch = v.charCodeAt(i);
+          if (ch >= 0x80) break;
+          buf[p++] = ch;
+        }
+        if (i === len) {
+          buf[start] = TAG_ASCII;
+        } else {
+          buf[start] = TAG_UTF16;
+          p = start + 5;
+          for (let j = 0; j < len; j++) {
+            const ch = v.charCodeAt(j);
+            buf[p] = ch & 0xff;
+            buf[p + 1] = ch >>> 8;
+            p += 2;
+          }
+        }
+        writeU32(buf, start + 1, len);
+        pos = p;
+      } else if (typeof v === "number") {
+        if (v - v !== 0) throw new TypeError(`checksum: cell (${rowIndex}, ${c}) is ${v}, which no cell can hold (project values with toCell)`);
+        if (pos + 9 > buf.length) {
+          this.pos = pos;
+          buf = this.reserve(9);
+        }
+        buf[pos] = TAG_NUMBER;
+        F64[0] = v === 0 ? 0 : v; // −0 is written as +0
+        buf[pos + 1] = F64_BYTES[LE0]!;
+        buf[pos + 2] = F64_BYTES[LE0 ^ 1]!;
+        buf[pos + 3] = F64_BYTES[LE0 ^ 2]!;
+        buf[pos + 4] = F64_BYTES[LE0 ^ 3]!;
+        buf[pos + 5] = F64_BYTES[LE0 ^ 4]!;
+        buf[pos + 6] = F64_BYTES[LE0 ^ 5]!;
+        buf[pos + 7] = F64_BYTES[LE0 ^ 6]!;
+        buf[pos + 8] = F64_BYTES[LE0 ^ 7]!;
+        pos += 9;
+      } else {
+        if (pos + 1 > buf.length) {
+          this.pos = pos;
+          buf = this.reserve(1);
+        }
+        if (v === true) buf[pos++] = TAG_TRUE;
+        else if (v === false) buf[pos++] = TAG_FALSE;
+        else if (v === null) buf[pos++] = TAG_EMPTY;
+        else throw new TypeError(`checksum: cell (${rowIndex}, ${c}) is ${describe(v)}, not a sheet value (string, number, boolean or null)`);
       }
-      buf[p++] = ch;
     }
-    buf[start] = TAG_ASCII;
-    this.view.setUint32(start + 1, n, true);
-    this.pos = p;
+    this.pos = pos;
   }
 
-  /** Rewrite the text at `start` in the UTF-16 form (room for it was reserved by text()). */
-  private utf16(s: string, start: number): void {
-    const buf = this.buf;
-    const n = s.length;
-    buf[start] = TAG_UTF16;
-    this.view.setUint32(start + 1, n, true);
-    let p = start + 5;
-    for (let i = 0; i < n; i++) {
-      const ch = s.charCodeAt(i);
-      buf[p] = ch & 0xff;
-      buf[p + 1] = ch >>> 8;
-      p += 2;
-    }
-    this.pos = p;
-  }
-
-  private u32(x: number): void {
-    if (this.pos + 4 > this.buf.length) this.grow(4);
-    this.view.setUint32(this.pos, x, true);
-    this.pos += 4;
-  }
-
-  private grow(need: number): void {
+  /** Make room for `need` more bytes after this.pos; returns the (possibly new) buffer. */
+  private reserve(need: number): Uint8Array {
+    if (this.pos + need <= this.buf.length) return this.buf;
     let size = this.buf.length * 2;
     while (size < this.pos + need) size *= 2;
     const next = new Uint8Array(size);
     next.set(this.buf.subarray(0, this.pos));
     this.buf = next;
-    this.view = new DataView(next.buffer);
+    return next;
   }
+}
+
+/** Scratch for a number's bytes; LE0 = index of its least significant byte on this platform (0 on little-endian). */
+const F64 = new Float64Array(1);
+const F64_BYTES = new Uint8Array(F64.buffer);
+const LE0 = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 0 : 7;
+
+function writeU32(buf: Uint8Array, at: number, x: number): void {
+  buf[at] = x & 0xff;
+  buf[at + 1] = (x >>> 8) & 0xff;
+  buf[at + 2] = (x >>> 16) & 0xff;
+  buf[at + 3] = x >>> 24;
 }
 
 function describe(v: unknown): string {

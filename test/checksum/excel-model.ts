@@ -1,0 +1,43 @@
+// How Excel takes the values the sheet adapter writes and what `range.values` reads back,
+// as a small model of the documented conversion rules (docs/CHECKSUM.md §2, notes/excel-facts.md):
+//   - strings are written as text (the adapter protects them) and read back verbatim;
+//     a string longer than 32,767 characters is rejected;
+//   - numbers keep 15 significant digits; −0 reads back as 0; NaN, ±Infinity and magnitudes
+//     beyond 9.99999999999999E+307 are rejected;
+//   - booleans read back as booleans; "" is an empty cell and reads back as "".
+// The round-trip property test runs every grid through a ReadBack. When the Excel stand-in
+// (dev/excel) lands, add a second ReadBack that writes through src/host/excel on top of it and
+// reads the cells back; the property test loops over all ReadBacks listed in READ_BACKS.
+import type { Cell } from "../../src/checksum/index.ts";
+
+export interface ReadBack {
+  name: string;
+  /** Write `grid` (with a number format per column) and return what reading the same area gives. */
+  roundTrip(grid: Cell[][], columnFormats: (string | null)[]): Promise<Cell[][]>;
+}
+
+export class ExcelRejects extends Error {}
+
+function takeCell(v: Cell): Cell {
+  if (typeof v === "string") {
+    if (v.length > 32767) throw new ExcelRejects(`text of ${v.length} characters`);
+    return v;
+  }
+  if (typeof v === "number") {
+    if (!Number.isFinite(v)) throw new ExcelRejects(`number ${v}`);
+    const r = Number(v.toPrecision(15));
+    if (Math.abs(r) > 9.99999999999999e307) throw new ExcelRejects(`number ${v} is too large`);
+    if (Math.abs(r) < 2.2250738585072e-308) return 0;
+    return r === 0 ? 0 : r;
+  }
+  return v;
+}
+
+export const documentedRules: ReadBack = {
+  name: "documented conversion rules",
+  async roundTrip(grid) {
+    return grid.map((row) => row.map(takeCell));
+  },
+};
+
+export const READ_BACKS: ReadBack[] = [documentedRules];
