@@ -2,6 +2,7 @@
 // 100,000-row placement scrolls smoothly. Click selects (Shift+click extends), arrow keys move, typing
 // or Enter / F2 / double-click edits; Enter commits (as the user types it), Escape cancels.
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { parseAddress } from "../../src/host/a1.ts";
 import { columnName, type CellShown, type HarnessBook } from "./book";
 
 const ROW_H = 22;
@@ -19,6 +20,39 @@ export function serialToDate(serial: number, withTime: boolean): string {
   const ms = Math.round((serial - 25569) * 86400000);
   const iso = new Date(ms).toISOString();
   return withTime ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : iso.slice(0, 10);
+}
+
+/** Excel's Name Box: shows the selection; type an address (e.g. B12 or B3:D7) and Enter to go there. */
+function NameBox({ address, onGo }: { address: string; onGo: (a: { row: number; col: number; rows: number; cols: number }) => void }) {
+  const [draft, setDraft] = useState<string | null>(null);
+  const [bad, setBad] = useState(false);
+  return (
+    <input
+      class="hx-namebox"
+      aria-label="Name box"
+      aria-invalid={bad || undefined}
+      data-testid="namebox"
+      value={draft ?? address}
+      onFocus={(e) => e.currentTarget.select()}
+      onInput={(e) => setDraft(e.currentTarget.value)}
+      onBlur={() => {
+        setDraft(null);
+        setBad(false);
+      }}
+      onKeyDown={(e) => {
+        if (e.key !== "Enter") return;
+        try {
+          const a = parseAddress(e.currentTarget.value);
+          onGo({ row: a.row, col: a.col, rows: a.rows, cols: a.cols });
+          setDraft(null);
+          setBad(false);
+          e.currentTarget.blur();
+        } catch {
+          setBad(true);
+        }
+      }}
+    />
+  );
 }
 
 export function Grid({ book, version }: { book: HarnessBook; version: number }) {
@@ -144,9 +178,7 @@ export function Grid({ book, version }: { book: HarnessBook; version: number }) 
   return (
     <div class="hx-gridwrap" data-version={version}>
       <div class="hx-formula">
-        <span class="hx-namebox" aria-label="Selected range" data-testid="namebox">
-          {address}
-        </span>
+        <NameBox address={address} onGo={(a) => book.select({ sheetId, ...a })} />
         {editing ? (
           <input
             ref={editor}

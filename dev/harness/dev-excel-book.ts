@@ -21,7 +21,26 @@ export class DevExcelBook implements HarnessBook {
 
   private attach(): void {
     this.unsubscribe();
-    this.unsubscribe = this.wb.subscribe(() => this.changed());
+    const off = this.wb.subscribe(() => this.changed());
+    // dev/excel's Range.select() (the add-in's Locate) changes the selection without an event, so the
+    // page also watches the selection itself.
+    let last = this.selectionKey();
+    const timer = setInterval(() => {
+      const now = this.selectionKey();
+      if (now !== last) {
+        last = now;
+        this.changed();
+      }
+    }, 100);
+    this.unsubscribe = () => {
+      off();
+      clearInterval(timer);
+    };
+  }
+
+  private selectionKey(): string {
+    const s = this.wb.selection;
+    return `${this.wb.activeSheetId}|${s.row}|${s.col}|${s.rows}|${s.cols}`;
   }
 
   private changed(): void {

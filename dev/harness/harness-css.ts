@@ -10,7 +10,8 @@ html, body { margin: 0; height: 100%; font: 13px "Segoe UI", system-ui, sans-ser
 .hx-docurl { color: #616161; margin-left: auto; font-size: 12px; }
 .hx-gridwrap { flex: 1; display: flex; flex-direction: column; min-height: 0; }
 .hx-formula { display: flex; gap: 6px; padding: 4px 6px; border-bottom: 1px solid #d1d1d1; align-items: center; min-height: 30px; }
-.hx-namebox { min-width: 90px; padding: 2px 6px; border: 1px solid #d1d1d1; font-family: monospace; }
+.hx-namebox { width: 110px; padding: 2px 6px; border: 1px solid #d1d1d1; font-family: monospace; font-size: 13px; }
+.hx-namebox[aria-invalid="true"] { border-color: #b10e1c; }
 .hx-editor { flex: 1; font: inherit; padding: 2px 4px; }
 .hx-scroller { flex: 1; overflow: auto; position: relative; }
 .hx-canvas { position: relative; }

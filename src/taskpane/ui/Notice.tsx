@@ -20,7 +20,7 @@ export function ProgressLine({ label, done, total }: { label: string; done?: num
   const known = done !== undefined && total !== undefined && total > 0;
   return (
     <div class="cb-row" role="status" aria-live="polite">
-      <span>
+      <span style={{ flex: "0 0 auto" }}>
         {label}
         {known ? ` ${done} of ${total}` : ""}
       </span>

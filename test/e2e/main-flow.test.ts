@@ -1,0 +1,217 @@
+// The main flow of issue 7, end to end: the real pane bundle in the harness, on dev/excel, against the
+// platform stand-in, driven by Playwright in Debian's Chromium. Steps share one page, in order.
+// Screenshots of the main views go to test/e2e/screenshots/ (git-ignored).
+import path from "node:path";
+import { expect as pwExpect } from "playwright/test";
+import type { FrameLocator, Locator, Page } from "playwright";
+import { createPlatformClient, type ExternalPlacement, type PlatformClient } from "../../src/api/index.ts";
+import { TOTAL_LABEL } from "../../src/sync/index.ts";
+import { cellText, clickCell, openHarness, SCREENSHOTS, startRig, typeIntoCell, type Rig } from "./setup.ts";
+
+let rig: Rig;
+let page: Page;
+let pane: FrameLocator;
+let analyst: PlatformClient;
+let outsider: PlatformClient;
+
+beforeAll(async () => {
+  rig = await startRig();
+  ({ page, pane } = await openHarness(rig));
+  analyst = createPlatformClient({ baseUrl: rig.platform.info.baseUrl, credential: rig.platform.info.apiKeys.analyst });
+  outsider = createPlatformClient({ baseUrl: rig.platform.info.baseUrl, credential: rig.platform.info.apiKeys.outsider });
+}, 240_000);
+
+afterAll(async () => {
+  await rig?.stop();
+});
+
+const shot = (name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+const button = (name: string | RegExp, within: FrameLocator | Locator = pane) => within.getByRole("button", { name, exact: typeof name === "string" });
+const card = (text: string | RegExp) => pane.locator("li.cb-card[data-placement]").filter({ hasText: text });
+const workbookId = async () => page.evaluate(() => {
+  // The workbook id Cellbound stored in the file (settings mirror of the custom XML part).
+  const wb = (window as unknown as { cellboundHarness: { workbook(): { settings: Map<string, unknown> } } }).cellboundHarness.workbook();
+  return JSON.stringify([...wb.settings.entries()]);
+});
+
+async function platformPlacements(client: PlatformClient, id: string): Promise<ExternalPlacement[]> {
+  const out: ExternalPlacement[] = [];
+  for await (const p of client.iterateExternalPlacements(id)) out.push(p);
+  return out;
+}
+
+/** The external workbook id of our harness workbook, as the platform knows it (from the analyst's own report). */
+async function ourWorkbookId(): Promise<string> {
+  for await (const r of analyst.iterateReports(1)) {
+    const p = r.externalWorkbookPlacements?.find((x) => x.workbookName === "Q3 numbers.xlsx");
+    if (p) return p.workbookId;
+  }
+  throw new Error(`no placement of Q3 numbers.xlsx on the platform (settings: ${await workbookId()})`);
+}
+
+describe("main flow", { timeout: 120_000 }, () => {
+  it("1. signs in with the pre-filled analyst credential", async () => {
+    await pwExpect(pane.getByLabel("Platform URL")).toHaveValue(rig.served.config.baseUrl);
+    await pwExpect(pane.getByLabel("API key or access token")).toHaveValue(rig.platform.info.apiKeys.analyst);
+    await shot("connect");
+    await button("Sign in").click();
+    const use = pane.getByRole("button", { name: /^Use / }).first();
+    await pwExpect(button("Refresh all").or(use)).toBeVisible({ timeout: 20_000 });
+    if (await use.isVisible()) await use.click();
+    await pwExpect(pane.getByRole("heading", { name: "Q3 numbers.xlsx" })).toBeVisible({ timeout: 20_000 });
+    // The key is never in the page's URL, and never in the workbook.
+    expect(page.url()).not.toContain(rig.platform.info.apiKeys.analyst);
+  });
+
+  it("2. places a report at the selected cell; cells appear", async () => {
+    await clickCell(page, "B2");
+    await button("Reports").click();
+    await pwExpect(pane.getByRole("button", { name: /Place report Analyst pipeline/ })).toBeVisible({ timeout: 20_000 });
+    await shot("reports");
+    await pane.getByRole("button", { name: /Place report Analyst pipeline/ }).click();
+    await pwExpect(pane.getByText("Report placed")).toBeVisible({ timeout: 30_000 });
+    await pwExpect(card("Analyst pipeline")).toContainText("Up to date");
+    expect(await cellText(page, "B2")).not.toBe("");
+    expect(await cellText(page, "C3")).not.toBe("");
+    expect(await cellText(page, "A2")).toBe(""); // nothing left of the anchor
+    const settings = await workbookId();
+    expect(settings).not.toContain(rig.platform.info.apiKeys.analyst);
+  });
+
+  let original = "";
+  it("3. an edit by hand shows Edited by hand with the right rows", async () => {
+    original = await cellText(page, "C4");
+    await typeIntoCell(page, "C4", "999999");
+    await pwExpect.poll(() => cellText(page, "C4")).toBe("999999");
+    const c = card("Analyst pipeline");
+    await pwExpect(c).toContainText("Edited by hand", { timeout: 15_000 });
+    const m = /Rows? (\d+)(?:–(\d+))? edited by hand/.exec(await c.innerText());
+    expect(m).not.toBeNull();
+    const from = Number(m![1]);
+    const to = Number(m![2] ?? m![1]);
+    const range = /B2:([A-Z]+)(\d+)/.exec(await c.innerText());
+    expect(range).not.toBeNull();
+    expect(from).toBeLessThanOrEqual(4);
+    expect(to).toBeGreaterThanOrEqual(4);
+    expect(from).toBeGreaterThanOrEqual(2);
+    expect(to).toBeLessThanOrEqual(Number(range![2]));
+  });
+
+  it("4. Refresh asks first; Keep my edits keeps them, Overwrite overwrites", async () => {
+    await button("Refresh", card("Analyst pipeline")).click();
+    const banner = pane.locator("section.cb-message-warning");
+    await pwExpect(banner).toContainText(/Rows? [\d–]+ of Analyst pipeline were edited by hand/, { timeout: 20_000 });
+    await button("Show changes", banner).click();
+    const row = banner.locator("tbody tr").filter({ hasText: "C4" });
+    await pwExpect(row).toContainText("999999");
+    await pwExpect(row.locator("td").first()).toHaveText(original);
+    await shot("diff");
+    await button("Keep my edits", banner).click();
+    await pwExpect(pane.getByText("Refreshed, your edits kept")).toBeVisible({ timeout: 20_000 });
+    expect(await cellText(page, "C4")).toBe("999999");
+
+    await button("Refresh", card("Analyst pipeline")).click();
+    await pwExpect(banner).toBeVisible({ timeout: 20_000 });
+    await button("Overwrite", banner).click();
+    await pwExpect(pane.getByText("Refreshed", { exact: true }).first()).toBeVisible({ timeout: 20_000 });
+    await pwExpect.poll(() => cellText(page, "C4")).toBe(original);
+    await pwExpect(card("Analyst pipeline")).toContainText("Up to date", { timeout: 15_000 });
+  });
+
+  it("5. rows inserted above: the placement follows", async () => {
+    const before = await cellText(page, "B2");
+    await clickCell(page, "A1");
+    await page.getByRole("button", { name: "Insert rows above" }).click();
+    await pwExpect.poll(() => cellText(page, "B3")).toBe(before);
+    await pwExpect(card("Analyst pipeline")).toContainText(/B3:[A-Z]+\d+/, { timeout: 15_000 });
+    await pwExpect(card("Analyst pipeline")).toContainText("Up to date");
+  });
+
+  it("6. the sheet is renamed: the placement is still tracked", async () => {
+    await page.getByRole("button", { name: "Rename sheet" }).click();
+    await page.getByLabel("New sheet name").fill("Sales");
+    await page.keyboard.press("Enter");
+    await pwExpect(pane.locator(".cb-sheet h3")).toHaveText(["Sales"], { timeout: 15_000 });
+    await pwExpect(card("Analyst pipeline")).toContainText(/B3:/);
+    const id = await ourWorkbookId();
+    await pwExpect.poll(async () => (await platformPlacements(analyst, id)).map((p) => `${p.sheetName}!${p.anchorCell}`), { timeout: 15_000 }).toContain("Sales!B3");
+  });
+
+  let deniedBefore: ExternalPlacement | undefined;
+  it("7+8. Refresh all over several placements with progress; a DENIED placement is shown with its owner and never touched", async () => {
+    // A second placement of ours.
+    await clickCell(page, "G3");
+    await button("Reports").click();
+    await pane.getByRole("button", { name: /Place report Analyst pipeline/ }).click();
+    await pwExpect(pane.getByText("Report placed")).toBeVisible({ timeout: 30_000 });
+    await pwExpect(card("Analyst pipeline")).toHaveCount(2, { timeout: 15_000 });
+
+    // Someone else's placement in the same workbook, on cells with content of theirs.
+    await typeIntoCell(page, "L3", "Olga's figures");
+    await pwExpect.poll(() => cellText(page, "L3")).toBe("Olga's figures");
+    const id = await ourWorkbookId();
+    const sheetId = await page.evaluate(() => (window as unknown as { cellboundHarness: { workbook(): { sheets: { id: string }[] } } }).cellboundHarness.workbook().sheets[0]!.id);
+    await outsider.connectWorkbook(1, 3, { externalWorkbookId: id, sheetId, sheetName: "Sales", anchorCell: "L3", endResultCell: "M5", resultLocation: "Sales!L3:M5", workbookName: "Q3 numbers.xlsx", host: "SHEETS_CLOUD",
+      resultChecksum: { v: 1, chunks: [{ from: 0, to: 3, hash: "0123456789abcdef" }], payload: "3x2:0123456789abcdef" },
+    });
+    deniedBefore = (await platformPlacements(outsider, id)).find((p) => p.anchorCell === "L3");
+    expect(deniedBefore).toBeDefined();
+    await button("Workbook").click();
+    const denied = card("No access");
+    await pwExpect(denied).toBeVisible({ timeout: 15_000 });
+    await pwExpect(denied).toContainText("Owner:");
+    await pwExpect(denied).toContainText("L3:M5");
+    await pwExpect(denied.getByRole("button")).toHaveCount(0);
+
+    rig.platform.setSlowQueryMs(700);
+    try {
+      await button("Refresh all").click();
+      const footer = pane.locator("footer.cb-footer");
+      await pwExpect(footer).toContainText(/Refreshing \d of 2/, { timeout: 15_000 });
+      await pwExpect(button("Stop", footer)).toBeVisible();
+      await pwExpect(footer).toContainText("Refreshed 2 of 2", { timeout: 60_000 });
+    } finally {
+      rig.platform.setSlowQueryMs(0);
+    }
+    await pwExpect(card("Analyst pipeline").filter({ hasText: "Refreshed" })).toHaveCount(2);
+    await button("Locate", card("B3:D7")).click();
+    await pwExpect(page.getByLabel("Name box")).toHaveValue("B3:D7");
+    await shot("home");
+    expect(await cellText(page, "L3")).toBe("Olga's figures");
+    const deniedAfter = (await platformPlacements(outsider, id)).find((p) => p.anchorCell === "L3");
+    expect(deniedAfter?.refreshedAt).toBe(deniedBefore!.refreshedAt);
+    expect(deniedAfter?.resultLocation).toBe(deniedBefore!.resultLocation);
+  });
+
+  it("9. builds a pivot report with totals and places it", async () => {
+    await clickCell(page, "B12");
+    await button("New report").click();
+    const fieldset = (legend: string) => pane.locator("fieldset").filter({ has: pane.locator(`legend:text-is("${legend}")`) });
+    await pwExpect(fieldset("Measures").locator("input").first()).toBeVisible({ timeout: 20_000 });
+    await fieldset("Measures").locator("input").first().check();
+    await fieldset("Dimensions").locator("input").first().check();
+    const time = pane.getByLabel("Time dimension");
+    const firstTime = await time.locator("option").nth(1).getAttribute("value");
+    await time.selectOption(firstTime!);
+    await pane.getByLabel("Granularity").selectOption("year");
+    await pane.getByLabel("Show as a pivot table").check();
+    await fieldset("Rows").locator("input").nth(0).check();
+    await fieldset("Columns").locator("input").nth(1).check();
+    await pane.getByLabel("Column totals").check();
+    await pane.getByLabel("Row totals (needs a Columns zone)").check();
+    await button("Preview").click();
+    await pwExpect(pane.getByRole("table", { name: "Preview" })).toBeVisible({ timeout: 30_000 });
+    await pane.getByLabel("Report name").fill("Orders pivot by year");
+    await shot("builder");
+    await button("Save report").click();
+    await pwExpect(pane.getByText("Report placed")).toBeVisible({ timeout: 30_000 });
+    await pwExpect(card("Orders pivot by year")).toBeVisible({ timeout: 15_000 });
+    const totals = await page.evaluate((label) => {
+      const wb = (window as unknown as { cellboundHarness: { workbook(): { sheets: { rows: ({ v: unknown }[] | undefined)[] }[] } } }).cellboundHarness.workbook();
+      let n = 0;
+      for (const r of wb.sheets[0]!.rows) for (const c of r ?? []) if (c && c.v === label) n++;
+      return n;
+    }, TOTAL_LABEL);
+    expect(totals).toBeGreaterThanOrEqual(2); // a totals row and a totals column
+  });
+});

@@ -1,0 +1,82 @@
+// E2E rig: starts the platform stand-in, builds the pane + harness (production, minified) into a temp
+// dir, serves it on 127.0.0.1:0, and launches Debian's Chromium through Playwright. stop() undoes all.
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser, type FrameLocator, type Page } from "playwright";
+import { chromiumPath, CHROMIUM_ARGS } from "../../dev/chromium.ts";
+import { buildHarness, serveDir, type Served } from "../../dev/harness/serve.ts";
+import type { HarnessConfig } from "../../dev/harness/config.ts";
+import { startPlatform, type RunningPlatform } from "../../dev/platform/server.ts";
+
+export const SCREENSHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), "screenshots");
+
+export interface Rig {
+  platform: RunningPlatform;
+  served: Served & { config: HarnessConfig; proxied: boolean };
+  browser: Browser;
+  stop(): Promise<void>;
+}
+
+export async function startRig(): Promise<Rig> {
+  const out = mkdtempSync(path.join(tmpdir(), "cellbound-e2e-"));
+  const stops: (() => Promise<unknown>)[] = [async () => rmSync(out, { recursive: true, force: true })];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s().catch(() => undefined);
+  };
+  try {
+    const [platform] = await Promise.all([startPlatform({ log: () => undefined }), buildHarness(out, "production")]);
+    stops.push(() => platform.close());
+    const served = await serveDir(out, {
+      baseUrl: platform.info.baseUrl,
+      dataUrl: platform.info.dataUrl,
+      credential: platform.info.apiKeys.analyst,
+      persona: "analyst",
+    });
+    stops.push(() => served.close());
+    const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+    stops.push(() => browser.close());
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    return { platform, served, browser, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
+
+/** The harness page and the pane inside it. */
+export async function openHarness(rig: Rig): Promise<{ page: Page; pane: FrameLocator }> {
+  const context = await rig.browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(`${rig.served.url}/harness.html`);
+  await page.waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 20_000 });
+  return { page, pane: page.frameLocator("#taskpane") };
+}
+
+/** Click a grid cell by its A1 address (going there first with the Name box: the grid is virtualized). */
+export async function clickCell(page: Page, address: string): Promise<void> {
+  const cell = page.locator(`[data-cell="${address}"]`);
+  if ((await cell.count()) === 0) {
+    await page.getByLabel("Name box").fill(address);
+    await page.getByLabel("Name box").press("Enter");
+  }
+  await cell.click();
+}
+
+/** Type into a cell as the user: select it, type, Enter. */
+export async function typeIntoCell(page: Page, address: string, text: string): Promise<void> {
+  await clickCell(page, address);
+  await page.keyboard.type(text);
+  await page.keyboard.press("Enter");
+}
+
+/** What a cell of the active sheet holds, read from the simulated workbook (rendered or not). */
+export function cellText(page: Page, address: string): Promise<string> {
+  return page.evaluate((a) => {
+    const wb = (window as unknown as { cellboundHarness: { workbook(): { activeSheetId: string; inspect(s: string, a: string): { values: unknown[][] } } } }).cellboundHarness.workbook();
+    return String(wb.inspect(wb.activeSheetId, a).values[0]![0]);
+  }, address);
+}
