@@ -9,7 +9,7 @@ import { copyFileSync, existsSync, mkdirSync, renameSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const DATASET_VERSION = 4;
+export const DATASET_VERSION = 5;
 export const ORDER_ROWS = 1_200_000;
 export const CUSTOMER_ROWS = 20_000;
 export const PRODUCT_ROWS = 500;
@@ -44,11 +44,11 @@ SELECT i AS id,
 FROM range(1, ${ORDER_ROWS} + 1) t(i);
 
 CREATE TABLE rollup_customer_status AS
-SELECT customer_id, status, count(*) AS __n, sum(amount) AS __sum_amount, sum(quantity) AS __sum_quantity
+SELECT customer_id, status, count(*) AS __n, CAST(sum(amount) AS DECIMAL(18,2)) AS __sum_amount, CAST(sum(quantity) AS BIGINT) AS __sum_quantity
 FROM orders GROUP BY customer_id, status;
 
 CREATE TABLE rollup_product_status AS
-SELECT product_id, status, count(*) AS __n, sum(amount) AS __sum_amount, sum(quantity) AS __sum_quantity
+SELECT product_id, status, count(*) AS __n, CAST(sum(amount) AS DECIMAL(18,2)) AS __sum_amount, CAST(sum(quantity) AS BIGINT) AS __sum_quantity
 FROM orders GROUP BY product_id, status
 `;
 
