@@ -51,8 +51,17 @@ export function dataRoutes(conn: DuckDBConnection, creds: Credentials, o: DataAp
     const extra = o.slowQueryMs();
     if (extra > 0) await new Promise((r) => setTimeout(r, extra));
     const reader = await conn.runAndReadAll(compiled.sql, compiled.params);
-    const data = reader.getRowObjectsJson() as Json[];
-    for (const row of data) for (const [granular, plain] of compiled.timeAliases) row[plain] = row[granular];
+    // Every outer column is VARCHAR or BOOLEAN, so the raw column values are already JSON values.
+    const names = reader.columnNames();
+    const cols = reader.getColumns();
+    const n = cols[0]?.length ?? 0;
+    const data: Json[] = new Array(n);
+    for (let r = 0; r < n; r++) {
+      const row: Json = {};
+      for (let c = 0; c < names.length; c++) row[names[c]!] = cols[c]![r];
+      for (const [granular, plain] of compiled.timeAliases) row[plain] = row[granular];
+      data[r] = row;
+    }
     let total: number | null = null;
     if (compiled.countSql) {
       const t = await conn.runAndReadAll(compiled.countSql, compiled.params);
