@@ -10,7 +10,7 @@
 //   5. committed := pending, pending := null.
 // A failure between 2 and 4 leaves `pending`: the next check finds the cells equal to it (or each
 // chunk equal to either fingerprint) and finishes the record instead of calling it a hand edit.
-import type { Report } from "../api/index.ts";
+import { isPlaceholderPublicId, type Report } from "../api/index.ts";
 import { cellA1, areaA1 } from "../host/a1.ts";
 import type { Area, SheetRef, SheetValue, TrackedArea, WriteStats } from "../host/port.ts";
 import type { ResultChecksum } from "../checksum/types.ts";
@@ -21,7 +21,7 @@ import { areaAt, collisions, growthAreas, leftoverAreas, mergeRuns, occupiedCell
 import { NotRefreshed, runQueue, type QueueProgress } from "./queue.ts";
 import { runReport } from "./run-report.ts";
 import { addPlacement, classify, loadPlacements, updatePlacement, type CellState, type LocalPlacement } from "./state.ts";
-import { upsertReport } from "./upsert.ts";
+import { upsertReport, type UpsertOutcome } from "./upsert.ts";
 
 // ---------------------------------------------------------------- outcomes
 
@@ -136,13 +136,14 @@ export class SyncEngine {
       if (occupied.length > 0 && !o.confirmed) {
         return { kind: "wouldOverwrite", count: occupied.length, addresses: occupied.slice(0, 50).map((c) => c.address), target: targetA1 };
       }
-      const identity = await port.identity();
+      // The report first: a permanent upsert failure (ambiguous legacy id…) leaves the sheet untouched.
+      const up = await this.ensureReport(report, o.signal);
       const fp = await fingerprintGrid(layout.cells);
       const key = (this.ctx.newKey ?? randomKey)();
       const name = trackingName(key);
       const addr = platformAddress(sheet.name, target);
       const local: LocalPlacement = {
-        key, name, deploymentId: this.ctx.deploymentId, reportId: report.id, publicId: report.publicId, reportName: report.name,
+        key, name, deploymentId: this.ctx.deploymentId, reportId: up.report.id, publicId: up.publicId, reportName: up.report.name,
         placementId: null, sheetId: sheet.id, sheetName: sheet.name, anchorCell: addr.anchorCell, shape,
         committed: null, pending: { checksum: fp, shape, at: new Date().toISOString() }, editsKept: false,
       };
@@ -150,30 +151,39 @@ export class SyncEngine {
       const stats = await port.write(at, layout.cells, { columnFormats: layout.columnFormats, ...(o.onProgress ? { onProgress: o.onProgress } : {}), ...(o.signal ? { signal: o.signal } : {}) });
       await port.track(name, target);
       this.lastWritten.set(key, layout.cells);
-      const recorded = await this.recordNewPlacement(local, report, fp, target, sheet, o.signal);
-      return { kind: "placed", key, placementId: recorded.placementId, reportId: recorded.reportId, publicId: recorded.publicId, sheetName: sheet.name, range: areaA1(target), notices: recorded.notices, stats };
+      const placementId = await this.connectNewPlacement(local, fp, target, sheet, o.signal);
+      return { kind: "placed", key, placementId, reportId: up.report.id, publicId: up.publicId, sheetName: sheet.name, range: areaA1(target), notices: up.notices, stats };
     });
   }
 
-  /** Upsert the report (client-chosen publicId) and connect the workbook; then commit. */
-  private async recordNewPlacement(local: LocalPlacement, report: Report, fp: ResultChecksum, area: Area, sheet: SheetRef, signal?: AbortSignal) {
-    const { port, platform, deploymentId } = this.ctx;
-    const identity = await port.identity();
-    const up = await upsertReport(platform, deploymentId, report.publicId, {
+  /**
+   * Create or upsert the report under a client-chosen publicId (its own, or a new one after a 409
+   * without code). A report the caller can read but not edit, with a real publicId, is used as it
+   * is: an upsert needs edit access and would change nothing.
+   */
+  private async ensureReport(report: Report, signal?: AbortSignal): Promise<UpsertOutcome> {
+    if (report.canEdit === false && !isPlaceholderPublicId(report.publicId)) return { report, publicId: report.publicId, notices: [] };
+    return upsertReport(this.ctx.platform, this.ctx.deploymentId, report.publicId, {
       name: report.name, title: report.title,
       ...(report.jsonQuery ? { jsonQuery: report.jsonQuery } : {}),
       ...(report.sqlQuery ? { sqlQuery: report.sqlQuery } : {}),
       ...(report.pivotItems ? { pivotItems: report.pivotItems } : {}),
-      source: port.host,
-    }, { signal, ...(this.ctx.newPublicId ? { newPublicId: this.ctx.newPublicId } : {}) });
+      source: this.ctx.port.host,
+    }, { ...(signal ? { signal } : {}), ...(this.ctx.newPublicId ? { newPublicId: this.ctx.newPublicId } : {}) });
+  }
+
+  /** connect-workbook for a placement just written; then commit its fingerprint. */
+  private async connectNewPlacement(local: LocalPlacement, fp: ResultChecksum, area: Area, sheet: SheetRef, signal?: AbortSignal): Promise<string> {
+    const { port, platform, deploymentId } = this.ctx;
+    const identity = await port.identity();
     const addr = platformAddress(sheet.name, area);
-    const connected = await platform.connectWorkbook(deploymentId, up.report.id, {
+    const connected = await platform.connectWorkbook(deploymentId, local.reportId, {
       externalWorkbookId: identity.workbookId, sheetId: sheet.id, sheetName: sheet.name, workbookName: identity.name,
       host: port.host, resultChecksum: fp, ...addr,
     }, signal);
     const placementId = findPlacementId(connected, identity.workbookId, sheet.id, addr.anchorCell);
-    await updatePlacement(port, local.key, (p) => ({ ...p, placementId, reportId: up.report.id, publicId: up.publicId, reportName: up.report.name, committed: fp, pending: null }));
-    return { placementId, reportId: up.report.id, publicId: up.publicId, notices: up.notices };
+    await updatePlacement(port, local.key, (p) => ({ ...p, placementId, committed: fp, pending: null }));
+    return placementId;
   }
 
   // ---- refresh one --------------------------------------------------------------------------

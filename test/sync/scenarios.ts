@@ -3,7 +3,7 @@
 // refresh, refresh all, check (moves, renames, deletes, copies), home (DENIED, 422), upsert 409s,
 // disconnect. Each starts its own platform stand-in.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PlacementLimitError, type PlatformClient } from "../../src/api/index.ts";
+import { PlacementLimitError, isPlaceholderPublicId, type PlatformClient, type Report } from "../../src/api/index.ts";
 import { check, fork, home, HomeLimitError, upsertReport, assignNewPublicId, UpsertStopped, type SyncEngine } from "../../src/sync/index.ts";
 import { loadPlacements } from "../../src/sync/state.ts";
 import { byCustomer, byStatus, externalPlacements, startEnv, type Env, type TestWorkbook, type WorkbookKind } from "./support.ts";
@@ -396,6 +396,25 @@ export function platformScenarios(kind: WorkbookKind): void {
       const s = wb.user.firstSheetId();
       expect([0, 1, 2, 3, 4].map((c) => typeof wb.user.cell(s, 1, c))).toEqual(["number", "string", "number", "number", "boolean"]);
       expect(await engine.refresh(out.key, "ask")).toMatchObject({ kind: "refreshed", stats: { cellsWritten: 0 } });
+    });
+
+    it("places a report the user may read but not edit; an ambiguous legacy id stops before any cell is written", async () => {
+      const wb = kind("https://files.example/shared.xlsx");
+      const engine = env.engine(wb);
+      let shared: Report | undefined;
+      for await (const r of env.client().iterateReports(env.deploymentId)) if (r.canEdit === false && !isPlaceholderPublicId(r.publicId) && (r.jsonQuery || r.sqlQuery)) shared = r;
+      expect(shared).toBeDefined();
+      const out = await engine.place(shared!, { at: { sheetId: wb.user.firstSheetId(), row: 0, col: 0 } });
+      expect(out).toMatchObject({ kind: "placed", reportId: shared!.id, publicId: shared!.publicId });
+
+      const wb2 = kind("https://files.example/legacy.xlsx");
+      const admin = env.engine(wb2, "admin");
+      let legacy: Report | undefined;
+      for await (const r of env.client("admin").iterateReports(env.deploymentId)) if (r.publicId === env.platform.info.legacyPublicIds.ambiguous) legacy = r;
+      const err = await admin.place({ ...legacy!, ...byStatus() }, { at: { sheetId: wb2.user.firstSheetId(), row: 0, col: 0 } }).catch((e) => e);
+      expect(err).toBeInstanceOf(UpsertStopped);
+      expect(wb2.user.cell(wb2.user.firstSheetId(), 0, 0)).toBe("");
+      expect(await loadPlacements(wb2.port)).toEqual([]);
     });
 
     it("422 turns into a clear message naming the limit", async () => {
