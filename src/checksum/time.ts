@@ -58,21 +58,7 @@ function shiftToZone(wall: WallClock, zone: string, timezone: string): WallClock
   const offsetMinutes = zone === "Z" ? 0 : parseOffset(zone);
   const ms = Math.round(wall.seconds * 1000);
   const utc = daysFromCivil(wall.year, wall.month, wall.day) * MS_PER_DAY + ms - offsetMinutes * 60_000;
-  let format: Intl.DateTimeFormat;
-  try {
-    format = new Intl.DateTimeFormat("en-US", {
-      timeZone: timezone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-    });
-  } catch {
-    throw new RangeError(`toCell: unknown timezone ${JSON.stringify(timezone)}`);
-  }
+  const format = wallClockFormat(timezone);
   const parts: Record<string, number> = {};
   for (const p of format.formatToParts(new Date(utc))) if (p.type !== "literal") parts[p.type] = Number(p.value);
   const subSecond = (((utc % 1000) + 1000) % 1000) / 1000 + (wall.seconds * 1000 - ms) / 1000;
@@ -82,6 +68,31 @@ function shiftToZone(wall: WallClock, zone: string, timezone: string): WallClock
     day: parts.day!,
     seconds: parts.hour! * 3600 + parts.minute! * 60 + parts.second! + subSecond,
   };
+}
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/** One formatter per timezone (building one costs far more than using it). */
+function wallClockFormat(timezone: string): Intl.DateTimeFormat {
+  let format = formats.get(timezone);
+  if (format === undefined) {
+    try {
+      format = new Intl.DateTimeFormat("en-US", {
+        timeZone: timezone,
+        hourCycle: "h23",
+        year: "numeric",
+        month: "numeric",
+        day: "numeric",
+        hour: "numeric",
+        minute: "numeric",
+        second: "numeric",
+      });
+    } catch {
+      throw new RangeError(`toCell: unknown timezone ${JSON.stringify(timezone)}`);
+    }
+    formats.set(timezone, format);
+  }
+  return format;
 }
 
 function parseOffset(zone: string): number {
