@@ -84,7 +84,14 @@ export function flatTable(result: TypedResult, scale: DisplayScale = "model"): L
   if (result.columns.length === 0) throw new Error("The result has no columns to place.");
   const header = result.columns.map((c) => titleOf(c, scale));
   const cells: SheetValue[][] = [header];
-  for (const row of result.rows) cells.push(result.columns.map((c, i) => valueCell(c, row[i] ?? null, scale)));
+  // One converter per column, chosen once: this loop runs for every cell of large results.
+  const convert = result.columns.map((c) => (c.kind === "measure" && SCALE[scale] !== 1 ? (v: RawValue) => valueCell(c, v, scale) : (v: RawValue) => cellFor(v, c.type)));
+  const n = convert.length;
+  for (const row of result.rows) {
+    const out = new Array<SheetValue>(n);
+    for (let i = 0; i < n; i++) out[i] = convert[i]!(row[i] ?? null);
+    cells.push(out);
+  }
   return { cells, columnFormats: result.columns.map((c) => formatFor(c.type, c.granularity)), headerRows: 1 };
 }
 
