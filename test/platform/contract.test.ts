@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPlatform, type RunningPlatform } from "../../dev/platform/server";
 import {
-  createPlatformClient, generatePublicId, type PlatformClient, type Report,
+  createPlatformClient, generatePublicId, type PlatformClient,
   AmbiguousLegacyIdError, BadRequestError, FieldTooLongError, ForbiddenError, NotFoundError, PlaceholderPublicIdError,
   PlacementLimitError, PublicIdImmutableError, PublicIdInOtherDeploymentError, PublicIdTakenError, RetryExhaustedError,
   UnauthorizedError, UpsertBranchChangedError,
@@ -61,6 +61,10 @@ describe("§5 authentication and access levels", () => {
     expect(ids).not.toContain("OscarPriv003");
     expect((await admin.listReports(1)).items.map((r) => r.publicId)).toContain("OscarPriv003");
     // The outsider's private report is invisible to the analyst even by id.
+    // The outsider reads its own private reports in both deployments, not the analyst's.
+    expect((await outsider.listReports(1)).items.map((r) => r.publicId)).toEqual(expect.arrayContaining(["OscarPriv003", "SharedRpt002"]));
+    expect((await outsider.listReports(1)).items.map((r) => r.publicId)).not.toContain("AnaOwnRpt001");
+    expect((await outsider.listReports(2)).items.map((r) => r.publicId)).toContain("OscarFin0004");
     const priv = (await admin.listReports(1)).items.find((r) => r.publicId === "OscarPriv003")!;
     await expect(analyst.updateReport(1, priv.id, { name: "x" })).rejects.toBeInstanceOf(NotFoundError);
   });
