@@ -22,6 +22,9 @@ export function isPlainNumber(x: number): boolean {
   const a = Math.abs(x);
   if (a !== 0 && (a < 1e-200 || a > 1e200)) return false;
   if (Number.isInteger(x)) return a < 1e15;
+  // Cheapest test first: x is the double nearest to k/10⁴ with |k| < 10¹⁴, so its shortest form
+  // has at most 14 significant digits (prices, amounts, ratios with few decimals).
+  if (a < 1e10 && Math.round(x * 1e4) / 1e4 === x) return true;
   const s = String(x);
   if (s.length > 17 || s.includes("e")) return false;
   // Significant digits: all digits minus leading zeros ("0.00123" → 3).
