@@ -133,9 +133,13 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
 
   let closing: Promise<void> | null = null;
   const close = () => closing ??= (async () => {
+    // Stop accepting, let in-flight requests finish (at most 2 s), then drop what is left.
+    // Writes are committed before their response, and db.close() waits for the write queue.
+    const http = server as unknown as { closeIdleConnections?: () => void; closeAllConnections?: () => void };
     await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      const force = setTimeout(() => http.closeAllConnections?.(), 2_000);
+      server.close(() => { clearTimeout(force); resolve(); });
+      http.closeIdleConnections?.();
     });
     dataConn.closeSync();
     await db.close();
