@@ -53,8 +53,12 @@ export function makeGrid(rows = ROWS, cols = COLS, seed = 42): GridCell[][] {
 
 export interface Measurement {
   runtime: string;
+  /** Medians of the timed runs. */
   fingerprintMs: number;
   baselineMs: number;
+  /** Fastest runs: the least disturbed by other processes on a shared machine. */
+  fingerprintMinMs: number;
+  baselineMinMs: number;
   /** baselineMs / fingerprintMs: how many times faster than JSON.stringify + h64. */
   speedup: number;
   payload: string;
@@ -63,7 +67,7 @@ export interface Measurement {
 }
 
 /** Median of `runs` timed calls after `warmup` calls, in ms. */
-async function median(fn: () => unknown, runs: number, warmup: number): Promise<{ median: number; samples: number[] }> {
+async function median(fn: () => unknown, runs: number, warmup: number): Promise<{ median: number; min: number; samples: number[] }> {
   for (let i = 0; i < warmup; i++) await fn();
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -72,11 +76,11 @@ async function median(fn: () => unknown, runs: number, warmup: number): Promise<
     samples.push(performance.now() - t0);
   }
   const sorted = [...samples].sort((a, b) => a - b);
-  return { median: sorted[Math.floor((sorted.length - 1) / 2)]!, samples };
+  return { median: sorted[Math.floor((sorted.length - 1) / 2)]!, min: sorted[0]!, samples };
 }
 
-/** Time fingerprint() and the baseline on the same grid, interleaved runs of each, in this runtime. */
-export async function measure(runtime: string, runs = 9, warmup = 3): Promise<Measurement> {
+/** Time fingerprint() and the baseline on the same grid, one after the other, in this runtime. */
+export async function measure(runtime: string, runs = 15, warmup = 3): Promise<Measurement> {
   await ready();
   const { h64 } = await xxhash();
   const grid = makeGrid();
@@ -92,6 +96,8 @@ export async function measure(runtime: string, runs = 9, warmup = 3): Promise<Me
     runtime,
     fingerprintMs: fp.median,
     baselineMs: base.median,
+    fingerprintMinMs: fp.min,
+    baselineMinMs: base.min,
     speedup: base.median / fp.median,
     payload: result.payload ?? "",
     chunks: result.chunks.length,

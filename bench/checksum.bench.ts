@@ -3,6 +3,7 @@
 // ≤ 60 ms in each runtime, and ≥ 2× faster than the baseline. Writes bench/results/checksum.json.
 import { build } from "esbuild";
 import { chromium } from "playwright";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromiumPath, CHROMIUM_ARGS } from "../dev/chromium.ts";
@@ -40,10 +41,13 @@ async function inChromium(): Promise<Measurement> {
 const node = await measure(`Node ${process.version}`);
 const browser = await inChromium();
 
+const ms = (x: number) => `${round(x).toFixed(2).padStart(7)} ms`;
+const load = os.loadavg().map((x) => x.toFixed(2)).join(" ");
+console.log(`load average ${load} on ${os.cpus().length} CPUs (other processes share this machine)`);
 for (const m of [node, browser]) {
   console.log(
-    `${m.runtime.padEnd(24)} fingerprint ${round(m.fingerprintMs).toFixed(2).padStart(7)} ms   ` +
-      `JSON.stringify+h64 ${round(m.baselineMs).toFixed(2).padStart(7)} ms   speedup ${m.speedup.toFixed(2)}×`,
+    `${m.runtime.padEnd(18)} fingerprint median ${ms(m.fingerprintMs)} (min ${ms(m.fingerprintMinMs)})   ` +
+      `JSON.stringify+h64 median ${ms(m.baselineMs)} (min ${ms(m.baselineMinMs)})   speedup ${m.speedup.toFixed(2)}×`,
   );
 }
 if (node.payload !== browser.payload) throw new Error(`Node and Chromium disagree on the payload: ${node.payload} vs ${browser.payload}`);
@@ -51,6 +55,7 @@ if (node.payload !== browser.payload) throw new Error(`Node and Chromium disagre
 const worst = node.fingerprintMs > browser.fingerprintMs ? node : browser;
 const minSpeedup = Math.min(node.speedup, browser.speedup);
 const met = Math.max(node.fingerprintMs, browser.fingerprintMs) <= TARGET_MS && minSpeedup >= TARGET_SPEEDUP;
+const metOnMin = Math.max(node.fingerprintMinMs, browser.fingerprintMinMs) <= TARGET_MS && minSpeedup >= TARGET_SPEEDUP;
 writeResult({
   name: "checksum",
   unit: "ms",
@@ -62,10 +67,17 @@ writeResult({
     meaning: "value = slower runtime's median fingerprint time; ratio = its JSON.stringify+h64 time / fingerprint time",
     targets: { maxMs: TARGET_MS, minSpeedup: TARGET_SPEEDUP },
     met,
+    metOnFastestRuns: metOnMin,
+    loadAverage: os.loadavg(),
     payload: node.payload,
     node,
     chromium: browser,
   },
 });
-console.log(met ? "checksum: targets met in both runtimes" : "checksum: TARGET MISSED (see above)");
+console.log(
+  met
+    ? "checksum: targets met in both runtimes (medians)"
+    : `checksum: TARGET MISSED on medians (≤ ${TARGET_MS} ms and ≥ ${TARGET_SPEEDUP}× in both runtimes)` +
+        (metOnMin ? "; met on the fastest runs, so the machine was busy" : ""),
+);
 process.exit(met ? 0 : 1);
