@@ -1,7 +1,7 @@
 // Task-pane entry: wait for Office, install the theme, restore the connection, render the app.
 // The harness's Office shim may leave a pre-fill (the stand-in's demo credential) on
 // globalThis.__cellboundPrefill; in real Excel nothing sets it.
-import { render } from "preact";
+import { render, type ComponentType } from "preact";
 import { waitForOffice } from "./office-host";
 import { Shell } from "./shell/Shell";
 import { App } from "./app/App";
@@ -25,6 +25,9 @@ function readPrefill(): Prefill {
   return out;
 }
 
+/** The hidden Diagnostics view (the sheet-port contract suite), in its own chunk. */
+const loadDiagnostics = () => import("./diagnostics/index").then((m) => m.DiagnosticsView as ComponentType<{ store: PaneStore }>);
+
 const root = document.getElementById("root");
 if (!root) throw new Error("taskpane.html has no #root element");
 root.textContent = "";
@@ -39,7 +42,7 @@ render(
         store = new PaneStore(createLiveBackend(), new SecretStore(defaultStore()), readPrefill());
         void store.restore();
       }
-      return <App store={store} />;
+      return <App store={store} loadDiagnostics={loadDiagnostics} />;
     }}
   </Shell>,
   root,

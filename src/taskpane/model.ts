@@ -2,7 +2,6 @@
 // Workspace) they call. The live implementation (live/) wires it to src/api, src/sync and src/host;
 // tests give the views a scripted one. Views never import src/api or src/sync directly.
 import type { SheetValue } from "../host/port";
-import type { TypedResult } from "../checksum/types";
 
 export interface Deployment {
   id: number;
@@ -155,6 +154,11 @@ export interface SaveReportInput {
   pivotItems: PivotItems | null;
 }
 
+export interface PreviewGrid {
+  cells: SheetValue[][];
+  headerRows: number;
+}
+
 /** One signed-in deployment of one workbook. */
 export interface Workspace {
   readonly deployment: Deployment;
@@ -167,7 +171,8 @@ export interface Workspace {
   locate(placementId: string, rows?: RowSpan): Promise<void>;
   disconnect(placementId: string): Promise<void>;
   meta(signal?: AbortSignal): Promise<MetaView[]>;
-  preview(query: BuilderQuery, pivot: PivotItems | null, signal?: AbortSignal): Promise<TypedResult>;
+  /** The first rows as they would be written (flat table or pivot layout, header rows first). */
+  preview(query: BuilderQuery, pivot: PivotItems | null, signal?: AbortSignal): Promise<PreviewGrid>;
   saveReport(input: SaveReportInput, signal?: AbortSignal): Promise<ReportSummary>;
   /** Hear about changes in the workbook (edits, inserted rows, renamed sheets); returns unsubscribe. */
   watch(listener: () => void): () => void;

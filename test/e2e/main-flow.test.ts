@@ -100,7 +100,7 @@ describe("main flow", { timeout: 120_000 }, () => {
   it("4. Refresh asks first; Keep my edits keeps them, Overwrite overwrites", async () => {
     await button("Refresh", card("Analyst pipeline")).click();
     const banner = pane.locator("section.cb-message-warning");
-    await pwExpect(banner).toContainText(/Rows? [\d–]+ of Analyst pipeline were edited by hand/, { timeout: 20_000 });
+    await pwExpect(banner).toContainText(/Rows? [\d–]+ of Analyst pipeline (was|were) edited by hand/, { timeout: 20_000 });
     await button("Show changes", banner).click();
     const row = banner.locator("tbody tr").filter({ hasText: "C4" });
     await pwExpect(row).toContainText("999999");
@@ -189,7 +189,7 @@ describe("main flow", { timeout: 120_000 }, () => {
     const fieldset = (legend: string) => pane.locator("fieldset").filter({ has: pane.locator(`legend:text-is("${legend}")`) });
     await pwExpect(fieldset("Measures").locator("input").first()).toBeVisible({ timeout: 20_000 });
     await fieldset("Measures").locator("input").first().check();
-    await fieldset("Dimensions").locator("input").first().check();
+    await fieldset("Dimensions").getByLabel("Status", { exact: true }).check();
     const time = pane.getByLabel("Time dimension");
     const firstTime = await time.locator("option").nth(1).getAttribute("value");
     await time.selectOption(firstTime!);
@@ -213,5 +213,12 @@ describe("main flow", { timeout: 120_000 }, () => {
       return n;
     }, TOTAL_LABEL);
     expect(totals).toBeGreaterThanOrEqual(2); // a totals row and a totals column
+  });
+
+  it("the hidden Diagnostics entry (Ctrl+Shift+D) opens the port contract suite", async () => {
+    await pane.locator("main").click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press("Control+Shift+D");
+    await pwExpect(pane.getByRole("heading", { name: "Diagnostics" })).toBeVisible({ timeout: 20_000 });
+    await pwExpect(button("Run checks")).toBeVisible();
   });
 });

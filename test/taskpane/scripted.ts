@@ -43,7 +43,7 @@ export function scriptedBackend(script: Script) {
     locate: async (id, rows) => void calls.push(`locate ${id}${rows ? ` ${rows.from}-${rows.to}` : ""}`),
     disconnect: async (id) => void calls.push(`disconnect ${id}`),
     meta: async () => [],
-    preview: async () => ({ columns: [], rows: [], total: null, timezone: "UTC" }),
+    preview: async () => ({ cells: [], headerRows: 0 }),
     saveReport: async () => {
       throw new Error("not scripted");
     },

@@ -8,6 +8,7 @@ import { NoticeBox, ProgressLine } from "../ui/Notice";
 import { Lazy } from "./lazy";
 import { OverwritePrompt } from "./OverwritePrompt";
 import type { ComponentType } from "preact";
+import { useEffect } from "preact/hooks";
 
 const loadBuilder = () => import("../builder/BuilderView").then((m) => m.BuilderView as ComponentType<{ store: PaneStore }>);
 
@@ -24,6 +25,19 @@ export interface AppProps {
 }
 
 export function App({ store, loadDiagnostics }: AppProps) {
+  // Hidden entry for support: Ctrl+Shift+D (with the pane focused) opens Diagnostics.
+  useEffect(() => {
+    if (!loadDiagnostics) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey && e.shiftKey && (e.key === "D" || e.key === "d") && store.workspace.value) {
+        e.preventDefault();
+        store.navigate("diagnostics");
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [loadDiagnostics, store]);
+
   const ws = store.workspace.value;
   const route = ws ? store.route.value : "connect";
   const notice = store.notice.value;
@@ -64,12 +78,6 @@ export function App({ store, loadDiagnostics }: AppProps) {
         {route === "builder" && <Lazy load={loadBuilder} props={{ store }} label="the report builder" />}
         {route === "diagnostics" && loadDiagnostics && <Lazy load={loadDiagnostics} props={{ store }} label="diagnostics" />}
       </main>
-      {ws && loadDiagnostics && (
-        // Hidden entry: reachable by keyboard (Ctrl+Alt+D) for support, invisible otherwise.
-        <button type="button" class="cb-sr-only" accessKey="d" onClick={() => store.navigate("diagnostics")}>
-          Diagnostics
-        </button>
-      )}
     </div>
   );
 }

@@ -3,8 +3,7 @@
 // pivotItems); preview the first rows; save as a report (upsert by a new publicId) and place it.
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
-import type { TypedResult } from "../../checksum/types";
-import type { BuilderFilter, MetaView, PivotItems } from "../model";
+import type { BuilderFilter, MetaView, PivotItems, PreviewGrid } from "../model";
 import { errorNotice, type Notice, type PaneStore } from "../state/store";
 import { NoticeBox, ProgressLine } from "../ui/Notice";
 import { emptyBuilder, GRANULARITIES, pivotDimensionMembers, problems, toPivotItems, toQuery, type BuilderState } from "./query";
@@ -31,32 +30,35 @@ function Checks({ legend, options, chosen, onToggle }: { legend: string; options
   );
 }
 
-function Preview({ result }: { result: TypedResult }) {
+function Preview({ grid }: { grid: PreviewGrid }) {
+  const head = grid.cells.slice(0, grid.headerRows);
+  const body = grid.cells.slice(grid.headerRows, grid.headerRows + PREVIEW_ROWS);
+  const text = (v: unknown) => (v === null || v === undefined ? "" : String(v));
   return (
     <div class="cb-table-wrap">
       <table class="cb-table" aria-label="Preview">
         <thead>
-          <tr>
-            {result.columns.map((c) => (
-              <th scope="col" key={c.key}>
-                {c.shortTitle || c.title}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {result.rows.slice(0, PREVIEW_ROWS).map((row, i) => (
+          {head.map((row, i) => (
             <tr key={i}>
               {row.map((v, j) => (
-                <td key={j}>{v === null ? "" : String(v)}</td>
+                <th scope="col" key={j}>
+                  {text(v)}
+                </th>
+              ))}
+            </tr>
+          ))}
+        </thead>
+        <tbody>
+          {body.map((row, i) => (
+            <tr key={i}>
+              {row.map((v, j) => (
+                <td key={j}>{text(v)}</td>
               ))}
             </tr>
           ))}
         </tbody>
       </table>
-      <p class="cb-meta">
-        First {Math.min(PREVIEW_ROWS, result.rows.length)} rows{result.total !== null ? ` of ${result.total}` : ""}.
-      </p>
+      <p class="cb-meta">Preview of the first {PREVIEW_ROWS} result rows, laid out as they will be placed.</p>
     </div>
   );
 }
@@ -68,7 +70,7 @@ export function BuilderView({ store }: { store: PaneStore }) {
   const name = useSignal("");
   const error = useSignal<Notice | null>(null);
   const working = useSignal<string | null>(null);
-  const preview = useSignal<TypedResult | null>(null);
+  const preview = useSignal<PreviewGrid | null>(null);
   const issues = useSignal<string[]>([]);
 
   useEffect(() => {
@@ -299,7 +301,7 @@ export function BuilderView({ store }: { store: PaneStore }) {
         Preview
       </button>
       {working.value && <ProgressLine label={working.value} />}
-      {preview.value && <Preview result={preview.value} />}
+      {preview.value && <Preview grid={preview.value} />}
       <div class="cb-field" style={{ marginTop: "12px" }}>
         <label for="cb-report-name">Report name</label>
         <input id="cb-report-name" class="cb-input" maxLength={255} value={name.value} onInput={(e) => (name.value = e.currentTarget.value)} />

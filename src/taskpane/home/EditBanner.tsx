@@ -48,7 +48,7 @@ export function EditBanner({ store, prompt }: { store: PaneStore; prompt: EditPr
   return (
     <section class="cb-message cb-message-warning" role="alert" aria-labelledby="cb-edit-title">
       <strong id="cb-edit-title">
-        {describeRows(rows)} of {outcome.reportName} were edited by hand
+        {describeRows(rows)} of {outcome.reportName} {rows.length === 1 && rows[0]!.from === rows[0]!.to ? "was" : "were"} edited by hand
       </strong>
       <p>Refreshing would replace those edits with the report's current data.</p>
       <div class="cb-actions">

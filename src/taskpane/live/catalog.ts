@@ -12,8 +12,8 @@ import {
   type PlatformClient,
   type Report,
 } from "../../api";
-import type { TypedResult } from "../../checksum/types";
-import type { BuilderQuery, MetaView, Page, PivotItems, ReportSummary, SaveReportInput } from "../model";
+import { runReport } from "../../sync";
+import type { BuilderQuery, MetaView, Page, PivotItems, PreviewGrid, ReportSummary, SaveReportInput } from "../model";
 
 /** Page size of the reports list. Search filters on the client (the list endpoint has no search). */
 export const REPORTS_PAGE = 25;
@@ -45,7 +45,7 @@ export interface Catalog {
   data: DataClient;
   reports(query: { search: string; after: string | null }, signal?: AbortSignal): Promise<Page<ReportSummary>>;
   meta(signal?: AbortSignal): Promise<MetaView[]>;
-  preview(query: BuilderQuery, pivot: PivotItems | null, signal?: AbortSignal): Promise<TypedResult>;
+  preview(query: BuilderQuery, pivot: PivotItems | null, signal?: AbortSignal): Promise<PreviewGrid>;
   saveReport(input: SaveReportInput, signal?: AbortSignal): Promise<Report>;
 }
 
@@ -74,8 +74,11 @@ export function createCatalog(client: PlatformClient, deploymentId: number, data
         dimensions: c.dimensions.filter((d) => d.isVisible !== false).map((d) => ({ name: d.name, title: d.shortTitle || d.title, type: d.type })),
       }));
     },
-    async preview(query, _pivot, signal) {
-      return data.load({ ...toLoadQuery(query), limit: query.limit ?? 20 }, signal);
+    async preview(query, pivot, signal) {
+      // The same layout the sheet will get (pivot zones, totals from their own queries), on the first rows.
+      const jsonQuery = JSON.stringify({ ...toLoadQuery(query), limit: query.limit ?? 20 });
+      const { layout } = await runReport(data, { jsonQuery, ...(pivot ? { pivotItems: pivot } : {}) }, {}, signal);
+      return { cells: layout.cells, headerRows: layout.headerRows };
     },
     async saveReport(input, signal) {
       const body = {

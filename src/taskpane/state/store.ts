@@ -72,9 +72,11 @@ export class PaneStore {
     readonly prefill: Prefill = {},
   ) {}
 
+  /** Show a view; opening the workbook home re-checks it (placements may have changed meanwhile). */
   navigate(route: Route): void {
     this.notice.value = null;
     this.route.value = route;
+    if (route === "home" && this.workspace.value && !this.homeLoading.value) void this.loadHome();
   }
 
   /** On start: reconnect with the stored connection, if any. */
