@@ -13,7 +13,7 @@ import {
 describe("toCell: numbers", () => {
   it("keeps 15 significant digits", () => {
     expect(toCell(0.1 + 0.2, "number")).toBe(0.3);
-    expect(toCell(1.23456789012345678, "number")).toBe(1.23456789012346);
+    expect(toCell(2 / 3, "number")).toBe(0.666666666666667);
     expect(toCell(123.45, "number")).toBe(123.45);
     expect(toCell(1e300, "number")).toBe(1e300);
   });
