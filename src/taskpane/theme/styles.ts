@@ -154,6 +154,7 @@ a { color: var(--colorBrandForeground1); }
 .cb-meta { color: var(--colorNeutralForeground3); font-size: var(--fontSizeBase200); margin-bottom: var(--spacingXS); overflow-wrap: anywhere; }
 .cb-rowstatus { font-size: var(--fontSizeBase200); color: var(--colorNeutralForeground2); margin-bottom: var(--spacingXS); }
 
+.cb-footer > .cb-row { flex: 1; }
 .cb-progress { flex: 1; min-width: 120px; height: 4px; background: var(--colorNeutralStroke2); border-radius: 2px; overflow: hidden; }
 .cb-progress > span { display: block; height: 100%; background: var(--colorBrandBackground); transition: width .2s; }
 
