@@ -72,7 +72,7 @@ export function managementRoutes(service: ReportService, creds: Credentials): Ho
 
   app.put("/deployments/:deploymentId/reports/by-public-id/:publicId", async (c) => {
     const deploymentId = intParam(c, "deploymentId");
-    const publicId = parseWith(PublicId, c.req.param("publicId"));
+    const publicId = parseWith(PublicId, c.req.param("publicId"), "publicId");
     const r = await service.upsert(c.var.user, deploymentId, publicId, await jsonBody(c, ReportInput));
     return c.json(service.view(c.var.user, r));
   });

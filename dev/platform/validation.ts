@@ -5,16 +5,17 @@ import type { z } from "zod";
 import { ERROR_CODES } from "../../src/api/management-client";
 import { HttpProblem } from "./service";
 
-export function problemFromZod(error: z.ZodError): HttpProblem {
+export function problemFromZod(error: z.ZodError, name?: string): HttpProblem {
   const issue = error.issues[0]!;
-  const field = issue.path.length ? issue.path.join(".") : issue.code === "unrecognized_keys" ? (issue as { keys: string[] }).keys.join(",") : "(body)";
+  const field = issue.path.length ? issue.path.join(".") : name !== undefined ? name : issue.code === "unrecognized_keys" ? (issue as { keys: string[] }).keys.join(",") : "(body)";
   const tooLong = issue.code === "too_big" && (issue as { origin?: string }).origin === "string";
   return new HttpProblem(400, `${field}: ${issue.message}`, tooLong ? ERROR_CODES.tooLong : ERROR_CODES.invalid, field);
 }
 
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+/** Validates `value`; `name` is the field reported when the value itself (not a member) is bad. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, name?: string): z.output<S> {
   const r = schema.safeParse(value);
-  if (!r.success) throw problemFromZod(r.error);
+  if (!r.success) throw problemFromZod(r.error, name);
   return r.data;
 }
 

@@ -232,6 +232,10 @@ describe("§4.1 upsert rules", () => {
     // The race hook is used up: the next upsert goes through.
     expect((await bounded.upsertReport(1, gen, { name: "x" })).publicId).toBe(gen);
   });
+  it("400 naming publicId for a malformed publicId in the path", async () => {
+    const res = await rawPost(`/api/v1/deployments/1/reports/by-public-id/short`, { name: "x" }, "PUT");
+    expect(res).toMatchObject({ status: 400, json: { field: "publicId" } });
+  });
   it("400 when the body's publicId differs from the path", async () => {
     await expect(analyst.upsertReport(1, generatePublicId(), { publicId: generatePublicId() })).rejects.toBeInstanceOf(PublicIdImmutableError);
   });
