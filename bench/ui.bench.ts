@@ -80,13 +80,24 @@ try {
       return run(2000, 9);
     });
     const median = percentile(samples, 50);
+    const allMs = await page.evaluate(async () => {
+      const all = (window as unknown as { __homeBenchAll: (n: number) => Promise<number> }).__homeBenchAll;
+      return all(2000);
+    });
     writeResult({
       name: "ui-home-2000",
       unit: "ms",
       value: round(median),
       baseline: 300,
       ratio: median / 300,
-      details: { budgetMs: 300, placements: 2000, samples: samples.map((s) => round(s)), p95: round(percentile(samples, 95)) },
+      details: {
+        budgetMs: 300,
+        placements: 2000,
+        definition: "mount + style + layout of the home with 2,000 placements: header, count, first cards; the rest render as the list scrolls",
+        samples: samples.map((s) => round(s)),
+        p95: round(percentile(samples, 95)),
+        everyCardMs: round(allMs),
+      },
     });
     await page.close();
   } finally {

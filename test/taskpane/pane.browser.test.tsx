@@ -203,6 +203,24 @@ describe("task pane views", () => {
     expect(watchers).toHaveLength(0);
   });
 
+  it("a large home renders its first cards, says how many there are, and shows the rest on demand", async () => {
+    // Without IntersectionObserver the list grows only on "Show more" (deterministic here).
+    const io = window.IntersectionObserver;
+    (window as { IntersectionObserver?: unknown }).IntersectionObserver = undefined;
+    onTestFinished(() => void (window.IntersectionObserver = io));
+    const many = Array.from({ length: 130 }, (_, i) => placement({ id: `p${i}`, sheetName: `S${i % 3}`, reportName: `R${i}` }));
+    const { backend } = scriptedBackend({ home: { workbookName: "Big.xlsx", copied: false, placements: many } });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
+    await until(() => root.querySelectorAll("[data-placement]").length > 0);
+    expect(root.querySelectorAll("[data-placement]").length).toBe(60);
+    expect(root.textContent).toContain("130 placements on 3 sheets");
+    button(root, "Show more (70 more)").click();
+    await until(() => root.querySelectorAll("[data-placement]").length === 130);
+    expect(root.textContent).not.toContain("Show more");
+  });
+
   it("a 422 gets its own clear message", async () => {
     const { backend, ws } = scriptedBackend({ home: HOME });
     ws.home = async () => {

@@ -1,6 +1,7 @@
 // Workbook home: placements grouped by sheet, each with report name, range, last refreshed, status
 // badge and its actions (Refresh, Locate, Disconnect); DENIED placements show their owner and no
 // actions. Refresh all shows a footer with "N of M" and Stop, and a status per row.
+import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { PlacementView } from "../model";
 import type { PaneStore } from "../state/store";
 import { NoticeBox, ProgressLine } from "../ui/Notice";
@@ -65,8 +66,45 @@ function PlacementCard({ store, p, now }: { store: PaneStore; p: PlacementView; 
   );
 }
 
+/** Cards rendered at first; more follow as the list scrolls into view (or on "Show more"). */
+export const FIRST_CARDS = 60;
+const MORE_CARDS = 200;
+
+/** The groups cut to the first `limit` placements (in display order). */
+export function firstOf(groups: [string, PlacementView[]][], limit: number): [string, PlacementView[]][] {
+  const out: [string, PlacementView[]][] = [];
+  let left = limit;
+  for (const [sheet, list] of groups) {
+    if (left <= 0) break;
+    out.push([sheet, list.slice(0, left)]);
+    left -= list.length;
+  }
+  return out;
+}
+
+/** Renders more cards when the end of the list comes near the viewport. */
+function ShowMore({ remaining, onMore }: { remaining: number; onMore: () => void }) {
+  const ref = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof IntersectionObserver === "undefined") return;
+    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && onMore(), { rootMargin: "400px" });
+    io.observe(el);
+    return () => io.disconnect();
+  }, [onMore]);
+  return (
+    <button ref={ref} type="button" class="cb-btn" onClick={onMore}>
+      Show more ({remaining} more)
+    </button>
+  );
+}
+
 export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: number }) {
   const home = store.home.value;
+  const [limit, setLimit] = useState(FIRST_CARDS);
+  const more = useCallback(() => setLimit((l) => l + MORE_CARDS), []);
+  const groups = useMemo(() => (home ? groupBySheet(home.placements) : []), [home]);
+  const total = home?.placements.length ?? 0;
   const all = store.refreshAll.value;
   const prompt = store.editPrompt.value;
   const refreshable = home?.placements.filter((p) => p.status !== "noAccess" && p.status !== "missing").length ?? 0;
@@ -98,8 +136,13 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
           </button>
         </div>
       )}
+      {total > FIRST_CARDS && (
+        <p class="cb-meta">
+          {total} placements on {groups.length} {groups.length === 1 ? "sheet" : "sheets"}
+        </p>
+      )}
       {home &&
-        groupBySheet(home.placements).map(([sheet, list]) => (
+        firstOf(groups, limit).map(([sheet, list]) => (
           <section class="cb-sheet" key={sheet} aria-label={`Sheet ${sheet}`}>
             <h3>{sheet}</h3>
             <ul class="cb-list">
@@ -109,6 +152,7 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
             </ul>
           </section>
         ))}
+      {total > limit && <ShowMore remaining={total - limit} onMore={more} />}
       {all && (
         <footer class="cb-footer" aria-label="Refresh all progress">
           <ProgressLine label={all.running ? "Refreshing" : "Refreshed"} done={all.done} total={all.total} />
