@@ -5,10 +5,12 @@
 //   - numbers keep 15 significant digits; −0 reads back as 0; NaN, ±Infinity and magnitudes
 //     beyond 9.99999999999999E+307 are rejected;
 //   - booleans read back as booleans; "" is an empty cell and reads back as "".
-// The round-trip property test runs every grid through a ReadBack. When the Excel stand-in
-// (dev/excel) lands, add a second ReadBack that writes through src/host/excel on top of it and
-// reads the cells back; the property test loops over all ReadBacks listed in READ_BACKS.
+// The round-trip property test runs every grid through each ReadBack in READ_BACKS: this model,
+// and the Excel stand-in's own value conversion (dev/excel/convert.ts), fed the way the sheet
+// adapter (src/host/excel) writes: text format "@" on every non-empty string cell, the column's
+// number format elsewhere.
 import type { Cell } from "../../src/checksum/index.ts";
+import { convertInput } from "../../dev/excel/convert.ts";
 
 export interface ReadBack {
   name: string;
@@ -40,4 +42,20 @@ export const documentedRules: ReadBack = {
   },
 };
 
-export const READ_BACKS: ReadBack[] = [documentedRules];
+export const devExcelConversion: ReadBack = {
+  name: "dev/excel value conversion",
+  async roundTrip(grid, columnFormats) {
+    return grid.map((row, r) =>
+      row.map((cell, c) => {
+        const format = typeof cell === "string" && cell !== "" ? "@" : (columnFormats[c] ?? "General");
+        const content = convertInput(cell, format, `R${r + 1}C${c + 1}`);
+        if (content === "unchanged") throw new Error(`R${r + 1}C${c + 1}: a written value left the cell unchanged`);
+        if (content === "clear") return "";
+        if (content.f !== undefined) throw new Error(`R${r + 1}C${c + 1}: ${JSON.stringify(cell)} became the formula ${content.f}`);
+        return content.v; // an error cell reads back as its text
+      }),
+    );
+  },
+};
+
+export const READ_BACKS: ReadBack[] = [documentedRules, devExcelConversion];
