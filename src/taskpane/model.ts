@@ -174,6 +174,8 @@ export interface Workspace {
   /** The first rows as they would be written (flat table or pivot layout, header rows first). */
   preview(query: BuilderQuery, pivot: PivotItems | null, signal?: AbortSignal): Promise<PreviewGrid>;
   saveReport(input: SaveReportInput, signal?: AbortSignal): Promise<ReportSummary>;
+  /** A copied workbook: give it its own id and connect its placements anew (the original's stay). */
+  fork(signal?: AbortSignal): Promise<{ reconnected: number; failed: string[] }>;
   /** Hear about changes in the workbook (edits, inserted rows, renamed sheets); returns unsubscribe. */
   watch(listener: () => void): () => void;
   /** Stop background work (token renewal, event listeners). */

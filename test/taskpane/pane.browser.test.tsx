@@ -221,6 +221,17 @@ describe("task pane views", () => {
     expect(root.textContent).not.toContain("Show more");
   });
 
+  it("a copied workbook offers to become a separate workbook", async () => {
+    const { backend, calls } = scriptedBackend({ home: { ...HOME, copied: true } });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
+    await until(() => root.textContent!.includes("This looks like a copy of another workbook"));
+    button(root, "Make this a separate workbook").click();
+    await until(() => root.textContent!.includes("2 placements were connected to it"));
+    expect(calls).toContain("fork");
+  });
+
   it("a 422 gets its own clear message", async () => {
     const { backend, ws } = scriptedBackend({ home: HOME });
     ws.home = async () => {

@@ -47,6 +47,10 @@ export function scriptedBackend(script: Script) {
     saveReport: async () => {
       throw new Error("not scripted");
     },
+    fork: async () => {
+      calls.push("fork");
+      return { reconnected: 2, failed: [] };
+    },
     watch: (listener) => {
       watchers.push(listener);
       return () => void watchers.splice(watchers.indexOf(listener), 1);

@@ -123,7 +123,13 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
       </div>
       {store.homeError.value && <NoticeBox notice={store.homeError.value} />}
       {home?.copied && (
-        <NoticeBox notice={{ tone: "warning", title: "This looks like a copy of another workbook", detail: "It carries the same workbook id as another file.", next: "Refreshing here updates the original's placements on the platform." }} />
+        <div class="cb-message cb-message-warning" role="status">
+          <strong>This looks like a copy of another workbook</strong>
+          <p>It carries the same workbook id as another file, so its placements are still the original's.</p>
+          <button type="button" class="cb-btn" disabled={store.busy.value !== null} onClick={() => void store.fork()}>
+            Make this a separate workbook
+          </button>
+        </div>
       )}
       {prompt && <EditBanner store={store} prompt={prompt} />}
       {store.homeLoading.value && !home && <ProgressLine label="Loading placements…" />}

@@ -4,10 +4,10 @@ import type { DataClient, PlatformClient } from "../../api";
 import { parseAddress } from "../../host/a1";
 import { createExcelPort } from "../../host/excel";
 import type { Area, SheetPort } from "../../host/port";
-import { check, home, SyncEngine, type HandEdits, type HomeEntry, type PlacementCheck, type QueueProgress } from "../../sync";
+import { check, fork, home, SyncEngine, type HandEdits, type HomeEntry, type PlacementCheck, type QueueProgress } from "../../sync";
 import type { HomeData, PlacementStatus, PlacementView, RefreshAllProgress, RowRefreshState, RowSpan, Workspace } from "../model";
 
-export type WorkbookOps = Pick<Workspace, "home" | "place" | "refresh" | "refreshAll" | "locate" | "disconnect" | "watch" | "close">;
+export type WorkbookOps = Pick<Workspace, "home" | "place" | "refresh" | "refreshAll" | "locate" | "disconnect" | "fork" | "watch" | "close">;
 
 export interface EngineDeps {
   client: PlatformClient;
@@ -140,6 +140,10 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
       await port.select({ sheetId: area.sheetId, row: rows.from - 1, col: area.col, rows: rows.to - rows.from + 1, cols: area.cols });
     },
     disconnect: (key) => engine.disconnect(key),
+    async fork(signal) {
+      const out = await fork(engine, signal ? { signal } : {});
+      return { reconnected: Object.keys(out.reconnected).length, failed: Object.values(out.failed) };
+    },
     watch(listener) {
       let live = true;
       void port

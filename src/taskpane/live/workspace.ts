@@ -26,6 +26,7 @@ export async function openWorkspace(input: ConnectInput, deployment: Deployment,
     meta: (signal) => catalog.meta(signal),
     preview: (q, pivot, signal) => catalog.preview(q, pivot, signal),
     saveReport: async (i, signal) => summarize(await catalog.saveReport(i, signal)),
+    fork: (signal) => ops.fork(signal),
     watch: (listener) => ops.watch(listener),
     close: () => ops.close(),
   };

@@ -308,6 +308,22 @@ export class PaneStore {
     }
   }
 
+  /** This file is a copy: give it its own workbook id so its placements stop being the original's. */
+  async fork(): Promise<void> {
+    this.busy.value = { label: "Separating this copy…" };
+    try {
+      const out = await this.requireWorkspace().fork();
+      this.notice.value = out.failed.length
+        ? { tone: "warning", title: "This copy is now a separate workbook, with problems", detail: out.failed.join(" "), next: "Refresh the placements listed, or place them again." }
+        : { tone: "success", title: "This copy is now a separate workbook", detail: `${out.reconnected} placements were connected to it; the original's stay as they were.` };
+      await this.loadHome();
+    } catch (e) {
+      this.notice.value = errorNotice(e);
+    } finally {
+      this.busy.value = null;
+    }
+  }
+
   /** Place a report at the selected cell; asks first when it would overwrite content. */
   async place(reportId: number, confirmed = false): Promise<boolean> {
     const ws = this.requireWorkspace();
