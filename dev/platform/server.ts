@@ -18,12 +18,15 @@ import { ReportService, HttpProblem, type UpsertRaceHook } from "./service";
 import { seedIfEmpty, seededIds } from "./seed";
 import { managementRoutes } from "./management-routes";
 import { dataRoutes } from "./data-routes";
+import { platformCors } from "./cors";
 import { SQL_VIEWS_DDL } from "./semantic";
 import { ACCOUNT_NAME, DEPLOYMENTS, USERS, type PersonaName } from "./personas";
 
 export interface PlatformOptions {
   /** Where the DuckDB file lives; omitted → a fresh temp dir, removed on close. */
   dataDir?: string;
+  /** Origins allowed by CORS besides loopback ones (e.g. a tunnel's https origin). */
+  corsOrigins?: string[];
   /** 0 (default) → any free port. */
   port?: number;
   /** Extra time every /v1/load takes; with it, slow queries answer "Continue wait". */
@@ -90,6 +93,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   await dataConn.run("SET enable_external_access = false");
 
   const app = new Hono();
+  app.use("*", platformCors(options.corsOrigins));
   app.use("*", bodyLimit({ maxSize: 2 * 1024 * 1024, onError: (c) => c.json({ error: "The body is over 2 MiB", code: "too_long", field: "(body)" }, 400) }));
   app.route("/api/v1", managementRoutes(service, creds));
   app.route("/cubejs-api", dataRoutes(dataConn, creds, { slowQueryMs: () => slowQueryMs, continueWaitMs: options.continueWaitMs ?? 1000 }));
