@@ -12,7 +12,8 @@ import { HARNESS_CSS } from "./harness-css.ts";
 /** What the pane's Office shim (office-shim.ts, inside the iframe) reads from this window. */
 export interface HarnessGlobal {
   workbook(): DevWorkbook;
-  config: HarnessConfig;
+  /** Resolves once /harness-config.json is read (the page and the pane start loading meanwhile). */
+  config: Promise<HarnessConfig>;
 }
 
 const STORAGE_KEY = "harness.workbook";
@@ -42,9 +43,10 @@ async function main(): Promise<void> {
   const style = document.createElement("style");
   style.textContent = HARNESS_CSS;
   document.head.append(style);
-  const res = await fetch(CONFIG_PATH, { cache: "no-store" });
-  if (!res.ok) throw new Error(`${CONFIG_PATH} answered ${res.status}`);
-  const config = parseHarnessConfig(await res.json());
+  const config = fetch(CONFIG_PATH, { cache: "no-store" }).then(async (res) => {
+    if (!res.ok) throw new Error(`${CONFIG_PATH} answered ${res.status}`);
+    return parseHarnessConfig(await res.json());
+  });
 
   const host = document.getElementById("harness")!;
   let paneKey = 0;
@@ -72,6 +74,7 @@ async function main(): Promise<void> {
   };
   const poll = () => (paneReady() ? (document.body.dataset.ready = "true") : requestAnimationFrame(poll));
   poll();
+  await config; // a bad config is reported on the page, below
 }
 
 main().catch((e: unknown) => {

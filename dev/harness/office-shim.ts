@@ -1,7 +1,8 @@
 // The harness's stand-in for the Office CDN script, loaded before the task-pane bundle inside the
 // harness iframe. It takes the simulated workbook from the harness page (same origin) and publishes
-// dev/excel's `Excel` and `Office` namespaces as the globals real Office.js would provide, plus the
-// stand-in's demo credential as the Connect pre-fill (harness only). Opened on its own, outside the
+// dev/excel's `Excel` and `Office` namespaces as the globals real Office.js would provide; once the
+// harness config has arrived, Office.onReady resolves and the stand-in's demo credential is left as the
+// Connect pre-fill (harness only). Opened on its own, outside the
 // harness page, it publishes nothing: the pane then shows its "not in Office" message.
 import { createDevExcel } from "../excel/index.ts";
 import { parseHarnessConfig } from "./config.ts";
@@ -21,6 +22,13 @@ if (harness) {
   const dev = createDevExcel({ workbook: harness.workbook(), platform: "OfficeOnline" });
   const g = globalThis as unknown as Record<string, unknown>;
   g.Excel = dev.Excel;
-  g.Office = dev.Office;
-  g.__cellboundPrefill = { ...parseHarnessConfig(harness.config) };
+  // Office.onReady resolves once the harness has its config, so the Connect pre-fill is in place.
+  g.Office = {
+    ...dev.Office,
+    onReady: (callback?: (info: { host: string; platform: string }) => void) =>
+      harness.config.then((config) => {
+        g.__cellboundPrefill = { ...parseHarnessConfig(config) };
+        return dev.Office.onReady(callback);
+      }),
+  };
 }
