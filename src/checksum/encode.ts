@@ -57,13 +57,13 @@ export class ChunkEncoder {
         }
         const start = pos;
         let p = start + 5;
-        let i = 0;
-        for (; i < len; i++) {
+        let seen = 0; // OR of all code units: ≥ 0x80 when the text is not ASCII
+        for (let i = 0; i < len; i++) {
           const ch = v.charCodeAt(i);
-          if (ch >= 0x80) break;
+          seen |= ch;
           buf[p++] = ch;
         }
-        if (i === len) {
+        if (seen < 0x80) {
           buf[start] = TAG_ASCII;
         } else {
           buf[start] = TAG_UTF16;
