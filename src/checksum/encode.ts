@@ -20,6 +20,7 @@ export const TAG_UTF16 = 0x05;
 
 export class ChunkEncoder {
   private buf: Uint8Array = new Uint8Array(1 << 20);
+  private view = new DataView(this.buf.buffer);
   private pos = 0;
 
   /** Start a new chunk of a grid `cols` wide. */
@@ -42,6 +43,7 @@ export class ChunkEncoder {
   row(cells: ReadonlyArray<GridCell>, rowIndex: number): void {
     const n = cells.length;
     let buf = this.buf;
+    let view = this.view;
     let pos = this.pos;
     for (let c = 0; c < n; c++) {
       const v = cells[c];
@@ -50,6 +52,7 @@ export class ChunkEncoder {
         if (pos + 5 + 2 * len > buf.length) {
           this.pos = pos;
           buf = this.reserve(5 + 2 * len);
+          view = this.view;
         }
         if (len === 0) {
           buf[pos++] = TAG_EMPTY;
@@ -57,13 +60,13 @@ export class ChunkEncoder {
         }
         const start = pos;
         let p = start + 5;
-        let seen = 0; // OR of all code units: ≥ 0x80 when the text is not ASCII
-        for (let i = 0; i < len; i++) {
+        let i = 0;
+        for (; i < len; i++) {
           const ch = v.charCodeAt(i);
-          seen |= ch;
+          if (ch >= 0x80) break;
           buf[p++] = ch;
         }
-        if (seen < 0x80) {
+        if (i === len) {
           buf[start] = TAG_ASCII;
         } else {
           buf[start] = TAG_UTF16;
@@ -82,17 +85,10 @@ export class ChunkEncoder {
         if (pos + 9 > buf.length) {
           this.pos = pos;
           buf = this.reserve(9);
+          view = this.view;
         }
         buf[pos] = TAG_NUMBER;
-        F64[0] = v === 0 ? 0 : v; // −0 is written as +0
-        buf[pos + 1] = F64_BYTES[LE0]!;
-        buf[pos + 2] = F64_BYTES[LE0 ^ 1]!;
-        buf[pos + 3] = F64_BYTES[LE0 ^ 2]!;
-        buf[pos + 4] = F64_BYTES[LE0 ^ 3]!;
-        buf[pos + 5] = F64_BYTES[LE0 ^ 4]!;
-        buf[pos + 6] = F64_BYTES[LE0 ^ 5]!;
-        buf[pos + 7] = F64_BYTES[LE0 ^ 6]!;
-        buf[pos + 8] = F64_BYTES[LE0 ^ 7]!;
+        view.setFloat64(pos + 1, v === 0 ? 0 : v, true); // −0 is written as +0
         pos += 9;
       } else {
         if (pos + 1 > buf.length) {
@@ -116,14 +112,10 @@ export class ChunkEncoder {
     const next = new Uint8Array(size);
     next.set(this.buf.subarray(0, this.pos));
     this.buf = next;
+    this.view = new DataView(next.buffer);
     return next;
   }
 }
-
-/** Scratch for a number's bytes; LE0 = index of its least significant byte on this platform (0 on little-endian). */
-const F64 = new Float64Array(1);
-const F64_BYTES = new Uint8Array(F64.buffer);
-const LE0 = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 0 : 7;
 
 function writeU32(buf: Uint8Array, at: number, x: number): void {
   buf[at] = x & 0xff;
