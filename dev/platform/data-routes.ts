@@ -114,12 +114,13 @@ export function dataRoutes(conn: DuckDBConnection, creds: Credentials, o: DataAp
       throw new UserError((e as Error).message);
     }
     if (prepared.statementType !== 1 /* SELECT */) throw new UserError("Only SELECT statements are allowed");
-    const reader = await prepared.runAndReadAll().catch((e: Error) => { throw new UserError(e.message); });
-    const names = reader.columnNames();
-    const types = reader.columnTypes().map((t) => sqlType(t.toString()));
-    const rows = reader.getRowsJson();
-    const data = rows.map((row) => Object.fromEntries(names.map((n, i) => [n, formatSqlValue(types[i]!, row[i])])));
-    return c.json({ schema: names.map((name, i) => ({ name, type: types[i]! })), data });
+    const names = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
+    const types = names.map((_, i) => sqlType(prepared.columnType(i).toString()));
+    // DuckDB renders each row's JSON text (see wireSql).
+    const reader = await conn.runAndReadAll(wireSql(req.query, names, types)).catch((e: Error) => { throw new UserError(e.message); });
+    const rows = (reader.getColumns()[0] ?? []) as string[];
+    const text = `{"schema":${JSON.stringify(names.map((name, i) => ({ name, type: types[i]! })))},"data":[${rows.join(",")}]}`;
+    return c.body(text, 200, { "Content-Type": "application/json; charset=UTF-8" });
   });
 
   app.get("/v1/meta", (c) => c.json(metaBody()));
@@ -139,13 +140,58 @@ function sqlType(duck: string): SqlType {
   if (/^(DATE|TIMESTAMP)/.test(duck)) return "time";
   return "string";
 }
-function formatSqlValue(type: SqlType, v: unknown): unknown {
-  if (v === null || v === undefined) return null;
-  if (type === "number") return String(v);
-  if (type === "time") {
-    const s = String(v);
-    const m = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}:\d{2})(?:\.(\d+))?)?/.exec(s);
-    return m ? `${m[1]}T${m[2] ?? "00:00:00"}.${((m[3] ?? "") + "000").slice(0, 3)}` : s;
+/**
+ * The statement without its final ";" (and any comment after it), so that it can be wrapped in a
+ * subquery. Scans quotes and comments, so a ";" inside a string or a comment is left alone.
+ */
+export function withoutTrailingSemicolon(sql: string): string {
+  let lastSemicolon = -1;
+  let codeAfter = false; // non-comment, non-space text after lastSemicolon
+  for (let i = 0; i < sql.length; i++) {
+    const ch = sql[i]!;
+    if (ch === "-" && sql[i + 1] === "-") {
+      const nl = sql.indexOf("\n", i);
+      i = nl < 0 ? sql.length : nl;
+    } else if (ch === "/" && sql[i + 1] === "*") {
+      const end = sql.indexOf("*/", i + 2);
+      i = end < 0 ? sql.length : end + 1;
+    } else if (ch === "'" || ch === '"') {
+      let j = i + 1;
+      while (j < sql.length && !(sql[j] === ch && sql[j + 1] !== ch)) j += sql[j] === ch ? 2 : 1;
+      i = j;
+      codeAfter = true;
+    } else if (ch === ";") {
+      lastSemicolon = i;
+      codeAfter = false;
+    } else if (!/\s/.test(ch)) {
+      codeAfter = true;
+    }
   }
-  return v;
+  return lastSemicolon >= 0 && !codeAfter ? sql.slice(0, lastSemicolon) : sql;
+}
+
+/**
+ * The caller's SELECT wrapped so that DuckDB itself renders each row as its JSON object text, the
+ * way the wire wants it: numbers as decimal strings (as a Postgres-backed platform sends them),
+ * times as naive "YYYY-MM-DDTHH:mm:ss.sss", booleans as booleans, anything else as a JSON string.
+ * Rendering in DuckDB is vectorised; converting 2M values to JS and back took seconds.
+ * Columns are renamed positionally (c0, c1, …) so duplicate names in the caller's query cannot
+ * clash; the newline keeps a trailing "-- comment" from swallowing the closing parenthesis. The
+ * projection keeps the subquery's ORDER BY.
+ */
+function wireSql(query: string, names: string[], types: SqlType[]): string {
+  const inner = withoutTrailingSemicolon(query);
+  const aliases = types.map((_, i) => `c${i}`);
+  const sqlText = (s: string) => `'${s.replaceAll("'", "''")}'`;
+  const parts = types.map((t, i) => {
+    const col = aliases[i]!;
+    const value =
+      t === "number" ? `'"' || CAST(${col} AS VARCHAR) || '"'`
+      : t === "time" ? `'"' || strftime(CAST(${col} AS TIMESTAMP), '%Y-%m-%dT%H:%M:%S.%g') || '"'`
+      : t === "boolean" ? `CASE WHEN ${col} THEN 'true' WHEN NOT ${col} THEN 'false' END`
+      : `to_json(CAST(${col} AS VARCHAR))::VARCHAR`;
+    return `${sqlText((i ? "," : "{") + JSON.stringify(names[i]) + ":")} || coalesce(${value}, 'null')`;
+  });
+  const row = types.length ? `${parts.join(" || ")} || '}'` : `'{}'`;
+  return `SELECT ${row} AS j FROM (\n${inner}\n) AS q(${aliases.join(", ")})`;
 }

@@ -56,9 +56,14 @@ export function decodeNumber(v: unknown): number | string | null {
     return v;
   }
   if (typeof v === "string") {
-    const s = v.trim();
-    if (!DECIMAL.test(s)) throw new ValueDecodeError(`not a number: ${JSON.stringify(v.slice(0, 40))}`);
-    return significantDigits(s) <= 15 ? Number(s) : v;
+    // Hot path (2M values for a 100k × 20 result): one regex test, and a string of at most
+    // 15 characters cannot hold more than 15 significant digits.
+    let s = v;
+    if (!DECIMAL.test(s)) {
+      s = v.trim();
+      if (s === v || !DECIMAL.test(s)) throw new ValueDecodeError(`not a number: ${JSON.stringify(v.slice(0, 40))}`);
+    }
+    return s.length <= 15 || significantDigits(s) <= 15 ? Number(s) : s;
   }
   throw new ValueDecodeError(`not a number: ${typeof v}`);
 }

@@ -91,6 +91,11 @@ describe("value normalisation", () => {
     expect(decodeNumber("100000000000000000000")).toBe(1e20);
     expect(decodeNumber(null)).toBeNull();
     expect(() => decodeNumber("12a")).toThrow();
+    expect(() => decodeNumber("abc")).toThrow();
+    expect(() => decodeNumber("")).toThrow();
+    expect(() => decodeNumber("0x10")).toThrow();
+    expect(decodeNumber(" 12.5 ")).toBe(12.5);
+    expect(decodeNumber(" 1234567890123456 ")).toBe("1234567890123456");
   });
   it("times become naive wall-clock in the query timezone", () => {
     expect(decodeTime("2024-01-01T00:00:00.000", "UTC")).toBe("2024-01-01T00:00:00.000");

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { startPlatform, type RunningPlatform } from "../../dev/platform/server";
+import { withoutTrailingSemicolon } from "../../dev/platform/data-routes";
 import {
   createDataClient, createDeploymentTokenManager, createPlatformClient, DataQueryError, ForbiddenError, type DataClient,
 } from "../../src/api";
@@ -114,6 +115,24 @@ describe("data API on the stand-in", () => {
     await expect(data.svcsql("SELECT * FROM state_reports")).rejects.toBeInstanceOf(DataQueryError);
     await expect(data.svcsql("DELETE FROM orders")).rejects.toBeInstanceOf(DataQueryError);
   });
+  it("svcsql renders awkward SQL and values faithfully: duplicate names, a trailing comment, quotes, NULLs", async () => {
+    const res = await raw(
+      "/v1/svcsql",
+      { query: `SELECT 'say "hi"\\n' || chr(10) || 'é' AS s, NULL::INTEGER AS n, 1.50::DECIMAL(10,2) AS n, TIMESTAMP '2024-02-29 13:45:06.789' AS t, false AS b FROM orders LIMIT 1; -- done` },
+      jwt,
+    );
+    expect(res.status).toBe(200);
+    expect(res.json.schema).toEqual([
+      { name: "s", type: "string" }, { name: "n", type: "number" }, { name: "n", type: "number" }, { name: "t", type: "time" }, { name: "b", type: "boolean" },
+    ]);
+    const row = (res.json.data as Array<Record<string, unknown>>)[0]!;
+    expect(row.s).toBe('say "hi"\\n\né');
+    expect(row.n).toBe("1.50"); // the later column of a duplicated name wins, as in a JSON object
+    expect(row.t).toBe("2024-02-29T13:45:06.789");
+    expect(row.b).toBe(false);
+    const nulls = await raw("/v1/svcsql", { query: "SELECT NULL::VARCHAR AS s, NULL::BOOLEAN AS b, NULL::TIMESTAMP AS t" }, jwt);
+    expect(nulls.json.data).toEqual([{ s: null, b: null, t: null }]);
+  });
   it("meta describes views with count, sum, avg, count distinct and string/number/boolean/time dimensions", async () => {
     const m = await data.meta();
     const orders = m.cubes.find((c) => c.name === "orders")!;
@@ -131,5 +150,16 @@ describe("GET /api/v1/spec", () => {
     const v = await new Validator().validate(doc as never);
     expect(v.valid).toBe(true);
     expect(Object.keys(doc.paths as object)).toContain("/api/v1/deployments/{deploymentId}/reports/by-public-id/{publicId}");
+  });
+});
+
+describe("withoutTrailingSemicolon", () => {
+  it("drops only a final statement terminator, never one inside a string or a comment", () => {
+    expect(withoutTrailingSemicolon("SELECT 1;")).toBe("SELECT 1");
+    expect(withoutTrailingSemicolon("SELECT 1 ; -- done\n")).toBe("SELECT 1 ");
+    expect(withoutTrailingSemicolon("SELECT 1; /* a;b */")).toBe("SELECT 1");
+    expect(withoutTrailingSemicolon("SELECT ';'")).toBe("SELECT ';'");
+    expect(withoutTrailingSemicolon("SELECT 'it''s;' AS x -- c;")).toBe("SELECT 'it''s;' AS x -- c;");
+    expect(withoutTrailingSemicolon("SELECT 1; SELECT 2")).toBe("SELECT 1; SELECT 2");
   });
 });
