@@ -8,8 +8,8 @@ import { h64Hex, ready } from "./hash.ts";
 
 /** Format version written in ResultChecksum.v. */
 export const CHECKSUM_VERSION = 1;
-/** Rows per chunk (format v1). Why 500: docs/CHECKSUM.md §3. */
-export const CHUNK_ROWS = 500;
+/** Rows per chunk (format v1). Why 1000: docs/CHECKSUM.md §3. */
+export const CHUNK_ROWS = 1000;
 
 /** A grid as `range.values` returns it. */
 export type Grid = ReadonlyArray<ReadonlyArray<GridCell>>;
@@ -22,7 +22,7 @@ export interface ChunkRange {
   to: number;
 }
 
-/** The chunk ranges of a grid of `rows` rows: [0,500), [500,1000), …, the last one possibly shorter. */
+/** The chunk ranges of a grid of `rows` rows: [0,1000), [1000,2000), …, the last one possibly shorter. */
 export function chunkRanges(rows: number): ChunkRange[] {
   if (!Number.isInteger(rows) || rows < 0) throw new RangeError(`chunkRanges: row count must be a whole number ≥ 0, got ${rows}`);
   const ranges: ChunkRange[] = [];

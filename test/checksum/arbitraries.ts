@@ -58,7 +58,7 @@ const BY_TYPE: Record<ColumnType, fc.Arbitrary<RawValue>> = {
   boolean: booleanValue,
   time: timeValue,
 };
-/** Without texts of 32k+ characters: for grids of up to 1,600 rows that repeat their rows. */
+/** Without texts of 32k+ characters: for grids of up to 2,400 rows that repeat their rows. */
 const BY_TYPE_SHORT: Record<ColumnType, fc.Arbitrary<RawValue>> = { ...BY_TYPE, string: shortTextValue };
 
 export const columnTypeArb: fc.Arbitrary<ColumnType> = fc.constantFrom("string", "number", "boolean", "time");

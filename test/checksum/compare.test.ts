@@ -24,13 +24,13 @@ function edit(g: Cell[][], row: number, col: number, value: Cell): Cell[][] {
 
 describe("chunkRanges", () => {
   it("splits rows into half-open chunks of CHUNK_ROWS from the anchor", () => {
-    expect(CHUNK_ROWS).toBe(500);
+    expect(CHUNK_ROWS).toBe(1000);
     expect(chunkRanges(0)).toEqual([]);
     expect(chunkRanges(1)).toEqual([{ from: 0, to: 1 }]);
-    expect(chunkRanges(1001)).toEqual([
-      { from: 0, to: 500 },
-      { from: 500, to: 1000 },
-      { from: 1000, to: 1001 },
+    expect(chunkRanges(2002)).toEqual([
+      { from: 0, to: 1000 },
+      { from: 1000, to: 2000 },
+      { from: 2000, to: 2002 },
     ]);
     expect(() => chunkRanges(-1)).toThrow(RangeError);
   });
@@ -38,18 +38,18 @@ describe("chunkRanges", () => {
 
 describe("compare", () => {
   it("names the edited chunk and nothing else", async () => {
-    const g = grid(1200, 3);
+    const g = grid(2400, 3);
     const stored = await fingerprint(g);
-    expect(await compare(edit(g, 742, 1, "by hand"), stored)).toEqual({ same: false, editedChunks: [{ from: 500, to: 1000 }], shapeChanged: false });
+    expect(await compare(edit(g, 1484, 1, "by hand"), stored)).toEqual({ same: false, editedChunks: [{ from: 1000, to: 2000 }], shapeChanged: false });
   });
   it("reports a changed shape: rows removed, columns added", async () => {
-    const g = grid(700, 3);
+    const g = grid(1400, 3);
     const stored = await fingerprint(g);
-    const shorter = await compare(g.slice(0, 600), stored);
-    expect(shorter).toEqual({ same: false, editedChunks: [{ from: 500, to: 700 }], shapeChanged: true });
-    const wider = await compare(grid(700, 4), stored);
+    const shorter = await compare(g.slice(0, 1200), stored);
+    expect(shorter).toEqual({ same: false, editedChunks: [{ from: 1000, to: 1400 }], shapeChanged: true });
+    const wider = await compare(grid(1400, 4), stored);
     expect(wider.shapeChanged).toBe(true);
-    expect(wider.editedChunks).toEqual([{ from: 0, to: 500 }, { from: 500, to: 700 }]);
+    expect(wider.editedChunks).toEqual([{ from: 0, to: 1000 }, { from: 1000, to: 1400 }]);
   });
   it("rejects a malformed or unknown-version stored checksum with a clear error", async () => {
     const g = grid(3, 2);
@@ -83,37 +83,37 @@ describe("parseChecksum", () => {
 
 describe("planRewrite", () => {
   it("writes only the chunks whose data changed", async () => {
-    const old = grid(1500, 3);
+    const old = grid(3000, 3);
     const stored = await fingerprint(old);
-    const incoming = await fingerprint(edit(old, 1200, 2, "new value"));
+    const incoming = await fingerprint(edit(old, 2400, 2, "new value"));
     const plan = planRewrite(stored, incoming, stored);
     expect(plan).toEqual({
-      write: [{ from: 1000, to: 1500 }],
-      skip: [{ from: 0, to: 500 }, { from: 500, to: 1000 }],
+      write: [{ from: 2000, to: 3000 }],
+      skip: [{ from: 0, to: 1000 }, { from: 1000, to: 2000 }],
       overwritesEdits: [],
       clear: [],
       shapeChanged: false,
     });
   });
   it("lists hand edits the write would overwrite, and not those it leaves alone", async () => {
-    const old = grid(1500, 3);
+    const old = grid(3000, 3);
     const stored = await fingerprint(old);
-    const current = await fingerprint(edit(edit(old, 10, 1, "hand"), 1100, 1, "hand"));
-    const incoming = await fingerprint(edit(old, 1200, 2, "new value"));
+    const current = await fingerprint(edit(edit(old, 10, 1, "hand"), 2200, 1, "hand"));
+    const incoming = await fingerprint(edit(old, 2400, 2, "new value"));
     const plan = planRewrite(stored, incoming, current);
-    expect(plan.write).toEqual([{ from: 0, to: 500 }, { from: 1000, to: 1500 }]);
-    expect(plan.overwritesEdits).toEqual([{ from: 0, to: 500 }, { from: 1000, to: 1500 }]);
-    expect(plan.skip).toEqual([{ from: 500, to: 1000 }]);
+    expect(plan.write).toEqual([{ from: 0, to: 1000 }, { from: 2000, to: 3000 }]);
+    expect(plan.overwritesEdits).toEqual([{ from: 0, to: 1000 }, { from: 2000, to: 3000 }]);
+    expect(plan.skip).toEqual([{ from: 1000, to: 2000 }]);
   });
   it("clears what a shrinking result leaves behind, rows and columns", async () => {
-    const stored = await fingerprint(grid(1200, 4));
-    const incoming = await fingerprint(grid(600, 3));
+    const stored = await fingerprint(grid(2400, 4));
+    const incoming = await fingerprint(grid(1200, 3));
     const plan = planRewrite(stored, incoming, stored);
     expect(plan.shapeChanged).toBe(true);
-    expect(plan.write).toEqual([{ from: 0, to: 500 }, { from: 500, to: 600 }]);
+    expect(plan.write).toEqual([{ from: 0, to: 1000 }, { from: 1000, to: 1200 }]);
     expect(plan.clear).toEqual([
-      { fromRow: 600, toRow: 1200, fromCol: 0, toCol: 4 },
-      { fromRow: 0, toRow: 600, fromCol: 3, toCol: 4 },
+      { fromRow: 1200, toRow: 2400, fromCol: 0, toCol: 4 },
+      { fromRow: 0, toRow: 1200, fromCol: 3, toCol: 4 },
     ]);
   });
   it("writes everything on a first write (no stored checksum) over an empty area", async () => {

@@ -15,7 +15,7 @@ const TINY: GridCell[][] = [
 const TINY_BYTES = "04000000" + "040100000061" + "03000000000000f03f" + "02" + "00" + "0501000000e900" + "03000000000000e0bf" + "01" + "00";
 
 function bigGrid(): GridCell[][] {
-  return Array.from({ length: 1201 }, (_, r) => [r, `row ${r}`, r % 3 === 0, r % 7 === 0 ? "" : `Zürich ${r % 11}`]);
+  return Array.from({ length: 2401 }, (_, r) => [r, `row ${r}`, r % 3 === 0, r % 7 === 0 ? "" : `Zürich ${r % 11}`]);
 }
 
 const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
@@ -48,15 +48,15 @@ describe("resultChecksum format v1 golden vectors", () => {
     expect(await fingerprint([[]])).toEqual({ v: 1, chunks: [{ from: 0, to: 1, hash: "3aefa6fd5cf2deb4" }], payload: "1x0:f5692416ad740011" });
   });
 
-  it("fingerprints 1,201 rows in three chunks of 500, 500 and 201 rows", async () => {
+  it("fingerprints 2,401 rows in three chunks of 1000, 1000 and 401 rows", async () => {
     expect(await fingerprint(bigGrid())).toEqual({
       v: 1,
       chunks: [
-        { from: 0, to: 500, hash: "9c9cdc36f2696b95" },
-        { from: 500, to: 1000, hash: "8f5742e13f324357" },
-        { from: 1000, to: 1201, hash: "ad7d5928937f62c4" },
+        { from: 0, to: 1000, hash: "c0523b668c1a11d4" },
+        { from: 1000, to: 2000, hash: "0a4884fb1e409877" },
+        { from: 2000, to: 2401, hash: "0ba62fefb4d99a37" },
       ],
-      payload: "1201x4:676ed2c7e2d9ada5",
+      payload: "2401x4:58f863bf99151796",
     });
   });
 

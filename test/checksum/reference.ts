@@ -4,7 +4,7 @@
 import xxhash from "xxhash-wasm";
 import type { GridCell, ResultChecksum } from "../../src/checksum/index.ts";
 
-const CHUNK = 500;
+const CHUNK = 1000;
 
 export function referenceChunkBytes(rows: GridCell[][], cols: number): Uint8Array {
   const parts: number[] = [];
