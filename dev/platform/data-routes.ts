@@ -18,24 +18,6 @@ export interface DataApiOptions {
 
 class UserError extends Error {}
 
-/** JSON text made elsewhere (by DuckDB), spliced verbatim into a response body by jsonText. */
-class RawJson {
-  constructor(readonly text: string) {}
-}
-
-const JSON_HEADERS = { "Content-Type": "application/json; charset=UTF-8" };
-
-/** JSON.stringify, with RawJson values (top-level keys only) inserted as they are. */
-function jsonText(body: Record<string, unknown>): string {
-  const raws: string[] = [];
-  const plain = Object.fromEntries(
-    Object.entries(body).map(([k, v]) => (v instanceof RawJson ? [k, `\u0000raw${raws.push(v.text) - 1}\u0000`] : [k, v])),
-  );
-  // JSON.stringify writes U+0000 as the 6 characters \u0000, which no other value can produce
-  // unescaped inside this object, so each marker is found exactly where its value goes.
-  return JSON.stringify(plain).replace(/"\\u0000raw(\d+)\\u0000"/g, (_, i: string) => raws[Number(i)]!);
-}
-
 type Json = Record<string, unknown>;
 
 export function dataRoutes(conn: DuckDBConnection, creds: Credentials, o: DataApiOptions): Hono {
@@ -68,14 +50,18 @@ export function dataRoutes(conn: DuckDBConnection, creds: Credentials, o: DataAp
     const compiled = compileLoad(query);
     const extra = o.slowQueryMs();
     if (extra > 0) await new Promise((r) => setTimeout(r, extra));
-    // The compiled query's outer columns are VARCHAR (numbers already as strings) or BOOLEAN;
-    // DuckDB renders each row's JSON text, the granular time member repeated under its plain name.
-    const described = await conn.prepare(compiled.sql);
-    const names = Array.from({ length: described.columnCount }, (_, i) => described.columnName(i));
-    const types = names.map((_, i): SqlType => (described.columnType(i).toString() === "BOOLEAN" ? "boolean" : "string"));
-    const aliasKeys = compiled.timeAliases.map(([granular, plain]): [string, string] => [plain, granular]);
-    const reader = await conn.runAndReadAll(wireSql(compiled.sql, names, types, aliasKeys), compiled.params);
-    const data = new RawJson(`[${((reader.getColumns()[0] ?? []) as string[]).join(",")}]`);
+    const reader = await conn.runAndReadAll(compiled.sql, compiled.params);
+    // Every outer column is VARCHAR or BOOLEAN, so the raw column values are already JSON values.
+    const names = reader.columnNames();
+    const cols = reader.getColumns();
+    const n = cols[0]?.length ?? 0;
+    const data: Json[] = new Array(n);
+    for (let r = 0; r < n; r++) {
+      const row: Json = {};
+      for (let c = 0; c < names.length; c++) row[names[c]!] = cols[c]![r];
+      for (const [granular, plain] of compiled.timeAliases) row[plain] = row[granular];
+      data[r] = row;
+    }
     let total: number | null = null;
     if (compiled.countSql) {
       const t = await conn.runAndReadAll(compiled.countSql, compiled.params);
@@ -98,7 +84,7 @@ export function dataRoutes(conn: DuckDBConnection, creds: Credentials, o: DataAp
     });
     if (o.slowQueryMs() <= 0) {
       const r = await exec();
-      return c.body(jsonText(r.body), r.status as 200, JSON_HEADERS);
+      return c.json(r.body, r.status as 200);
     }
     const key = `${c.req.header("Authorization")}|${JSON.stringify(req.query)}`;
     let entry = running.get(key);
@@ -112,7 +98,7 @@ export function dataRoutes(conn: DuckDBConnection, creds: Credentials, o: DataAp
     if (!winner) return c.json({ error: "Continue wait" }, 200);
     running.delete(key);
     const r = await entry.result;
-    return c.body(jsonText(r.body), r.status as 200, JSON_HEADERS);
+    return c.json(r.body, r.status as 200);
   });
 
   app.post("/v1/svcsql", async (c) => {
@@ -193,21 +179,19 @@ export function withoutTrailingSemicolon(sql: string): string {
  * clash; the newline keeps a trailing "-- comment" from swallowing the closing parenthesis. The
  * projection keeps the subquery's ORDER BY.
  */
-function wireSql(query: string, names: string[], types: SqlType[], extraKeys: Array<[key: string, sameAs: string]> = []): string {
+function wireSql(query: string, names: string[], types: SqlType[]): string {
   const inner = withoutTrailingSemicolon(query);
   const aliases = types.map((_, i) => `c${i}`);
   const sqlText = (s: string) => `'${s.replaceAll("'", "''")}'`;
-  const fields = [...names.map((key, i) => ({ key, i })), ...extraKeys.map(([key, sameAs]) => ({ key, i: names.indexOf(sameAs) }))];
-  const parts = fields.map(({ key, i }, n) => {
+  const parts = types.map((t, i) => {
     const col = aliases[i]!;
-    const t = types[i]!;
     const value =
       t === "number" ? `'"' || CAST(${col} AS VARCHAR) || '"'`
       : t === "time" ? `'"' || strftime(CAST(${col} AS TIMESTAMP), '%Y-%m-%dT%H:%M:%S.%g') || '"'`
       : t === "boolean" ? `CASE WHEN ${col} THEN 'true' WHEN NOT ${col} THEN 'false' END`
       : `to_json(CAST(${col} AS VARCHAR))::VARCHAR`;
-    return `${sqlText((n ? "," : "{") + JSON.stringify(key) + ":")} || coalesce(${value}, 'null')`;
+    return `${sqlText((i ? "," : "{") + JSON.stringify(names[i]) + ":")} || coalesce(${value}, 'null')`;
   });
-  const row = parts.length ? `${parts.join(" || ")} || '}'` : `'{}'`;
+  const row = types.length ? `${parts.join(" || ")} || '}'` : `'{}'`;
   return `SELECT ${row} AS j FROM (\n${inner}\n) AS q(${aliases.join(", ")})`;
 }
