@@ -113,7 +113,7 @@ export const byStatus = (limit = 5): ReportInput => ({
   jsonQuery: JSON.stringify({ measures: ["orders.count"], dimensions: ["orders.status"], order: [["orders.status", "asc"]], limit }),
 });
 
-/** A longer flat report: one row per customer (for edits across chunks of 500 rows). */
+/** A longer flat report: one row per customer (for edits across chunks of CHUNK_ROWS rows). */
 export const byCustomer = (limit: number): ReportInput => ({
   jsonQuery: JSON.stringify({ measures: ["orders.count"], dimensions: ["customers.id", "customers.name"], order: [["customers.id", "asc"]], limit }),
 });
