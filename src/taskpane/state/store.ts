@@ -127,24 +127,20 @@ export class PaneStore {
   /** Step 2 of Connect: open the deployment (mints the data-API token behind the scenes). */
   async chooseDeployment(deployment: Deployment): Promise<void> {
     if (!this.connection) throw new Error("chooseDeployment before signIn");
-    this.busy.value = { label: `Opening ${deployment.name}…` };
-    try {
+    const connection = this.connection;
+    await this.whileBusy(`Opening ${deployment.name}…`, async () => {
       this.unwatch?.();
       await this.workspace.value?.close();
-      const ws = await this.backend.open(this.connection, deployment);
+      const ws = await this.backend.open(connection, deployment);
       this.unwatch = ws.watch(() => this.homeChanged());
-      await this.secrets.save({ ...this.connection, deploymentId: deployment.id });
+      await this.secrets.save({ ...connection, deploymentId: deployment.id });
       batch(() => {
         this.workspace.value = ws;
         this.route.value = "home";
         this.notice.value = null;
       });
       await this.loadHome();
-    } catch (e) {
-      this.notice.value = errorNotice(e);
-    } finally {
-      this.busy.value = null;
-    }
+    });
   }
 
   /** Sign out: stop background work, forget every secret, back to Connect. */
@@ -296,27 +292,29 @@ export class PaneStore {
   }
 
   async disconnect(placementId: string): Promise<void> {
-    this.busy.value = { label: "Disconnecting…" };
-    try {
+    await this.whileBusy("Disconnecting…", async () => {
       await this.requireWorkspace().disconnect(placementId);
       this.notice.value = { tone: "success", title: "Disconnected", detail: "The cells stay in the sheet; Cellbound no longer refreshes them." };
       await this.loadHome();
-    } catch (e) {
-      this.notice.value = errorNotice(e);
-    } finally {
-      this.busy.value = null;
-    }
+    });
   }
 
   /** This file is a copy: give it its own workbook id so its placements stop being the original's. */
   async fork(): Promise<void> {
-    this.busy.value = { label: "Separating this copy…" };
-    try {
+    await this.whileBusy("Separating this copy…", async () => {
       const out = await this.requireWorkspace().fork();
       this.notice.value = out.failed.length
         ? { tone: "warning", title: "This copy is now a separate workbook, with problems", detail: out.failed.join(" "), next: "Refresh the placements listed, or place them again." }
         : { tone: "success", title: "This copy is now a separate workbook", detail: `${out.reconnected} placements were connected to it; the original's stay as they were.` };
       await this.loadHome();
+    });
+  }
+
+  /** Run a user action with the busy indicator shown; a failure becomes the notice, never silence. */
+  private async whileBusy(label: string, action: () => Promise<void>): Promise<void> {
+    this.busy.value = { label };
+    try {
+      await action();
     } catch (e) {
       this.notice.value = errorNotice(e);
     } finally {
