@@ -80,15 +80,16 @@ try {
   };
   const noRollup = await measure(noRollupQuery, 15);
   const p50 = percentile(roundTrips, 50);
-  // Same compiled SQL straight on DuckDB (no HTTP, no JSON), in this run: the layer's overhead.
-  const inst = await DuckDBInstance.create(":memory:", { threads: "2" });
+  // The same SQL the server runs (rows rendered as JSON text by DuckDB), straight on DuckDB with
+  // the server's thread count, in this run: what HTTP and the layer add.
+  const inst = await DuckDBInstance.create(":memory:", { threads: "1" });
   const conn = await inst.connect();
   await conn.run(`ATTACH '${path.join(DEFAULT_CACHE_DIR, `dataset-v${DATASET_VERSION}.duckdb`)}' AS sample (READ_ONLY)`);
   const sqlOnly: number[] = [];
   for (let i = 0; i < WARMUP + 15; i++) {
     const c = compileLoad({ ...query, offset: i });
     const t0 = performance.now();
-    (await conn.runAndReadAll(c.sql, c.params)).getColumns();
+    (await conn.runAndReadAll(c.jsonSql, c.params)).getColumns();
     if (i >= WARMUP) sqlOnly.push(performance.now() - t0);
   }
   conn.closeSync();

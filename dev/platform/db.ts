@@ -11,8 +11,8 @@ export class Db {
   private constructor(readonly instance: DuckDBInstance, private readonly conn: DuckDBConnection) {}
 
   /** Opens `<dataDir>/platform.duckdb` (state) and attaches the dataset file read-only as `sample`. */
-  static async open(dataDir: string, datasetFile: string): Promise<Db> {
-    const instance = await DuckDBInstance.create(path.join(dataDir, "platform.duckdb"), { threads: "2" });
+  static async open(dataDir: string, datasetFile: string, threads = 1): Promise<Db> {
+    const instance = await DuckDBInstance.create(path.join(dataDir, "platform.duckdb"), { threads: String(threads) });
     const conn = await instance.connect();
     await conn.run(`ATTACH '${datasetFile.replace(/'/g, "''")}' AS sample (READ_ONLY)`);
     return new Db(instance, conn);

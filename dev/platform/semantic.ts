@@ -120,7 +120,14 @@ function rangeBound(v: string, end: boolean): string {
 }
 
 export interface CompiledQuery {
+  /** The result rows: one column per member, values already in their wire form (VARCHAR or BOOLEAN). */
   sql: string;
+  /**
+   * The same rows rendered by DuckDB as the text of the response's `data` array (without the
+   * brackets), one JSON object per row in result order, time members repeated under their plain
+   * name. One value crosses into JS instead of one per cell.
+   */
+  jsonSql: string;
   countSql: string | null;
   params: DuckDBValue[];
   normalized: Record<string, unknown>;
@@ -145,6 +152,9 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
   const timeExpr = (col: string) => timezone === "UTC" ? col : `timezone('${timezone}', timezone('UTC', ${col}))`;
 
   const pd = options.pushdown === false ? null : pushdownPlan(query);
+  const rollup = pd ? rollupFor(query) : null;
+  /** A dimension's column: on a rollup, the joined view's columns are copied in as o.<prefix>_<name>. */
+  const colOf = (view: ViewDef, sql: string) => rollup && view.name === rollup.view ? sql.replace(/^\w+\.(\w+)$/, `o.${rollup.prefix}_$1`) : sql;
   const preCols = new Set<string>();
   const preWhere: string[] = [];
   const preAggs = new Map<string, string>();
@@ -152,6 +162,9 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
   const annotation: CompiledQuery["annotation"] = { measures: {}, dimensions: {}, segments: {}, timeDimensions: {} };
   const inner: string[] = [];
   const outer: string[] = [];
+  /** [member key, JSON text of its value] per output column, in output order. */
+  const jsonCols: Array<[string, string]> = [];
+  const groupAliases: string[] = [];
   const groupCount = { n: 0 };
   const orderable = new Map<string, string>(); // member id → inner alias
   const timeAliases: Array<[string, string]> = [];
@@ -160,16 +173,22 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
 
   const fmtDim = (alias: string, type: DimType) =>
     type === "time" ? `strftime(${alias}, '%Y-%m-%dT%H:%M:%S.%g')` : type === "boolean" ? alias : `CAST(${alias} AS VARCHAR)`;
+  const jsonDim = (alias: string, type: DimType) =>
+    type === "string" ? `to_json(CAST(${alias} AS VARCHAR))::VARCHAR`
+    : type === "boolean" ? `CASE WHEN ${alias} THEN 'true' WHEN NOT ${alias} THEN 'false' END`
+    : `'"' || ${fmtDim(alias, type)} || '"'`; // numbers and times: no character needs escaping
 
   dimensions.forEach((m, i) => {
     const { view, def } = dimension(m);
     used.add(view.name);
     const alias = `d${i}`;
-    const expr = def.type === "time" ? timeExpr(def.sql) : def.sql;
+    const expr = def.type === "time" ? timeExpr(colOf(view, def.sql)) : colOf(view, def.sql);
     if (pd && view.name === "orders") preCols.add(`${def.sql} AS ${def.sql.slice(2)}`);
     inner.push(`${expr} AS ${alias}`);
     groupCount.n++;
+    groupAliases.push(alias);
     outer.push(`${fmtDim(alias, def.type)} AS ${q(m)}`);
+    jsonCols.push([m, jsonDim(alias, def.type)]);
     orderable.set(m, alias);
     annotation.dimensions[m] = { title: `${view.title} ${def.title}`, shortTitle: def.title, type: def.type };
   });
@@ -178,7 +197,7 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
     const { view, def } = dimension(td.dimension);
     if (def.type !== "time") throw new QueryError(`Dimension '${td.dimension}' is not a time dimension`);
     used.add(view.name);
-    const expr = timeExpr(def.sql);
+    const expr = timeExpr(colOf(view, def.sql));
     const pushed = pd !== null && view.name === "orders";
     let dateRange: [string, string] | undefined;
     if (td.dateRange !== undefined) {
@@ -197,7 +216,9 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
         inner.push(`date_trunc('${td.granularity}', ${expr}) AS ${alias}`);
       }
       groupCount.n++;
+      groupAliases.push(alias);
       outer.push(`${fmtDim(alias, "time")} AS ${q(key)}`);
+      jsonCols.push([key, jsonDim(alias, "time")]);
       orderable.set(td.dimension, alias);
       orderable.set(key, alias);
       timeAliases.push([key, td.dimension]);
@@ -215,6 +236,7 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
     inner.push(`${pd ? pd.measure(def, preAggs) : def.sql} AS ${alias}`);
     const num = def.aggType === "avg" ? `CAST(${alias} AS DECIMAL(38,${def.decimals}))` : alias;
     outer.push(`CAST(${num} AS VARCHAR) AS ${q(m)}`);
+    jsonCols.push([m, `'"' || CAST(${num} AS VARCHAR) || '"'`]);
     orderable.set(m, alias);
     annotation.measures[m] = { title: `${view.title} ${def.title}`, shortTitle: def.title, type: "number", drillMembers: [], drillMembersGrouped: { measures: [], dimensions: [] } };
   });
@@ -236,7 +258,7 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
     const dd = view.dimensions[name];
     if (!md && !dd) throw new QueryError(`'${name}' not found for path '${f.member}'`);
     const type: DimType = md ? "number" : dd!.type;
-    const col = md ? md.sql : type === "time" ? timeExpr(dd!.sql) : dd!.sql;
+    const col = md ? md.sql : type === "time" ? timeExpr(colOf(view, dd!.sql)) : colOf(view, dd!.sql);
     const values = f.values ?? [];
     const typed = (v: string): string => {
       if (type === "number") {
@@ -288,13 +310,12 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
     const v = viewByName.get([...used][0]!)!;
     from = `${v.table} ${v.alias}`;
   } else {
-    const rollup = pd ? rollupFor(query, used) : null;
     const fact = rollup
-      ? `(SELECT * FROM sample.${rollup} o${preWhere.length ? ` WHERE ${preWhere.join(" AND ")}` : ""}) o`
+      ? `(SELECT * FROM sample.${rollup.table} o${preWhere.length ? ` WHERE ${preWhere.join(" AND ")}` : ""}) o`
       : pd
       ? `(SELECT ${[...VIEWS.filter((v) => v.joinOn && used.has(v.name)).map((v) => /o\.\w+/.exec(v.joinOn!)![0]), ...preCols].join(", ")}, ${[...preAggs].map(([a, e]) => `${e} AS ${a}`).join(", ")} FROM sample.orders o${preWhere.length ? ` WHERE ${preWhere.join(" AND ")}` : ""} GROUP BY ALL) o`
       : "sample.orders o";
-    from = fact + VIEWS.filter((v) => v.joinOn && used.has(v.name)).map((v) => ` JOIN ${v.table} ${v.alias} ON ${v.joinOn}`).join("");
+    from = fact + (rollup ? "" : VIEWS.filter((v) => v.joinOn && used.has(v.name)).map((v) => ` JOIN ${v.table} ${v.alias} ON ${v.joinOn}`).join(""));
   }
 
   let order: Array<{ id: string; desc: boolean }>;
@@ -310,13 +331,19 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
     : dimensions.length > 0 ? [{ id: dimensions[0]!, desc: false }] : [];
   const orderSql = effective.map((o) => `${orderable.get(o.id)} ${o.desc ? "DESC" : "ASC"} NULLS LAST`);
   // Tie-break on every grouping column so pages are stable.
-  const tie = [...Array(groupCount.n).keys()].map((k) => `${k + 1}`);
+  const tie = groupAliases;
 
   const groupBy = groupCount.n > 0 ? ` GROUP BY ${[...Array(groupCount.n).keys()].map((k) => k + 1).join(", ")}` : "";
   const innerSql = `SELECT ${inner.join(", ")} FROM ${from}${where.length ? ` WHERE ${where.join(" AND ")}` : ""}${groupBy}${having.length ? ` HAVING ${having.join(" AND ")}` : ""}`;
   const orderBy = [...orderSql, ...tie.map((t) => `${t} ASC`)];
   const innerOrdered = `${innerSql}${orderBy.length ? ` ORDER BY ${orderBy.join(", ")}` : ""} LIMIT ${limit}${query.offset ? ` OFFSET ${query.offset}` : ""}`;
   const sql = `SELECT ${outer.join(", ")} FROM (${innerOrdered}) r`;
+  const sqlText = (t: string) => `'${t.replaceAll("'", "''")}'`;
+  const rowCols = [...jsonCols, ...timeAliases.map(([granular, plain]): [string, string] => [plain, jsonCols.find(([k]) => k === granular)![1]])];
+  const rowJson = rowCols.length
+    ? `${rowCols.map(([k, v], i) => `${sqlText(`${i ? "," : "{"}${JSON.stringify(k)}:`)} || coalesce(${v}, 'null')`).join(" || ")} || '}'`
+    : `'{}'`;
+  const jsonSql = `SELECT coalesce(string_agg(${rowJson}, ','${orderBy.length ? ` ORDER BY ${orderBy.join(", ")}` : ""}), '') AS j FROM (${innerOrdered}) r`;
   const countSql = query.total ? `SELECT CAST(count(*) AS INTEGER) AS n FROM (${innerSql}) r` : null;
 
   const normalized: Record<string, unknown> = {
@@ -325,7 +352,7 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
     ...(query.offset !== undefined ? { offset: query.offset } : {}),
     ...(query.total !== undefined ? { total: query.total } : {}),
   };
-  return { sql, countSql, params, normalized, annotation, timeAliases };
+  return { sql, jsonSql, countSql, params, normalized, annotation, timeAliases };
 }
 
 function membersOf(f: Filter): string[] {
@@ -379,15 +406,19 @@ function pushdownPlan(query: LoadQuery): { measure(def: MeasureDef, aggs: Map<st
 
 /**
  * A rollup that answers a pushed-down query: only customers (or only products) joined, and
- * no orders member other than `status` outside the measures.
+ * no orders member other than `status` outside the measures. The rollup by customer (product)
+ * alone when status is not used either, else the one by customer (product) × status.
  */
-function rollupFor(query: LoadQuery, used: Set<string>): string | null {
-  const joined = [...used].filter((v) => v !== "orders");
+function rollupFor(query: LoadQuery): { table: string; view: string; prefix: string } | null {
+  const members = [...(query.measures ?? []), ...(query.dimensions ?? []), ...(query.timeDimensions ?? []).map((t) => t.dimension), ...(query.filters ?? []).flatMap(membersOf)];
+  const joined = [...new Set(members.map((m) => m.split(".")[0]!))].filter((v) => v !== "orders");
   if (joined.length !== 1) return null;
-  const ordersMembers = [...(query.dimensions ?? []), ...(query.timeDimensions ?? []).map((t) => t.dimension), ...(query.filters ?? []).flatMap(membersOf)]
-    .filter((m) => m.startsWith("orders."));
+  const ordersMembers = members.filter((m) => m.startsWith("orders.") && !(query.measures ?? []).includes(m));
   if (ordersMembers.some((m) => m !== "orders.status")) return null;
-  return joined[0] === "customers" ? "rollup_customer_status" : joined[0] === "products" ? "rollup_product_status" : null;
+  const byStatus = ordersMembers.length > 0;
+  if (joined[0] === "customers") return { table: byStatus ? "rollup_customer_status" : "rollup_customer", view: "customers", prefix: "c" };
+  if (joined[0] === "products") return { table: byStatus ? "rollup_product_status" : "rollup_product", view: "products", prefix: "p" };
+  return null;
 }
 
 /** Base views svcsql may read, with plain column names. */

@@ -37,6 +37,8 @@ export interface PlatformOptions {
   datasetCacheDir?: string;
   /** Log lines (default: stderr). */
   log?: (line: string) => void;
+  /** DuckDB worker threads (default 1: on a 2-core dev machine the JS thread needs the other; A/B measured in docs/API.md §7). */
+  threads?: number;
 }
 
 /** Exactly the JSON line printed on startup. */
@@ -83,7 +85,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const dataset = await ensureDatasetFile(dataDir, options.datasetCacheDir ?? DEFAULT_CACHE_DIR);
   const generated = dataset.generated;
   const datasetMs = performance.now() - td;
-  const db = await Db.open(dataDir, dataset.file);
+  const db = await Db.open(dataDir, dataset.file, options.threads ?? 1);
   for (const ddl of SQL_VIEWS_DDL) await db.run(ddl);
   const store = await Store.load(db);
   await seedIfEmpty(store);

@@ -155,5 +155,27 @@ export function toTypedResult(res: LoadResponse): TypedResult {
 
 export function sqlToTypedResult(res: SqlResponse, timezone: string): TypedResult {
   const columns: ResultColumn[] = res.schema.map((s) => ({ key: s.name, title: s.name, shortTitle: s.name, type: s.type, kind: "dimension" }));
-  return { columns, rows: decodeRows(columns, res.data, timezone), total: null, timezone };
+  return { columns, rows: decodeArrayRows(columns, res.data, timezone), total: null, timezone };
+}
+
+/** Rows as arrays in column order (svcsql): decoded column by column, each in one tight loop. */
+function decodeArrayRows(columns: ResultColumn[], data: unknown[][], timezone: string): RawValue[][] {
+  const n = columns.length;
+  const rows: RawValue[][] = new Array(data.length);
+  for (let r = 0; r < data.length; r++) {
+    const rec = data[r]!;
+    if (rec.length !== n) throw new ValueDecodeError(`row ${r} has ${rec.length} values, the schema ${n} columns`);
+    rows[r] = new Array(n);
+  }
+  for (let c = 0; c < n; c++) {
+    const type = columns[c]!.type;
+    let r = 0;
+    try {
+      if (type === "number") for (; r < data.length; r++) rows[r]![c] = decodeNumber(data[r]![c]);
+      else for (; r < data.length; r++) rows[r]![c] = decodeValue(type, data[r]![c], timezone);
+    } catch (e) {
+      throw new ValueDecodeError(`row ${r}, ${columns[c]!.key}: ${(e as Error).message}`);
+    }
+  }
+  return rows;
 }

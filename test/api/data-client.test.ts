@@ -75,6 +75,16 @@ describe("data client on recorded responses", () => {
     noAnnotation.annotation.dimensions = {};
     await expect(client(replay({ ...bad, body: noAnnotation })).load(queryOf("postgres/load-flat.json"))).rejects.toBeInstanceOf(InvalidResponseError);
   });
+  it("svcsql rows are arrays in schema order; a row of the wrong length or a bad value is an InvalidResponseError", async () => {
+    const answer = (data: unknown) => ({ request: { method: "POST", path: "/v1/svcsql", body: {}, authorization: "" }, status: 200, body: {
+      schema: [{ name: "n", type: "number" }, { name: "n", type: "string" }, { name: "at", type: "time" }, { name: "ok", type: "boolean" }], data } });
+    const r = await client(replay(answer([["12.50", "x", "2024-01-02 03:04:05", true], [null, null, null, null]]))).svcsql("SELECT …");
+    expect(r.columns.map((c) => [c.key, c.type])).toEqual([["n", "number"], ["n", "string"], ["at", "time"], ["ok", "boolean"]]);
+    expect(r.rows).toEqual([[12.5, "x", "2024-01-02T03:04:05.000", true], [null, null, null, null]]);
+    for (const bad of [[["1", "x", "2024-01-02", true, "extra"]], [["1", "x"]], [{ n: "1" }], [["one", "x", "2024-01-02", true]], [["1", "x", "2024-01-02", "maybe"]]]) {
+      await expect(client(replay(answer(bad))).svcsql("SELECT …")).rejects.toBeInstanceOf(InvalidResponseError);
+    }
+  });
   it("meta parses the recorded metadata", async () => {
     const m = await client(replay(fixture("postgres/meta.json"))).meta();
     expect(m.cubes.map((c) => c.name)).toContain("orders");

@@ -125,13 +125,13 @@ describe("data API on the stand-in", () => {
     expect(res.json.schema).toEqual([
       { name: "s", type: "string" }, { name: "n", type: "number" }, { name: "n", type: "number" }, { name: "t", type: "time" }, { name: "b", type: "boolean" },
     ]);
-    const row = (res.json.data as Array<Record<string, unknown>>)[0]!;
-    expect(row.s).toBe('say "hi"\\n\né');
-    expect(row.n).toBe("1.50"); // the later column of a duplicated name wins, as in a JSON object
-    expect(row.t).toBe("2024-02-29T13:45:06.789");
-    expect(row.b).toBe(false);
-    const nulls = await raw("/v1/svcsql", { query: "SELECT NULL::VARCHAR AS s, NULL::BOOLEAN AS b, NULL::TIMESTAMP AS t" }, jwt);
-    expect(nulls.json.data).toEqual([{ s: null, b: null, t: null }]);
+    // Rows are arrays in schema order: both columns named n keep their values.
+    expect(res.json.data).toEqual([['say "hi"\\n\né', null, "1.50", "2024-02-29T13:45:06.789", false]]);
+    const nulls = await raw("/v1/svcsql", { query: "SELECT NULL::VARCHAR AS s, NULL::BOOLEAN AS b, NULL::TIMESTAMP AS t, NULL::DOUBLE AS d" }, jwt);
+    expect(nulls.json.data).toEqual([[null, null, null, null]]);
+    const typed = await data.svcsql("SELECT 1 AS a, 2 AS a, 'x' AS a");
+    expect(typed.columns.map((c) => c.key)).toEqual(["a", "a", "a"]);
+    expect(typed.rows).toEqual([[1, 2, "x"]]);
   });
   it("meta describes views with count, sum, avg, count distinct and string/number/boolean/time dimensions", async () => {
     const m = await data.meta();

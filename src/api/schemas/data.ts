@@ -124,9 +124,18 @@ export const SqlRequest = z.strictObject({
 });
 export type SqlRequest = z.infer<typeof SqlRequest>;
 export const SqlColumnType = z.enum(["string", "number", "boolean", "time"]);
+/**
+ * svcsql rows: one array of values per row, in `schema` order (as a SQL API returns them:
+ * column names are not repeated in every row, and duplicate names cannot clash). One cheap
+ * loop checks the shape; each value is then checked by its column's decoder.
+ */
+export const DataArrayRows = z.custom<unknown[][]>(
+  (v) => Array.isArray(v) && v.every((r) => Array.isArray(r)),
+  { error: "data must be an array of rows, each an array of values" },
+).meta({ type: "array", items: { type: "array", items: {} } });
 export const SqlResponse = z.object({
   schema: z.array(z.object({ name: z.string(), type: SqlColumnType })),
-  data: DataRows,
+  data: DataArrayRows,
 });
 export type SqlResponse = z.infer<typeof SqlResponse>;
 
