@@ -44,8 +44,14 @@ export interface RawResponse {
   json: unknown;
 }
 
-/** Sends one request; a failure to reach the server becomes a NetworkError. */
-export async function send(o: SendOptions): Promise<RawResponse> {
+/** One answer as raw bytes: what the data client fingerprints before (or instead of) parsing. */
+export interface RawBytesResponse {
+  status: number;
+  bytes: Uint8Array;
+}
+
+/** Sends one request and reads the whole body; a failure to reach the server becomes a NetworkError. */
+export async function sendRaw(o: SendOptions): Promise<RawBytesResponse> {
   const headers: Record<string, string> = { Accept: "application/json", Authorization: o.authorization };
   if (o.body !== undefined) headers["Content-Type"] = "application/json";
   let res: Response;
@@ -60,20 +66,32 @@ export async function send(o: SendOptions): Promise<RawResponse> {
     if (o.signal?.aborted) throw o.signal.reason;
     throw new NetworkError(`${o.method} ${new URL(o.url).pathname}: ${(e as Error).message}`, 0, undefined, { cause: e });
   }
-  let text: string;
   try {
-    text = await res.text();
+    return { status: res.status, bytes: new Uint8Array(await res.arrayBuffer()) };
   } catch (e) {
     if (o.signal?.aborted) throw o.signal.reason;
     throw new NetworkError(`${o.method} ${new URL(o.url).pathname}: body lost: ${(e as Error).message}`, res.status, undefined, { cause: e });
   }
-  if (text === "") return { status: res.status, json: undefined };
+}
+
+const utf8 = new TextDecoder();
+
+/** The body parsed as JSON (undefined when empty); a 2xx–4xx body that is not JSON is an InvalidResponseError. */
+export function parseJsonBody(r: RawBytesResponse, what: string): unknown {
+  const text = utf8.decode(r.bytes);
+  if (text === "") return undefined;
   try {
-    return { status: res.status, json: JSON.parse(text) };
+    return JSON.parse(text);
   } catch {
-    if (res.status >= 500) return { status: res.status, json: undefined };
-    throw new InvalidResponseError(`${o.method} ${new URL(o.url).pathname}: ${res.status} body is not JSON`, res.status, text.slice(0, 200));
+    if (r.status >= 500) return undefined;
+    throw new InvalidResponseError(`${what}: ${r.status} body is not JSON`, r.status, text.slice(0, 200));
   }
+}
+
+/** Sends one request; a failure to reach the server becomes a NetworkError. */
+export async function send(o: SendOptions): Promise<RawResponse> {
+  const r = await sendRaw(o);
+  return { status: r.status, json: parseJsonBody(r, `${o.method} ${new URL(o.url).pathname}`) };
 }
 
 /** Validates a success body; a mismatch is an InvalidResponseError naming the first bad path. */

@@ -175,7 +175,7 @@ async function finishRecord(engine: SyncEngine, p: LocalPlacement, sheet: { id: 
     placementId = findPlacementId(report, identity.workbookId, sheet.id, addr.anchorCell);
   }
   await ctx.port.track(p.name, full);
-  await updatePlacement(ctx.port, p.key, (x) => ({ ...x, placementId, committed: pending.checksum, pending: null, shape: pending.shape }));
+  await updatePlacement(ctx.port, p.key, (x) => ({ ...x, placementId, committed: pending.checksum, source: pending.source ?? null, pending: null, shape: pending.shape }));
 }
 
 // ---------------------------------------------------------------- fork

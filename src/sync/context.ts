@@ -10,7 +10,7 @@ import type { FilterDefaults } from "./run-report.ts";
 export interface SyncContext {
   port: SheetPort;
   platform: Pick<PlatformClient, "iterateReports" | "upsertReport" | "updateReport" | "refreshReport" | "connectWorkbook" | "disconnectWorkbook" | "iterateExternalPlacements">;
-  data: Pick<DataClient, "load" | "svcsql">;
+  data: Pick<DataClient, "fetchLoad" | "fetchSql">;
   deploymentId: number;
   filterDefaults?: FilterDefaults;
   /** Chunks per port.write during a refresh (default 4); each call holds whole chunk spans. */

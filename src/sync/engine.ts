@@ -19,7 +19,7 @@ import { chunkRows, differingChunks, emptyGrid, fingerprintGrid, sliceGrid, type
 import type { Layout } from "./layout.ts";
 import { areaAt, collisions, growthAreas, leftoverAreas, mergeRuns, occupiedCells, type Neighbour, type OccupiedCell, type Shape } from "./plan.ts";
 import { NotRefreshed, runQueue, type QueueProgress } from "./queue.ts";
-import { runReport } from "./run-report.ts";
+import { prepareReport, runReport } from "./run-report.ts";
 import { addPlacement, classify, loadPlacements, updatePlacement, type CellState, type LocalPlacement } from "./state.ts";
 import { upsertReport, type UpsertOutcome } from "./upsert.ts";
 
@@ -91,8 +91,18 @@ export const MAX_DIFF = 500;
 
 export interface PreparedRefresh {
   placement: LocalPlacement;
-  layout: Layout;
+  /** Fingerprint and shape of the grid the refresh brings. */
   incoming: ResultChecksum;
+  shape: Shape;
+  /** What the grid depends on (run-report.ts). */
+  source: string;
+  /**
+   * The answer is the one last written (same source): `incoming` is the committed fingerprint and
+   * nothing was decoded or laid out yet — layout() does it if the sheet turns out to need cells.
+   */
+  sameSource: boolean;
+  /** The grid and its column formats, laid out on first use. */
+  layout(): Layout;
   /** Where the preparation's time went (ms). */
   timings: { reportMs: number; queryAndLayoutMs: number; fingerprintMs: number };
 }
@@ -121,7 +131,7 @@ export class SyncEngine {
 
   async place(report: Report, o: PlaceOptions = {}): Promise<PlaceOutcome> {
     const { port } = this.ctx;
-    const { layout } = await runReport(this.ctx.data, report, this.ctx.filterDefaults, o.signal);
+    const { layout, source } = await runReport(this.ctx.data, report, this.ctx.filterDefaults, o.signal);
     return this.lock.run(async () => {
       const at = o.at ?? (await port.selection()).area;
       const sheet = (await port.sheets()).find((s) => s.id === at.sheetId);
@@ -145,7 +155,7 @@ export class SyncEngine {
       const local: LocalPlacement = {
         key, name, deploymentId: this.ctx.deploymentId, reportId: up.report.id, publicId: up.publicId, reportName: up.report.name,
         placementId: null, sheetId: sheet.id, sheetName: sheet.name, anchorCell: addr.anchorCell, shape,
-        committed: null, pending: { checksum: fp, shape, at: new Date().toISOString() }, editsKept: false,
+        committed: null, source: null, pending: { checksum: fp, shape, at: new Date().toISOString(), source }, editsKept: false,
       };
       await addPlacement(port, local);
       const stats = await port.write(at, layout.cells, { columnFormats: layout.columnFormats, ...(o.onProgress ? { onProgress: o.onProgress } : {}), ...(o.signal ? { signal: o.signal } : {}) });
@@ -182,7 +192,7 @@ export class SyncEngine {
       host: port.host, resultChecksum: fp, ...addr,
     }, signal);
     const placementId = findPlacementId(connected, identity.workbookId, sheet.id, addr.anchorCell);
-    await updatePlacement(port, local.key, (p) => ({ ...p, placementId, committed: fp, pending: null }));
+    await updatePlacement(port, local.key, (p) => ({ ...p, placementId, committed: fp, source: p.pending?.source ?? null, pending: null }));
     return placementId;
   }
 
@@ -195,10 +205,19 @@ export class SyncEngine {
     const r = report ?? (await reportsById(this.ctx, (await this.ctx.port.identity()).workbookId, signal)).get(placement.reportId);
     if (!r) throw new Error(`Report ${placement.reportId} was not found in deployment ${this.ctx.deploymentId}, or you cannot read it.`);
     const t1 = performance.now();
-    const { layout } = await runReport(this.ctx.data, r, this.ctx.filterDefaults, signal);
+    const prepared = await prepareReport(this.ctx.data, r, this.ctx.filterDefaults, signal);
+    const layoutOf = () => prepared.build().layout;
+    // The same answer as the one last written and recorded: its grid is the committed one.
+    const sameSource = prepared.source === placement.source && placement.committed !== null && placement.pending === null;
+    if (sameSource) {
+      const timings = { reportMs: t1 - t0, queryAndLayoutMs: performance.now() - t1, fingerprintMs: 0 };
+      return { placement, incoming: placement.committed!, shape: placement.shape, source: prepared.source, sameSource, layout: layoutOf, timings };
+    }
+    const { cells, columnFormats } = layoutOf();
     const t2 = performance.now();
-    const incoming = await fingerprintGrid(layout.cells);
-    return { placement, layout, incoming, timings: { reportMs: t1 - t0, queryAndLayoutMs: t2 - t1, fingerprintMs: performance.now() - t2 } };
+    const incoming = await fingerprintGrid(cells);
+    const shape = { rows: cells.length, cols: columnFormats.length };
+    return { placement, incoming, shape, source: prepared.source, sameSource, layout: layoutOf, timings: { reportMs: t1 - t0, queryAndLayoutMs: t2 - t1, fingerprintMs: performance.now() - t2 } };
   }
 
   async refresh(key: string, choice: RefreshChoice = "ask", o: { signal?: AbortSignal } = {}): Promise<RefreshOutcome> {
@@ -211,15 +230,18 @@ export class SyncEngine {
     return this.lock.run(() => this.applyRefreshLocked(prep, choice, signal));
   }
 
-  private async applyRefreshLocked(prep: PreparedRefresh, choice: RefreshChoice, signal?: AbortSignal): Promise<RefreshOutcome> {
+  private async applyRefreshLocked(prepared: PreparedRefresh, choice: RefreshChoice, signal?: AbortSignal): Promise<RefreshOutcome> {
     const { port } = this.ctx;
-    const p = await this.placement(prep.placement.key);
+    const p = await this.placement(prepared.placement.key);
+    // Recorded again since it was prepared (another refresh of it ran first): fingerprint the answer after all.
+    const prep = prepared.sameSource && (p.source !== prepared.source || p.pending !== null || p.committed === null) ? await laidOut(prepared) : prepared;
     const tracked = await port.tracked();
     const t = tracked.find((x) => x.name.toLowerCase() === p.name.toLowerCase());
     if (!t?.area || !t.sheet) return { kind: "missing", reason: "The placement's cells were deleted (its sheet or range is gone)." };
     const anchor = { sheetId: t.area.sheetId, row: t.area.row, col: t.area.col };
-    const cells = prep.layout.cells;
-    const next: Shape = { rows: cells.length, cols: prep.layout.columnFormats.length };
+    // The cells are laid out only when needed: an unchanged answer over untouched cells never is.
+    const cells = () => prep.layout().cells;
+    const next: Shape = prep.shape;
     const old = p.shape;
 
     // Room to grow: never into another placement, never over content.
@@ -238,7 +260,7 @@ export class SyncEngine {
     const fpOf = shapedFingerprints(current);
     const state = await this.classifyCells(p, current, fpOf);
     const lastWritten = this.lastWritten.get(p.key);
-    const edits = state.kind === "edited" ? editsOf(state, p, current, cells, lastWritten, anchor) : null;
+    const edits = state.kind === "edited" ? editsOf(state, p, current, cells(), lastWritten, anchor) : null;
     if (edits && choice === "ask") return { kind: "handEdited", edits };
 
     // Plan: write only chunks whose incoming hash differs from what the sheet holds.
@@ -248,7 +270,7 @@ export class SyncEngine {
     const inKept = (r: { from: number; to: number }) => keptRows.some((k) => r.from <= k.to && k.from <= r.to);
     const chunks = differingChunks(prep.incoming, currentNext).map((i) => chunkRows(prep.incoming, i, next.rows)).filter((r) => !inKept(r));
     const tWrite = performance.now();
-    await updatePlacement(port, p.key, (x) => ({ ...x, pending: { checksum: prep.incoming, shape: next, at: new Date().toISOString() } }));
+    await updatePlacement(port, p.key, (x) => ({ ...x, pending: { checksum: prep.incoming, shape: next, at: new Date().toISOString(), source: prep.source } }));
     const stats: RefreshStats = {
       cellsWritten: 0, chunksWritten: chunks.length, chunksTotal: prep.incoming.chunks.length, rowsWritten: 0, cellsCleared: 0, syncs: 0, maxSyncBytes: 0, bytes: 0,
       timings: { ...prep.timings, readMs: tCompare - tRead, compareMs: tWrite - tCompare, writeMs: 0, recordMs: 0 },
@@ -257,17 +279,17 @@ export class SyncEngine {
     // and every port.write holds whole chunk spans: an interruption between calls leaves each chunk
     // all old or all new, which classify() recognises as Cellbound's own (never a hand edit).
     const spans = chunks.flatMap((c) => {
-      const rows = changedRows(cells, currentShaped, c.from, c.to);
+      const rows = changedRows(cells(), currentShaped, c.from, c.to);
       return rows.length ? [{ from: rows[0]!.from, to: rows[rows.length - 1]!.to }] : [];
     });
     const calls = groupSpans(spans, (this.ctx.writeChunksPerCall ?? 4) * chunkHeight(prep.incoming));
     stats.rowsWritten = calls.reduce((n, r) => n + r.to - r.from + 1, 0);
     for (const run of calls) {
-      const s = await port.write({ sheetId: anchor.sheetId, row: anchor.row + run.from, col: anchor.col }, cells.slice(run.from, run.to + 1), { columnFormats: prep.layout.columnFormats, ...(signal ? { signal } : {}) });
+      const s = await port.write({ sheetId: anchor.sheetId, row: anchor.row + run.from, col: anchor.col }, cells().slice(run.from, run.to + 1), { columnFormats: prep.layout().columnFormats, ...(signal ? { signal } : {}) });
       stats.cellsWritten += s.cells;
       stats.syncs += s.syncs;
       stats.maxSyncBytes = Math.max(stats.maxSyncBytes, s.maxSyncBytes);
-      stats.bytes += jsonBytes(cells, run.from, run.to);
+      stats.bytes += jsonBytes(cells(), run.from, run.to);
     }
     for (const left of leftoverAreas(anchor, old, next)) {
       for (const piece of withoutRows(left, anchor.row, keptRows)) {
@@ -277,8 +299,11 @@ export class SyncEngine {
     }
     const area = areaAt(anchor, next);
     await port.track(p.name, area);
-    this.lastWritten.set(p.key, keptRows.length && lastWritten ? mergeKept(cells, lastWritten, keptRows) : cells);
-    if (keptRows.length && !lastWritten) this.lastWritten.delete(p.key);
+    // Same source and nothing written: the cells last written are unchanged (and were never laid out).
+    if (!(prep.sameSource && calls.length === 0 && keptRows.length === 0)) {
+      this.lastWritten.set(p.key, keptRows.length && lastWritten ? mergeKept(cells(), lastWritten, keptRows) : cells());
+      if (keptRows.length && !lastWritten) this.lastWritten.delete(p.key);
+    }
     const tRecord = performance.now();
     stats.timings.writeMs = tRecord - tWrite;
     await this.record(p, prep.incoming, area, t.sheet, signal, keptRows.length > 0);
@@ -292,7 +317,7 @@ export class SyncEngine {
     if (!p.placementId) throw new Error("This placement was never recorded with the platform; check the workbook to finish placing it.");
     const addr = platformAddress(sheet.name, area);
     await this.ctx.platform.refreshReport(p.deploymentId, p.reportId, { placementId: p.placementId, resultChecksum: checksum, sheetId: sheet.id, sheetName: sheet.name, ...addr }, signal);
-    await updatePlacement(this.ctx.port, p.key, (x) => ({ ...x, committed: checksum, pending: null, shape: { rows: area.rows, cols: area.cols }, sheetId: sheet.id, sheetName: sheet.name, anchorCell: addr.anchorCell, editsKept }));
+    await updatePlacement(this.ctx.port, p.key, (x) => ({ ...x, committed: checksum, source: x.pending?.source ?? null, pending: null, shape: { rows: area.rows, cols: area.cols }, sheetId: sheet.id, sheetName: sheet.name, anchorCell: addr.anchorCell, editsKept }));
   }
 
   /** Classify the current cells (read in the union shape) of a placement. */
@@ -449,6 +474,12 @@ function editsOf(state: Extract<CellState, { kind: "edited" }>, p: LocalPlacemen
   // cell by cell; the edited chunk still is, so its rows are reported.
   const rows = editedRows.size ? mergeRuns([...editedRows].map((r) => ({ from: r, to: r }))) : chunkRanges;
   return { rows, ranges: rows.map((r) => areaA1({ row: anchor.row + r.from, col: anchor.col, rows: r.to - r.from + 1, cols: shape.cols })), cells, cellCount };
+}
+
+/** A prepared refresh with its grid laid out and fingerprinted. */
+async function laidOut(prep: PreparedRefresh): Promise<PreparedRefresh> {
+  const { cells, columnFormats } = prep.layout();
+  return { ...prep, sameSource: false, incoming: await fingerprintGrid(cells), shape: { rows: cells.length, cols: columnFormats.length } };
 }
 
 /** The checksum's chunk height (rows per chunk), from the fingerprint itself. */

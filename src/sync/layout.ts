@@ -56,6 +56,13 @@ export interface Layout {
   headerRows: number;
 }
 
+/**
+ * Version of the layout rules. The sync engine skips laying out an answer identical to the one it
+ * last wrote (run-report.ts `source`), so a change that lays the same answer out differently
+ * must bump this number.
+ */
+export const LAYOUT_VERSION = 1;
+
 export const TOTAL_LABEL = "Total";
 const SCALE: Record<DisplayScale, number> = { model: 1, absolute: 1, thousands: 1e3, millions: 1e6, billions: 1e9 };
 const SCALE_NOTE: Partial<Record<DisplayScale, string>> = { thousands: "(in thousands)", millions: "(in millions)", billions: "(in billions)" };

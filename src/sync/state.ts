@@ -37,7 +37,9 @@ export const LocalPlacement = z.object({
   anchorCell: z.string(),
   shape: Shape,
   committed: Checksum.nullable(),
-  pending: z.object({ checksum: Checksum, shape: Shape, at: z.string() }).nullable(),
+  /** Source (run-report.ts) of the answer behind `committed`: an equal source means the same grid. */
+  source: z.string().max(64).nullable().optional(),
+  pending: z.object({ checksum: Checksum, shape: Shape, at: z.string(), source: z.string().max(64).nullable().optional() }).nullable(),
   /** "Keep my edits" left edited chunks unwritten: the placement stays marked edited. */
   editsKept: z.boolean(),
 });

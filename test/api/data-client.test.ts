@@ -85,6 +85,29 @@ describe("data client on recorded responses", () => {
       await expect(client(replay(answer(bad))).svcsql("SELECT …")).rejects.toBeInstanceOf(InvalidResponseError);
     }
   });
+  it("fetch*: `source` fingerprints the answer (load without its lastRefreshTime); decoding waits for result()", async () => {
+    const rec = fixture("postgres/load-flat.json");
+    const q = queryOf("postgres/load-flat.json");
+    const at = (t: string, data?: unknown) => ({ ...rec, body: { ...(rec.body as object), lastRefreshTime: t, ...(data ? { data } : {}) } });
+    const a = await client(replay(at("2026-11-22T10:00:00.000Z"))).fetchLoad(q);
+    const b = await client(replay(at("2026-11-22T11:30:00.000Z"))).fetchLoad(q);
+    expect(a.source).toMatch(/^[0-9a-f]{16}$/);
+    expect(b.source).toBe(a.source); // only the refresh time differs
+    const rows = structuredClone((rec.body as { data: Array<Record<string, unknown>> }).data);
+    rows[0]!["orders.count"] = "25001";
+    expect((await client(replay(at("2026-11-22T10:00:00.000Z", rows))).fetchLoad(q)).source).not.toBe(a.source);
+    expect(a.result()).toBe(a.result()); // decoded once
+    expect(a.result().rows).toEqual((await client(replay(rec)).load(q)).rows);
+
+    const big = (first: unknown) => ({ request: rec.request, status: 200, body: { schema: [{ name: "n", type: "number" }], data: [[first], ...Array.from({ length: 2000 }, (_, i) => [String(i)])] } });
+    const ok1 = await client(replay(big("1"))).fetchSql("SELECT n");
+    const ok2 = await client(replay(big("1"))).fetchSql("SELECT n");
+    expect(ok2.source).toBe(ok1.source);
+    expect(ok1.result().rows[0]).toEqual([1]);
+    const bad = await client(replay(big("one"))).fetchSql("SELECT n"); // large: not parsed yet
+    expect(bad.source).not.toBe(ok1.source);
+    expect(() => bad.result()).toThrow(InvalidResponseError);
+  });
   it("meta parses the recorded metadata", async () => {
     const m = await client(replay(fixture("postgres/meta.json"))).meta();
     expect(m.cubes.map((c) => c.name)).toContain("orders");
