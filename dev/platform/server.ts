@@ -111,6 +111,12 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: options.port ?? 0 }, () => resolve(s));
   });
+  // Keep idle connections longer than clients do (undici drops them after 4 s): a client reusing a
+  // socket the server is just closing sees ECONNRESET (met between two large svcsql answers).
+  if ("keepAliveTimeout" in server) {
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
+  }
   const port = (server.address() as AddressInfo).port;
   const baseUrl = `http://127.0.0.1:${port}`;
   const info: PlatformInfo = {

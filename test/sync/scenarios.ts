@@ -3,7 +3,7 @@
 // refresh, refresh all, check (moves, renames, deletes, copies), home (DENIED, 422), upsert 409s,
 // disconnect. Each starts its own platform stand-in.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PlacementLimitError, isPlaceholderPublicId, type PlatformClient, type Report } from "../../src/api/index.ts";
+import { PlacementLimitError, isPlaceholderPublicId, type DataClient, type PlatformClient, type Report } from "../../src/api/index.ts";
 import { check, fork, home, HomeLimitError, upsertReport, assignNewPublicId, UpsertStopped, type SyncEngine } from "../../src/sync/index.ts";
 import { loadPlacements } from "../../src/sync/state.ts";
 import { byCustomer, byStatus, externalPlacements, startEnv, type Env, type TestWorkbook, type WorkbookKind } from "./support.ts";
@@ -75,6 +75,45 @@ export function syncScenarios(label: string, kind: WorkbookKind): void {
       expect(out).toMatchObject({ kind: "refreshed", stats: { cellsWritten: 0, chunksWritten: 0 } });
       const remote = await externalPlacements(env.client(), (await wb.port.identity()).workbookId);
       expect(remote[0]!.refreshedAt >= remote[0]!.placedAt).toBe(true);
+    });
+
+    it("an answer identical to the one last written is not decoded again; cells cleared by hand are still found and written back", async () => {
+      const wb = newBook();
+      const base = env.dataClient();
+      let decoded = 0;
+      const data: Pick<DataClient, "fetchLoad" | "fetchSql"> = {
+        fetchLoad: async (q, signal) => {
+          const f = await base.fetchLoad(q, signal);
+          return { source: f.source, result: () => (decoded++, f.result()) };
+        },
+        fetchSql: (q, o, signal) => base.fetchSql(q, o, signal),
+      };
+      const engine = env.engine(wb, "analyst", { data });
+      const p = await placed(engine, await env.createReport(byCustomer(1200)), at(wb, 0, 0));
+      expect(decoded).toBe(1);
+      const local = (await loadPlacements(wb.port))[0]!;
+      expect(local.source).toMatch(/^[0-9a-f]{16}$/);
+      const same = await engine.refresh(p.key, "ask");
+      expect(same).toMatchObject({ kind: "refreshed", stats: { cellsWritten: 0, chunksWritten: 0, timings: { fingerprintMs: 0 } } });
+      expect(decoded).toBe(1); // fetched and compared with the sheet, never decoded or laid out
+
+      const s = wb.user.firstSheetId();
+      const original = wb.user.cell(s, 5, 1);
+      wb.user.edit(s, 5, 1, "");
+      const ask = await engine.refresh(p.key, "ask");
+      if (ask.kind !== "handEdited") throw new Error(`expected handEdited, got ${ask.kind}`);
+      expect(ask.edits.cells).toEqual([{ address: "B6", lastWritten: original, now: "", incoming: original }]);
+      expect(decoded).toBe(2); // laid out to tell the incoming values
+      const over = await engine.refresh(p.key, "overwrite");
+      expect(over.kind).toBe("refreshed");
+      if (over.kind === "refreshed") expect(over.stats.chunksWritten).toBe(1);
+      expect(wb.user.cell(s, 5, 1)).toBe(original);
+
+      // Another report definition is another source, even with the same rows.
+      await env.client().updateReport(env.deploymentId, p.reportId, { jsonQuery: JSON.stringify({ ...JSON.parse(byCustomer(1200).jsonQuery!), timezone: "UTC" }) });
+      const before = decoded;
+      expect(await engine.refresh(p.key, "ask")).toMatchObject({ kind: "refreshed", stats: { cellsWritten: 0 } });
+      expect(decoded).toBe(before + 1);
     });
 
     it("hand edits: reports rows and last written / now / incoming; overwrite or keep", async () => {

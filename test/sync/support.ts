@@ -3,7 +3,7 @@
 // deletes, copies). Workbooks come from a WorkbookKind so the same scenarios run on the plain
 // in-memory port and on the Office.js adapter over dev/excel.
 import { startPlatform, type RunningPlatform } from "../../dev/platform/server.ts";
-import { createDataClient, createDeploymentTokenManager, createPlatformClient, type PlatformClient, type Report, type ReportInput } from "../../src/api/index.ts";
+import { createDataClient, createDeploymentTokenManager, createPlatformClient, type DataClient, type PlatformClient, type Report, type ReportInput } from "../../src/api/index.ts";
 import { MemoryPort, MemoryWorkbook } from "../../src/host/memory/index.ts";
 import { cellA1 } from "../../src/host/a1.ts";
 import { ExcelPort } from "../../src/host/excel/index.ts";
@@ -81,6 +81,7 @@ export interface Env {
   deploymentId: number;
   client(persona?: "admin" | "analyst" | "viewer" | "outsider"): PlatformClient;
   engine(wb: TestWorkbook, persona?: "admin" | "analyst" | "outsider", overrides?: Partial<SyncContext>): SyncEngine;
+  dataClient(persona?: "admin" | "analyst" | "outsider"): DataClient;
   createReport(input: ReportInput, persona?: "admin" | "analyst" | "outsider"): Promise<Report>;
   close(): Promise<void>;
 }
@@ -91,15 +92,16 @@ export async function startEnv(): Promise<Env> {
   const client = (persona: "admin" | "analyst" | "viewer" | "outsider" = "analyst") =>
     createPlatformClient({ baseUrl: platform.info.baseUrl, credential: platform.info.apiKeys[persona], retry: { baseDelayMs: 5, maxDelayMs: 20 } });
   let n = 0;
+  const dataClient = (persona: "admin" | "analyst" | "outsider" = "analyst") =>
+    createDataClient({ dataUrl: platform.info.dataUrl, token: createDeploymentTokenManager({ client: client(persona), deploymentId }) });
   return {
     platform,
     deploymentId,
     client,
     engine(wb, persona = "analyst", overrides = {}) {
-      const c = client(persona);
-      const data = createDataClient({ dataUrl: platform.info.dataUrl, token: createDeploymentTokenManager({ client: c, deploymentId }) });
-      return new SyncEngine({ port: wb.port, platform: c, data, deploymentId, ...overrides });
+      return new SyncEngine({ port: wb.port, platform: client(persona), data: dataClient(persona), deploymentId, ...overrides });
     },
+    dataClient,
     async createReport(input, persona = "analyst") {
       n++;
       return client(persona).createReport(deploymentId, { name: `Report ${n}`, title: `Report ${n}`, ...input });
