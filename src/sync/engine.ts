@@ -220,17 +220,38 @@ export class SyncEngine {
     return { placement, incoming, shape, source: prepared.source, sameSource, layout: layoutOf, timings: { reportMs: t1 - t0, queryAndLayoutMs: t2 - t1, fingerprintMs: performance.now() - t2 } };
   }
 
+  /**
+   * Refresh one placement. Its cells are read while the query runs (they do not depend on each
+   * other); before anything is written or cleared, the rows concerned are read again and must be
+   * unchanged, otherwise the whole comparison is redone on a fresh read (docs/SYNC.md "Read-ahead").
+   */
   async refresh(key: string, choice: RefreshChoice = "ask", o: { signal?: AbortSignal } = {}): Promise<RefreshOutcome> {
-    const prepared = await this.prepareRefresh(key, undefined, o.signal);
-    return this.applyRefresh(prepared, choice, o.signal);
+    const ahead = this.readAhead(key, o.signal).catch(() => null); // an optimisation: any failure means "read later"
+    let prepared: PreparedRefresh;
+    try {
+      prepared = await this.prepareRefresh(key, undefined, o.signal);
+    } finally {
+      await ahead; // never leave a read running behind the caller
+    }
+    return this.applyRefresh(prepared, choice, o.signal, await ahead);
   }
 
-  /** Compare, plan and write (the single writer). */
-  applyRefresh(prep: PreparedRefresh, choice: RefreshChoice, signal?: AbortSignal): Promise<RefreshOutcome> {
-    return this.lock.run(() => this.applyRefreshLocked(prep, choice, signal));
+  /** The placement's cells in its recorded (and pending) shape, read outside the writer lock. */
+  private async readAhead(key: string, signal?: AbortSignal): Promise<ReadAhead | null> {
+    const p = await this.placement(key);
+    const t = (await this.ctx.port.tracked()).find((x) => x.name.toLowerCase() === p.name.toLowerCase());
+    if (!t?.area) return null;
+    const shape = maxShape(p.shape, p.pending?.shape ?? p.shape);
+    const area = areaAt({ sheetId: t.area.sheetId, row: t.area.row, col: t.area.col }, shape);
+    return { area, grid: await readArea(this.ctx.port, area, signal) };
   }
 
-  private async applyRefreshLocked(prepared: PreparedRefresh, choice: RefreshChoice, signal?: AbortSignal): Promise<RefreshOutcome> {
+  /** Compare, plan and write (the single writer). `ahead`: the cells read while the query ran, if any. */
+  applyRefresh(prep: PreparedRefresh, choice: RefreshChoice, signal?: AbortSignal, ahead: ReadAhead | null = null): Promise<RefreshOutcome> {
+    return this.lock.run(() => this.applyRefreshLocked(prep, choice, signal, ahead));
+  }
+
+  private async applyRefreshLocked(prepared: PreparedRefresh, choice: RefreshChoice, signal?: AbortSignal, ahead: ReadAhead | null = null): Promise<RefreshOutcome> {
     const { port } = this.ctx;
     const p = await this.placement(prepared.placement.key);
     // Recorded again since it was prepared (another refresh of it ran first): fingerprint the answer after all.
@@ -254,8 +275,10 @@ export class SyncEngine {
 
     // What the sheet holds now, in every shape we need to compare.
     const union = maxShape(maxShape(old, next), p.pending?.shape ?? old);
+    const unionArea = areaAt(anchor, union);
     const tRead = performance.now();
-    const current = await readArea(port, areaAt(anchor, union), signal);
+    const early = ahead && sameArea(ahead.area, unionArea) ? ahead.grid : null;
+    const current = early ?? await readArea(port, unionArea, signal);
     const tCompare = performance.now();
     const fpOf = shapedFingerprints(current);
     const state = await this.classifyCells(p, current, fpOf);
@@ -270,7 +293,6 @@ export class SyncEngine {
     const inKept = (r: { from: number; to: number }) => keptRows.some((k) => r.from <= k.to && k.from <= r.to);
     const chunks = differingChunks(prep.incoming, currentNext).map((i) => chunkRows(prep.incoming, i, next.rows)).filter((r) => !inKept(r));
     const tWrite = performance.now();
-    await updatePlacement(port, p.key, (x) => ({ ...x, pending: { checksum: prep.incoming, shape: next, at: new Date().toISOString(), source: prep.source } }));
     const stats: RefreshStats = {
       cellsWritten: 0, chunksWritten: chunks.length, chunksTotal: prep.incoming.chunks.length, rowsWritten: 0, cellsCleared: 0, syncs: 0, maxSyncBytes: 0, bytes: 0,
       timings: { ...prep.timings, readMs: tCompare - tRead, compareMs: tWrite - tCompare, writeMs: 0, recordMs: 0 },
@@ -284,6 +306,17 @@ export class SyncEngine {
     });
     const calls = groupSpans(spans, (this.ctx.writeChunksPerCall ?? 4) * chunkHeight(prep.incoming));
     stats.rowsWritten = calls.reduce((n, r) => n + r.to - r.from + 1, 0);
+    const leftovers = leftoverAreas(anchor, old, next).flatMap((left) => withoutRows(left, anchor.row, keptRows));
+    // Read ahead of the lock: the cells about to be overwritten or cleared must still be what was read.
+    if (early) {
+      const touched = [...calls.map((r) => ({ sheetId: anchor.sheetId, row: anchor.row + r.from, col: anchor.col, rows: r.to - r.from + 1, cols: union.cols })), ...leftovers];
+      for (const a of touched) {
+        if (!sameCells(await readArea(port, a, signal), current, a.row - anchor.row, a.col - anchor.col)) {
+          return this.applyRefreshLocked(prepared, choice, signal, null); // changed meanwhile: compare again on a fresh read
+        }
+      }
+    }
+    await updatePlacement(port, p.key, (x) => ({ ...x, pending: { checksum: prep.incoming, shape: next, at: new Date().toISOString(), source: prep.source } }));
     for (const run of calls) {
       const s = await port.write({ sheetId: anchor.sheetId, row: anchor.row + run.from, col: anchor.col }, cells().slice(run.from, run.to + 1), { columnFormats: prep.layout().columnFormats, ...(signal ? { signal } : {}) });
       stats.cellsWritten += s.cells;
@@ -291,11 +324,9 @@ export class SyncEngine {
       stats.maxSyncBytes = Math.max(stats.maxSyncBytes, s.maxSyncBytes);
       stats.bytes += jsonBytes(cells(), run.from, run.to);
     }
-    for (const left of leftoverAreas(anchor, old, next)) {
-      for (const piece of withoutRows(left, anchor.row, keptRows)) {
-        await port.clear(piece);
-        stats.cellsCleared += piece.rows * piece.cols;
-      }
+    for (const piece of leftovers) {
+      await port.clear(piece);
+      stats.cellsCleared += piece.rows * piece.cols;
     }
     const area = areaAt(anchor, next);
     await port.track(p.name, area);
@@ -403,6 +434,26 @@ function shapedFingerprints(current: Grid): (s: Shape) => Promise<ResultChecksum
     if (!v) memo.set(k, (v = fingerprintGrid(sliceGrid(current, s.rows, s.cols))));
     return v;
   };
+}
+
+/** Cells read outside the writer lock, and where. */
+export interface ReadAhead {
+  area: Area;
+  grid: Grid;
+}
+
+function sameArea(a: Area, b: Area): boolean {
+  return a.sheetId === b.sheetId && a.row === b.row && a.col === b.col && a.rows === b.rows && a.cols === b.cols;
+}
+
+/** Does `fresh` (read at rows/cols offset from the anchor) hold what `earlier` (read from the anchor) held there? */
+function sameCells(fresh: Grid, earlier: Grid, rowOffset: number, colOffset: number): boolean {
+  for (let r = 0; r < fresh.length; r++) {
+    const a = fresh[r]!;
+    const b = earlier[rowOffset + r];
+    for (let c = 0; c < a.length; c++) if (a[c] !== (b?.[colOffset + c] ?? "")) return false;
+  }
+  return true;
 }
 
 function maxShape(a: Shape, b: Shape): Shape {

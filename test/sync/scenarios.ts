@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PlacementLimitError, isPlaceholderPublicId, type DataClient, type PlatformClient, type Report } from "../../src/api/index.ts";
 import { check, fork, home, HomeLimitError, upsertReport, assignNewPublicId, UpsertStopped, type SyncEngine } from "../../src/sync/index.ts";
 import { loadPlacements } from "../../src/sync/state.ts";
+import { readArea } from "../../src/sync/context.ts";
 import { byCustomer, byStatus, externalPlacements, startEnv, type Env, type TestWorkbook, type WorkbookKind } from "./support.ts";
 
 const at = (wb: TestWorkbook, row: number, col: number) => ({ sheetId: wb.user.firstSheetId(), row, col });
@@ -114,6 +115,29 @@ export function syncScenarios(label: string, kind: WorkbookKind): void {
       const before = decoded;
       expect(await engine.refresh(p.key, "ask")).toMatchObject({ kind: "refreshed", stats: { cellsWritten: 0 } });
       expect(decoded).toBe(before + 1);
+    });
+
+    it("cells read while the query ran that changed before the write are read again: a fresh edit is never cleared or overwritten", async () => {
+      const wb = newBook();
+      const engine = env.engine(wb);
+      const p = await placed(engine, await env.createReport(byCustomer(1200)), at(wb, 0, 0));
+      const s = wb.user.firstSheetId();
+      const { shape } = (await loadPlacements(wb.port))[0]!;
+      const area = { sheetId: s, row: 0, col: 0, rows: shape.rows, cols: shape.cols };
+      const ahead = { area, grid: await readArea(wb.port, area) }; // what a read-ahead saw
+      // Meanwhile the report shrinks (rows past 1,101 are to be cleared) and the user types there.
+      await env.client().updateReport(env.deploymentId, p.reportId, byCustomer(1100));
+      wb.user.edit(s, 1150, 1, "typed while the query ran");
+      const out = await engine.applyRefresh(await engine.prepareRefresh(p.key), "ask", undefined, ahead);
+      if (out.kind !== "handEdited") throw new Error(`expected handEdited, got ${out.kind}`);
+      expect(out.edits.ranges).toEqual(["A1151:C1151"]);
+      expect(wb.user.cell(s, 1150, 1)).toBe("typed while the query ran");
+      // A read-ahead that is still true is used as it is.
+      const fresh = await readArea(wb.port, area);
+      const kept = await engine.applyRefresh(await engine.prepareRefresh(p.key), "keep", undefined, { area, grid: fresh });
+      expect(kept.kind).toBe("kept");
+      expect(wb.user.cell(s, 1150, 1)).toBe("typed while the query ran");
+      expect(wb.user.cell(s, 1101, 0)).toBe(""); // outside the kept rows: cleared
     });
 
     it("hand edits: reports rows and last written / now / incoming; overwrite or keep", async () => {
