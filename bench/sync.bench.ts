@@ -1,4 +1,4 @@
-// Sync engine benchmark (issue 6): the platform stand-in + the Office.js adapter on dev/excel.
+// Sync engine benchmark (issue 6): the platform stand-in (its own process) + the Office.js adapter on dev/excel.
 //
 //   1. first placement of a 100,000 × 20 result (sqlQuery through /v1/svcsql);
 //   2. refresh with unchanged data: must write 0 cells and take ≤ 25% of (1);
@@ -6,7 +6,7 @@
 // For each: time (total; queryMs = the data request: server work and transfer; clientMs = the rest:
 // decoding, layout, fingerprints, sheet reads and writes, platform record), syncs and bytes sent to Excel
 // (dev/excel's request-size accounting), cells written. Ratios are measured within this run.
-import { startPlatform } from "../dev/platform/server.ts";
+import { spawnPlatform } from "../dev/platform/spawn.ts";
 import { createDevExcel } from "../dev/excel/index.ts";
 import { createDataClient, createDeploymentTokenManager, createPlatformClient, type DataClient } from "../src/api/index.ts";
 import { CHUNK_ROWS } from "../src/checksum/index.ts";
@@ -22,7 +22,9 @@ const sql = (changed: boolean) => `SELECT ${[...base, ...extra(changed)].join(",
 
 const roundAll = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, round(v)]));
 
-const platform = await startPlatform({ log: () => {} });
+// The stand-in runs in its own process, as the real platform runs on its own machine: its work
+// (DuckDB, JSON rendering) does not share the add-in's event loop.
+const platform = await spawnPlatform();
 try {
   const deploymentId = platform.info.deployments[0]!.id;
   const client = createPlatformClient({ baseUrl: platform.info.baseUrl, credential: platform.info.apiKeys.admin });
@@ -88,5 +90,5 @@ try {
   console.log(JSON.stringify(details, null, 2));
   writeResult({ name: "sync", unit: "ms", value: round(unchanged.ms), baseline: round(place.ms), ratio: ratioTotal, details });
 } finally {
-  await platform.close();
+  await platform.stop();
 }

@@ -202,8 +202,7 @@ export class SyncEngine {
   async prepareRefresh(key: string, report?: Report, signal?: AbortSignal): Promise<PreparedRefresh> {
     const t0 = performance.now();
     const placement = await this.placement(key);
-    const r = report ?? (await reportsById(this.ctx, (await this.ctx.port.identity()).workbookId, signal)).get(placement.reportId);
-    if (!r) throw new Error(`Report ${placement.reportId} was not found in deployment ${this.ctx.deploymentId}, or you cannot read it.`);
+    const r = report ?? (await this.reportOf(placement, signal));
     const t1 = performance.now();
     const prepared = await prepareReport(this.ctx.data, r, this.ctx.filterDefaults, signal);
     const layoutOf = () => prepared.build().layout;
@@ -226,14 +225,24 @@ export class SyncEngine {
    * unchanged, otherwise the whole comparison is redone on a fresh read (docs/SYNC.md "Read-ahead").
    */
   async refresh(key: string, choice: RefreshChoice = "ask", o: { signal?: AbortSignal } = {}): Promise<RefreshOutcome> {
+    const t0 = performance.now();
+    const report = await this.reportOf(await this.placement(key), o.signal); // the query needs it: look it up first
+    const reportMs = performance.now() - t0;
     const ahead = this.readAhead(key, o.signal).catch(() => null); // an optimisation: any failure means "read later"
     let prepared: PreparedRefresh;
     try {
-      prepared = await this.prepareRefresh(key, undefined, o.signal);
+      prepared = await this.prepareRefresh(key, report, o.signal);
     } finally {
       await ahead; // never leave a read running behind the caller
     }
+    prepared.timings.reportMs += reportMs;
     return this.applyRefresh(prepared, choice, o.signal, await ahead);
+  }
+
+  private async reportOf(placement: LocalPlacement, signal?: AbortSignal): Promise<Report> {
+    const r = (await reportsById(this.ctx, (await this.ctx.port.identity()).workbookId, signal)).get(placement.reportId);
+    if (!r) throw new Error(`Report ${placement.reportId} was not found in deployment ${this.ctx.deploymentId}, or you cannot read it.`);
+    return r;
   }
 
   /** The placement's cells in its recorded (and pending) shape, read outside the writer lock. */

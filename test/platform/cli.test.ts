@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createPlatformClient, generatePublicId } from "../../src/api";
 import type { PlatformInfo } from "../../dev/platform/server";
+import { spawnPlatform } from "../../dev/platform/spawn";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const children: ChildProcess[] = [];
@@ -17,24 +18,10 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function start(dataDir: string): Promise<{ child: ChildProcess; info: PlatformInfo; stdout: () => string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "dev/platform/main.ts", "--port", "0", "--data-dir", dataDir], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let out = "";
-  let err = "";
-  child.stderr!.on("data", (d: Buffer) => { err += d.toString(); });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`platform did not start in 60 s; stderr:\n${err}`)), 60_000);
-    child.on("exit", (code) => { clearTimeout(timer); reject(new Error(`platform exited with ${code}; stderr:\n${err}`)); });
-    child.stdout!.on("data", (d: Buffer) => {
-      out += d.toString();
-      if (out.includes("\n")) {
-        clearTimeout(timer);
-        child.removeAllListeners("exit");
-        resolve({ child, info: JSON.parse(out.split("\n")[0]!) as PlatformInfo, stdout: () => out });
-      }
-    });
-  });
+async function start(dataDir: string): Promise<{ child: ChildProcess; info: PlatformInfo; stdout: () => string }> {
+  const p = await spawnPlatform(["--data-dir", dataDir]);
+  children.push(p.child);
+  return p;
 }
 const stop = (child: ChildProcess) => new Promise<number | null>((resolve) => { child.on("exit", (code) => resolve(code)); child.kill("SIGTERM"); });
 
