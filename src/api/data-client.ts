@@ -7,7 +7,7 @@ import {
   ApiError, ContinueWaitError, DataQueryError, ForbiddenError, HttpError, InvalidResponseError,
   NotFoundError, ServerError, UnauthorizedError,
 } from "./errors";
-import { buildUrl, parseBody, parseJsonBody, sendRaw, type FetchLike, type RawBytesResponse } from "./http";
+import { buildUrl, parseBody, parseJsonBody, parseJsonText, sendRaw, type FetchLike, type RawBytesResponse } from "./http";
 import { h64Hex, ready as hashReady } from "../checksum/hash";
 import { withRetry, type RetryPolicy } from "./retry";
 import { sqlToTypedResult, toTypedResult, ValueDecodeError } from "./typed-result";
@@ -121,7 +121,7 @@ export function createDataClient(options: DataClientOptions): DataClient {
     const what = "POST /v1/load";
     const raw = await call("POST", "/v1/load", { query }, signal);
     const text = utf8.decode(raw.bytes);
-    const json = "json" in raw ? raw.json : parseJsonBody(raw, what);
+    const json = "json" in raw ? raw.json : parseJsonText(text, raw.status, what);
     const res = parseBody(LoadResponse, json, what, raw.status);
     await hashReady();
     // lastRefreshTime differs on every call: hash the body without it when it appears exactly once.

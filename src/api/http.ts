@@ -78,13 +78,17 @@ const utf8 = new TextDecoder();
 
 /** The body parsed as JSON (undefined when empty); a 2xx–4xx body that is not JSON is an InvalidResponseError. */
 export function parseJsonBody(r: RawBytesResponse, what: string): unknown {
-  const text = utf8.decode(r.bytes);
+  return parseJsonText(utf8.decode(r.bytes), r.status, what);
+}
+
+/** parseJsonBody for a body already decoded as text. */
+export function parseJsonText(text: string, status: number, what: string): unknown {
   if (text === "") return undefined;
   try {
     return JSON.parse(text);
   } catch {
-    if (r.status >= 500) return undefined;
-    throw new InvalidResponseError(`${what}: ${r.status} body is not JSON`, r.status, text.slice(0, 200));
+    if (status >= 500) return undefined;
+    throw new InvalidResponseError(`${what}: ${status} body is not JSON`, status, text.slice(0, 200));
   }
 }
 

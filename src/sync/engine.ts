@@ -226,9 +226,10 @@ export class SyncEngine {
    */
   async refresh(key: string, choice: RefreshChoice = "ask", o: { signal?: AbortSignal } = {}): Promise<RefreshOutcome> {
     const t0 = performance.now();
-    const report = await this.reportOf(await this.placement(key), o.signal); // the query needs it: look it up first
+    const placement = await this.placement(key);
+    const report = await this.reportOf(placement, o.signal); // the query needs it: look it up first
     const reportMs = performance.now() - t0;
-    const ahead = this.readAhead(key, o.signal).catch(() => null); // an optimisation: any failure means "read later"
+    const ahead = this.readAhead(placement, o.signal).catch(() => null); // an optimisation: any failure means "read later"
     let prepared: PreparedRefresh;
     try {
       prepared = await this.prepareRefresh(key, report, o.signal);
@@ -246,8 +247,7 @@ export class SyncEngine {
   }
 
   /** The placement's cells in its recorded (and pending) shape, read outside the writer lock. */
-  private async readAhead(key: string, signal?: AbortSignal): Promise<ReadAhead | null> {
-    const p = await this.placement(key);
+  private async readAhead(p: LocalPlacement, signal?: AbortSignal): Promise<ReadAhead | null> {
     const t = (await this.ctx.port.tracked()).find((x) => x.name.toLowerCase() === p.name.toLowerCase());
     if (!t?.area) return null;
     const shape = maxShape(p.shape, p.pending?.shape ?? p.shape);
