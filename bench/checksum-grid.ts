@@ -4,6 +4,7 @@
 import xxhash from "xxhash-wasm";
 import { CHUNK_ROWS, chunkRanges, fingerprint, ready } from "../src/checksum/index.ts";
 import type { GridCell } from "../src/checksum/index.ts";
+import { timeMedian } from "./stats.ts";
 
 export const ROWS = 100_000;
 export const COLS = 20;
@@ -66,19 +67,6 @@ export interface Measurement {
   samples: { fingerprint: number[]; baseline: number[] };
 }
 
-/** Median of `runs` timed calls after `warmup` calls, in ms. */
-async function median(fn: () => unknown, runs: number, warmup: number): Promise<{ median: number; min: number; samples: number[] }> {
-  for (let i = 0; i < warmup; i++) await fn();
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await fn();
-    samples.push(performance.now() - t0);
-  }
-  const sorted = [...samples].sort((a, b) => a - b);
-  return { median: sorted[Math.floor((sorted.length - 1) / 2)]!, min: sorted[0]!, samples };
-}
-
 /** Time fingerprint() and the baseline on the same grid, one after the other, in this runtime. */
 export async function measure(runtime: string, runs = 15, warmup = 3): Promise<Measurement> {
   await ready();
@@ -89,8 +77,8 @@ export async function measure(runtime: string, runs = 15, warmup = 3): Promise<M
     for (const { from, to } of chunkRanges(grid.length)) hashes.push(h64(JSON.stringify(grid.slice(from, to))).toString(16).padStart(16, "0"));
     return hashes;
   };
-  const base = await median(baseline, runs, warmup);
-  const fp = await median(() => fingerprint(grid), runs, warmup);
+  const base = await timeMedian(baseline, runs, warmup);
+  const fp = await timeMedian(() => fingerprint(grid), runs, warmup);
   const result = await fingerprint(grid);
   return {
     runtime,
