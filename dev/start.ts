@@ -14,7 +14,7 @@ import { answersCors } from "./harness/serve.ts";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 async function main(): Promise<void> {
-  const platform = await startPlatform({ dataDir: path.join(root, ".cellbound-data") });
+  const platform = await startPlatform({ dataDir: path.join(root, ".cellbound-data"), devHooks: true });
   const info = platform.info;
   const port = Number(process.env.PORT ?? 3000);
   const own = `http://127.0.0.1:${port}`;

@@ -4,16 +4,17 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { USERS, type PersonaName, type User } from "./personas";
 import type { Store } from "./store";
+import type { Clock } from "./clock";
 
 export interface DataClaims { sub: number; deploymentId: number; iat: number; exp: number }
 
 const b64url = (b: Buffer | string) => Buffer.from(b).toString("base64url");
 
 export class Credentials {
-  private constructor(private readonly secret: string, readonly apiKeys: Record<PersonaName, string>) {}
+  private constructor(private readonly secret: string, readonly apiKeys: Record<PersonaName, string>, readonly clock: Clock) {}
 
   /** Loads (or creates and persists) the JWT secret and the persona API keys. */
-  static async load(store: Store): Promise<Credentials> {
+  static async load(store: Store, clock: Clock): Promise<Credentials> {
     const fresh: Record<string, string> = {};
     const get = (k: string, make: () => string) => {
       const v = store.meta.get(k);
@@ -24,7 +25,7 @@ export class Credentials {
     const secret = get("jwtSecret", () => randomBytes(32).toString("hex"));
     const keys = Object.fromEntries(USERS.map((u) => [u.persona, get(`apiKey.${u.persona}`, () => `cbk_${u.persona}_${randomBytes(18).toString("base64url")}`)])) as Record<PersonaName, string>;
     if (Object.keys(fresh).length) await store.commit({ meta: fresh });
-    return new Credentials(secret, keys);
+    return new Credentials(secret, keys, clock);
   }
 
   /** The user behind `Authorization: Bearer <key>`, or null. */
@@ -47,7 +48,7 @@ export class Credentials {
   }
 
   /** Verified, unexpired claims, or null. */
-  verify(token: string, nowSec = Math.floor(Date.now() / 1000)): DataClaims | null {
+  verify(token: string, nowSec = this.clock.nowSec()): DataClaims | null {
     const parts = token.split(".");
     if (parts.length !== 3) return null;
     const [head, body, sig] = parts as [string, string, string];

@@ -50,7 +50,7 @@ export function managementRoutes(service: ReportService, creds: Credentials): Ho
     service.deployment(c.var.user, deploymentId);
     const input = await jsonBody(c, DeploymentTokenInput, true);
     const expiresIn = input.expiresIn ?? LIMITS.tokenExpiresInDefault;
-    const iat = Math.floor(Date.now() / 1000);
+    const iat = creds.clock.nowSec();
     const token = creds.sign({ sub: c.var.user.id, deploymentId, iat, exp: iat + expiresIn });
     return c.json({ token, expiresIn, expiresAt: new Date((iat + expiresIn) * 1000).toISOString() });
   });

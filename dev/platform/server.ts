@@ -19,6 +19,8 @@ import { seedIfEmpty, seededIds } from "./seed";
 import { managementRoutes } from "./management-routes";
 import { dataRoutes } from "./data-routes";
 import { platformCors } from "./cors";
+import { Clock } from "./clock";
+import { devRoutes } from "./dev-routes";
 import { SQL_VIEWS_DDL } from "./semantic";
 import { ACCOUNT_NAME, DEPLOYMENTS, USERS, type PersonaName } from "./personas";
 
@@ -37,6 +39,8 @@ export interface PlatformOptions {
   datasetCacheDir?: string;
   /** Log lines (default: stderr). */
   log?: (line: string) => void;
+  /** Mount the dev-only routes under /__dev (`POST /__dev/clock`); off unless asked for. */
+  devHooks?: boolean;
   /** DuckDB worker threads (default 1: on a 2-core dev machine the JS thread needs the other; A/B measured in docs/API.md §7). */
   threads?: number;
 }
@@ -66,6 +70,8 @@ export interface PlatformHooks {
 
 export interface RunningPlatform {
   info: PlatformInfo;
+  /** The stand-in's clock (tests may advance it directly, as `POST /__dev/clock` does). */
+  clock: Clock;
   hooks: PlatformHooks;
   setSlowQueryMs(ms: number): void;
   /** Startup figures in ms; `generated` is true when the dataset was built on this start. */
@@ -89,14 +95,16 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   for (const ddl of SQL_VIEWS_DDL) await db.run(ddl);
   const store = await Store.load(db);
   await seedIfEmpty(store);
-  const creds = await Credentials.load(store);
-  const service = new ReportService(store);
+  const clock = new Clock();
+  const creds = await Credentials.load(store, clock);
+  const service = new ReportService(store, clock);
   const dataConn = await db.reader();
   await dataConn.run("SET enable_external_access = false");
 
   const app = new Hono();
   app.use("*", platformCors(options.corsOrigins));
   app.use("*", bodyLimit({ maxSize: 2 * 1024 * 1024, onError: (c) => c.json({ error: "The body is over 2 MiB", code: "too_long", field: "(body)" }, 400) }));
+  if (options.devHooks) app.route("/__dev", devRoutes(clock));
   app.route("/api/v1", managementRoutes(service, creds));
   app.route("/cubejs-api", dataRoutes(dataConn, creds, { slowQueryMs: () => slowQueryMs, continueWaitMs: options.continueWaitMs ?? 1000 }));
   app.notFound((c) => c.json({ error: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
@@ -160,5 +168,5 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
 
   const startupMs = performance.now() - t0;
   log(`platform: listening on ${baseUrl} (data dir ${dataDir}; dataset ${generated ? "generated" : "reused"} in ${datasetMs.toFixed(0)} ms; ready in ${startupMs.toFixed(0)} ms)`);
-  return { info, hooks, setSlowQueryMs: (ms) => { slowQueryMs = ms; }, startup: { ms: startupMs, datasetMs, generated }, close };
+  return { info, clock, hooks, setSlowQueryMs: (ms) => { slowQueryMs = ms; }, startup: { ms: startupMs, datasetMs, generated }, close };
 }

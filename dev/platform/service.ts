@@ -10,6 +10,7 @@ import { generatePublicId, isPlaceholderPublicId, placeholderPublicId } from "..
 import { ERROR_CODES } from "../../src/api/management-client";
 import { DEPLOYMENTS, fullName, userById, type User } from "./personas";
 import type { Store, StoredPlacement, StoredReport } from "./store";
+import type { Clock } from "./clock";
 
 /** An error the routes turn into `status` + the documented error body. */
 export class HttpProblem extends Error {
@@ -21,7 +22,6 @@ export class HttpProblem extends Error {
 export interface UpsertRaceContext { deploymentId: number; publicId: string }
 export type UpsertRaceHook = (ctx: UpsertRaceContext) => Promise<void>;
 
-const nowIso = () => new Date().toISOString();
 
 export function queryChecksum(r: Pick<StoredReport, "jsonQuery" | "sqlQuery" | "pivotItems">): string | undefined {
   if (r.jsonQuery === undefined && r.sqlQuery === undefined) return undefined;
@@ -33,7 +33,7 @@ export class ReportService {
   /** Test hook: runs once, between the upsert's decision and its application. */
   private upsertRace: UpsertRaceHook | null = null;
 
-  constructor(readonly store: Store) {}
+  constructor(readonly store: Store, readonly clock: Clock) {}
 
   onNextUpsert(hook: UpsertRaceHook): void {
     this.upsertRace = hook;
@@ -199,7 +199,7 @@ export class ReportService {
     if (input.workbookName !== undefined) next.workbookName = input.workbookName;
     if (input.resultChecksum !== undefined) {
       next.resultChecksum = input.resultChecksum;
-      next.refreshedAt = nowIso();
+      next.refreshedAt = this.clock.iso();
       next.refreshedByUserId = user.id;
     }
     return JSON.stringify(next) === JSON.stringify(p) ? null : next;
@@ -216,7 +216,7 @@ export class ReportService {
     if (publicId !== undefined) this.checkAssignable(publicId, null);
     else do publicId = generatePublicId(); while (this.byPublicId(publicId));
     const id = this.store.nextReportId();
-    const at = nowIso();
+    const at = this.clock.iso();
     const base: StoredReport = {
       id, deploymentId, publicId, name: input.name ?? "Untitled report", title: input.title ?? input.name ?? "Untitled report",
       userId: user.id, shared: false, source: input.source ?? "SHEETS_DESKTOP", createdAt: at, updatedAt: at, version: 1,
@@ -239,7 +239,7 @@ export class ReportService {
     }
     const placement = this.placementFromInput(user, r, input);
     if (!this.changed(r, next) && !placement) return r;
-    next = { ...next, updatedAt: nowIso(), version: r.version + 1 };
+    next = { ...next, updatedAt: this.clock.iso(), version: r.version + 1 };
     await this.store.commit({ reports: [next], placements: placement ? [placement] : [] });
     return next;
   }
@@ -289,7 +289,7 @@ export class ReportService {
       if (r) await this.store.commit({ deleteReports: [r.id] });
       return;
     }
-    const at = nowIso();
+    const at = this.clock.iso();
     const id = this.store.nextReportId();
     await this.store.commit({ reports: [{ id, deploymentId, publicId, name: "Concurrent writer", title: "Concurrent writer", userId: owner.id, shared: false, source: "PLAYGROUND", createdAt: at, updatedAt: at, version: 1 }] });
   }
@@ -317,7 +317,7 @@ export class ReportService {
     return this.serial(async () => {
       const r = this.requirePlacementWriter(user, deploymentId, reportId);
       const p = this.findPlacement(r, input);
-      const at = nowIso();
+      const at = this.clock.iso();
       const next: StoredPlacement = {
         ...p, refreshedAt: at, refreshedByUserId: user.id, queryChecksum: r.currentQueryChecksum ?? "",
         ...(input.resultChecksum ? { resultChecksum: input.resultChecksum } : {}),
@@ -349,7 +349,7 @@ export class ReportService {
         if (!workbookId) throw new HttpProblem(400, "externalWorkbookId is required (in the input or on the report)", ERROR_CODES.invalid, "externalWorkbookId");
         existing = ps.find((p) => p.workbookId === workbookId && p.sheetId === input.sheetId && p.anchorCell === input.anchorCell);
       }
-      const at = nowIso();
+      const at = this.clock.iso();
       if (input.addressOnly && !existing) throw new HttpProblem(400, "addressOnly corrects an existing placement: give placementId", ERROR_CODES.invalid, "addressOnly");
       if (!existing && !input.resultChecksum) throw new HttpProblem(400, "resultChecksum is required for a new placement", ERROR_CODES.invalid, "resultChecksum");
       const address = {
