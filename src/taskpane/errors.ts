@@ -119,9 +119,9 @@ const KIND_MESSAGES: Record<string, HumanError | ((e: unknown) => HumanError)> =
   conflict: (e) => ({ title: "The platform reported a conflict", detail: messageOf(e), next: "Reload and try again." }),
   "data-query": (e) => ({ title: "The query was rejected", detail: messageOf(e), next: "Change the report's members or filters and try again." }),
   "retry-exhausted": {
-    title: "The platform kept asking to wait",
-    detail: "Cellbound retried for a while and then gave up.",
-    next: "Try again in a moment; a large query may need a smaller date range.",
+    title: "The platform kept failing",
+    detail: "Cellbound tried several times and then gave up.",
+    next: "Try again in a moment. If it keeps happening, contact your admin.",
   },
   http: (e) => ({ title: "The platform answered with an error", detail: messageOf(e), next: "Try again. If it keeps happening, contact your admin." }),
 };
