@@ -1,14 +1,15 @@
 // Deadlines, cancel, size caps and streams against a real local HTTP server (127.0.0.1, port 0):
 // a server that never answers, one that stalls mid-body, one that streams; small injected deadlines.
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   createDataClient, createPlatformClient, NotFoundError, openStream, ResponseTooLargeError, sendRaw, TimeoutError,
   type OpenedStream,
 } from "../../src/api";
 import { anySignalFallback } from "../../src/api/http";
-import { startServer, type TestServer } from "./server";
+import { startServer, warmUpFetch, type TestServer } from "./server";
 
 let server: TestServer | null = null;
+beforeAll(warmUpFetch);
 afterEach(async () => {
   await server?.close();
   server = null;
