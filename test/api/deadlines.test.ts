@@ -254,4 +254,18 @@ describe("anySignal fallback (for hosts without AbortSignal.any)", () => {
     const pre = anySignalFallback([AbortSignal.abort("already")]);
     expect(pre.signal.reason).toBe("already");
   });
+  it("sendRaw keeps its deadline and the caller's abort where AbortSignal.any is missing", async () => {
+    const native = (AbortSignal as { any?: unknown }).any;
+    delete (AbortSignal as { any?: unknown }).any;
+    try {
+      server = await startServer(() => {});
+      await expect(send(`${server.url}/a`, { deadlineMs: 100 })).rejects.toBeInstanceOf(TimeoutError);
+      const ctl = new AbortController();
+      setTimeout(() => ctl.abort("caller's reason"), 50);
+      await expect(send(`${server.url}/b`, { deadlineMs: 5_000, signal: ctl.signal })).rejects.toBe("caller's reason");
+      await server.closedEarly(1);
+    } finally {
+      (AbortSignal as { any?: unknown }).any = native;
+    }
+  });
 });
