@@ -24,7 +24,7 @@ import type { Layout } from "./layout.ts";
 import { areaAt, collisions, growthAreas, leftoverAreas, mergeRuns, occupiedCells, type Neighbour, type OccupiedCell, type Shape } from "./plan.ts";
 import { NotRefreshed, runQueue, type QueueProgress } from "./queue.ts";
 import { prepareReport, runReport } from "./run-report.ts";
-import { describeChange } from "./status.ts";
+import { describeChange, noAccessPrefix } from "./status.ts";
 import { addPlacement, classify, loadPlacements, updatePlacement, type CellState, type LocalPlacement, type PendingWrite } from "./state.ts";
 import { upsertReport, type UpsertOutcome } from "./upsert.ts";
 
@@ -550,8 +550,6 @@ export class NoAccess extends NotRefreshed {
   }
 }
 
-/** Not-refreshed reasons of placements the user cannot refresh start with this (status.ts reads it). */
-export const noAccessPrefix = "No access: ";
 
 function deploymentLabel(p: LocalPlacement, ctx: SyncContext): string {
   const name = ctx.deploymentNames?.(p.deploymentId) ?? p.deploymentName ?? null;

@@ -24,8 +24,8 @@
 //   layout / runReport / totalsQuery — the pure layout and query pieces (preview, builder).
 //
 // Design and the choices where the seeds are silent: docs/SYNC.md.
-export { SyncEngine, MAX_DIFF, NoAccess, noAccessPrefix } from "./engine.ts";
-export { placementStatus, describeChange, describeRows, editedRowsLine, STATUS_LABELS } from "./status.ts";
+export { SyncEngine, MAX_DIFF, NoAccess } from "./engine.ts";
+export { noAccessPrefix, placementStatus, describeChange, describeRows, editedRowsLine, STATUS_LABELS } from "./status.ts";
 export type { PlacementStatus, StatusFacts, StatusKind } from "./status.ts";
 export type { PlaceOptions, PlaceOutcome, RefreshChoice, RefreshOutcome, RefreshStats, HandEdits, CellDiff, PreparedRefresh } from "./engine.ts";
 export { check, fork, home, HomeLimitError } from "./check.ts";

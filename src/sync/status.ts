@@ -15,6 +15,9 @@
 //   up to date  checked clean and the platform says UP_TO_DATE
 import type { RefreshStats } from "./engine.ts";
 
+/** Not-refreshed reasons of placements the user cannot refresh start with this (Refresh all items). */
+export const noAccessPrefix = "No access: ";
+
 export type StatusKind = "upToDate" | "outOfDate" | "editedByHand" | "interrupted" | "failed" | "noAccess" | "refreshing" | "missing" | "unknown";
 
 /** Inclusive row span, in whatever numbering the caller uses (the pane: sheet rows). */
@@ -37,7 +40,13 @@ export interface StatusFacts {
   /** A problem check met (could not record a move, the record of a finished write failed). */
   problem?: string | null;
   /** What this pane is doing or last did with it (Refresh / Refresh all), if anything. */
-  activity?: { state: "queued" | "refreshing" } | { state: "failed"; reason: string } | { state: "done"; summary: string } | null;
+  activity?:
+    | { state: "queued" | "refreshing" }
+    | { state: "failed"; reason: string }
+    /** Left alone on purpose (Stop, edited by hand in Refresh all): the status stays what the facts say. */
+    | { state: "notRefreshed"; reason: string }
+    | { state: "done"; summary: string }
+    | null;
 }
 
 export interface PlacementStatus {
@@ -80,6 +89,7 @@ export function placementStatus(f: StatusFacts): PlacementStatus {
   const lines: string[] = [];
   const last = f.activity?.state === "done" ? `Last refresh: ${f.activity.summary}` : null;
   const failedLine = f.activity?.state === "failed" ? `Refresh failed: ${f.activity.reason}` : null;
+  const note = f.activity?.state === "notRefreshed" ? `Not refreshed: ${f.activity.reason}` : (last ?? null);
   const out = (kind: StatusKind, canRefresh: boolean, extra: (string | null | undefined)[] = []): PlacementStatus => ({
     kind, label: STATUS_LABELS[kind], canRefresh, lines: [...lines, ...extra.filter((x): x is string => !!x)],
   });
@@ -88,15 +98,15 @@ export function placementStatus(f: StatusFacts): PlacementStatus {
   if (f.activity?.state === "refreshing") return out("refreshing", false);
   if (f.missing) return out("missing", false, ["Its sheet or range was deleted. Disconnect it to stop tracking it."]);
   if (f.noAccess) return out("noAccess", false, [f.noAccess, failedLine]);
-  if (f.edit === "interrupted") return out("interrupted", true, ["A refresh stopped before it finished. Refresh to finish it.", failedLine, f.problem]);
-  if (f.edit === "edited") return out("editedByHand", true, [editedRowsLine(f.editedRows, f.editedRowsExact), failedLine, f.problem]);
+  if (f.edit === "interrupted") return out("interrupted", true, ["A refresh stopped before it finished. Refresh to finish it.", failedLine, note, f.problem]);
+  if (f.edit === "edited") return out("editedByHand", true, [editedRowsLine(f.editedRows, f.editedRowsExact), failedLine, note, f.problem]);
   if (failedLine) return out("failed", true, [failedLine, f.problem]);
   const finished = f.edit === "interrupted-finished" ? "An interrupted refresh was finished." : null;
-  if (f.syncStatus === "CHANGED") return out("outOfDate", true, ["The report changed since this was last refreshed.", finished, last, f.problem]);
+  if (f.syncStatus === "CHANGED") return out("outOfDate", true, ["The report changed since this was last refreshed.", finished, note, f.problem]);
   if (f.edit === "unknown" || f.syncStatus === "UNKNOWN") {
-    return out("unknown", true, [f.access === "LOCAL" ? "Not recorded with the platform yet. Refresh to record it." : "Its status could not be read.", finished, last, f.problem]);
+    return out("unknown", true, [f.access === "LOCAL" ? "Not recorded with the platform yet. Refresh to record it." : "Its status could not be read.", finished, note, f.problem]);
   }
-  return out("upToDate", true, [finished, last, f.problem]);
+  return out("upToDate", true, [finished, note, f.problem]);
 }
 
 /** What a refresh changed, in one calm line: "2 rows added, 14 cells changed, 1 of 3 chunks rewritten" or "No change". */

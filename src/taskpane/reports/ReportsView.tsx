@@ -4,6 +4,7 @@ import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import type { ReportSummary } from "../model";
 import { errorNotice, type Notice, type PaneStore } from "../state/store";
+import { BusyLine } from "../app/BusyLine";
 import { NoticeBox, ProgressLine } from "../ui/Notice";
 import { relativeTime } from "../ui/time";
 
@@ -57,7 +58,7 @@ export function ReportsView({ store }: { store: PaneStore }) {
         </button>
       </form>
       {error.value && <NoticeBox notice={error.value} />}
-      {busy && <ProgressLine label={busy.label} done={busy.done} total={busy.total} />}
+      {busy && <BusyLine busy={busy} />}
       <ul class="cb-list" aria-label="Reports" aria-busy={loading.value}>
         {items.value.map((r) => (
           <li key={r.id} class="cb-card" aria-current={selected.value === r.id ? "true" : undefined}>
