@@ -5,7 +5,8 @@
 // Written once and run per workbook kind (memory port; Office.js adapter over dev/excel).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPlatformClient, type DataClient, type PlatformClient } from "../../src/api/index.ts";
-import { check, describeChange, placementStatus, type SyncEngine } from "../../src/sync/index.ts";
+import { check, type SyncEngine } from "../../src/sync/index.ts";
+import { describeChange, placementStatus } from "../../src/sync/status.ts";
 import { loadPlacements } from "../../src/sync/state.ts";
 import type { SheetPort } from "../../src/host/port.ts";
 import { byCustomer, byStatus, externalPlacements, startEnv, type Env, type TestWorkbook, type WorkbookKind } from "./support.ts";
