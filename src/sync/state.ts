@@ -7,7 +7,7 @@
 //   committed — what the platform has recorded (resultChecksum of the last PUT that succeeded);
 //   pending   — what Cellbound is writing / has written but not yet recorded.
 // A chunk whose current hash equals either of them at the same index was written by Cellbound.
-// See docs/SYNC.md "Interrupted refresh".
+// See docs/SYNC.md "The write journal".
 //
 // `pending` is also the write journal: it records the intent before the first cell is written
 // (phase "writing", the rows of the port.write under way in `inFlight`, the cells a shrink will
