@@ -66,15 +66,27 @@ export async function reportsById(ctx: SyncContext, deploymentId: number, extern
  * it leaves half-done is mistaken for a hand edit.
  */
 export class Lock {
-  private tail: Promise<unknown> = Promise.resolve();
+  /** Settles when the last caller in line releases the lock (never rejects). */
+  private tail: Promise<void> = Promise.resolve();
   run<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    const turn = this.tail.then(() => {
-      signal?.throwIfAborted();
-      return untilAborted(fn(), signal);
-    });
-    // The next caller waits for this turn, or for this caller's abort, whichever comes first.
-    this.tail = untilAborted(turn, signal).catch(() => undefined);
-    return untilAborted(turn, signal);
+    const prev = this.tail;
+    let release!: () => void;
+    this.tail = new Promise<void>((r) => (release = r));
+    const go = async (): Promise<T> => {
+      try {
+        await untilAborted(prev, signal);
+      } catch (e) {
+        void prev.then(release); // gave up waiting: keep the line's order for those behind
+        throw e;
+      }
+      try {
+        signal?.throwIfAborted();
+        return await untilAborted(fn(), signal);
+      } finally {
+        release();
+      }
+    };
+    return go();
   }
 }
 
