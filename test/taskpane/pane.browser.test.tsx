@@ -321,6 +321,20 @@ describe("task pane: Cancel, one status, several deployments (issue 12)", () => 
     await until(() => store.busy.value === null);
   });
 
+  it("the reports list has Cancel, which aborts the listing in flight", async () => {
+    const seen = { aborted: false };
+    const { backend } = scriptedBackend({ home: HOME, reports: (signal) => hang(seen)(signal) });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
+    await until(() => root.querySelector('[data-placement="b"]') !== null);
+    button(root, "Reports").click();
+    await until(() => root.textContent!.includes("Loading reports…"));
+    button(root, "Cancel loading reports").click();
+    await until(() => root.textContent!.includes("Loading reports was cancelled"));
+    expect(seen.aborted).toBe(true);
+  });
+
   it("the card and the banner name the same exact rows", async () => {
     const { backend } = scriptedBackend({
       home: { ...HOME, placements: [placement({ id: "a", sheetName: "Sales", range: "A1:D1200", reportName: "Sales by month", status: "editedByHand", editedRows: [{ from: 2, to: 1001 }] })] },

@@ -26,6 +26,7 @@ export interface Script {
   home: HomeData;
   refresh?: (id: string, choice: string, signal?: AbortSignal) => Promise<RefreshOutcome>;
   disconnect?: (id: string, signal?: AbortSignal) => Promise<void>;
+  reports?: (signal?: AbortSignal) => Promise<{ items: []; next: null }>;
   refreshAll?: (o: { onProgress: (p: RefreshAllProgress) => void; signal: AbortSignal }) => Promise<RefreshAllProgress>;
 }
 
@@ -35,7 +36,7 @@ export function scriptedBackend(script: Script) {
   const ws: Workspace = {
     deployment: { id: 1, name: "Production" },
     home: async () => script.home,
-    reports: async () => ({ items: [], next: null }),
+    reports: async (q, signal) => (script.reports ? script.reports(signal) : { items: [], next: null }),
     place: async () => ({ kind: "placed", placementId: "p", range: "A1:B2", sheetName: "Sheet1" }),
     refresh: async (id, choice, o) => {
       calls.push(`refresh ${id} ${choice}`);
