@@ -7,6 +7,7 @@ import type { PaneStore } from "../state/store";
 import { NoticeBox, ProgressLine } from "../ui/Notice";
 import { relativeTime } from "../ui/time";
 import { EditBanner } from "./EditBanner";
+import { BusyLine } from "../app/BusyLine";
 import { statusOfView, STATUS_TONE } from "../live/status";
 
 export function groupBySheet(placements: PlacementView[]): [string, PlacementView[]][] {
@@ -72,6 +73,20 @@ function PlacementCard({ store, p, now, showDeployment }: { store: PaneStore; p:
   );
 }
 
+/** `flag`, once it has stayed true for `ms`. */
+function useDelayed(flag: boolean, ms: number): boolean {
+  const [on, setOn] = useState(false);
+  useEffect(() => {
+    if (!flag) {
+      setOn(false);
+      return;
+    }
+    const t = setTimeout(() => setOn(true), ms);
+    return () => clearTimeout(t);
+  }, [flag, ms]);
+  return on && flag;
+}
+
 /** Cards rendered at first; more follow as the list scrolls into view (or on "Show more"). */
 export const FIRST_CARDS = 60;
 const MORE_CARDS = 200;
@@ -109,6 +124,8 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
   const home = store.home.value;
   const [limit, setLimit] = useState(FIRST_CARDS);
   const more = useCallback(() => setLimit((l) => l + MORE_CARDS), []);
+  // A re-check of a shown home says so (with Cancel) only when it takes a while: no flicker on every edit.
+  const slowCheck = useDelayed(store.homeLoading.value && home !== null, 600);
   const groups = useMemo(() => (home ? groupBySheet(home.placements) : []), [home]);
   const total = home?.placements.length ?? 0;
   const all = store.refreshAll.value;
@@ -141,14 +158,7 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
         </div>
       )}
       {prompt && <EditBanner store={store} prompt={prompt} />}
-      {store.homeLoading.value && (
-        <div class="cb-row">
-          <ProgressLine label={home ? "Checking the workbook…" : "Loading placements…"} />
-          <button type="button" class="cb-btn cb-small" onClick={() => store.cancelHome()} aria-label="Cancel checking the workbook">
-            Cancel
-          </button>
-        </div>
-      )}
+      {(store.homeLoading.value && !home) || slowCheck ? <BusyLine busy={{ label: home ? "Checking the workbook…" : "Loading placements…", cancel: () => store.cancelHome() }} /> : null}
       {home && home.placements.length === 0 && (
         <div class="cb-message cb-message-info">
           <strong>No reports in this workbook yet</strong>

@@ -5,7 +5,7 @@ import { useEffect, useRef } from "preact/hooks";
 import type { ReportSummary } from "../model";
 import { errorNotice, type Notice, type PaneStore } from "../state/store";
 import { BusyLine } from "../app/BusyLine";
-import { NoticeBox, ProgressLine } from "../ui/Notice";
+import { NoticeBox } from "../ui/Notice";
 import { relativeTime } from "../ui/time";
 
 export function ReportsView({ store }: { store: PaneStore }) {
@@ -93,14 +93,7 @@ export function ReportsView({ store }: { store: PaneStore }) {
           </li>
         ))}
       </ul>
-      {loading.value && (
-        <div class="cb-row">
-          <ProgressLine label="Loading reports…" />
-          <button type="button" class="cb-btn cb-small" onClick={() => inflight.current?.abort()} aria-label="Cancel loading reports">
-            Cancel
-          </button>
-        </div>
-      )}
+      {loading.value && <BusyLine busy={{ label: "Loading reports…", cancel: () => inflight.current?.abort() }} />}
       {!loading.value && items.value.length === 0 && !error.value && <p>No reports match.</p>}
       {next.value && !loading.value && (
         <button type="button" class="cb-btn" onClick={() => void load(next.value)}>

@@ -263,6 +263,7 @@ export class PaneStore {
   async refresh(placementId: string, choice: "ask" | "overwrite" | "keep" = "ask"): Promise<void> {
     const ws = this.requireWorkspace();
     this.editPrompt.value = null;
+    this.notice.value = null; // an earlier notice ("Report placed") is not about this refresh
     this.setRow(placementId, { state: "refreshing" });
     const name = this.home.value?.placements.find((p) => p.id === placementId)?.reportName;
     const label = name ? `Refreshing ${name}…` : "Refreshing…";
