@@ -362,8 +362,9 @@ export class SyncEngine {
         }
       }
     }
+    const writes = calls.length > 0 || leftovers.length > 0; // nothing to write: the journal opens already complete
     const clears = leftovers.map((a) => ({ row: a.row - anchor.row, col: a.col - anchor.col, rows: a.rows, cols: a.cols }));
-    await updatePlacement(port, p.key, (x) => ({ ...x, pending: { checksum: prep.incoming, shape: next, at: new Date().toISOString(), source: prep.source, phase: "writing", inFlight: null, ...(clears.length ? { clears } : {}) } }));
+    await updatePlacement(port, p.key, (x) => ({ ...x, pending: { checksum: prep.incoming, shape: next, at: new Date().toISOString(), source: prep.source, phase: writes ? "writing" : "written", inFlight: null, ...(clears.length ? { clears } : {}) } }));
     const starts = prep.incoming.chunks.map((c) => c.from);
     for (const run of calls) {
       stats.cellsChanged += changedCells(cells(), currentShaped, run.from, run.to);
@@ -381,7 +382,7 @@ export class SyncEngine {
       await port.clear(piece);
       stats.cellsCleared += piece.rows * piece.cols;
     }
-    await this.journal(p.key, { phase: "written", inFlight: null });
+    if (writes) await this.journal(p.key, { phase: "written", inFlight: null });
     const area = areaAt(anchor, next);
     await port.track(p.name, area);
     // Same source and nothing written: the cells last written are unchanged (and were never laid out).
