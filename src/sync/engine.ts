@@ -42,7 +42,8 @@ export interface PlaceOptions {
 export type PlaceOutcome =
   | { kind: "placed"; key: string; placementId: string; reportId: number; publicId: string; sheetName: string; range: string; notices: string[]; stats: WriteStats }
   /** Non-empty cells that belong to no placement: nothing was written. */
-  | { kind: "wouldOverwrite"; count: number; addresses: string[]; target: string }
+  /** `at`: the target's top-left cell — confirm with `place(report, { at, confirmed: true })` so it lands there. */
+  | { kind: "wouldOverwrite"; count: number; addresses: string[]; target: string; at: Pick<Area, "sheetId" | "row" | "col"> }
   /** The target overlaps another placement: never allowed. */
   | { kind: "collides"; target: string; placements: string[] };
 
@@ -156,7 +157,7 @@ export class SyncEngine {
       if (hit.length) return { kind: "collides", target: targetA1, placements: hit.map((h) => h.label) };
       const occupied = occupiedCells(target, await readArea(port, target, o.signal), 0, []);
       if (occupied.length > 0 && !o.confirmed) {
-        return { kind: "wouldOverwrite", count: occupied.length, addresses: occupied.slice(0, 50).map((c) => c.address), target: targetA1 };
+        return { kind: "wouldOverwrite", count: occupied.length, addresses: occupied.slice(0, 50).map((c) => c.address), target: targetA1, at: { sheetId: at.sheetId, row: at.row, col: at.col } };
       }
       // The report first: a permanent upsert failure (ambiguous legacy id…) leaves the sheet untouched.
       const up = await this.ensureReport(report, o.signal);

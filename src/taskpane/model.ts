@@ -108,7 +108,8 @@ export interface Page<T> {
 
 export type PlaceOutcome =
   | { kind: "placed"; placementId: string; range: string; sheetName: string }
-  | { kind: "wouldOverwrite"; count: number; addresses: string[]; target: string }
+  /** `at`: where it was going (the cell chosen when Place was pressed); the confirmation places it there. */
+  | { kind: "wouldOverwrite"; count: number; addresses: string[]; target: string; at?: { sheetId: string; row: number; col: number } }
   /** The target overlaps another placement: never written. */
   | { kind: "collides"; target: string; placements: string[] };
 
@@ -170,7 +171,8 @@ export interface Workspace {
   readonly deployment: Deployment;
   home(signal?: AbortSignal): Promise<HomeData>;
   reports(query: { search: string; after: string | null }, signal?: AbortSignal): Promise<Page<ReportSummary>>;
-  place(reportId: number, options: { confirmed: boolean; onProgress?: OnProgress; signal?: AbortSignal }): Promise<PlaceOutcome>;
+  /** `at`: the top-left cell (default: the cell selected now, read before anything is fetched). */
+  place(reportId: number, options: { confirmed: boolean; at?: { sheetId: string; row: number; col: number }; onProgress?: OnProgress; signal?: AbortSignal }): Promise<PlaceOutcome>;
   refresh(placementId: string, choice: RefreshChoice, options?: { onProgress?: OnProgress; signal?: AbortSignal }): Promise<RefreshOutcome>;
   refreshAll(options: { onProgress: (p: RefreshAllProgress) => void; signal: AbortSignal }): Promise<RefreshAllProgress>;
   /** Select the placement's range (or only some of its rows) in Excel. */

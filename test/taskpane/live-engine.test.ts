@@ -49,4 +49,20 @@ describe("live workbook operations", () => {
     expect(all.done).toBe(0);
     expect(statusOfView(seen, all.rows[card.id])).toMatchObject({ kind: "noAccess" });
   });
+
+  it("confirming an overwrite places the report where it was asked about, not where the selection is now", async () => {
+    const wb = memoryWorkbook("https://files.example/live-2.xlsx");
+    const s = wb.user.firstSheetId();
+    const client = env.client();
+    const ops = await openWorkbookOps({ client, data: env.dataClient(), deploymentId: env.deploymentId, port: wb.port });
+    const report = await env.createReport(byStatus(2));
+    wb.user.edit(s, 2, 1, "mine");
+    await wb.port.select({ sheetId: s, row: 1, col: 1, rows: 1, cols: 1 }); // B2
+    const first = await ops.place(report.id, { confirmed: false });
+    expect(first).toMatchObject({ kind: "wouldOverwrite", count: 1, at: { sheetId: s, row: 1, col: 1 } });
+    await wb.port.select({ sheetId: s, row: 20, col: 5, rows: 1, cols: 1 }); // the user clicks F21 before confirming
+    const done = await ops.place(report.id, { confirmed: true, ...(first.kind === "wouldOverwrite" && first.at ? { at: first.at } : {}) });
+    expect(done).toMatchObject({ kind: "placed", range: expect.stringMatching(/^B2:/) });
+    expect(wb.user.cell(s, 1, 1)).toBe("Orders Status");
+  });
 });

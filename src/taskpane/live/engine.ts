@@ -115,7 +115,7 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
     },
     async place(reportId, o) {
       // Where the user chose: the selection when Place was pressed, before anything is fetched.
-      const at = (await port.selection()).area;
+      const at = o.at ?? (await port.selection()).area;
       const report = await engine.report(reportId, o.signal);
       const out = await engine.place(report, {
         at,

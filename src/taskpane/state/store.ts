@@ -384,14 +384,18 @@ export class PaneStore {
     }
   }
 
-  /** Place a report at the selected cell; asks first when it would overwrite content. */
-  async place(reportId: number, confirmed = false): Promise<boolean> {
+  /**
+   * Place a report at the selected cell; asks first when it would overwrite content. The
+   * confirmation passes `at` (the cell chosen the first time), so it lands where it was asked about.
+   */
+  async place(reportId: number, confirmed = false, at?: { sheetId: string; row: number; col: number }): Promise<boolean> {
     const ws = this.requireWorkspace();
     this.pendingPlace.value = null;
     const c = this.begin("Placing report…");
     try {
       const outcome = await ws.place(reportId, {
         confirmed,
+        ...(at ? { at } : {}),
         signal: c.signal,
         onProgress: (p) => (this.busy.value = { label: "Placing report…", done: p.done, total: p.total, cancel: () => c.abort() }),
       });
