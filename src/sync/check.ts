@@ -252,7 +252,7 @@ export async function fork(engine: SyncEngine, o: { signal?: AbortSignal } = {})
       }
     }
     return out;
-  });
+  }, o.signal);
 }
 
 // ---------------------------------------------------------------- home
