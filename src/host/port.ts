@@ -43,6 +43,13 @@ export interface WorkbookIdentity {
 export interface WriteOptions {
   /** Number format per column (index within the written block), e.g. a date format; null = General. */
   columnFormats?: ReadonlyArray<string | null>;
+  /**
+   * Rows (relative to the grid, ascending) where a new chunk of the placement's fingerprint starts.
+   * Each sync the adapter sends ends just before one of them or at the grid's end, so an
+   * interruption between two syncs leaves every chunk all old or all new. Only a single chunk too
+   * large for one request is split inside itself.
+   */
+  breakRows?: readonly number[];
   /** Called after each block lands: rows written so far of the total. */
   onProgress?: (rowsWritten: number, totalRows: number) => void;
   signal?: AbortSignal;

@@ -353,7 +353,10 @@ export function syncScenarios(label: string, kind: WorkbookKind): void {
       expect(h.entries.find((e) => e.placementId === mine.placementId)).toMatchObject({ access: "GRANTED", reportName: expect.any(String) });
       const before = wb.user.cell(s, 1, 1);
       const all = await analyst.refreshAll({});
-      expect(Object.keys(all.items)).toEqual([mine.key]);
+      // Refresh all lists it, never counts it as refreshed, and says why.
+      expect(all.done).toBe(1);
+      expect(all.items[mine.key]).toMatchObject({ state: "done" });
+      expect(all.items[theirs.key]).toMatchObject({ state: "not-refreshed", reason: expect.stringMatching(/^No access: you cannot read/) });
       await expect(analyst.refresh(theirs.key, "overwrite")).rejects.toThrow(/cannot read|not found/i);
       await expect(analyst.disconnect(theirs.key, { clear: true })).rejects.toThrow();
       expect(wb.user.cell(s, 1, 1)).toBe(before);

@@ -117,6 +117,18 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
     },
   },
   {
+    name: "a write with chunk boundaries lands every value, each block ending on a boundary or at the end",
+    async run({ port, sheet }) {
+      const grid = Array.from({ length: 2500 }, (_, r) => [r, `row ${r} ${"x".repeat(r % 40)}`]);
+      const breaks = [1000, 2000];
+      const seen: number[] = [];
+      await port.write(at(sheet, 0, 0), grid, { breakRows: breaks, onProgress: (done) => seen.push(done) });
+      for (const done of seen) check(done === grid.length || breaks.includes(done), `a block ended at row ${done}, not on a chunk boundary`);
+      const { rows } = await readAll(port, area(sheet, 0, 0, 2500, 2));
+      checkEqual(rows, grid, "values");
+    },
+  },
+  {
     name: "writing reports progress up to the total",
     async run({ port, sheet }) {
       const grid = Array.from({ length: 300 }, (_, r) => [r, r * 2, `x${r}`]);

@@ -49,6 +49,19 @@ function utf8Length(s: string): number {
   return n;
 }
 
+/** The largest break row b with from < b <= to (breaks ascending), or -1. */
+function lastBreak(breaks: readonly number[], from: number, to: number): number {
+  let lo = 0, hi = breaks.length - 1, found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (breaks[mid]! <= to) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found >= 0 && breaks[found]! > from ? breaks[found]! : -1;
+}
+
 export class ExcelPort implements SheetPort {
   readonly host: HostKind;
   private readonly X: typeof Excel;
@@ -171,6 +184,7 @@ export class ExcelPort implements SheetPort {
     const formats = grid.map((row) => row.map((v, c) => (typeof v === "string" && v !== "" ? "@" : formatOf(c))));
     const rowBytes = grid.map((row, r) => utf8Length(JSON.stringify(row)) + utf8Length(JSON.stringify(formats[r])) + 2);
     const runOptions = this.supports("1.20") ? { mergeUndoGroup: true } : null;
+    const breaks = (options.breakRows ?? []).filter((r) => r > 0 && r < shape.rows);
     const batch = async (ctx: Excel.RequestContext): Promise<void> => {
       const sheet = ctx.workbook.worksheets.getItem(at.sheetId);
       if (this.supports("1.9")) ctx.application.suspendScreenUpdatingUntilNextSync();
@@ -180,6 +194,14 @@ export class ExcelPort implements SheetPort {
         options.signal?.throwIfAborted();
         let n = 0, bytes = 0;
         while (r0 + n < shape.rows && n < MAX_BLOCK_ROWS && (n === 0 || bytes + rowBytes[r0 + n]! <= budget)) bytes += rowBytes[r0 + n++]!;
+        // Cut on the last chunk boundary inside the block (when the block stopped short of the end).
+        if (r0 + n < shape.rows && breaks.length) {
+          const cut = lastBreak(breaks, r0, r0 + n);
+          if (cut > r0) {
+            for (let r = cut; r < r0 + n; r++) bytes -= rowBytes[r]!;
+            n = cut - r0;
+          }
+        }
         ctx.application.suspendApiCalculationUntilNextSync();
         const range = sheet.getRangeByIndexes(at.row + r0, at.col, n, shape.cols);
         range.numberFormat = formats.slice(r0, r0 + n);

@@ -4,9 +4,10 @@ import type { PaneStore, Route } from "../state/store";
 import { ConnectView } from "../connect/ConnectView";
 import { HomeView } from "../home/HomeView";
 import { ReportsView } from "../reports/ReportsView";
-import { NoticeBox, ProgressLine } from "../ui/Notice";
+import { NoticeBox } from "../ui/Notice";
 import { Lazy } from "./lazy";
 import { OverwritePrompt } from "./OverwritePrompt";
+import { BusyLine } from "./BusyLine";
 import type { ComponentType } from "preact";
 import { useEffect } from "preact/hooks";
 
@@ -47,7 +48,26 @@ export function App({ store, loadDiagnostics }: AppProps) {
     <div class="cb-app">
       <header class="cb-header">
         <span class="cb-brand">Cellbound</span>
-        {ws && <span class="cb-meta" style={{ margin: 0 }}>{ws.deployment.name}</span>}
+        {ws && store.deployments.value.length > 1 ? (
+          <select
+            class="cb-select"
+            aria-label="Deployment"
+            value={String(ws.deployment.id)}
+            disabled={busy !== null}
+            onChange={(e) => {
+              const d = store.deployments.value.find((x) => String(x.id) === (e.currentTarget as HTMLSelectElement).value);
+              if (d) void store.chooseDeployment(d);
+            }}
+          >
+            {store.deployments.value.map((d) => (
+              <option key={d.id} value={String(d.id)}>
+                {d.name}
+              </option>
+            ))}
+          </select>
+        ) : (
+          ws && <span class="cb-meta" style={{ margin: 0 }}>{ws.deployment.name}</span>
+        )}
         {store.user.value && (
           <button type="button" class="cb-btn cb-small" onClick={() => void store.signOut()}>
             Sign out
@@ -70,7 +90,7 @@ export function App({ store, loadDiagnostics }: AppProps) {
       )}
       <main class="cb-main">
         {notice && <NoticeBox notice={notice} onDismiss={() => (store.notice.value = null)} />}
-        {busy && route !== "reports" && <ProgressLine label={busy.label} done={busy.done} total={busy.total} />}
+        {busy && route !== "reports" && <BusyLine busy={busy} />}
         <OverwritePrompt store={store} />
         {route === "connect" && <ConnectView store={store} />}
         {route === "home" && <HomeView store={store} />}

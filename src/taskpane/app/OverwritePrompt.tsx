@@ -16,7 +16,7 @@ export function OverwritePrompt({ store }: { store: PaneStore }) {
         {addresses.length > 8 ? ` and ${addresses.length - 8} more` : ""}.
       </p>
       <div class="cb-actions">
-        <button type="button" class="cb-btn cb-primary" onClick={() => void store.place(pending.reportId, true)}>
+        <button type="button" class="cb-btn cb-primary" onClick={() => void store.place(pending.reportId, true, pending.outcome.at)}>
           Overwrite
         </button>
         <button type="button" class="cb-btn" onClick={() => (store.pendingPlace.value = null)}>

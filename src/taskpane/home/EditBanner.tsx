@@ -3,7 +3,7 @@
 import { useSignal } from "@preact/signals";
 import type { CellDiff } from "../model";
 import type { EditPrompt, PaneStore } from "../state/store";
-import { describeRows } from "./status";
+import { describeRows } from "../live/status";
 
 export function showValue(v: CellDiff["now"] | undefined): string {
   if (v === undefined) return "(unknown)";
