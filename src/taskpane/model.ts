@@ -2,6 +2,7 @@
 // Workspace) they call. The live implementation (live/) wires it to src/api, src/sync and src/host;
 // tests give the views a scripted one. Views never import src/api or src/sync directly.
 import type { SheetValue } from "../host/port";
+import type { CommentsService } from "./comments/service";
 
 export interface Deployment {
   id: number;
@@ -180,6 +181,8 @@ export interface Workspace {
   watch(listener: () => void): () => void;
   /** Stop background work (token renewal, event listeners). */
   close(): Promise<void>;
+  /** Dashboard comments (embed sessions from the organisation's session URL); absent where not wired. */
+  readonly comments?: CommentsService;
 }
 
 export interface ConnectInput {

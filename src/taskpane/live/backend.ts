@@ -3,8 +3,10 @@
 import { createPlatformClient } from "../../api";
 import type { Backend, ConnectInput, Deployment, Workspace } from "../model";
 import { openWorkspace } from "./workspace";
+import type { EmbedConfig } from "./comments";
 
-export function createLiveBackend(fetchImpl?: typeof fetch): Backend {
+/** `embed`: the comments pane's default session URL (and broker request), e.g. from the harness. */
+export function createLiveBackend(fetchImpl?: typeof fetch, embed: EmbedConfig = {}): Backend {
   return {
     async signIn(input: ConnectInput, signal?: AbortSignal) {
       const client = createPlatformClient({ baseUrl: input.baseUrl, credential: input.credential, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
@@ -13,7 +15,7 @@ export function createLiveBackend(fetchImpl?: typeof fetch): Backend {
       return { user: { name: name || me.email, email: me.email }, deployments: deployments.map((d) => ({ id: d.id, name: d.name })) };
     },
     open(input: ConnectInput, deployment: Deployment): Promise<Workspace> {
-      return openWorkspace(input, deployment, fetchImpl);
+      return openWorkspace(input, deployment, fetchImpl, embed);
     },
   };
 }

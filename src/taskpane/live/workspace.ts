@@ -4,16 +4,18 @@ import { createPlatformClient } from "../../api";
 import type { ConnectInput, Deployment, Workspace } from "../model";
 import { createCatalog, summarize } from "./catalog";
 import { openWorkbookOps } from "./engine";
+import { createLiveComments, type EmbedConfig } from "./comments";
 
 /** The data API's base when Connect leaves it empty: the platform's documented default path. */
 export function defaultDataUrl(baseUrl: string): string {
   return `${baseUrl.replace(/\/$/, "")}/cubejs-api`;
 }
 
-export async function openWorkspace(input: ConnectInput, deployment: Deployment, fetchImpl?: typeof fetch): Promise<Workspace> {
+export async function openWorkspace(input: ConnectInput, deployment: Deployment, fetchImpl?: typeof fetch, embed: EmbedConfig = {}): Promise<Workspace> {
   const client = createPlatformClient({ baseUrl: input.baseUrl, credential: input.credential, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
   const catalog = createCatalog(client, deployment.id, input.dataUrl ?? defaultDataUrl(input.baseUrl), fetchImpl);
   const ops = await openWorkbookOps({ client, data: catalog.data, deploymentId: deployment.id });
+  const comments = createLiveComments({ baseUrl: input.baseUrl, embed, selectedPlacement: () => ops.selectedPlacement(), ...(fetchImpl ? { fetch: fetchImpl } : {}) });
   return {
     deployment,
     home: (signal) => ops.home(signal),
@@ -28,6 +30,10 @@ export async function openWorkspace(input: ConnectInput, deployment: Deployment,
     saveReport: async (i, signal) => summarize(await catalog.saveReport(i, signal)),
     fork: (signal) => ops.fork(signal),
     watch: (listener) => ops.watch(listener),
-    close: () => ops.close(),
+    comments,
+    close: async () => {
+      comments.close();
+      await ops.close();
+    },
   };
 }
