@@ -137,7 +137,7 @@ describe("comments pane", () => {
     const s = scripted();
     const root = mount(s.service);
     await until(() => threadItems(root).length === 3);
-    expect(root.textContent).toContain("Linked to Company revenue at Revenue!B2:D6");
+    expect(root.textContent).toContain("Dashboards of Company revenue (Revenue!B2:D6)");
     expect(root.querySelector("h2")!.textContent).toBe("Sales overview");
     expect(s.calls).toContain("threads open -");
   });

@@ -126,7 +126,7 @@ function Conversation({ model, onSettings }: { model: CommentsModel; onSettings:
           <p class="cb-meta">
             {linked.placement
               ? linked.dashboards.length
-                ? `Linked to ${linked.placement.reportName ?? "the report"} at ${linked.placement.range}:`
+                ? `Dashboards of ${linked.placement.reportName ?? "the report"} (${linked.placement.range})`
                 : `No published dashboard is linked to ${linked.placement.reportName ?? "the report"} at ${linked.placement.range} (or your organisation cannot read it).`
               : "Select a cell inside a placed report to find its dashboard, or open one by its id."}
           </p>
@@ -168,7 +168,12 @@ function Conversation({ model, onSettings }: { model: CommentsModel; onSettings:
 
       {d && (
         <section aria-labelledby="cb-conversation-title">
-          <h2 id="cb-conversation-title">{d.title}</h2>
+          <div class="cb-row" style={{ justifyContent: "space-between" }}>
+            <h2 id="cb-conversation-title">{d.title}</h2>
+            <button type="button" class="cb-btn cb-small cb-subtle" disabled={model.loading.value} onClick={() => void model.reload()}>
+              Refresh
+            </button>
+          </div>
           {thread ? (
             <>
               <button type="button" class="cb-btn cb-small cb-subtle" onClick={() => (model.openThread.value = null)}>
