@@ -4,7 +4,7 @@
 import { BadRequestError } from "../errors";
 import { path, type FetchLike } from "../http";
 import type { RetryPolicy } from "../retry";
-import type { TokenProvider } from "../data-client";
+import type { EmbedTokenSource } from "../embed/session";
 import { embedCall, embedContext } from "../embed/call";
 import {
   Comment, MentionableUserList, PostCommentInput, Thread, ThreadList, CommentText,
@@ -14,7 +14,7 @@ import {
 export interface CommentsClientOptions {
   baseUrl: string;
   /** An EmbedSession (src/api/embed): the token source, re-minted once on a 401. */
-  session: TokenProvider;
+  session: EmbedTokenSource;
   fetch?: FetchLike;
   retry?: Partial<RetryPolicy>;
 }

@@ -7,16 +7,16 @@ import { UnauthorizedError } from "../errors";
 import { buildUrl, parseBody, send, type FetchLike } from "../http";
 import { managementError } from "../management-client";
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from "../retry";
-import type { TokenProvider } from "../data-client";
+import type { EmbedTokenSource } from "./session";
 
 export interface EmbedCallContext {
   baseUrl: string;
-  session: TokenProvider;
+  session: EmbedTokenSource;
   fetch: FetchLike;
   retry: RetryPolicy;
 }
 
-export function embedContext(o: { baseUrl: string; session: TokenProvider; fetch?: FetchLike; retry?: Partial<RetryPolicy> }): EmbedCallContext {
+export function embedContext(o: { baseUrl: string; session: EmbedTokenSource; fetch?: FetchLike; retry?: Partial<RetryPolicy> }): EmbedCallContext {
   return { baseUrl: o.baseUrl, session: o.session, fetch: o.fetch ?? ((u, i) => fetch(u, i)), retry: { ...DEFAULT_RETRY, ...o.retry } };
 }
 
@@ -36,8 +36,9 @@ export async function embedCall<S extends z.ZodType>(
   o: CallOptions,
 ): Promise<z.output<S>> {
   const what = `${method} ${path}`;
+  let used: string | undefined;
   const once = async (): Promise<z.output<S>> => {
-    const token = await ctx.session.getToken(o.signal);
+    const token = (used = await ctx.session.getToken(o.signal));
     const res = await send({
       fetch: ctx.fetch, method, url: buildUrl(ctx.baseUrl, path, o.query),
       authorization: `Embed-Token ${token}`, body: o.body, signal: o.signal,
@@ -50,7 +51,7 @@ export async function embedCall<S extends z.ZodType>(
     return await attempt();
   } catch (e) {
     if (!(e instanceof UnauthorizedError) || o.signal?.aborted) throw e;
-    ctx.session.invalidate?.();
+    ctx.session.invalidate?.(used);
     return attempt();
   }
 }

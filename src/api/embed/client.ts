@@ -3,13 +3,13 @@
 import type { FetchLike } from "../http";
 import { path } from "../http";
 import type { RetryPolicy } from "../retry";
-import type { TokenProvider } from "../data-client";
+import type { EmbedTokenSource } from "./session";
 import { embedCall, embedContext } from "./call";
 import { DashboardList, EmbedDashboard, type DashboardSummary } from "./schemas";
 
 export interface EmbedClientOptions {
   baseUrl: string;
-  session: TokenProvider;
+  session: EmbedTokenSource;
   fetch?: FetchLike;
   retry?: Partial<RetryPolicy>;
 }

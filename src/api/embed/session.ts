@@ -8,7 +8,6 @@ import { ApiError, InvalidResponseError } from "../errors";
 import { buildUrl, parseBody, send, type FetchLike } from "../http";
 import { managementError } from "../management-client";
 import { renewAt } from "../token-manager";
-import type { TokenProvider } from "../data-client";
 import { EMBED_LIMITS, EmbedToken, SessionMinted } from "./schemas";
 
 /** The session URL failed (not reachable is a NetworkError; this is an answer we cannot use). */
@@ -27,7 +26,15 @@ export interface EmbedSessionOptions {
   now?: () => number;
 }
 
-export interface EmbedSession extends TokenProvider {
+/** Where embed calls get their token; `invalidate(failed)` drops that token only (not a newer one). */
+export interface EmbedTokenSource {
+  getToken(signal?: AbortSignal): Promise<string>;
+  invalidate?(failed?: string): void;
+}
+
+/** Usable wherever a TokenProvider is (getToken + invalidate). */
+export interface EmbedSession extends EmbedTokenSource {
+  invalidate(failed?: string): void;
   /** When the current token stops working (ms), or null before the first exchange. */
   expiresAt(): number | null;
   /** A fresh session id from the session URL, unexchanged (for an iframe; never cached ahead). */
@@ -81,8 +88,9 @@ export function createEmbedSession(o: EmbedSessionOptions): EmbedSession {
       });
       return inflight;
     },
-    invalidate() {
-      current = null;
+    invalidate(failed?: string) {
+      // Two calls refused at once must not throw away the token the first one already re-minted.
+      if (failed === undefined || current?.token === failed) current = null;
     },
     expiresAt: () => current?.expiresAt ?? null,
     mintSessionId,

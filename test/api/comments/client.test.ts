@@ -164,6 +164,30 @@ describe("comments client", () => {
     expect(tokens).toBe(2);
   });
 
+  it("two calls refused at once share one re-mint (the second does not drop the fresh token)", async () => {
+    let minted = 0;
+    let refused = 0;
+    const f: FetchLike = async (url, init) => {
+      if (url.includes("session-url")) return new Response(JSON.stringify({ sessionId: `s${++minted}` }));
+      if (url.endsWith("/session/token")) {
+        await new Promise((r) => setTimeout(r, 5));
+        return new Response(JSON.stringify({ token: `t${minted}`, expiresAt: new Date(Date.now() + 86_400_000).toISOString() }));
+      }
+      const auth = (init.headers as Record<string, string>).Authorization;
+      if (auth === "Embed-Token t1") {
+        // The refusals arrive one after another, the later ones after the first re-mint finished.
+        await new Promise((r) => setTimeout(r, 40 * refused++));
+        return new Response(JSON.stringify({ error: "revoked" }), { status: 401 });
+      }
+      return new Response(JSON.stringify({ items: [], pageInfo: { hasNextPage: false, hasPreviousPage: false } }));
+    };
+    const session = createEmbedSession({ baseUrl: "https://p.example", sessionUrl: "https://p.example/session-url", fetch: f });
+    const comments = createCommentsClient({ baseUrl: "https://p.example", session, fetch: f });
+    await session.getToken();
+    await Promise.all([comments.listThreads("SalesDash001"), comments.listThreads("SalesDash001"), comments.listThreads("SalesDash001")]);
+    expect(minted).toBe(2);
+  });
+
   it("checks the status before the body: an error body is never a comment", async () => {
     const f: FetchLike = async (url) => {
       if (url.includes("session-url")) return new Response(JSON.stringify({ sessionId: "s" }));
