@@ -72,3 +72,14 @@ describe("live comments adapter", () => {
     expect(svc.bodyMax).toBe(10_000);
   });
 });
+
+describe("what the user reads", () => {
+  it("a failing session URL names the session URL and what to do (its own row, not a guess)", async () => {
+    const { describeError } = await import("../../src/taskpane/errors");
+    const { EmbedSessionError } = await import("../../src/api/embed");
+    const h = describeError(new EmbedSessionError("The session URL answered 502: Bad gateway", 502));
+    expect(h.title).toBe("Your organisation's session URL did not give a session");
+    expect(h.detail).toContain("502");
+    expect(h.next).toContain("session URL");
+  });
+});
