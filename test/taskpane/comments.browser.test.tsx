@@ -253,6 +253,7 @@ describe("comments pane", () => {
     const own = threadItems(root).find((li) => buttons(li, "Resolve thread").length)!;
     button(own, "Open thread").click();
     await until(() => root.querySelector('ul[aria-label="Thread"]') !== null);
+    expect(document.activeElement?.textContent).toBe("← All threads"); // focus is not lost with the list
     const replyBox = root.querySelector<HTMLTextAreaElement>('ul[aria-label="Thread"] textarea')!;
     type(replyBox, "A reply");
     await until(() => !button(root, "Reply").disabled);
