@@ -250,7 +250,7 @@ describe("deadlines", () => {
       : url.endsWith("/session/token") ? new Response(JSON.stringify({ token: "t", expiresAt: new Date(Date.now() + 86_400_000).toISOString() }))
       : null);
     const session = createEmbedSession({ baseUrl: "https://p.example", sessionUrl: "https://p.example/session-url", fetch: f });
-    const comments = createCommentsClient({ baseUrl: "https://p.example", session, fetch: f, deadlines: { managementAttemptMs: 100 }, retry: { maxElapsedMs: 250, maxAttempts: 2 } });
+    const comments = createCommentsClient({ baseUrl: "https://p.example", session, fetch: f, deadlines: { managementAttemptMs: 100 }, retry: { maxElapsedMs: 250, maxAttempts: 10 } });
     await expect(comments.listThreads("SalesDash001")).rejects.toBeInstanceOf(TimeoutError);
     await expect(comments.postComment("SalesDash001", { body: "x" })).rejects.toBeInstanceOf(TimeoutError);
     const ac = new AbortController();
