@@ -23,7 +23,12 @@ async function main(): Promise<void> {
   const target = new URL(info.baseUrl).origin;
   const proxied = !(await answersCors(info.baseUrl));
   const via = (u: string) => (proxied && new URL(u).origin === target ? own + "/_platform" + u.slice(target.length) : u);
-  const harnessConfig: HarnessConfig = { baseUrl: via(info.baseUrl), dataUrl: via(info.dataUrl), credential: info.apiKeys.analyst, persona: "analyst" };
+  const harnessConfig: HarnessConfig = {
+    baseUrl: via(info.baseUrl), dataUrl: via(info.dataUrl), credential: info.apiKeys.analyst, persona: "analyst",
+    // Comments sign in through the stand-in's dev session broker (a customer's backend in production).
+    sessionUrl: via(`${info.baseUrl}/__dev/embed-session`),
+    embedViewer: { externalId: "ana", embedTenantName: info.embed.tenants[0]! },
+  };
 
   const { default: configFn } = (await import(path.join(root, "webpack.config.js"))) as {
     default: (env: object, argv: object) => Promise<webpack.Configuration & { devServer: WebpackDevServer.Configuration }>;

@@ -8,6 +8,10 @@ export interface HarnessConfig {
   /** The stand-in's analyst API key, pre-filled in Connect. */
   credential: string;
   persona: string;
+  /** The comments pane's session URL (the stand-in's dev broker, POST /__dev/embed-session). */
+  sessionUrl?: string;
+  /** Who the dev broker signs in as (the harness page's ?embedUser=&embedTenant= override it). */
+  embedViewer?: { externalId: string; embedTenantName?: string };
 }
 
 export const CONFIG_PATH = "/harness-config.json";
@@ -18,5 +22,17 @@ export function parseHarnessConfig(x: unknown): HarnessConfig {
   for (const k of ["baseUrl", "dataUrl", "credential", "persona"] as const) {
     if (typeof o[k] !== "string") throw new Error(`harness config: ${k} must be a string`);
   }
-  return { baseUrl: o.baseUrl as string, dataUrl: o.dataUrl as string, credential: o.credential as string, persona: o.persona as string };
+  const out: HarnessConfig = { baseUrl: o.baseUrl as string, dataUrl: o.dataUrl as string, credential: o.credential as string, persona: o.persona as string };
+  if (o.sessionUrl !== undefined) {
+    if (typeof o.sessionUrl !== "string") throw new Error("harness config: sessionUrl must be a string");
+    out.sessionUrl = o.sessionUrl;
+  }
+  const v = o.embedViewer as Record<string, unknown> | undefined;
+  if (v !== undefined) {
+    if (typeof v !== "object" || v === null || typeof v.externalId !== "string" || (v.embedTenantName !== undefined && typeof v.embedTenantName !== "string")) {
+      throw new Error("harness config: embedViewer must be {externalId, embedTenantName?}");
+    }
+    out.embedViewer = { externalId: v.externalId, ...(typeof v.embedTenantName === "string" ? { embedTenantName: v.embedTenantName } : {}) };
+  }
+  return out;
 }

@@ -39,13 +39,22 @@ function persist(wb: DevWorkbook): void {
   }
 }
 
+/** ?embedUser=&embedTenant= on the harness URL: sign the comments pane in as another embed viewer. */
+function withViewerFromUrl(config: HarnessConfig): HarnessConfig {
+  const q = new URLSearchParams(location.search);
+  const externalId = q.get("embedUser");
+  if (!externalId) return config;
+  const embedTenantName = q.get("embedTenant") ?? config.embedViewer?.embedTenantName;
+  return { ...config, embedViewer: { externalId, ...(embedTenantName ? { embedTenantName } : {}) } };
+}
+
 async function main(): Promise<void> {
   const style = document.createElement("style");
   style.textContent = HARNESS_CSS;
   document.head.append(style);
   const config = fetch(CONFIG_PATH, { cache: "no-store" }).then(async (res) => {
     if (!res.ok) throw new Error(`${CONFIG_PATH} answered ${res.status}`);
-    return parseHarnessConfig(await res.json());
+    return withViewerFromUrl(parseHarnessConfig(await res.json()));
   });
 
   const host = document.getElementById("harness")!;

@@ -107,7 +107,7 @@ export async function serveDir(dir: string, upstream: HarnessConfig): Promise<Se
   const own = `http://127.0.0.1:${port}`;
   if (proxied) {
     const via = (u: string) => (new URL(u).origin === target ? own + PROXY_PREFIX + u.slice(target.length) : u);
-    config = { ...upstream, baseUrl: via(upstream.baseUrl), dataUrl: via(upstream.dataUrl) };
+    config = { ...upstream, baseUrl: via(upstream.baseUrl), dataUrl: via(upstream.dataUrl), ...(upstream.sessionUrl ? { sessionUrl: via(upstream.sessionUrl) } : {}) };
   }
   return {
     url: own,

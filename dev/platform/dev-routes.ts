@@ -4,10 +4,20 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Clock } from "./clock";
+import type { EmbedService } from "./embed";
+import { parseWith } from "./validation";
 
 const AdvanceInput = z.strictObject({ advanceMs: z.number().int().min(0).max(366 * 24 * 3600 * 1000) });
 
-export function devRoutes(clock: Clock): Hono {
+/** The dev session broker's input: who the viewer is, in which embed tenant. */
+const EmbedSessionInput = z.strictObject({
+  externalId: z.string().min(1).max(255),
+  embedTenantName: z.string().min(1).max(255).optional(),
+  email: z.email().max(255).optional(),
+  firstName: z.string().max(255).optional(),
+});
+
+export function devRoutes(clock: Clock, embed?: EmbedService): Hono {
   const app = new Hono();
   app.post("/clock", async (c) => {
     let body: unknown;
@@ -21,5 +31,18 @@ export function devRoutes(clock: Clock): Hono {
     clock.advance(r.data.advanceMs);
     return c.json({ now: clock.iso() });
   });
+  // The dev stand-in for a customer's session broker: in production the customer's backend calls
+  // generate-session with an admin API key that never reaches the browser (README, docs/API.md).
+  if (embed) {
+    app.post("/embed-session", async (c) => {
+      let body: unknown;
+      try {
+        body = await c.req.json();
+      } catch {
+        return c.json({ error: "The body is not JSON", code: "invalid", field: "(body)" }, 400);
+      }
+      return c.json({ sessionId: await embed.generate(parseWith(EmbedSessionInput, body)) });
+    });
+  }
   return app;
 }

@@ -21,6 +21,10 @@ import { dataRoutes } from "./data-routes";
 import { platformCors } from "./cors";
 import { Clock } from "./clock";
 import { devRoutes } from "./dev-routes";
+import { EmbedService, seededEmbed } from "./embed";
+import { CommentService } from "./comments";
+import { embedRoutes } from "./embed-routes";
+import { commentsRoutes } from "./comments-routes";
 import { SQL_VIEWS_DDL } from "./semantic";
 import { ACCOUNT_NAME, DEPLOYMENTS, USERS, type PersonaName } from "./personas";
 
@@ -55,6 +59,8 @@ export interface PlatformInfo {
   apiKeys: Record<PersonaName, string>;
   legacyPublicIds: { unique: string; ambiguous: string };
   externalWorkbooks: { mixed: string; oversized: string };
+  /** Seeded embed tenants, dashboards (shared: every tenant reads it; restricted: only the first) and branches of deployment 1. */
+  embed: { tenants: string[]; dashboards: { shared: string; restricted: string }; branches: { running: string; stopped: string } };
 }
 
 export interface PlatformHooks {
@@ -98,13 +104,18 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const clock = new Clock();
   const creds = await Credentials.load(store, clock);
   const service = new ReportService(store, clock);
+  const embed = await EmbedService.load(store, db, creds, clock);
+  const comments = new CommentService(embed, clock);
   const dataConn = await db.reader();
   await dataConn.run("SET enable_external_access = false");
 
   const app = new Hono();
   app.use("*", platformCors(options.corsOrigins));
   app.use("*", bodyLimit({ maxSize: 2 * 1024 * 1024, onError: (c) => c.json({ error: "The body is over 2 MiB", code: "too_long", field: "(body)" }, 400) }));
-  if (options.devHooks) app.route("/__dev", devRoutes(clock));
+  if (options.devHooks) app.route("/__dev", devRoutes(clock, embed));
+  // Embed routes first: they authenticate with embed tokens, not the management API's Bearer keys.
+  app.route("/api/v1/embed/dashboard/:publicId/comments", commentsRoutes(embed, comments));
+  app.route("/api/v1/embed", embedRoutes(embed, creds));
   app.route("/api/v1", managementRoutes(service, creds));
   app.route("/cubejs-api", dataRoutes(dataConn, creds, { slowQueryMs: () => slowQueryMs, continueWaitMs: options.continueWaitMs ?? 1000 }));
   app.notFound((c) => c.json({ error: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
@@ -135,6 +146,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     deployments: DEPLOYMENTS.map((d) => ({ id: d.id, name: d.name })),
     apiKeys: creds.apiKeys,
     ...seededIds,
+    embed: seededEmbed,
   };
 
   const admin = USERS.find((u) => u.persona === "admin")!;

@@ -20,6 +20,7 @@ export type ApiErrorKind =
   | "bad-request"
   | "placement-limit"
   | "conflict"
+  | "embed-session"
   | "data-query"
   | "continue-wait"
   | "retry-exhausted"

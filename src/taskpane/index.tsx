@@ -9,6 +9,7 @@ import { PaneStore, type Prefill } from "./state/store";
 import { defaultStore, SecretStore } from "./state/secrets";
 import { installTheme } from "./theme/theme";
 import { createLiveBackend } from "./live/backend";
+import type { EmbedConfig } from "./live/comments";
 
 function readPrefill(): Prefill {
   const raw = (globalThis as { __cellboundPrefill?: unknown }).__cellboundPrefill;
@@ -22,6 +23,16 @@ function readPrefill(): Prefill {
   if (baseUrl) out.baseUrl = baseUrl;
   if (dataUrl) out.dataUrl = dataUrl;
   if (credential) out.credential = credential;
+  return out;
+}
+
+/** The harness's comments session URL and dev-broker request (real Excel sets none: the pane asks). */
+function readEmbedPrefill(): EmbedConfig {
+  const raw = (globalThis as { __cellboundPrefill?: { sessionUrl?: unknown; embedViewer?: unknown } }).__cellboundPrefill;
+  const out: EmbedConfig = {};
+  if (typeof raw?.sessionUrl === "string") out.sessionUrl = raw.sessionUrl;
+  const v = raw?.embedViewer as { externalId?: unknown; embedTenantName?: unknown } | undefined;
+  if (typeof v?.externalId === "string") out.sessionRequest = { externalId: v.externalId, ...(typeof v.embedTenantName === "string" ? { embedTenantName: v.embedTenantName } : {}) };
   return out;
 }
 
@@ -39,7 +50,7 @@ render(
     {() => {
       if (!store) {
         installTheme();
-        store = new PaneStore(createLiveBackend(), new SecretStore(defaultStore()), readPrefill());
+        store = new PaneStore(createLiveBackend(undefined, readEmbedPrefill()), new SecretStore(defaultStore()), readPrefill());
         void store.restore();
       }
       return <App store={store} loadDiagnostics={loadDiagnostics} />;

@@ -3,6 +3,7 @@
 // tests give the views a scripted one. Views never import src/api or src/sync directly.
 import type { SheetValue } from "../host/port";
 import type { StatusFacts } from "../sync/status";
+import type { CommentsService } from "./comments/service";
 
 export interface Deployment {
   id: number;
@@ -188,6 +189,8 @@ export interface Workspace {
   watch(listener: () => void): () => void;
   /** Stop background work (token renewal, event listeners). */
   close(): Promise<void>;
+  /** Dashboard comments (embed sessions from the organisation's session URL); absent where not wired. */
+  readonly comments?: CommentsService;
 }
 
 export interface ConnectInput {

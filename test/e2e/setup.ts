@@ -19,20 +19,22 @@ export interface Rig {
   stop(): Promise<void>;
 }
 
-export async function startRig(): Promise<Rig> {
+/** `embed`: start the stand-in with dev hooks and point the comments pane at its dev session broker. */
+export async function startRig(o: { embed?: boolean } = {}): Promise<Rig> {
   const out = mkdtempSync(path.join(tmpdir(), "cellbound-e2e-"));
   const stops: (() => Promise<unknown>)[] = [async () => rmSync(out, { recursive: true, force: true })];
   const stop = async () => {
     for (const s of stops.reverse()) await s().catch(() => undefined);
   };
   try {
-    const [platform] = await Promise.all([startPlatform({ log: () => undefined }), buildHarness(out, "production")]);
+    const [platform] = await Promise.all([startPlatform({ log: () => undefined, devHooks: o.embed === true }), buildHarness(out, "production")]);
     stops.push(() => platform.close());
     const served = await serveDir(out, {
       baseUrl: platform.info.baseUrl,
       dataUrl: platform.info.dataUrl,
       credential: platform.info.apiKeys.analyst,
       persona: "analyst",
+      ...(o.embed ? { sessionUrl: `${platform.info.baseUrl}/__dev/embed-session`, embedViewer: { externalId: "ana", embedTenantName: platform.info.embed.tenants[0]! } } : {}),
     });
     stops.push(() => served.close());
     const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
@@ -46,12 +48,12 @@ export async function startRig(): Promise<Rig> {
 }
 
 /** The harness page and the pane inside it. */
-export async function openHarness(rig: Rig): Promise<{ page: Page; pane: FrameLocator }> {
+export async function openHarness(rig: Rig, query = ""): Promise<{ page: Page; pane: FrameLocator }> {
   const context = await rig.browser.newContext({ viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  await page.goto(`${rig.served.url}/harness.html`);
+  await page.goto(`${rig.served.url}/harness.html${query}`);
   await page.waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 20_000 });
   return { page, pane: page.frameLocator("#taskpane") };
 }

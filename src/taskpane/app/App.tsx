@@ -12,11 +12,13 @@ import type { ComponentType } from "preact";
 import { useEffect } from "preact/hooks";
 
 const loadBuilder = () => import("../builder/BuilderView").then((m) => m.BuilderView as ComponentType<{ store: PaneStore }>);
+const loadComments = () => import("../comments/CommentsView").then((m) => m.CommentsView as ComponentType<{ store: PaneStore }>);
 
 const TABS: { route: Route; label: string }[] = [
   { route: "home", label: "Workbook" },
   { route: "reports", label: "Reports" },
   { route: "builder", label: "New report" },
+  { route: "comments", label: "Comments" },
 ];
 
 export interface AppProps {
@@ -96,6 +98,7 @@ export function App({ store, loadDiagnostics }: AppProps) {
         {route === "home" && <HomeView store={store} />}
         {route === "reports" && <ReportsView store={store} />}
         {route === "builder" && <Lazy load={loadBuilder} props={{ store }} label="the report builder" />}
+        {route === "comments" && <Lazy load={loadComments} props={{ store }} label="comments" />}
         {route === "diagnostics" && loadDiagnostics && <Lazy load={loadDiagnostics} props={{ store }} label="diagnostics" />}
       </main>
     </div>

@@ -6,8 +6,10 @@ import {
 } from "../../api";
 import type { Backend, ConnectInput, Deployment, Workspace } from "../model";
 import { defaultDataUrl, openWorkspace } from "./workspace";
+import type { EmbedConfig } from "./comments";
 
-export function createLiveBackend(fetchImpl?: typeof fetch): Backend {
+/** `embed`: the comments pane's default session URL (and broker request), e.g. from the harness. */
+export function createLiveBackend(fetchImpl?: typeof fetch, embed: EmbedConfig = {}): Backend {
   return {
     async signIn(input: ConnectInput, signal?: AbortSignal) {
       const client = createPlatformClient({ baseUrl: input.baseUrl, credential: input.credential, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
@@ -18,7 +20,7 @@ export function createLiveBackend(fetchImpl?: typeof fetch): Backend {
       return { user: { name: name || me.email, email: me.email }, deployments: deployments.map((d) => ({ id: d.id, name: d.name })) };
     },
     open(input: ConnectInput, deployment: Deployment, deployments?: readonly Deployment[]): Promise<Workspace> {
-      return openWorkspace(input, deployment, fetchImpl, deployments);
+      return openWorkspace(input, deployment, fetchImpl, deployments, embed);
     },
   };
 }

@@ -1,13 +1,17 @@
 // The workbook operations of a Workspace, on the sync engine (src/sync) and the Office.js adapter
 // (src/host/excel): turns the engine's typed outcomes into the pane's view model (model.ts).
 import type { DataClient, PlatformClient } from "../../api";
-import { parseAddress } from "../../host/a1";
+import { areaA1, parseAddress } from "../../host/a1";
 import { createExcelPort } from "../../host/excel";
 import type { Area, SheetPort } from "../../host/port";
 import { check, describeChange, fork, home, SyncEngine, type HandEdits, type HomeEntry, type PlacementCheck, type QueueProgress, type SyncContext } from "../../sync";
 import type { HomeData, PlacementFacts, PlacementView, RefreshAllProgress, RowRefreshState, RowSpan, Workspace } from "../model";
+import type { SelectedPlacement } from "./comments";
 
-export type WorkbookOps = Pick<Workspace, "home" | "place" | "refresh" | "refreshAll" | "locate" | "disconnect" | "fork" | "watch" | "close">;
+export type WorkbookOps = Pick<Workspace, "home" | "place" | "refresh" | "refreshAll" | "locate" | "disconnect" | "fork" | "watch" | "close"> & {
+  /** The placement under the Excel selection (for the comments pane's "which dashboard"). */
+  selectedPlacement(): Promise<SelectedPlacement | null>;
+};
 
 export interface EngineDeps {
   client: PlatformClient;
@@ -163,6 +167,17 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
       await port.select({ sheetId: area.sheetId, row: rows.from - 1, col: area.col, rows: rows.to - rows.from + 1, cols: area.cols });
     },
     disconnect: (key, signal) => engine.disconnect(key, signal ? { signal } : {}),
+    async selectedPlacement() {
+      const [{ area: at }, tracked, placements] = await Promise.all([port.selection(), port.tracked(), engine.placements()]);
+      for (const p of placements) {
+        const t = tracked.find((x) => x.name.toLowerCase() === p.name.toLowerCase());
+        const a = t?.area;
+        if (a && t.sheet && a.sheetId === at.sheetId && at.row >= a.row && at.row < a.row + a.rows && at.col >= a.col && at.col < a.col + a.cols) {
+          return { deploymentId: p.deploymentId, reportId: p.reportId, reportName: p.reportName, range: `${t.sheet.name}!${areaA1(a)}` };
+        }
+      }
+      return null;
+    },
     async fork(signal) {
       const out = await fork(engine, signal ? { signal } : {});
       return { reconnected: Object.keys(out.reconnected).length, failed: Object.values(out.failed) };

@@ -4,13 +4,14 @@ import { createDataClient, createDeploymentTokenManager, createPlatformClient, t
 import type { ConnectInput, Deployment, Workspace } from "../model";
 import { createCatalog, summarize } from "./catalog";
 import { openWorkbookOps } from "./engine";
+import { createLiveComments, type EmbedConfig } from "./comments";
 
 /** The data API's base when Connect leaves it empty: the platform's documented default path. */
 export function defaultDataUrl(baseUrl: string): string {
   return `${baseUrl.replace(/\/$/, "")}/cubejs-api`;
 }
 
-export async function openWorkspace(input: ConnectInput, deployment: Deployment, fetchImpl?: typeof fetch, deployments?: readonly Deployment[]): Promise<Workspace> {
+export async function openWorkspace(input: ConnectInput, deployment: Deployment, fetchImpl?: typeof fetch, deployments?: readonly Deployment[], embed: EmbedConfig = {}): Promise<Workspace> {
   const client = createPlatformClient({ baseUrl: input.baseUrl, credential: input.credential, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
   const dataUrl = input.dataUrl ?? defaultDataUrl(input.baseUrl);
   const catalog = createCatalog(client, deployment.id, dataUrl, fetchImpl);
@@ -24,6 +25,7 @@ export async function openWorkspace(input: ConnectInput, deployment: Deployment,
   const names = new Map((deployments ?? [deployment]).map((d) => [d.id, d.name]));
   names.set(deployment.id, deployment.name);
   const ops = await openWorkbookOps({ client, data: catalog.data, deploymentId: deployment.id, deployments: names, dataFor });
+  const comments = createLiveComments({ baseUrl: input.baseUrl, embed, selectedPlacement: () => ops.selectedPlacement(), ...(fetchImpl ? { fetch: fetchImpl } : {}) });
   return {
     deployment,
     home: (signal) => ops.home(signal),
@@ -38,6 +40,10 @@ export async function openWorkspace(input: ConnectInput, deployment: Deployment,
     saveReport: async (i, signal) => summarize(await catalog.saveReport(i, signal)),
     fork: (signal) => ops.fork(signal),
     watch: (listener) => ops.watch(listener),
-    close: () => ops.close(),
+    comments,
+    close: async () => {
+      comments.close();
+      await ops.close();
+    },
   };
 }

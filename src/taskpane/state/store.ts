@@ -18,7 +18,7 @@ import type {
 import { describeError, type HumanError } from "../errors";
 import type { SecretStore } from "./secrets";
 
-export type Route = "connect" | "home" | "reports" | "builder" | "diagnostics";
+export type Route = "connect" | "home" | "reports" | "builder" | "diagnostics" | "comments";
 
 export interface Notice {
   tone: "error" | "warning" | "info" | "success";
