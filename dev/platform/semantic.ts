@@ -336,7 +336,7 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
     // Cube accepts a map or [member, direction] pairs only; the {id, desc} form it echoes back is
     // refused with this 400 (measured on Cube 0.33.65, test/cube).
     const bad = given.findIndex((o) => !Array.isArray(o));
-    if (bad >= 0) throw new QueryError(`"order[${bad}]" must be an array`);
+    if (bad >= 0) throw new QueryError(`Invalid query format: "order[${bad}]" must be an array`);
     order = (given as Array<[string, "asc" | "desc"]>).map((o) => ({ id: o[0], desc: o[1] === "desc" }));
   }
   else order = Object.entries(given).map(([id, d]) => ({ id, desc: d === "desc" }));

@@ -234,7 +234,11 @@ export function totalOrder(q: SemanticQuery): Array<[string, Direction]> {
   }
   const seen = new Set(pairs.map((p) => p[0]));
   const grouping = [...(q.timeDimensions ?? []).filter((t) => t.granularity).map((t) => t.dimension), ...(q.dimensions ?? [])];
-  for (const m of grouping) if (!seen.has(m)) (seen.add(m), pairs.push([m, "asc"]));
+  for (const m of grouping) {
+    if (seen.has(m)) continue;
+    seen.add(m);
+    pairs.push([m, "asc"]);
+  }
   return pairs;
 }
 

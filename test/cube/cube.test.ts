@@ -11,6 +11,11 @@ import {
 import { runReport } from "../../src/sync/index.ts";
 import { FILTER_PREFIX } from "../../src/sync/filters.ts";
 import { describeError } from "../../src/taskpane/errors.ts";
+import { startPlatform, type RunningPlatform } from "../../dev/platform/server.ts";
+import { ROW_LIMITS } from "../../dev/platform/semantic.ts";
+import { createPlatformClient, createDeploymentTokenManager, type PlatformClient } from "../../src/api/index.ts";
+import { SyncEngine } from "../../src/sync/index.ts";
+import { memoryWorkbook } from "../sync/support.ts";
 import { installCube, startCube, type RunningCube } from "./cube.ts";
 
 let cube: RunningCube;
@@ -125,6 +130,7 @@ describe("issue 17 findings against Cube", () => {
   it("4. a token Cube refuses (wrong secret, expired) is a sign-in problem, not 'ask the owner for access'", async () => {
     for (const token of [cube.token({ secret: "not-the-secret" }), cube.token({ expiresInSec: -60 })]) {
       const e = await failure(client({ token }).load({ measures: ["orders.count"] }));
+      expect((e as ApiError).kind).toBe("token-refused");
       expect(e).toBeInstanceOf(TokenRefusedError);
       expect(e).not.toBeInstanceOf(ForbiddenError);
       const shown = describeError(e);
@@ -151,6 +157,7 @@ describe("issue 17 findings against Cube", () => {
 
   it("7. a SQL report on a data API without /v1/svcsql says so plainly", async () => {
     const e = await failure(client().svcsql("SELECT 1"));
+    expect((e as ApiError).kind).toBe("sql-not-supported");
     expect(e).toBeInstanceOf(SqlNotSupportedError);
     expect((e as Error).message).toMatch(/does not run SQL reports/);
   });
@@ -161,7 +168,7 @@ describe("issue 17 findings against Cube", () => {
         measures: ["orders.count"], dimensions: ["orders.status"], timeDimensions: [{ dimension: "orders.created_at", granularity: "month" }],
         filters: [{ member: "orders.status", operator: "equals", values: ["no-such-status"] }],
       }),
-      pivotItems: { rows: ["orders.created_at"], columns: ["orders.status"], measures: ["orders.count"] },
+      pivotItems: { rows: ["orders.created_at"], columns: ["orders.status"], measures: ["orders.count"], filters: [] },
     });
     expect(out.result.rows).toEqual([]);
     expect(out.layout.headerRows).toBe(out.layout.cells.length); // headers only
@@ -177,9 +184,75 @@ describe("issue 17 findings against Cube", () => {
         timeDimensions: [{ dimension: "orders.created_at", dateRange: ["2024-01-01", "2024-03-31"] }],
         filters: [{ member: "orders.is_returned", operator: "equals", values: ["1"] }],
       }),
-      pivotItems: { showAppliedFilters: true },
+      pivotItems: { rows: [], columns: [], measures: [], filters: [], showAppliedFilters: true },
     });
     const summary = out.layout.cells.map((row) => row[0]).filter((v): v is string => typeof v === "string" && v.startsWith(FILTER_PREFIX));
     expect(summary).toEqual([`${FILTER_PREFIX}Orders Is Returned is 1`, `${FILTER_PREFIX}Orders Created At is in 2024-01-01 – 2024-03-31`]);
+  });
+});
+
+describe("the sync engine over the memory port, reports on the stand-in, data from Cube", () => {
+  let platform: RunningPlatform;
+  let mgmt: PlatformClient;
+  let deploymentId: number;
+  beforeAll(async () => {
+    platform = await startPlatform({ log: () => {} });
+    deploymentId = platform.info.deployments[0]!.id;
+    mgmt = createPlatformClient({ baseUrl: platform.info.baseUrl, credential: platform.info.apiKeys.analyst });
+  }, 120_000);
+  afterAll(async () => {
+    await platform?.close();
+  });
+
+  it("2. a placement cut at the cap says so on place and on refresh; an unchanged refresh writes 0 cells", async () => {
+    const wb = memoryWorkbook("https://example.test/cube/Orders.xlsx");
+    const sheetId = wb.user.firstSheetId();
+    const engine = new SyncEngine({ port: wb.port, platform: mgmt, data: client(), deploymentId, filterDefaults: { maxRows: 60_000 } });
+    const report = await mgmt.createReport(deploymentId, { name: "All orders", title: "All orders", jsonQuery: JSON.stringify({ measures: ["orders.count"], dimensions: ["orders.id"] }) });
+    const placed = await engine.place(report, { at: { sheetId, row: 0, col: 0 } });
+    if (placed.kind !== "placed") throw new Error(`not placed: ${placed.kind}`);
+    expect(placed.range).toBe("A1:B60001");
+    expect(placed.notices.join(" ")).toMatch(/Only the first 60,000 rows were placed/);
+    expect(wb.user.cell(sheetId, 60_000, 0)).toBe(60_000);
+    expect(wb.user.cell(sheetId, 60_001, 0)).toBe("");
+    const again = await engine.refresh(placed.key, "ask");
+    expect(again).toMatchObject({ kind: "refreshed", stats: { cellsWritten: 0 } });
+    expect(again.kind === "refreshed" && again.notices.join(" ")).toMatch(/Only the first 60,000 rows/);
+  });
+
+  it("7. a SQL report on Cube fails with the plain reason, writes nothing and leaves the report intact", async () => {
+    const wb = memoryWorkbook("https://example.test/cube/Sql.xlsx");
+    const sheetId = wb.user.firstSheetId();
+    const engine = new SyncEngine({ port: wb.port, platform: mgmt, data: client(), deploymentId });
+    const report = await mgmt.createReport(deploymentId, { name: "SQL orders", title: "SQL orders", sqlQuery: "SELECT status, count(*) FROM orders GROUP BY 1" });
+    const e = await failure(engine.place(report, { at: { sheetId, row: 0, col: 0 } }));
+    expect((e as ApiError).kind).toBe("sql-not-supported");
+    expect(wb.user.cell(sheetId, 0, 0)).toBe("");
+    expect(await engine.placements()).toEqual([]);
+    const stored = (await mgmt.listReports(deploymentId, {})).items.find((r) => r.id === report.id);
+    expect(stored?.sqlQuery).toBe(report.sqlQuery);
+  });
+
+  it("the stand-in's row limits and order form are Cube's (default 10,000 silently; {id, desc} refused; over 50,000 refused)", async () => {
+    expect(ROW_LIMITS).toEqual({ default: 10_000, max: 50_000 });
+    const token = (await mgmt.createDeploymentToken(deploymentId, {})).token;
+    const standIn = createDataClient({ dataUrl: platform.info.dataUrl, token: createDeploymentTokenManager({ client: mgmt, deploymentId }) });
+    const q = { measures: ["orders.count"], dimensions: ["customers.id"] };
+    const cut = await standIn.load(q);
+    expect([cut.rows.length, cut.query.rowLimit]).toEqual([ROW_LIMITS.default, ROW_LIMITS.default]);
+    const all = await runReport(standIn, { jsonQuery: JSON.stringify(q) });
+    expect(all.result.rows.length).toBe(20_000); // every customer: more than the default, placed in full
+    expect(new Set(all.result.rows.map((r) => r[0])).size).toBe(20_000);
+    const post = async (query: unknown) => {
+      const r = await fetch(`${platform.info.dataUrl}/v1/load`, { method: "POST", headers: { Authorization: token, "Content-Type": "application/json" }, body: JSON.stringify({ query }) });
+      return { status: r.status, body: (await r.json()) as { error?: string } };
+    };
+    const order = await post({ ...q, order: [{ id: "customers.id", desc: true }] });
+    expect(order).toEqual({ status: 400, body: { type: "UserError", error: 'Invalid query format: "order[0]" must be an array' } });
+    // Cube answers 500 "Error: The query limit has been exceeded."; the stand-in's request schema
+    // refuses it first, with a 400 naming the field (docs/API.md "What we learnt from real Cube").
+    const over = await post({ ...q, limit: ROW_LIMITS.max + 1 });
+    expect(over.status).toBe(400);
+    expect(over.body.error).toMatch(/limit/);
   });
 });
