@@ -16,7 +16,8 @@ export default defineConfig({
           name: "node",
           environment: "node",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/**/*.browser.test.{ts,tsx}", "node_modules/**"],
+          // test/cube/server holds Cube's own install (its node_modules), not tests.
+          exclude: ["test/**/*.browser.test.{ts,tsx}", "node_modules/**", "test/cube/server/**"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
