@@ -16,6 +16,6 @@ export default tseslint.config(
     },
   },
   // The Cube peer of test/cube (plain CommonJS run by node) and its data model (Cube's globals).
-  { files: ["test/cube/server/*.cjs"], rules: { "@typescript-eslint/no-require-imports": "off" } },
-  { files: ["test/cube/server/model/*.js"], languageOptions: { globals: { cube: "readonly", CUBE: "readonly" } } },
+  { files: ["dev/cube/server/*.cjs"], rules: { "@typescript-eslint/no-require-imports": "off" } },
+  { files: ["dev/cube/server/model/*.js"], languageOptions: { globals: { cube: "readonly", CUBE: "readonly" } } },
 );

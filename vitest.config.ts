@@ -16,8 +16,7 @@ export default defineConfig({
           name: "node",
           environment: "node",
           include: ["test/**/*.test.ts"],
-          // test/cube/server holds Cube's own install (its node_modules), not tests.
-          exclude: ["test/**/*.browser.test.{ts,tsx}", "node_modules/**", "test/cube/server/**"],
+          exclude: ["test/**/*.browser.test.{ts,tsx}", "node_modules/**"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

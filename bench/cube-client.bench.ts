@@ -1,5 +1,5 @@
 // Benchmark: the project's data client against a plain fetch on a 10,000-row /v1/load from real
-// Cube 0.33.65 (test/cube/server; installed when missing). Both ask the same query, interleaved
+// Cube 0.33.65 (dev/cube/server; installed when missing). Both ask the same query, interleaved
 // (the order alternates each round), so both see the same server and its result cache:
 //   plain   — fetch + res.json()
 //   client  — createDataClient().load(): fetch, JSON parse, schema check, decode into a TypedResult
@@ -7,7 +7,7 @@
 //   npm run bench -- cube-client            (CUBE_BENCH_RUNS=N to change the 40 rounds)
 import { loadavg } from "node:os";
 import { createDataClient, type LoadQuery } from "../src/api";
-import { installCube, startCube } from "../test/cube/cube";
+import { installCube, startCube } from "../dev/cube/peer";
 import { percentile, round, writeResult } from "./lib";
 
 const RUNS = Number(process.env.CUBE_BENCH_RUNS ?? 40);

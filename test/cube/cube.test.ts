@@ -1,5 +1,5 @@
 // The data client, layout and sync engine against a real semantic layer: open-source Cube
-// 0.33.65 on SQLite (test/cube/server; issue 17). Cube is installed when missing, started on a
+// 0.33.65 on SQLite (dev/cube/server; issue 17). Cube is installed when missing, started on a
 // free 127.0.0.1 port with a generated dataset, and stopped at the end; any failure to do so
 // fails the suite with the reason. One test per finding of issue 17 (each fails on the code
 // before the fixes), plus what already held, measured here rather than assumed.
@@ -16,7 +16,7 @@ import { ROW_LIMITS } from "../../dev/platform/semantic.ts";
 import { createPlatformClient, createDeploymentTokenManager, type PlatformClient } from "../../src/api/index.ts";
 import { SyncEngine } from "../../src/sync/index.ts";
 import { memoryWorkbook } from "../sync/support.ts";
-import { installCube, startCube, type RunningCube } from "./cube.ts";
+import { installCube, startCube, type RunningCube } from "../../dev/cube/peer.ts";
 
 let cube: RunningCube;
 

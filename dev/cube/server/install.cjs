@@ -1,9 +1,9 @@
-// Installs Cube for the integration suite into test/cube/server/node_modules, only when needed:
+// Installs Cube for the integration suite into dev/cube/server/node_modules, only when needed:
 // skipped when the stamp written after the last good install matches the lock's hash and the
-// sqlite3 binding is there. Called by .ci/run and by the suite itself (test/cube/cube.ts), so a
+// sqlite3 binding is there. Called by .ci/run and by the suite itself (dev/cube/peer.ts), so a
 // fresh clone's `npm ci && npm test` gets it without a manual step.
 //
-//   node test/cube/server/install.cjs        exit 0 = ready; anything else says why on stderr
+//   node dev/cube/server/install.cjs        exit 0 = ready; anything else says why on stderr
 //
 // `--ignore-scripts`: Cube's @cubejs-backend/native postinstall downloads a binary from GitHub,
 // which these machines cannot reach (the REST API does not need it). sqlite3 is then built from
@@ -78,10 +78,10 @@ function main() {
   withLock(() => {
     if (ready(hash)) return;
     const t0 = Date.now();
-    console.error("cube: installing Cube 0.33.65 into test/cube/server (npm ci --ignore-scripts, then npm rebuild sqlite3)…");
+    console.error("cube: installing Cube 0.33.65 into dev/cube/server (npm ci --ignore-scripts, then npm rebuild sqlite3)…");
     fs.rmSync(stamp, { force: true });
-    sh(["ci", "--ignore-scripts", "--no-audit", "--no-fund"], "npm ci --ignore-scripts in test/cube/server");
-    sh(["rebuild", "sqlite3"], "npm rebuild sqlite3 in test/cube/server");
+    sh(["ci", "--ignore-scripts", "--no-audit", "--no-fund"], "npm ci --ignore-scripts in dev/cube/server");
+    sh(["rebuild", "sqlite3"], "npm rebuild sqlite3 in dev/cube/server");
     if (!fs.existsSync(binding)) throw new Error(`npm rebuild sqlite3 finished but ${binding} is missing`);
     fs.writeFileSync(stamp, `${hash}\n`);
     console.error(`cube: installed in ${((Date.now() - t0) / 1000).toFixed(0)} s`);

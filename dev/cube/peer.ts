@@ -1,5 +1,5 @@
-// The real semantic layer for the integration suite: open-source Cube 0.33.65 on SQLite
-// (test/cube/server). installCube() installs it when missing (idempotent, see install.cjs);
+// A real semantic layer for tests and benchmarks: open-source Cube 0.33.65 on SQLite
+// (dev/cube/server). installCube() installs it when missing (idempotent, see install.cjs);
 // startCube() generates the dataset, starts Cube on a free 127.0.0.1 port and signs tokens with
 // its secret. Both fail loudly with the reason: this suite never skips.
 import { spawn, spawnSync } from "node:child_process";
@@ -16,7 +16,7 @@ const DATA_DIR = path.join(SERVER_DIR, "node_modules", ".cache", "cellbound-cube
 export function installCube(): void {
   const r = spawnSync(process.execPath, [path.join(SERVER_DIR, "install.cjs")], { encoding: "utf8", timeout: 15 * 60_000 });
   if (r.status !== 0) {
-    throw new Error(`Cube could not be installed for test/cube (node test/cube/server/install.cjs exited ${r.status ?? r.signal}):\n${r.stderr}\n${r.stdout}`);
+    throw new Error(`Cube could not be installed for test/cube (node dev/cube/server/install.cjs exited ${r.status ?? r.signal}):\n${r.stderr}\n${r.stdout}`);
   }
 }
 
