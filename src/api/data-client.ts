@@ -15,7 +15,7 @@ import {
 } from "./http";
 import { h64Hex, ready as hashReady } from "../checksum/hash";
 import { withRetry } from "./retry";
-import { DEFAULT_DATA_RETRY, deadlinesWith, type Deadlines, type RetryPolicy } from "./deadlines";
+import { DEFAULT_DATA_RETRY, DEFAULT_DEADLINES, deadlinesWith, type Deadlines, type RetryPolicy } from "./deadlines";
 import { sqlToTypedResult, toTypedResult, ValueDecodeError } from "./typed-result";
 
 export { DEFAULT_DATA_RETRY };
@@ -230,7 +230,7 @@ export function createDataClient(options: DataClientOptions): DataClient {
  * A server error or the caller's abort passes through unchanged.
  */
 export async function probeDataUrl(o: { dataUrl: string; token: TokenProvider | string; fetch?: FetchLike; deadlineMs?: number; signal?: AbortSignal }): Promise<void> {
-  const deadlineMs = o.deadlineMs ?? 15_000;
+  const deadlineMs = o.deadlineMs ?? DEFAULT_DEADLINES.signInProbeMs;
   const client = createDataClient({
     dataUrl: o.dataUrl, token: o.token, ...(o.fetch ? { fetch: o.fetch } : {}),
     retry: { maxAttempts: 1, maxElapsedMs: deadlineMs }, deadlines: { dataAttemptMs: deadlineMs },

@@ -29,6 +29,8 @@ export interface Deadlines {
   streamIdleMs: number;
   /** The headers of a stream must arrive within this. */
   streamConnectMs: number;
+  /** Sign-in's check of the data API URL (GET /v1/meta), one attempt. */
+  signInProbeMs: number;
   /** A response body larger than this fails with ResponseTooLargeError (checked before and while reading). */
   maxResponseBytes: number;
 }
@@ -39,6 +41,7 @@ export const DEFAULT_DEADLINES: Deadlines = {
   tokenMintMs: 30_000,
   streamIdleMs: 30_000,
   streamConnectMs: 30_000,
+  signInProbeMs: 15_000,
   maxResponseBytes: 64 * 1024 * 1024,
 };
 

@@ -376,11 +376,18 @@ export function errorDetails(bytes: Uint8Array): ErrorDetails {
   return { json, message: error ?? excerptOf(text) };
 }
 
-/** A short plain-text excerpt of a body: an HTML page's <title> or its first words. */
+/**
+ * A short plain-text excerpt of a body: an HTML page's visible text (its <title> when the body has
+ * none — Express's "Error" title would say less than its "Cannot POST /x"), else the text itself.
+ */
 export function excerptOf(text: string): string {
-  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1];
-  const plain = (title ?? text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ").replace(/<[^>]*>/g, " "))
-    .replace(/&nbsp;/g, " ").replace(/\s+/g, " ").trim();
+  const squash = (t: string) => t.replace(/&nbsp;/g, " ").replace(/\s+/g, " ").trim();
+  let plain = squash(text);
+  if (/^<(!doctype|html|head|body|\?xml)/i.test(plain)) {
+    const title = squash(/<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1] ?? "");
+    const body = squash(text.replace(/<(head|script|style)[\s\S]*?<\/\1>/gi, " ").replace(/<[^>]*>/g, " "));
+    plain = body || title;
+  }
   return plain.length > 160 ? `${plain.slice(0, 157)}…` : plain;
 }
 

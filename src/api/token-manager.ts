@@ -69,7 +69,7 @@ export function createDeploymentTokenManager(o: DeploymentTokenManagerOptions): 
 
   return {
     async getToken(signal) {
-      signal?.throwIfAborted();
+      if (signal?.aborted) throw signal.reason; // (throwIfAborted is missing in older WebKit)
       if (current && now() < current.renewAt) return current.token;
       inflight ??= mint().finally(() => {
         inflight = null;

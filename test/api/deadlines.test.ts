@@ -1,14 +1,15 @@
 // Deadlines, cancel, size caps and streams against a real local HTTP server (127.0.0.1, port 0):
 // a server that never answers, one that stalls mid-body, one that streams; small injected deadlines.
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   createDataClient, createPlatformClient, NotFoundError, openStream, ResponseTooLargeError, sendRaw, TimeoutError,
   type OpenedStream,
 } from "../../src/api";
 import { anySignalFallback } from "../../src/api/http";
-import { startServer, type TestServer } from "./server";
+import { startServer, warmUpFetch, type TestServer } from "./server";
 
 let server: TestServer | null = null;
+beforeAll(warmUpFetch);
 afterEach(async () => {
   await server?.close();
   server = null;
@@ -207,14 +208,20 @@ describe("openStream", () => {
     expect(await reader.read().catch((x: unknown) => x)).toBe(reason);
     await server.closedEarly(0);
   });
-  it("cancel() (or cancelling the body) closes the connection", async () => {
+  it("cancel() or cancelling the body closes the connection", async () => {
     server = await startServer((_req, res) => {
       res.writeHead(200);
       res.write("one");
     });
-    const s = await open(`${server.url}/s`, { idleMs: 5_000 });
-    await s.body.cancel();
+    const a = await open(`${server.url}/s`, { idleMs: 5_000 });
+    await a.body.cancel();
     await server.closedEarly(0);
+    const b = await open(`${server.url}/s`, { idleMs: 5_000 });
+    const reader = b.body.getReader();
+    await reader.read();
+    b.cancel();
+    expect(await reader.read().catch((x: unknown) => x)).toMatchObject({ name: "AbortError" });
+    await server.closedEarly(1);
   });
   it("maps the status before the body is used: a 404 HTML page is a NotFoundError with an excerpt", async () => {
     server = await startServer((_req, res) => {
@@ -223,7 +230,7 @@ describe("openStream", () => {
     });
     const e = await open(`${server.url}/ai/chat`).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(NotFoundError);
-    expect((e as Error).message).toBe("POST /ai/chat: 404 404 Not Found");
+    expect((e as Error).message).toBe("POST /ai/chat: 404 Nope");
   });
   it("headers that never come end with a TimeoutError within connectMs", async () => {
     server = await startServer(() => {});
@@ -246,5 +253,19 @@ describe("anySignal fallback (for hosts without AbortSignal.any)", () => {
     expect(both.signal.reason).toBe("b's reason");
     const pre = anySignalFallback([AbortSignal.abort("already")]);
     expect(pre.signal.reason).toBe("already");
+  });
+  it("sendRaw keeps its deadline and the caller's abort where AbortSignal.any is missing", async () => {
+    const native = (AbortSignal as { any?: unknown }).any;
+    delete (AbortSignal as { any?: unknown }).any;
+    try {
+      server = await startServer(() => {});
+      await expect(send(`${server.url}/a`, { deadlineMs: 100 })).rejects.toBeInstanceOf(TimeoutError);
+      const ctl = new AbortController();
+      setTimeout(() => ctl.abort("caller's reason"), 50);
+      await expect(send(`${server.url}/b`, { deadlineMs: 5_000, signal: ctl.signal })).rejects.toBe("caller's reason");
+      await server.closedEarly(1);
+    } finally {
+      (AbortSignal as { any?: unknown }).any = native;
+    }
   });
 });

@@ -3,7 +3,7 @@
 // scripted answers shaped like the real semantic layer's (recorded fixtures where they fit).
 import { describe, expect, it } from "vitest";
 import {
-  createDataClient, createDeploymentTokenManager, createPlatformClient, decodeBoolean, ForbiddenError, LoadQuery,
+  createDataClient, createDeploymentTokenManager, excerptOf, createPlatformClient, decodeBoolean, ForbiddenError, LoadQuery,
   NotFoundError, RateLimitedError, RetryExhaustedError, retryAfterMs, ServerError, SqlNotSupportedError, TimeoutError,
   TokenRefusedError, type DeploymentToken, type FetchLike,
 } from "../../src/api";
@@ -107,6 +107,12 @@ describe("finding 5: the status is mapped before the body is parsed", () => {
     const e = await data(scripted({ status: 404, text: page("404 Not Found") }).fetch).load({ measures: ["orders.count"] }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(NotFoundError);
     expect((e as Error).message).toBe("POST /v1/load: 404 404 Not Found");
+  });
+  it("an excerpt is the page's visible text (Express's 404), or its title when the body is empty", () => {
+    expect(excerptOf('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Error</title></head><body><pre>Cannot POST /cubejs-api/v1/svcsql</pre></body></html>')).toBe("Cannot POST /cubejs-api/v1/svcsql");
+    expect(excerptOf("<html><head><title>502 Bad Gateway</title></head><body></body></html>")).toBe("502 Bad Gateway");
+    expect(excerptOf("plain words\n\n here")).toBe("plain words here");
+    expect(excerptOf("x".repeat(500))).toHaveLength(158);
   });
   it("an HTML 403 from a proxy keeps status and type", async () => {
     const e = await data(scripted({ status: 403, text: page("Forbidden by proxy") }).fetch).meta().catch((x: unknown) => x);

@@ -42,11 +42,33 @@ export async function startServer(handler: (req: IncomingMessage, res: ServerRes
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    closedEarly: (n) => (closed.has(n) ? Promise.resolve() : new Promise((resolve) => waiters.set(n, resolve))),
+    closedEarly: (n) =>
+      closed.has(n)
+        ? Promise.resolve()
+        : new Promise((resolve, reject) => {
+            const t = setTimeout(() => reject(new Error(`request ${n} was not closed early by the client within 5 s (seen: ${requests.length} requests)`)), 5_000);
+            waiters.set(n, () => {
+              clearTimeout(t);
+              resolve();
+            });
+          }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * One request through fetch to a throwaway server: the first fetch of a process loads and
+ * compiles its HTTP client, which can take longer than a test's 150 ms deadline on a busy machine.
+ */
+export async function warmUpFetch(): Promise<void> {
+  const s = await startServer((_req, res) => void res.end("ok"));
+  try {
+    await (await fetch(s.url)).text();
+  } finally {
+    await s.close();
+  }
 }

@@ -1,7 +1,7 @@
 // The live Backend: Connect over src/api's platform client; each Workspace wires the sync engine
 // (src/sync) to the Office.js adapter (src/host/excel) and the API layer.
 import {
-  ApiError, createPlatformClient, DataUrlError, InvalidResponseError, NotFoundError, PlatformUrlError, probeDataUrl,
+  ApiError, createPlatformClient, DataUrlError, LIMITS, InvalidResponseError, NotFoundError, PlatformUrlError, probeDataUrl,
   type Deployment as ApiDeployment, type Me, type PlatformClient,
 } from "../../api";
 import type { Backend, ConnectInput, Deployment, Workspace } from "../model";
@@ -50,7 +50,7 @@ async function checkDataUrl(client: PlatformClient, input: ConnectInput, deploym
   const dataUrl = input.dataUrl ?? defaultDataUrl(input.baseUrl);
   let token: string;
   try {
-    token = (await client.createDeploymentToken(deploymentId, { expiresIn: 60 }, signal)).token;
+    token = (await client.createDeploymentToken(deploymentId, { expiresIn: LIMITS.tokenExpiresInMin }, signal)).token;
   } catch (e) {
     if (signal?.aborted || !(e instanceof ApiError)) throw e;
     return;
