@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { FetchedLoad, LoadResult, MetaResponse } from "../../src/api/index.ts";
 import { untitledSummaryMembers } from "../../src/sync/filters.ts";
 import { prepareReport, runReport } from "../../src/sync/run-report.ts";
+import type { SemanticQuery } from "../../src/sync/query.ts";
 
 const answer: LoadResult = {
   columns: [
@@ -44,7 +45,7 @@ const report = (query: object, show = true) => ({
   jsonQuery: JSON.stringify(query),
   pivotItems: { rows: [], columns: [], measures: [], filters: [], showAppliedFilters: show },
 });
-const dated = {
+const dated: SemanticQuery = {
   measures: ["orders.count"], dimensions: ["orders.status"],
   timeDimensions: [{ dimension: "orders.created_at", dateRange: ["2024-01-01", "2024-03-31"] }],
   filters: [{ member: "orders.region", operator: "equals", values: ["EU"] }, { member: "orders.status", operator: "notEquals", values: ["cancelled"] }],
