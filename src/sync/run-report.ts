@@ -14,7 +14,7 @@
 // summary flag, the layout and cell-model versions, and each answer's own source (a hash of its
 // bytes). Equal sources give equal grids, so a refresh whose source equals the one it last wrote
 // knows the incoming fingerprint without laying anything out (docs/SYNC.md "Unchanged data").
-import { LoadQuery, type DataClient, type FetchedLoad, type FetchedResult, type LoadResult, type Report } from "../api/index.ts";
+import { LoadQuery, type DataClient, type FetchedLoad, type LoadResult, type Report } from "../api/index.ts";
 import { CHECKSUM_VERSION } from "../checksum/index.ts";
 import { h64Hex, ready as hashReady } from "../checksum/hash.ts";
 import type { TypedResult } from "../checksum/types.ts";
@@ -96,7 +96,9 @@ export async function prepareReport(data: Data, report: RunnableReport, defaults
     const query = checked.data as SemanticQuery;
     const load: Load = (q) => data.fetchLoad(q as LoadQuery, signal);
     const maxRows = defaults.maxRows ?? MAX_PLACED_ROWS;
-    const fetched: Partial<Record<keyof PivotTotals, FetchedResult<LoadResult>>> = {};
+    // Totals queries drop the report's limit (query.ts totalsQuery): they are paged like the main one.
+    const fetched: Partial<Record<keyof PivotTotals, MainRows>> = {};
+    const loadAll = (q: SemanticQuery) => fetchMainRows(load, q, maxRows);
     let main: MainRows | null = null;
     let metaTitles: Map<string, string> | null = null;
     const pending: Promise<unknown>[] = [];
@@ -107,9 +109,9 @@ export async function prepareReport(data: Data, report: RunnableReport, defaults
       const of = (members: readonly string[]) => keys.filter((k) => members.some((m) => sameMember(k, m)));
       const rowTotals = pivot.showRowTotals === true && (pivot.columns?.length ?? 0) > 0;
       const colTotals = pivot.showColumnTotals === true;
-      if (rowTotals) pending.push(load(totalsQuery(query, of(pivot.rows ?? []))).then((r) => (fetched.byRows = r)));
-      if (colTotals) pending.push(load(totalsQuery(query, of(pivot.columns ?? []))).then((r) => (fetched.byColumns = r)));
-      if (rowTotals && colTotals) pending.push(load(totalsQuery(query, [])).then((r) => (fetched.grand = r)));
+      if (rowTotals) pending.push(loadAll(totalsQuery(query, of(pivot.rows ?? []))).then((r) => (fetched.byRows = r)));
+      if (colTotals) pending.push(loadAll(totalsQuery(query, of(pivot.columns ?? []))).then((r) => (fetched.byColumns = r)));
+      if (rowTotals && colTotals) pending.push(loadAll(totalsQuery(query, [])).then((r) => (fetched.grand = r)));
     }
     await Promise.all(pending);
     const rows = main as MainRows | null;
@@ -122,7 +124,7 @@ export async function prepareReport(data: Data, report: RunnableReport, defaults
       main: rows.pages.map((p) => p.source).join(","),
       ...(cut ? { cut: maxRows } : {}),
       ...(usedMeta ? { meta: usedMeta } : {}),
-      ...Object.fromEntries(Object.entries(fetched).map(([k, f]) => [k, f.source])),
+      ...Object.fromEntries(Object.entries(fetched).map(([k, f]) => [k, f.pages.map((p) => p.source).join(",")])),
     });
     return {
       source,
@@ -130,9 +132,9 @@ export async function prepareReport(data: Data, report: RunnableReport, defaults
       build: once(() => {
         const result = joinPages(rows.pages, maxRows);
         const totals: PivotTotals = {};
-        if (fetched.byRows) totals.byRows = fetched.byRows.result();
-        if (fetched.byColumns) totals.byColumns = fetched.byColumns.result();
-        if (fetched.grand) totals.grand = fetched.grand.result();
+        if (fetched.byRows) totals.byRows = joinPages(fetched.byRows.pages, maxRows);
+        if (fetched.byColumns) totals.byColumns = joinPages(fetched.byColumns.pages, maxRows);
+        if (fetched.grand) totals.grand = joinPages(fetched.grand.pages, maxRows);
         // Titles: the annotation's for the members the result carries, /v1/meta's for the others.
         const titles = new Map<string, string>(titlesFromMeta ?? []);
         for (const c of result.columns) titles.set(c.key, c.title);

@@ -121,6 +121,20 @@ describe("issue 17 findings against Cube", () => {
     expect(exact.result.rows.length).toBe(cube.orders);
   });
 
+  it("2. a pivot's totals queries (which drop the limit) get every row too", async () => {
+    const out = await runReport(client(), {
+      jsonQuery: JSON.stringify({
+        measures: ["orders.count"], dimensions: ["orders.id", "orders.status"],
+        filters: [{ member: "orders.id", operator: "lte", values: ["30000"] }],
+      }),
+      pivotItems: { rows: ["orders.id"], columns: ["orders.status"], measures: ["orders.count"], filters: [], showRowTotals: true },
+    });
+    const body = out.layout.cells.slice(out.layout.headerRows);
+    expect(body.length).toBe(30_000);
+    // The row-total column (last) is filled on every row, also past Cube's default of 10,000.
+    expect(body.filter((r) => r[r.length - 1] === 1).length).toBe(30_000);
+  });
+
   it("3. a boolean dimension from SQLite (1/0) loads and is placed as TRUE/FALSE", async () => {
     const out = await runReport(client(), { jsonQuery: JSON.stringify({ measures: ["orders.count"], dimensions: ["orders.is_returned"], order: { "orders.is_returned": "asc" } }) });
     expect(out.result.rows.map((r) => r[0])).toEqual([false, true]);
