@@ -99,11 +99,10 @@ export async function prepareReport(data: Data, report: RunnableReport, defaults
     // Totals queries drop the report's limit (query.ts totalsQuery): they are paged like the main one.
     const fetched: Partial<Record<keyof PivotTotals, MainRows>> = {};
     const loadAll = (q: SemanticQuery) => fetchMainRows(load, q, maxRows);
-    let main: MainRows | null = null;
-    let metaTitles: Map<string, string> | null = null;
-    const pending: Promise<unknown>[] = [];
-    pending.push(fetchMainRows(load, query, maxRows).then((r) => (main = r)));
-    if (show && data.meta && untitledSummaryMembers(query).length > 0) pending.push(metaTitlesOf(data, signal).then((t) => (metaTitles = t)));
+    const mainRows = loadAll(query);
+    const needsMeta = show && data.meta !== undefined && untitledSummaryMembers(query).length > 0;
+    const metaTitles = needsMeta ? metaTitlesOf(data, signal) : Promise.resolve(null);
+    const pending: Promise<unknown>[] = [mainRows, metaTitles];
     if (pivot && isPivot(pivot)) {
       const keys = groupingKeys(query);
       const of = (members: readonly string[]) => keys.filter((k) => members.some((m) => sameMember(k, m)));
@@ -114,9 +113,8 @@ export async function prepareReport(data: Data, report: RunnableReport, defaults
       if (rowTotals && colTotals) pending.push(loadAll(totalsQuery(query, [])).then((r) => (fetched.grand = r)));
     }
     await Promise.all(pending);
-    const rows = main as MainRows | null;
-    const titlesFromMeta = metaTitles as Map<string, string> | null;
-    if (!rows) throw new Error("unreachable: the main query did not run");
+    const rows = await mainRows;
+    const titlesFromMeta = await metaTitles;
     const cut: RowCut | null = rows.cut ? rowCut(maxRows) : null;
     // Meta titles the summary uses are part of what the grid depends on.
     const usedMeta = titlesFromMeta ? untitledSummaryMembers(query).map((m) => [m, titlesFromMeta.get(m) ?? null]) : null;
