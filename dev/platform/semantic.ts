@@ -138,6 +138,13 @@ export interface CompiledQuery {
 
 const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
 
+/**
+ * Cube's row limits (CUBEJS_DB_QUERY_DEFAULT_LIMIT, CUBEJS_DB_QUERY_LIMIT): a query without a
+ * limit gets 10,000 rows, silently; a limit over 50,000 is refused ("The query limit has been
+ * exceeded."). Measured against Cube 0.33.65 (test/cube), see docs/API.md "What we learnt from real Cube".
+ */
+export const ROW_LIMITS = { default: 10_000, max: 50_000 } as const;
+
 export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = {}): CompiledQuery {
   const timezone = query.timezone ?? "UTC";
   if (!TIMEZONES.has(timezone)) throw new QueryError(`Unknown timezone: '${timezone}'`);
@@ -145,7 +152,11 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
   const dimensions = query.dimensions ?? [];
   const timeDimensions = query.timeDimensions ?? [];
   if (measures.length + dimensions.length + timeDimensions.length === 0) throw new QueryError("Query should contain either measures, dimensions or timeDimensions");
-  const limit = query.limit ?? 10_000;
+  // Cube checks this before anything else in the query (api-gateway normalizeQuery). Requests
+  // reach here through the LoadQuery schema, which already refuses it; the check stays for
+  // in-process callers.
+  if (query.limit !== undefined && query.limit > ROW_LIMITS.max) throw new QueryError("The query limit has been exceeded.");
+  const limit = query.limit ?? ROW_LIMITS.default;
   const params: DuckDBValue[] = [];
   const param = (v: DuckDBValue) => { params.push(v); return `$${params.length}`; };
   const used = new Set<string>();
@@ -321,7 +332,13 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
   let order: Array<{ id: string; desc: boolean }>;
   const given = query.order;
   if (given === undefined) order = [];
-  else if (Array.isArray(given)) order = given.map((o) => Array.isArray(o) ? { id: o[0], desc: o[1] === "desc" } : o);
+  else if (Array.isArray(given)) {
+    // Cube accepts a map or [member, direction] pairs only; the {id, desc} form it echoes back is
+    // refused with this 400 (measured on Cube 0.33.65, test/cube).
+    const bad = given.findIndex((o) => !Array.isArray(o));
+    if (bad >= 0) throw new QueryError(`Invalid query format: "order[${bad}]" must be an array`);
+    order = (given as Array<[string, "asc" | "desc"]>).map((o) => ({ id: o[0], desc: o[1] === "desc" }));
+  }
   else order = Object.entries(given).map(([id, d]) => ({ id, desc: d === "desc" }));
   for (const o of order) if (!orderable.has(o.id)) throw new QueryError(`Order member '${o.id}' is not part of the query`);
   // Default order (as the semantic layer does): first time dimension, else first measure desc, else first dimension.

@@ -23,7 +23,7 @@ import { chunkRows, differingChunks, emptyGrid, fingerprintGrid, sliceGrid, type
 import type { Layout } from "./layout.ts";
 import { areaAt, collisions, growthAreas, leftoverAreas, mergeRuns, occupiedCells, type Neighbour, type OccupiedCell, type Shape } from "./plan.ts";
 import { NotRefreshed, runQueue, type QueueProgress } from "./queue.ts";
-import { prepareReport, runReport } from "./run-report.ts";
+import { prepareReport, runReport, type RowCut } from "./run-report.ts";
 import { describeChange, noAccessPrefix } from "./status.ts";
 import { addPlacement, classify, loadPlacements, updatePlacement, type CellState, type LocalPlacement, type PendingWrite } from "./state.ts";
 import { upsertReport, type UpsertOutcome } from "./upsert.ts";
@@ -107,6 +107,8 @@ export interface PreparedRefresh {
   shape: Shape;
   /** What the grid depends on (run-report.ts). */
   source: string;
+  /** The report returns more rows than a placement holds; the placed rows were cut (run-report.ts). */
+  cut?: RowCut | null;
   /**
    * The answer is the one last written (same source): `incoming` is the committed fingerprint and
    * nothing was decoded or laid out yet — layout() does it if the sheet turns out to need cells.
@@ -145,7 +147,7 @@ export class SyncEngine {
     // Where the user chose: the cell selected when Place was pressed, read before the data is
     // fetched (a click elsewhere while the query runs must not move the report).
     const at = o.at ?? (await port.selection()).area;
-    const { layout, source } = await runReport(this.ctx.data, report, this.ctx.filterDefaults, o.signal);
+    const { layout, source, cut } = await runReport(this.ctx.data, report, this.ctx.filterDefaults, o.signal);
     return this.lock.run(async () => {
       const sheet = (await port.sheets()).find((s) => s.id === at.sheetId);
       if (!sheet) throw new Error("The target sheet no longer exists.");
@@ -181,7 +183,7 @@ export class SyncEngine {
       await this.journal(key, { phase: "written", inFlight: null });
       this.lastWritten.set(key, layout.cells);
       const placementId = await this.connectNewPlacement(local, fp, target, sheet, o.signal);
-      return { kind: "placed", key, placementId, reportId: up.report.id, publicId: up.publicId, sheetName: sheet.name, range: areaA1(target), notices: up.notices, stats };
+      return { kind: "placed", key, placementId, reportId: up.report.id, publicId: up.publicId, sheetName: sheet.name, range: areaA1(target), notices: [...up.notices, ...(cut ? [cut.message] : [])], stats };
     }, o.signal);
   }
 
@@ -237,13 +239,13 @@ export class SyncEngine {
     const sameSource = prepared.source === placement.source && placement.committed !== null && placement.pending === null;
     if (sameSource) {
       const timings = { reportMs: t1 - t0, queryAndLayoutMs: performance.now() - t1, fingerprintMs: 0 };
-      return { placement, incoming: placement.committed!, shape: placement.shape, source: prepared.source, sameSource, layout: layoutOf, timings };
+      return { placement, incoming: placement.committed!, shape: placement.shape, source: prepared.source, cut: prepared.cut, sameSource, layout: layoutOf, timings };
     }
     const { cells, columnFormats } = layoutOf();
     const t2 = performance.now();
     const incoming = await fingerprintGrid(cells);
     const shape = { rows: cells.length, cols: columnFormats.length };
-    return { placement, incoming, shape, source: prepared.source, sameSource, layout: layoutOf, timings: { reportMs: t1 - t0, queryAndLayoutMs: t2 - t1, fingerprintMs: performance.now() - t2 } };
+    return { placement, incoming, shape, source: prepared.source, cut: prepared.cut, sameSource, layout: layoutOf, timings: { reportMs: t1 - t0, queryAndLayoutMs: t2 - t1, fingerprintMs: performance.now() - t2 } };
   }
 
   /**
@@ -396,7 +398,8 @@ export class SyncEngine {
     await this.record(p, prep.incoming, area, t.sheet, signal, keptRows.length > 0);
     stats.timings.recordMs = performance.now() - tRecord;
     if (edits && choice === "keep") return { kind: "kept", stats, edits };
-    return { kind: "refreshed", stats, notices: state.kind === "unrecorded" || state.kind === "interrupted" ? ["An earlier refresh of this placement was interrupted after writing; it is now complete."] : [] };
+    const notices = state.kind === "unrecorded" || state.kind === "interrupted" ? ["An earlier refresh of this placement was interrupted after writing; it is now complete."] : [];
+    return { kind: "refreshed", stats, notices: prep.cut ? [...notices, prep.cut.message] : notices };
   }
 
   /** PUT .../refresh, then commit the pending fingerprint locally. */

@@ -61,7 +61,7 @@ export interface Layout {
  * last wrote (run-report.ts `source`), so a change that lays the same answer out differently
  * must bump this number.
  */
-export const LAYOUT_VERSION = 1;
+export const LAYOUT_VERSION = 2;
 
 export const TOTAL_LABEL = "Total";
 const SCALE: Record<DisplayScale, number> = { model: 1, absolute: 1, thousands: 1e3, millions: 1e6, billions: 1e9 };
@@ -130,6 +130,8 @@ interface Axis {
 
 type Tuple = RawValue[] | typeof TOTAL;
 const TOTAL: unique symbol = Symbol("total");
+/** The column tuple of a Columns zone without values: blank headers, no value anywhere. */
+const BLANK: RawValue[] = [];
 
 function resolve(result: TypedResult, members: readonly string[], what: string): { index: number; col: ResultColumn }[] {
   return members.map((m) => {
@@ -227,7 +229,9 @@ export function pivotTable(result: TypedResult, p: PivotSettings, totals: PivotT
     else v = main.get([...rt, ...ct], m.key);
     return cellFor(scaled(v, m.type, scale), m.type);
   };
-  const colTuples: Tuple[] = [...(C.tuples.length ? C.tuples : hasColumnsZone ? [] : [[]]), ...(rowTotals ? [TOTAL as Tuple] : [])];
+  // No column values (a result of 0 rows): one blank column tuple keeps the measure headers,
+  // so an empty result still shows its headers above an empty body (issue 17, finding 8).
+  const colTuples: Tuple[] = [...(C.tuples.length ? C.tuples : [BLANK]), ...(rowTotals ? [TOTAL as Tuple] : [])];
   const rowTuples: Tuple[] = [...R.tuples, ...(colTotals ? [TOTAL as Tuple] : [])];
   const before = (p.measuresPosition ?? "after") === "before";
   const rowDimCell = (t: Tuple, j: number): SheetValue => {
@@ -237,6 +241,7 @@ export function pivotTable(result: TypedResult, p: PivotSettings, totals: PivotT
   };
   const colHeader = (t: Tuple, level: number): SheetValue => {
     if (t === TOTAL) return level === 0 ? TOTAL_LABEL : "";
+    if (t === BLANK) return "";
     const c = C.cols[level]!;
     return dimLabel(t[level] ?? null, c.col);
   };

@@ -75,6 +75,8 @@ const RULES: Rule[] = [
   { from: "src/sync", forbidden: forbidDirs("src/taskpane", "src/host/excel") },
   { from: "dev/platform", forbidden: forbidDirs("src/host", "src/sync", "src/taskpane") },
   { from: "dev/excel", forbidden: forbidDirs("src/api", "src/sync", "src/taskpane") },
+  // The Cube peer (installer, server, model, and its starter for tests and benchmarks) stands alone.
+  { from: "dev/cube", forbidden: forbidDirs("src", "test", "bench") },
   { from: "scripts", forbidden: forbidDirs("src", "dev") },
   { from: "bench", forbidden: forbidDirs("test") },
 ];
