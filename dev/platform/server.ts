@@ -17,11 +17,13 @@ import { Credentials } from "./auth";
 import { ReportService, HttpProblem, type UpsertRaceHook } from "./service";
 import { seedIfEmpty, seededIds } from "./seed";
 import { managementRoutes } from "./management-routes";
-import { dataRoutes } from "./data-routes";
+import { dataRoutes, type SvcsqlLimits } from "./data-routes";
 import { platformCors } from "./cors";
 import { Clock } from "./clock";
 import { devRoutes } from "./dev-routes";
-import { SQL_VIEWS_DDL } from "./semantic";
+import { SQL_VIEW_NAMES } from "./semantic";
+import { DataDb } from "./data-db";
+import { jsonDepthLimit } from "./json-depth";
 import { ACCOUNT_NAME, DEPLOYMENTS, USERS, type PersonaName } from "./personas";
 
 export interface PlatformOptions {
@@ -35,6 +37,8 @@ export interface PlatformOptions {
   slowQueryMs?: number;
   /** How long a data request waits for a running query before "Continue wait" (default 1000). */
   continueWaitMs?: number;
+  /** svcsql row cap, byte cap and statement timeout (defaults: SVCSQL_LIMITS in data-routes.ts). */
+  svcsql?: Partial<SvcsqlLimits>;
   /** Shared cache of the generated dataset (default node_modules/.cache/cellbound-platform). */
   datasetCacheDir?: string;
   /** Log lines (default: stderr). */
@@ -91,22 +95,23 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const dataset = await ensureDatasetFile(dataDir, options.datasetCacheDir ?? DEFAULT_CACHE_DIR);
   const generated = dataset.generated;
   const datasetMs = performance.now() - td;
-  const db = await Db.open(dataDir, dataset.file, options.threads ?? 1);
-  for (const ddl of SQL_VIEWS_DDL) await db.run(ddl);
+  const db = await Db.open(dataDir, options.threads ?? 1);
+  // Views a data dir from before the sandbox may still hold in its state database (they named `sample`).
+  for (const v of SQL_VIEW_NAMES) await db.run(`DROP VIEW IF EXISTS ${v}`);
+  const dataDb = await DataDb.open(dataset.file, { threads: options.threads ?? 1 });
   const store = await Store.load(db);
   await seedIfEmpty(store);
   const clock = new Clock();
   const creds = await Credentials.load(store, clock);
   const service = new ReportService(store, clock);
-  const dataConn = await db.reader();
-  await dataConn.run("SET enable_external_access = false");
 
   const app = new Hono();
   app.use("*", platformCors(options.corsOrigins));
   app.use("*", bodyLimit({ maxSize: 2 * 1024 * 1024, onError: (c) => c.json({ error: "The body is over 2 MiB", code: "too_long", field: "(body)" }, 400) }));
+  app.use("*", jsonDepthLimit());
   if (options.devHooks) app.route("/__dev", devRoutes(clock));
   app.route("/api/v1", managementRoutes(service, creds));
-  app.route("/cubejs-api", dataRoutes(dataConn, creds, { slowQueryMs: () => slowQueryMs, continueWaitMs: options.continueWaitMs ?? 1000 }));
+  app.route("/cubejs-api", dataRoutes(dataDb, creds, { slowQueryMs: () => slowQueryMs, continueWaitMs: options.continueWaitMs ?? 1000, ...(options.svcsql ? { svcsql: options.svcsql } : {}) }));
   app.notFound((c) => c.json({ error: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
   app.onError((e, c) => {
     if (e instanceof HttpProblem) {
@@ -161,7 +166,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
       server.close(() => { clearTimeout(force); resolve(); });
       http.closeIdleConnections?.();
     });
-    dataConn.closeSync();
+    dataDb.close();
     await db.close();
     if (temp) rmSync(dataDir, { recursive: true, force: true });
   })();
