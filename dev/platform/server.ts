@@ -24,6 +24,7 @@ import { devRoutes } from "./dev-routes";
 import { SQL_VIEW_NAMES } from "./semantic";
 import { DataDb } from "./data-db";
 import { jsonDepthLimit } from "./json-depth";
+import { Chaos, type ChaosSettings } from "./chaos";
 import { ACCOUNT_NAME, DEPLOYMENTS, USERS, type PersonaName } from "./personas";
 
 export interface PlatformOptions {
@@ -45,6 +46,8 @@ export interface PlatformOptions {
   log?: (line: string) => void;
   /** Mount the dev-only routes under /__dev (`POST /__dev/clock`); off unless asked for. */
   devHooks?: boolean;
+  /** Start in fault mode (dev/platform/chaos.ts); `platform.chaos.set()` can also turn it on later. */
+  chaos?: Partial<ChaosSettings>;
   /** DuckDB worker threads (default 1: on a 2-core dev machine the JS thread needs the other; A/B measured in docs/API.md §7). */
   threads?: number;
 }
@@ -67,9 +70,10 @@ export interface PlatformHooks {
   /**
    * The next `times` upserts see another writer act between decision and application:
    * "create" or "delete" the report with their publicId, or "flip" (delete it when it
-   * exists, else create it). Each such upsert answers 409 upsert_branch_changed.
+   * exists, else create it). Each such upsert answers 409 upsert_branch_changed. The other
+   * writer is the admin (default) or, with "caller", the user whose upsert is raced (another tab).
    */
-  raceNextUpsert(kind: "create" | "delete" | "flip", times?: number): void;
+  raceNextUpsert(kind: "create" | "delete" | "flip", times?: number, writer?: "admin" | "caller"): void;
 }
 
 export interface RunningPlatform {
@@ -77,6 +81,8 @@ export interface RunningPlatform {
   /** The stand-in's clock (tests may advance it directly, as `POST /__dev/clock` does). */
   clock: Clock;
   hooks: PlatformHooks;
+  /** The fault mode: `set({ seed, rates })`, `off()`, `counts()`. */
+  chaos: Chaos;
   setSlowQueryMs(ms: number): void;
   /** Startup figures in ms; `generated` is true when the dataset was built on this start. */
   startup: { ms: number; datasetMs: number; generated: boolean };
@@ -108,8 +114,11 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const app = new Hono();
   app.use("*", platformCors(options.corsOrigins));
   app.use("*", bodyLimit({ maxSize: 2 * 1024 * 1024, onError: (c) => c.json({ error: "The body is over 2 MiB", code: "too_long", field: "(body)" }, 400) }));
+  const chaos = new Chaos({ clock, raceNextUpsert: (kind, times) => hooks.raceNextUpsert(kind, times, "caller") });
+  if (options.chaos) chaos.set(options.chaos);
+  app.use("*", chaos.middleware());
   app.use("*", jsonDepthLimit());
-  if (options.devHooks) app.route("/__dev", devRoutes(clock));
+  if (options.devHooks) app.route("/__dev", devRoutes(clock, chaos));
   app.route("/api/v1", managementRoutes(service, creds));
   app.route("/cubejs-api", dataRoutes(dataDb, creds, { slowQueryMs: () => slowQueryMs, continueWaitMs: options.continueWaitMs ?? 1000, ...(options.svcsql ? { svcsql: options.svcsql } : {}) }));
   app.notFound((c) => c.json({ error: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
@@ -145,12 +154,12 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const admin = USERS.find((u) => u.persona === "admin")!;
   const hooks: PlatformHooks = {
     onNextUpsert: (hook) => service.onNextUpsert(hook),
-    raceNextUpsert: (kind, times = 1) => {
+    raceNextUpsert: (kind, times = 1, writer = "admin") => {
       let left = times;
       const arm = () => service.onNextUpsert(async (ctx) => {
         if (--left > 0) arm();
         const k = kind !== "flip" ? kind : service.hasPublicId(ctx.publicId) ? "delete" : "create";
-        await service.concurrentWrite(k, ctx.deploymentId, ctx.publicId, admin);
+        await service.concurrentWrite(k, ctx.deploymentId, ctx.publicId, writer === "caller" ? ctx.user : admin);
       });
       if (left > 0) arm();
     },
@@ -160,6 +169,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const close = () => closing ??= (async () => {
     // Stop accepting, let in-flight requests finish (at most 2 s), then drop what is left.
     // Writes are committed before their response, and db.close() waits for the write queue.
+    chaos.release();
     const http = server as unknown as { closeIdleConnections?: () => void; closeAllConnections?: () => void };
     await new Promise<void>((resolve) => {
       const force = setTimeout(() => http.closeAllConnections?.(), 2_000);
@@ -173,5 +183,5 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
 
   const startupMs = performance.now() - t0;
   log(`platform: listening on ${baseUrl} (data dir ${dataDir}; dataset ${generated ? "generated" : "reused"} in ${datasetMs.toFixed(0)} ms; ready in ${startupMs.toFixed(0)} ms)`);
-  return { info, clock, hooks, setSlowQueryMs: (ms) => { slowQueryMs = ms; }, startup: { ms: startupMs, datasetMs, generated }, close };
+  return { info, clock, hooks, chaos, setSlowQueryMs: (ms) => { slowQueryMs = ms; }, startup: { ms: startupMs, datasetMs, generated }, close };
 }
