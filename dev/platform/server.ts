@@ -12,7 +12,7 @@ import { bodyLimit } from "hono/body-limit";
 import { serve, type ServerType } from "@hono/node-server";
 import { Db } from "./db";
 import { DEFAULT_CACHE_DIR, ensureDatasetFile } from "./dataset";
-import { Store } from "./store";
+import { Store, type StoredPlacement, type StoredReport } from "./store";
 import { Credentials } from "./auth";
 import { ReportService, HttpProblem, type UpsertRaceHook } from "./service";
 import { seedIfEmpty, seededIds } from "./seed";
@@ -83,6 +83,13 @@ export interface RunningPlatform {
   hooks: PlatformHooks;
   /** The fault mode: `set({ seed, rates })`, `off()`, `counts()`. */
   chaos: Chaos;
+  /** Read-only view of the management state, for tests and the soak (never served over HTTP). */
+  state: {
+    reports(): StoredReport[];
+    placements(): StoredPlacement[];
+    /** Consistency problems (see Store.verify); empty when healthy. */
+    verify(): Promise<string[]>;
+  };
   setSlowQueryMs(ms: number): void;
   /** Startup figures in ms; `generated` is true when the dataset was built on this start. */
   startup: { ms: number; datasetMs: number; generated: boolean };
@@ -183,5 +190,10 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
 
   const startupMs = performance.now() - t0;
   log(`platform: listening on ${baseUrl} (data dir ${dataDir}; dataset ${generated ? "generated" : "reused"} in ${datasetMs.toFixed(0)} ms; ready in ${startupMs.toFixed(0)} ms)`);
-  return { info, clock, hooks, chaos, setSlowQueryMs: (ms) => { slowQueryMs = ms; }, startup: { ms: startupMs, datasetMs, generated }, close };
+  const state = {
+    reports: () => [...store.reports.values()].map((r) => structuredClone(r)),
+    placements: () => [...store.placements.values()].map((p) => structuredClone(p)),
+    verify: () => store.verify(),
+  };
+  return { info, clock, hooks, chaos, state, setSlowQueryMs: (ms) => { slowQueryMs = ms; }, startup: { ms: startupMs, datasetMs, generated }, close };
 }
