@@ -19,3 +19,11 @@ describe("soak (short form)", () => {
     expect(r.violations.map((v) => `step ${v.step} ${v.op}: ${v.invariant}: ${v.detail}`)).toEqual([]);
   }, 180_000);
 });
+
+describe("soak invariants catch what they guard", () => {
+  it.each(["outside", "denied"] as const)("a Cellbound write %s is reported", async (sabotage) => {
+    const r = await runSoak({ seed: 7, durationMs: 30_000, maxSteps: 25, platformRates: {}, excelRates: {}, sabotage });
+    expect(r.operations.place).toBeGreaterThan(0);
+    expect(r.violationCounts[sabotage]).toBeGreaterThan(0);
+  }, 120_000);
+});

@@ -42,6 +42,12 @@ export interface SoakOptions {
   /** How long an injected hang holds a request (default: past the action deadline). */
   hangMs?: number;
   log?: (line: string) => void;
+  /**
+   * For the soak's own test only: after every place, Cellbound's port also writes where it must
+   * not — a cell outside every placement ("outside") or a DENIED cell ("denied") — so that the
+   * invariants are seen to catch it.
+   */
+  sabotage?: "outside" | "denied";
 }
 
 export interface Violation {
@@ -215,6 +221,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
           await runAction("place", async (signal) => {
             const fresh = await engine.report(report.id, signal); // as the pane lists it now
             const target = { sheetId: slot.sheetId, row, col: slot.col };
+            if (o.sabotage === "outside") await port.write({ sheetId: slot.sheetId, row: 0, col: 30 }, [[`stray ${step}`]]);
+            if (o.sabotage === "denied") await port.write({ sheetId: shared, row: 3, col: 2 }, [[step]]);
             const out = await engine.place(fresh, { at: target, signal });
             // The user confirms overwriting what is there half of the time (left by an earlier placement).
             if (out.kind !== "wouldOverwrite" || rnd() < 0.5) return out.kind;
