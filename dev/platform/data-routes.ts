@@ -20,6 +20,8 @@ export interface DataApiOptions {
   continueWaitMs: number;
   /** svcsql limits (defaults: SVCSQL_LIMITS). */
   svcsql?: Partial<SvcsqlLimits>;
+  /** Counts svcsql statements running now (read by tests through platform.state). */
+  running?: { svcsql: number };
 }
 
 export interface SvcsqlLimits {
@@ -119,6 +121,7 @@ export function dataRoutes(db: DataDb, creds: Credentials, o: DataApiOptions): H
     const req = check(SqlRequest.safeParse(await body(c)));
     const signal = c.req.raw.signal;
     const sql = await db.connect();
+    if (o.running) o.running.svcsql++;
     let stop: "timeout" | "gone" | null = null;
     const interrupt = (why: "timeout" | "gone") => { stop ??= why; sql.interrupt(); };
     const timer = setTimeout(() => interrupt("timeout"), limits.timeoutMs);
@@ -134,6 +137,7 @@ export function dataRoutes(db: DataDb, creds: Credentials, o: DataApiOptions): H
       clearTimeout(timer);
       signal.removeEventListener("abort", onAbort);
       sql.closeSync();
+      if (o.running) o.running.svcsql--;
     }
   });
 

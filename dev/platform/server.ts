@@ -89,6 +89,8 @@ export interface RunningPlatform {
     placements(): StoredPlacement[];
     /** Consistency problems (see Store.verify); empty when healthy. */
     verify(): Promise<string[]>;
+    /** svcsql statements running now. */
+    svcsqlRunning(): number;
   };
   setSlowQueryMs(ms: number): void;
   /** Startup figures in ms; `generated` is true when the dataset was built on this start. */
@@ -121,13 +123,14 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const app = new Hono();
   app.use("*", platformCors(options.corsOrigins));
   app.use("*", bodyLimit({ maxSize: 2 * 1024 * 1024, onError: (c) => c.json({ error: "The body is over 2 MiB", code: "too_long", field: "(body)" }, 400) }));
+  const running = { svcsql: 0 };
   const chaos = new Chaos({ clock, raceNextUpsert: (kind, times) => hooks.raceNextUpsert(kind, times, "caller") });
   if (options.chaos) chaos.set(options.chaos);
   app.use("*", chaos.middleware());
   app.use("*", jsonDepthLimit());
   if (options.devHooks) app.route("/__dev", devRoutes(clock, chaos));
   app.route("/api/v1", managementRoutes(service, creds));
-  app.route("/cubejs-api", dataRoutes(dataDb, creds, { slowQueryMs: () => slowQueryMs, continueWaitMs: options.continueWaitMs ?? 1000, ...(options.svcsql ? { svcsql: options.svcsql } : {}) }));
+  app.route("/cubejs-api", dataRoutes(dataDb, creds, { slowQueryMs: () => slowQueryMs, continueWaitMs: options.continueWaitMs ?? 1000, running, ...(options.svcsql ? { svcsql: options.svcsql } : {}) }));
   app.notFound((c) => c.json({ error: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
   app.onError((e, c) => {
     if (e instanceof HttpProblem) {
@@ -194,6 +197,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     reports: () => [...store.reports.values()].map((r) => structuredClone(r)),
     placements: () => [...store.placements.values()].map((p) => structuredClone(p)),
     verify: () => store.verify(),
+    svcsqlRunning: () => running.svcsql,
   };
   return { info, clock, hooks, chaos, state, setSlowQueryMs: (ms) => { slowQueryMs = ms; }, startup: { ms: startupMs, datasetMs, generated }, close };
 }
