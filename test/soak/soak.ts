@@ -44,10 +44,10 @@ export interface SoakOptions {
   log?: (line: string) => void;
   /**
    * For the soak's own test only: after every place, Cellbound's port also writes where it must
-   * not — a cell outside every placement ("outside") or a DENIED cell ("denied") — so that the
-   * invariants are seen to catch it.
+   * not — a cell outside every placement ("outside"), a DENIED cell ("denied"), or a placement's
+   * own cell without recording it ("unrecorded") — so that the invariants are seen to catch it.
    */
-  sabotage?: "outside" | "denied";
+  sabotage?: "outside" | "denied" | "unrecorded";
 }
 
 export interface Violation {
@@ -224,6 +224,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
             if (o.sabotage === "outside") await port.write({ sheetId: slot.sheetId, row: 0, col: 30 }, [[`stray ${step}`]]);
             if (o.sabotage === "denied") await port.write({ sheetId: shared, row: 3, col: 2 }, [[step]]);
             const out = await engine.place(fresh, { at: target, signal });
+            if (o.sabotage === "unrecorded" && out.kind === "placed") await port.write({ ...target, row: target.row + 1 }, [[`unrecorded ${step}`]]);
             // The user confirms overwriting what is there half of the time (left by an earlier placement).
             if (out.kind !== "wouldOverwrite" || rnd() < 0.5) return out.kind;
             const again = await engine.place(fresh, { at: target, confirmed: true, signal });
