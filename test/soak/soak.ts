@@ -63,6 +63,8 @@ export interface SoakResult {
   durationMs: number;
   operations: Record<string, number>;
   outcomes: Record<string, number>;
+  /** Per action, the first few distinct error messages (what the user was told). */
+  errors: Record<string, string[]>;
   faults: { platform: Record<FaultKind, number>; excel: Record<ExcelFaultKind, number>; coauthorEdits: number };
   violations: Violation[];
   /** Per invariant, how many violations (a persisting one counts once). */
@@ -102,6 +104,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   const violations: Violation[] = [];
   const operations: Record<string, number> = {};
   const outcomes: Record<string, number> = {};
+  const errors: Record<string, string[]> = {};
   let step = 0;
   let op: Op | "setup" | "final" = "setup";
   const reported = new Set<string>();
@@ -193,6 +196,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         const msg = e instanceof Error ? e.message : String(e);
         outcomes[`${name}:error`] = (outcomes[`${name}:error`] ?? 0) + 1;
         if (!msg.trim()) violate("says-why", `${name} failed without a message (${String(e)})`);
+        const seen = (errors[name] ??= []);
+        const gist = msg.replace(/\d+/g, "N").slice(0, 200);
+        if (seen.length < 8 && !seen.some((m) => m.replace(/\d+/g, "N").slice(0, 200) === gist)) seen.push(msg.slice(0, 300));
         log(`    ${name} failed: ${msg.slice(0, 160)}`);
       } finally {
         clearTimeout(timer);
@@ -427,7 +433,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     const violationCounts: Record<string, number> = {};
     for (const v of violations) violationCounts[v.invariant] = (violationCounts[v.invariant] ?? 0) + 1;
     return {
-      seed: o.seed, steps: step, durationMs: Math.round(performance.now() - t0), operations, outcomes,
+      seed: o.seed, steps: step, durationMs: Math.round(performance.now() - t0), operations, outcomes, errors,
       faults: { platform: platform.chaos.counts(), excel: faults.counts(), coauthorEdits: coauthorSeen },
       violations, violationCounts,
       config: { actionDeadlineMs: deadline, platformRates: o.platformRates ?? SOAK_PLATFORM_RATES, excelRates: o.excelRates ?? SOAK_EXCEL_RATES },
