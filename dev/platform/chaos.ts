@@ -13,7 +13,8 @@
 //   upsertRace    PUT …/reports/by-public-id/…: another writer creates or deletes the report between
 //                 the upsert's decision and its application (hooks.raceNextUpsert, "flip"): 409
 //                 upsert_branch_changed
-//   continueWait  POST /v1/load answers 200 {"error":"Continue wait"} without running the query
+//   continueWait  POST /v1/load answers 200 {"error":"Continue wait"} (after up to maxLatencyMs)
+//                 without running the query: a slow query, as the client sees one
 //   tokenExpiry   the stand-in's clock jumps past the longest token lifetime: every data token
 //                 minted so far is expired from this request on
 // A kind that does not apply to the request drawn for it (a race on a GET) injects nothing and is
@@ -183,6 +184,8 @@ export class Chaos {
         case "continueWait": {
           if (c.req.method !== "POST" || !path.endsWith("/v1/load")) return next();
           count();
+          // As the platform does, the request is held a while before it says so.
+          await sleep(Math.round(this.random() * s.maxLatencyMs));
           return c.json({ error: "Continue wait" }, 200);
         }
         case "tokenExpiry": {
