@@ -18,8 +18,8 @@
 //                     refreshed everything (final phase)
 // Used by test/soak/soak.test.ts (short form in npm test) and test/soak/main.ts (`npm run soak`).
 import { startPlatform, type RunningPlatform } from "../../dev/platform/server.ts";
-import { FAULT_KINDS, seededRandom, type FaultKind } from "../../dev/platform/chaos.ts";
-import { createDevExcel, DevExcelFaults, DevWorkbook, EXCEL_FAULT_KINDS, type CoauthorEdit, type ExcelFaultKind } from "../../dev/excel/index.ts";
+import { seededRandom, type FaultKind } from "../../dev/platform/chaos.ts";
+import { createDevExcel, DevExcelFaults, DevWorkbook, type CoauthorEdit, type ExcelFaultKind } from "../../dev/excel/index.ts";
 import { createDataClient, createDeploymentTokenManager, createPlatformClient, type PlatformClient, type Report } from "../../src/api/index.ts";
 import { ExcelPort } from "../../src/host/excel/index.ts";
 import { cellA1, parseAddress } from "../../src/host/a1.ts";
@@ -475,4 +475,3 @@ function sameCells(a: Map<string, CellValue>, b: Map<string, CellValue>): boolea
 function diffCells(a: Map<string, CellValue>, b: Map<string, CellValue>): string[] {
   return changedKeys(a, b).map((k) => `${k}: ${JSON.stringify(a.get(k) ?? "")} → ${JSON.stringify(b.get(k) ?? "")}`);
 }
-export { FAULT_KINDS, EXCEL_FAULT_KINDS };
