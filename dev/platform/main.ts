@@ -1,17 +1,18 @@
-// `npm run platform -- [--port N] [--data-dir DIR] [--slow-query-ms N] [--dev-hooks]`: starts the
+// `npm run platform -- [--port N] [--data-dir DIR] [--slow-query-ms N] [--dev-hooks] [--chaos SEED [--chaos-rates k=p,…]]`: starts the
 // stand-in, prints exactly one JSON line (PlatformInfo) on stdout when ready, logs to
 // stderr, and stops cleanly (connections closed, database checkpointed) on SIGTERM/SIGINT.
 import { parseArgs } from "node:util";
 import { startPlatform } from "./server";
+import { DEFAULT_CHAOS_RATES, parseRates } from "./chaos";
 
 function usage(msg: string): never {
-  process.stderr.write(`${msg}\nusage: npm run platform -- [--port N] [--data-dir DIR] [--slow-query-ms N] [--dev-hooks]\n`);
+  process.stderr.write(`${msg}\nusage: npm run platform -- [--port N] [--data-dir DIR] [--slow-query-ms N] [--dev-hooks] [--chaos SEED [--chaos-rates kind=chance,…]]\n`);
   process.exit(2);
 }
 
 let args;
 try {
-  args = parseArgs({ options: { port: { type: "string" }, "data-dir": { type: "string" }, "slow-query-ms": { type: "string" }, "dev-hooks": { type: "boolean" } }, strict: true }).values;
+  args = parseArgs({ options: { port: { type: "string" }, "data-dir": { type: "string" }, "slow-query-ms": { type: "string" }, "dev-hooks": { type: "boolean" }, chaos: { type: "string" }, "chaos-rates": { type: "string" } }, strict: true }).values;
 } catch (e) {
   usage((e as Error).message);
 }
@@ -21,11 +22,21 @@ const num = (v: string | undefined, name: string, max: number) => {
   return Number(v);
 };
 
+const chaosSeed = num(args.chaos, "chaos", 2 ** 32 - 1);
+if (args["chaos-rates"] !== undefined && chaosSeed === undefined) usage("--chaos-rates needs --chaos SEED");
+let rates = DEFAULT_CHAOS_RATES as Record<string, number>;
+try {
+  if (args["chaos-rates"] !== undefined) rates = parseRates(args["chaos-rates"]);
+} catch (e) {
+  usage((e as Error).message);
+}
+
 const platform = await startPlatform({
   port: num(args.port, "port", 65535),
   dataDir: args["data-dir"],
   slowQueryMs: num(args["slow-query-ms"], "slow-query-ms", 600_000),
   devHooks: args["dev-hooks"] === true,
+  ...(chaosSeed !== undefined ? { chaos: { seed: chaosSeed, rates } } : {}),
 });
 process.stdout.write(JSON.stringify(platform.info) + "\n");
 

@@ -12,12 +12,12 @@ import { bodyLimit } from "hono/body-limit";
 import { serve, type ServerType } from "@hono/node-server";
 import { Db } from "./db";
 import { DEFAULT_CACHE_DIR, ensureDatasetFile } from "./dataset";
-import { Store } from "./store";
+import { Store, type StoredPlacement, type StoredReport } from "./store";
 import { Credentials } from "./auth";
 import { ReportService, HttpProblem, type UpsertRaceHook } from "./service";
 import { seedIfEmpty, seededIds } from "./seed";
 import { managementRoutes } from "./management-routes";
-import { dataRoutes } from "./data-routes";
+import { dataRoutes, type SvcsqlLimits } from "./data-routes";
 import { platformCors } from "./cors";
 import { Clock } from "./clock";
 import { devRoutes } from "./dev-routes";
@@ -25,7 +25,10 @@ import { EmbedService, seededEmbed } from "./embed";
 import { CommentService } from "./comments";
 import { embedRoutes } from "./embed-routes";
 import { commentsRoutes } from "./comments-routes";
-import { SQL_VIEWS_DDL } from "./semantic";
+import { SQL_VIEW_NAMES } from "./semantic";
+import { DataDb } from "./data-db";
+import { jsonDepthLimit } from "./json-depth";
+import { Chaos, type ChaosSettings } from "./chaos";
 import { ACCOUNT_NAME, DEPLOYMENTS, USERS, type PersonaName } from "./personas";
 
 export interface PlatformOptions {
@@ -39,12 +42,16 @@ export interface PlatformOptions {
   slowQueryMs?: number;
   /** How long a data request waits for a running query before "Continue wait" (default 1000). */
   continueWaitMs?: number;
+  /** svcsql row cap, byte cap and statement timeout (defaults: SVCSQL_LIMITS in data-routes.ts). */
+  svcsql?: Partial<SvcsqlLimits>;
   /** Shared cache of the generated dataset (default node_modules/.cache/cellbound-platform). */
   datasetCacheDir?: string;
   /** Log lines (default: stderr). */
   log?: (line: string) => void;
   /** Mount the dev-only routes under /__dev (`POST /__dev/clock`); off unless asked for. */
   devHooks?: boolean;
+  /** Start in fault mode (dev/platform/chaos.ts); `platform.chaos.set()` can also turn it on later. */
+  chaos?: Partial<ChaosSettings>;
   /** DuckDB worker threads (default 1: on a 2-core dev machine the JS thread needs the other; A/B measured in docs/API.md §7). */
   threads?: number;
 }
@@ -69,9 +76,10 @@ export interface PlatformHooks {
   /**
    * The next `times` upserts see another writer act between decision and application:
    * "create" or "delete" the report with their publicId, or "flip" (delete it when it
-   * exists, else create it). Each such upsert answers 409 upsert_branch_changed.
+   * exists, else create it). Each such upsert answers 409 upsert_branch_changed. The other
+   * writer is the admin (default) or, with "caller", the user whose upsert is raced (another tab).
    */
-  raceNextUpsert(kind: "create" | "delete" | "flip", times?: number): void;
+  raceNextUpsert(kind: "create" | "delete" | "flip", times?: number, writer?: "admin" | "caller"): void;
 }
 
 export interface RunningPlatform {
@@ -79,6 +87,17 @@ export interface RunningPlatform {
   /** The stand-in's clock (tests may advance it directly, as `POST /__dev/clock` does). */
   clock: Clock;
   hooks: PlatformHooks;
+  /** The fault mode: `set({ seed, rates })`, `off()`, `counts()`. */
+  chaos: Chaos;
+  /** Read-only view of the management state, for tests and the soak (never served over HTTP). */
+  state: {
+    reports(): StoredReport[];
+    placements(): StoredPlacement[];
+    /** Consistency problems (see Store.verify); empty when healthy. */
+    verify(): Promise<string[]>;
+    /** svcsql statements running now. */
+    svcsqlRunning(): number;
+  };
   setSlowQueryMs(ms: number): void;
   /** Startup figures in ms; `generated` is true when the dataset was built on this start. */
   startup: { ms: number; datasetMs: number; generated: boolean };
@@ -97,8 +116,10 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const dataset = await ensureDatasetFile(dataDir, options.datasetCacheDir ?? DEFAULT_CACHE_DIR);
   const generated = dataset.generated;
   const datasetMs = performance.now() - td;
-  const db = await Db.open(dataDir, dataset.file, options.threads ?? 1);
-  for (const ddl of SQL_VIEWS_DDL) await db.run(ddl);
+  const db = await Db.open(dataDir, options.threads ?? 1);
+  // Views a data dir from before the sandbox may still hold in its state database (they named `sample`).
+  for (const v of SQL_VIEW_NAMES) await db.run(`DROP VIEW IF EXISTS ${v}`);
+  const dataDb = await DataDb.open(dataset.file, { threads: options.threads ?? 1 });
   const store = await Store.load(db);
   await seedIfEmpty(store);
   const clock = new Clock();
@@ -106,18 +127,21 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const service = new ReportService(store, clock);
   const embed = await EmbedService.load(store, db, creds, clock);
   const comments = new CommentService(embed, clock);
-  const dataConn = await db.reader();
-  await dataConn.run("SET enable_external_access = false");
 
   const app = new Hono();
   app.use("*", platformCors(options.corsOrigins));
   app.use("*", bodyLimit({ maxSize: 2 * 1024 * 1024, onError: (c) => c.json({ error: "The body is over 2 MiB", code: "too_long", field: "(body)" }, 400) }));
-  if (options.devHooks) app.route("/__dev", devRoutes(clock, embed));
+  const running = { svcsql: 0 };
+  const chaos = new Chaos({ clock, raceNextUpsert: (kind, times) => hooks.raceNextUpsert(kind, times, "caller") });
+  if (options.chaos) chaos.set(options.chaos);
+  app.use("*", chaos.middleware());
+  app.use("*", jsonDepthLimit());
+  if (options.devHooks) app.route("/__dev", devRoutes(clock, chaos, embed));
   // Embed routes first: they authenticate with embed tokens, not the management API's Bearer keys.
   app.route("/api/v1/embed/dashboard/:publicId/comments", commentsRoutes(embed, comments));
   app.route("/api/v1/embed", embedRoutes(embed, creds));
   app.route("/api/v1", managementRoutes(service, creds));
-  app.route("/cubejs-api", dataRoutes(dataConn, creds, { slowQueryMs: () => slowQueryMs, continueWaitMs: options.continueWaitMs ?? 1000 }));
+  app.route("/cubejs-api", dataRoutes(dataDb, creds, { slowQueryMs: () => slowQueryMs, continueWaitMs: options.continueWaitMs ?? 1000, running, ...(options.svcsql ? { svcsql: options.svcsql } : {}) }));
   app.notFound((c) => c.json({ error: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
   app.onError((e, c) => {
     if (e instanceof HttpProblem) {
@@ -152,12 +176,12 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const admin = USERS.find((u) => u.persona === "admin")!;
   const hooks: PlatformHooks = {
     onNextUpsert: (hook) => service.onNextUpsert(hook),
-    raceNextUpsert: (kind, times = 1) => {
+    raceNextUpsert: (kind, times = 1, writer = "admin") => {
       let left = times;
       const arm = () => service.onNextUpsert(async (ctx) => {
         if (--left > 0) arm();
         const k = kind !== "flip" ? kind : service.hasPublicId(ctx.publicId) ? "delete" : "create";
-        await service.concurrentWrite(k, ctx.deploymentId, ctx.publicId, admin);
+        await service.concurrentWrite(k, ctx.deploymentId, ctx.publicId, writer === "caller" ? ctx.user : admin);
       });
       if (left > 0) arm();
     },
@@ -167,18 +191,25 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const close = () => closing ??= (async () => {
     // Stop accepting, let in-flight requests finish (at most 2 s), then drop what is left.
     // Writes are committed before their response, and db.close() waits for the write queue.
+    chaos.release();
     const http = server as unknown as { closeIdleConnections?: () => void; closeAllConnections?: () => void };
     await new Promise<void>((resolve) => {
       const force = setTimeout(() => http.closeAllConnections?.(), 2_000);
       server.close(() => { clearTimeout(force); resolve(); });
       http.closeIdleConnections?.();
     });
-    dataConn.closeSync();
+    dataDb.close();
     await db.close();
     if (temp) rmSync(dataDir, { recursive: true, force: true });
   })();
 
   const startupMs = performance.now() - t0;
   log(`platform: listening on ${baseUrl} (data dir ${dataDir}; dataset ${generated ? "generated" : "reused"} in ${datasetMs.toFixed(0)} ms; ready in ${startupMs.toFixed(0)} ms)`);
-  return { info, clock, hooks, setSlowQueryMs: (ms) => { slowQueryMs = ms; }, startup: { ms: startupMs, datasetMs, generated }, close };
+  const state = {
+    reports: () => [...store.reports.values()].map((r) => structuredClone(r)),
+    placements: () => [...store.placements.values()].map((p) => structuredClone(p)),
+    verify: () => store.verify(),
+    svcsqlRunning: () => running.svcsql,
+  };
+  return { info, clock, hooks, chaos, state, setSlowQueryMs: (ms) => { slowQueryMs = ms; }, startup: { ms: startupMs, datasetMs, generated }, close };
 }

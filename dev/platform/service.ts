@@ -19,7 +19,7 @@ export class HttpProblem extends Error {
   }
 }
 
-export interface UpsertRaceContext { deploymentId: number; publicId: string }
+export interface UpsertRaceContext { deploymentId: number; publicId: string; /** The user whose upsert is raced. */ user: User }
 export type UpsertRaceHook = (ctx: UpsertRaceContext) => Promise<void>;
 
 
@@ -265,7 +265,7 @@ export class ReportService {
       }
       // Another writer may act here (test hook).
       const race = this.upsertRace;
-      if (race) { this.upsertRace = null; await race({ deploymentId, publicId }); }
+      if (race) { this.upsertRace = null; await race({ deploymentId, publicId, user }); }
       // Application: the decision must still hold.
       const now = adopt ? (this.store.reports.get(targetId!)?.publicId === null ? targetId : -1) : this.byPublicId(publicId)?.id ?? null;
       if (now !== targetId) throw new HttpProblem(409, "Another writer created or deleted the report meanwhile; retry", ERROR_CODES.upsertBranchChanged);
