@@ -1,17 +1,17 @@
-// `npm run platform -- [--port N] [--data-dir DIR] [--slow-query-ms N] [--dev-hooks]`: starts the
+// `npm run platform -- [--port N] [--data-dir DIR] [--slow-query-ms N] [--dev-hooks] [--chat-delta-ms N] [--no-chat] [--ai-paywalled]`: starts the
 // stand-in, prints exactly one JSON line (PlatformInfo) on stdout when ready, logs to
 // stderr, and stops cleanly (connections closed, database checkpointed) on SIGTERM/SIGINT.
 import { parseArgs } from "node:util";
 import { startPlatform } from "./server";
 
 function usage(msg: string): never {
-  process.stderr.write(`${msg}\nusage: npm run platform -- [--port N] [--data-dir DIR] [--slow-query-ms N] [--dev-hooks]\n`);
+  process.stderr.write(`${msg}\nusage: npm run platform -- [--port N] [--data-dir DIR] [--slow-query-ms N] [--dev-hooks] [--chat-delta-ms N] [--no-chat] [--ai-paywalled]\n`);
   process.exit(2);
 }
 
 let args;
 try {
-  args = parseArgs({ options: { port: { type: "string" }, "data-dir": { type: "string" }, "slow-query-ms": { type: "string" }, "dev-hooks": { type: "boolean" } }, strict: true }).values;
+  args = parseArgs({ options: { port: { type: "string" }, "data-dir": { type: "string" }, "slow-query-ms": { type: "string" }, "dev-hooks": { type: "boolean" }, "chat-delta-ms": { type: "string" }, "no-chat": { type: "boolean" }, "ai-paywalled": { type: "boolean" } }, strict: true }).values;
 } catch (e) {
   usage((e as Error).message);
 }
@@ -26,6 +26,11 @@ const platform = await startPlatform({
   dataDir: args["data-dir"],
   slowQueryMs: num(args["slow-query-ms"], "slow-query-ms", 600_000),
   devHooks: args["dev-hooks"] === true,
+  chatDeltaMs: num(args["chat-delta-ms"], "chat-delta-ms", 10_000),
+  appConfig: {
+    ...(args["no-chat"] ? { sheetsAgentChatEnabled: false } : {}),
+    ...(args["ai-paywalled"] ? { aiPaywalled: true } : {}),
+  },
 });
 process.stdout.write(JSON.stringify(platform.info) + "\n");
 

@@ -1,6 +1,5 @@
 // The platform stand-in: one Hono app on 127.0.0.1 serving the management API
-// (/api/v1), the data API (/cubejs-api/v1) and, in a later issue, the agent chat API
-// (under /ai). State and the sample dataset live in DuckDB in the data dir.
+// (/api/v1), the data API (/cubejs-api/v1) and the agent chat API (under /ai, chat-routes.ts). State and the sample dataset live in DuckDB in the data dir.
 //   startPlatform({ dataDir?, port?, slowQueryMs? }) → { info, close(), hooks, setSlowQueryMs }
 // `info` is exactly the JSON line `npm run platform` prints.
 import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
@@ -23,6 +22,9 @@ import { Clock } from "./clock";
 import { devRoutes } from "./dev-routes";
 import { SQL_VIEWS_DDL } from "./semantic";
 import { ACCOUNT_NAME, DEPLOYMENTS, USERS, type PersonaName } from "./personas";
+import { chatRoutes, DEFAULT_AGENTS } from "./chat-routes";
+import { DEFAULT_APP_CONFIG } from "./management-routes";
+import type { AppConfig } from "../../src/api/chat/schemas";
 
 export interface PlatformOptions {
   /** Where the DuckDB file lives; omitted → a fresh temp dir, removed on close. */
@@ -41,6 +43,10 @@ export interface PlatformOptions {
   log?: (line: string) => void;
   /** Mount the dev-only routes under /__dev (`POST /__dev/clock`); off unless asked for. */
   devHooks?: boolean;
+  /** Delay between streamed chat deltas in ms (default 30, so a stream lasts long enough to interrupt). */
+  chatDeltaMs?: number;
+  /** Overrides of GET /api/v1/app-config (tests turn chat off with `{ sheetsAgentChatEnabled: false }`). */
+  appConfig?: Partial<AppConfig>;
   /** DuckDB worker threads (default 1: on a 2-core dev machine the JS thread needs the other; A/B measured in docs/API.md §7). */
   threads?: number;
 }
@@ -51,7 +57,10 @@ export interface PlatformInfo {
   dataUrl: string;
   aiUrl: string;
   accountName: string;
-  deployments: Array<{ id: number; name: string }>;
+  /** `apiSecret`: the HS256 secret that signs the deployment's tokens (dev only: tests craft tokens with it). */
+  deployments: Array<{ id: number; name: string; apiSecret: string }>;
+  /** The chat API's default agent (deployment 1's) and the deployments whose token form of chat is on. */
+  chat: { agentId: string; tokenChatDeploymentIds: number[] };
   apiKeys: Record<PersonaName, string>;
   legacyPublicIds: { unique: string; ambiguous: string };
   externalWorkbooks: { mixed: string; oversized: string };
@@ -74,6 +83,7 @@ export interface RunningPlatform {
   clock: Clock;
   hooks: PlatformHooks;
   setSlowQueryMs(ms: number): void;
+  setChatDeltaMs(ms: number): void;
   /** Startup figures in ms; `generated` is true when the dataset was built on this start. */
   startup: { ms: number; datasetMs: number; generated: boolean };
   close(): Promise<void>;
@@ -86,6 +96,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "cellbound-platform-"));
   mkdirSync(dataDir, { recursive: true });
   let slowQueryMs = options.slowQueryMs ?? 0;
+  let chatDeltaMs = options.chatDeltaMs ?? 30;
+  /** Deployment 1 has "Use authentication for Chat and embedding APIs" on, deployment 2 off. */
+  const tokenChatDeploymentIds = [1];
 
   const td = performance.now();
   const dataset = await ensureDatasetFile(dataDir, options.datasetCacheDir ?? DEFAULT_CACHE_DIR);
@@ -105,7 +118,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   app.use("*", platformCors(options.corsOrigins));
   app.use("*", bodyLimit({ maxSize: 2 * 1024 * 1024, onError: (c) => c.json({ error: "The body is over 2 MiB", code: "too_long", field: "(body)" }, 400) }));
   if (options.devHooks) app.route("/__dev", devRoutes(clock));
-  app.route("/api/v1", managementRoutes(service, creds));
+  app.route("/api/v1", managementRoutes(service, creds, { ...DEFAULT_APP_CONFIG, ...options.appConfig }));
+  app.route("/ai", chatRoutes(dataConn, creds, clock, { agents: DEFAULT_AGENTS, tokenChatDeploymentIds, deltaMs: () => chatDeltaMs, devHooks: options.devHooks === true }));
   app.route("/cubejs-api", dataRoutes(dataConn, creds, { slowQueryMs: () => slowQueryMs, continueWaitMs: options.continueWaitMs ?? 1000 }));
   app.notFound((c) => c.json({ error: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
   app.onError((e, c) => {
@@ -132,7 +146,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     dataUrl: `${baseUrl}/cubejs-api`,
     aiUrl: `${baseUrl}/ai`,
     accountName: ACCOUNT_NAME,
-    deployments: DEPLOYMENTS.map((d) => ({ id: d.id, name: d.name })),
+    deployments: DEPLOYMENTS.map((d) => ({ id: d.id, name: d.name, apiSecret: creds.apiSecrets[d.id]! })),
+    chat: { agentId: Object.keys(DEFAULT_AGENTS)[0]!, tokenChatDeploymentIds },
     apiKeys: creds.apiKeys,
     ...seededIds,
   };
@@ -168,5 +183,5 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
 
   const startupMs = performance.now() - t0;
   log(`platform: listening on ${baseUrl} (data dir ${dataDir}; dataset ${generated ? "generated" : "reused"} in ${datasetMs.toFixed(0)} ms; ready in ${startupMs.toFixed(0)} ms)`);
-  return { info, clock, hooks, setSlowQueryMs: (ms) => { slowQueryMs = ms; }, startup: { ms: startupMs, datasetMs, generated }, close };
+  return { info, clock, hooks, setSlowQueryMs: (ms) => { slowQueryMs = ms; }, setChatDeltaMs: (ms) => { chatDeltaMs = ms; }, startup: { ms: startupMs, datasetMs, generated }, close };
 }
