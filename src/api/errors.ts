@@ -23,6 +23,9 @@ export type ApiErrorKind =
   | "data-query"
   | "continue-wait"
   | "retry-exhausted"
+  | "chat-auth"
+  | "chat-busy"
+  | "stream-idle"
   | "http";
 
 export abstract class ApiError extends Error {

@@ -67,10 +67,13 @@ export function decodeChunks(chunks: Iterable<Uint8Array>): NdjsonItem[] {
 
 /**
  * The items of a fetch body as they arrive. `onChunk` is called for every chunk read (the client
- * resets its idle deadline there). Cancelling the iteration cancels the reader.
+ * resets its idle deadline there). Cancelling the iteration, or `signal`, cancels the reader.
  */
-export async function* readNdjson(body: ReadableStream<Uint8Array>, onChunk?: () => void): AsyncGenerator<NdjsonItem> {
+export async function* readNdjson(body: ReadableStream<Uint8Array>, onChunk?: () => void, signal?: AbortSignal): AsyncGenerator<NdjsonItem> {
   const reader = body.getReader();
+  // A body not tied to the signal (any ReadableStream) still stops: cancelling ends the pending read.
+  const onAbort = () => void reader.cancel(signal!.reason).catch(() => undefined);
+  signal?.addEventListener("abort", onAbort, { once: true });
   const d = new NdjsonDecoder();
   const out: NdjsonItem[] = [];
   let finished = false;
@@ -88,6 +91,7 @@ export async function* readNdjson(body: ReadableStream<Uint8Array>, onChunk?: ()
     for (const item of out) yield item;
   } finally {
     // Stopped early (the consumer broke out, or threw): cancel the body so the connection closes.
+    signal?.removeEventListener("abort", onAbort);
     if (!finished) await reader.cancel().catch(() => undefined);
     reader.releaseLock();
   }
