@@ -19,7 +19,7 @@ import { buildUrl, parseBody, path, resolveCredential, send, type Credential, ty
 import { managementError } from "../management-client";
 import { sleep } from "../retry";
 import { ChatAuthError, StreamIdleError, ThreadBusyError } from "./errors";
-import { MalformedLineError, readNdjson } from "./ndjson";
+import { readNdjson } from "./ndjson";
 import {
   AppConfig, ChatFrame, JsonRpcError, MESSAGE_ID_PATTERN, SENTINELS, UserSettings,
   type SessionSettings, type SheetsSettings, type StreamChatInput,
