@@ -23,7 +23,8 @@ export const DEFAULT_APP_CONFIG: AppConfig = {
   timezoneSettings: { timezone: "UTC" },
 };
 
-export function managementRoutes(service: ReportService, creds: Credentials, appConfig: AppConfig = DEFAULT_APP_CONFIG): Hono<Env> {
+/** `appConfig()` is read per request: the stand-in adds its aiUrl once it listens (docs/API.md §Chat). */
+export function managementRoutes(service: ReportService, creds: Credentials, appConfig: () => AppConfig = () => DEFAULT_APP_CONFIG): Hono<Env> {
   const app = new Hono<Env>();
   const spec = buildOpenApiDocument();
 
@@ -51,7 +52,7 @@ export function managementRoutes(service: ReportService, creds: Credentials, app
     });
   });
 
-  app.get("/app-config", (c) => c.json(appConfig));
+  app.get("/app-config", (c) => c.json(appConfig()));
 
   // Seed 01 §4.4: a partial patch, sheets settings merged field by field; an explicit null clears.
   app.patch("/users/me/settings", async (c) => {

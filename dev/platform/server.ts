@@ -118,7 +118,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   app.use("*", platformCors(options.corsOrigins));
   app.use("*", bodyLimit({ maxSize: 2 * 1024 * 1024, onError: (c) => c.json({ error: "The body is over 2 MiB", code: "too_long", field: "(body)" }, 400) }));
   if (options.devHooks) app.route("/__dev", devRoutes(clock));
-  app.route("/api/v1", managementRoutes(service, creds, { ...DEFAULT_APP_CONFIG, ...options.appConfig }));
+  // app-config also names where the chat API is (aiUrl, accountName): our choice, docs/API.md §Chat.
+  let aiUrl = "";
+  app.route("/api/v1", managementRoutes(service, creds, () => ({ ...DEFAULT_APP_CONFIG, ...options.appConfig, aiUrl, accountName: ACCOUNT_NAME })));
   app.route("/ai", chatRoutes(dataConn, creds, clock, { agents: DEFAULT_AGENTS, tokenChatDeploymentIds, deltaMs: () => chatDeltaMs, devHooks: options.devHooks === true }));
   app.route("/cubejs-api", dataRoutes(dataConn, creds, { slowQueryMs: () => slowQueryMs, continueWaitMs: options.continueWaitMs ?? 1000 }));
   app.notFound((c) => c.json({ error: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
@@ -141,6 +143,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   }
   const port = (server.address() as AddressInfo).port;
   const baseUrl = `http://127.0.0.1:${port}`;
+  aiUrl = `${baseUrl}/ai`;
   const info: PlatformInfo = {
     baseUrl,
     dataUrl: `${baseUrl}/cubejs-api`,

@@ -2,6 +2,7 @@
 // Workspace) they call. The live implementation (live/) wires it to src/api, src/sync and src/host;
 // tests give the views a scripted one. Views never import src/api or src/sync directly.
 import type { SheetValue } from "../host/port";
+import type { ChatService } from "./chat/service";
 
 export interface Deployment {
   id: number;
@@ -180,6 +181,8 @@ export interface Workspace {
   watch(listener: () => void): () => void;
   /** Stop background work (token renewal, event listeners). */
   close(): Promise<void>;
+  /** The agent chat of this deployment (absent where the backend offers none). */
+  readonly chat?: ChatService;
 }
 
 export interface ConnectInput {

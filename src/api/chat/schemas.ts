@@ -138,6 +138,9 @@ export const AppConfig = z.looseObject({
   restrictDataDownload: z.boolean(),
   sheetsAgentChatEnabled: z.boolean(),
   timezoneSettings: z.looseObject({ timezone: z.string() }),
+  /** Where the chat API is and the account name of its paths (our addition, docs/API.md §Chat). */
+  aiUrl: z.string().optional(),
+  accountName: z.string().optional(),
 });
 export type AppConfig = z.infer<typeof AppConfig>;
 

@@ -4,6 +4,7 @@ import { createPlatformClient } from "../../api";
 import type { ConnectInput, Deployment, Workspace } from "../model";
 import { createCatalog, summarize } from "./catalog";
 import { openWorkbookOps } from "./engine";
+import { createChatService } from "./chat";
 
 /** The data API's base when Connect leaves it empty: the platform's documented default path. */
 export function defaultDataUrl(baseUrl: string): string {
@@ -29,5 +30,6 @@ export async function openWorkspace(input: ConnectInput, deployment: Deployment,
     fork: (signal) => ops.fork(signal),
     watch: (listener) => ops.watch(listener),
     close: () => ops.close(),
+    chat: createChatService(input, deployment, fetchImpl),
   };
 }
