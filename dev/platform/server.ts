@@ -84,6 +84,8 @@ export interface RunningPlatform {
   hooks: PlatformHooks;
   setSlowQueryMs(ms: number): void;
   setChatDeltaMs(ms: number): void;
+  /** Changes GET /api/v1/app-config from now on (tests: turn chat off). */
+  setAppConfig(patch: Partial<AppConfig>): void;
   /** Startup figures in ms; `generated` is true when the dataset was built on this start. */
   startup: { ms: number; datasetMs: number; generated: boolean };
   close(): Promise<void>;
@@ -120,7 +122,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   if (options.devHooks) app.route("/__dev", devRoutes(clock));
   // app-config also names where the chat API is (aiUrl, accountName): our choice, docs/API.md §Chat.
   let aiUrl = "";
-  app.route("/api/v1", managementRoutes(service, creds, () => ({ ...DEFAULT_APP_CONFIG, ...options.appConfig, aiUrl, accountName: ACCOUNT_NAME })));
+  let appConfig: AppConfig = { ...DEFAULT_APP_CONFIG, ...options.appConfig };
+  app.route("/api/v1", managementRoutes(service, creds, () => ({ ...appConfig, aiUrl, accountName: ACCOUNT_NAME })));
   app.route("/ai", chatRoutes(dataConn, creds, clock, { agents: DEFAULT_AGENTS, tokenChatDeploymentIds, deltaMs: () => chatDeltaMs, devHooks: options.devHooks === true }));
   app.route("/cubejs-api", dataRoutes(dataConn, creds, { slowQueryMs: () => slowQueryMs, continueWaitMs: options.continueWaitMs ?? 1000 }));
   app.notFound((c) => c.json({ error: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
@@ -186,5 +189,5 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
 
   const startupMs = performance.now() - t0;
   log(`platform: listening on ${baseUrl} (data dir ${dataDir}; dataset ${generated ? "generated" : "reused"} in ${datasetMs.toFixed(0)} ms; ready in ${startupMs.toFixed(0)} ms)`);
-  return { info, clock, hooks, setSlowQueryMs: (ms) => { slowQueryMs = ms; }, setChatDeltaMs: (ms) => { chatDeltaMs = ms; }, startup: { ms: startupMs, datasetMs, generated }, close };
+  return { info, clock, hooks, setSlowQueryMs: (ms) => { slowQueryMs = ms; }, setChatDeltaMs: (ms) => { chatDeltaMs = ms; }, setAppConfig: (patch) => { appConfig = { ...appConfig, ...patch }; }, startup: { ms: startupMs, datasetMs, generated }, close };
 }

@@ -40,7 +40,13 @@ export function ToolStep({ m }: { m: ChatMessage }) {
   );
 }
 
-const cell = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v));
+/** A value as text: midnight timestamps as their date, numbers with grouping, objects as JSON. */
+function cell(v: unknown): string {
+  if (v === null || v === undefined) return "";
+  if (typeof v === "number") return v.toLocaleString(undefined, { maximumFractionDigits: 6 });
+  if (typeof v === "string") return /^\d{4}-\d{2}-\d{2}T00:00:00(\.0+)?$/.test(v) ? v.slice(0, 10) : v;
+  return typeof v === "object" ? JSON.stringify(v) : String(v);
+}
 
 export function ResultTable({ r }: { r: SqlToolResult }) {
   return (

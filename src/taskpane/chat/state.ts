@@ -70,9 +70,17 @@ export class ChatModel {
     this.reading?.abort();
   }
 
+  /** The question being asked: remembered (thread list, open thread) as soon as its chatId is known. */
+  private asking: string | null = null;
+
   private frame = (f: ChatFrame): void => {
     this.conv = applyFrame(this.conv, f);
-    if (f.id === "__cutoff__" && this.conv.chatId && this.chatId.value !== this.conv.chatId) this.chatId.value = this.conv.chatId;
+    if (f.id === "__cutoff__" && this.conv.chatId) {
+      if (this.chatId.value !== this.conv.chatId) this.chatId.value = this.conv.chatId;
+      // Saved right away, so a reload mid-answer finds the thread and resumes it.
+      if (this.asking !== null) void this.remember(this.conv.chatId, this.asking);
+      this.asking = null;
+    }
     if (this.o.onPaint) this.arrivals.push(performance.now());
     if (this.scheduled) return;
     this.scheduled = true;
@@ -162,14 +170,15 @@ export class ChatModel {
     const input = question.trim();
     if (!input || this.streaming.value) return;
     const chatId = this.chatId.value;
+    this.asking = input;
     await this.stream(async (signal) => {
-      const r = await this.o.service.send({
+      await this.o.service.send({
         input, ...(chatId ? { chatId } : {}), signal, onFrame: this.frame,
         onReconnect: (n) => (this.reconnecting.value = n),
         onWarning: (m) => console.warn(`chat: ${m}`),
       });
-      if (r.chatId) await this.remember(r.chatId, input);
     });
+    this.asking = null;
   }
 
   /** Stop the running answer (on the platform: the stream then ends, marked aborted). */

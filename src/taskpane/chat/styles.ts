@@ -11,6 +11,8 @@ export const CHAT_CSS = `
   font-size: var(--fontSizeBase200); white-space: pre; }
 .cb-chat-md ul, .cb-chat-md ol { padding-left: 20px; margin: 0 0 var(--spacingS); }
 .cb-chat-md blockquote { margin: 0 0 var(--spacingS); padding-left: var(--spacingS); border-left: 3px solid var(--colorNeutralStroke2); }
+.cb-chat .cb-table-wrap { max-height: 240px; overflow: auto; }
+.cb-chat .cb-table th { position: sticky; top: 0; }
 .cb-chat-chart { width: 100%; min-height: 120px; margin: var(--spacingS) 0; }
 .cb-chat-chart svg { max-width: 100%; height: auto; }
 .cb-chat-cursor { animation: cb-blink 1s steps(2) infinite; }
