@@ -7,7 +7,7 @@ import { NoticeBox, ProgressLine } from "../ui/Notice";
 import { turnsOf, type SqlToolResult, type Turn } from "../live/chat";
 import { Markdown } from "./Markdown";
 import { ChartPart, ResultTable, Thinking, ToolStep, UsageLine } from "./parts";
-import { ChatModel } from "./state";
+import { ChatModel, type ChatModelOptions } from "./state";
 import { CHAT_CSS } from "./styles";
 
 /** The last complete svcSqlApi result of a turn: what the chart, table and Place in sheet use. */
@@ -142,7 +142,12 @@ function Settings({ model }: { model: ChatModel }) {
 export function ChatView({ store }: { store: PaneStore }) {
   const ws = store.workspace.value;
   const service = ws?.chat;
-  const model = useMemo(() => (service ? new ChatModel({ service, place: (id) => store.place(id) }) : null), [service, store]);
+  const model = useMemo(() => {
+    if (!service) return null;
+    // The paint benchmark (bench/chat-paint.bench.ts) listens through this global; unset otherwise.
+    const onPaint = (globalThis as { cellboundChatPaint?: ChatModelOptions["onPaint"] }).cellboundChatPaint;
+    return new ChatModel({ service, place: (id) => store.place(id), ...(onPaint ? { onPaint } : {}) });
+  }, [service, store]);
   useEffect(() => {
     if (!model) return;
     void model.init();
