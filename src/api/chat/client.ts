@@ -10,15 +10,16 @@
 // error, or the body ending before the turn's __state__ frame) is reconnected by re-sending the
 // same messageId and chatId: the platform resubscribes and replays the messages so far as full
 // frames, which the conversation reducer merges without duplicates.
-// The request layer's openStream() (branch req) was not there when this was written: the stream is
-// read over fetch here, with its own idle-deadline AbortController (docs/API.md §Chat).
+// Transport: the request layer's openStream() (idle deadline, connect deadline, status mapping)
+// for the stream, sendRaw() with a deadline for abort and the settings calls.
 import { z } from "zod";
 import type { TokenProvider } from "../data-client";
-import { ApiError, InvalidResponseError, NetworkError } from "../errors";
-import { buildUrl, parseBody, path, resolveCredential, send, type Credential, type FetchLike } from "../http";
+import { DEFAULT_DEADLINES } from "../deadlines";
+import { ApiError, ForbiddenError, InvalidResponseError, NetworkError, TimeoutError } from "../errors";
+import { buildUrl, errorDetails, openStream, parseBody, parseJsonBody, path, resolveCredential, sendRaw, type Credential, type ErrorDetails, type FetchLike } from "../http";
 import { managementError } from "../management-client";
 import { sleep } from "../retry";
-import { ChatAuthError, StreamIdleError, ThreadBusyError } from "./errors";
+import { ChatAuthError, ThreadBusyError } from "./errors";
 import { readNdjson } from "./ndjson";
 import {
   AppConfig, ChatFrame, JsonRpcError, MESSAGE_ID_PATTERN, SENTINELS, UserSettings,
@@ -88,35 +89,16 @@ export function newMessageId(now: number = Date.now()): string {
   return id;
 }
 
-/** An AbortSignal that fires on `parent` or after `ms`; `clear()` stops the timer. */
-function deadline(parent: AbortSignal | undefined, ms: number, onExpire: () => unknown) {
-  const ctrl = new AbortController();
-  const onAbort = () => ctrl.abort(parent!.reason);
-  if (parent?.aborted) ctrl.abort(parent.reason);
-  parent?.addEventListener("abort", onAbort, { once: true });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const arm = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => ctrl.abort(onExpire()), ms);
-  };
-  arm();
-  return {
-    signal: ctrl.signal,
-    /** Restart the countdown (the idle deadline of a stream). */
-    reset: arm,
-    clear: () => {
-      clearTimeout(timer);
-      parent?.removeEventListener("abort", onAbort);
-    },
-  };
-}
-
 class Dropped extends Error {}
+
+/** A chat API error answer → its typed error (same `{error, code?, field?}` body as the management API). */
+const mapError = (status: number, d: ErrorDetails, what: string, headers: Headers): ApiError =>
+  managementError(status, d.json, what, "other", { excerpt: d.message, headers });
 
 export function createChatClient(o: ChatClientOptions): ChatClient {
   const doFetch: FetchLike = o.fetch ?? ((u, i) => fetch(u, i));
-  const idleMs = o.idleTimeoutMs ?? 30_000;
-  const requestMs = o.requestTimeoutMs ?? 20_000;
+  const idleMs = o.idleTimeoutMs ?? DEFAULT_DEADLINES.streamIdleMs;
+  const requestMs = o.requestTimeoutMs ?? DEFAULT_DEADLINES.managementAttemptMs;
   const maxReconnects = o.maxReconnects ?? 3;
   let form: "deployment" | "agent" = o.auth.deployment ? "deployment" : "agent";
   if (!o.auth.deployment && !o.auth.agent) throw new TypeError("createChatClient: give auth.deployment or auth.agent");
@@ -128,40 +110,27 @@ export function createChatClient(o: ChatClientOptions): ChatClient {
     return buildUrl(o.aiUrl, base + suffix);
   }
 
-  async function headers(signal: AbortSignal): Promise<Record<string, string>> {
-    const h: Record<string, string> = { "Content-Type": "application/json", Accept: "application/x-ndjson, application/json" };
-    if (form === "deployment") h["X-Svc-Auth-Token"] = await o.auth.deployment!.token.getToken(signal);
-    else h.Authorization = `Api-Key ${await resolveCredential(o.auth.agent!.apiKey, signal)}`;
-    return h;
+  /** The credential of the current form: X-Svc-Auth-Token, or Authorization: Api-Key. */
+  async function auth(signal?: AbortSignal): Promise<{ authorization: string; headers?: Record<string, string> }> {
+    if (form === "deployment") return { authorization: "", headers: { "X-Svc-Auth-Token": await o.auth.deployment!.token.getToken(signal) } };
+    return { authorization: `Api-Key ${await resolveCredential(o.auth.agent!.apiKey, signal)}` };
   }
   const session = (): { sessionSettings?: SessionSettings } => (form === "agent" ? { sessionSettings: { internalId: o.auth.agent!.internalId } } : {});
 
-  /** POSTs to the form's path; on the deployment form's 403 (token chat off), switches to the agent form once. */
-  async function post(suffix: "" | "/abort", body: Record<string, unknown>, signal: AbortSignal): Promise<Response> {
-    for (;;) {
-      let res: Response;
-      const h = await headers(signal);
-      try {
-        res = await doFetch(url(suffix), { method: "POST", headers: h, body: JSON.stringify({ ...body, ...session() }), signal });
-      } catch (e) {
-        if (signal.aborted) throw signal.reason;
-        throw new NetworkError(`POST chat${suffix}: ${(e as Error).message}`, 0, undefined, { cause: e });
-      }
-      if (res.status === 403 && form === "deployment" && o.auth.agent) {
-        await res.body?.cancel();
+  /**
+   * Runs `call` on the current form. A 403 on the deployment form (its token sign-in for chat is
+   * off) switches to the agent form once, when the client has one; a 401/403 drops the token.
+   */
+  async function onForm<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (e) {
+      if (form === "deployment" && (e instanceof ForbiddenError || (e as ApiError).status === 401)) o.auth.deployment!.token.invalidate?.();
+      if (e instanceof ForbiddenError && form === "deployment" && o.auth.agent) {
         form = "agent";
-        continue;
+        return call();
       }
-      if (res.status === 401 || res.status === 403) o.auth.deployment?.token.invalidate?.();
-      if (res.status >= 200 && res.status < 300) return res;
-      const text = await res.text().catch(() => "");
-      let json: unknown;
-      try {
-        json = text ? JSON.parse(text) : undefined;
-      } catch {
-        json = undefined;
-      }
-      throw managementError(res.status, json, `POST chat${suffix}`);
+      throw e;
     }
   }
 
@@ -171,59 +140,56 @@ export function createChatClient(o: ChatClientOptions): ChatClient {
     return r.success ? new ChatAuthError(`The chat service refused the credential: ${r.data.error.message}`, r.data.error.code, value) : null;
   }
 
-  /** One connection: reads the stream to its end. Throws Dropped when it ends before __state__. */
-  async function once(body: StreamChatInput, s: SendOptions, result: SendResult, user: AbortSignal | undefined): Promise<void> {
-    const idle = deadline(user, idleMs, () => new StreamIdleError(`The chat stream sent nothing for ${Math.round(idleMs / 1000)} s`, 0));
+  /** One connection: reads the stream to its end. Throws Dropped when it is lost before __state__. */
+  async function once(body: StreamChatInput, s: SendOptions, result: SendResult): Promise<void> {
+    let opened;
     try {
-      let res: Response;
-      try {
-        res = await post("", body as Record<string, unknown>, idle.signal);
-      } catch (e) {
-        if (e instanceof StreamIdleError || e instanceof NetworkError) throw new Dropped((e as Error).message, { cause: e });
-        throw e;
-      }
-      if (!res.body) throw new InvalidResponseError("chat stream: the response has no body", res.status);
-      idle.reset();
-      let first = true;
-      try {
-        for await (const item of readNdjson(res.body, idle.reset, idle.signal)) {
-          if (!item.ok) {
-            s.onWarning?.(item.error);
-            continue;
-          }
-          if (first) {
-            first = false;
-            const auth = rpcError(item.value);
-            if (auth) throw auth;
-          }
-          const f = ChatFrame.safeParse(item.value);
-          if (!f.success) {
-            s.onWarning?.(new InvalidResponseError(`chat stream: a line is not a frame (${f.error.issues[0]?.message ?? "invalid"})`, 200, item.value));
-            continue;
-          }
-          const frame = f.data;
-          if (frame.error === STREAMING_IN_PROGRESS && frame.id === undefined) {
-            throw new ThreadBusyError("This conversation is still answering another question.", 200, frame);
-          }
-          if (frame.id === SENTINELS.cutoff || frame.id === SENTINELS.state) {
-            const id = frame.state?.chatId;
-            if (typeof id === "string") result.chatId = id;
-          }
-          s.onFrame(frame);
-          if (frame.id === SENTINELS.state) result.completed = true;
-        }
-      } catch (e) {
-        if (user?.aborted) throw user.reason;
-        if (e instanceof ApiError && !(e instanceof StreamIdleError)) throw e;
-        if (idle.signal.aborted && idle.signal.reason instanceof StreamIdleError) throw new Dropped("idle", { cause: idle.signal.reason });
-        throw new Dropped((e as Error).message, { cause: e });
-      }
-      if (user?.aborted) throw user.reason;
-      if (idle.signal.aborted) throw new Dropped("idle", { cause: idle.signal.reason });
-      if (!result.completed && body.input !== undefined) throw new Dropped("the stream ended before the turn did");
-    } finally {
-      idle.clear();
+      opened = await onForm(async () =>
+        openStream({
+          fetch: doFetch, method: "POST", url: url(""), ...(await auth(s.signal)), body: { ...body, ...session() },
+          accept: "application/x-ndjson, application/json", idleMs, mapError, ...(s.signal ? { signal: s.signal } : {}),
+        }),
+      );
+    } catch (e) {
+      if (s.signal?.aborted) throw s.signal.reason;
+      if (e instanceof TimeoutError || e instanceof NetworkError) throw new Dropped(e.message, { cause: e });
+      throw e;
     }
+    let first = true;
+    try {
+      for await (const item of readNdjson(opened.body)) {
+        if (!item.ok) {
+          s.onWarning?.(item.error);
+          continue;
+        }
+        if (first) {
+          first = false;
+          const failure = rpcError(item.value);
+          if (failure) throw failure;
+        }
+        const f = ChatFrame.safeParse(item.value);
+        if (!f.success) {
+          s.onWarning?.(new InvalidResponseError(`chat stream: a line is not a frame (${f.error.issues[0]?.message ?? "invalid"})`, 200, item.value));
+          continue;
+        }
+        const frame = f.data;
+        if (frame.error === STREAMING_IN_PROGRESS && frame.id === undefined) {
+          throw new ThreadBusyError("This conversation is still answering another question.", 200, frame);
+        }
+        if (frame.id === SENTINELS.cutoff || frame.id === SENTINELS.state) {
+          const id = frame.state?.chatId;
+          if (typeof id === "string") result.chatId = id;
+        }
+        s.onFrame(frame);
+        if (frame.id === SENTINELS.state) result.completed = true;
+      }
+    } catch (e) {
+      opened.cancel(e);
+      if (s.signal?.aborted) throw s.signal.reason;
+      if (e instanceof TimeoutError || e instanceof NetworkError) throw new Dropped(e.message, { cause: e });
+      throw e;
+    }
+    if (!result.completed && body.input !== undefined) throw new Dropped("the stream ended before the answer did");
   }
 
   return {
@@ -240,13 +206,13 @@ export function createChatClient(o: ChatClientOptions): ChatClient {
           ...(messageId ? { messageId } : {}),
         };
         try {
-          await once(body, s, result, s.signal);
+          await once(body, s, result);
           return result;
         } catch (e) {
           if (!(e instanceof Dropped)) throw e;
           if (attempt >= maxReconnects) {
             const cause = e.cause;
-            if (cause instanceof StreamIdleError) throw cause;
+            if (cause instanceof TimeoutError) throw cause;
             throw new NetworkError(`The chat connection dropped and ${maxReconnects} reconnects failed: ${e.message}`, 0, undefined, { cause });
           }
           s.onReconnect?.(attempt + 1);
@@ -256,16 +222,17 @@ export function createChatClient(o: ChatClientOptions): ChatClient {
     },
 
     async abort(chatId, signal) {
-      const d = deadline(signal, requestMs, () => new StreamIdleError(`Stopping the answer took over ${requestMs / 1000} s`, 0));
-      try {
-        const res = await post("/abort", { chatId }, d.signal);
-        const text = await res.text();
-        if (text) {
-          const auth = rpcError(safeJson(text));
-          if (auth) throw auth;
-        }
-      } finally {
-        d.clear();
+      const res = await onForm(async () => {
+        const r = await sendRaw({
+          fetch: doFetch, method: "POST", url: url("/abort"), ...(await auth(signal)), body: { chatId, ...session() },
+          deadlineMs: requestMs, ...(signal ? { signal } : {}),
+        });
+        if (r.status < 200 || r.status > 299) throw mapError(r.status, errorDetails(r.bytes), "POST chat abort", r.headers);
+        return r;
+      });
+      if (res.bytes.length) {
+        const failure = rpcError(safeJson(new TextDecoder().decode(res.bytes)));
+        if (failure) throw failure;
       }
     },
   };
@@ -294,22 +261,14 @@ const MeSettings = z.looseObject({ settings: z.looseObject({ sheetsSettings: z.r
 export function createChatSettingsClient(o: { baseUrl: string; credential: Credential; fetch?: FetchLike; requestTimeoutMs?: number }): ChatSettingsClient {
   const doFetch: FetchLike = o.fetch ?? ((u, i) => fetch(u, i));
   async function call<S extends z.ZodType>(method: "GET" | "PATCH", p: string, schema: S, body: unknown, signal?: AbortSignal): Promise<z.output<S>> {
-    const ms = o.requestTimeoutMs ?? 20_000;
-    const d = deadline(signal, ms, () => new NetworkError(`${method} ${p}: no answer within ${ms / 1000} s`, 0));
-    try {
-      const token = await resolveCredential(o.credential, d.signal);
-      let res;
-      try {
-        res = await send({ fetch: doFetch, method, url: buildUrl(o.baseUrl, p), authorization: `Bearer ${token}`, body, signal: d.signal });
-      } catch (e) {
-        if (d.signal.aborted && !signal?.aborted) throw d.signal.reason;
-        throw e;
-      }
-      if (res.status < 200 || res.status > 299) throw managementError(res.status, res.json, `${method} ${p}`);
-      return parseBody(schema, res.json, `${method} ${p}`, res.status);
-    } finally {
-      d.clear();
-    }
+    const what = `${method} ${p}`;
+    const token = await resolveCredential(o.credential, signal);
+    const res = await sendRaw({
+      fetch: doFetch, method, url: buildUrl(o.baseUrl, p), authorization: `Bearer ${token}`, body,
+      deadlineMs: o.requestTimeoutMs ?? DEFAULT_DEADLINES.managementAttemptMs, ...(signal ? { signal } : {}),
+    });
+    if (res.status < 200 || res.status > 299) throw mapError(res.status, errorDetails(res.bytes), what, res.headers);
+    return parseBody(schema, parseJsonBody(res, what), what, res.status);
   }
   return {
     appConfig: (signal) => call("GET", "/api/v1/app-config", AppConfig, undefined, signal),

@@ -1,5 +1,6 @@
 // Typed errors of the agent chat API (seed 03 §5.4, §7). The generic HTTP statuses (400, 403, 404,
-// 5xx) reuse the management API's classes (same `{error, code?, field?}` body, our choice).
+// 5xx) reuse the management API's classes (same `{error, code?, field?}` body, our choice); a stream
+// gone silent is the request layer's TimeoutError.
 import { ApiError } from "../errors";
 
 /** §5.4: an authentication failure, sent as a JSON-RPC error object inside an HTTP 200. */
@@ -13,10 +14,4 @@ export class ChatAuthError extends ApiError {
 /** §3/§7: a new message while the thread streams another ("Streaming for thread is in progress"). */
 export class ThreadBusyError extends ApiError {
   readonly kind = "chat-busy";
-}
-
-/** The stream sent nothing for longer than its idle deadline (and reconnecting did not help). */
-export class StreamIdleError extends ApiError {
-  readonly kind = "stream-idle";
-  override readonly transient = true;
 }

@@ -4,10 +4,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPlatform, type RunningPlatform } from "../../../dev/platform/server";
 import { signJwt } from "../../../dev/platform/auth";
-import { createDeploymentTokenManager, createPlatformClient, type FetchLike } from "../../../src/api";
+import { createDeploymentTokenManager, createPlatformClient, TimeoutError, type FetchLike } from "../../../src/api";
 import {
   applyFrame, ChatAuthError, createChatClient, createChatSettingsClient, EMPTY_CONVERSATION, isFinalAnswer, MalformedLineError,
-  newMessageId, StreamIdleError, ThreadBusyError, type ChatClientOptions, type ChatFrame, type Conversation,
+  newMessageId, ThreadBusyError, type ChatClientOptions, type ChatFrame, type Conversation,
 } from "../../../src/api/chat";
 
 let p: RunningPlatform;
@@ -111,11 +111,11 @@ describe("createChatClient", () => {
     }
   });
 
-  it("a stream silent past its idle deadline ends with StreamIdleError after its reconnects", async () => {
+  it("a stream silent past its idle deadline ends with a TimeoutError after its reconnects", async () => {
     const silent: FetchLike = async () => new Response(new ReadableStream({ pull: () => new Promise(() => {}) }), { status: 200 });
     const c = createChatClient({ aiUrl: p.info.aiUrl, accountName: p.info.accountName, auth: { deployment: { deploymentId: 1, token: { getToken: async () => "t" } } }, fetch: silent, idleTimeoutMs: 80, maxReconnects: 1 });
     const t0 = Date.now();
-    await expect(c.send({ input: "revenue", onFrame: () => {} })).rejects.toBeInstanceOf(StreamIdleError);
+    await expect(c.send({ input: "revenue", onFrame: () => {} })).rejects.toBeInstanceOf(TimeoutError);
     expect(Date.now() - t0).toBeLessThan(3000);
   });
 
