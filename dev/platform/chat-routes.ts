@@ -3,8 +3,8 @@
 //   POST /api/v1/public/{accountName}/deployments/{deploymentId}/chat/stream-chat-state[/abort] (deployment form)
 // Auth exactly as §5/§4.1 (Api-Key + sessionSettings on the agent form; X-Svc-Auth-Token signed
 // with the deployment's apiSecret on either form, the deployment form only when its setting is on);
-// authentication failures are JSON-RPC error objects in an HTTP 200. Threads are kept per user in
-// memory; a turn runs detached from the request that started it, so a dropped connection can
+// authentication failures are JSON-RPC error objects in an HTTP 200. Threads are kept per user
+// (finished turns persisted in state_meta); a turn runs detached from the request that started it, so a dropped connection can
 // resubscribe with the same messageId and get the messages so far (consolidated) then the live
 // deltas: no duplicates. Our choices where the seed says "not shown": docs/API.md §Chat.
 import { randomUUID } from "node:crypto";
@@ -13,6 +13,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { AbortChatInput, StreamChatInput, type ChatFrame, type SessionSettings, type Usage } from "../../src/api/chat/schemas";
 import { verifyJwt, type Credentials } from "./auth";
 import type { Clock } from "./clock";
+import type { Store } from "./store";
 import { ACCOUNT_NAME, DEPLOYMENTS, USERS, type User } from "./personas";
 import { answerFor, deltas, planAnswer, runSql } from "./chat-agent";
 
@@ -25,6 +26,8 @@ export interface ChatOptions {
   deltaMs: () => number;
   /** Dev-only question markers ([[dev:fail]], [[dev:tool-error]]) are honoured only with --dev-hooks. */
   devHooks: boolean;
+  /** Where finished turns are kept (state_meta), so threads and ephemeral users survive a restart. */
+  store?: Store;
 }
 
 export const DEFAULT_AGENTS: Record<string, number> = { "sales-auto-agent": 1, "finance-auto-agent": 2 };
@@ -88,14 +91,35 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
   /** Ephemeral users (by caller key) and when they expire (ms, stand-in clock). */
   const ephemeral = new Map<string, number>();
 
+  // Persistence: one state_meta row per thread (its finished turns) and one for the ephemeral users.
+  const THREAD_KEY = "chat.thread.";
+  const EPHEMERAL_KEY = "chat.ephemeral";
+  for (const [k, v] of o.store?.meta ?? []) {
+    if (!k.startsWith(THREAD_KEY) || v === "") continue;
+    const t = JSON.parse(v) as { chatId: string; owner: string; deploymentId: number; messages: Stored[]; nextSort: number; done: string[] };
+    threads.set(t.chatId, { ...t, messages: new Map(t.messages.map((m) => [m.id, m])), active: null, done: new Set(t.done) });
+  }
+  for (const [k, until] of Object.entries(JSON.parse(o.store?.meta.get(EPHEMERAL_KEY) || "{}") as Record<string, number>)) ephemeral.set(k, until);
+  function persist(changed: Thread[], removed: string[] = []): void {
+    if (!o.store) return;
+    const meta: Record<string, string> = { [EPHEMERAL_KEY]: JSON.stringify(Object.fromEntries(ephemeral)) };
+    for (const t of changed) {
+      meta[THREAD_KEY + t.chatId] = JSON.stringify({ chatId: t.chatId, owner: t.owner, deploymentId: t.deploymentId, messages: [...t.messages.values()], nextSort: t.nextSort, done: [...t.done] });
+    }
+    for (const id of removed) meta[THREAD_KEY + id] = "";
+    void o.store.commit({ meta }).catch(() => undefined);
+  }
+
   /** Ephemeral users past their lifetime are removed, with their threads. */
   function expire(): void {
     const now = clock.now();
+    const removed: string[] = [];
     for (const [key, until] of ephemeral) {
       if (until > now) continue;
       ephemeral.delete(key);
-      for (const [id, t] of threads) if (t.owner === key) { t.active?.abort.abort(); threads.delete(id); }
+      for (const [id, t] of threads) if (t.owner === key) { t.active?.abort.abort(); threads.delete(id); removed.push(id); }
     }
+    if (removed.length) persist([], removed);
   }
 
   function provision(key: string, s: SessionSettings | undefined): void {
@@ -362,6 +386,7 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
       if (open && t.messages.get(open)?.isInProcess) emit({ id: open, role: "assistant", isDelta: true, isInProcess: false });
       t.done.add(turn.messageId);
       t.active = null;
+      persist([t]);
       send({ ...stateFrame(t), state: { ...stateFrame(t).state, ...(signal.aborted ? { aborted: true } : {}) } });
       send({ id: "__usage__", type: "usage", usage });
       for (const fn of turn.listeners) fn(null);

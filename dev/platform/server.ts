@@ -124,7 +124,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   let aiUrl = "";
   let appConfig: AppConfig = { ...DEFAULT_APP_CONFIG, ...options.appConfig };
   app.route("/api/v1", managementRoutes(service, creds, () => ({ ...appConfig, aiUrl, accountName: ACCOUNT_NAME })));
-  app.route("/ai", chatRoutes(dataConn, creds, clock, { agents: DEFAULT_AGENTS, tokenChatDeploymentIds, deltaMs: () => chatDeltaMs, devHooks: options.devHooks === true }));
+  app.route("/ai", chatRoutes(dataConn, creds, clock, { agents: DEFAULT_AGENTS, tokenChatDeploymentIds, deltaMs: () => chatDeltaMs, devHooks: options.devHooks === true, store }));
   app.route("/cubejs-api", dataRoutes(dataConn, creds, { slowQueryMs: () => slowQueryMs, continueWaitMs: options.continueWaitMs ?? 1000 }));
   app.notFound((c) => c.json({ error: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
   app.onError((e, c) => {

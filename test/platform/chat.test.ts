@@ -393,3 +393,32 @@ describe("§8 limits", () => {
     expect((await read(kept, "kept-1")).status).toBe(200);
   });
 });
+
+describe("threads are persisted per user", () => {
+  it("a thread and its finished turns survive a restart of the stand-in (same data dir)", async () => {
+    const { mkdtempSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const path = await import("node:path");
+    const dataDir = mkdtempSync(path.join(tmpdir(), "cellbound-chat-"));
+    try {
+      const a = await startPlatform({ log: () => {}, dataDir, chatDeltaMs: 0 });
+      const url = `${a.info.aiUrl}/api/v1/public/${a.info.accountName}/agents/${a.info.chat.agentId}/chat/stream-chat-state`;
+      const body = { input: "revenue by year", messageId: newMessageId(), sessionSettings: analystSession };
+      const first = await frames(await post(url, body, { apiKey: a.info.apiKeys.analyst }));
+      const chatId = first[1]!.state!.chatId as string;
+      await new Promise((r) => setTimeout(r, 100)); // the write after the turn
+      await a.close();
+      const b = await startPlatform({ log: () => {}, dataDir });
+      try {
+        const url2 = `${b.info.aiUrl}/api/v1/public/${b.info.accountName}/agents/${b.info.chat.agentId}/chat/stream-chat-state`;
+        const state = merged(await frames(await post(url2, { chatId, sessionSettings: analystSession }, { apiKey: b.info.apiKeys.analyst })));
+        expect(state.messages.map((m) => [m.id, m.content])).toEqual(merged(first).messages.map((m) => [m.id, m.content]));
+        expect((await post(url2, { chatId, sessionSettings: { internalId: "vic.viewer@cellbound.test" } }, { apiKey: b.info.apiKeys.viewer })).status).toBe(404);
+      } finally {
+        await b.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
