@@ -78,11 +78,18 @@ function scriptedChat(o: { availability?: ChatAvailability; send?: (i: ChatSendI
   };
 }
 
-async function mountWith(chat: ChatService) {
+async function mountWith(chat: ChatService, o: { occupied?: boolean } = {}) {
   installTheme(document, undefined);
   const { backend, ws } = scriptedBackend({ home: { workbookName: "Book.xlsx", copied: false, placements: [] } });
   const placed: number[] = [];
-  Object.assign(ws, { chat, place: async (reportId: number) => { placed.push(reportId); return { kind: "placed", placementId: "p", range: "B2:C37", sheetName: "Sheet1" }; } });
+  Object.assign(ws, {
+    chat,
+    place: async (reportId: number, p: { confirmed: boolean }) => {
+      if (o.occupied && !p.confirmed) return { kind: "wouldOverwrite", count: 2, addresses: ["B3", "C4"], target: "B2:C38" };
+      placed.push(reportId);
+      return { kind: "placed", placementId: "p", range: "B2:C37", sheetName: "Sheet1" };
+    },
+  });
   const store = new PaneStore(backend, new SecretStore(memoryStore()));
   await store.signIn({ baseUrl: "http://127.0.0.1:1", dataUrl: null, credential: "good-key" });
   const root = document.createElement("div");
@@ -180,6 +187,42 @@ describe("chat pane", () => {
     expect(placed).toEqual([77]);
     expect(chat.calls).toContain(`save Revenue by month ${result().sqlQuery.length}`);
     await until(() => store.route.value === "home");
+  });
+
+  it("Place in sheet over content asks first; nothing is placed until Overwrite", async () => {
+    const chat = scriptedChat();
+    const { root, placed } = await mountWith(chat, { occupied: true });
+    await ask(root, "revenue by month");
+    await until(() => byText(root, "button", "Place in sheet") !== undefined);
+    byText(root, "button", "Place in sheet")!.click();
+    await until(() => /2 cells would be overwritten/.test(root.textContent ?? ""));
+    expect(placed).toEqual([]);
+    byText(root, "button", "Overwrite")!.click();
+    await until(() => placed.length === 1);
+  });
+
+  it("a mid-stream failure keeps the transcript and offers Ask again", async () => {
+    let n = 0;
+    const chat = scriptedChat({
+      send: async (i) => {
+        const fs = answerFrames(i.messageId ?? `176390000000${n}-message`, "chat-5", i.input!);
+        if (n++ === 0) {
+          for (const f of fs.slice(0, 6)) i.onFrame(f);
+          i.onFrame({ error: "The agent stopped unexpectedly" });
+          return;
+        }
+        for (const f of fs) i.onFrame(f);
+      },
+    });
+    const { root } = await mountWith(chat);
+    await ask(root, "revenue by month");
+    await until(() => /The agent stopped unexpectedly/.test(root.textContent ?? ""));
+    expect(root.querySelector(".cb-chat-md")!.textContent).toContain("Revenue by month");
+    byText(root, "button", "Ask again")!.click();
+    await until(() => chat.sends.length === 2);
+    expect(chat.sends[1]!.input).toBe("revenue by month");
+    await until(() => /Tokens: 1,280/.test(root.textContent ?? ""));
+    expect(root.textContent).not.toMatch(/The agent stopped unexpectedly/);
   });
 
   it("after a reload mid-answer, resumes the open thread with the running messageId (no second question)", async () => {

@@ -19,6 +19,9 @@ function resultOf(t: Turn): SqlToolResult | null {
   return null;
 }
 
+/** The last question of the thread (what Ask again re-sends). */
+const lastQuestion = (turns: Turn[]) => [...turns].reverse().find((t) => t.user)?.user?.content ?? null;
+
 function TurnView({ turn, model }: { turn: Turn; model: ChatModel }) {
   const result = resultOf(turn);
   const answer = turn.answer.map((m) => m.content).join("\n\n");
@@ -179,8 +182,15 @@ export function ChatView({ store }: { store: PaneStore }) {
           <Conversations model={model} />
           {model.error.value && <NoticeBox notice={model.error.value} onDismiss={() => (model.error.value = null)} />}
           {model.reconnecting.value > 0 && <ProgressLine label={`Connection lost; reconnecting (attempt ${model.reconnecting.value})…`} />}
-          {conv && conv.errors.length > 0 && (
-            <NoticeBox notice={{ tone: "error", title: "The agent stopped with an error", detail: conv.errors.join(" "), next: "Ask again; if it keeps failing, start a new conversation." }} />
+          {conv && conv.errors.length > 0 && !model.streaming.value && (
+            <div>
+              <NoticeBox notice={{ tone: "error", title: "The agent stopped with an error", detail: conv.errors.join(" "), next: "Ask again; if it keeps failing, start a new conversation." }} />
+              {lastQuestion(turns) && (
+                <button type="button" class="cb-btn cb-small" onClick={() => void model.ask(lastQuestion(turns)!)}>
+                  Ask again
+                </button>
+              )}
+            </div>
           )}
           {turns.length === 0 && !model.streaming.value && <p class="cb-meta">Ask a question about your data, for example “revenue by month”. Answers can be placed in the sheet.</p>}
           <ol class="cb-chat-thread" aria-label="Conversation" aria-live="polite">

@@ -171,6 +171,8 @@ export class ChatModel {
     if (!input || this.streaming.value) return;
     const chatId = this.chatId.value;
     this.asking = input;
+    // A new question starts clean: a previous turn's failure is no longer the news.
+    if (this.conv.errors.length) this.conv = { ...this.conv, errors: [] };
     await this.stream(async (signal) => {
       await this.o.service.send({
         input, ...(chatId ? { chatId } : {}), signal, onFrame: this.frame,
