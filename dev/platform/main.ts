@@ -1,17 +1,18 @@
-// `npm run platform -- [--port N] [--data-dir DIR] [--slow-query-ms N] [--dev-hooks] [--chat-delta-ms N] [--no-chat] [--ai-paywalled]`: starts the
+// `npm run platform -- [--port N] [--data-dir DIR] [--slow-query-ms N] [--dev-hooks] [--chat-delta-ms N]
+//   [--no-chat] [--ai-paywalled] [--no-dashboard-apps] [--restrict-data-download] [--timezone TZ]` (the last five set app-config): starts the
 // stand-in, prints exactly one JSON line (PlatformInfo) on stdout when ready, logs to
 // stderr, and stops cleanly (connections closed, database checkpointed) on SIGTERM/SIGINT.
 import { parseArgs } from "node:util";
 import { startPlatform } from "./server";
 
 function usage(msg: string): never {
-  process.stderr.write(`${msg}\nusage: npm run platform -- [--port N] [--data-dir DIR] [--slow-query-ms N] [--dev-hooks] [--chat-delta-ms N] [--no-chat] [--ai-paywalled]\n`);
+  process.stderr.write(`${msg}\nusage: npm run platform -- [--port N] [--data-dir DIR] [--slow-query-ms N] [--dev-hooks] [--chat-delta-ms N] [--no-chat] [--ai-paywalled] [--no-dashboard-apps] [--restrict-data-download] [--timezone TZ]\n`);
   process.exit(2);
 }
 
 let args;
 try {
-  args = parseArgs({ options: { port: { type: "string" }, "data-dir": { type: "string" }, "slow-query-ms": { type: "string" }, "dev-hooks": { type: "boolean" }, "chat-delta-ms": { type: "string" }, "no-chat": { type: "boolean" }, "ai-paywalled": { type: "boolean" } }, strict: true }).values;
+  args = parseArgs({ options: { port: { type: "string" }, "data-dir": { type: "string" }, "slow-query-ms": { type: "string" }, "dev-hooks": { type: "boolean" }, "chat-delta-ms": { type: "string" }, "no-chat": { type: "boolean" }, "ai-paywalled": { type: "boolean" }, "no-dashboard-apps": { type: "boolean" }, "restrict-data-download": { type: "boolean" }, timezone: { type: "string" } }, strict: true }).values;
 } catch (e) {
   usage((e as Error).message);
 }
@@ -30,6 +31,9 @@ const platform = await startPlatform({
   appConfig: {
     ...(args["no-chat"] ? { sheetsAgentChatEnabled: false } : {}),
     ...(args["ai-paywalled"] ? { aiPaywalled: true } : {}),
+    ...(args["no-dashboard-apps"] ? { dashboardAppsEnabled: false } : {}),
+    ...(args["restrict-data-download"] ? { restrictDataDownload: true } : {}),
+    ...(args.timezone ? { timezoneSettings: { timezone: args.timezone } } : {}),
   },
 });
 process.stdout.write(JSON.stringify(platform.info) + "\n");

@@ -54,3 +54,20 @@ describe("PATCH /api/v1/users/me/settings", () => {
     expect((await req(p, "PATCH", "/users/me/settings", { other: 1 })).status).toBe(400);
   });
 });
+
+describe("npm run platform app-config flags", () => {
+  it("--no-chat --ai-paywalled --no-dashboard-apps --restrict-data-download --timezone set each field; --chat-delta-ms is accepted", async () => {
+    const { spawnPlatform } = await import("../../dev/platform/spawn");
+    const p = await spawnPlatform(["--no-chat", "--ai-paywalled", "--no-dashboard-apps", "--restrict-data-download", "--timezone", "Asia/Tokyo", "--chat-delta-ms", "5"]);
+    try {
+      const res = await fetch(`${p.info.baseUrl}/api/v1/app-config`, { headers: { authorization: `Bearer ${p.info.apiKeys.analyst}` } });
+      expect(AppConfig.parse(await res.json())).toMatchObject({
+        sheetsAgentChatEnabled: false, aiPaywalled: true, dashboardAppsEnabled: false, restrictDataDownload: true, timezoneSettings: { timezone: "Asia/Tokyo" },
+      });
+      expect(p.info.chat).toEqual({ agentId: "sales-auto-agent", tokenChatDeploymentIds: [1] });
+      expect(p.info.deployments.every((d) => /^[0-9a-f]{64}$/.test(d.apiSecret))).toBe(true);
+    } finally {
+      expect(await p.stop()).toBe(0);
+    }
+  });
+});
