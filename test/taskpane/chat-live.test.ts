@@ -34,6 +34,10 @@ describe("live ChatService", () => {
     const again = await service().open();
     expect(again).toEqual({ ok: true, prefs: { agentId: "sales-auto-agent", openThreadId: "t-1", threads: [{ chatId: "t-1", title: "revenue", at: "2026-01-01T00:00:00Z" }] } });
     await s.savePrefs({ openThreadId: null });
+    // The longest list the pane keeps: 20 threads with 80-character titles.
+    const many = Array.from({ length: 20 }, (_, i) => ({ chatId: `0b7a0b5e-6d5e-4d59-9d1e-6f0f9c1f0a${String(i).padStart(2, "0")}`, title: "q".repeat(80), at: "2026-01-01T00:00:00.000Z" }));
+    await s.savePrefs({ threads: many });
+    expect((await service().open()) as { prefs: { threads: unknown[] } }).toMatchObject({ prefs: { threads: many } });
     expect(await service().open()).toMatchObject({ prefs: { openThreadId: null } });
   });
 

@@ -156,7 +156,7 @@ export type SheetsSettings = z.infer<typeof SheetsSettings>;
 
 /** PATCH /api/v1/users/me/settings: a partial patch; an explicit null clears a field. */
 export const SettingsPatch = z.strictObject({
-  sheetsSettings: z.record(z.string().max(100), z.union([z.string().max(2000), z.number(), z.boolean(), z.null()])).optional(),
+  sheetsSettings: z.record(z.string().max(100), z.union([z.string().max(8192), z.number(), z.boolean(), z.null()])).optional(),
 });
 export type SettingsPatch = z.infer<typeof SettingsPatch>;
 
