@@ -405,6 +405,11 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
       // Another user's thread does not exist for the caller.
       if (!t || t.owner !== caller.key || t.deploymentId !== caller.deploymentId) throw new Problem(404, `Chat ${body.chatId} not found`);
     }
+    // messageId makes requests idempotent (§4.1): a repeat without chatId (the client lost the
+    // connection before __cutoff__) finds the caller's thread that has this message.
+    if (!t && body.messageId !== undefined) {
+      t = [...threads.values()].find((x) => x.owner === caller.key && x.deploymentId === caller.deploymentId && (x.active?.messageId === body.messageId || x.done.has(body.messageId!)));
+    }
     if (body.input === undefined) {
       if (!t) throw new Problem(400, "Give input, or chatId to read a thread's state", "input");
       return snapshot(t);

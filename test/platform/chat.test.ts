@@ -229,6 +229,21 @@ describe("§4 endpoints", () => {
     expect(merged(again).messages.filter((m) => m.role === "user")).toHaveLength(1);
   });
 
+  it("4.1 the same messageId without chatId (connection lost before __cutoff__) resubscribes instead of starting a second thread", async () => {
+    p.setChatDeltaMs(20);
+    try {
+      const messageId = newMessageId();
+      const first = await post(agentPath(), { input: "revenue by month", messageId, sessionSettings: analystSession });
+      const part = await readUntil(first, (f) => f.id === "__cutoff__");
+      await part.reader.cancel();
+      const again = await frames(await post(agentPath(), { input: "revenue by month", messageId, sessionSettings: analystSession }));
+      expect(again.find((f) => f.id === "__cutoff__")!.state!.chatId).toBe(part.got.at(-1)!.state!.chatId);
+      expect(merged(again).messages.filter((m) => m.role === "user")).toHaveLength(1);
+    } finally {
+      p.setChatDeltaMs(2);
+    }
+  });
+
   it("4.1 activeBranchName and isDefaultBranch are accepted", async () => {
     const fs = await frames(await ask("revenue", { activeBranchName: "dev", isDefaultBranch: false }));
     expect(fs[0]!.role).toBe("user");
