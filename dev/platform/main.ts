@@ -1,4 +1,5 @@
-// `npm run platform -- [--port N] [--data-dir DIR] [--slow-query-ms N] [--dev-hooks] [--chaos SEED [--chaos-rates k=p,…]]`: starts the
+// `npm run platform -- [--port N] [--data-dir DIR] [--slow-query-ms N] [--dev-hooks] [--chaos SEED [--chaos-rates k=p,…]]
+//   [--chat-delta-ms N] [--no-chat] [--ai-paywalled] [--no-dashboard-apps] [--restrict-data-download] [--timezone TZ]` (the last five set app-config): starts the
 // stand-in, prints exactly one JSON line (PlatformInfo) on stdout when ready, logs to
 // stderr, and stops cleanly (connections closed, database checkpointed) on SIGTERM/SIGINT.
 import { parseArgs } from "node:util";
@@ -6,13 +7,13 @@ import { startPlatform } from "./server";
 import { DEFAULT_CHAOS_RATES, parseRates } from "./chaos";
 
 function usage(msg: string): never {
-  process.stderr.write(`${msg}\nusage: npm run platform -- [--port N] [--data-dir DIR] [--slow-query-ms N] [--dev-hooks] [--chaos SEED [--chaos-rates kind=chance,…]]\n`);
+  process.stderr.write(`${msg}\nusage: npm run platform -- [--port N] [--data-dir DIR] [--slow-query-ms N] [--dev-hooks] [--chaos SEED [--chaos-rates kind=chance,…]] [--chat-delta-ms N] [--no-chat] [--ai-paywalled] [--no-dashboard-apps] [--restrict-data-download] [--timezone TZ]\n`);
   process.exit(2);
 }
 
 let args;
 try {
-  args = parseArgs({ options: { port: { type: "string" }, "data-dir": { type: "string" }, "slow-query-ms": { type: "string" }, "dev-hooks": { type: "boolean" }, chaos: { type: "string" }, "chaos-rates": { type: "string" } }, strict: true }).values;
+  args = parseArgs({ options: { port: { type: "string" }, "data-dir": { type: "string" }, "slow-query-ms": { type: "string" }, "dev-hooks": { type: "boolean" }, chaos: { type: "string" }, "chaos-rates": { type: "string" }, "chat-delta-ms": { type: "string" }, "no-chat": { type: "boolean" }, "ai-paywalled": { type: "boolean" }, "no-dashboard-apps": { type: "boolean" }, "restrict-data-download": { type: "boolean" }, timezone: { type: "string" } }, strict: true }).values;
 } catch (e) {
   usage((e as Error).message);
 }
@@ -37,6 +38,14 @@ const platform = await startPlatform({
   slowQueryMs: num(args["slow-query-ms"], "slow-query-ms", 600_000),
   devHooks: args["dev-hooks"] === true,
   ...(chaosSeed !== undefined ? { chaos: { seed: chaosSeed, rates } } : {}),
+  chatDeltaMs: num(args["chat-delta-ms"], "chat-delta-ms", 10_000),
+  appConfig: {
+    ...(args["no-chat"] ? { sheetsAgentChatEnabled: false } : {}),
+    ...(args["ai-paywalled"] ? { aiPaywalled: true } : {}),
+    ...(args["no-dashboard-apps"] ? { dashboardAppsEnabled: false } : {}),
+    ...(args["restrict-data-download"] ? { restrictDataDownload: true } : {}),
+    ...(args.timezone ? { timezoneSettings: { timezone: args.timezone } } : {}),
+  },
 });
 process.stdout.write(JSON.stringify(platform.info) + "\n");
 

@@ -1,6 +1,5 @@
 // The platform stand-in: one Hono app on 127.0.0.1 serving the management API
-// (/api/v1), the data API (/cubejs-api/v1) and, in a later issue, the agent chat API
-// (under /ai). State and the sample dataset live in DuckDB in the data dir.
+// (/api/v1), the data API (/cubejs-api/v1) and the agent chat API (under /ai, chat-routes.ts). State and the sample dataset live in DuckDB in the data dir.
 //   startPlatform({ dataDir?, port?, slowQueryMs? }) → { info, close(), hooks, setSlowQueryMs }
 // `info` is exactly the JSON line `npm run platform` prints.
 import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
@@ -30,6 +29,9 @@ import { DataDb } from "./data-db";
 import { jsonDepthLimit } from "./json-depth";
 import { Chaos, type ChaosSettings } from "./chaos";
 import { ACCOUNT_NAME, DEPLOYMENTS, USERS, type PersonaName } from "./personas";
+import { chatRoutes, DEFAULT_AGENTS } from "./chat-routes";
+import { DEFAULT_APP_CONFIG } from "./management-routes";
+import type { AppConfig } from "../../src/api/chat/schemas";
 
 export interface PlatformOptions {
   /** Where the DuckDB file lives; omitted → a fresh temp dir, removed on close. */
@@ -52,6 +54,10 @@ export interface PlatformOptions {
   devHooks?: boolean;
   /** Start in fault mode (dev/platform/chaos.ts); `platform.chaos.set()` can also turn it on later. */
   chaos?: Partial<ChaosSettings>;
+  /** Delay between streamed chat deltas in ms (default 30, so a stream lasts long enough to interrupt). */
+  chatDeltaMs?: number;
+  /** Overrides of GET /api/v1/app-config (tests turn chat off with `{ sheetsAgentChatEnabled: false }`). */
+  appConfig?: Partial<AppConfig>;
   /** DuckDB worker threads (default 1: on a 2-core dev machine the JS thread needs the other; A/B measured in docs/API.md §7). */
   threads?: number;
 }
@@ -62,7 +68,10 @@ export interface PlatformInfo {
   dataUrl: string;
   aiUrl: string;
   accountName: string;
-  deployments: Array<{ id: number; name: string }>;
+  /** `apiSecret`: the HS256 secret that signs the deployment's tokens (dev only: tests craft tokens with it). */
+  deployments: Array<{ id: number; name: string; apiSecret: string }>;
+  /** The chat API's default agent (deployment 1's) and the deployments whose token form of chat is on. */
+  chat: { agentId: string; tokenChatDeploymentIds: number[] };
   apiKeys: Record<PersonaName, string>;
   legacyPublicIds: { unique: string; ambiguous: string };
   externalWorkbooks: { mixed: string; oversized: string };
@@ -99,6 +108,9 @@ export interface RunningPlatform {
     svcsqlRunning(): number;
   };
   setSlowQueryMs(ms: number): void;
+  setChatDeltaMs(ms: number): void;
+  /** Changes GET /api/v1/app-config from now on (tests: turn chat off). */
+  setAppConfig(patch: Partial<AppConfig>): void;
   /** Startup figures in ms; `generated` is true when the dataset was built on this start. */
   startup: { ms: number; datasetMs: number; generated: boolean };
   close(): Promise<void>;
@@ -111,6 +123,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "cellbound-platform-"));
   mkdirSync(dataDir, { recursive: true });
   let slowQueryMs = options.slowQueryMs ?? 0;
+  let chatDeltaMs = options.chatDeltaMs ?? 30;
+  /** Deployment 1 has "Use authentication for Chat and embedding APIs" on, deployment 2 off. */
+  const tokenChatDeploymentIds = [1];
 
   const td = performance.now();
   const dataset = await ensureDatasetFile(dataDir, options.datasetCacheDir ?? DEFAULT_CACHE_DIR);
@@ -140,7 +155,12 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   // Embed routes first: they authenticate with embed tokens, not the management API's Bearer keys.
   app.route("/api/v1/embed/dashboard/:publicId/comments", commentsRoutes(embed, comments));
   app.route("/api/v1/embed", embedRoutes(embed, creds));
-  app.route("/api/v1", managementRoutes(service, creds));
+  // app-config also names where the chat API is (aiUrl, accountName): our choice, docs/API.md §Chat.
+  let aiUrl = "";
+  let appConfig: AppConfig = { ...DEFAULT_APP_CONFIG, ...options.appConfig };
+  app.route("/api/v1", managementRoutes(service, creds, () => ({ ...appConfig, aiUrl, accountName: ACCOUNT_NAME })));
+  // The agent's SQL runs in the data API's sandbox (data-db.ts), never on the state database.
+  app.route("/ai", chatRoutes(dataDb.loadConn, creds, clock, { agents: DEFAULT_AGENTS, tokenChatDeploymentIds, deltaMs: () => chatDeltaMs, devHooks: options.devHooks === true, store }));
   app.route("/cubejs-api", dataRoutes(dataDb, creds, { slowQueryMs: () => slowQueryMs, continueWaitMs: options.continueWaitMs ?? 1000, running, ...(options.svcsql ? { svcsql: options.svcsql } : {}) }));
   app.notFound((c) => c.json({ error: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
   app.onError((e, c) => {
@@ -162,12 +182,14 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   }
   const port = (server.address() as AddressInfo).port;
   const baseUrl = `http://127.0.0.1:${port}`;
+  aiUrl = `${baseUrl}/ai`;
   const info: PlatformInfo = {
     baseUrl,
     dataUrl: `${baseUrl}/cubejs-api`,
     aiUrl: `${baseUrl}/ai`,
     accountName: ACCOUNT_NAME,
-    deployments: DEPLOYMENTS.map((d) => ({ id: d.id, name: d.name })),
+    deployments: DEPLOYMENTS.map((d) => ({ id: d.id, name: d.name, apiSecret: creds.apiSecrets[d.id]! })),
+    chat: { agentId: Object.keys(DEFAULT_AGENTS)[0]!, tokenChatDeploymentIds },
     apiKeys: creds.apiKeys,
     ...seededIds,
     embed: seededEmbed,
@@ -211,5 +233,5 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     verify: () => store.verify(),
     svcsqlRunning: () => running.svcsql,
   };
-  return { info, clock, hooks, chaos, state, setSlowQueryMs: (ms) => { slowQueryMs = ms; }, startup: { ms: startupMs, datasetMs, generated }, close };
+  return { info, clock, hooks, chaos, state, setSlowQueryMs: (ms) => { slowQueryMs = ms; }, setChatDeltaMs: (ms) => { chatDeltaMs = ms; }, setAppConfig: (patch) => { appConfig = { ...appConfig, ...patch }; }, startup: { ms: startupMs, datasetMs, generated }, close };
 }

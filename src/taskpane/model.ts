@@ -4,6 +4,7 @@
 import type { SheetValue } from "../host/port";
 import type { StatusFacts } from "../sync/status";
 import type { CommentsService } from "./comments/service";
+import type { ChatService } from "./chat/service";
 
 export interface Deployment {
   id: number;
@@ -191,6 +192,8 @@ export interface Workspace {
   close(): Promise<void>;
   /** Dashboard comments (embed sessions from the organisation's session URL); absent where not wired. */
   readonly comments?: CommentsService;
+  /** The agent chat of this deployment (absent where the backend offers none). */
+  readonly chat?: ChatService;
 }
 
 export interface ConnectInput {

@@ -17,7 +17,8 @@ describe("live workbook operations", () => {
   });
 
   it("a workbook with placements of two deployments: each named, each refreshed with its own data; without access it says why", async () => {
-    const [d1, d2] = env.platform.info.deployments as [{ id: number; name: string }, { id: number; name: string }];
+    const [d1, d2] = env.platform.info.deployments;
+    if (!d1 || !d2) throw new Error("the stand-in lists two deployments");
     const wb = memoryWorkbook("https://files.example/live-1.xlsx");
     const client = env.client();
     const dataFor = (id: number) => createDataClient({ dataUrl: env.platform.info.dataUrl, token: createDeploymentTokenManager({ client, deploymentId: id }) });

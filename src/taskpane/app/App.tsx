@@ -13,11 +13,13 @@ import { useEffect } from "preact/hooks";
 
 const loadBuilder = () => import("../builder/BuilderView").then((m) => m.BuilderView as ComponentType<{ store: PaneStore }>);
 const loadComments = () => import("../comments/CommentsView").then((m) => m.CommentsView as ComponentType<{ store: PaneStore }>);
+const loadChat = () => import("../chat/ChatView").then((m) => m.ChatView as ComponentType<{ store: PaneStore }>);
 
 const TABS: { route: Route; label: string }[] = [
   { route: "home", label: "Workbook" },
   { route: "reports", label: "Reports" },
   { route: "builder", label: "New report" },
+  { route: "chat", label: "Chat" },
   { route: "comments", label: "Comments" },
 ];
 
@@ -99,6 +101,7 @@ export function App({ store, loadDiagnostics }: AppProps) {
         {route === "reports" && <ReportsView store={store} />}
         {route === "builder" && <Lazy load={loadBuilder} props={{ store }} label="the report builder" />}
         {route === "comments" && <Lazy load={loadComments} props={{ store }} label="comments" />}
+        {route === "chat" && <Lazy load={loadChat} props={{ store }} label="the chat" />}
         {route === "diagnostics" && loadDiagnostics && <Lazy load={loadDiagnostics} props={{ store }} label="diagnostics" />}
       </main>
     </div>

@@ -5,6 +5,7 @@ import type { ConnectInput, Deployment, Workspace } from "../model";
 import { createCatalog, summarize } from "./catalog";
 import { openWorkbookOps } from "./engine";
 import { createLiveComments, type EmbedConfig } from "./comments";
+import { createChatService } from "./chat";
 
 /** The data API's base when Connect leaves it empty: the platform's documented default path. */
 export function defaultDataUrl(baseUrl: string): string {
@@ -41,6 +42,7 @@ export async function openWorkspace(input: ConnectInput, deployment: Deployment,
     fork: (signal) => ops.fork(signal),
     watch: (listener) => ops.watch(listener),
     comments,
+    chat: createChatService(input, deployment, fetchImpl),
     close: async () => {
       comments.close();
       await ops.close();
