@@ -63,7 +63,7 @@ describe("chat flow", { timeout: 120_000 }, () => {
   });
 
   it("2. Stop mid-stream ends the answer; the thread stays usable", async () => {
-    rig.platform.setChatDeltaMs(120);
+    rig.platform.setChatDeltaMs(250); // slow enough that Stop lands mid-answer on a loaded machine
     try {
       await button("Chat").click();
       await button("New conversation").click();
@@ -73,7 +73,8 @@ describe("chat flow", { timeout: 120_000 }, () => {
       await pwExpect(pane.getByText("Stopped.")).toBeVisible({ timeout: 10_000 });
       await pwExpect(button("Send")).toBeVisible();
       const partial = await pane.locator(".cb-chat-md").innerText();
-      expect(partial).not.toMatch(/The chart and the table below/); // cut before the end
+      // Cut before the end: the agent's last sentence never arrives complete.
+      expect(partial).not.toMatch(/the SQL is in the step above\./);
     } finally {
       rig.platform.setChatDeltaMs(30);
     }
