@@ -20,6 +20,7 @@ import type { Layout } from "./layout.ts";
 import { areaAt, collisions, growthAreas, leftoverAreas, mergeRuns, occupiedCells, type Neighbour, type OccupiedCell, type Shape } from "./plan.ts";
 import { NotRefreshed, runQueue, type QueueProgress } from "./queue.ts";
 import { prepareReport, runReport } from "./run-report.ts";
+import { forgetStyle, isValuesOnly, setValuesOnly, styleGrowth, stylePlaced } from "./styling.ts";
 import { addPlacement, classify, loadPlacements, updatePlacement, type CellState, type LocalPlacement } from "./state.ts";
 import { upsertReport, type UpsertOutcome } from "./upsert.ts";
 
@@ -32,6 +33,8 @@ export interface PlaceOptions {
   confirmed?: boolean;
   signal?: AbortSignal;
   onProgress?: (rowsWritten: number, totalRows: number) => void;
+  /** Values only: no number formats, header style or freeze (styling.ts); kept for later refreshes. */
+  valuesOnly?: boolean;
 }
 
 export type PlaceOutcome =
@@ -158,8 +161,10 @@ export class SyncEngine {
         committed: null, source: null, pending: { checksum: fp, shape, at: new Date().toISOString(), source }, editsKept: false,
       };
       await addPlacement(port, local);
-      const stats = await port.write(at, layout.cells, { columnFormats: layout.columnFormats, ...(o.onProgress ? { onProgress: o.onProgress } : {}), ...(o.signal ? { signal: o.signal } : {}) });
+      if (o.valuesOnly) await setValuesOnly(port, key, true);
+      const stats = await port.write(at, layout.cells, { columnFormats: layout.columnFormats, keepFormats: o.valuesOnly === true, ...(o.onProgress ? { onProgress: o.onProgress } : {}), ...(o.signal ? { signal: o.signal } : {}) });
       await port.track(name, target);
+      if (!o.valuesOnly) await stylePlaced(port, at, layout);
       this.lastWritten.set(key, layout.cells);
       const placementId = await this.connectNewPlacement(local, fp, target, sheet, o.signal);
       return { kind: "placed", key, placementId, reportId: up.report.id, publicId: up.publicId, sheetName: sheet.name, range: areaA1(target), notices: up.notices, stats };
@@ -326,8 +331,10 @@ export class SyncEngine {
       }
     }
     await updatePlacement(port, p.key, (x) => ({ ...x, pending: { checksum: prep.incoming, shape: next, at: new Date().toISOString(), source: prep.source } }));
+    // Formats: grown rows/columns get theirs first; the values keep whatever format a cell has (styling.ts).
+    if ((next.rows > old.rows || next.cols > old.cols) && !(await isValuesOnly(port, p.key))) await styleGrowth(port, anchor, old, next, prep.layout());
     for (const run of calls) {
-      const s = await port.write({ sheetId: anchor.sheetId, row: anchor.row + run.from, col: anchor.col }, cells().slice(run.from, run.to + 1), { columnFormats: prep.layout().columnFormats, ...(signal ? { signal } : {}) });
+      const s = await port.write({ sheetId: anchor.sheetId, row: anchor.row + run.from, col: anchor.col }, cells().slice(run.from, run.to + 1), { columnFormats: prep.layout().columnFormats, keepFormats: true, ...(signal ? { signal } : {}) });
       stats.cellsWritten += s.cells;
       stats.syncs += s.syncs;
       stats.maxSyncBytes = Math.max(stats.maxSyncBytes, s.maxSyncBytes);
@@ -416,6 +423,7 @@ export class SyncEngine {
       if (o.clear && t?.area) await this.ctx.port.clear(t.area);
       if (t) await this.ctx.port.untrack(p.name);
       await updatePlacement(this.ctx.port, key, () => null);
+      await forgetStyle(this.ctx.port, key);
       this.lastWritten.delete(key);
     });
   }

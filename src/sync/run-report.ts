@@ -15,6 +15,7 @@ import { CHECKSUM_VERSION } from "../checksum/index.ts";
 import { h64Hex, ready as hashReady } from "../checksum/hash.ts";
 import type { TypedResult } from "../checksum/types.ts";
 import { showAppliedFilters } from "./filters.ts";
+import { withShortTitles } from "./formats.ts";
 import { isPivot, layout, LAYOUT_VERSION, type Layout, type PivotSettings, type PivotTotals } from "./layout.ts";
 import { groupingKeys, parseJsonQuery, sameMember, totalsQuery, type SemanticQuery } from "./query.ts";
 
@@ -77,7 +78,7 @@ export async function prepareReport(data: Data, report: RunnableReport, defaults
     return {
       source,
       build: once(() => {
-        const result = fetched.main!.result();
+        const result = withShortTitles(fetched.main!.result());
         const totals: PivotTotals = {};
         if (fetched.byRows) totals.byRows = fetched.byRows.result();
         if (fetched.byColumns) totals.byColumns = fetched.byColumns.result();
