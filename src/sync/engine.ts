@@ -143,7 +143,7 @@ export class SyncEngine {
       const target = areaAt(at, shape);
       const targetA1 = `${sheet.name}!${areaA1(target)}`;
       const tracked = await port.tracked();
-      const hit = collisions([target], neighbours(tracked, null));
+      const hit = collisions([target], neighbours(tracked, null, await this.placements()));
       if (hit.length) return { kind: "collides", target: targetA1, placements: hit.map((h) => h.label) };
       const occupied = occupiedCells(target, await readArea(port, target, o.signal), 0, []);
       if (occupied.length > 0 && !o.confirmed) {
@@ -281,7 +281,7 @@ export class SyncEngine {
 
     // Room to grow: never into another placement, never over content.
     const growth = growthAreas(anchor, p.pending ? maxShape(old, p.pending.shape) : old, next);
-    const hit = collisions(growth, neighbours(tracked, p.name));
+    const hit = collisions(growth, neighbours(tracked, p.name, await this.placements()));
     if (hit.length) return { kind: "cannotGrow", reason: `The new result needs ${next.rows} × ${next.cols} cells, but the cells it would grow into belong to ${hit.map((h) => h.label).join(", ")}.`, occupied: [], placements: hit.map((h) => h.label) };
     const occupied: OccupiedCell[] = [];
     for (const g of growth) occupied.push(...occupiedCells(g, await readArea(port, g, signal), 0, []));
@@ -477,10 +477,16 @@ function maxShape(a: Shape, b: Shape): Shape {
   return { rows: Math.max(a.rows, b.rows), cols: Math.max(a.cols, b.cols) };
 }
 
-function neighbours(tracked: readonly TrackedArea[], self: string | null): Neighbour[] {
+/** Other placements' areas, labelled as people know them: report title and range, never the tracking name. */
+function neighbours(tracked: readonly TrackedArea[], self: string | null, placements: readonly LocalPlacement[]): Neighbour[] {
+  const titles = new Map(placements.map((p) => [p.name.toLowerCase(), p.reportName] as const));
   return tracked
     .filter((t) => t.area && t.name.toLowerCase() !== self?.toLowerCase())
-    .map((t) => ({ label: `${t.sheet?.name ?? "?"}!${areaA1(t.area!)} (${t.name})`, area: t.area! }));
+    .map((t) => {
+      const title = titles.get(t.name.toLowerCase());
+      const where = `${t.sheet?.name ?? "?"}!${areaA1(t.area!)}`;
+      return { label: title ? `“${title}” at ${where}` : `another placement at ${where}`, area: t.area! };
+    });
 }
 
 export function findPlacementId(report: Report, workbookId: string, sheetId: string, anchorCell: string): string {

@@ -157,6 +157,8 @@ export interface SaveReportInput {
 export interface PreviewGrid {
   cells: SheetValue[][];
   headerRows: number;
+  /** Number format per column, as the sheet will get it (null = General). */
+  columnFormats?: (string | null)[];
 }
 
 /** One signed-in deployment of one workbook. */
@@ -164,7 +166,8 @@ export interface Workspace {
   readonly deployment: Deployment;
   home(signal?: AbortSignal): Promise<HomeData>;
   reports(query: { search: string; after: string | null }, signal?: AbortSignal): Promise<Page<ReportSummary>>;
-  place(reportId: number, options: { confirmed: boolean; onProgress?: OnProgress; signal?: AbortSignal }): Promise<PlaceOutcome>;
+  /** valuesOnly: no number formats, header style or freeze (the user formats the cells). */
+  place(reportId: number, options: { confirmed: boolean; valuesOnly?: boolean; onProgress?: OnProgress; signal?: AbortSignal }): Promise<PlaceOutcome>;
   refresh(placementId: string, choice: RefreshChoice, options?: { onProgress?: OnProgress; signal?: AbortSignal }): Promise<RefreshOutcome>;
   refreshAll(options: { onProgress: (p: RefreshAllProgress) => void; signal: AbortSignal }): Promise<RefreshAllProgress>;
   /** Select the placement's range (or only some of its rows) in Excel. */

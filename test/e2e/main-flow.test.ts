@@ -112,7 +112,7 @@ describe("main flow", { timeout: 120_000 }, () => {
 
     await button("Refresh", card("Analyst pipeline")).click();
     await pwExpect(banner).toBeVisible({ timeout: 20_000 });
-    await button("Overwrite", banner).click();
+    await button("Overwrite my edits", banner).click();
     await pwExpect(pane.getByText("Refreshed", { exact: true }).first()).toBeVisible({ timeout: 20_000 });
     await pwExpect.poll(() => cellText(page, "C4")).toBe(original);
     await pwExpect(card("Analyst pipeline")).toContainText("Up to date", { timeout: 15_000 });

@@ -61,7 +61,9 @@ describe("task pane views", () => {
     type(root.querySelector<HTMLInputElement>("#cb-credential")!, "bad-key");
     button(root, "Sign in").click();
     await until(() => root.textContent!.includes("Your sign-in was not accepted"));
-    expect(root.querySelector("[role=alert]")!.textContent).toContain("Sign out and sign in again");
+    // Advice fits the view: on Connect there is nothing to sign out of.
+    expect(root.querySelector("[role=alert]")!.textContent).toContain("Check the API key or access token and sign in again");
+    expect(root.querySelector("[role=alert]")!.textContent).not.toContain("Sign out");
     expect(await kv.keys()).toEqual([]);
 
     type(root.querySelector<HTMLInputElement>("#cb-credential")!, "good-key");
@@ -150,7 +152,7 @@ describe("task pane views", () => {
 
     button(root, "Refresh", root.querySelector('[data-placement="a"]')!).click();
     await until(() => root.querySelector("#cb-edit-title") !== null);
-    button(root, "Overwrite", root.querySelector("#cb-edit-title")!.closest("section")!).click();
+    button(root, "Overwrite my edits", root.querySelector("#cb-edit-title")!.closest("section")!).click();
     await until(() => calls.includes("refresh a overwrite") && store.rowStates.value.a?.state === "done");
 
     button(root, "Refresh", root.querySelector('[data-placement="a"]')!).click();

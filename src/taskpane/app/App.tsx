@@ -42,6 +42,7 @@ export function App({ store, loadDiagnostics }: AppProps) {
   const route = ws ? store.route.value : "connect";
   const notice = store.notice.value;
   const busy = store.busy.value;
+  const dismiss = () => (store.notice.value = null);
 
   return (
     <div class="cb-app">
@@ -69,7 +70,7 @@ export function App({ store, loadDiagnostics }: AppProps) {
         </nav>
       )}
       <main class="cb-main">
-        {notice && <NoticeBox notice={notice} onDismiss={() => (store.notice.value = null)} />}
+        {notice && <NoticeBox notice={notice} onDismiss={dismiss} context={{ view: route, deployment: ws?.deployment.name ?? null }} />}
         {busy && route !== "reports" && <ProgressLine label={busy.label} done={busy.done} total={busy.total} />}
         <OverwritePrompt store={store} />
         {route === "connect" && <ConnectView store={store} />}

@@ -78,7 +78,7 @@ export function createCatalog(client: PlatformClient, deploymentId: number, data
       // The same layout the sheet will get (pivot zones, totals from their own queries), on the first rows.
       const jsonQuery = JSON.stringify({ ...toLoadQuery(query), limit: query.limit ?? 20 });
       const { layout } = await runReport(data, { jsonQuery, ...(pivot ? { pivotItems: pivot } : {}) }, {}, signal);
-      return { cells: layout.cells, headerRows: layout.headerRows };
+      return { cells: layout.cells, headerRows: layout.headerRows, columnFormats: layout.columnFormats };
     },
     async saveReport(input, signal) {
       const body = {

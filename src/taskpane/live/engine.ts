@@ -97,6 +97,7 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
       const report = await engine.report(reportId, o.signal);
       const out = await engine.place(report, {
         confirmed: o.confirmed,
+        ...(o.valuesOnly ? { valuesOnly: true } : {}),
         ...(o.signal ? { signal: o.signal } : {}),
         ...(o.onProgress ? { onProgress: (done: number, total: number) => o.onProgress!({ done, total, label: "Writing rows" }) } : {}),
       });

@@ -14,6 +14,7 @@ export function ReportsView({ store }: { store: PaneStore }) {
   const loading = useSignal(false);
   const error = useSignal<Notice | null>(null);
   const selected = useSignal<number | null>(null);
+  const valuesOnly = useSignal(false);
   const ws = store.workspace.value;
 
   const load = async (after: string | null) => {
@@ -56,6 +57,10 @@ export function ReportsView({ store }: { store: PaneStore }) {
           Search
         </button>
       </form>
+      <label class="cb-check">
+        <input type="checkbox" checked={valuesOnly.value} onChange={(e) => (valuesOnly.value = e.currentTarget.checked)} />
+        Values only <span class="cb-meta">(no number formats or header style; you format the cells)</span>
+      </label>
       {error.value && <NoticeBox notice={error.value} />}
       {busy && <ProgressLine label={busy.label} done={busy.done} total={busy.total} />}
       <ul class="cb-list" aria-label="Reports" aria-busy={loading.value}>
@@ -74,7 +79,7 @@ export function ReportsView({ store }: { store: PaneStore }) {
               aria-label={`Place report ${r.title || r.name}`}
               onClick={() => {
                 selected.value = r.id;
-                void store.place(r.id);
+                void store.place(r.id, false, { valuesOnly: valuesOnly.value });
               }}
             >
               Place report

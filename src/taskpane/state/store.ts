@@ -58,7 +58,7 @@ export class PaneStore {
   readonly rowStates = signal<Record<string, RowRefreshState>>({});
   readonly refreshAll = signal<(RefreshAllProgress & { running: boolean }) | null>(null);
   readonly editPrompt = signal<EditPrompt | null>(null);
-  readonly pendingPlace = signal<{ reportId: number; outcome: Extract<PlaceOutcome, { kind: "wouldOverwrite" }> } | null>(null);
+  readonly pendingPlace = signal<{ reportId: number; outcome: Extract<PlaceOutcome, { kind: "wouldOverwrite" }>; valuesOnly?: boolean } | null>(null);
 
   readonly signedIn = computed(() => this.workspace.value !== null);
   private connection: ConnectInput | null = null;
@@ -228,7 +228,7 @@ export class PaneStore {
       }
       if (outcome.kind === "notRefreshed") {
         this.setRow(placementId, { state: "failed", reason: outcome.reason });
-        this.notice.value = { tone: "warning", title: "Not refreshed", detail: outcome.reason };
+        this.notice.value = { tone: "warning", title: `${this.reportTitle(placementId)} was not refreshed`, detail: outcome.reason };
         return;
       }
       this.setRow(placementId, { state: "done" });
@@ -239,7 +239,8 @@ export class PaneStore {
       await this.loadHome();
     } catch (e) {
       this.setRow(placementId, { state: "failed", reason: describeError(e).title });
-      this.notice.value = errorNotice(e);
+      const n = errorNotice(e);
+      this.notice.value = { ...n, title: `${this.reportTitle(placementId)}: ${n.title}` };
     } finally {
       this.busy.value = null;
     }
@@ -323,17 +324,24 @@ export class PaneStore {
   }
 
   /** Place a report at the selected cell; asks first when it would overwrite content. */
-  async place(reportId: number, confirmed = false): Promise<boolean> {
+  /** A placement's report as people know it (its title), for messages. */
+  private reportTitle(placementId: string): string {
+    const p = this.home.value?.placements.find((x) => x.id === placementId);
+    return p?.reportName ? `“${p.reportName}”` : "This placement";
+  }
+
+  async place(reportId: number, confirmed = false, o: { valuesOnly?: boolean } = {}): Promise<boolean> {
     const ws = this.requireWorkspace();
     this.pendingPlace.value = null;
     this.busy.value = { label: "Placing report…" };
     try {
       const outcome = await ws.place(reportId, {
         confirmed,
+        ...(o.valuesOnly ? { valuesOnly: true } : {}),
         onProgress: (p) => (this.busy.value = { label: "Placing report…", done: p.done, total: p.total }),
       });
       if (outcome.kind === "wouldOverwrite") {
-        this.pendingPlace.value = { reportId, outcome };
+        this.pendingPlace.value = { reportId, outcome, ...(o.valuesOnly ? { valuesOnly: true } : {}) };
         return false;
       }
       if (outcome.kind === "collides") {
