@@ -31,10 +31,7 @@ if (harness) {
   // Runtime errors inside the pane go to the harness's dismissible panel (not an overlay over everything).
   window.addEventListener("error", (e) => harness.reportError?.(e.error ?? e.message));
   window.addEventListener("unhandledrejection", (e) => harness.reportError?.(e.reason));
-  // Keep what the real Office.js (loaded just before, from @microsoft/office-js) defined — its own
-  // later initialisation reads Office.Promise and friends — and put dev/excel's parts over it.
   g.Office = {
-    ...((g.Office as object | undefined) ?? {}),
     ...dev.Office,
     context: { ...dev.Office.context, officeTheme, document: dev.Office.context.document },
     onReady: (callback?: (info: { host: string; platform: string }) => void) =>
