@@ -92,6 +92,8 @@ export interface ReportSummary {
   title: string;
   updatedAt: string | null;
   ownerName: string | null;
+  /** The report's folder path, e.g. "Sales" or "Sales › Monthly" (null at the top level). */
+  folder?: string | null;
 }
 
 export interface Page<T> {

@@ -95,6 +95,21 @@ for (const [label, make] of kinds) {
       expect(c2.placements[0]).toMatchObject({ edit: "clean" });
     });
 
+    it("the demo catalogue (Revenue by month, Top customers, Orders by status and region) places, in its folders", async () => {
+      const book = make();
+      const engine = env.engine({ port: book.port, user: null as never });
+      const all = (await env.client().listReports(env.deploymentId, {})).items;
+      const demo = ["Revenue by month", "Top customers", "Orders by status and region"].map((n) => all.find((r) => r.name === n)!);
+      expect(demo.map((r) => r.folderPath?.map((f) => f.name).join("/"))).toEqual(["Sales", "Customers", "Operations"]);
+      let col = 0;
+      for (const r of demo) {
+        const out = await engine.place(r, { at: { sheetId: book.sheetId, row: 0, col } });
+        expect(out.kind).toBe("placed");
+        col += 30;
+      }
+      expect(book.cell(0, 0)).toBe("Created at");
+    });
+
     it("Values only: no number formats beyond text, no header style, no freeze — also after growth", async () => {
       const book = make();
       const engine = env.engine({ port: book.port, user: null as never });

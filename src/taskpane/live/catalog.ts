@@ -21,7 +21,7 @@ export const REPORTS_PAGE = 25;
 const SEARCH_SCAN_PAGES = 20;
 
 export function summarize(r: Report): ReportSummary {
-  return { id: r.id, publicId: r.publicId, name: r.name, title: r.title, updatedAt: r.updatedAt, ownerName: r.user.firstName.trim() || r.user.email };
+  return { id: r.id, publicId: r.publicId, name: r.name, title: r.title, updatedAt: r.updatedAt, ownerName: r.user.firstName.trim() || r.user.email, folder: r.folderPath?.length ? r.folderPath.map((f) => f.name).join(" › ") : null };
 }
 
 export function matches(r: Report, search: string): boolean {

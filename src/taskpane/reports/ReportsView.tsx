@@ -70,6 +70,7 @@ export function ReportsView({ store }: { store: PaneStore }) {
               <span class="cb-card-title">{r.title || r.name}</span>
             </div>
             <div class="cb-meta">
+              {r.folder ? `${r.folder} · ` : ""}
               {r.ownerName ? `${r.ownerName} · ` : ""}updated {relativeTime(r.updatedAt)}
             </div>
             <button
