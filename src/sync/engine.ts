@@ -14,7 +14,7 @@ import { isPlaceholderPublicId, type Report } from "../api/index.ts";
 import { cellA1, areaA1 } from "../host/a1.ts";
 import type { Area, SheetRef, SheetValue, TrackedArea, WriteStats } from "../host/port.ts";
 import type { ResultChecksum } from "../checksum/types.ts";
-import { Lock, platformAddress, randomKey, readArea, reportsById, trackingName, type SyncContext } from "./context.ts";
+import { Lock, type LastWrittenStore, platformAddress, randomKey, readArea, reportsById, trackingName, type SyncContext } from "./context.ts";
 import { chunkRows, differingChunks, emptyGrid, fingerprintGrid, sliceGrid, type Grid } from "./fingerprint.ts";
 import type { Layout } from "./layout.ts";
 import { areaAt, collisions, growthAreas, leftoverAreas, mergeRuns, occupiedCells, type Neighbour, type OccupiedCell, type Shape } from "./plan.ts";
@@ -115,9 +115,11 @@ export interface PreparedRefresh {
 export class SyncEngine {
   private readonly lock = new Lock();
   /** What Cellbound last wrote per placement, this session only (for "last written" in diffs). */
-  private readonly lastWritten = new Map<string, Grid>();
+  private readonly lastWritten: LastWrittenStore;
 
-  constructor(readonly ctx: SyncContext) {}
+  constructor(readonly ctx: SyncContext) {
+    this.lastWritten = ctx.lastWritten ?? new Map<string, Grid>();
+  }
 
   placements(): Promise<LocalPlacement[]> {
     return loadPlacements(this.ctx.port);

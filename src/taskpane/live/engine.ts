@@ -1,5 +1,6 @@
 // The workbook operations of a Workspace, on the sync engine (src/sync) and the Office.js adapter
 // (src/host/excel): turns the engine's typed outcomes into the pane's view model (model.ts).
+import { sessionLastWritten } from "./last-written";
 import type { DataClient, PlatformClient } from "../../api";
 import { parseAddress } from "../../host/a1";
 import { createExcelPort } from "../../host/excel";
@@ -67,7 +68,7 @@ export function progressOf(p: QueueProgress): RefreshAllProgress {
 
 export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
   const port = deps.port ?? createExcelPort();
-  const engine = new SyncEngine({ port, platform: deps.client, data: deps.data, deploymentId: deps.deploymentId });
+  const engine = new SyncEngine({ port, platform: deps.client, data: deps.data, deploymentId: deps.deploymentId, lastWritten: sessionLastWritten() });
   const unsubscribers: (() => Promise<void>)[] = [];
 
   const localName = async (key: string) => {
