@@ -7,7 +7,7 @@ import { formatValue } from "../../src/host/number-format.ts";
 import { columnName, type CellShown, type HarnessBook } from "./book";
 
 const ROW_H = 22;
-const COL_W = 96;
+const COL_W = 124; // wide enough for a formatted amount such as $150,465,588.16
 const HEAD_W = 56;
 
 /** What Excel shows for a value under its number format (Range.text). */

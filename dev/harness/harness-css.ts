@@ -16,13 +16,13 @@ html, body { margin: 0; height: 100%; font: 13px "Segoe UI", system-ui, sans-ser
 .hx-scroller { flex: 1; overflow: auto; position: relative; }
 .hx-canvas { position: relative; }
 .hx-cell, .hx-rowhead, .hx-colhead, .hx-corner { position: absolute; height: 22px; line-height: 21px; overflow: hidden; white-space: nowrap; text-overflow: clip; }
-.hx-cell { width: 96px; padding: 0 4px; border-right: 1px solid #e1e1e1; border-bottom: 1px solid #e1e1e1; cursor: cell; user-select: none; }
+.hx-cell { width: 124px; padding: 0 4px; border-right: 1px solid #e1e1e1; border-bottom: 1px solid #e1e1e1; cursor: cell; user-select: none; }
 .hx-cell.hx-num { text-align: right; }
 .hx-cell.hx-bold { font-weight: 700; }
 .hx-cell.hx-frozen { border-bottom: 2px solid #8a8a8a; }
 .hx-cell.hx-sel { background: #d6e8fa; outline: 1px solid #0f6cbd; z-index: 1; }
 .hx-rowhead { width: 56px; text-align: center; background: #f3f3f3; border-right: 1px solid #c8c8c8; border-bottom: 1px solid #e1e1e1; z-index: 2; color: #616161; }
-.hx-colhead { width: 96px; text-align: center; background: #f3f3f3; border-bottom: 1px solid #c8c8c8; border-right: 1px solid #e1e1e1; z-index: 3; color: #616161; }
+.hx-colhead { width: 124px; text-align: center; background: #f3f3f3; border-bottom: 1px solid #c8c8c8; border-right: 1px solid #e1e1e1; z-index: 3; color: #616161; }
 .hx-corner { width: 56px; background: #e8e8e8; z-index: 4; }
 .hx-tabs { display: flex; gap: 2px; padding: 4px 6px; border-top: 1px solid #d1d1d1; background: #f8f8f8; }
 .hx-tab[aria-selected="true"] { background: #fff; border-bottom: 2px solid #107c41; font-weight: 600; }
