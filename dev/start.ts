@@ -19,7 +19,9 @@ async function main(): Promise<void> {
   const port = portFrom("PORT", 3000);
   const platformPort = portFrom("PLATFORM_PORT", 3001);
   const platform = await startPlatform({ dataDir: path.join(root, ".cellbound-data"), devHooks: true, port: platformPort }).catch((e: unknown) => {
-    throw (e as { code?: string }).code === "EADDRINUSE" ? new Error(`Port ${platformPort} is taken (is npm start already running?). Stop the other process or set PLATFORM_PORT.`) : e;
+    if ((e as { code?: string }).code === "EADDRINUSE") throw new Error(`Port ${platformPort} is taken (is npm start already running?). Stop the other process or set PLATFORM_PORT.`);
+    if (/Could not set lock/i.test(String((e as Error)?.message))) throw new Error("Another process holds .cellbound-data (is npm start already running?). Stop it first.");
+    throw e;
   });
   const info = platform.info;
   const own = `http://127.0.0.1:${port}`;
