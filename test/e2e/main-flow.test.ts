@@ -202,6 +202,8 @@ describe("main flow", { timeout: 120_000 }, () => {
     await pane.getByLabel("Row totals (needs a Columns zone)").check();
     await button("Preview").click();
     await pwExpect(pane.getByRole("table", { name: "Preview" })).toBeVisible({ timeout: 30_000 });
+    // The preview shows values as the sheet will: counts with thousands separators, not raw numbers.
+    await pwExpect(pane.getByRole("table", { name: "Preview" }).locator("tbody td.cb-num").first()).toHaveText(/^\d{1,3}(,\d{3})+$/);
     await pane.getByLabel("Report name").fill("Orders pivot by year");
     await shot("builder");
     await button("Save report").click();
