@@ -294,7 +294,7 @@ export class ExcelPort implements SheetPort {
   async track(name: string, area: Area): Promise<void> {
     validateTrackName(name);
     validateArea(area);
-    await this.run(`tracking ${name}`, async (ctx) => {
+    await this.run(`tracking the placement at ${areaA1(area)}`, async (ctx) => {
       const existing = ctx.workbook.names.getItemOrNullObject(TRACK_PREFIX + name);
       existing.load("name");
       await ctx.sync();
@@ -308,7 +308,7 @@ export class ExcelPort implements SheetPort {
 
   async untrack(name: string): Promise<void> {
     validateTrackName(name);
-    await this.run(`untracking ${name}`, async (ctx) => {
+    await this.run("untracking a placement", async (ctx) => {
       const item = ctx.workbook.names.getItemOrNullObject(TRACK_PREFIX + name);
       item.load("name");
       await ctx.sync();
