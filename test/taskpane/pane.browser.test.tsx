@@ -122,6 +122,25 @@ describe("task pane views", () => {
     await until(() => store.notice.value === null);
   });
 
+  it("Reports: each report shows its folder; Values only is passed on when placing", async () => {
+    const reports = [{ id: 6, publicId: "DemoReport06", name: "Revenue by month", title: "Revenue by month", updatedAt: null, ownerName: "Ana", folder: "Sales" }];
+    const { backend, calls } = scriptedBackend({ home: HOME, reports });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
+    store.navigate("reports");
+    await until(() => root.textContent!.includes("Revenue by month"));
+    expect(root.querySelector(".cb-card")!.textContent).toContain("Sales ·");
+    button(root, "Place report Revenue by month").click();
+    await until(() => calls.includes("place 6") && store.route.value === "home"); // placing ends on the home
+    store.navigate("reports");
+    await until(() => root.querySelector('[aria-label="Place report Revenue by month"]') !== null);
+    root.querySelector<HTMLInputElement>(".cb-check input")!.click();
+    await until(() => root.querySelector<HTMLInputElement>(".cb-check input")!.checked);
+    button(root, "Place report Revenue by month").click();
+    await until(() => calls.includes("place 6 valuesOnly"));
+  });
+
   it("workbook home groups by sheet, shows badges, and DENIED placements with owner and no actions", async () => {
     const { backend } = scriptedBackend({ home: HOME });
     const store = new PaneStore(backend, new SecretStore(memoryStore()));

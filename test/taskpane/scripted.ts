@@ -1,6 +1,6 @@
 // A scripted Backend/Workspace for the pane's view tests: records calls, answers from a script.
 // (The live backend is exercised end to end in test/e2e against the stand-ins.)
-import type { Backend, HomeData, PlacementView, RefreshAllProgress, RefreshOutcome, Workspace } from "../../src/taskpane/model";
+import type { Backend, HomeData, PlacementView, RefreshAllProgress, RefreshOutcome, ReportSummary, Workspace } from "../../src/taskpane/model";
 
 export function placement(p: Partial<PlacementView> & { id: string }): PlacementView {
   return {
@@ -19,6 +19,7 @@ export function placement(p: Partial<PlacementView> & { id: string }): Placement
 
 export interface Script {
   home: HomeData;
+  reports?: ReportSummary[];
   refresh?: (id: string, choice: string) => Promise<RefreshOutcome>;
   refreshAll?: (o: { onProgress: (p: RefreshAllProgress) => void; signal: AbortSignal }) => Promise<RefreshAllProgress>;
 }
@@ -29,8 +30,11 @@ export function scriptedBackend(script: Script) {
   const ws: Workspace = {
     deployment: { id: 1, name: "Production" },
     home: async () => script.home,
-    reports: async () => ({ items: [], next: null }),
-    place: async () => ({ kind: "placed", placementId: "p", range: "A1:B2", sheetName: "Sheet1" }),
+    reports: async () => ({ items: script.reports ?? [], next: null }),
+    place: async (id, o) => {
+      calls.push(`place ${id}${o.valuesOnly ? " valuesOnly" : ""}`);
+      return { kind: "placed", placementId: "p", range: "A1:B2", sheetName: "Sheet1" };
+    },
     refresh: async (id, choice) => {
       calls.push(`refresh ${id} ${choice}`);
       return script.refresh ? script.refresh(id, choice) : { kind: "refreshed", cellsWritten: 1 };
