@@ -40,6 +40,8 @@ export interface ModelSheet {
   rows: Array<Array<Cell | undefined> | undefined>;
   /** Rows frozen at the top (worksheet.freezePanes.freezeRows); absent = none. */
   frozenRows?: number;
+  /** Column widths in points set by Range.format.autofitColumns (absent = Excel's default, 48 pt). */
+  colWidths?: Record<number, number>;
 }
 export interface ModelName {
   name: string;

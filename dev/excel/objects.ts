@@ -193,6 +193,25 @@ export class DevRangeFormat extends DevClientObject<RangeTarget> {
   protected _read(_t: RangeTarget, prop: string): unknown { throw bad(`RangeFormat.${prop} is not modelled`); }
   get font(): DevRangeFont { return new DevRangeFont(this.context, () => this._target()); }
   get fill(): DevRangeFill { return new DevRangeFill(this.context, () => this._target()); }
+  /**
+   * Fit each column of the range to the widest text its cells show (Range.text through the number
+   * format). dev/excel's width model: 7 points per character plus 5 (Calibri 11 is ~7 px per digit);
+   * real Excel measures the font, so only "wide enough to show the text" is meant to match.
+   */
+  autofitColumns(): void {
+    this._do({ autofitColumns: 1 }, (t) => {
+      const wb = this.context.env.wb;
+      const widths = (t.sheet.colWidths ??= {});
+      for (let c = 0; c < Math.min(t.rect.cols, 16_384); c++) {
+        let chars = 0;
+        for (let r = 0; r < Math.min(t.rect.rows, 100_000); r++) {
+          const cell = wb.cell(t.sheet, t.rect.row + r, t.rect.col + c);
+          if (cell) chars = Math.max(chars, formatValue(cellValue(cell), cell.nf).length + (cell.b ? 1 : 0));
+        }
+        widths[t.rect.col + c] = Math.max(48, chars * 7 + 5);
+      }
+    });
+  }
 }
 
 export class DevRangeFont extends DevClientObject<RangeTarget> {

@@ -70,6 +70,8 @@ export interface AreaStyle {
   bold?: boolean;
   /** Fill colour "#RRGGBB" (Range.format.fill.color); null = no fill (Range.format.fill.clear()). */
   fill?: string | null;
+  /** Fit the columns' widths to these cells (Range.format.autofitColumns), so formatted numbers show, not "####". */
+  autofit?: boolean;
 }
 
 /** An area's formatting as Excel reports it (bold/fill null when the cells differ). */

@@ -60,6 +60,11 @@ export async function styleHeader(port: SheetPort, at: Pick<Area, "sheetId" | "r
 
 export async function stylePlaced(port: SheetPort, at: Pick<Area, "sheetId" | "row" | "col">, layout: Layout): Promise<void> {
   await styleHeader(port, at, layout);
+  // Column widths to fit titles and formatted values (not the filter summary's long lines): a
+  // formatted amount wider than its column shows as "####" in Excel.
+  const t = titleRows(layout);
+  const rows = layout.cells.length - t.from;
+  if (rows > 0 && layout.columnFormats.length > 0) await port.style({ sheetId: at.sheetId, row: at.row + t.from, col: at.col, rows, cols: layout.columnFormats.length }, { autofit: true });
   if (at.row === 0 && layout.headerRows > 0 && (await port.frozenRows(at.sheetId)) === 0) await port.freezeRows(at.sheetId, layout.headerRows);
 }
 

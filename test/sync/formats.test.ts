@@ -38,6 +38,8 @@ interface Book {
   sheetId: string;
   cell(row: number, col: number): unknown;
   userFormat(row: number, col: number, format: string): void;
+  /** Column width after autofit (dev/excel models widths; the memory port does not). */
+  width?(col: number): number | undefined;
 }
 const kinds: Array<[string, () => Book]> = [
   ["memory port", () => {
@@ -48,7 +50,7 @@ const kinds: Array<[string, () => Book]> = [
   ["Office.js adapter on dev/excel", () => {
     const t = wrapDevExcel(createDevExcel({ platform: "OfficeOnline" }).workbook.saveAsCopy("https://files.example/fmt.xlsx"));
     const sheetId = t.user.firstSheetId();
-    return { port: t.port, sheetId, cell: (r, c) => t.user.cell(sheetId, r, c), userFormat: (r, c, f) => t.workbook.setNumberFormat(sheetId, cellA1(r, c), f) };
+    return { port: t.port, sheetId, cell: (r, c) => t.user.cell(sheetId, r, c), userFormat: (r, c, f) => t.workbook.setNumberFormat(sheetId, cellA1(r, c), f), width: (c) => t.workbook.sheetById(sheetId)?.colWidths?.[c] };
   }],
 ];
 
@@ -81,6 +83,8 @@ for (const [label, make] of kinds) {
       const head = await book.port.readStyle({ sheetId: book.sheetId, row: 0, col: 0, rows: 1, cols: 4 });
       expect([head.bold, head.fill]).toEqual([HEADER_STYLE.bold, HEADER_STYLE.fill]);
       expect(await book.port.frozenRows(book.sheetId)).toBe(1);
+      // Columns fit their formatted values ("$17,004,330.82" is 14 characters: no "####").
+      if (book.width) expect(book.width(1)).toBeGreaterThanOrEqual(14 * 7);
 
       // The user re-formats the revenue column; the report then grows by three rows.
       for (let r = 1; r <= 3; r++) book.userFormat(r, 1, "#,##0");

@@ -256,6 +256,7 @@ export class ExcelPort implements SheetPort {
       if (style.bold !== undefined) range.format.font.bold = style.bold;
       if (style.fill === null) range.format.fill.clear();
       else if (style.fill !== undefined) range.format.fill.color = style.fill;
+      if (style.autofit) range.format.autofitColumns();
       await ctx.sync();
     });
   }

@@ -13,7 +13,7 @@ import { dataToJson, validateColumnFormats, validateStyle, PortInputError, to15D
 interface MemCell { v: SheetValue; nf: string | null; b?: boolean; fill?: string }
 /** Cells by row, then column (sparse). */
 type MemCells = Map<number, Map<number, MemCell>>;
-interface MemSheet { id: string; name: string; cells: MemCells; frozenRows?: number }
+interface MemSheet { id: string; name: string; cells: MemCells; frozenRows?: number; autofitted?: Set<number> }
 interface MemTrack { name: string; sheetId: string; area: Omit<Area, "sheetId"> | null }
 
 function getCell(cells: MemCells, r: number, c: number): MemCell | undefined {
@@ -235,6 +235,7 @@ export class MemoryPort implements SheetPort {
     validateArea(area);
     validateStyle(style, area.cols);
     const s = this.wb.sheet(area.sheetId);
+    if (style.autofit) for (let c = 0; c < area.cols; c++) (s.autofitted ??= new Set()).add(area.col + c); // widths are not modelled here
     for (let r = 0; r < area.rows; r++) {
       for (let c = 0; c < area.cols; c++) {
         const cell: MemCell = { ...(getCell(s.cells, area.row + r, area.col + c) ?? { v: "", nf: null }) };
