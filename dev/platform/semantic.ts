@@ -10,8 +10,10 @@ import type { Filter, LoadQuery, MemberFilter } from "../../src/api/schemas/data
 export class QueryError extends Error {}
 
 type DimType = "string" | "number" | "boolean" | "time";
-interface DimensionDef { sql: string; type: DimType; title: string }
-interface MeasureDef { sql: string; aggType: "count" | "sum" | "avg" | "countDistinct"; title: string; decimals: number }
+/** Display formats as the semantic layer's model sets them (`format:`), carried by /v1/meta and annotations. */
+type MemberFormat = "currency" | "percent" | "number" | "id";
+interface DimensionDef { sql: string; type: DimType; title: string; format?: MemberFormat }
+interface MeasureDef { sql: string; aggType: "count" | "sum" | "avg" | "countDistinct" | "number"; title: string; decimals: number; format?: MemberFormat }
 interface ViewDef {
   name: string;
   title: string;
@@ -28,18 +30,20 @@ export const VIEWS: ViewDef[] = [
     name: "orders", title: "Orders", table: "sample.orders", alias: "o",
     measures: {
       count: { sql: "count(*)", aggType: "count", title: "Count", decimals: 0 },
-      total_amount: { sql: "sum(o.amount)", aggType: "sum", title: "Total Amount", decimals: 2 },
-      avg_amount: { sql: "avg(o.amount)", aggType: "avg", title: "Avg Amount", decimals: 6 },
+      total_amount: { sql: "sum(o.amount)", aggType: "sum", title: "Total Amount", decimals: 2, format: "currency" },
+      avg_amount: { sql: "avg(o.amount)", aggType: "avg", title: "Avg Amount", decimals: 6, format: "currency" },
+      // A percentage as the semantic layer models one: already ×100 (Cube's `{a} / {b} * 100.0, format: percent`).
+      return_rate: { sql: "100.0 * avg(CASE WHEN o.is_returned THEN 1 ELSE 0 END)", aggType: "number", title: "Return Rate", decimals: 2, format: "percent" },
       total_quantity: { sql: "sum(o.quantity)", aggType: "sum", title: "Total Quantity", decimals: 0 },
       customers_count: { sql: "count(DISTINCT o.customer_id)", aggType: "countDistinct", title: "Customers Count", decimals: 0 },
     },
     dimensions: {
-      id: { sql: "o.id", type: "number", title: "Id" },
+      id: { sql: "o.id", type: "number", title: "Id", format: "id" },
       external_ref: { sql: "o.external_ref", type: "number", title: "External Ref" },
       status: { sql: "o.status", type: "string", title: "Status" },
       created_at: { sql: "o.created_at", type: "time", title: "Created at" },
       quantity: { sql: "o.quantity", type: "number", title: "Quantity" },
-      amount: { sql: "o.amount", type: "number", title: "Amount" },
+      amount: { sql: "o.amount", type: "number", title: "Amount", format: "currency" },
       is_returned: { sql: "o.is_returned", type: "boolean", title: "Is Returned" },
     },
   },
@@ -62,7 +66,7 @@ export const VIEWS: ViewDef[] = [
       id: { sql: "p.id", type: "number", title: "Id" },
       name: { sql: "p.name", type: "string", title: "Name" },
       category: { sql: "p.category", type: "string", title: "Category" },
-      price: { sql: "p.price", type: "number", title: "Price" },
+      price: { sql: "p.price", type: "number", title: "Price", format: "currency" },
     },
   },
 ];
@@ -95,10 +99,10 @@ export function metaBody() {
       public: true, name: v.name, type: "view", title: v.title,
       measures: Object.entries(v.measures).map(([n, m]) => ({
         name: `${v.name}.${n}`, title: `${v.title} ${m.title}`, shortTitle: m.title, cumulativeTotal: false, cumulative: false,
-        type: "number", aggType: m.aggType, drillMembers: [], drillMembersGrouped: { measures: [], dimensions: [] }, isVisible: true,
+        type: "number", aggType: m.aggType, ...(m.format ? { format: m.format } : {}), drillMembers: [], drillMembersGrouped: { measures: [], dimensions: [] }, isVisible: true,
       })),
       dimensions: Object.entries(v.dimensions).map(([n, d]) => ({
-        name: `${v.name}.${n}`, title: `${v.title} ${d.title}`, type: d.type, shortTitle: d.title, suggestFilterValues: true, isVisible: true,
+        name: `${v.name}.${n}`, title: `${v.title} ${d.title}`, type: d.type, shortTitle: d.title, ...(d.format ? { format: d.format } : {}), suggestFilterValues: true, isVisible: true,
       })),
       segments: [],
     })),
@@ -201,7 +205,7 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
     outer.push(`${fmtDim(alias, def.type)} AS ${q(m)}`);
     jsonCols.push([m, jsonDim(alias, def.type)]);
     orderable.set(m, alias);
-    annotation.dimensions[m] = { title: `${view.title} ${def.title}`, shortTitle: def.title, type: def.type };
+    annotation.dimensions[m] = { title: `${view.title} ${def.title}`, shortTitle: def.title, type: def.type, ...(def.format ? { format: def.format } : {}) };
   });
 
   const normalizedTds = timeDimensions.map((td, i) => {
@@ -245,11 +249,11 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
     used.add(view.name);
     const alias = `m${i}`;
     inner.push(`${pd ? pd.measure(def, preAggs) : def.sql} AS ${alias}`);
-    const num = def.aggType === "avg" ? `CAST(${alias} AS DECIMAL(38,${def.decimals}))` : alias;
+    const num = def.aggType === "avg" || def.aggType === "number" ? `CAST(${alias} AS DECIMAL(38,${def.decimals}))` : alias;
     outer.push(`CAST(${num} AS VARCHAR) AS ${q(m)}`);
     jsonCols.push([m, `'"' || CAST(${num} AS VARCHAR) || '"'`]);
     orderable.set(m, alias);
-    annotation.measures[m] = { title: `${view.title} ${def.title}`, shortTitle: def.title, type: "number", drillMembers: [], drillMembersGrouped: { measures: [], dimensions: [] } };
+    annotation.measures[m] = { title: `${view.title} ${def.title}`, shortTitle: def.title, type: "number", ...(def.format ? { format: def.format } : {}), drillMembers: [], drillMembersGrouped: { measures: [], dimensions: [] } };
   });
 
   const filterSql = (f: Filter): { sql: string; aggregate: boolean } => {

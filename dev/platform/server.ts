@@ -171,8 +171,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     return c.json({ error: "Internal error" }, 500);
   });
 
-  const server: ServerType = await new Promise((resolve) => {
+  const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: options.port ?? 0 }, () => resolve(s));
+    s.once("error", reject); // a fixed port already taken (EADDRINUSE) fails the start, loudly
   });
   // Keep idle connections longer than clients do (undici drops them after 4 s): a client reusing a
   // socket the server is just closing sees ECONNRESET (met between two large svcsql answers).

@@ -11,6 +11,7 @@ import { ERROR_CODES } from "../../src/api/management-client";
 import { DEPLOYMENTS, fullName, userById, type User } from "./personas";
 import type { Store, StoredPlacement, StoredReport } from "./store";
 import type { Clock } from "./clock";
+import { FOLDER_PATHS } from "./folders";
 
 /** An error the routes turn into `status` + the documented error body. */
 export class HttpProblem extends Error {
@@ -107,6 +108,7 @@ export class ReportService {
       refreshedByUser: this.userRef(r.refreshedBy ?? r.userId),
       canEdit: this.canEdit(user, r), canManage: this.canEdit(user, r), createdBy: r.userId,
       externalWorkbookPlacements: placements.map((p) => this.placementView(r, p)),
+      ...(r.folderId !== undefined ? { folderId: r.folderId, ...(FOLDER_PATHS[r.folderId] ? { folderPath: FOLDER_PATHS[r.folderId] } : {}) } : {}),
       rolesWithAccess: r.shared ? [{ actions: ["Read"], id: 1, name: "All deployment members" }] : [],
       source: r.source, version: r.version,
     };

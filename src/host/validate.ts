@@ -99,3 +99,11 @@ export function to15Digits(n: number): number {
   if (String(n).length <= 15) return n;
   return Number(n.toPrecision(15));
 }
+
+/** An AreaStyle's fields: column formats as for writes, fill "#RRGGBB" or null. */
+export function validateStyle(style: { columnFormats?: ReadonlyArray<string | null>; bold?: boolean; fill?: string | null; autofit?: boolean }, cols: number): void {
+  if (style.autofit !== undefined && typeof style.autofit !== "boolean") throw new PortInputError("autofit must be true or false");
+  validateColumnFormats(style.columnFormats, cols);
+  if (style.bold !== undefined && typeof style.bold !== "boolean") throw new PortInputError("bold must be true or false");
+  if (style.fill !== undefined && style.fill !== null && !/^#[0-9A-Fa-f]{6}$/.test(style.fill)) throw new PortInputError(`fill must be a colour "#RRGGBB" or null, not ${JSON.stringify(style.fill)}`);
+}

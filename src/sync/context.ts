@@ -31,6 +31,18 @@ export interface SyncContext {
   newPublicId?: () => string;
   /** Random key for a new placement's local record and tracking name. */
   newKey?: () => string;
+  /**
+   * Where the grid Cellbound last wrote per placement is kept (the "Last written" column of a diff).
+   * Default: this engine's memory; the pane passes one that survives a reload of the pane.
+   */
+  lastWritten?: LastWrittenStore;
+}
+
+/** The grids last written, by placement key. A Map is one. */
+export interface LastWrittenStore {
+  get(key: string): Grid | undefined;
+  set(key: string, grid: Grid): unknown;
+  delete(key: string): unknown;
 }
 
 /** Read an area completely (the adapter reads it in row blocks). */

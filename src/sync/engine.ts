@@ -18,7 +18,7 @@ import { cellA1, areaA1 } from "../host/a1.ts";
 import type { Area, SheetRef, SheetValue, TrackedArea, WriteStats } from "../host/port.ts";
 import type { ResultChecksum } from "../checksum/types.ts";
 import { NotFoundError } from "../api/index.ts";
-import { Lock, platformAddress, randomKey, readArea, reportsById, trackingName, type SyncContext } from "./context.ts";
+import { Lock, type LastWrittenStore, platformAddress, randomKey, readArea, reportsById, trackingName, type SyncContext } from "./context.ts";
 import { chunkRows, differingChunks, emptyGrid, fingerprintGrid, sliceGrid, type Grid } from "./fingerprint.ts";
 import type { Layout } from "./layout.ts";
 import { areaAt, collisions, growthAreas, leftoverAreas, mergeRuns, occupiedCells, type Neighbour, type OccupiedCell, type Shape } from "./plan.ts";
@@ -26,6 +26,7 @@ import { NotRefreshed, runQueue, type QueueProgress } from "./queue.ts";
 import { prepareReport, runReport, type RowCut } from "./run-report.ts";
 import { describeChange, noAccessPrefix } from "./status.ts";
 import { addPlacement, classify, loadPlacements, updatePlacement, type CellState, type LocalPlacement, type PendingWrite } from "./state.ts";
+import { forgetStyle, isValuesOnly, setValuesOnly, styleGrowth, stylePlaced } from "./styling.ts";
 import { upsertReport, type UpsertOutcome } from "./upsert.ts";
 
 // ---------------------------------------------------------------- outcomes
@@ -37,6 +38,8 @@ export interface PlaceOptions {
   confirmed?: boolean;
   signal?: AbortSignal;
   onProgress?: (rowsWritten: number, totalRows: number) => void;
+  /** Values only: no number formats, header style or freeze (styling.ts); kept for later refreshes. */
+  valuesOnly?: boolean;
 }
 
 export type PlaceOutcome =
@@ -125,9 +128,11 @@ export interface PreparedRefresh {
 export class SyncEngine {
   private readonly lock = new Lock();
   /** What Cellbound last wrote per placement, this session only (for "last written" in diffs). */
-  private readonly lastWritten = new Map<string, Grid>();
+  private readonly lastWritten: LastWrittenStore;
 
-  constructor(readonly ctx: SyncContext) {}
+  constructor(readonly ctx: SyncContext) {
+    this.lastWritten = ctx.lastWritten ?? new Map<string, Grid>();
+  }
 
   placements(): Promise<LocalPlacement[]> {
     return loadPlacements(this.ctx.port);
@@ -155,7 +160,7 @@ export class SyncEngine {
       const target = areaAt(at, shape);
       const targetA1 = `${sheet.name}!${areaA1(target)}`;
       const tracked = await port.tracked();
-      const hit = collisions([target], neighbours(tracked, null));
+      const hit = collisions([target], neighbours(tracked, null, await this.placements()));
       if (hit.length) return { kind: "collides", target: targetA1, placements: hit.map((h) => h.label) };
       const occupied = occupiedCells(target, await readArea(port, target, o.signal), 0, []);
       if (occupied.length > 0 && !o.confirmed) {
@@ -175,12 +180,15 @@ export class SyncEngine {
       };
       // Journal and track before the first cell: an interrupted first placement is found and resumed by a refresh.
       await addPlacement(port, local);
+      if (o.valuesOnly) await setValuesOnly(port, key, true);
       await port.track(name, target);
       const stats = await port.write(at, layout.cells, {
-        columnFormats: layout.columnFormats, breakRows: fp.chunks.map((c) => c.from),
+        columnFormats: layout.columnFormats, breakRows: fp.chunks.map((c) => c.from), keepFormats: o.valuesOnly === true,
         ...(o.onProgress ? { onProgress: o.onProgress } : {}), ...(o.signal ? { signal: o.signal } : {}),
       });
       await this.journal(key, { phase: "written", inFlight: null });
+      // Formats are not part of the fingerprint: styling after the journal closes never reads as a hand edit.
+      if (!o.valuesOnly) await stylePlaced(port, at, layout);
       this.lastWritten.set(key, layout.cells);
       const placementId = await this.connectNewPlacement(local, fp, target, sheet, o.signal);
       return { kind: "placed", key, placementId, reportId: up.report.id, publicId: up.publicId, sheetName: sheet.name, range: areaA1(target), notices: [...up.notices, ...(cut ? [cut.message] : [])], stats };
@@ -315,7 +323,7 @@ export class SyncEngine {
 
     // Room to grow: never into another placement, never over content.
     const growth = growthAreas(anchor, p.pending ? maxShape(old, p.pending.shape) : old, next);
-    const hit = collisions(growth, neighbours(tracked, p.name));
+    const hit = collisions(growth, neighbours(tracked, p.name, await this.placements()));
     if (hit.length) return { kind: "cannotGrow", reason: `The new result needs ${next.rows} × ${next.cols} cells, but the cells it would grow into belong to ${hit.map((h) => h.label).join(", ")}.`, occupied: [], placements: hit.map((h) => h.label) };
     const occupied: OccupiedCell[] = [];
     for (const g of growth) occupied.push(...occupiedCells(g, await readArea(port, g, signal), 0, []));
@@ -368,12 +376,14 @@ export class SyncEngine {
     const writes = calls.length > 0 || leftovers.length > 0; // nothing to write: the journal opens already complete
     const clears = leftovers.map((a) => ({ row: a.row - anchor.row, col: a.col - anchor.col, rows: a.rows, cols: a.cols }));
     await updatePlacement(port, p.key, (x) => ({ ...x, pending: { checksum: prep.incoming, shape: next, at: new Date().toISOString(), source: prep.source, phase: writes ? "writing" : "written", inFlight: null, ...(clears.length ? { clears } : {}) } }));
+    // Formats: grown rows/columns get theirs first; the values keep whatever format a cell has (styling.ts).
+    if ((next.rows > old.rows || next.cols > old.cols) && !(await isValuesOnly(port, p.key))) await styleGrowth(port, anchor, old, next, prep.layout());
     const starts = prep.incoming.chunks.map((c) => c.from);
     for (const run of calls) {
       stats.cellsChanged += changedCells(cells(), currentShaped, run.from, run.to);
       await this.journal(p.key, { inFlight: run });
       const s = await port.write({ sheetId: anchor.sheetId, row: anchor.row + run.from, col: anchor.col }, cells().slice(run.from, run.to + 1), {
-        columnFormats: prep.layout().columnFormats, breakRows: starts.filter((r) => r > run.from && r <= run.to).map((r) => r - run.from),
+        columnFormats: prep.layout().columnFormats, keepFormats: true, breakRows: starts.filter((r) => r > run.from && r <= run.to).map((r) => r - run.from),
         ...(signal ? { signal } : {}),
       });
       stats.cellsWritten += s.cells;
@@ -517,6 +527,7 @@ export class SyncEngine {
       if (o.clear && t?.area) await this.ctx.port.clear(t.area);
       if (t) await this.ctx.port.untrack(p.name);
       await updatePlacement(this.ctx.port, key, () => null);
+      await forgetStyle(this.ctx.port, key);
       this.lastWritten.delete(key);
     }, o.signal);
   }
@@ -625,10 +636,16 @@ function maxShape(a: Shape, b: Shape): Shape {
   return { rows: Math.max(a.rows, b.rows), cols: Math.max(a.cols, b.cols) };
 }
 
-function neighbours(tracked: readonly TrackedArea[], self: string | null): Neighbour[] {
+/** Other placements' areas, labelled as people know them: report title and range, never the tracking name. */
+function neighbours(tracked: readonly TrackedArea[], self: string | null, placements: readonly LocalPlacement[]): Neighbour[] {
+  const titles = new Map(placements.map((p) => [p.name.toLowerCase(), p.reportName] as const));
   return tracked
     .filter((t) => t.area && t.name.toLowerCase() !== self?.toLowerCase())
-    .map((t) => ({ label: `${t.sheet?.name ?? "?"}!${areaA1(t.area!)} (${t.name})`, area: t.area! }));
+    .map((t) => {
+      const title = titles.get(t.name.toLowerCase());
+      const where = `${t.sheet?.name ?? "?"}!${areaA1(t.area!)}`;
+      return { label: title ? `“${title}” at ${where}` : `another placement at ${where}`, area: t.area! };
+    });
 }
 
 export function findPlacementId(report: Report, workbookId: string, sheetId: string, anchorCell: string): string {

@@ -19,6 +19,7 @@ import { CHECKSUM_VERSION } from "../checksum/index.ts";
 import { h64Hex, ready as hashReady } from "../checksum/hash.ts";
 import type { TypedResult } from "../checksum/types.ts";
 import { showAppliedFilters, untitledSummaryMembers } from "./filters.ts";
+import { withShortTitles } from "./formats.ts";
 import { isPivot, layout, LAYOUT_VERSION, type Layout, type PivotSettings, type PivotTotals } from "./layout.ts";
 import { groupingKeys, parseJsonQuery, sameMember, totalsQuery, type SemanticQuery } from "./query.ts";
 
@@ -128,7 +129,7 @@ export async function prepareReport(data: Data, report: RunnableReport, defaults
       source,
       cut,
       build: once(() => {
-        const result = joinPages(rows.pages, maxRows);
+        const result = withShortTitles(joinPages(rows.pages, maxRows));
         const totals: PivotTotals = {};
         if (fetched.byRows) totals.byRows = joinPages(fetched.byRows.pages, maxRows);
         if (fetched.byColumns) totals.byColumns = joinPages(fetched.byColumns.pages, maxRows);

@@ -100,6 +100,8 @@ export interface ReportSummary {
   title: string;
   updatedAt: string | null;
   ownerName: string | null;
+  /** The report's folder path, e.g. "Sales" or "Sales › Monthly" (null at the top level). */
+  folder?: string | null;
 }
 
 export interface Page<T> {
@@ -166,6 +168,8 @@ export interface SaveReportInput {
 export interface PreviewGrid {
   cells: SheetValue[][];
   headerRows: number;
+  /** Number format per column, as the sheet will get it (null = General). */
+  columnFormats?: (string | null)[];
 }
 
 /** One signed-in deployment of one workbook. */
@@ -173,8 +177,8 @@ export interface Workspace {
   readonly deployment: Deployment;
   home(signal?: AbortSignal): Promise<HomeData>;
   reports(query: { search: string; after: string | null }, signal?: AbortSignal): Promise<Page<ReportSummary>>;
-  /** `at`: the top-left cell (default: the cell selected now, read before anything is fetched). */
-  place(reportId: number, options: { confirmed: boolean; at?: { sheetId: string; row: number; col: number }; onProgress?: OnProgress; signal?: AbortSignal }): Promise<PlaceOutcome>;
+  /** `at`: the top-left cell (default: the cell selected now, read before anything is fetched). valuesOnly: no number formats, header style or freeze (the user formats the cells). */
+  place(reportId: number, options: { confirmed: boolean; at?: { sheetId: string; row: number; col: number }; valuesOnly?: boolean; onProgress?: OnProgress; signal?: AbortSignal }): Promise<PlaceOutcome>;
   refresh(placementId: string, choice: RefreshChoice, options?: { onProgress?: OnProgress; signal?: AbortSignal }): Promise<RefreshOutcome>;
   refreshAll(options: { onProgress: (p: RefreshAllProgress) => void; signal: AbortSignal }): Promise<RefreshAllProgress>;
   /** Select the placement's range (or only some of its rows) in Excel. */

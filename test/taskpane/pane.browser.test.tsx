@@ -61,7 +61,9 @@ describe("task pane views", () => {
     type(root.querySelector<HTMLInputElement>("#cb-credential")!, "bad-key");
     button(root, "Sign in").click();
     await until(() => root.textContent!.includes("Your sign-in was not accepted"));
-    expect(root.querySelector("[role=alert]")!.textContent).toContain("Sign out and sign in again");
+    // Advice fits the view: on Connect there is nothing to sign out of.
+    expect(root.querySelector("[role=alert]")!.textContent).toContain("Check the API key or access token and sign in again");
+    expect(root.querySelector("[role=alert]")!.textContent).not.toContain("Sign out");
     expect(await kv.keys()).toEqual([]);
 
     type(root.querySelector<HTMLInputElement>("#cb-credential")!, "good-key");
@@ -89,6 +91,54 @@ describe("task pane views", () => {
     const root = mount(store);
     await store.restore();
     await until(() => root.textContent!.includes("Q3 numbers.xlsx"));
+  });
+
+  it("Disconnect asks first (Escape keeps it); notices name the deployment, successes fade, errors stay", async () => {
+    const { backend, calls } = scriptedBackend({ home: HOME });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
+    await until(() => root.querySelectorAll("[data-placement]").length === 3);
+    const a = () => root.querySelector('[data-placement="a"]')!;
+    button(root, "Disconnect", a()).click();
+    await until(() => a().querySelector("[role=group]") !== null);
+    expect(a().querySelector("[role=group]")!.textContent).toMatch(/Stop refreshing “.+” at .+\? The cells stay/);
+    expect(calls.some((c) => c.startsWith("disconnect"))).toBe(false); // nothing yet
+    expect(document.activeElement?.getAttribute("aria-label")).toBe("Confirm disconnect");
+    a().querySelector("[role=group]")!.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
+    await until(() => a().querySelector("[role=group]") === null);
+    expect(calls.some((c) => c.startsWith("disconnect"))).toBe(false);
+    button(root, "Disconnect", a()).click();
+    await until(() => a().querySelector("[role=group]") !== null);
+    button(root, "Confirm disconnect", a()).click();
+    await until(() => calls.includes("disconnect a"));
+
+    // An error names the deployment instead of "this deployment", and stays until dismissed.
+    store.notice.value = { tone: "error", title: "You do not have access", detail: "Your account is not allowed to do this in this deployment." };
+    await until(() => root.querySelector("[role=alert]") !== null);
+    const deployment = store.workspace.value!.deployment.name;
+    expect(root.querySelector("[role=alert]")!.textContent).toContain(`in the deployment “${deployment}”`);
+    button(root, "Dismiss").click();
+    await until(() => store.notice.value === null);
+  });
+
+  it("Reports: each report shows its folder; Values only is passed on when placing", async () => {
+    const reports = [{ id: 6, publicId: "DemoReport06", name: "Revenue by month", title: "Revenue by month", updatedAt: null, ownerName: "Ana", folder: "Sales" }];
+    const { backend, calls } = scriptedBackend({ home: HOME, reports });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
+    store.navigate("reports");
+    await until(() => root.textContent!.includes("Revenue by month"));
+    expect(root.querySelector(".cb-card")!.textContent).toContain("Sales ·");
+    button(root, "Place report Revenue by month").click();
+    await until(() => calls.includes("place 6") && store.route.value === "home"); // placing ends on the home
+    store.navigate("reports");
+    await until(() => root.querySelector('[aria-label="Place report Revenue by month"]') !== null);
+    root.querySelector<HTMLInputElement>(".cb-check input")!.click();
+    await until(() => root.querySelector<HTMLInputElement>(".cb-check input")!.checked);
+    button(root, "Place report Revenue by month").click();
+    await until(() => calls.includes("place 6 valuesOnly"));
   });
 
   it("workbook home groups by sheet, shows badges, and DENIED placements with owner and no actions", async () => {
@@ -150,7 +200,12 @@ describe("task pane views", () => {
 
     button(root, "Refresh", root.querySelector('[data-placement="a"]')!).click();
     await until(() => root.querySelector("#cb-edit-title") !== null);
-    button(root, "Overwrite", root.querySelector("#cb-edit-title")!.closest("section")!).click();
+    const again = root.querySelector("#cb-edit-title")!.closest("section")!;
+    // Destructive is never primary: Keep my edits is; Overwrite my edits is a secondary danger button.
+    expect(button(root, "Keep my edits", again).className).toContain("cb-primary");
+    expect(button(root, "Overwrite my edits", again).className).toContain("cb-danger");
+    expect(button(root, "Overwrite my edits", again).className).not.toContain("cb-primary");
+    button(root, "Overwrite my edits", again).click();
     await until(() => calls.includes("refresh a overwrite") && store.rowStates.value.a?.state === "done");
 
     button(root, "Refresh", root.querySelector('[data-placement="a"]')!).click();

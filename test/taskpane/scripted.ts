@@ -1,6 +1,6 @@
 // A scripted Backend/Workspace for the pane's view tests: records calls, answers from a script.
 // (The live backend is exercised end to end in test/e2e against the stand-ins.)
-import type { Backend, HomeData, PlacementView, RefreshAllProgress, RefreshOutcome, Workspace } from "../../src/taskpane/model";
+import type { Backend, HomeData, PlacementView, RefreshAllProgress, RefreshOutcome, ReportSummary, Workspace } from "../../src/taskpane/model";
 import { factsFor } from "../../src/taskpane/live/status";
 
 type Shorthand = Parameters<typeof factsFor>[0];
@@ -26,7 +26,7 @@ export interface Script {
   home: HomeData;
   refresh?: (id: string, choice: string, signal?: AbortSignal) => Promise<RefreshOutcome>;
   disconnect?: (id: string, signal?: AbortSignal) => Promise<void>;
-  reports?: (signal?: AbortSignal) => Promise<{ items: []; next: null }>;
+  reports?: ReportSummary[] | ((signal?: AbortSignal) => Promise<{ items: ReportSummary[]; next: null }>);
   refreshAll?: (o: { onProgress: (p: RefreshAllProgress) => void; signal: AbortSignal }) => Promise<RefreshAllProgress>;
 }
 
@@ -36,8 +36,11 @@ export function scriptedBackend(script: Script) {
   const ws: Workspace = {
     deployment: { id: 1, name: "Production" },
     home: async () => script.home,
-    reports: async (q, signal) => (script.reports ? script.reports(signal) : { items: [], next: null }),
-    place: async () => ({ kind: "placed", placementId: "p", range: "A1:B2", sheetName: "Sheet1" }),
+    reports: async (q, signal) => (typeof script.reports === "function" ? script.reports(signal) : { items: script.reports ?? [], next: null }),
+    place: async (id, o) => {
+      calls.push(`place ${id}${o.valuesOnly ? " valuesOnly" : ""}`);
+      return { kind: "placed", placementId: "p", range: "A1:B2", sheetName: "Sheet1" };
+    },
     refresh: async (id, choice, o) => {
       calls.push(`refresh ${id} ${choice}`);
       return script.refresh ? script.refresh(id, choice, o?.signal) : { kind: "refreshed", cellsWritten: 1, summary: "1 cell changed, 1 of 1 chunk rewritten" };

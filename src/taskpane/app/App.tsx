@@ -47,6 +47,7 @@ export function App({ store, loadDiagnostics }: AppProps) {
   const route = ws ? store.route.value : "connect";
   const notice = store.notice.value;
   const busy = store.busy.value;
+  const dismiss = () => (store.notice.value = null);
 
   return (
     <div class="cb-app">
@@ -93,7 +94,7 @@ export function App({ store, loadDiagnostics }: AppProps) {
         </nav>
       )}
       <main class="cb-main">
-        {notice && <NoticeBox notice={notice} onDismiss={() => (store.notice.value = null)} />}
+        {notice && <NoticeBox notice={notice} onDismiss={dismiss} context={{ view: route, deployment: ws?.deployment.name ?? null }} />}
         {busy && route !== "reports" && <BusyLine busy={busy} />}
         <OverwritePrompt store={store} />
         {route === "connect" && <ConnectView store={store} />}

@@ -6,6 +6,7 @@ import type { PlacementView } from "../model";
 import type { PaneStore } from "../state/store";
 import { NoticeBox, ProgressLine } from "../ui/Notice";
 import { relativeTime } from "../ui/time";
+import { DisconnectButton } from "./ConfirmDisconnect";
 import { EditBanner } from "./EditBanner";
 import { BusyLine } from "../app/BusyLine";
 import { statusOfView, STATUS_TONE } from "../live/status";
@@ -64,9 +65,7 @@ function PlacementCard({ store, p, now, showDeployment }: { store: PaneStore; p:
               Locate
             </button>
           )}
-          <button type="button" class="cb-btn cb-small" disabled={running} onClick={() => void store.disconnect(p.id)} aria-label="Disconnect">
-            Disconnect
-          </button>
+          <DisconnectButton title={title} where={`${p.sheetName ?? "a deleted sheet"}${p.range ? "!" + p.range : ""}`} disabled={running} onConfirm={() => void store.disconnect(p.id)} />
         </div>
       )}
     </li>

@@ -1,5 +1,6 @@
 // The workbook operations of a Workspace, on the sync engine (src/sync) and the Office.js adapter
 // (src/host/excel): turns the engine's typed outcomes into the pane's view model (model.ts).
+import { sessionLastWritten } from "./last-written";
 import type { DataClient, PlatformClient } from "../../api";
 import { areaA1, parseAddress } from "../../host/a1";
 import { createExcelPort } from "../../host/excel";
@@ -86,7 +87,7 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
   const port = deps.port ?? createExcelPort();
   const names = deps.deployments;
   const engine = new SyncEngine({
-    port, platform: deps.client, data: deps.data, deploymentId: deps.deploymentId,
+    port, platform: deps.client, data: deps.data, deploymentId: deps.deploymentId, lastWritten: sessionLastWritten(),
     ...(names?.get(deps.deploymentId) ? { deploymentName: names.get(deps.deploymentId)! } : {}),
     ...(names ? { deploymentNames: (id: number) => names.get(id) } : {}),
     // Only deployments this sign-in can use get a data client; the others say No access.
@@ -124,6 +125,7 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
       const out = await engine.place(report, {
         at,
         confirmed: o.confirmed,
+        ...(o.valuesOnly ? { valuesOnly: true } : {}),
         ...(o.signal ? { signal: o.signal } : {}),
         ...(o.onProgress ? { onProgress: (done: number, total: number) => o.onProgress!({ done, total, label: "Writing rows" }) } : {}),
       });

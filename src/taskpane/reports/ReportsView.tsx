@@ -15,6 +15,7 @@ export function ReportsView({ store }: { store: PaneStore }) {
   const loading = useSignal(false);
   const error = useSignal<Notice | null>(null);
   const selected = useSignal<number | null>(null);
+  const valuesOnly = useSignal(false);
   const ws = store.workspace.value;
 
   // One controller for the listing in flight: a new search, Cancel or leaving the view aborts it.
@@ -67,6 +68,10 @@ export function ReportsView({ store }: { store: PaneStore }) {
           Search
         </button>
       </form>
+      <label class="cb-check">
+        <input type="checkbox" checked={valuesOnly.value} onChange={(e) => (valuesOnly.value = e.currentTarget.checked)} />
+        Values only <span class="cb-meta">(no number formats or header style; you format the cells)</span>
+      </label>
       {error.value && <NoticeBox notice={error.value} />}
       {busy && <BusyLine busy={busy} />}
       <ul class="cb-list" aria-label="Reports" aria-busy={loading.value}>
@@ -76,6 +81,7 @@ export function ReportsView({ store }: { store: PaneStore }) {
               <span class="cb-card-title">{r.title || r.name}</span>
             </div>
             <div class="cb-meta">
+              {r.folder ? `${r.folder} · ` : ""}
               {r.ownerName ? `${r.ownerName} · ` : ""}updated {relativeTime(r.updatedAt)}
             </div>
             <button
@@ -85,7 +91,7 @@ export function ReportsView({ store }: { store: PaneStore }) {
               aria-label={`Place report ${r.title || r.name}`}
               onClick={() => {
                 selected.value = r.id;
-                void store.place(r.id);
+                void store.place(r.id, false, { valuesOnly: valuesOnly.value });
               }}
             >
               Place report

@@ -59,7 +59,7 @@ export class PaneStore {
   readonly rowStates = signal<Record<string, RowRefreshState>>({});
   readonly refreshAll = signal<(RefreshAllProgress & { running: boolean }) | null>(null);
   readonly editPrompt = signal<EditPrompt | null>(null);
-  readonly pendingPlace = signal<{ reportId: number; outcome: Extract<PlaceOutcome, { kind: "wouldOverwrite" }> } | null>(null);
+  readonly pendingPlace = signal<{ reportId: number; outcome: Extract<PlaceOutcome, { kind: "wouldOverwrite" }>; valuesOnly?: boolean } | null>(null);
 
   readonly signedIn = computed(() => this.workspace.value !== null);
   private connection: ConnectInput | null = null;
@@ -282,7 +282,7 @@ export class PaneStore {
       }
       if (outcome.kind === "notRefreshed") {
         this.setRow(placementId, { state: "failed", reason: outcome.reason });
-        this.notice.value = { tone: "warning", title: "Not refreshed", detail: outcome.reason };
+        this.notice.value = { tone: "warning", title: `${this.reportTitle(placementId)} was not refreshed`, detail: outcome.reason };
         return;
       }
       const summary = outcome.kind === "kept" ? "Your edits were kept" : outcome.summary;
@@ -294,7 +294,11 @@ export class PaneStore {
     } catch (e) {
       // Cancelled: nothing claims it was refreshed; the next check shows an interrupted write as such.
       this.setRow(placementId, c.signal.aborted ? null : { state: "failed", reason: describeError(e).title });
-      this.failed(c, e, "Refresh");
+      if (c.signal.aborted) this.failed(c, e, "Refresh");
+      else {
+        const n = errorNotice(e);
+        this.notice.value = { ...n, title: `${this.reportTitle(placementId)}: ${n.title}` };
+      }
     } finally {
       this.end(c);
     }
@@ -384,23 +388,30 @@ export class PaneStore {
     }
   }
 
+  /** A placement's report as people know it (its title), for messages. */
+  private reportTitle(placementId: string): string {
+    const p = this.home.value?.placements.find((x) => x.id === placementId);
+    return p?.reportName ? `“${p.reportName}”` : "This placement";
+  }
+
   /**
    * Place a report at the selected cell; asks first when it would overwrite content. The
    * confirmation passes `at` (the cell chosen the first time), so it lands where it was asked about.
    */
-  async place(reportId: number, confirmed = false, at?: { sheetId: string; row: number; col: number }): Promise<boolean> {
+  async place(reportId: number, confirmed = false, o: { valuesOnly?: boolean; at?: { sheetId: string; row: number; col: number } } = {}): Promise<boolean> {
     const ws = this.requireWorkspace();
     this.pendingPlace.value = null;
     const c = this.begin("Placing report…");
     try {
       const outcome = await ws.place(reportId, {
         confirmed,
-        ...(at ? { at } : {}),
+        ...(o.at ? { at: o.at } : {}),
+        ...(o.valuesOnly ? { valuesOnly: true } : {}),
         signal: c.signal,
         onProgress: (p) => (this.busy.value = { label: "Placing report…", done: p.done, total: p.total, cancel: () => c.abort() }),
       });
       if (outcome.kind === "wouldOverwrite") {
-        this.pendingPlace.value = { reportId, outcome };
+        this.pendingPlace.value = { reportId, outcome, ...(o.valuesOnly ? { valuesOnly: true } : {}) };
         return false;
       }
       if (outcome.kind === "collides") {
