@@ -129,15 +129,17 @@ export async function prepareReport(data: Data, report: RunnableReport, defaults
       source,
       cut,
       build: once(() => {
-        const result = withShortTitles(joinPages(rows.pages, maxRows));
+        // Column headers use short titles; the filter summary keeps the full ones, like /v1/meta's.
+        const full = joinPages(rows.pages, maxRows);
+        const result = withShortTitles(full);
         const totals: PivotTotals = {};
         if (fetched.byRows) totals.byRows = joinPages(fetched.byRows.pages, maxRows);
         if (fetched.byColumns) totals.byColumns = joinPages(fetched.byColumns.pages, maxRows);
         if (fetched.grand) totals.grand = joinPages(fetched.grand.pages, maxRows);
         // Titles: the annotation's for the members the result carries, /v1/meta's for the others.
         const titles = new Map<string, string>(titlesFromMeta ?? []);
-        for (const c of result.columns) titles.set(c.key, c.title);
-        for (const c of result.columns) if (c.granularity) titles.set(c.key.slice(0, -(c.granularity.length + 1)), c.title);
+        for (const c of full.columns) titles.set(c.key, c.title);
+        for (const c of full.columns) if (c.granularity) titles.set(c.key.slice(0, -(c.granularity.length + 1)), c.title);
         return { result, cut, layout: layout({ result, pivot, totals, filterSummary: show ? { query, titles } : null }) };
       }),
     };

@@ -186,7 +186,7 @@ describe("issue 17 findings against Cube", () => {
     });
     expect(out.result.rows).toEqual([]);
     expect(out.layout.headerRows).toBe(out.layout.cells.length); // headers only
-    expect(out.layout.cells).toEqual([["", ""], ["Orders Created At", "Orders Count"]]);
+    expect(out.layout.cells).toEqual([["", ""], ["Created At", "Count"]]);
   });
 
   it("9. the filter summary titles a date-range-only time dimension from /v1/meta (Cube's annotation omits it)", async () => {

@@ -102,7 +102,7 @@ export function faultScenarios(label: string, kind: WorkbookKind): void {
       void base;
       const out = await engine.place(await env.createReport(byStatus(2)));
       expect(out).toMatchObject({ kind: "placed", range: expect.stringMatching(/^B2:/) });
-      expect(wb.user.cell(s, 1, 1)).toBe("Orders Status");
+      expect(wb.user.cell(s, 1, 1)).toBe("Status");
     });
 
     it("Stop in Refresh all stops between placements: the write under way is finished and recorded", async () => {

@@ -64,6 +64,6 @@ describe("live workbook operations", () => {
     await wb.port.select({ sheetId: s, row: 20, col: 5, rows: 1, cols: 1 }); // the user clicks F21 before confirming
     const done = await ops.place(report.id, { confirmed: true, ...(first.kind === "wouldOverwrite" && first.at ? { at: first.at } : {}) });
     expect(done).toMatchObject({ kind: "placed", range: expect.stringMatching(/^B2:/) });
-    expect(wb.user.cell(s, 1, 1)).toBe("Orders Status");
+    expect(wb.user.cell(s, 1, 1)).toBe("Status");
   });
 });

@@ -369,7 +369,10 @@ describe("task pane: Cancel, one status, several deployments (issue 12)", () => 
     const root = mount(store);
     await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
     await until(() => root.querySelector('[data-placement="b"]') !== null);
-    button(root, "Disconnect", root.querySelector('[data-placement="b"]')!).click();
+    const b = () => root.querySelector('[data-placement="b"]')!;
+    button(root, "Disconnect", b()).click();
+    await until(() => b().querySelector("[role=group]") !== null);
+    button(root, "Confirm disconnect", b()).click();
     await until(() => root.textContent!.includes("Disconnecting…"));
     button(root, "Reports").click(); // navigate
     await until(() => seen.aborted);
