@@ -74,7 +74,7 @@ export type RefreshChoice = "ask" | "overwrite" | "keep";
 
 export type RefreshOutcome =
   /** `summary`: what changed ("2 rows added, 14 cells changed, 1 of 3 chunks rewritten" or "No change"). */
-  | { kind: "refreshed"; cellsWritten: number; summary: string }
+  | { kind: "refreshed"; cellsWritten: number; summary: string; notices?: string[] }
   | { kind: "kept"; editedRows: RowSpan[] }
   | { kind: "handEdited"; reportName: string; editedRows: RowSpan[]; diff: CellDiff[]; editedCells: number }
   /** Nothing was written, for a reason the user can act on (no room to grow, cells deleted). */
@@ -111,7 +111,8 @@ export interface Page<T> {
 }
 
 export type PlaceOutcome =
-  | { kind: "placed"; placementId: string; range: string; sheetName: string }
+  /** `notices`: what the user must know about the result (e.g. rows cut at the placement's maximum). */
+  | { kind: "placed"; placementId: string; range: string; sheetName: string; notices?: string[] }
   /** `at`: where it was going (the cell chosen when Place was pressed); the confirmation places it there. */
   | { kind: "wouldOverwrite"; count: number; addresses: string[]; target: string; at?: { sheetId: string; row: number; col: number } }
   /** The target overlaps another placement: never written. */

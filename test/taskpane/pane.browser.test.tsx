@@ -362,6 +362,20 @@ describe("task pane: Cancel, one status, several deployments (issue 12)", () => 
     expect(button(root, "Refresh", b).disabled).toBe(false);
   });
 
+  it("a placement cut at the maximum says so, and the warning stays until dismissed", async () => {
+    const cut = "Only the first 1,000,000 rows were placed: add filters or a limit to the report's query.";
+    const { backend } = scriptedBackend({ home: HOME, placeNotices: [cut] });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
+    await until(() => root.querySelector('[data-placement="b"]') !== null);
+    expect(await store.place(7)).toBe(true);
+    await until(() => root.textContent!.includes("Report placed, with a warning"));
+    expect(root.textContent).toContain(cut);
+    await new Promise((r) => setTimeout(r, 9_000)); // successes fade after 8 s; a warning does not
+    expect(root.textContent).toContain(cut);
+  });
+
   it("Disconnect has Cancel too, and leaving the view aborts what is in flight", async () => {
     const seen = { aborted: false };
     const { backend } = scriptedBackend({ home: HOME, disconnect: (_id, signal) => hang(seen)(signal) });

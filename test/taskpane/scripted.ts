@@ -28,6 +28,8 @@ export interface Script {
   disconnect?: (id: string, signal?: AbortSignal) => Promise<void>;
   reports?: ReportSummary[] | ((signal?: AbortSignal) => Promise<{ items: ReportSummary[]; next: null }>);
   refreshAll?: (o: { onProgress: (p: RefreshAllProgress) => void; signal: AbortSignal }) => Promise<RefreshAllProgress>;
+  /** Notices a placement comes back with (e.g. rows cut at the maximum). */
+  placeNotices?: string[];
 }
 
 export function scriptedBackend(script: Script) {
@@ -39,7 +41,7 @@ export function scriptedBackend(script: Script) {
     reports: async (q, signal) => (typeof script.reports === "function" ? script.reports(signal) : { items: script.reports ?? [], next: null }),
     place: async (id, o) => {
       calls.push(`place ${id}${o.valuesOnly ? " valuesOnly" : ""}`);
-      return { kind: "placed", placementId: "p", range: "A1:B2", sheetName: "Sheet1" };
+      return { kind: "placed", placementId: "p", range: "A1:B2", sheetName: "Sheet1", ...(script.placeNotices ? { notices: script.placeNotices } : {}) };
     },
     refresh: async (id, choice, o) => {
       calls.push(`refresh ${id} ${choice}`);

@@ -131,7 +131,7 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
       });
       switch (out.kind) {
         case "placed":
-          return { kind: "placed", placementId: out.key, range: out.range, sheetName: out.sheetName };
+          return { kind: "placed", placementId: out.key, range: out.range, sheetName: out.sheetName, ...(out.notices.length ? { notices: out.notices } : {}) };
         case "wouldOverwrite":
           return out;
         case "collides":
@@ -144,7 +144,7 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
       const edits = (e: HandEdits) => rowsOfRanges(e.ranges);
       switch (out.kind) {
         case "refreshed":
-          return { kind: "refreshed", cellsWritten: out.stats.cellsWritten, summary: describeChange(out.stats) };
+          return { kind: "refreshed", cellsWritten: out.stats.cellsWritten, summary: describeChange(out.stats), ...(out.notices.length ? { notices: out.notices } : {}) };
         case "kept":
           return { kind: "kept", editedRows: edits(out.edits) };
         case "handEdited":

@@ -290,7 +290,9 @@ export class PaneStore {
       this.notice.value =
         outcome.kind === "kept"
           ? { tone: "info", title: "Refreshed, your edits kept", detail: "The rows you edited were left as they are; the placement stays marked Edited by hand." }
-          : { tone: "success", title: "Refreshed", detail: name ? `${name}: ${summary}` : summary };
+          : outcome.notices?.length
+            ? { tone: "warning", title: "Refreshed, with a warning", detail: [name ? `${name}: ${summary}` : summary, ...outcome.notices].join(" ") }
+            : { tone: "success", title: "Refreshed", detail: name ? `${name}: ${summary}` : summary };
     } catch (e) {
       // Cancelled: nothing claims it was refreshed; the next check shows an interrupted write as such.
       this.setRow(placementId, c.signal.aborted ? null : { state: "failed", reason: describeError(e).title });
@@ -423,7 +425,10 @@ export class PaneStore {
         };
         return false;
       }
-      this.notice.value = { tone: "success", title: "Report placed", detail: `${outcome.sheetName}!${outcome.range}` };
+      // A notice (e.g. rows cut at the maximum a placement holds) stays until dismissed: it is about the data.
+      this.notice.value = outcome.notices?.length
+        ? { tone: "warning", title: "Report placed, with a warning", detail: [`${outcome.sheetName}!${outcome.range}.`, ...outcome.notices].join(" ") }
+        : { tone: "success", title: "Report placed", detail: `${outcome.sheetName}!${outcome.range}` };
       await this.loadHome();
       this.route.value = "home";
       return true;
