@@ -1,16 +1,24 @@
 // The data-API client ({data_url}/v1/load, /v1/svcsql, /v1/meta): the JWT goes in
-// Authorization with no prefix; "Continue wait" answers, network errors and 5xx are
-// retried with jittered backoff within a bound; answers come back as TypedResult.
-import { ContinueWait, DataErrorBody, LoadResponse, MetaResponse, SqlResponse, type LoadQuery, type NormalizedQuery } from "./schemas/data";
+// Authorization with no prefix. Each call has one budget of time (src/api/deadlines.ts): "Continue
+// wait" is progress and is polled within it; network errors, 5xx, 429 and attempts that time out
+// are retried a few times (jittered) and then reported with the server's message; a token the
+// server refuses is re-minted once. Answers come back as TypedResult.
+import { ContinueWait, LoadResponse, MetaResponse, SqlResponse, type LoadQuery, type NormalizedQuery } from "./schemas/data";
 import type { TypedResult } from "../checksum/types";
 import {
-  ApiError, ContinueWaitError, DataQueryError, ForbiddenError, HttpError, InvalidResponseError,
-  NotFoundError, ServerError, UnauthorizedError,
+  ApiError, ContinueWaitError, DataQueryError, DataUrlError, ForbiddenError, InvalidResponseError, NotFoundError,
+  ServerError, SqlNotSupportedError, TokenRefusedError,
 } from "./errors";
-import { buildUrl, parseBody, parseJsonBody, parseJsonText, sendRaw, type FetchLike, type RawBytesResponse } from "./http";
+import {
+  buildUrl, errorDetails, parseBody, parseJsonBody, parseJsonText, sendRaw, statusError,
+  type ErrorDetails, type FetchLike, type RawBytesResponse,
+} from "./http";
 import { h64Hex, ready as hashReady } from "../checksum/hash";
-import { withRetry, type RetryPolicy } from "./retry";
+import { withRetry } from "./retry";
+import { DEFAULT_DATA_RETRY, DEFAULT_DEADLINES, deadlinesWith, type Deadlines, type RetryPolicy } from "./deadlines";
 import { sqlToTypedResult, toTypedResult, ValueDecodeError } from "./typed-result";
+
+export { DEFAULT_DATA_RETRY };
 
 /** Yields the current data-API token; `invalidate` drops a token the server refused. */
 export interface TokenProvider {
@@ -23,11 +31,11 @@ export interface DataClientOptions {
   dataUrl: string;
   token: TokenProvider | string;
   fetch?: FetchLike;
-  /** Bounds "Continue wait" polling plus transient retries. */
+  /** Error retries and the budget of a whole call ("Continue wait" included). */
   retry?: Partial<RetryPolicy>;
+  /** Per-attempt deadline and response size cap. */
+  deadlines?: Partial<Deadlines>;
 }
-
-export const DEFAULT_DATA_RETRY: RetryPolicy = { maxAttempts: 120, maxElapsedMs: 120_000, baseDelayMs: 100, maxDelayMs: 2_000 };
 
 /** A /v1/load answer: the TypedResult plus the normalized query the server echoed. */
 export interface LoadResult extends TypedResult {
@@ -60,47 +68,82 @@ export interface DataClient {
   meta(signal?: AbortSignal): Promise<MetaResponse>;
 }
 
-export function dataError(status: number, json: unknown, what: string): ApiError {
-  const body = DataErrorBody.safeParse(json);
-  const msg = `${what}: ${status}${body.success ? ` ${body.data.error}` : ""}`;
-  if (status >= 500) return new ServerError(msg, status, json);
+/** Cube's 403 bodies for a missing or refused token ("Invalid token", "Authorization header isn't set", expired JWT). */
+const TOKEN_PROBLEM = /token|authori[sz]ation header|jwt|expired|signature/i;
+
+/**
+ * Maps a non-2xx data-API answer (status first, body second: an HTML error page keeps its status).
+ * 401, and 403 whose message is about the token, are token problems; other 403 are permissions.
+ */
+export function dataError(status: number, json: unknown, what: string, o: { excerpt?: string; headers?: Headers } = {}): ApiError {
+  const error = typeof json === "object" && json !== null && typeof (json as { error?: unknown }).error === "string" ? (json as { error: string }).error : undefined;
+  const details: ErrorDetails = { json, message: error ?? o.excerpt ?? "" };
+  const msg = `${what}: ${status}${details.message ? ` ${details.message}` : ""}`;
   if (status === 400) return new DataQueryError(msg, status, json);
-  if (status === 401) return new UnauthorizedError(msg, status, json);
+  if (status === 401 || (status === 403 && error !== undefined && TOKEN_PROBLEM.test(error))) {
+    return new TokenRefusedError(`${msg} (the data API refused the sign-in token)`, status, json);
+  }
   if (status === 403) return new ForbiddenError(msg, status, json);
-  if (status === 404) return new NotFoundError(msg, status, json);
-  return new HttpError(msg, status, json);
+  if (status === 404 && what.endsWith("/v1/svcsql")) {
+    return new SqlNotSupportedError(`${what}: 404: this data API does not run SQL reports`, status, json);
+  }
+  return statusError(status, details, what, o.headers);
+}
+
+/**
+ * The query as sent. `order` as `[{id, desc}]` (the normalized form the data API echoes back, and
+ * that our schema accepts) becomes `[member, direction]` pairs: Cube rejects it with 400
+ * '"order[0]" must be an array'. A map or pairs go as they are (both accepted everywhere).
+ */
+export function wireQuery(query: LoadQuery): LoadQuery {
+  return query.order === undefined ? query : { ...query, order: normalizeOrder(query.order) };
+}
+
+/** Order in any accepted form → a form every data API takes (a map or `[member, direction]` pairs). */
+export function normalizeOrder(order: NonNullable<LoadQuery["order"]>): Record<string, "asc" | "desc"> | Array<[string, "asc" | "desc"]> {
+  if (!Array.isArray(order)) return order;
+  return order.map((o): [string, "asc" | "desc"] => (Array.isArray(o) ? [o[0], o[1]] : [o.id, o.desc ? "desc" : "asc"]));
 }
 
 export function createDataClient(options: DataClientOptions): DataClient {
   const doFetch: FetchLike = options.fetch ?? ((u, i) => fetch(u, i));
   const policy: RetryPolicy = { ...DEFAULT_DATA_RETRY, ...options.retry };
+  const limits = deadlinesWith(options.deadlines);
   const provider: TokenProvider =
     typeof options.token === "string" ? { getToken: async () => options.token as string } : options.token;
 
   /**
-   * One logical request: retries transient causes; refreshes the token once on 401/403. Returns
-   * the raw 2xx answer; a small body is parsed here to recognise "Continue wait" (a result large
-   * enough to be worth deferring is never that).
+   * One logical request: polls "Continue wait", retries transient causes, re-mints the token once
+   * when the server refuses it. Returns the raw 2xx answer; a small body is parsed here to
+   * recognise "Continue wait" (a result large enough to be worth deferring is never that).
    */
   async function call(method: "GET" | "POST", p: string, body: unknown, signal: AbortSignal | undefined): Promise<RawBytesResponse & { json?: unknown }> {
     const what = `${method} ${p}`;
     let renewed = false;
-    return withRetry(policy, async () => {
+    return withRetry(policy, async (_n, ctx) => {
+      const attemptEnds = Date.now() + ctx.deadlineMs;
       for (;;) {
         const token = await provider.getToken(signal);
-        const res = await sendRaw({ fetch: doFetch, method, url: buildUrl(options.dataUrl, p), authorization: token, body, signal });
-        if ((res.status === 401 || res.status === 403) && !renewed && provider.invalidate) {
-          renewed = true;
-          provider.invalidate();
-          continue;
+        const res = await sendRaw({
+          fetch: doFetch, method, url: buildUrl(options.dataUrl, p), authorization: token, body, signal,
+          deadlineMs: Math.max(1, attemptEnds - Date.now()), maxBytes: limits.maxResponseBytes,
+        });
+        if (res.status < 200 || res.status > 299) {
+          const d = errorDetails(res.bytes);
+          const err = dataError(res.status, d.json, what, { excerpt: d.message, headers: res.headers });
+          if (err instanceof TokenRefusedError && !renewed && provider.invalidate) {
+            renewed = true;
+            provider.invalidate();
+            continue;
+          }
+          throw err;
         }
-        if (res.status < 200 || res.status > 299) throw dataError(res.status, parseJsonBody(res, what), what);
         if (res.bytes.length > SMALL_BODY) return res;
         const json = parseJsonBody(res, what);
         if (ContinueWait.safeParse(json).success) throw new ContinueWaitError(`${what}: Continue wait`, res.status, json);
         return { ...res, json };
       }
-    }, signal);
+    }, signal, { what, attemptMs: limits.dataAttemptMs, isProgress: (e) => e instanceof ContinueWaitError });
   }
 
   function decode<T>(what: string, status: number, json: unknown, f: () => T): T {
@@ -119,7 +162,7 @@ export function createDataClient(options: DataClientOptions): DataClient {
 
   async function fetchLoad(query: LoadQuery, signal?: AbortSignal): Promise<FetchedResult<LoadResult>> {
     const what = "POST /v1/load";
-    const raw = await call("POST", "/v1/load", { query }, signal);
+    const raw = await call("POST", "/v1/load", { query: wireQuery(query) }, signal);
     const text = utf8.decode(raw.bytes);
     const json = "json" in raw ? raw.json : parseJsonText(text, raw.status, what);
     const res = parseBody(LoadResponse, json, what, raw.status);
@@ -165,6 +208,32 @@ export function createDataClient(options: DataClientOptions): DataClient {
       return parseBody(MetaResponse, "json" in raw ? raw.json : parseJsonBody(raw, "GET /v1/meta"), "GET /v1/meta", 200);
     },
   };
+}
+
+/**
+ * Sign-in's check of a data API URL: GET {dataUrl}/v1/meta with a minted token, one attempt within
+ * `deadlineMs`. An answer that is not a data API's (nothing there, a web page, a refused token, no
+ * answer at all) becomes a DataUrlError naming the URL, so the pane blames the Data API URL field.
+ * A server error or the caller's abort passes through unchanged.
+ */
+export async function probeDataUrl(o: { dataUrl: string; token: TokenProvider | string; fetch?: FetchLike; deadlineMs?: number; signal?: AbortSignal }): Promise<void> {
+  const deadlineMs = o.deadlineMs ?? DEFAULT_DEADLINES.signInProbeMs;
+  const client = createDataClient({
+    dataUrl: o.dataUrl, token: o.token, ...(o.fetch ? { fetch: o.fetch } : {}),
+    retry: { maxAttempts: 1, maxElapsedMs: deadlineMs }, deadlines: { dataAttemptMs: deadlineMs },
+  });
+  try {
+    await client.meta(o.signal);
+  } catch (e) {
+    if (o.signal?.aborted || !(e instanceof ApiError) || e instanceof ServerError) throw e;
+    const what = e instanceof NotFoundError ? "has no /v1/meta (404)"
+      : e instanceof InvalidResponseError ? "answered with something other than a data API's metadata"
+      : e instanceof TokenRefusedError ? "refused this deployment's token (is it this deployment's data API?)"
+      : e.kind === "network" ? "could not be reached"
+      : e.kind === "timeout" ? "did not answer in time"
+      : `answered ${e.status}`;
+    throw new DataUrlError(`The data API URL ${o.dataUrl} ${what}: ${e.message}`, o.dataUrl, e);
+  }
 }
 
 /** Bodies up to this size are parsed on arrival (to recognise "Continue wait"). */

@@ -24,6 +24,13 @@ export type ApiErrorKind =
   | "data-query"
   | "continue-wait"
   | "retry-exhausted"
+  | "timeout"
+  | "token-refused"
+  | "rate-limited"
+  | "response-too-large"
+  | "sql-not-supported"
+  | "data-url"
+  | "platform-url"
   | "http";
 
 export abstract class ApiError extends Error {
@@ -123,6 +130,59 @@ export class ContinueWaitError extends ApiError {
 /** Retries (or "Continue wait" polls) ran out of attempts or time; `cause` is the last error. */
 export class RetryExhaustedError extends ApiError {
   readonly kind = "retry-exhausted";
+}
+/**
+ * A deadline passed: one attempt, the whole request (retries and "Continue wait" included), or a
+ * stream's idle time. The message names the request. Never thrown for the caller's own abort.
+ */
+export class TimeoutError extends ApiError {
+  readonly kind = "timeout";
+  override readonly transient = true;
+  constructor(message: string, readonly deadlineMs: number, options?: { cause?: unknown }) {
+    super(message, 0, undefined, options);
+  }
+}
+/**
+ * The data API refused the token itself (401, or 403 "Invalid token" / "Authorization header isn't
+ * set"), and a freshly minted one too: a sign-in problem, not a permission problem.
+ */
+export class TokenRefusedError extends ApiError {
+  readonly kind = "token-refused";
+}
+/** 429 Too Many Requests; `retryAfterMs` from Retry-After when the server sent one (transient). */
+export class RateLimitedError extends ApiError {
+  readonly kind = "rate-limited";
+  override readonly transient = true;
+  constructor(message: string, status: number, body: unknown, readonly retryAfterMs: number | undefined) {
+    super(message, status, body);
+  }
+}
+/** The body is (or announced itself as) larger than the configured cap; reading stopped there. */
+export class ResponseTooLargeError extends ApiError {
+  readonly kind = "response-too-large";
+  constructor(message: string, status: number, readonly limitBytes: number) {
+    super(message, status);
+  }
+}
+/** POST /v1/svcsql answered 404: this data API has no SQL endpoint, so SQL reports cannot run here. */
+export class SqlNotSupportedError extends ApiError {
+  readonly kind = "sql-not-supported";
+}
+/** Sign-in: the data API URL entered does not lead to a data API (`cause` says what it answered). */
+export class DataUrlError extends ApiError {
+  readonly kind = "data-url";
+  readonly field = "dataUrl";
+  constructor(message: string, readonly url: string, cause: unknown) {
+    super(message, cause instanceof ApiError ? cause.status : 0, cause instanceof ApiError ? cause.body : undefined, { cause });
+  }
+}
+/** Sign-in: no platform API answers at the platform URL entered (e.g. it carries a path). */
+export class PlatformUrlError extends ApiError {
+  readonly kind = "platform-url";
+  readonly field = "baseUrl";
+  constructor(message: string, readonly url: string, cause: unknown) {
+    super(message, cause instanceof ApiError ? cause.status : 0, cause instanceof ApiError ? cause.body : undefined, { cause });
+  }
 }
 /** Any other HTTP status. */
 export class HttpError extends ApiError {

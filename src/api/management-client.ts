@@ -9,13 +9,15 @@ import {
   type ExternalPlacement, type RefreshInput, type ReportInput,
 } from "./schemas/management";
 import {
-  AmbiguousLegacyIdError, ApiError, BadRequestError, FieldTooLongError, ForbiddenError, HttpError,
-  NotFoundError, PlaceholderPublicIdError, PlacementLimitError, PublicIdImmutableError,
-  PublicIdInOtherDeploymentError, PublicIdTakenError, ServerError, UnauthorizedError,
-  UpsertBranchChangedError, ConflictError,
+  AmbiguousLegacyIdError, ApiError, BadRequestError, FieldTooLongError, PlaceholderPublicIdError, PlacementLimitError,
+  PublicIdImmutableError, PublicIdInOtherDeploymentError, PublicIdTakenError, UpsertBranchChangedError, ConflictError,
 } from "./errors";
-import { buildUrl, errorBody, parseBody, path, resolveCredential, send, type Credential, type FetchLike } from "./http";
-import { DEFAULT_RETRY, withRetry, type RetryPolicy } from "./retry";
+import {
+  buildUrl, errorBody, errorDetails, parseBody, parseJsonBody, path, resolveCredential, sendRaw, statusError,
+  type Credential, type FetchLike,
+} from "./http";
+import { withRetry } from "./retry";
+import { DEFAULT_RETRY, deadlinesWith, type Deadlines, type RetryPolicy } from "./deadlines";
 
 /** Error codes the stand-in (and, by our documented choice, the platform) sends. */
 export const ERROR_CODES = {
@@ -34,7 +36,10 @@ export interface PlatformClientOptions {
   /** An API key or OAuth token, or a function yielding one. */
   credential: Credential;
   fetch?: FetchLike;
+  /** Retries and the budget of a whole call (src/api/deadlines.ts). */
   retry?: Partial<RetryPolicy>;
+  /** Per-attempt deadline and response size cap. */
+  deadlines?: Partial<Deadlines>;
 }
 
 export interface ListReportsOptions {
@@ -68,15 +73,15 @@ type Endpoint = "upsert" | "other";
 
 const SpecShape = z.looseObject({ openapi: z.string(), info: z.object({ title: z.string(), version: z.string() }) });
 
-/** Maps a non-2xx management response to its typed error. */
-export function managementError(status: number, json: unknown, what: string, endpoint: Endpoint = "other"): ApiError {
+/**
+ * Maps a non-2xx management response to its typed error. The status decides first; the body (JSON
+ * or not) only refines it, so an HTML error page keeps its status and lends an excerpt.
+ */
+export function managementError(status: number, json: unknown, what: string, endpoint: Endpoint = "other", o: { excerpt?: string; headers?: Headers } = {}): ApiError {
   const body = errorBody(json);
-  const msg = `${what}: ${status}${body ? ` ${body.error}` : ""}`;
-  if (status >= 500) return new ServerError(msg, status, json);
+  const message = body?.error ?? o.excerpt ?? "";
+  const msg = `${what}: ${status}${message ? ` ${message}` : ""}`;
   switch (status) {
-    case 401: return new UnauthorizedError(msg, status, json);
-    case 403: return new ForbiddenError(msg, status, json);
-    case 404: return new NotFoundError(msg, status, json);
     case 422: return new PlacementLimitError(msg, status, json);
     case 409:
       if (body?.code === ERROR_CODES.upsertBranchChanged) return new UpsertBranchChangedError(msg, status, json);
@@ -91,13 +96,15 @@ export function managementError(status: number, json: unknown, what: string, end
       if (body?.code === ERROR_CODES.tooLong && body.field) return new FieldTooLongError(msg, status, json, body.field);
       return new BadRequestError(msg, status, json, body?.field);
     default:
-      return new HttpError(msg, status, json);
+      return statusError(status, { json, message }, what, o.headers);
   }
 }
 
 export function createPlatformClient(options: PlatformClientOptions): PlatformClient {
   const doFetch: FetchLike = options.fetch ?? ((u, i) => fetch(u, i));
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+
+  const limits = deadlinesWith(options.deadlines);
 
   async function call<S extends z.ZodType>(
     method: "GET" | "POST" | "PUT" | "DELETE",
@@ -106,18 +113,21 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     o: { body?: unknown; query?: Record<string, string | number | undefined>; signal?: AbortSignal; endpoint?: Endpoint; retry?: boolean },
   ): Promise<z.output<S>> {
     const what = `${method} ${p}`;
-    const once = async (): Promise<z.output<S>> => {
+    const once = async (deadlineMs: number): Promise<z.output<S>> => {
       const token = await resolveCredential(options.credential, o.signal);
-      const res = await send({
+      const res = await sendRaw({
         fetch: doFetch, method, url: buildUrl(options.baseUrl, p, o.query),
-        authorization: `Bearer ${token}`, body: o.body, signal: o.signal,
+        authorization: `Bearer ${token}`, body: o.body, signal: o.signal, deadlineMs, maxBytes: limits.maxResponseBytes,
       });
-      if (res.status < 200 || res.status > 299) throw managementError(res.status, res.json, what, o.endpoint);
-      return parseBody(schema, res.json, what, res.status);
+      if (res.status < 200 || res.status > 299) {
+        const d = errorDetails(res.bytes);
+        throw managementError(res.status, d.json, what, o.endpoint, { excerpt: d.message, headers: res.headers });
+      }
+      return parseBody(schema, parseJsonBody(res, what), what, res.status);
     };
-    return o.retry === false
-      ? once()
-      : withRetry(policy, once, o.signal);
+    // Not retried (createReport): one attempt, still bounded by the whole call's budget.
+    const attempts = o.retry === false ? { ...policy, maxAttempts: 1 } : policy;
+    return withRetry(attempts, (_n, ctx) => once(ctx.deadlineMs), o.signal, { what, attemptMs: limits.managementAttemptMs });
   }
 
   async function* pages<T>(fetchPage: (after: string | undefined) => Promise<Page<T>>): AsyncIterable<T> {

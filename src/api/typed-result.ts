@@ -3,7 +3,7 @@
 //   number:  JS number when the decimal has ≤ 15 significant digits, else the string as received;
 //   time:    "YYYY-MM-DDTHH:mm:ss.sss", naive wall-clock in the query's timezone (a value
 //            carrying a zone is converted into that timezone);
-//   boolean: from true/false or "true"/"false";  null stays null.
+//   boolean: from true/false, "true"/"false", 1/0 or "1"/"0";  null stays null.
 import type { ColumnType, RawValue, ResultColumn, TypedResult } from "../checksum/types";
 import type { Annotation, LoadResponse, NormalizedQuery, SqlResponse } from "./schemas/data";
 
@@ -68,10 +68,14 @@ export function decodeNumber(v: unknown): number | string | null {
   throw new ValueDecodeError(`not a number: ${typeof v}`);
 }
 
+/**
+ * Every form real drivers send a boolean in: JSON true/false (Postgres), "true"/"false", and 1/0
+ * or "1"/"0" (SQLite and MySQL have no boolean type). Anything else (2, "yes") is an error, not a guess.
+ */
 export function decodeBoolean(v: unknown): boolean | null {
   if (v === null || v === undefined) return null;
-  if (v === true || v === "true") return true;
-  if (v === false || v === "false") return false;
+  if (v === true || v === "true" || v === 1 || v === "1") return true;
+  if (v === false || v === "false" || v === 0 || v === "0") return false;
   throw new ValueDecodeError(`not a boolean: ${JSON.stringify(v)}`);
 }
 

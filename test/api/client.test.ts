@@ -6,7 +6,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import {
   backoffDelay, buildOpenApiDocument, createDeploymentTokenManager, createPlatformClient, withRetry,
   AmbiguousLegacyIdError, InvalidResponseError, NetworkError, PublicIdInOtherDeploymentError, PublicIdTakenError,
-  RetryExhaustedError, ServerError, UpsertBranchChangedError, DEFAULT_RETRY, type FetchLike,
+  RetryExhaustedError, ServerError, TimeoutError, UpsertBranchChangedError, DEFAULT_RETRY, type FetchLike,
 } from "../../src/api";
 
 function scripted(...answers: Array<{ status: number; body?: unknown } | Error>): { fetch: FetchLike; calls: string[] } {
@@ -101,7 +101,9 @@ describe("backoff", () => {
       attempts++;
       throw new ServerError("x", 500);
     }).catch((x: unknown) => x);
-    expect(e).toBeInstanceOf(RetryExhaustedError);
+    // The budget ran out before the attempts did: a TimeoutError naming the request, the last cause kept.
+    expect(e).toBeInstanceOf(TimeoutError);
+    expect((e as TimeoutError).cause).toBeInstanceOf(ServerError);
     expect(Date.now() - started).toBeLessThan(1000);
     expect(attempts).toBeLessThan(1000);
   });

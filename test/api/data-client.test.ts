@@ -2,7 +2,7 @@
 // "Continue wait", the annotation, time dimensions twice per row, errors.
 import { describe, expect, it } from "vitest";
 import {
-  createDataClient, DataQueryError, ForbiddenError, InvalidResponseError, RetryExhaustedError, decodeNumber, decodeTime,
+  createDataClient, DataQueryError, InvalidResponseError, TimeoutError, TokenRefusedError, decodeNumber, decodeTime,
   type LoadQuery,
 } from "../../src/api";
 import { fixture, replay } from "./fixtures";
@@ -51,19 +51,23 @@ describe("data client on recorded responses", () => {
     expect(f.seen.every((s) => JSON.stringify(s.body) === JSON.stringify(f.seen[0]!.body))).toBe(true);
     expect(r.rows).toEqual([[15000000]]);
   });
-  it("Continue wait polling is bounded", async () => {
+  it("Continue wait is progress: polled past maxAttempts, bounded by the request's whole budget", async () => {
     const f = replay(fixture("load-continue-wait.json"));
-    const c = createDataClient({ dataUrl: "http://data.test", token: "t", fetch: f.fetch, retry: { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 1 } });
+    const c = createDataClient({ dataUrl: "http://data.test", token: "t", fetch: f.fetch, retry: { maxAttempts: 4, maxElapsedMs: 300, baseDelayMs: 1, maxDelayMs: 5 } });
+    const started = Date.now();
     const e = await c.load({ measures: ["slow.n"] }).catch((x: unknown) => x);
-    expect(e).toBeInstanceOf(RetryExhaustedError);
-    expect(f.seen).toHaveLength(4);
+    expect(e).toBeInstanceOf(TimeoutError);
+    expect((e as Error).message).toMatch(/^POST \/v1\/load: not done within 0.3 s \(last: .*Continue wait\)/);
+    expect(f.seen.length).toBeGreaterThan(4); // polls do not use up the error retries
+    expect(Date.now() - started).toBeLessThan(1500);
   });
   it("maps the recorded errors to typed errors", async () => {
     const unknown = await client(replay(fixture("postgres/load-unknown-member.json"))).load(queryOf("postgres/load-unknown-member.json")).catch((x: unknown) => x);
     expect(unknown).toBeInstanceOf(DataQueryError);
     expect((unknown as Error).message).toContain("'nope' not found");
-    await expect(client(replay(fixture("load-no-auth.json"))).load({ measures: ["orders.count"] })).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(client(replay(fixture("load-bad-token.json"))).load({ measures: ["orders.count"] })).rejects.toBeInstanceOf(ForbiddenError);
+    // Cube's 403s about the token are sign-in problems, not permissions (issue 17 finding 4).
+    await expect(client(replay(fixture("load-no-auth.json"))).load({ measures: ["orders.count"] })).rejects.toBeInstanceOf(TokenRefusedError);
+    await expect(client(replay(fixture("load-bad-token.json"))).load({ measures: ["orders.count"] })).rejects.toBeInstanceOf(TokenRefusedError);
   });
   it("a malformed response is an InvalidResponseError, not a crash", async () => {
     const bad = fixture("postgres/load-flat.json");

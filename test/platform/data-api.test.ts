@@ -6,7 +6,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { startPlatform, type RunningPlatform } from "../../dev/platform/server";
 import { withoutTrailingSemicolon } from "../../dev/platform/data-routes";
 import {
-  createDataClient, createDeploymentTokenManager, createPlatformClient, DataQueryError, ForbiddenError, type DataClient,
+  createDataClient, createDeploymentTokenManager, createPlatformClient, DataQueryError, TokenRefusedError, type DataClient,
 } from "../../src/api";
 
 let platform: RunningPlatform;
@@ -95,7 +95,7 @@ describe("data API on the stand-in", () => {
     expect(await raw("/v1/load", { query: { measures: ["orders.count"] } })).toEqual({ status: 403, json: { error: "Authorization header isn't set" } });
     expect(await raw("/v1/load", { query: { measures: ["orders.count"] } }, "garbage")).toEqual({ status: 403, json: { error: "Invalid token" } });
     const bad = createDataClient({ dataUrl: platform.info.dataUrl, token: jwt.slice(0, -2) + "xx", retry: { maxAttempts: 1 } });
-    await expect(bad.meta()).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(bad.meta()).rejects.toBeInstanceOf(TokenRefusedError); // a token problem, not a permission (issue 17 #4)
   });
   it("a refused token is dropped and a fresh one fetched once", async () => {
     const tokens = ["not-a-jwt", jwt];

@@ -4,9 +4,10 @@
 // one fresh session minted and exchanged before the one retry (a revoked or lapsed token).
 import type { z } from "zod";
 import { UnauthorizedError } from "../errors";
-import { buildUrl, parseBody, send, type FetchLike } from "../http";
+import { buildUrl, errorDetails, parseBody, parseJsonBody, sendRaw, type FetchLike } from "../http";
 import { managementError } from "../management-client";
-import { DEFAULT_RETRY, withRetry, type RetryPolicy } from "../retry";
+import { withRetry } from "../retry";
+import { DEFAULT_RETRY, deadlinesWith, type Deadlines, type RetryPolicy } from "../deadlines";
 import type { EmbedTokenSource } from "./session";
 
 export interface EmbedCallContext {
@@ -14,10 +15,16 @@ export interface EmbedCallContext {
   session: EmbedTokenSource;
   fetch: FetchLike;
   retry: RetryPolicy;
+  deadlines: Deadlines;
 }
 
-export function embedContext(o: { baseUrl: string; session: EmbedTokenSource; fetch?: FetchLike; retry?: Partial<RetryPolicy> }): EmbedCallContext {
-  return { baseUrl: o.baseUrl, session: o.session, fetch: o.fetch ?? ((u, i) => fetch(u, i)), retry: { ...DEFAULT_RETRY, ...o.retry } };
+export function embedContext(o: {
+  baseUrl: string; session: EmbedTokenSource; fetch?: FetchLike; retry?: Partial<RetryPolicy>; deadlines?: Partial<Deadlines>;
+}): EmbedCallContext {
+  return {
+    baseUrl: o.baseUrl, session: o.session, fetch: o.fetch ?? ((u, i) => fetch(u, i)),
+    retry: { ...DEFAULT_RETRY, ...o.retry }, deadlines: deadlinesWith(o.deadlines),
+  };
 }
 
 export interface CallOptions {
@@ -37,16 +44,21 @@ export async function embedCall<S extends z.ZodType>(
 ): Promise<z.output<S>> {
   const what = `${method} ${path}`;
   let used: string | undefined;
-  const once = async (): Promise<z.output<S>> => {
+  const once = async (deadlineMs: number): Promise<z.output<S>> => {
     const token = (used = await ctx.session.getToken(o.signal));
-    const res = await send({
+    const res = await sendRaw({
       fetch: ctx.fetch, method, url: buildUrl(ctx.baseUrl, path, o.query),
-      authorization: `Embed-Token ${token}`, body: o.body, signal: o.signal,
+      authorization: `Embed-Token ${token}`, body: o.body, signal: o.signal, deadlineMs, maxBytes: ctx.deadlines.maxResponseBytes,
     });
-    if (res.status < 200 || res.status > 299) throw managementError(res.status, res.json, what);
-    return (schema === null ? undefined : parseBody(schema, res.json, what, res.status)) as z.output<S>;
+    if (res.status < 200 || res.status > 299) {
+      const d = errorDetails(res.bytes);
+      throw managementError(res.status, d.json, what, "other", { excerpt: d.message, headers: res.headers });
+    }
+    return (schema === null ? undefined : parseBody(schema, parseJsonBody(res, what), what, res.status)) as z.output<S>;
   };
-  const attempt = () => (o.idempotent ? withRetry(ctx.retry, once, o.signal) : once());
+  // Not idempotent: one attempt, still bounded by the whole call's budget.
+  const policy = o.idempotent ? ctx.retry : { ...ctx.retry, maxAttempts: 1 };
+  const attempt = () => withRetry(policy, (_n, c) => once(c.deadlineMs), o.signal, { what, attemptMs: ctx.deadlines.managementAttemptMs });
   try {
     return await attempt();
   } catch (e) {

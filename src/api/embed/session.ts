@@ -5,7 +5,8 @@
 // Shaped like token-manager.ts: one mint in flight shared by concurrent callers; invalidate() drops a
 // token the server refused (callers re-mint once on 401).
 import { ApiError, InvalidResponseError } from "../errors";
-import { buildUrl, parseBody, send, type FetchLike } from "../http";
+import { buildUrl, errorDetails, parseBody, parseJsonBody, sendRaw, type FetchLike } from "../http";
+import { deadlinesWith, type Deadlines } from "../deadlines";
 import { managementError } from "../management-client";
 import { renewAt } from "../token-manager";
 import { EMBED_LIMITS, EmbedToken, SessionMinted } from "./schemas";
@@ -24,6 +25,8 @@ export interface EmbedSessionOptions {
   sessionRequest?: Record<string, unknown>;
   fetch?: FetchLike;
   now?: () => number;
+  /** managementAttemptMs bounds the session URL call and the exchange; tokenMintMs both together. */
+  deadlines?: Partial<Deadlines>;
 }
 
 /** Where embed calls get their token; `invalidate(failed)` drops that token only (not a newer one). */
@@ -53,17 +56,22 @@ function withoutEmptyAuthorization(f: FetchLike): FetchLike {
 export function createEmbedSession(o: EmbedSessionOptions): EmbedSession {
   const now = o.now ?? Date.now;
   const doFetch = withoutEmptyAuthorization(o.fetch ?? ((u, i) => fetch(u, i)));
+  const limits = deadlinesWith(o.deadlines);
   let current: { token: string; renewAt: number; expiresAt: number } | null = null;
   let inflight: Promise<string> | null = null;
 
   async function mintSessionId(signal?: AbortSignal): Promise<string> {
     const what = "POST (session URL)";
-    const res = await send({ fetch: doFetch, method: "POST", url: buildUrl(o.sessionUrl, ""), authorization: "", body: o.sessionRequest ?? {}, signal });
+    const res = await sendRaw({
+      fetch: doFetch, method: "POST", url: buildUrl(o.sessionUrl, ""), authorization: "", body: o.sessionRequest ?? {}, signal,
+      deadlineMs: limits.managementAttemptMs, maxBytes: limits.maxResponseBytes,
+    });
     if (res.status < 200 || res.status > 299) {
-      throw new EmbedSessionError(`The session URL answered ${res.status}`, res.status, res.json);
+      throw new EmbedSessionError(`The session URL answered ${res.status}`, res.status, errorDetails(res.bytes).json);
     }
-    const r = SessionMinted.safeParse(res.json);
-    if (!r.success) throw new InvalidResponseError(`${what}: the answer has no sessionId`, res.status, res.json);
+    const json = parseJsonBody(res, what);
+    const r = SessionMinted.safeParse(json);
+    if (!r.success) throw new InvalidResponseError(`${what}: the answer has no sessionId`, res.status, json);
     return r.data.sessionId;
   }
 
@@ -71,9 +79,15 @@ export function createEmbedSession(o: EmbedSessionOptions): EmbedSession {
     const sessionId = await mintSessionId(signal);
     const mintedAt = now();
     const what = "POST /api/v1/embed/session/token";
-    const res = await send({ fetch: doFetch, method: "POST", url: buildUrl(o.baseUrl, "/api/v1/embed/session/token"), authorization: "", body: { sessionId }, signal });
-    if (res.status < 200 || res.status > 299) throw managementError(res.status, res.json, what);
-    const t = parseBody(EmbedToken, res.json, what, res.status);
+    const res = await sendRaw({
+      fetch: doFetch, method: "POST", url: buildUrl(o.baseUrl, "/api/v1/embed/session/token"), authorization: "", body: { sessionId }, signal,
+      deadlineMs: limits.managementAttemptMs, maxBytes: limits.maxResponseBytes,
+    });
+    if (res.status < 200 || res.status > 299) {
+      const d = errorDetails(res.bytes);
+      throw managementError(res.status, d.json, what, "other", { excerpt: d.message, headers: res.headers });
+    }
+    const t = parseBody(EmbedToken, parseJsonBody(res, what), what, res.status);
     // The token is nominally good for 24 h but usable about 23 (§2.4): renew well inside that.
     const expiresAt = Math.min(Date.parse(t.expiresAt), mintedAt + EMBED_LIMITS.tokenUsableMs);
     current = { token: t.token, expiresAt, renewAt: renewAt(mintedAt, expiresAt) };

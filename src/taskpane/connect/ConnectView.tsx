@@ -23,9 +23,14 @@ export function ConnectView({ store }: { store: PaneStore }) {
       urlError.value = "Use an https:// address (plain http is allowed only for a local stand-in).";
       return;
     }
+    if (url.pathname.replace(/\/+$/, "") !== "" || url.search || url.hash) {
+      // The API lives at the tenant host itself (seeds 01): a path here only leads to 404s.
+      urlError.value = `Enter the platform's address without a path, for example ${url.origin}`;
+      return;
+    }
     urlError.value = null;
     const data = dataUrl.value.trim();
-    await store.signIn({ baseUrl: url.origin + url.pathname.replace(/\/$/, ""), dataUrl: data === "" ? null : data, credential: credential.value.trim() });
+    await store.signIn({ baseUrl: url.origin, dataUrl: data === "" ? null : data, credential: credential.value.trim() });
   };
 
   const deployments = store.deployments.value;
