@@ -26,6 +26,7 @@ import { CommentService } from "./comments";
 import { embedRoutes } from "./embed-routes";
 import { commentsRoutes } from "./comments-routes";
 import { embedPageRoutes } from "./embed-page";
+import { exportsRoutes } from "./exports-routes";
 import { SQL_VIEWS_DDL } from "./semantic";
 import { ACCOUNT_NAME, DEPLOYMENTS, USERS, type PersonaName } from "./personas";
 
@@ -119,6 +120,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   app.route("/api/v1/embed", embedRoutes(embed, creds));
   // The embed page and its own endpoints (seeds 02 §4.2 note 3, §6; docs/API.md §8).
   app.route("/embed", embedPageRoutes(embed, dataConn));
+  app.route("/api/v1/dashboard-exports", exportsRoutes(creds, clock, dataConn));
   app.route("/api/v1", managementRoutes(service, creds));
   app.route("/cubejs-api", dataRoutes(dataConn, creds, { slowQueryMs: () => slowQueryMs, continueWaitMs: options.continueWaitMs ?? 1000 }));
   app.notFound((c) => c.json({ error: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
