@@ -35,7 +35,7 @@ export function commentsRoutes(embed: EmbedService, comments: CommentService): H
   app.post("/", async (c) => {
     const { caller, publicId } = enter(c);
     const input = await jsonBody(c, PostCommentInput);
-    return c.json(comments.post(caller, publicId, input.body, input.parentId), 201);
+    return c.json(await comments.post(caller, publicId, input.body, input.parentId), 201);
   });
 
   app.get("/mentionable-users", (c) => {
@@ -46,19 +46,21 @@ export function commentsRoutes(embed: EmbedService, comments: CommentService): H
   app.patch("/:commentId", async (c) => {
     const { caller, publicId } = enter(c);
     const id = commentId(c);
-    return c.json(comments.edit(caller, publicId, id, (await jsonBody(c, EditCommentInput)).body));
+    const body = (await jsonBody(c, EditCommentInput)).body;
+    return c.json(await comments.edit(caller, publicId, id, body));
   });
 
-  app.delete("/:commentId", (c) => {
+  app.delete("/:commentId", async (c) => {
     const { caller, publicId } = enter(c);
-    comments.remove(caller, publicId, commentId(c));
+    await comments.remove(caller, publicId, commentId(c));
     return c.body(null, 204);
   });
 
   app.post("/:commentId/resolve", async (c) => {
     const { caller, publicId } = enter(c);
     const id = commentId(c);
-    return c.json(comments.resolve(caller, publicId, id, (await jsonBody(c, ResolveInput)).resolved));
+    const { resolved } = await jsonBody(c, ResolveInput);
+    return c.json(await comments.resolve(caller, publicId, id, resolved));
   });
 
   return app;

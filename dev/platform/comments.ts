@@ -1,12 +1,13 @@
 // Dashboard comments in the stand-in (seeds 02 §2.1–§2.3, §3.1, §3.2, §4.1): threads per dashboard
 // and embed tenant, one level of replies, soft delete, resolve by the thread starter, cursor pages
 // and mentionable users. HTTP-free: comments-routes.ts authenticates and validates, then calls it.
-// Kept in memory (a restart forgets the conversations; docs/API.md).
+// Persisted in the stand-in's DuckDB file (embed-store.ts); each change commits before it applies.
 import type { Comment, CommentPageInfo, MentionableUser, Thread, ThreadFilter } from "../../src/api/comments/schemas";
 import { COMMENT_LIMITS } from "../../src/api/comments/schemas";
 import { HttpProblem } from "./service";
 import type { EmbedCaller, EmbedService, EmbedUser } from "./embed";
 import type { Clock } from "./clock";
+import type { EmbedStore } from "./embed-store";
 
 type Caller = Extract<EmbedCaller, { kind: "external" }>;
 
@@ -56,8 +57,22 @@ function keysetPage<T>(all: T[], cmp: (a: T, b: T) => number, anchor: T | undefi
 export class CommentService {
   private readonly comments = new Map<number, StoredComment>();
   private nextId = 1;
+  private readonly persist: EmbedStore<EmbedUser, StoredComment>;
 
-  constructor(private readonly embed: EmbedService, private readonly clock: Clock) {}
+  constructor(private readonly embed: EmbedService, private readonly clock: Clock) {
+    this.persist = embed.persist as EmbedStore<EmbedUser, StoredComment>;
+    for (const c of this.persist.comments) {
+      this.comments.set(c.id, c);
+      this.nextId = Math.max(this.nextId, c.id + 1);
+    }
+  }
+
+  /** Commits the changed comment, then applies it (the copy replaces the stored one). */
+  private async save(c: StoredComment): Promise<StoredComment> {
+    await this.persist.saveComment(c);
+    this.comments.set(c.id, c);
+    return c;
+  }
 
   private view(c: StoredComment, caller: Caller): Comment {
     return {
@@ -104,7 +119,7 @@ export class CommentService {
     return { items: p.items.map((c) => this.threadView(c, caller)), pageInfo: withCursors(p.pageInfo, p.items.map((c) => encodeCursor("t", c.id))) };
   }
 
-  post(caller: Caller, publicId: string, body: string, parentId: number | undefined): Comment {
+  async post(caller: Caller, publicId: string, body: string, parentId: number | undefined): Promise<Comment> {
     if (parentId !== undefined) {
       const parent = this.live(caller, publicId, parentId, "Parent comment");
       if (parent.parentId !== null) throw new HttpProblem(400, "Replies nest one level: parentId must name a thread's first comment", "invalid", "parentId");
@@ -113,36 +128,29 @@ export class CommentService {
       id: this.nextId++, dashboardId: publicId, tenant: caller.tenant, userId: caller.user.id, body, parentId: parentId ?? null,
       createdAt: this.clock.iso(), editedAt: null, removedAt: null, resolvedAt: null, resolvedBy: null,
     };
-    this.comments.set(c.id, c);
-    return this.view(c, caller);
+    return this.view(await this.save(c), caller);
   }
 
-  edit(caller: Caller, publicId: string, id: number, body: string): Comment {
+  async edit(caller: Caller, publicId: string, id: number, body: string): Promise<Comment> {
     const c = this.live(caller, publicId, id);
     this.requireAuthor(caller, c, "edit");
-    c.body = body;
-    c.editedAt = this.clock.iso();
-    return this.view(c, caller);
+    return this.view(await this.save({ ...c, body, editedAt: this.clock.iso() }), caller);
   }
 
-  remove(caller: Caller, publicId: string, id: number): void {
+  async remove(caller: Caller, publicId: string, id: number): Promise<void> {
     const c = this.live(caller, publicId, id);
     this.requireAuthor(caller, c, "delete");
-    c.removedAt = this.clock.iso();
+    await this.save({ ...c, removedAt: this.clock.iso() });
   }
 
-  resolve(caller: Caller, publicId: string, id: number, resolved: boolean): Thread {
+  async resolve(caller: Caller, publicId: string, id: number, resolved: boolean): Promise<Thread> {
     const c = this.live(caller, publicId, id);
     if (c.parentId !== null) throw new HttpProblem(400, `Comment ${id} is a reply: resolve the thread by its first comment`, "invalid", "commentId");
     if (c.userId !== caller.user.id) throw new HttpProblem(403, `Only the thread starter can resolve or reopen thread ${id}`);
-    if (resolved && c.resolvedAt === null) {
-      c.resolvedAt = this.clock.iso();
-      c.resolvedBy = caller.user.id;
-    } else if (!resolved) {
-      c.resolvedAt = null;
-      c.resolvedBy = null;
-    }
-    return this.threadView(c, caller);
+    let next = c;
+    if (resolved && c.resolvedAt === null) next = await this.save({ ...c, resolvedAt: this.clock.iso(), resolvedBy: caller.user.id });
+    else if (!resolved && c.resolvedAt !== null) next = await this.save({ ...c, resolvedAt: null, resolvedBy: null });
+    return this.threadView(next, caller);
   }
 
   mentionable(caller: Caller, o: { search?: string | undefined; first?: number | undefined; after?: string | undefined }): { items: MentionableUser[]; pageInfo: CommentPageInfo } {

@@ -41,7 +41,7 @@ export function devRoutes(clock: Clock, embed?: EmbedService): Hono {
       } catch {
         return c.json({ error: "The body is not JSON", code: "invalid", field: "(body)" }, 400);
       }
-      return c.json({ sessionId: embed.generate(parseWith(EmbedSessionInput, body)) });
+      return c.json({ sessionId: await embed.generate(parseWith(EmbedSessionInput, body)) });
     });
   }
   return app;

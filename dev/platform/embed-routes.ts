@@ -22,7 +22,7 @@ export function embedRoutes(embed: EmbedService, creds: Credentials): Hono {
 
   app.post("/generate-session", async (c) => {
     requireAdmin(c);
-    const sessionId = embed.generate(await jsonBody(c, GenerateSessionInput));
+    const sessionId = await embed.generate(await jsonBody(c, GenerateSessionInput));
     return c.json({ sessionId });
   });
 

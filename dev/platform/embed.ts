@@ -2,8 +2,8 @@
 // dashboards, embed tenants and branches; embed sessions (single-use ids, 5 minutes), their embed
 // tokens (HS256 JWTs, 24 h nominal, usable 23 h), revocation, embed users per tenant, and the
 // check of an `Authorization` header on the embed endpoints. HTTP-free: the routes call it.
-// Sessions, tokens' revocation state and embed users live in memory (a restart forgets them: every
-// token then answers 401 and clients mint a new session), as the docs say (docs/API.md).
+// Embed users persist (embed-store.ts); sessions and their revocation state live in memory (a restart
+// forgets them: every token then answers 401 and clients mint a new session), as docs/API.md says.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { EMBED_LIMITS, type EmbedDashboard, type GenerateSessionInput, type SessionSettings, type EmbedTheme } from "../../src/api/embed/schemas";
 import { ACCOUNT_NAME, USERS, type User } from "./personas";
@@ -11,6 +11,8 @@ import { HttpProblem } from "./service";
 import type { Credentials } from "./auth";
 import type { Clock } from "./clock";
 import type { Store } from "./store";
+import type { Db } from "./db";
+import { EmbedStore } from "./embed-store";
 
 /** Embed tenants seeded for the demo and the tests (the start line lists them; the first may read the restricted dashboard). */
 export const EMBED_TENANTS = ["acme-retail", "globex-wholesale"] as const;
@@ -91,16 +93,27 @@ export class EmbedService {
   private readonly users = new Map<string, EmbedUser>();
   private nextUserId = 1;
 
-  private constructor(private readonly secret: string, private readonly creds: Credentials, readonly clock: Clock) {}
+  private constructor(
+    private readonly secret: string,
+    private readonly creds: Credentials,
+    readonly clock: Clock,
+    /** Persists embed users and, through CommentService, comments. */
+    readonly persist: EmbedStore<EmbedUser, { id: number }>,
+  ) {
+    for (const u of persist.users) {
+      this.users.set(`${u.tenant}\u0000${u.username}`, u);
+      this.nextUserId = Math.max(this.nextUserId, u.id + 1);
+    }
+  }
 
-  /** Loads (or creates and persists) the embed-token signing secret. */
-  static async load(store: Store, creds: Credentials, clock: Clock): Promise<EmbedService> {
+  /** Loads (or creates and persists) the embed-token signing secret, and the embed users. */
+  static async load(store: Store, db: Db, creds: Credentials, clock: Clock): Promise<EmbedService> {
     let secret = store.meta.get("embedSecret");
     if (!secret) {
       secret = randomBytes(32).toString("hex");
       await store.commit({ meta: { embedSecret: secret } });
     }
-    return new EmbedService(secret, creds, clock);
+    return new EmbedService(secret, creds, clock, await EmbedStore.load(db));
   }
 
   dashboard(publicId: string): SeededDashboard | undefined {
@@ -128,7 +141,7 @@ export class EmbedService {
   // ---- sessions ---------------------------------------------------------------------------
 
   /** generate-session (§4.2): `admin` already checked by the route. */
-  generate(input: GenerateSessionInput): string {
+  async generate(input: GenerateSessionInput): Promise<string> {
     let branchName: string | null = null;
     if (input.branchName !== undefined) {
       const b = BRANCHES.find((x) => x.name === input.branchName);
@@ -142,7 +155,7 @@ export class EmbedService {
       if (!u) throw new HttpProblem(400, `internalId: no console user has the email ${input.internalId}`, "invalid", "internalId");
       principal = { kind: "internal", user: u };
     } else {
-      principal = { kind: "external", user: this.embedUser(input.embedTenantName ?? ACCOUNT_NAME, input.externalId!, input) };
+      principal = { kind: "external", user: await this.embedUser(input.embedTenantName ?? ACCOUNT_NAME, input.externalId!, input) };
     }
     const id = randomBytes(24).toString("base64url");
     this.sessions.set(id, {
@@ -153,16 +166,19 @@ export class EmbedService {
   }
 
   /** An embed user is created on the tenant's first session for an externalId; later sessions may update email/firstName. */
-  private embedUser(tenant: string, externalId: string, input: { email?: string | undefined; firstName?: string | undefined }): EmbedUser {
+  private async embedUser(tenant: string, externalId: string, input: { email?: string | undefined; firstName?: string | undefined }): Promise<EmbedUser> {
     const key = `${tenant}\u0000${externalId}`;
-    let u = this.users.get(key);
-    if (!u) {
-      u = { id: this.nextUserId++, tenant, username: externalId, email: null, firstName: null };
-      this.users.set(key, u);
-    }
+    const had = this.users.get(key);
+    const u: EmbedUser = had ? { ...had } : { id: this.nextUserId++, tenant, username: externalId, email: null, firstName: null };
     if (input.email !== undefined) u.email = input.email;
     if (input.firstName !== undefined) u.firstName = input.firstName;
-    return u;
+    if (!had || had.email !== u.email || had.firstName !== u.firstName) {
+      await this.persist.saveUser(u);
+      // Sessions hold the user object: update it in place once committed.
+      if (had) Object.assign(had, u);
+      else this.users.set(key, u);
+    }
+    return had ?? u;
   }
 
   /** session/token (§3.3): single use, within 5 minutes, not revoked; else 401. */

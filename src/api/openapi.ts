@@ -5,6 +5,7 @@ import { z } from "zod";
 import { ErrorBody, PageInfo } from "./schemas/common";
 import * as M from "./schemas/management";
 import * as D from "./schemas/data";
+import { EMBED_COMPONENTS, embedPaths } from "./openapi-embed";
 
 const components: Record<string, z.ZodType> = {
   ErrorBody, PageInfo,
@@ -15,6 +16,7 @@ const components: Record<string, z.ZodType> = {
   DeploymentToken: M.DeploymentToken, Deployment: M.Deployment, DeploymentPage: M.DeploymentPage, Me: M.Me,
   LoadRequest: D.LoadRequest, LoadResponse: D.LoadResponse, SqlRequest: D.SqlRequest, SqlResponse: D.SqlResponse,
   MetaResponse: D.MetaResponse, DataErrorBody: D.DataErrorBody, ContinueWait: D.ContinueWait,
+  ...EMBED_COMPONENTS,
 };
 
 function componentSchemas(): Record<string, unknown> {
@@ -107,6 +109,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           responses: { "200": ok("ExternalPlacementPage"), ...commonErrors, "422": err("Over 500 placed explorations or 2000 placements") },
         },
       },
+      ...embedPaths(),
       "/api/v1/spec": { get: { operationId: "getSpec", summary: "This document", security: [], responses: { "200": { description: "OpenAPI 3.1 document", content: { "application/json": { schema: { type: "object" } } } } } } },
       "/v1/load": {
         post: {
@@ -137,6 +140,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       securitySchemes: {
         bearer: { type: "http", scheme: "bearer", description: "API key or OAuth token" },
         jwt: { type: "apiKey", in: "header", name: "Authorization", description: "Data-API JWT, no prefix" },
+        embedToken: { type: "apiKey", in: "header", name: "Authorization", description: "Embed-Token <embed token> (Bearer <embed token> also accepted)" },
       },
     },
   };

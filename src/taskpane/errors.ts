@@ -117,6 +117,11 @@ const KIND_MESSAGES: Record<string, HumanError | ((e: unknown) => HumanError)> =
     next: "Disconnect placements you no longer need, or split the workbook, then reload.",
   },
   conflict: (e) => ({ title: "The platform reported a conflict", detail: messageOf(e), next: "Reload and try again." }),
+  "embed-session": (e) => ({
+    title: "Your organisation's session URL did not give a session",
+    detail: messageOf(e),
+    next: "Check the session URL under Comments, or ask your platform admin for the right one.",
+  }),
   "data-query": (e) => ({ title: "The query was rejected", detail: messageOf(e), next: "Change the report's members or filters and try again." }),
   "retry-exhausted": {
     title: "The platform kept failing",

@@ -6,7 +6,7 @@ import { render } from "preact";
 import { CommentsPane } from "../../src/taskpane/comments/CommentsView";
 import { MENTION_DEBOUNCE_MS } from "../../src/taskpane/comments/Compose";
 import type { CommentView, CommentsService, ThreadFilter, ThreadView } from "../../src/taskpane/comments/service";
-import { installTheme } from "../../src/taskpane/theme/theme";
+import { installTheme, luminance } from "../../src/taskpane/theme/theme";
 
 async function until(check: () => boolean, ms = 3000): Promise<void> {
   const end = Date.now() + ms;
@@ -89,8 +89,8 @@ function scripted(o: { sessionUrl?: string | null; linked?: number; threads?: nu
   return { service, calls, threads, forbid: () => (forbidResolve = true) };
 }
 
-function mount(service: CommentsService): HTMLElement {
-  installTheme(document, undefined);
+function mount(service: CommentsService, office?: unknown): HTMLElement {
+  installTheme(document, office);
   const root = document.createElement("div");
   root.style.width = "320px";
   document.body.append(root);
@@ -253,6 +253,7 @@ describe("comments pane", () => {
     const own = threadItems(root).find((li) => buttons(li, "Resolve thread").length)!;
     button(own, "Open thread").click();
     await until(() => root.querySelector('ul[aria-label="Thread"]') !== null);
+    expect(document.activeElement?.textContent).toBe("← All threads"); // focus is not lost with the list
     const replyBox = root.querySelector<HTMLTextAreaElement>('ul[aria-label="Thread"] textarea')!;
     type(replyBox, "A reply");
     await until(() => !button(root, "Reply").disabled);
@@ -288,5 +289,24 @@ describe("comments pane", () => {
     }
     expect(new Set(threadItems(root).map((li) => li.querySelector(".cb-comment-body")!.textContent)).size).toBe(45);
     expect(s.calls.filter((c) => c.startsWith("threads open"))).toEqual(["threads open -", "threads open 20", "threads open 40"]);
+  });
+
+  it("follows the dark theme (tokens only) and posts with Ctrl+Enter from the keyboard", async () => {
+    const s = scripted({ threads: 1 });
+    const root = mount(s.service, { context: { officeTheme: { bodyBackgroundColor: "#262626" } } });
+    expect(document.documentElement.dataset.theme).toBe("dark");
+    await until(() => threadItems(root).length === 1);
+    const rgb = (c: string) => "#" + (c.match(/\d+/g) ?? []).slice(0, 3).map((n) => Number(n).toString(16).padStart(2, "0")).join("");
+    const card = getComputedStyle(threadItems(root)[0]!);
+    expect(luminance(rgb(card.backgroundColor))!).toBeLessThan(0.1);
+    expect(luminance(rgb(getComputedStyle(root.querySelector(".cb-comment-body")!).color))!).toBeGreaterThan(0.5);
+    const box = root.querySelector<HTMLTextAreaElement>("textarea")!;
+    box.focus();
+    type(box, "From the keyboard");
+    await new Promise((r) => setTimeout(r, 20));
+    box.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", ctrlKey: true, bubbles: true }));
+    await until(() => threadItems(root).length === 2);
+    expect(s.calls).toContain("post - From the keyboard");
+    delete document.documentElement.dataset.theme;
   });
 });

@@ -3,7 +3,7 @@
 // checked against the §8 limits before anything is sent.
 import { BadRequestError } from "../errors";
 import { path, type FetchLike } from "../http";
-import type { RetryPolicy } from "../retry";
+import type { Deadlines, RetryPolicy } from "../deadlines";
 import type { EmbedTokenSource } from "../embed/session";
 import { embedCall, embedContext } from "../embed/call";
 import {
@@ -17,6 +17,7 @@ export interface CommentsClientOptions {
   session: EmbedTokenSource;
   fetch?: FetchLike;
   retry?: Partial<RetryPolicy>;
+  deadlines?: Partial<Deadlines>;
 }
 
 export interface ThreadQuery {

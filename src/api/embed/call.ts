@@ -1,7 +1,8 @@
 // One authorized call to an embed endpoint: `Authorization: Embed-Token <t>` from an EmbedSession,
-// the status checked before the body is used (an error body is never a comment, §7), the body
-// checked against its schema, transient failures retried when the call is idempotent, and on a 401
-// one fresh session minted and exchanged before the one retry (a revoked or lapsed token).
+// a deadline on every attempt and a budget on the whole call (src/api/deadlines.ts), the status
+// checked before the body is used (an error body is never a comment, §7), the body checked against
+// its schema, transient failures retried when the call is idempotent, and on a 401 one fresh session
+// minted and exchanged before the one retry (a revoked or lapsed token).
 import type { z } from "zod";
 import { UnauthorizedError } from "../errors";
 import { buildUrl, errorDetails, parseBody, parseJsonBody, sendRaw, type FetchLike } from "../http";
@@ -18,9 +19,15 @@ export interface EmbedCallContext {
   deadlines: Deadlines;
 }
 
-export function embedContext(o: {
-  baseUrl: string; session: EmbedTokenSource; fetch?: FetchLike; retry?: Partial<RetryPolicy>; deadlines?: Partial<Deadlines>;
-}): EmbedCallContext {
+export interface EmbedContextOptions {
+  baseUrl: string;
+  session: EmbedTokenSource;
+  fetch?: FetchLike;
+  retry?: Partial<RetryPolicy>;
+  deadlines?: Partial<Deadlines>;
+}
+
+export function embedContext(o: EmbedContextOptions): EmbedCallContext {
   return {
     baseUrl: o.baseUrl, session: o.session, fetch: o.fetch ?? ((u, i) => fetch(u, i)),
     retry: { ...DEFAULT_RETRY, ...o.retry }, deadlines: deadlinesWith(o.deadlines),
@@ -31,7 +38,7 @@ export interface CallOptions {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   signal?: AbortSignal | undefined;
-  /** Repeat on network/5xx failures (false for POST of a comment and DELETE: not idempotent). */
+  /** Repeat on network/5xx/timeout failures (false for POST of a comment and DELETE: not idempotent). */
   idempotent: boolean;
 }
 
@@ -47,8 +54,8 @@ export async function embedCall<S extends z.ZodType>(
   const once = async (deadlineMs: number): Promise<z.output<S>> => {
     const token = (used = await ctx.session.getToken(o.signal));
     const res = await sendRaw({
-      fetch: ctx.fetch, method, url: buildUrl(ctx.baseUrl, path, o.query),
-      authorization: `Embed-Token ${token}`, body: o.body, signal: o.signal, deadlineMs, maxBytes: ctx.deadlines.maxResponseBytes,
+      fetch: ctx.fetch, method, url: buildUrl(ctx.baseUrl, path, o.query), authorization: `Embed-Token ${token}`,
+      body: o.body, signal: o.signal, deadlineMs, maxBytes: ctx.deadlines.maxResponseBytes,
     });
     if (res.status < 200 || res.status > 299) {
       const d = errorDetails(res.bytes);
@@ -56,7 +63,7 @@ export async function embedCall<S extends z.ZodType>(
     }
     return (schema === null ? undefined : parseBody(schema, parseJsonBody(res, what), what, res.status)) as z.output<S>;
   };
-  // Not idempotent: one attempt, still bounded by the whole call's budget.
+  // Not idempotent: one attempt, still bounded by the call's budget.
   const policy = o.idempotent ? ctx.retry : { ...ctx.retry, maxAttempts: 1 };
   const attempt = () => withRetry(policy, (_n, c) => once(c.deadlineMs), o.signal, { what, attemptMs: ctx.deadlines.managementAttemptMs });
   try {

@@ -2,7 +2,7 @@
 // dashboards linked to a report (GET /api/v1/embed/dashboards), on an embed session.
 import type { FetchLike } from "../http";
 import { path } from "../http";
-import type { RetryPolicy } from "../retry";
+import type { Deadlines, RetryPolicy } from "../deadlines";
 import type { EmbedTokenSource } from "./session";
 import { embedCall, embedContext } from "./call";
 import { DashboardList, EmbedDashboard, type DashboardSummary } from "./schemas";
@@ -12,6 +12,7 @@ export interface EmbedClientOptions {
   session: EmbedTokenSource;
   fetch?: FetchLike;
   retry?: Partial<RetryPolicy>;
+  deadlines?: Partial<Deadlines>;
 }
 
 export interface EmbedClient {

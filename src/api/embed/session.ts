@@ -24,9 +24,9 @@ export interface EmbedSessionOptions {
   /** JSON body sent to the session URL (who the viewer is, for a broker that needs it); default {}. */
   sessionRequest?: Record<string, unknown>;
   fetch?: FetchLike;
-  now?: () => number;
-  /** managementAttemptMs bounds the session URL call and the exchange; tokenMintMs both together. */
+  /** `tokenMintMs` bounds getting a session id and exchanging it (each step). */
   deadlines?: Partial<Deadlines>;
+  now?: () => number;
 }
 
 /** Where embed calls get their token; `invalidate(failed)` drops that token only (not a newer one). */
@@ -58,16 +58,18 @@ export function createEmbedSession(o: EmbedSessionOptions): EmbedSession {
   const doFetch = withoutEmptyAuthorization(o.fetch ?? ((u, i) => fetch(u, i)));
   const limits = deadlinesWith(o.deadlines);
   let current: { token: string; renewAt: number; expiresAt: number } | null = null;
+
+  /** One POST of a JSON body without credentials; never retried here (a session id is single-use). */
+  const post = (url: string, body: unknown, signal?: AbortSignal) =>
+    sendRaw({ fetch: doFetch, method: "POST", url, authorization: "", body, signal, deadlineMs: limits.tokenMintMs, maxBytes: limits.maxResponseBytes });
   let inflight: Promise<string> | null = null;
 
   async function mintSessionId(signal?: AbortSignal): Promise<string> {
     const what = "POST (session URL)";
-    const res = await sendRaw({
-      fetch: doFetch, method: "POST", url: buildUrl(o.sessionUrl, ""), authorization: "", body: o.sessionRequest ?? {}, signal,
-      deadlineMs: limits.managementAttemptMs, maxBytes: limits.maxResponseBytes,
-    });
+    const res = await post(buildUrl(o.sessionUrl, ""), o.sessionRequest ?? {}, signal);
     if (res.status < 200 || res.status > 299) {
-      throw new EmbedSessionError(`The session URL answered ${res.status}`, res.status, errorDetails(res.bytes).json);
+      const d = errorDetails(res.bytes);
+      throw new EmbedSessionError(`The session URL answered ${res.status}${d.message ? `: ${d.message}` : ""}`, res.status, d.json);
     }
     const json = parseJsonBody(res, what);
     const r = SessionMinted.safeParse(json);
@@ -79,10 +81,7 @@ export function createEmbedSession(o: EmbedSessionOptions): EmbedSession {
     const sessionId = await mintSessionId(signal);
     const mintedAt = now();
     const what = "POST /api/v1/embed/session/token";
-    const res = await sendRaw({
-      fetch: doFetch, method: "POST", url: buildUrl(o.baseUrl, "/api/v1/embed/session/token"), authorization: "", body: { sessionId }, signal,
-      deadlineMs: limits.managementAttemptMs, maxBytes: limits.maxResponseBytes,
-    });
+    const res = await post(buildUrl(o.baseUrl, "/api/v1/embed/session/token"), { sessionId }, signal);
     if (res.status < 200 || res.status > 299) {
       const d = errorDetails(res.bytes);
       throw managementError(res.status, d.json, what, "other", { excerpt: d.message, headers: res.headers });

@@ -176,9 +176,7 @@ function Conversation({ model, onSettings }: { model: CommentsModel; onSettings:
           </div>
           {thread ? (
             <>
-              <button type="button" class="cb-btn cb-small cb-subtle" onClick={() => (model.openThread.value = null)}>
-                ← All threads
-              </button>
+              <BackButton onBack={() => (model.openThread.value = null)} />
               <ul class="cb-list" aria-label="Thread">
                 <ThreadCard model={model} thread={thread} full />
               </ul>
@@ -189,6 +187,17 @@ function Conversation({ model, onSettings }: { model: CommentsModel; onSettings:
         </section>
       )}
     </>
+  );
+}
+
+/** Takes the focus when the thread view opens (the button that opened it is gone), for keyboard users. */
+function BackButton({ onBack }: { onBack: () => void }) {
+  const ref = useRef<HTMLButtonElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <button ref={ref} type="button" class="cb-btn cb-small cb-subtle" onClick={onBack}>
+      ← All threads
+    </button>
   );
 }
 

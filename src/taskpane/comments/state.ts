@@ -18,8 +18,6 @@ export function commentsNotice(e: unknown, what: string, dashboard: string | nul
       return { tone: "warning", title: `Could not ${what}: it is gone`, detail: `The comment, its thread or ${where} was deleted meanwhile.`, next: "The list was reloaded." };
     case "unauthorized":
       return { tone: "error", title: "Your comments session was not accepted", detail: "Cellbound asked your organisation's session URL for a new session and the platform refused it too.", next: "Check the session URL with your platform admin, then try again." };
-    case "embed-session":
-      return { tone: "error", title: "The session URL did not give a session", detail: "Your organisation's session URL answered with an error, so comments cannot sign in.", next: "Check the session URL in Comments settings, or ask your platform admin." };
     case "bad-request":
       return { tone: "error", title: `Could not ${what}`, detail: (e as Error).message, next: "Change the text and try again." };
     default: {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPlatform, type RunningPlatform } from "../../../dev/platform/server";
 import { createCommentsClient, type CommentsClient } from "../../../src/api/comments";
 import { createEmbedClient, createEmbedSession, EmbedSessionError, type EmbedSession } from "../../../src/api/embed";
-import { BadRequestError, ForbiddenError, InvalidResponseError, NotFoundError, UnauthorizedError, type FetchLike } from "../../../src/api";
+import { BadRequestError, ForbiddenError, InvalidResponseError, NotFoundError, TimeoutError, UnauthorizedError, type FetchLike } from "../../../src/api";
 
 let p: RunningPlatform;
 let shared: string;
@@ -226,6 +226,37 @@ describe("comments client", () => {
     const c = await a.postComment(shared, { body: "a's" });
     await expect(b.editComment(shared, c.id, "b's")).rejects.toBeInstanceOf(ForbiddenError);
     await expect(x.editComment(shared, c.id, "x's")).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe("deadlines", () => {
+  /** A fetch that never answers (until its signal aborts). */
+  const hang = (answer?: (url: string) => Response | null): FetchLike => (url, init) => {
+    const r = answer?.(url);
+    if (r) return Promise.resolve(r);
+    return new Promise((_, reject) => init.signal?.addEventListener("abort", () => reject(init.signal!.reason)));
+  };
+
+  it("a session URL that never answers ends in a TimeoutError (tokenMintMs), not a hang", async () => {
+    const s = createEmbedSession({ baseUrl: "https://p.example", sessionUrl: "https://broker.example/s", fetch: hang(), deadlines: { tokenMintMs: 150 } });
+    const t0 = Date.now();
+    await expect(s.getToken()).rejects.toBeInstanceOf(TimeoutError);
+    expect(Date.now() - t0).toBeLessThan(2_000);
+  });
+
+  it("a comments call that hangs ends in a TimeoutError within its budget; the caller's abort stays an abort", async () => {
+    const f = hang((url) =>
+      url.includes("session-url") ? new Response(JSON.stringify({ sessionId: "s" }))
+      : url.endsWith("/session/token") ? new Response(JSON.stringify({ token: "t", expiresAt: new Date(Date.now() + 86_400_000).toISOString() }))
+      : null);
+    const session = createEmbedSession({ baseUrl: "https://p.example", sessionUrl: "https://p.example/session-url", fetch: f });
+    const comments = createCommentsClient({ baseUrl: "https://p.example", session, fetch: f, deadlines: { managementAttemptMs: 100 }, retry: { maxElapsedMs: 250, maxAttempts: 10 } });
+    await expect(comments.listThreads("SalesDash001")).rejects.toBeInstanceOf(TimeoutError);
+    await expect(comments.postComment("SalesDash001", { body: "x" })).rejects.toBeInstanceOf(TimeoutError);
+    const ac = new AbortController();
+    const p = comments.listThreads("SalesDash001", {}, ac.signal);
+    ac.abort(new DOMException("stop", "AbortError"));
+    await expect(p).rejects.toMatchObject({ name: "AbortError" });
   });
 });
 
