@@ -3,6 +3,7 @@
 // tests give the views a scripted one. Views never import src/api or src/sync directly.
 import type { SheetValue } from "../host/port";
 import type { CommentsService } from "./comments/service";
+import type { DashboardService } from "./dashboard/service";
 
 export interface Deployment {
   id: number;
@@ -183,6 +184,8 @@ export interface Workspace {
   close(): Promise<void>;
   /** Dashboard comments (embed sessions from the organisation's session URL); absent where not wired. */
   readonly comments?: CommentsService;
+  /** The embedded dashboard beside the sheet (same session URL as comments); absent where not wired. */
+  readonly dashboard?: DashboardService;
 }
 
 export interface ConnectInput {

@@ -11,6 +11,7 @@ import type { ComponentType } from "preact";
 import { useEffect } from "preact/hooks";
 
 const loadBuilder = () => import("../builder/BuilderView").then((m) => m.BuilderView as ComponentType<{ store: PaneStore }>);
+const loadDashboard = () => import("../dashboard/DashboardView").then((m) => m.DashboardView as ComponentType<{ store: PaneStore }>);
 const loadComments = () => import("../comments/CommentsView").then((m) => m.CommentsView as ComponentType<{ store: PaneStore }>);
 
 const TABS: { route: Route; label: string }[] = [
@@ -18,6 +19,7 @@ const TABS: { route: Route; label: string }[] = [
   { route: "reports", label: "Reports" },
   { route: "builder", label: "New report" },
   { route: "comments", label: "Comments" },
+  { route: "dashboard", label: "Dashboard" },
 ];
 
 export interface AppProps {
@@ -79,6 +81,7 @@ export function App({ store, loadDiagnostics }: AppProps) {
         {route === "reports" && <ReportsView store={store} />}
         {route === "builder" && <Lazy load={loadBuilder} props={{ store }} label="the report builder" />}
         {route === "comments" && <Lazy load={loadComments} props={{ store }} label="comments" />}
+        {route === "dashboard" && <Lazy load={loadDashboard} props={{ store }} label="the dashboard" />}
         {route === "diagnostics" && loadDiagnostics && <Lazy load={loadDiagnostics} props={{ store }} label="diagnostics" />}
       </main>
     </div>

@@ -5,6 +5,7 @@ import type { ConnectInput, Deployment, Workspace } from "../model";
 import { createCatalog, summarize } from "./catalog";
 import { openWorkbookOps } from "./engine";
 import { createLiveComments, type EmbedConfig } from "./comments";
+import { createLiveDashboard } from "./dashboard";
 
 /** The data API's base when Connect leaves it empty: the platform's documented default path. */
 export function defaultDataUrl(baseUrl: string): string {
@@ -16,6 +17,15 @@ export async function openWorkspace(input: ConnectInput, deployment: Deployment,
   const catalog = createCatalog(client, deployment.id, input.dataUrl ?? defaultDataUrl(input.baseUrl), fetchImpl);
   const ops = await openWorkbookOps({ client, data: catalog.data, deploymentId: deployment.id });
   const comments = createLiveComments({ baseUrl: input.baseUrl, embed, selectedPlacement: () => ops.selectedPlacement(), ...(fetchImpl ? { fetch: fetchImpl } : {}) });
+  const dashboard = createLiveDashboard({
+    baseUrl: input.baseUrl, embed, client,
+    selectedPlacement: () => ops.selectedPlacement(),
+    selectedCell: (signal) => ops.selectedCell(signal),
+    putPicture: (name, b64, atSelection) => ops.putPicture(name, b64, atSelection),
+    saveReport: async (i, signal) => summarize(await catalog.saveReport(i, signal)),
+    place: (reportId, o) => ops.place(reportId, o),
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+  });
   return {
     deployment,
     home: (signal) => ops.home(signal),
@@ -31,6 +41,7 @@ export async function openWorkspace(input: ConnectInput, deployment: Deployment,
     fork: (signal) => ops.fork(signal),
     watch: (listener) => ops.watch(listener),
     comments,
+    dashboard,
     close: async () => {
       comments.close();
       await ops.close();

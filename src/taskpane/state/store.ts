@@ -17,7 +17,7 @@ import type {
 import { describeError, type HumanError } from "../errors";
 import type { SecretStore } from "./secrets";
 
-export type Route = "connect" | "home" | "reports" | "builder" | "diagnostics" | "comments";
+export type Route = "connect" | "home" | "reports" | "builder" | "diagnostics" | "comments" | "dashboard";
 
 export interface Notice {
   tone: "error" | "warning" | "info" | "success";
