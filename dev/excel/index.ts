@@ -133,4 +133,4 @@ export function restoreWorkbook(snapshot: unknown): DevWorkbook {
   return DevWorkbook.restore(snapshot);
 }
 export type { WorkbookSnapshot as Snapshot };
-export { sheetShapes, type ModelShape } from "./shapes.ts";
+export { sheetShapes, onShapesChanged, type ModelShape } from "./shapes.ts";

@@ -8,7 +8,7 @@
 //   - shapes.getItem(key) by id or name (ItemNotFound at sync if none); getItemOrNullObject(key).
 // Cell geometry for Range.left/top: the default grid (columns 48 pt = 64 px, rows 15 pt = 20 px).
 import { OfficeError } from "./errors.ts";
-import type { ModelSheet } from "./model.ts";
+import type { DevWorkbook, ModelSheet } from "./model.ts";
 import { DevClientObject, DevCollection, versionAtLeast, type DevRequestContext, type SyncState } from "./proxy.ts";
 
 export const COLUMN_WIDTH_PT = 48;
@@ -27,14 +27,27 @@ export interface ModelShape {
   format: "PNG" | "JPEG";
 }
 
-const shapesOf = new WeakMap<ModelSheet, ModelShape[]>();
+// Kept on the model objects under global symbols: the harness page and the pane's iframe each bundle
+// their own copy of this module but share one workbook.
+const SHAPES = Symbol.for("cellbound.dev-excel.shapes");
+const LISTENERS = Symbol.for("cellbound.dev-excel.shape-listeners");
 let nextId = 1;
+
+function listenersOf(wb: DevWorkbook): Set<() => void> {
+  const holder = wb as unknown as Record<symbol, Set<() => void> | undefined>;
+  return (holder[LISTENERS] ??= new Set());
+}
+/** Hear about pictures added, moved or deleted in a workbook (the harness redraws); returns unsubscribe. */
+export function onShapesChanged(wb: DevWorkbook, listener: () => void): () => void {
+  listenersOf(wb).add(listener);
+  return () => void listenersOf(wb).delete(listener);
+}
+const changed = (ctx: DevRequestContext, st: SyncState) => st.commits.push(() => queueMicrotask(() => { for (const l of listenersOf(ctx.env.wb)) l(); }));
 
 /** The shapes on a sheet (the harness draws them; tests inspect them). */
 export function sheetShapes(sheet: ModelSheet): ModelShape[] {
-  let list = shapesOf.get(sheet);
-  if (!list) shapesOf.set(sheet, (list = []));
-  return list;
+  const holder = sheet as unknown as Record<symbol, ModelShape[] | undefined>;
+  return (holder[SHAPES] ??= []);
 }
 
 const bad = (what: string) => new OfficeError("InvalidArgument", `The argument is invalid or missing or has an incorrect format. (${what})`);
@@ -90,16 +103,18 @@ export class DevShape extends DevClientObject<ModelShape> {
   get height(): number { return this._get("height"); }
   set height(v: number) { this.setNumber("height", v); }
   private setNumber(prop: "left" | "top" | "width" | "height", v: number): void {
-    this._do({ [prop]: v }, (s) => {
+    this._do({ [prop]: v }, (s, st) => {
       if (!Number.isFinite(v) || v < 0) throw bad(`Shape.${prop} ${v}`);
       s[prop] = v;
+      changed(this.context, st);
     });
   }
   delete(): void {
-    this._do({ delete: 1 }, (s) => {
+    this._do({ delete: 1 }, (s, st) => {
       const list = sheetShapes(this.sheet());
       const i = list.indexOf(s);
       if (i >= 0) list.splice(i, 1);
+      changed(this.context, st);
     });
   }
 }
@@ -116,7 +131,7 @@ export class DevShapeCollection extends DevCollection<ModelShape, DevShape> {
 
   addImage(base64ImageString: string): DevShape {
     let created: ModelShape | null = null;
-    this.context.enqueue({ addImage: base64ImageString }, () => {
+    this.context.enqueue({ addImage: base64ImageString }, (st) => {
       const img = decodeImage(base64ImageString);
       const list = sheetShapes(this.sheet());
       const id = `{shape-${nextId++}}`;
@@ -125,6 +140,7 @@ export class DevShapeCollection extends DevCollection<ModelShape, DevShape> {
         width: (img.widthPx * 72) / 96, height: (img.heightPx * 72) / 96, base64: base64ImageString, format: img.format,
       };
       list.push(created);
+      changed(this.context, st);
     });
     return new DevShape(this.context, () => created, this.sheet);
   }
