@@ -12,6 +12,8 @@ import { vegaLiteSpec, widgetQuery, widgetRows } from "./dashboard-spec";
 import { loadWidgetRows } from "./embed-page";
 
 const WIDTH = 420;
+/** Pixels per SVG unit of the PNG (1: the picture lands in Excel at the dashboard's own size). */
+const ZOOM = 1;
 const CHART_H = 180;
 
 const xmlText = (s: string) => s.replace(/[<>&"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;" })[c]!);
@@ -41,11 +43,11 @@ export async function dashboardSvg(conn: DuckDBConnection, d: SeededDashboard, t
 }
 
 export function svgToPng(svg: string): { png: Buffer; width: number; height: number; rgba: Buffer } {
-  const r = new Resvg(svg, { background: "#ffffff", fitTo: { mode: "zoom", value: 2 }, font: { loadSystemFonts: true, defaultFontFamily: "DejaVu Sans" } }).render();
+  const r = new Resvg(svg, { background: "#ffffff", fitTo: { mode: "zoom", value: ZOOM }, font: { loadSystemFonts: true, defaultFontFamily: "DejaVu Sans" } }).render();
   return { png: r.asPng(), width: r.width, height: r.height, rgba: r.pixels };
 }
 
-/** A one-page PDF showing the image at 72 dpi (one image pixel = 0.5 pt at zoom 2). */
+/** A one-page PDF showing the image at its size (a CSS pixel is 0.75 pt; the PNG has ZOOM pixels per CSS pixel). */
 export function pdfWithImage(rgba: Buffer, width: number, height: number): Buffer {
   const rgb = Buffer.alloc(width * height * 3);
   for (let i = 0, j = 0; i < rgba.length; i += 4, j += 3) {
@@ -54,8 +56,8 @@ export function pdfWithImage(rgba: Buffer, width: number, height: number): Buffe
     rgb[j + 2] = rgba[i + 2]!;
   }
   const data = deflateSync(rgb);
-  const pw = (width / 2).toFixed(2);
-  const ph = (height / 2).toFixed(2);
+  const pw = ((width * 0.75) / ZOOM).toFixed(2);
+  const ph = ((height * 0.75) / ZOOM).toFixed(2);
   const content = `q ${pw} 0 0 ${ph} 0 0 cm /Im0 Do Q`;
   const objects: Array<Buffer> = [
     Buffer.from("<< /Type /Catalog /Pages 2 0 R >>"),

@@ -212,7 +212,9 @@ async function draw(w: DashboardWidget): Promise<void> {
   const total = rows.reduce((a, r) => a + r.y, 0);
   sec.querySelector(".total")!.textContent = `Total ${widgetMembers(w).measure}: ${new Intl.NumberFormat(state.locale).format(total)}`;
   state.views.get(w.id)?.finalize();
-  const spec = vegaLiteSpec(w, rows, { dark: dark(), color: state.theme?.primaryColor });
+  // Fit the chart to the frame (a task pane is narrow): the plot width leaves room for the axis.
+  const width = Math.max(160, Math.min(640, (sec.clientWidth || 400) - 90));
+  const spec = vegaLiteSpec(w, rows, { dark: dark(), color: state.theme?.primaryColor, width });
   const { view } = await vegaEmbed(sec.querySelector<HTMLElement>(".chart")!, spec, { actions: false, renderer: "svg" });
   view.addEventListener("click", (_ev, item) => {
     const d = item?.datum;
