@@ -50,6 +50,8 @@ describe("dashboard pane", { timeout: 200_000 }, () => {
     expect((await statusRows()).length).toBe(4);
     // The pane sent the user's time zone and Office's scheme.
     await pwExpect(embed.locator("#timezone")).toHaveText(/Time zone: /);
+    // …and its brand colour (set-theme), taken from the pane's theme.
+    await pwExpect(embed.locator("body")).toHaveAttribute("data-primary-color", "#0f6cbd");
   });
 
   it("Filter dashboard by this cell: the chart shows only that status", async () => {

@@ -100,6 +100,11 @@ export function createLiveDashboard(deps: DashboardDeps): DashboardService {
     const dark = win.document.documentElement.dataset.theme === "dark";
     return { timezone: tz && isIanaTimeZone(tz) ? tz : "UTC", scheme: dark ? ("dark" as const) : ("light" as const) };
   };
+  /** The pane's brand colour (the theme's token), sent to the embed as its primaryColor. */
+  const brandColor = (): string | null => {
+    const v = win.getComputedStyle(win.document.documentElement).getPropertyValue("--colorBrandBackground").trim();
+    return /^#[0-9a-f]{3,8}$/i.test(v) || /^rgb/.test(v) ? v : null;
+  };
 
   return {
     sessionUrl,
@@ -187,6 +192,8 @@ export function createLiveDashboard(deps: DashboardDeps): DashboardService {
       // The look the user has now, sent as soon as the embed is ready (the bridge queues until then).
       bridge.send("svc:action:set-color-scheme", { scheme: l.scheme });
       bridge.send("svc:action:set-timezone", { timezone: l.timezone });
+      const brand = brandColor();
+      if (brand) bridge.send("svc:action:set-theme", { embedTheme: { primaryColor: brand } });
       return {
         setFilter: (member, values) => bridge.send("svc:action:set-filter", { filterUrlParameter: filterParameter({ member, values }) }),
         setScheme: (scheme) => bridge.send("svc:action:set-color-scheme", { scheme }),
