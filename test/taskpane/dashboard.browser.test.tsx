@@ -15,7 +15,7 @@ async function until(check: () => boolean, ms = 3000): Promise<void> {
   }
 }
 
-function scripted(o: { sessionUrl?: string | null } = {}) {
+function scripted(o: { sessionUrl?: string | null; picture?: string } = {}) {
   const calls: string[] = [];
   let news: ((n: EmbedNews) => void) | null = null;
   const sent: string[] = [];
@@ -23,7 +23,8 @@ function scripted(o: { sessionUrl?: string | null } = {}) {
   let pictureProgress: ((p: PictureProgress) => void) | null = null;
   const service: DashboardService = {
     sessionUrl: () => (o.sessionUrl === undefined ? "https://broker.example/session" : o.sessionUrl),
-    look: () => ({ timezone: "Europe/Paris", scheme: "light" }),
+    look: () => ({ timezone: "Europe/Paris", scheme: "light", locale: "fr-FR" }),
+    pictureOnSheet: async () => o.picture ?? null,
     linkedDashboards: async () => ({ placement: { reportName: "Company revenue", range: "Sheet1!B2:D6" }, dashboards: [{ publicId: "SalesDash001", title: "Sales overview" }] }),
     dashboard: async (publicId) => ({ publicId, title: "Sales overview" }),
     async open(host, publicId, onNews) {
@@ -125,6 +126,18 @@ describe("dashboard pane", () => {
     byRole("button", "Overwrite")!.click();
     await until(() => root.textContent!.includes("Placed the drilldown orders.count at orders.status = cancelled at Sheet1!H2:I3."));
     expect(s.calls).toContain("place orders.count confirmed=true");
+  });
+
+  it("a picture of this dashboard already on the sheet can be refreshed", async () => {
+    const s = scripted({ picture: "Dashboard SalesDash001" });
+    render(<DashboardPane service={s.service} />, root);
+    await until(() => byRole("button", "Refresh picture") !== undefined);
+    render(null, root);
+    const none = scripted();
+    render(<DashboardPane service={none.service} />, root);
+    await until(() => none.calls.includes("open SalesDash001"));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(byRole("button", "Refresh picture")).toBeUndefined();
   });
 
   it("Insert dashboard picture shows progress; Cancel stops it and says nothing was inserted", async () => {

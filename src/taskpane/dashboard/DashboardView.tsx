@@ -80,6 +80,10 @@ export function DashboardPane({ service }: { service: DashboardService }) {
         case "error": error.value = n.message; break;
       }
     };
+    // A picture of this dashboard already on the sheet can be refreshed.
+    void service.pictureOnSheet(id).then((name) => {
+      if (!closed && name) picture.value = { ...picture.value, name };
+    }, () => undefined);
     service.open(host, id, onNews).then((h) => {
       if (closed) h.close();
       else handle.current = h;
@@ -95,7 +99,7 @@ export function DashboardPane({ service }: { service: DashboardService }) {
       handle.current?.close();
       handle.current = null;
     };
-  }, [publicId.value]);
+  }, [publicId.value, service]);
 
   const filterByCell = async () => {
     error.value = null;

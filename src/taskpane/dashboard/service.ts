@@ -55,6 +55,8 @@ export interface DashboardService {
   placeDrilldown(publicId: string, drill: { member: string; value: unknown; widgetId: string | null }, confirmed: boolean, signal?: AbortSignal): Promise<PlaceOutcome>;
   /** Runs a PNG export and puts it at the selection (or replaces `refreshName` in place). */
   insertPicture(publicId: string, o: { refreshName?: string; onProgress: (p: PictureProgress) => void; signal: AbortSignal }): Promise<{ name: string }>;
+  /** The name of this dashboard's picture on the active sheet, if one was inserted (so it can be refreshed). */
+  pictureOnSheet(publicId: string): Promise<string | null>;
   /** The user's time zone (IANA) and Office's theme, followed by the embed. */
-  look(): { timezone: string; scheme: "light" | "dark" };
+  look(): { timezone: string; scheme: "light" | "dark"; locale: string | null };
 }

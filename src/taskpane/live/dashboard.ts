@@ -26,6 +26,7 @@ export interface DashboardDeps {
   selectedPlacement(): Promise<SelectedPlacement | null>;
   selectedCell(signal?: AbortSignal): Promise<SelectedCell>;
   putPicture(name: string, base64: string, atSelection: boolean): Promise<{ sheetId: string; name: string; address: string }>;
+  activeSheetPictures(): Promise<string[]>;
   saveReport(input: SaveReportInput, signal?: AbortSignal): Promise<ReportSummary>;
   place(reportId: number, o: { confirmed: boolean; signal?: AbortSignal }): Promise<PlaceOutcome>;
   fetch?: FetchLike;
@@ -41,6 +42,9 @@ function defaultStorage(): Pick<Storage, "getItem"> | null {
     return null;
   }
 }
+
+/** The picture's name in the workbook: one picture per dashboard and sheet, found again by name. */
+export const pictureName = (publicId: string) => `Dashboard ${publicId}`;
 
 const toBase64 = (bytes: Uint8Array): string => {
   let s = "";
@@ -98,7 +102,11 @@ export function createLiveDashboard(deps: DashboardDeps): DashboardService {
   const look = () => {
     const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
     const dark = win.document.documentElement.dataset.theme === "dark";
-    return { timezone: tz && isIanaTimeZone(tz) ? tz : "UTC", scheme: dark ? ("dark" as const) : ("light" as const) };
+    // Office's display language when Office gives one, else the browser's.
+    const office = (globalThis as { Office?: { context?: { displayLanguage?: string } } }).Office;
+    const lang = office?.context?.displayLanguage ?? win.navigator.language;
+    const locale = /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/.test(lang ?? "") ? lang : null;
+    return { timezone: tz && isIanaTimeZone(tz) ? tz : "UTC", scheme: dark ? ("dark" as const) : ("light" as const), locale };
   };
   /** The pane's brand colour (the theme's token), sent to the embed as its primaryColor. */
   const brandColor = (): string | null => {
@@ -128,6 +136,10 @@ export function createLiveDashboard(deps: DashboardDeps): DashboardService {
       const iframe = win.document.createElement("iframe");
       iframe.title = "Dashboard";
       iframe.className = "cb-dashboard-frame";
+      // Scripts and its own origin (for its API calls and a non-"null" event.origin), downloads for its
+      // exports; no top navigation, forms or popups. The URL carries a single-use session id: no referrer.
+      iframe.setAttribute("sandbox", "allow-scripts allow-same-origin allow-downloads");
+      iframe.referrerPolicy = "no-referrer";
       const src = new URL(`/embed/dashboard/${encodeURIComponent(publicId)}`, deps.baseUrl);
       src.search = new URLSearchParams({ session: first, hostOrigin: win.location.origin, allowExport: "true", timezone: l.timezone }).toString();
       iframe.src = src.toString();
@@ -192,6 +204,7 @@ export function createLiveDashboard(deps: DashboardDeps): DashboardService {
       // The look the user has now, sent as soon as the embed is ready (the bridge queues until then).
       bridge.send("svc:action:set-color-scheme", { scheme: l.scheme });
       bridge.send("svc:action:set-timezone", { timezone: l.timezone });
+      if (l.locale) bridge.send("svc:action:set-locale", { locale: l.locale });
       const brand = brandColor();
       if (brand) bridge.send("svc:action:set-theme", { embedTheme: { primaryColor: brand } });
       return {
@@ -233,6 +246,10 @@ export function createLiveDashboard(deps: DashboardDeps): DashboardService {
       return deps.place(saved.id, { confirmed, ...(signal ? { signal } : {}) });
     },
 
+    async pictureOnSheet(publicId) {
+      const names = await deps.activeSheetPictures();
+      return names.includes(pictureName(publicId)) ? pictureName(publicId) : null;
+    },
     async insertPicture(publicId, o) {
       o.onProgress({ status: "queued" });
       const job = await deps.client.createDashboardExport({ publicId, format: "png" }, o.signal);
@@ -247,7 +264,7 @@ export function createLiveDashboard(deps: DashboardDeps): DashboardService {
       const file = await deps.client.downloadDashboardExport(job.jobId, o.signal);
       if (o.signal.aborted) throw o.signal.reason;
       o.onProgress({ status: "inserting" });
-      const name = o.refreshName ?? `Dashboard ${publicId}`;
+      const name = o.refreshName ?? pictureName(publicId);
       const r = await deps.putPicture(name, toBase64(file.bytes), o.refreshName === undefined);
       o.onProgress({ status: "done" });
       return { name: r.name };

@@ -20,6 +20,8 @@ export type WorkbookOps = Pick<Workspace, "home" | "place" | "refresh" | "refres
   selectedCell(signal?: AbortSignal): Promise<SelectedCell>;
   /** The dashboard picture (port.putPicture at the selection, or replaced in place). */
   putPicture(name: string, base64: string, atSelection: boolean): Promise<{ sheetId: string; name: string; address: string }>;
+  /** Picture names on the active sheet. */
+  activeSheetPictures(): Promise<string[]>;
 };
 
 export interface SelectedCell {
@@ -196,6 +198,10 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
       const { sheet, area } = await port.selection();
       const r = await port.putPicture(name, base64, atSelection ? { sheetId: area.sheetId, row: area.row, col: area.col } : undefined);
       return { ...r, address: `${sheet.name}!${areaA1({ ...area, rows: 1, cols: 1 })}` };
+    },
+    async activeSheetPictures() {
+      const { sheet } = await port.selection();
+      return (await port.pictures(sheet.id)).map((p) => p.name);
     },
     async fork(signal) {
       const out = await fork(engine, signal ? { signal } : {});
