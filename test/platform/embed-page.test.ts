@@ -62,6 +62,7 @@ async function waitFor(page: Page, type: string, count = 1): Promise<Msg[]> {
 const action = (type: string, payload: Record<string, unknown>) => ({ source: "svc-embed", direction: "action", type, payload, timestamp: Date.now() });
 const send = (page: Page, msg: unknown, target?: string) => page.evaluate(([m, t]) => (window as unknown as { __send(m: unknown, t: string): void }).__send(m, t as string), [msg, target ?? rig.base] as const);
 const frame = (page: Page) => page.frameLocator("#embed");
+const pwExpectText = (page: Page, sel: string, text: string) => expect.poll(() => frame(page).locator(sel).textContent(), { timeout: 15_000 }).toBe(text);
 const rowsOf = async (page: Page, widget: string) => JSON.parse((await frame(page).locator(`section[data-widget-id="${widget}"]`).getAttribute("data-rows")) ?? "[]") as Array<{ x: string; y: number }>;
 
 describe("embed page", () => {
@@ -165,6 +166,25 @@ describe("embed page", () => {
     await waitFor(page, "svc:event:view", 2);
     await expect.poll(() => frame(page).locator("section[data-widget-id]").count()).toBe(1);
     await page.close();
+  });
+
+  it("honours the timezone URL parameter (IANA only) and set-timezone wins over it", async () => {
+    const page = await open({ extra: "&timezone=America%2FNew_York" });
+    await waitFor(page, "svc:event:dashboard-loaded");
+    await pwExpectText(page, "#timezone", "Time zone: America/New_York");
+    const monthsNY = (await rowsOf(page, "w-month")).map((r) => r.x);
+    await page.close();
+    const offset = await open({ extra: "&timezone=%2B02%3A00" });
+    await waitFor(offset, "svc:event:dashboard-loaded");
+    await pwExpectText(offset, "#timezone", "Time zone: UTC");
+    const utcRows = await rowsOf(offset, "w-month");
+    expect(monthsNY.length).toBe(utcRows.length);
+    // set-timezone re-runs the month query in that zone: the buckets' sums change.
+    await send(offset, action("svc:action:set-timezone", { timezone: "America/New_York" }));
+    await waitFor(offset, "svc:event:dashboard-loaded", 2);
+    await pwExpectText(offset, "#timezone", "Time zone: America/New_York");
+    expect(await rowsOf(offset, "w-month")).not.toEqual(utcRows);
+    await offset.close();
   });
 
   it("without allowExport there are no export controls", async () => {
