@@ -187,6 +187,25 @@ describe("embed page", () => {
     await offset.close();
   });
 
+  it("set-color-scheme, set-theme and set-locale restyle without re-querying", async () => {
+    const page = await open();
+    await waitFor(page, "svc:event:dashboard-loaded");
+    await send(page, action("svc:action:set-color-scheme", { scheme: "dark" }));
+    await expect.poll(() => frame(page).locator("html").getAttribute("data-scheme")).toBe("dark");
+    await send(page, action("svc:action:set-theme", { embedTheme: { primaryColor: "#aa3300" } }));
+    await expect.poll(() => frame(page).locator("body").getAttribute("data-primary-color")).toBe("#aa3300");
+    await expect.poll(() => frame(page).locator('section[data-widget-id="w-status"] svg .mark-rect path').first().getAttribute("fill")).toBe("#aa3300");
+    await send(page, action("svc:action:set-locale", { locale: "de-DE" }));
+    await expect.poll(() => frame(page).locator("html").getAttribute("lang")).toBe("de-DE");
+    await expect.poll(() => frame(page).locator('section[data-widget-id="w-status"] .total').textContent()).toMatch(/\d\.\d{3}\.\d{3}|\d{3}\.\d{3}/);
+    // A theme with an unknown field is refused (strict schema): nothing changes.
+    await send(page, action("svc:action:set-theme", { embedTheme: { primaryColor: "#000000", logo: "x" } }));
+    await page.waitForTimeout(300);
+    expect(await frame(page).locator("body").getAttribute("data-primary-color")).toBe("#aa3300");
+    expect((await types(page)).filter((t) => t === "svc:event:dashboard-loaded")).toHaveLength(1);
+    await page.close();
+  });
+
   it("without allowExport there are no export controls", async () => {
     const page = await open();
     await waitFor(page, "svc:event:dashboard-loaded");

@@ -5,6 +5,7 @@
 import { createLiveDashboard } from "../../src/taskpane/live/dashboard";
 import { makeEvent } from "../../src/api/embed/protocol";
 import type { EmbedNews } from "../../src/taskpane/dashboard/service";
+import { ForbiddenError } from "../../src/api/errors";
 
 async function until(check: () => boolean, ms = 5000): Promise<void> {
   const end = Date.now() + ms;
@@ -76,5 +77,17 @@ describe("live dashboard adapter", () => {
     handle.close();
     expect(host.querySelector("iframe")).toBeNull();
     host.remove();
+  });
+
+  it("a viewer's picture export (403) is explained in terms of access, and nothing is inserted", async () => {
+    let inserted = false;
+    const service = createLiveDashboard({
+      baseUrl: location.origin, embed: {}, storage: null,
+      client: { createDashboardExport: async () => { throw new ForbiddenError("POST /api/v1/dashboard-exports: 403", 403, undefined); } } as never,
+      selectedPlacement: async () => null, selectedCell: unused, activeSheetPictures: async () => [], saveReport: unused, place: unused,
+      putPicture: async () => { inserted = true; return { sheetId: "s", name: "n", address: "A1" }; },
+    });
+    await expect(service.insertPicture("SalesDash001", { onProgress: () => {}, signal: new AbortController().signal })).rejects.toThrow(/needs manage access to its deployment/);
+    expect(inserted).toBe(false);
   });
 });

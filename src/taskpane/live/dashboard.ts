@@ -7,7 +7,7 @@ import {
   createEmbedBridge, createEmbedClient, createEmbedSession, filterParameter, isIanaTimeZone,
   type EmbedBridge, type EmbedSession, type DashboardWidget,
 } from "../../api/embed";
-import type { FetchLike, PlatformClient } from "../../api";
+import { ForbiddenError, NotFoundError, type FetchLike, type PlatformClient } from "../../api";
 import { sleep } from "../../api/retry";
 import type { BuilderQuery, PlaceOutcome, ReportSummary, SaveReportInput } from "../model";
 import type { CellFilter, DashboardService, EmbedHandle } from "../dashboard/service";
@@ -252,7 +252,13 @@ export function createLiveDashboard(deps: DashboardDeps): DashboardService {
     },
     async insertPicture(publicId, o) {
       o.onProgress({ status: "queued" });
-      const job = await deps.client.createDashboardExport({ publicId, format: "png" }, o.signal);
+      const job = await deps.client.createDashboardExport({ publicId, format: "png" }, o.signal).catch((e: unknown) => {
+        if (e instanceof ForbiddenError) {
+          throw new Error(`A picture of dashboard ${publicId} needs manage access to its deployment (admin, or editor); your role there cannot export it. Ask an admin of that deployment.`, { cause: e });
+        }
+        if (e instanceof NotFoundError) throw new Error(`Dashboard ${publicId} is not published any more (the platform does not know it).`, { cause: e });
+        throw e;
+      });
       let j = job;
       while (j.status === "queued" || j.status === "running") {
         o.onProgress({ status: j.status });
