@@ -52,6 +52,11 @@ describe("dashboard pane", { timeout: 200_000 }, () => {
     await pwExpect(embed.locator("#timezone")).toHaveText(/Time zone: /);
     // …and its brand colour (set-theme), taken from the pane's theme.
     await pwExpect(embed.locator("body")).toHaveAttribute("data-primary-color", "#0f6cbd");
+    // Office's theme turns dark (the pane keeps <html data-theme> current): the embed follows.
+    await pane.locator("html").evaluate((h) => (h.dataset.theme = "dark"));
+    await pwExpect(embed.locator("html")).toHaveAttribute("data-scheme", "dark");
+    await pane.locator("html").evaluate((h) => (h.dataset.theme = "light"));
+    await pwExpect(embed.locator("html")).toHaveAttribute("data-scheme", "light");
   });
 
   it("Filter dashboard by this cell: the chart shows only that status", async () => {
