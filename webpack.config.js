@@ -15,6 +15,11 @@ import CopyWebpackPlugin from "copy-webpack-plugin";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const DEV_URL = "https://localhost:3000";
+/** Office.js: Microsoft's CDN in production (the only copy supported there, and what the Store requires). */
+const OFFICE_CDN = "https://appsforoffice.microsoft.com/lib/1/hosted/office.js";
+/** Everywhere else (dev server, harness, e2e, benchmarks, offline): the pinned @microsoft/office-js package, served locally. */
+export const OFFICE_JS_PATH = "/office-js/";
+export const OFFICE_JS_DIR = path.resolve(here, "node_modules/@microsoft/office-js/dist");
 
 export default async (env = {}, argv = {}) => {
   const production = argv.mode === "production";
@@ -25,11 +30,15 @@ export default async (env = {}, argv = {}) => {
   }
 
   const entry = { taskpane: "./src/taskpane/index.tsx" };
+  const officeJs = production && !env.harness ? OFFICE_CDN : `${OFFICE_JS_PATH}office.js`;
+  const favicon = "./assets/icon-16.png";
   const pages = [
     new HtmlWebpackPlugin({
       filename: "taskpane.html",
       template: "./src/taskpane/taskpane.html",
       chunks: ["taskpane"],
+      officeJs,
+      favicon,
     }),
   ];
   if (!production || env.harness) {
@@ -37,15 +46,17 @@ export default async (env = {}, argv = {}) => {
     entry["harness-office"] = "./dev/harness/office-shim.ts";
     entry["home-bench"] = "./dev/harness/home-bench.tsx";
     pages.push(
-      new HtmlWebpackPlugin({ filename: "harness.html", template: "./dev/harness/harness.html", chunks: ["harness"] }),
+      new HtmlWebpackPlugin({ filename: "harness.html", template: "./dev/harness/harness.html", chunks: ["harness"], favicon }),
       // The workbook home with 2,000 placements, for bench/ui.bench.ts.
-      new HtmlWebpackPlugin({ filename: "home-bench.html", template: "./dev/harness/harness-taskpane.html", chunks: ["home-bench"] }),
+      new HtmlWebpackPlugin({ filename: "home-bench.html", template: "./dev/harness/harness-taskpane.html", chunks: ["home-bench"], officeJs, favicon }),
       // The real task-pane bundle, with the dev/excel Office shim loaded first instead of the CDN.
       new HtmlWebpackPlugin({
         filename: "harness-taskpane.html",
         template: "./dev/harness/harness-taskpane.html",
         chunks: ["harness-office", "taskpane"],
         chunksSortMode: "manual",
+        officeJs,
+        favicon,
       }),
     );
   }
@@ -102,9 +113,10 @@ export default async (env = {}, argv = {}) => {
       server,
       hot: false,
       liveReload: !process.env.CI,
-      client: { overlay: { warnings: false, errors: true } },
+      // Build errors still show webpack's overlay; runtime errors go to the harness's dismissible panel.
+      client: { overlay: { warnings: false, errors: true, runtimeErrors: false } },
       headers: { "Access-Control-Allow-Origin": "*" },
-      static: false,
+      static: [{ directory: OFFICE_JS_DIR, publicPath: OFFICE_JS_PATH, watch: false, serveIndex: false }],
       historyApiFallback: false,
     },
   };

@@ -1,5 +1,7 @@
 // npm start: the platform stand-in and the harness dev server, side by side.
 //   1. starts dev/platform in-process (data kept in .cellbound-data/ so it survives restarts);
+//      on a fixed port, http://127.0.0.1:3001 (PLATFORM_PORT to change), so a restart keeps an open pane
+//      and its stored sign-in working;
 //   2. serves the task pane + harness with webpack-dev-server on http://127.0.0.1:3000 (PORT to change),
 //      answering /harness-config.json with the stand-in's URLs and the analyst's demo key;
 //   3. prints the harness URL and the demo credentials. Ctrl+C stops both.
@@ -14,9 +16,14 @@ import { answersCors } from "./harness/serve.ts";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 async function main(): Promise<void> {
-  const platform = await startPlatform({ dataDir: path.join(root, ".cellbound-data"), devHooks: true });
+  const port = portFrom("PORT", 3000);
+  const platformPort = portFrom("PLATFORM_PORT", 3001);
+  const platform = await startPlatform({ dataDir: path.join(root, ".cellbound-data"), devHooks: true, port: platformPort }).catch((e: unknown) => {
+    if ((e as { code?: string }).code === "EADDRINUSE") throw new Error(`Port ${platformPort} is taken (is npm start already running?). Stop the other process or set PLATFORM_PORT.`);
+    if (/Could not set lock/i.test(String((e as Error)?.message))) throw new Error("Another process holds .cellbound-data (is npm start already running?). Stop it first.");
+    throw e;
+  });
   const info = platform.info;
-  const port = Number(process.env.PORT ?? 3000);
   const own = `http://127.0.0.1:${port}`;
   // The pane (this origin) calls the stand-in (another origin): that needs CORS. Without it, pass the
   // stand-in through this server under /_platform and say so.
@@ -50,7 +57,10 @@ async function main(): Promise<void> {
     },
     compiler,
   );
-  await server.start();
+  await server.start().catch(async (e: unknown) => {
+    await platform.close();
+    throw (e as { code?: string }).code === "EADDRINUSE" ? new Error(`Port ${port} is taken (is npm start already running?). Stop the other process or set PORT.`) : e;
+  });
   const url = `${own}/harness.html`;
   console.log(
     [
@@ -77,6 +87,15 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", () => void stop());
   process.on("SIGTERM", () => void stop());
+}
+
+/** A port from the environment, or the fixed default (the pane's stored sign-in names the stand-in's URL). */
+function portFrom(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new Error(`${name} must be a port number (1–65535), not ${JSON.stringify(raw)}.`);
+  return n;
 }
 
 main().catch((e: unknown) => {

@@ -7,10 +7,12 @@ import { DevWorkbook, type WorkbookSnapshot } from "./model.ts";
 import { DevWorkbookProxy } from "./objects.ts";
 import { DevRequestContext, versionAtLeast, type DevEnv } from "./proxy.ts";
 import { OfficeError } from "./errors.ts";
+import type { DevExcelFaults } from "./faults.ts";
 
 export { DevWorkbook, type WorkbookSnapshot, type SyncStats } from "./model.ts";
 export { OfficeError } from "./errors.ts";
 export { PAYLOAD_LIMIT_BYTES, READ_CELL_LIMIT } from "./proxy.ts";
+export { DevExcelFaults, EXCEL_FAULT_KINDS, type ExcelFaultKind, type ExcelFaultSettings, type CoauthorEdit } from "./faults.ts";
 
 export type DevPlatform = "PC" | "Mac" | "OfficeOnline";
 
@@ -20,6 +22,8 @@ export interface DevExcelOptions {
   platform?: DevPlatform;
   /** Highest ExcelApi set supported; default "1.20". */
   apiVersion?: string;
+  /** Seeded faults at sync() (faults.ts); none when omitted. */
+  faults?: DevExcelFaults;
 }
 
 /** A RequestContext with the members the adapter uses. */
@@ -59,7 +63,7 @@ export interface DevOfficeNamespace {
 }
 
 export function createDevExcel(options: DevExcelOptions = {}): DevExcel {
-  const env: DevEnv = { wb: options.workbook ?? new DevWorkbook("https://contoso.sharepoint.example/Shared%20Documents/Book1.xlsx"), apiVersion: options.apiVersion ?? "1.20" };
+  const env: DevEnv = { wb: options.workbook ?? new DevWorkbook("https://contoso.sharepoint.example/Shared%20Documents/Book1.xlsx"), apiVersion: options.apiVersion ?? "1.20", ...(options.faults ? { faults: options.faults } : {}) };
   const platform = options.platform ?? "OfficeOnline";
 
   class RequestContext extends DevRequestContext {

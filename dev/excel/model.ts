@@ -12,6 +12,25 @@ import { OfficeError } from "./errors.ts";
 export interface Cell extends CellContent {
   /** Number format; absent = "General". */
   nf?: string;
+  /** Bold font (Range.format.font.bold); absent = not bold. */
+  b?: boolean;
+  /** Fill colour "#RRGGBB" (Range.format.fill.color); absent = no fill. */
+  fill?: string;
+}
+
+/** The formatting part of a cell (what clearing its contents keeps). */
+export function formatOnly(c: Cell | undefined): Cell | undefined {
+  if (!c || (c.nf === undefined && !c.b && c.fill === undefined)) return undefined;
+  const out: Cell = { t: "s", v: "" };
+  if (c.nf !== undefined) out.nf = c.nf;
+  if (c.b) out.b = true;
+  if (c.fill !== undefined) out.fill = c.fill;
+  return out;
+}
+
+/** A cell with no value and no formatting is no cell at all. */
+export function orNothing(c: Cell): Cell | undefined {
+  return c.t === "s" && c.v === "" && c.f === undefined && c.nf === undefined && !c.b && c.fill === undefined ? undefined : c;
 }
 export interface Rect { row: number; col: number; rows: number; cols: number }
 export interface ModelSheet {
@@ -19,6 +38,10 @@ export interface ModelSheet {
   name: string;
   visibility: "Visible" | "Hidden" | "VeryHidden";
   rows: Array<Array<Cell | undefined> | undefined>;
+  /** Rows frozen at the top (worksheet.freezePanes.freezeRows); absent = none. */
+  frozenRows?: number;
+  /** Column widths in points set by Range.format.autofitColumns (absent = Excel's default, 48 pt). */
+  colWidths?: Record<number, number>;
 }
 export interface ModelName {
   name: string;
@@ -170,11 +193,13 @@ export class DevWorkbook {
     const c = convertInput(input, nf, where);
     if (c === "unchanged") return;
     if (c === "clear") {
-      this.setCell(sheet, row, col, old?.nf ? { t: "s", v: "", nf: old.nf } : undefined);
+      this.setCell(sheet, row, col, formatOnly(old));
       return;
     }
     const cell: Cell = { t: c.t, v: c.v };
     if (c.f !== undefined) cell.f = c.f;
+    if (old?.b) cell.b = true;
+    if (old?.fill !== undefined) cell.fill = old.fill;
     const newNf = nf === "General" && c.autoFormat ? c.autoFormat : old?.nf;
     if (newNf) cell.nf = newNf;
     this.setCell(sheet, row, col, cell);
@@ -238,6 +263,18 @@ export class DevWorkbook {
     copy.name = url.split("/").pop() || copy.name;
     return copy;
   }
+  /** The user picks a number format for a range (Home › Number Format); Excel raises no onChanged for it. */
+  setNumberFormat(sheetKey: string, address: string, format: string): void {
+    const sheet = this.requireSheet(sheetKey);
+    const a = parseAddress(address);
+    for (let r = 0; r < a.rows; r++) {
+      for (let c = 0; c < a.cols; c++) {
+        const next: Cell = { ...(this.cell(sheet, a.row + r, a.col + c) ?? { t: "s", v: "" }) };
+        if (format === "" || format === "General") delete next.nf; else next.nf = format;
+        this.setCell(sheet, a.row + r, a.col + c, orNothing(next));
+      }
+    }
+  }
   /** What a cell shows: values, formulas, number formats and value types of a rectangle. */
   inspect(sheetKey: string, address: string): { values: unknown[][]; formulas: unknown[][]; numberFormats: string[][]; valueTypes: string[][] } {
     const sheet = this.requireSheet(sheetKey);
@@ -264,7 +301,7 @@ export class DevWorkbook {
       activeSheetId: this.activeSheetId,
       selection: { ...this.selection },
       sheets: this.sheets.map((s) => ({
-        id: s.id, name: s.name, visibility: s.visibility,
+        id: s.id, name: s.name, visibility: s.visibility, ...(s.frozenRows ? { frozenRows: s.frozenRows } : {}),
         cells: s.rows.flatMap((r, ri) => (r ? r.flatMap((c, ci) => (c ? [[ri, ci, { ...c }] as [number, number, Cell]] : [])) : [])),
       })),
       names: this.names.map((n) => ({ ...n, ref: n.ref && { ...n.ref } })),
@@ -277,6 +314,7 @@ export class DevWorkbook {
     const wb = new DevWorkbook(snap.url, snap.name);
     wb.sheets = snap.sheets.map((s) => {
       const sheet: ModelSheet = { id: s.id, name: s.name, visibility: s.visibility, rows: [] };
+      if (s.frozenRows) sheet.frozenRows = s.frozenRows;
       for (const [r, c, cell] of s.cells) wb.setCell(sheet, r, c, stripUndefined(cell));
       return sheet;
     });
@@ -294,10 +332,12 @@ export class DevWorkbook {
   }
 }
 
-function stripUndefined(c: { t: Cell["t"]; v: Cell["v"]; f?: string | undefined; nf?: string | undefined }): Cell {
+function stripUndefined(c: { t: Cell["t"]; v: Cell["v"]; f?: string | undefined; nf?: string | undefined; b?: boolean | undefined; fill?: string | undefined }): Cell {
   const cell: Cell = { t: c.t, v: c.v };
   if (c.f !== undefined) cell.f = c.f;
   if (c.nf !== undefined) cell.nf = c.nf;
+  if (c.b) cell.b = true;
+  if (c.fill !== undefined) cell.fill = c.fill;
   return cell;
 }
 
@@ -329,7 +369,7 @@ function emptyStats(): SyncStats {
 }
 
 const rectSchema = z.object({ row: z.number().int().min(0), col: z.number().int().min(0), rows: z.number().int().min(1), cols: z.number().int().min(1) });
-const cellSchema = z.object({ t: z.enum(["s", "n", "b", "e"]), v: z.union([z.string(), z.number(), z.boolean()]), f: z.string().optional(), nf: z.string().optional() });
+const cellSchema = z.object({ t: z.enum(["s", "n", "b", "e"]), v: z.union([z.string(), z.number(), z.boolean()]), f: z.string().optional(), nf: z.string().optional(), b: z.boolean().optional(), fill: z.string().regex(/^#[0-9A-F]{6}$/).optional() });
 const snapshotSchema = z.object({
   version: z.literal(SNAPSHOT_VERSION),
   url: z.string().nullable(),
@@ -339,7 +379,7 @@ const snapshotSchema = z.object({
   activeSheetId: z.string(),
   selection: rectSchema,
   sheets: z.array(z.object({
-    id: z.string(), name: z.string(), visibility: z.enum(["Visible", "Hidden", "VeryHidden"]),
+    id: z.string(), name: z.string(), visibility: z.enum(["Visible", "Hidden", "VeryHidden"]), frozenRows: z.number().int().min(1).max(MAX_ROWS - 1).optional(),
     cells: z.array(z.tuple([z.number().int().min(0).max(MAX_ROWS - 1), z.number().int().min(0).max(MAX_COLS - 1), cellSchema])),
   })).min(1),
   names: z.array(z.object({ name: z.string(), visible: z.boolean(), comment: z.string(), ref: rectSchema.extend({ sheetId: z.string() }).nullable() })),

@@ -5,7 +5,8 @@
 
 import { MAX_COLS, MAX_ROWS, parseAddress } from "../../src/host/a1.ts";
 import { OfficeError } from "./errors.ts";
-import { cellFormula, cellValue, cellValueType, rectA1, type Cell, type ModelName, type ModelSheet, type ModelXmlPart, type Rect, type WorkbookEvent } from "./model.ts";
+import { formatValue } from "../../src/host/number-format.ts";
+import { cellFormula, cellValue, cellValueType, formatOnly, orNothing, rectA1, type Cell, type ModelName, type ModelSheet, type ModelXmlPart, type Rect, type WorkbookEvent } from "./model.ts";
 import { DevClientObject, DevClientResult, DevCollection, type DevRequestContext, type SyncState, versionAtLeast } from "./proxy.ts";
 import { DevShapeCollection, rectGeometry } from "./shapes.ts";
 
@@ -155,6 +156,116 @@ function readSheet(ctx: DevRequestContext, s: ModelSheet, prop: string): unknown
   }
 }
 
+// ---- formatting: Range.format.font / .fill, Worksheet.freezePanes ------------------------------
+/** Every cell of a rectangle (empty ones as undefined). */
+function cellsOf(t: RangeTarget, wb: DevRequestContext["env"]["wb"]): Array<Cell | undefined> {
+  const out: Array<Cell | undefined> = [];
+  const rows = Math.min(t.rect.rows, 100_000), cols = Math.min(t.rect.cols, 16_384);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out.push(wb.cell(t.sheet, t.rect.row + r, t.rect.col + c));
+  return out;
+}
+/** The one value all cells share, or null when they differ (as Excel reports mixed formatting). */
+function shared<V>(cells: Array<Cell | undefined>, get: (c: Cell | undefined) => V): V | null {
+  const first = get(cells[0]);
+  return cells.every((c) => get(c) === first) ? first : null;
+}
+function restyle(t: RangeTarget, wb: DevRequestContext["env"]["wb"], change: (c: Cell) => void): void {
+  for (let r = 0; r < t.rect.rows; r++) {
+    for (let c = 0; c < t.rect.cols; c++) {
+      const next: Cell = { ...(wb.cell(t.sheet, t.rect.row + r, t.rect.col + c) ?? { t: "s", v: "" }) };
+      change(next);
+      wb.setCell(t.sheet, t.rect.row + r, t.rect.col + c, orNothing(next));
+    }
+  }
+}
+const NAMED_COLOURS: Record<string, string> = { white: "#FFFFFF", black: "#000000", red: "#FF0000", green: "#008000", blue: "#0000FF", yellow: "#FFFF00", orange: "#FFA500", gray: "#808080", grey: "#808080" };
+/** RangeFill.color accepts "#RRGGBB" or a named HTML colour; Excel reports "#RRGGBB" in capitals. */
+function parseColour(v: unknown): string {
+  if (typeof v === "string") {
+    if (/^#[0-9A-Fa-f]{6}$/.test(v)) return v.toUpperCase();
+    const named = NAMED_COLOURS[v.toLowerCase()];
+    if (named) return named;
+  }
+  throw bad(`color ${JSON.stringify(v)}`);
+}
+
+export class DevRangeFormat extends DevClientObject<RangeTarget> {
+  protected readonly _scalarProps = [] as const;
+  protected _read(_t: RangeTarget, prop: string): unknown { throw bad(`RangeFormat.${prop} is not modelled`); }
+  get font(): DevRangeFont { return new DevRangeFont(this.context, () => this._target()); }
+  get fill(): DevRangeFill { return new DevRangeFill(this.context, () => this._target()); }
+  /**
+   * Fit each column of the range to the widest text its cells show (Range.text through the number
+   * format). dev/excel's width model: 7 points per character plus 5 (Calibri 11 is ~7 px per digit);
+   * real Excel measures the font, so only "wide enough to show the text" is meant to match.
+   */
+  autofitColumns(): void {
+    this._do({ autofitColumns: 1 }, (t) => {
+      const wb = this.context.env.wb;
+      const widths = (t.sheet.colWidths ??= {});
+      for (let c = 0; c < Math.min(t.rect.cols, 16_384); c++) {
+        let chars = 0;
+        for (let r = 0; r < Math.min(t.rect.rows, 100_000); r++) {
+          const cell = wb.cell(t.sheet, t.rect.row + r, t.rect.col + c);
+          if (cell) chars = Math.max(chars, formatValue(cellValue(cell), cell.nf).length + (cell.b ? 1 : 0));
+        }
+        widths[t.rect.col + c] = Math.max(48, chars * 7 + 5);
+      }
+    });
+  }
+}
+
+export class DevRangeFont extends DevClientObject<RangeTarget> {
+  protected readonly _scalarProps = ["bold"] as const;
+  protected _read(t: RangeTarget, prop: string): unknown {
+    if (prop !== "bold") throw bad(`RangeFont.${prop} is not modelled`);
+    return shared(cellsOf(t, this.context.env.wb), (c) => c?.b === true);
+  }
+  get bold(): boolean | null { return this._get("bold"); }
+  set bold(v: boolean | null) {
+    if (typeof v !== "boolean") throw bad("bold");
+    this._do({ bold: v }, (t) => restyle(t, this.context.env.wb, (c) => { if (v) c.b = true; else delete c.b; }));
+  }
+}
+
+export class DevRangeFill extends DevClientObject<RangeTarget> {
+  protected readonly _scalarProps = ["color"] as const;
+  protected _read(t: RangeTarget, prop: string): unknown {
+    if (prop !== "color") throw bad(`RangeFill.${prop} is not modelled`);
+    return shared(cellsOf(t, this.context.env.wb), (c) => c?.fill ?? "#FFFFFF"); // no fill reads as white
+  }
+  get color(): string | null { return this._get("color"); }
+  set color(v: string | null) {
+    const colour = parseColour(v);
+    this._do({ color: colour }, (t) => restyle(t, this.context.env.wb, (c) => { c.fill = colour; }));
+  }
+  clear(): void {
+    this._do({ clearFill: 1 }, (t) => restyle(t, this.context.env.wb, (c) => { delete c.fill; }));
+  }
+}
+
+export class DevWorksheetFreezePanes {
+  constructor(readonly context: DevRequestContext, private readonly sheet: () => ModelSheet) {}
+  /** freezeRows(count): "the number of rows to freeze, or zero to unfreeze all rows" (default 1). */
+  freezeRows(count = 1): void {
+    if (!Number.isInteger(count) || count < 0 || count >= MAX_ROWS) throw bad(`freezeRows(${count})`);
+    this.context.enqueue({ freezeRows: count }, () => {
+      const s = this.sheet();
+      if (count === 0) delete s.frozenRows; else s.frozenRows = count;
+    });
+  }
+  unfreeze(): void {
+    this.context.enqueue({ unfreeze: 1 }, () => { delete this.sheet().frozenRows; });
+  }
+  /** The frozen rows as a range (whole rows), or a null object when nothing is frozen. */
+  getLocationOrNullObject(): DevRange {
+    return new DevRange(this.context, () => {
+      const s = this.sheet();
+      return s.frozenRows ? { sheet: s, rect: { row: 0, col: 0, rows: s.frozenRows, cols: MAX_COLS } } : null;
+    }, true);
+  }
+}
+
 export class DevWorksheet extends DevClientObject<ModelSheet> {
   protected readonly _scalarProps = ["id", "name", "position", "visibility"] as const;
   readonly onChanged: DevEventHandlers<Record<string, unknown>>;
@@ -175,6 +286,7 @@ export class DevWorksheet extends DevClientObject<ModelSheet> {
     });
   }
   get position(): number { return this._get("position"); }
+  get freezePanes(): DevWorksheetFreezePanes { return new DevWorksheetFreezePanes(this.context, () => this._target()); }
   get visibility(): string { return this._get("visibility"); }
   set visibility(v: string) {
     if (v !== "Visible" && v !== "Hidden" && v !== "VeryHidden") throw bad(`visibility ${v}`);
@@ -234,7 +346,7 @@ export class DevRange extends DevClientObject<RangeTarget> {
       if (st.cellsRead > 5_000_000) {
         throw new OfficeError("RangeExceedsLimit", `The cell count in the range has exceeded the maximum supported number (${st.cellsRead} cells in one sync).`);
       }
-      const f = prop === "values" || prop === "text" ? (c: Cell | undefined) => (prop === "text" ? String(cellValue(c)) : cellValue(c))
+      const f = prop === "values" || prop === "text" ? (c: Cell | undefined) => (prop === "text" ? formatValue(cellValue(c), c?.nf) : cellValue(c))
         : prop === "formulas" ? cellFormula
         : prop === "numberFormat" ? (c: Cell | undefined) => c?.nf ?? "General"
         : cellValueType;
@@ -278,6 +390,8 @@ export class DevRange extends DevClientObject<RangeTarget> {
   get columnCount(): number { return this._get("columnCount"); }
   get cellCount(): number { return this._get("cellCount"); }
   get worksheet(): DevWorksheet { return new DevWorksheet(this.context, () => this._target().sheet); }
+  /** Range.format (font and fill only). */
+  get format(): DevRangeFormat { return new DevRangeFormat(this.context, () => this._target()); }
 
   private setGrid(prop: "values" | "formulas" | "numberFormat", input: unknown): void {
     this._do({ [prop]: input }, (t, st) => {
@@ -303,7 +417,7 @@ export class DevRange extends DevClientObject<RangeTarget> {
             const old = wb.cell(sheet, row, col);
             const next: Cell = old ? { ...old } : { t: "s", v: "" }; // copied: a cell object is never shared
             if (v === "General" || v === "") delete next.nf; else next.nf = v; // "" resets to General
-            wb.setCell(sheet, row, col, next.nf === undefined && next.t === "s" && next.v === "" ? undefined : next);
+            wb.setCell(sheet, row, col, orNothing(next));
           } else {
             wb.writeValue(sheet, row, col, v, `Range.${prop}[${r}][${c}]`);
           }
@@ -323,8 +437,8 @@ export class DevRange extends DevClientObject<RangeTarget> {
         for (let c = 0; c < rect.cols; c++) {
           const cell = src[rect.col + c];
           if (!cell) continue;
-          if (applyTo === "Formats") { const n = { ...cell }; delete n.nf; src[rect.col + c] = n.t === "s" && n.v === "" ? undefined : n; }
-          else if (applyTo === "Contents") src[rect.col + c] = cell.nf ? { t: "s", v: "", nf: cell.nf } : undefined;
+          if (applyTo === "Formats") { const n = { ...cell }; delete n.nf; delete n.b; delete n.fill; src[rect.col + c] = orNothing(n); }
+          else if (applyTo === "Contents") src[rect.col + c] = formatOnly(cell);
           else src[rect.col + c] = undefined;
         }
       }

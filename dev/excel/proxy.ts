@@ -7,6 +7,7 @@
 
 import { OfficeError } from "./errors.ts";
 import type { DevWorkbook, WorkbookEvent } from "./model.ts";
+import type { DevExcelFaults } from "./faults.ts";
 
 export const PAYLOAD_LIMIT_BYTES = 5_000_000;
 export const READ_CELL_LIMIT = 5_000_000;
@@ -15,6 +16,8 @@ export interface DevEnv {
   wb: DevWorkbook;
   /** Highest ExcelApi requirement set this "Excel" supports, e.g. "1.20". */
   apiVersion: string;
+  /** The fault mode (faults.ts), when a test asks for it. */
+  faults?: DevExcelFaults;
 }
 
 export interface SyncState {
@@ -26,6 +29,8 @@ export interface SyncState {
 
 interface Op {
   bytes: number;
+  /** The command as sent (the fault mode tells writes from reads by it). */
+  payload: unknown;
   run(st: SyncState): void;
 }
 
@@ -66,7 +71,7 @@ export class DevRequestContext {
 
   /** Queue a command whose request payload is `payload` (measured as JSON). */
   enqueue(payload: unknown, run: (st: SyncState) => void): void {
-    this.queue.push({ bytes: jsonBytes(payload) + 32, run });
+    this.queue.push({ bytes: jsonBytes(payload) + 32, payload, run });
   }
 
   async sync<T>(passThroughValue?: T): Promise<T> {
@@ -79,13 +84,21 @@ export class DevRequestContext {
     stats.totalRequestBytes += requestBytes;
     stats.maxRequestBytes = Math.max(stats.maxRequestBytes, requestBytes);
     await Promise.resolve();
+    const fault = this.env.faults?.decide(ops.map((o) => o.payload)) ?? null;
+    if (fault?.kind === "payloadLimit") {
+      stats.failedSyncs++;
+      throw fault.error;
+    }
     if (requestBytes > PAYLOAD_LIMIT_BYTES) {
       stats.failedSyncs++;
       throw new OfficeError("RequestPayloadSizeLimitExceeded", `The request payload size has exceeded the limit (${requestBytes} bytes > ${PAYLOAD_LIMIT_BYTES}).`);
     }
     const st: SyncState = { responseBytes: 64, cellsRead: 0, commits: [], events: [] };
     try {
-      for (const op of ops) op.run(st);
+      for (const [i, op] of ops.entries()) {
+        if (fault?.kind === "syncFailure" && i === fault.afterCommands) throw fault.error;
+        op.run(st);
+      }
       if (st.cellsRead > READ_CELL_LIMIT) {
         throw new OfficeError("RangeExceedsLimit", `The cell count in the range has exceeded the maximum supported number (${st.cellsRead} > ${READ_CELL_LIMIT}).`);
       }
@@ -100,6 +113,7 @@ export class DevRequestContext {
     }
     for (const c of st.commits) c();
     for (const ev of st.events) wb.emit(ev);
+    this.env.faults?.afterSync(wb, fault, st.events);
     return passThroughValue as T;
   }
 }

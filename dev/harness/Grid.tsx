@@ -3,24 +3,18 @@
 // or Enter / F2 / double-click edits; Enter commits (as the user types it), Escape cancels.
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { parseAddress } from "../../src/host/a1.ts";
+import { formatValue } from "../../src/host/number-format.ts";
 import { columnName, type CellShown, type HarnessBook } from "./book";
 
 const ROW_H = 22;
-const COL_W = 96;
+const COL_W = 124; // wide enough for a formatted amount such as $150,465,588.16
 const HEAD_W = 56;
 
+/** What Excel shows for a value under its number format (Range.text). */
 export function display(v: CellShown, format: string): string {
-  if (typeof v === "boolean") return v ? "TRUE" : "FALSE";
-  if (typeof v === "number" && /[yd]/i.test(format) && format !== "General") return serialToDate(v, /h/i.test(format));
-  return String(v);
+  return formatValue(v, format);
 }
 
-/** Excel serial (1900 system) → "YYYY-MM-DD[ hh:mm]" for display only. */
-export function serialToDate(serial: number, withTime: boolean): string {
-  const ms = Math.round((serial - 25569) * 86400000);
-  const iso = new Date(ms).toISOString();
-  return withTime ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : iso.slice(0, 10);
-}
 
 /** Excel's Name Box: shows the selection; type an address (e.g. B12 or B3:D7) and Enter to go there. */
 function NameBox({ address, onGo }: { address: string; onGo: (a: { row: number; col: number; rows: number; cols: number }) => void }) {
@@ -132,6 +126,7 @@ export function Grid({ book, version }: { book: HarnessBook; version: number }) 
     }
   };
 
+  const frozen = book.frozenRows(sheetId);
   const cells = [];
   for (let r = firstRow; r <= lastRow; r++) {
     cells.push(
@@ -143,14 +138,16 @@ export function Grid({ book, version }: { book: HarnessBook; version: number }) 
       const v = book.value(sheetId, r, c);
       const addr = `${columnName(c)}${r + 1}`;
       const selected = inSel(r, c);
+      const look = book.cellStyle(sheetId, r, c);
+      const frozenEdge = frozen > 0 && r === frozen - 1;
       cells.push(
         <div
           key={addr}
           role="gridcell"
           data-cell={addr}
           aria-selected={selected}
-          class={`hx-cell${selected ? " hx-sel" : ""}${typeof v === "number" ? " hx-num" : ""}`}
-          style={{ top: `${(r + 1) * ROW_H}px`, left: `${HEAD_W + c * COL_W}px` }}
+          class={`hx-cell${selected ? " hx-sel" : ""}${typeof v === "number" ? " hx-num" : ""}${look.bold ? " hx-bold" : ""}${frozenEdge ? " hx-frozen" : ""}`}
+          style={{ top: `${(r + 1) * ROW_H}px`, left: `${HEAD_W + c * COL_W}px`, ...(look.fill && !selected ? { background: look.fill, color: "#242424" } : {}) }}
           onMouseDown={(e) => {
             e.preventDefault(); // no text selection; focus goes to the grid itself
             scroller.current?.focus({ preventScroll: true });

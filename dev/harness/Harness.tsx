@@ -66,6 +66,17 @@ function SheetTabs({ book }: { book: HarnessBook }) {
   );
 }
 
+/** Excel's Number Format list (Home tab), the common entries. */
+const NUMBER_FORMATS: [string, string][] = [
+  ["General", "General"],
+  ["Number", "#,##0.00"],
+  ["Whole number", "#,##0"],
+  ["Currency", "$#,##0.00"],
+  ["Percentage", "0.00%"],
+  ["Short date", "m/d/yyyy"],
+  ["Text", "@"],
+];
+
 function Toolbar({ book, onReset }: { book: HarnessBook; onReset: () => void }) {
   const sel = book.selection();
   const [copied, setCopied] = useState<string | null>(null);
@@ -75,6 +86,24 @@ function Toolbar({ book, onReset }: { book: HarnessBook; onReset: () => void }) 
       <button onClick={() => book.deleteRows(sel.sheetId, sel.row, sel.rows)}>Delete rows</button>
       <button onClick={() => book.insertColumns(sel.sheetId, sel.col, sel.cols)}>Insert columns left</button>
       <button onClick={() => book.deleteColumns(sel.sheetId, sel.col, sel.cols)}>Delete columns</button>
+      <label>
+        Number format
+        <select
+          aria-label="Number format"
+          value=""
+          onChange={(e) => {
+            if (e.currentTarget.value) book.setNumberFormat(sel, e.currentTarget.value);
+            e.currentTarget.value = "";
+          }}
+        >
+          <option value="">Choose…</option>
+          {NUMBER_FORMATS.map(([label, format]) => (
+            <option key={format} value={format}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
       <button onClick={() => setCopied(book.saveAsCopy())}>Save as copy</button>
       <button onClick={onReset} title="Forget this simulated workbook and start with an empty one">
         New workbook
@@ -86,7 +115,9 @@ function Toolbar({ book, onReset }: { book: HarnessBook; onReset: () => void }) 
   );
 }
 
-export function Harness({ book, paneSrc, onReset }: { book: HarnessBook; paneSrc: string; onReset: () => void }) {
+export type HarnessTheme = "light" | "dark";
+
+export function Harness({ book, paneSrc, onReset, theme, onTheme }: { book: HarnessBook; paneSrc: string; onReset: () => void; theme: HarnessTheme; onTheme: (t: HarnessTheme) => void }) {
   const [version, setVersion] = useState(0);
   const [paneWidth, setPaneWidth] = useState(350);
   useEffect(() => book.subscribe(() => setVersion((v) => v + 1)), [book]);
@@ -100,6 +131,13 @@ export function Harness({ book, paneSrc, onReset }: { book: HarnessBook; paneSrc
       <aside class="hx-pane" style={{ width: `${paneWidth}px` }} aria-label="Task pane">
         <div class="hx-panebar">
           <span>Cellbound</span>
+          <label>
+            theme{" "}
+            <select aria-label="Office theme" value={theme} onChange={(e) => onTheme(e.currentTarget.value as HarnessTheme)}>
+              <option value="light">Light</option>
+              <option value="dark">Dark</option>
+            </select>
+          </label>
           <label>
             width{" "}
             <select value={String(paneWidth)} onChange={(e) => setPaneWidth(Number(e.currentTarget.value))}>

@@ -29,6 +29,12 @@ export interface HarnessBook {
   value(sheetId: string, row: number, col: number): CellShown;
   /** Number format of a cell ("General" when none), to display dates and text as Excel would. */
   numberFormat(sheetId: string, row: number, col: number): string;
+  /** Bold and fill of a cell (header styling). */
+  cellStyle(sheetId: string, row: number, col: number): { bold: boolean; fill: string | null };
+  /** The user picks a number format for the selected cells (Home › Number Format in Excel). */
+  setNumberFormat(sel: BookSelection, format: string): void;
+  /** Rows frozen at the top of a sheet (0 when none). */
+  frozenRows(sheetId: string): number;
   /** Rows × columns that hold anything (at least 1 × 1). */
   usedSize(sheetId: string): { rows: number; cols: number };
   /** Type into a cell as the user (Excel converts the text as it would for a person). */

@@ -73,6 +73,18 @@ export class DevExcelBook implements HarnessBook {
     const s = this.wb.sheetById(sheetId);
     return (s && this.wb.cell(s, row, col)?.nf) ?? "General";
   }
+  cellStyle(sheetId: string, row: number, col: number): { bold: boolean; fill: string | null } {
+    const s = this.wb.sheetById(sheetId);
+    const c = s ? this.wb.cell(s, row, col) : undefined;
+    return { bold: c?.b === true, fill: c?.fill ?? null };
+  }
+  setNumberFormat(sel: BookSelection, format: string): void {
+    this.wb.setNumberFormat(sel.sheetId, areaA1(sel), format);
+    this.changed(); // Excel raises no onChanged for a format: only the grid redraws
+  }
+  frozenRows(sheetId: string): number {
+    return this.wb.sheetById(sheetId)?.frozenRows ?? 0;
+  }
   usedSize(sheetId: string): { rows: number; cols: number } {
     let used = this.usedCache.get(sheetId);
     if (!used) {

@@ -16,11 +16,13 @@ html, body { margin: 0; height: 100%; font: 13px "Segoe UI", system-ui, sans-ser
 .hx-scroller { flex: 1; overflow: auto; position: relative; }
 .hx-canvas { position: relative; }
 .hx-cell, .hx-rowhead, .hx-colhead, .hx-corner { position: absolute; height: 22px; line-height: 21px; overflow: hidden; white-space: nowrap; text-overflow: clip; }
-.hx-cell { width: 96px; padding: 0 4px; border-right: 1px solid #e1e1e1; border-bottom: 1px solid #e1e1e1; cursor: cell; user-select: none; }
+.hx-cell { width: 124px; padding: 0 4px; border-right: 1px solid #e1e1e1; border-bottom: 1px solid #e1e1e1; cursor: cell; user-select: none; }
 .hx-cell.hx-num { text-align: right; }
+.hx-cell.hx-bold { font-weight: 700; }
+.hx-cell.hx-frozen { border-bottom: 2px solid #8a8a8a; }
 .hx-cell.hx-sel { background: #d6e8fa; outline: 1px solid #0f6cbd; z-index: 1; }
 .hx-rowhead { width: 56px; text-align: center; background: #f3f3f3; border-right: 1px solid #c8c8c8; border-bottom: 1px solid #e1e1e1; z-index: 2; color: #616161; }
-.hx-colhead { width: 96px; text-align: center; background: #f3f3f3; border-bottom: 1px solid #c8c8c8; border-right: 1px solid #e1e1e1; z-index: 3; color: #616161; }
+.hx-colhead { width: 124px; text-align: center; background: #f3f3f3; border-bottom: 1px solid #c8c8c8; border-right: 1px solid #e1e1e1; z-index: 3; color: #616161; }
 .hx-corner { width: 56px; background: #e8e8e8; z-index: 4; }
 .hx-tabs { display: flex; gap: 2px; padding: 4px 6px; border-top: 1px solid #d1d1d1; background: #f8f8f8; }
 .hx-tab[aria-selected="true"] { background: #fff; border-bottom: 2px solid #107c41; font-weight: 600; }
@@ -28,4 +30,20 @@ html, body { margin: 0; height: 100%; font: 13px "Segoe UI", system-ui, sans-ser
 .hx-panebar { display: flex; justify-content: space-between; padding: 4px 8px; background: #107c41; color: #fff; font-weight: 600; }
 .hx-panebar select { font: inherit; font-weight: 400; }
 .hx-pane iframe { flex: 1; border: 0; width: 100%; }
+.hx-toolbar label { display: inline-flex; gap: 4px; align-items: center; }
+.hx-toolbar select, .hx-panebar select { font: inherit; }
+.hx-errors { position: fixed; left: 12px; bottom: 12px; max-width: min(640px, 90vw); z-index: 10; background: #fdf3f4; color: #242424;
+  border: 1px solid #d13438; border-radius: 4px; padding: 8px 12px; box-shadow: 0 4px 16px rgba(0,0,0,.2); font-size: 12px; }
+.hx-errors pre { white-space: pre-wrap; margin: 4px 0; max-height: 30vh; overflow: auto; }
+/* Dark theme of the harness page itself (the pane follows Office's theme, which the switch sets). */
+html[data-theme="dark"] body { background: #1f1f1f; color: #e6e6e6; }
+html[data-theme="dark"] .hx-book, html[data-theme="dark"] .hx-pane { background: #292929; }
+html[data-theme="dark"] .hx-toolbar, html[data-theme="dark"] .hx-tabs { background: #2e2e2e; border-color: #474747; }
+html[data-theme="dark"] .hx-toolbar button, html[data-theme="dark"] .hx-tab, html[data-theme="dark"] select, html[data-theme="dark"] .hx-namebox, html[data-theme="dark"] .hx-editor { background: #383838; color: #e6e6e6; border-color: #5c5c5c; }
+html[data-theme="dark"] .hx-cell { border-color: #3d3d3d; }
+html[data-theme="dark"] .hx-cell.hx-sel { background: #1a3a5c; }
+html[data-theme="dark"] .hx-rowhead, html[data-theme="dark"] .hx-colhead, html[data-theme="dark"] .hx-corner { background: #333; color: #adadad; border-color: #474747; }
+html[data-theme="dark"] .hx-formula { border-color: #474747; }
+html[data-theme="dark"] .hx-docurl { color: #adadad; }
+html[data-theme="dark"] .hx-tab[aria-selected="true"] { background: #292929; }
 `;

@@ -6,9 +6,10 @@ import { FIRST_CARDS, HomeView } from "../../src/taskpane/home/HomeView";
 import { PaneStore } from "../../src/taskpane/state/store";
 import { memoryStore, SecretStore } from "../../src/taskpane/state/secrets";
 import { installTheme } from "../../src/taskpane/theme/theme";
-import type { Backend, PlacementStatus, PlacementView } from "../../src/taskpane/model";
+import type { Backend, PlacementView } from "../../src/taskpane/model";
+import { factsFor } from "../../src/taskpane/live/status";
 
-const STATUSES: PlacementStatus[] = ["upToDate", "reportChanged", "editedByHand", "missing", "noAccess"];
+const STATUSES = ["upToDate", "outOfDate", "editedByHand", "missing", "noAccess"] as const;
 
 export function placements(n: number): PlacementView[] {
   const now = Date.now();
@@ -21,10 +22,10 @@ export function placements(n: number): PlacementView[] {
       reportId: i,
       reportName: status === "noAccess" ? null : `Report ${i}`,
       refreshedAt: new Date(now - i * 60_000).toISOString(),
-      status,
+      facts: factsFor(status, status === "editedByHand" ? [{ from: 3, to: 7 }] : []),
       owner: status === "noAccess" ? { name: "Olga Outsider", email: "olga@example.com" } : null,
       deploymentId: 1,
-      editedRows: status === "editedByHand" ? [{ from: 3, to: 7 }] : [],
+      deploymentName: "Production",
     };
   });
 }

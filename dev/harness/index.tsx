@@ -6,7 +6,8 @@ import { render } from "preact";
 import { DevWorkbook } from "../excel/model.ts";
 import { CONFIG_PATH, parseHarnessConfig, type HarnessConfig } from "./config.ts";
 import { DevExcelBook } from "./dev-excel-book.ts";
-import { Harness } from "./Harness.tsx";
+import { Harness, type HarnessTheme } from "./Harness.tsx";
+import { installErrorPanel } from "./error-panel.ts";
 import { HARNESS_CSS } from "./harness-css.ts";
 
 /** What the pane's Office shim (office-shim.ts, inside the iframe) reads from this window. */
@@ -14,6 +15,16 @@ export interface HarnessGlobal {
   workbook(): DevWorkbook;
   /** Resolves once /harness-config.json is read (the page and the pane start loading meanwhile). */
   config: Promise<HarnessConfig>;
+  /** The Office theme the pane should see (the harness's theme switch). */
+  theme(): HarnessTheme;
+  /** Show a runtime error of the pane in the harness's error panel. */
+  reportError(e: unknown): void;
+}
+
+const THEME_KEY = "harness.theme";
+function storedTheme(): HarnessTheme {
+  const t = localStorage.getItem(THEME_KEY);
+  return t === "dark" || t === "light" ? t : matchMedia?.("(prefers-color-scheme: dark)").matches ? "dark" : "light";
 }
 
 const STORAGE_KEY = "harness.workbook";
@@ -58,8 +69,20 @@ async function main(): Promise<void> {
   });
 
   const host = document.getElementById("harness")!;
+  host.textContent = ""; // the "Loading the harness…" line goes once the harness draws
+  const errors = installErrorPanel(document);
+  errors.watch(window);
   let paneKey = 0;
-  const draw = () => render(<Harness key={paneKey} book={book} paneSrc={`harness-taskpane.html`} onReset={reset} />, host);
+  let theme = storedTheme();
+  document.documentElement.dataset.theme = theme;
+  const onTheme = (t: HarnessTheme) => {
+    theme = t;
+    localStorage.setItem(THEME_KEY, t);
+    document.documentElement.dataset.theme = t;
+    paneKey++; // the pane reads Office's theme when it starts: reopen it, as Office does after a theme change
+    draw();
+  };
+  const draw = () => render(<Harness key={paneKey} book={book} paneSrc={`harness-taskpane.html`} onReset={reset} theme={theme} onTheme={onTheme} />, host);
   const book = new DevExcelBook(openWorkbook(), () => {
     paneKey++; // Save as copy: the copy opens, with a fresh pane on it
     draw();
@@ -73,7 +96,7 @@ async function main(): Promise<void> {
     clearTimeout(timer);
     timer = setTimeout(() => persist(book.wb), 300);
   });
-  const global: HarnessGlobal = { workbook: () => book.wb, config };
+  const global: HarnessGlobal = { workbook: () => book.wb, config, theme: () => theme, reportError: (e: unknown) => errors.show(e) };
   (window as unknown as { cellboundHarness: HarnessGlobal }).cellboundHarness = global;
   draw();
 

@@ -23,8 +23,17 @@ if (harness) {
   const g = globalThis as unknown as Record<string, unknown>;
   g.Excel = dev.Excel;
   // Office.onReady resolves once the harness has its config, so the Connect pre-fill is in place.
+  // Office.context.officeTheme as Excel reports it (bodyBackgroundColor is what the pane reads).
+  const dark = harness.theme() === "dark";
+  const officeTheme = dark
+    ? { bodyBackgroundColor: "#292929", bodyForegroundColor: "#FFFFFF", controlBackgroundColor: "#1F1F1F", controlForegroundColor: "#FFFFFF" }
+    : { bodyBackgroundColor: "#FFFFFF", bodyForegroundColor: "#000000", controlBackgroundColor: "#FFFFFF", controlForegroundColor: "#000000" };
+  // Runtime errors inside the pane go to the harness's dismissible panel (not an overlay over everything).
+  window.addEventListener("error", (e) => harness.reportError?.(e.error ?? e.message));
+  window.addEventListener("unhandledrejection", (e) => harness.reportError?.(e.reason));
   g.Office = {
     ...dev.Office,
+    context: { ...dev.Office.context, officeTheme, document: dev.Office.context.document },
     onReady: (callback?: (info: { host: string; platform: string }) => void) =>
       harness.config.then((config) => {
         g.__cellboundPrefill = { ...parseHarnessConfig(config) };

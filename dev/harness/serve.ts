@@ -9,6 +9,9 @@ import type { AddressInfo } from "node:net";
 import { CONFIG_PATH, type HarnessConfig } from "./config.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+/** Where Office.js is served from in local runs (same as webpack.config.js) and where it is read from. */
+const OFFICE_JS_PATH = "/office-js/";
+const OFFICE_JS_DIR = path.join(root, "node_modules/@microsoft/office-js/dist");
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -88,9 +91,12 @@ export async function serveDir(dir: string, upstream: HarnessConfig): Promise<Se
       res.end(JSON.stringify(config));
       return;
     }
-    const rel = url.pathname === "/" ? "harness.html" : decodeURIComponent(url.pathname).replace(/^\/+/, "");
-    const file = path.resolve(dir, rel);
-    if (!file.startsWith(path.resolve(dir) + path.sep)) {
+    // Office.js from the pinned @microsoft/office-js package (never the CDN in a local run).
+    const fromOffice = url.pathname.startsWith(OFFICE_JS_PATH);
+    const base = fromOffice ? OFFICE_JS_DIR : dir;
+    const rel = url.pathname === "/" ? "harness.html" : decodeURIComponent(fromOffice ? url.pathname.slice(OFFICE_JS_PATH.length) : url.pathname).replace(/^\/+/, "");
+    const file = path.resolve(base, rel);
+    if (!file.startsWith(path.resolve(base) + path.sep)) {
       res.writeHead(403).end();
       return;
     }

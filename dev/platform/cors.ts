@@ -15,7 +15,7 @@ export function platformCors(extraOrigins: readonly string[] = []) {
   return cors({
     origin: (origin) => (origin && isAllowedOrigin(origin, extraOrigins) ? origin : null),
     allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
-    allowHeaders: ["Authorization", "Content-Type"],
+    allowHeaders: ["Authorization", "Content-Type", "X-Svc-Auth-Token"],
     maxAge: 600,
   });
 }

@@ -3,8 +3,12 @@
 // deployment JWT in Authorization with no prefix. Numbers go out as strings, as a
 // Postgres-backed platform sends them. With the slow-query knob a query that is not done
 // within `continueWaitMs` answers 200 {"error":"Continue wait"}; asking again picks it up.
+// Everything runs in the data sandbox (data-db.ts), never on the management state's database.
+// svcsql runs on a connection of its own with a row cap, a byte cap and a statement timeout, and
+// is interrupted when its client goes away (docs/API.md "The data sandbox").
 import { Hono } from "hono";
 import type { DuckDBConnection } from "@duckdb/node-api";
+import type { DataDb } from "./data-db";
 import { LoadRequest, SqlRequest, type LoadQuery } from "../../src/api/schemas/data";
 import type { Credentials } from "./auth";
 import { compileLoad, metaBody, QueryError, SQL_VIEW_NAMES } from "./semantic";
@@ -14,14 +18,36 @@ export interface DataApiOptions {
   slowQueryMs: () => number;
   /** How long a request waits for a running query before "Continue wait". */
   continueWaitMs: number;
+  /** svcsql limits (defaults: SVCSQL_LIMITS). */
+  svcsql?: Partial<SvcsqlLimits>;
+  /** Counts svcsql statements running now (read by tests through platform.state). */
+  running?: { svcsql: number };
 }
+
+export interface SvcsqlLimits {
+  /** Rows one answer may hold; a result with more is refused with 400 (never truncated). */
+  maxRows: number;
+  /** JSON bytes of the rows one answer may hold; over it: 400. */
+  maxBytes: number;
+  /** A statement running longer is interrupted: 400. */
+  timeoutMs: number;
+}
+
+/**
+ * Defaults: a sheet holds 1,048,576 rows, one of them the header; 64 MiB is the client's own
+ * response cap; 30 s is the management deadline. A refusal beats a truncated answer: the client
+ * writes what it gets into cells, and half a result must never look like a whole one.
+ */
+export const SVCSQL_LIMITS: SvcsqlLimits = { maxRows: 1_048_575, maxBytes: 64 * 1024 * 1024, timeoutMs: 30_000 };
 
 class UserError extends Error {}
 
 type Json = Record<string, unknown>;
 
-export function dataRoutes(conn: DuckDBConnection, creds: Credentials, o: DataApiOptions): Hono {
+export function dataRoutes(db: DataDb, creds: Credentials, o: DataApiOptions): Hono {
   const app = new Hono();
+  const conn = db.loadConn;
+  const limits: SvcsqlLimits = { ...SVCSQL_LIMITS, ...o.svcsql };
   const running = new Map<string, { done: boolean; result: Promise<{ status: number; text: string }> }>();
 
   app.use("*", async (c, next) => {
@@ -93,24 +119,26 @@ export function dataRoutes(conn: DuckDBConnection, creds: Credentials, o: DataAp
 
   app.post("/v1/svcsql", async (c) => {
     const req = check(SqlRequest.safeParse(await body(c)));
-    let prepared;
+    const signal = c.req.raw.signal;
+    const sql = await db.connect();
+    if (o.running) o.running.svcsql++;
+    let stop: "timeout" | "gone" | null = null;
+    const interrupt = (why: "timeout" | "gone") => { stop ??= why; sql.interrupt(); };
+    const timer = setTimeout(() => interrupt("timeout"), limits.timeoutMs);
+    const onAbort = () => interrupt("gone");
+    signal.addEventListener("abort", onAbort);
     try {
-      const names = conn.getTableNames(req.query, false);
-      const bad = names.filter((n) => !SQL_VIEW_NAMES.has(n));
-      if (bad.length) throw new UserError(`Unknown table(s): ${bad.join(", ")}; the views are ${[...SQL_VIEW_NAMES].join(", ")}`);
-      prepared = await conn.prepare(req.query);
+      const text = await runSql(sql, req.query, limits);
+      return c.body(text, 200, { "Content-Type": "application/json; charset=UTF-8" });
     } catch (e) {
-      if (e instanceof UserError) throw e;
-      throw new UserError((e as Error).message);
+      if (stop === "timeout") throw new UserError(`The query ran longer than ${limits.timeoutMs / 1000} s (the SQL API's statement timeout) and was stopped; aggregate or filter it`);
+      throw e;
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      sql.closeSync();
+      if (o.running) o.running.svcsql--;
     }
-    if (prepared.statementType !== 1 /* SELECT */) throw new UserError("Only SELECT statements are allowed");
-    const names = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
-    const types = names.map((_, i) => sqlType(prepared.columnType(i).toString()));
-    // DuckDB renders each row's JSON text (see wireSql).
-    const reader = await conn.runAndReadAll(wireSql(req.query, types)).catch((e: Error) => { throw new UserError(e.message); });
-    const rows = (reader.getColumns()[0] ?? []) as string[];
-    const text = `{"schema":${JSON.stringify(names.map((name, i) => ({ name, type: types[i]! })))},"data":[${rows.join(",")}]}`;
-    return c.body(text, 200, { "Content-Type": "application/json; charset=UTF-8" });
   });
 
   app.get("/v1/meta", (c) => c.json(metaBody()));
@@ -121,6 +149,54 @@ export function dataRoutes(conn: DuckDBConnection, creds: Credentials, o: DataAp
     return c.json({ error: "Internal error" }, 500);
   });
   return app;
+}
+
+/**
+ * Runs one svcsql query on its own connection and renders the answer's JSON text. Only the views
+ * may be named; only a SELECT runs. Rows are fetched chunk by chunk (the event loop stays free
+ * between chunks) and the query stops at the first row or byte over the caps.
+ */
+async function runSql(conn: DuckDBConnection, query: string, limits: SvcsqlLimits): Promise<string> {
+  let prepared;
+  try {
+    const names = conn.getTableNames(query, false);
+    const bad = names.filter((n) => !SQL_VIEW_NAMES.has(n));
+    if (bad.length) throw new UserError(unknownTables(bad));
+    prepared = await conn.prepare(query);
+  } catch (e) {
+    if (e instanceof UserError) throw e;
+    // A table a table function names (query_table, …) is unknown the same way as one in FROM.
+    const missing = /Table with name ("?)([^\s"!]+)\1 does not exist/.exec((e as Error).message);
+    throw new UserError(missing ? unknownTables([missing[2]!]) : (e as Error).message);
+  }
+  if (prepared.statementType !== 1 /* SELECT */) throw new UserError("Only SELECT statements are allowed");
+  const names = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
+  const types = names.map((_, i) => sqlType(prepared.columnType(i).toString()));
+  // DuckDB renders each row's JSON text (see wireSql); one row past the cap tells "too many".
+  const result = await conn.stream(`${wireSql(query, types)}\nLIMIT ${limits.maxRows + 1}`).catch((e: Error) => { throw new UserError(e.message); });
+  const rows: string[] = [];
+  let bytes = 0;
+  for (;;) {
+    const chunk = await result.fetchChunk().catch((e: Error) => { throw new UserError(e.message); });
+    if (!chunk || chunk.rowCount === 0) break;
+    for (const v of chunk.getColumnValues(0)) {
+      const row = String(v);
+      rows.push(row);
+      bytes += row.length + 1;
+    }
+    if (rows.length > limits.maxRows) {
+      throw new UserError(`The result has more than ${limits.maxRows.toLocaleString("en-US")} rows (the SQL API's row cap); aggregate it or add a LIMIT`);
+    }
+    if (bytes > limits.maxBytes) {
+      throw new UserError(`The result is larger than ${Math.round(limits.maxBytes / 1048576)} MiB (the SQL API's answer cap); select fewer columns or rows`);
+    }
+  }
+  return `{"schema":${JSON.stringify(names.map((name, i) => ({ name, type: types[i]! })))},"data":[${rows.join(",")}]}`;
+}
+
+/** The same words for a state table, a typo and a table function's target: nothing tells them apart. */
+function unknownTables(names: string[]): string {
+  return `Unknown table(s): ${names.join(", ")}; the views are ${[...SQL_VIEW_NAMES].join(", ")}`;
 }
 
 type SqlType = "string" | "number" | "boolean" | "time";

@@ -1,6 +1,6 @@
-// The stand-in's embedded database: DuckDB, platform.duckdb in the data dir for the
-// management state (survives restarts) with the sample dataset file attached read-only. Statements on one
-// connection run one at a time (a promise queue); the data API gets its own connection.
+// The stand-in's management state: DuckDB, platform.duckdb in the data dir (survives restarts).
+// Statements on its one connection run one at a time (a promise queue). The data API never sees
+// this instance: it has a sandbox of its own (data-db.ts) holding only the sample dataset.
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from "@duckdb/node-api";
 import path from "node:path";
 
@@ -10,17 +10,10 @@ export class Db {
   private queue: Promise<unknown> = Promise.resolve();
   private constructor(readonly instance: DuckDBInstance, private readonly conn: DuckDBConnection) {}
 
-  /** Opens `<dataDir>/platform.duckdb` (state) and attaches the dataset file read-only as `sample`. */
-  static async open(dataDir: string, datasetFile: string, threads = 1): Promise<Db> {
+  /** Opens `<dataDir>/platform.duckdb` (state only). */
+  static async open(dataDir: string, threads = 1): Promise<Db> {
     const instance = await DuckDBInstance.create(path.join(dataDir, "platform.duckdb"), { threads: String(threads) });
-    const conn = await instance.connect();
-    await conn.run(`ATTACH '${datasetFile.replace(/'/g, "''")}' AS sample (READ_ONLY)`);
-    return new Db(instance, conn);
-  }
-
-  /** A second connection for read-only queries that may run beside state writes. */
-  async reader(): Promise<DuckDBConnection> {
-    return this.instance.connect();
+    return new Db(instance, await instance.connect());
   }
 
   /** Runs fn alone on the state connection (callers never interleave). */

@@ -1,10 +1,13 @@
 // Dev-only routes, mounted under /__dev only when the stand-in starts with --dev-hooks
 // (`startPlatform({ devHooks: true })`; npm start and the tests use it). Absent otherwise: a
 // production-like start answers 404 for them like for any unknown path.
+//   POST /__dev/clock {"advanceMs": n}   moves the stand-in's clock
+//   GET  /__dev/chaos                    {enabled, counts}: faults injected so far, by kind
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Clock } from "./clock";
 import type { EmbedService } from "./embed";
+import type { Chaos } from "./chaos";
 import { parseWith } from "./validation";
 
 const AdvanceInput = z.strictObject({ advanceMs: z.number().int().min(0).max(366 * 24 * 3600 * 1000) });
@@ -17,8 +20,9 @@ const EmbedSessionInput = z.strictObject({
   firstName: z.string().max(255).optional(),
 });
 
-export function devRoutes(clock: Clock, embed?: EmbedService): Hono {
+export function devRoutes(clock: Clock, chaos?: Chaos, embed?: EmbedService): Hono {
   const app = new Hono();
+  if (chaos) app.get("/chaos", (c) => c.json({ enabled: chaos.enabled, counts: chaos.counts() }));
   app.post("/clock", async (c) => {
     let body: unknown;
     try {

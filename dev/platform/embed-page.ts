@@ -2,7 +2,7 @@
 // ?session=<id>&hostOrigin=<origin>[&allowExport=true][&timezone=<IANA>]. The HTML is a shell; the
 // page's script (embed-page-client.ts, bundled with esbuild on first use) exchanges the session
 // itself, draws the widgets with Vega-Lite, and speaks the postMessage protocol.
-// The page's own endpoints live under /embed/api (ours, docs/API.md §8): its context (tenant,
+// The page's own endpoints live under /embed/api (ours, docs/API.md §11): its context (tenant,
 // deployment, widgets, when its token stops working, the stand-in's clock), the stand-in's time
 // (so that `POST /__dev/clock` moves the session timers), and one widget's rows with the page's
 // filters and time zone. All but /time take the embed token like every embed endpoint.

@@ -1,6 +1,6 @@
 // Dashboard exports (seeds 01 §4 rows, §8): POST /api/v1/dashboard-exports renders a published
 // dashboard to PNG or PDF in the background; GET …/{jobId} polls; GET …/{jobId}/download gives the
-// file. Rules (docs/API.md §8): management credential (Bearer API key); body checked first (400: bad
+// file. Rules (docs/API.md §11): management credential (Bearer API key); body checked first (400: bad
 // format, unknown field), then the dashboard looked up (404), then manage access (admin, or editor or
 // admin of the dashboard's deployment; a viewer or a user without a role there gets 403); renderAs
 // only for account admins (403) and only a subject that can read the dashboard (400 unknown subject,

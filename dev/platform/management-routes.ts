@@ -12,11 +12,19 @@ import { DEPLOYMENTS, type User } from "./personas";
 import { HttpProblem, type ReportService } from "./service";
 import type { Credentials } from "./auth";
 import { intParam, jsonBody, parseWith } from "./validation";
+import { AppConfig, SettingsPatch, type SheetsSettings } from "../../src/api/chat/schemas";
 import { page } from "./paging";
 
 type Env = { Variables: { user: User } };
 
-export function managementRoutes(service: ReportService, creds: Credentials): Hono<Env> {
+/** GET /api/v1/app-config as the stand-in answers it unless a start flag says otherwise. */
+export const DEFAULT_APP_CONFIG: AppConfig = {
+  aiPaywalled: false, dashboardAppsEnabled: true, restrictDataDownload: false, sheetsAgentChatEnabled: true,
+  timezoneSettings: { timezone: "UTC" },
+};
+
+/** `appConfig()` is read per request: the stand-in adds its aiUrl once it listens (docs/API.md §Chat). */
+export function managementRoutes(service: ReportService, creds: Credentials, appConfig: () => AppConfig = () => DEFAULT_APP_CONFIG): Hono<Env> {
   const app = new Hono<Env>();
   const spec = buildOpenApiDocument();
 
@@ -31,12 +39,33 @@ export function managementRoutes(service: ReportService, creds: Credentials): Ho
 
   const query = (c: Context) => Object.fromEntries(new URL(c.req.url).searchParams);
 
+  // The user's sheets settings live in the state's meta table (one JSON value per user).
+  const settingsKey = (u: User) => `settings.${u.id}.sheetsSettings`;
+  const sheetsSettings = (u: User): SheetsSettings => JSON.parse(service.store.meta.get(settingsKey(u)) ?? "{}") as SheetsSettings;
+
   app.get("/users/me", (c) => {
     const u = c.var.user;
     return c.json({
       id: u.id, email: u.email, firstName: u.firstName, lastName: u.lastName, picture: u.picture, isAdmin: u.isAdmin,
       userPolicies: Object.entries(u.roles).map(([d, role]) => ({ deploymentId: Number(d), role, source: "direct" })),
+      settings: { sheetsSettings: sheetsSettings(u) },
     });
+  });
+
+  app.get("/app-config", (c) => c.json(appConfig()));
+
+  // Seed 01 §4.4: a partial patch, sheets settings merged field by field; an explicit null clears.
+  app.patch("/users/me/settings", async (c) => {
+    const patch = await jsonBody(c, SettingsPatch);
+    const merged: Record<string, unknown> = { ...sheetsSettings(c.var.user) };
+    for (const [k, v] of Object.entries(patch.sheetsSettings ?? {})) {
+      if (v === null) delete merged[k];
+      else merged[k] = v;
+    }
+    const text = JSON.stringify(merged);
+    if (text.length > 16_384) throw new HttpProblem(400, "sheetsSettings: at most 16 KiB in all", "too_long", "sheetsSettings");
+    await service.store.commit({ meta: { [settingsKey(c.var.user)]: text } });
+    return c.json({ sheetsSettings: merged });
   });
 
   app.get("/deployments", (c) => {
@@ -51,7 +80,9 @@ export function managementRoutes(service: ReportService, creds: Credentials): Ho
     const input = await jsonBody(c, DeploymentTokenInput, true);
     const expiresIn = input.expiresIn ?? LIMITS.tokenExpiresInDefault;
     const iat = creds.clock.nowSec();
-    const token = creds.sign({ sub: c.var.user.id, deploymentId, iat, exp: iat + expiresIn });
+    // sub is the caller's email; scope lists what the caller may use with it (chat included for
+    // every user of the deployment: the add-in uses the chat API's deployment form with it).
+    const token = creds.sign({ sub: c.var.user.email, deploymentId, scope: ["data", "meta", "chat"], iat, exp: iat + expiresIn });
     return c.json({ token, expiresIn, expiresAt: new Date((iat + expiresIn) * 1000).toISOString() });
   });
 

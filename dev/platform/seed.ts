@@ -1,6 +1,9 @@
 // Seeded management data (written once per data dir): reports in both deployments, legacy
 // reports with a unique and a shared placeholder id, an external workbook whose placements
 // mix GRANTED and DENIED for the analyst, and a workbook over the 2000-placement limit.
+// The demo persona (the analyst) also finds a small catalogue a user recognises — Revenue by month,
+// Top customers, Orders by status and region (a pivot) — in meaningful folders; the edge-case reports
+// the tests need live in a folder of their own, out of the way.
 import { placeholderPublicId, PLACEHOLDER_BUCKET } from "../../src/api/public-id";
 import type { ResultChecksum } from "../../src/api/schemas/management";
 import { queryChecksum } from "./service";
@@ -12,6 +15,24 @@ export const OVERSIZED_WORKBOOK = "wb-oversized-0001";
 export const LEGACY_UNIQUE_ID = 100 * PLACEHOLDER_BUCKET;
 export const LEGACY_SHARED_IDS = [101 * PLACEHOLDER_BUCKET, 101 * PLACEHOLDER_BUCKET + 1];
 const AT = "2026-01-15T09:00:00.000Z";
+
+
+/** The demo catalogue: owned by the analyst, shared with the deployment. */
+const DEMO: { id: number; name: string; folderId: number; jsonQuery: object; pivotItems?: StoredReport["pivotItems"] }[] = [
+  {
+    id: 6, name: "Revenue by month", folderId: 1,
+    jsonQuery: { measures: ["orders.total_amount", "orders.count", "orders.return_rate"], timeDimensions: [{ dimension: "orders.created_at", granularity: "month" }], order: [["orders.created_at", "asc"]] },
+  },
+  {
+    id: 7, name: "Top customers", folderId: 2,
+    jsonQuery: { measures: ["orders.total_amount", "orders.count"], dimensions: ["customers.name", "customers.country", "customers.segment"], order: [["orders.total_amount", "desc"]], limit: 25 },
+  },
+  {
+    id: 8, name: "Orders by status and region", folderId: 3,
+    jsonQuery: { measures: ["orders.count"], dimensions: ["orders.status", "customers.country"], order: [["orders.status", "asc"], ["customers.country", "asc"]] },
+    pivotItems: { rows: ["orders.status"], columns: ["customers.country"], measures: ["orders.count"], filters: [], showColumnTotals: true, showRowTotals: true },
+  },
+];
 
 const query = JSON.stringify({ measures: ["orders.count", "orders.total_amount"], dimensions: ["orders.status"] });
 const checksum: ResultChecksum = { v: 1, chunks: [{ from: 0, to: 4, hash: "0f1e2d3c4b5a6978" }], payload: "seeded" };
@@ -41,7 +62,17 @@ export async function seedIfEmpty(store: Store): Promise<void> {
   const viewerVisible = report(5, 2, "FinShared005", "Finance shared", 1, true);
   const legacy = [LEGACY_UNIQUE_ID, ...LEGACY_SHARED_IDS].map((id) => report(id, 1, null, `Legacy report ${id}`, 2, true));
   const big = [10, 11, 12].map((id) => ({ ...report(id, 1, `OversizeRp${id}`, `Oversized ${id}`, 1, true), externalWorkbookId: OVERSIZED_WORKBOOK }));
-  const reports = [analystOwn, adminShared, outsiderPrivate, outsiderOther, viewerVisible, ...legacy, ...big];
+  for (const r of [...legacy, ...big]) r.folderId = 9; // edge cases the tests need, out of the demo user's way
+  const demo = DEMO.map((d) => {
+    const r: StoredReport = {
+      ...report(d.id, 1, `DemoReport${String(d.id).padStart(2, "0")}`, d.name, 2, true),
+      folderId: d.folderId, jsonQuery: JSON.stringify(d.jsonQuery), ...(d.pivotItems ? { pivotItems: d.pivotItems } : {}),
+    };
+    delete r.externalWorkbookId;
+    r.currentQueryChecksum = queryChecksum(r);
+    return r;
+  });
+  const reports = [analystOwn, adminShared, outsiderPrivate, outsiderOther, viewerVisible, ...demo, ...legacy, ...big];
 
   const placements: StoredPlacement[] = [
     placement("plc-mixed-01", analystOwn, MIXED_WORKBOOK, "Pipeline", "A1", "C5", analystOwn.currentQueryChecksum!),

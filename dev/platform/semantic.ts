@@ -10,8 +10,10 @@ import type { Filter, LoadQuery, MemberFilter } from "../../src/api/schemas/data
 export class QueryError extends Error {}
 
 type DimType = "string" | "number" | "boolean" | "time";
-interface DimensionDef { sql: string; type: DimType; title: string }
-interface MeasureDef { sql: string; aggType: "count" | "sum" | "avg" | "countDistinct"; title: string; decimals: number }
+/** Display formats as the semantic layer's model sets them (`format:`), carried by /v1/meta and annotations. */
+type MemberFormat = "currency" | "percent" | "number" | "id";
+interface DimensionDef { sql: string; type: DimType; title: string; format?: MemberFormat }
+interface MeasureDef { sql: string; aggType: "count" | "sum" | "avg" | "countDistinct" | "number"; title: string; decimals: number; format?: MemberFormat }
 interface ViewDef {
   name: string;
   title: string;
@@ -28,18 +30,20 @@ export const VIEWS: ViewDef[] = [
     name: "orders", title: "Orders", table: "sample.orders", alias: "o",
     measures: {
       count: { sql: "count(*)", aggType: "count", title: "Count", decimals: 0 },
-      total_amount: { sql: "sum(o.amount)", aggType: "sum", title: "Total Amount", decimals: 2 },
-      avg_amount: { sql: "avg(o.amount)", aggType: "avg", title: "Avg Amount", decimals: 6 },
+      total_amount: { sql: "sum(o.amount)", aggType: "sum", title: "Total Amount", decimals: 2, format: "currency" },
+      avg_amount: { sql: "avg(o.amount)", aggType: "avg", title: "Avg Amount", decimals: 6, format: "currency" },
+      // A percentage as the semantic layer models one: already ×100 (Cube's `{a} / {b} * 100.0, format: percent`).
+      return_rate: { sql: "100.0 * avg(CASE WHEN o.is_returned THEN 1 ELSE 0 END)", aggType: "number", title: "Return Rate", decimals: 2, format: "percent" },
       total_quantity: { sql: "sum(o.quantity)", aggType: "sum", title: "Total Quantity", decimals: 0 },
       customers_count: { sql: "count(DISTINCT o.customer_id)", aggType: "countDistinct", title: "Customers Count", decimals: 0 },
     },
     dimensions: {
-      id: { sql: "o.id", type: "number", title: "Id" },
+      id: { sql: "o.id", type: "number", title: "Id", format: "id" },
       external_ref: { sql: "o.external_ref", type: "number", title: "External Ref" },
       status: { sql: "o.status", type: "string", title: "Status" },
       created_at: { sql: "o.created_at", type: "time", title: "Created at" },
       quantity: { sql: "o.quantity", type: "number", title: "Quantity" },
-      amount: { sql: "o.amount", type: "number", title: "Amount" },
+      amount: { sql: "o.amount", type: "number", title: "Amount", format: "currency" },
       is_returned: { sql: "o.is_returned", type: "boolean", title: "Is Returned" },
     },
   },
@@ -62,7 +66,7 @@ export const VIEWS: ViewDef[] = [
       id: { sql: "p.id", type: "number", title: "Id" },
       name: { sql: "p.name", type: "string", title: "Name" },
       category: { sql: "p.category", type: "string", title: "Category" },
-      price: { sql: "p.price", type: "number", title: "Price" },
+      price: { sql: "p.price", type: "number", title: "Price", format: "currency" },
     },
   },
 ];
@@ -95,10 +99,10 @@ export function metaBody() {
       public: true, name: v.name, type: "view", title: v.title,
       measures: Object.entries(v.measures).map(([n, m]) => ({
         name: `${v.name}.${n}`, title: `${v.title} ${m.title}`, shortTitle: m.title, cumulativeTotal: false, cumulative: false,
-        type: "number", aggType: m.aggType, drillMembers: [], drillMembersGrouped: { measures: [], dimensions: [] }, isVisible: true,
+        type: "number", aggType: m.aggType, ...(m.format ? { format: m.format } : {}), drillMembers: [], drillMembersGrouped: { measures: [], dimensions: [] }, isVisible: true,
       })),
       dimensions: Object.entries(v.dimensions).map(([n, d]) => ({
-        name: `${v.name}.${n}`, title: `${v.title} ${d.title}`, type: d.type, shortTitle: d.title, suggestFilterValues: true, isVisible: true,
+        name: `${v.name}.${n}`, title: `${v.title} ${d.title}`, type: d.type, shortTitle: d.title, ...(d.format ? { format: d.format } : {}), suggestFilterValues: true, isVisible: true,
       })),
       segments: [],
     })),
@@ -138,6 +142,13 @@ export interface CompiledQuery {
 
 const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
 
+/**
+ * Cube's row limits (CUBEJS_DB_QUERY_DEFAULT_LIMIT, CUBEJS_DB_QUERY_LIMIT): a query without a
+ * limit gets 10,000 rows, silently; a limit over 50,000 is refused ("The query limit has been
+ * exceeded."). Measured against Cube 0.33.65 (test/cube), see docs/API.md "What we learnt from real Cube".
+ */
+export const ROW_LIMITS = { default: 10_000, max: 50_000 } as const;
+
 export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = {}): CompiledQuery {
   const timezone = query.timezone ?? "UTC";
   if (!TIMEZONES.has(timezone)) throw new QueryError(`Unknown timezone: '${timezone}'`);
@@ -145,7 +156,11 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
   const dimensions = query.dimensions ?? [];
   const timeDimensions = query.timeDimensions ?? [];
   if (measures.length + dimensions.length + timeDimensions.length === 0) throw new QueryError("Query should contain either measures, dimensions or timeDimensions");
-  const limit = query.limit ?? 10_000;
+  // Cube checks this before anything else in the query (api-gateway normalizeQuery). Requests
+  // reach here through the LoadQuery schema, which already refuses it; the check stays for
+  // in-process callers.
+  if (query.limit !== undefined && query.limit > ROW_LIMITS.max) throw new QueryError("The query limit has been exceeded.");
+  const limit = query.limit ?? ROW_LIMITS.default;
   const params: DuckDBValue[] = [];
   const param = (v: DuckDBValue) => { params.push(v); return `$${params.length}`; };
   const used = new Set<string>();
@@ -190,7 +205,7 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
     outer.push(`${fmtDim(alias, def.type)} AS ${q(m)}`);
     jsonCols.push([m, jsonDim(alias, def.type)]);
     orderable.set(m, alias);
-    annotation.dimensions[m] = { title: `${view.title} ${def.title}`, shortTitle: def.title, type: def.type };
+    annotation.dimensions[m] = { title: `${view.title} ${def.title}`, shortTitle: def.title, type: def.type, ...(def.format ? { format: def.format } : {}) };
   });
 
   const normalizedTds = timeDimensions.map((td, i) => {
@@ -234,11 +249,11 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
     used.add(view.name);
     const alias = `m${i}`;
     inner.push(`${pd ? pd.measure(def, preAggs) : def.sql} AS ${alias}`);
-    const num = def.aggType === "avg" ? `CAST(${alias} AS DECIMAL(38,${def.decimals}))` : alias;
+    const num = def.aggType === "avg" || def.aggType === "number" ? `CAST(${alias} AS DECIMAL(38,${def.decimals}))` : alias;
     outer.push(`CAST(${num} AS VARCHAR) AS ${q(m)}`);
     jsonCols.push([m, `'"' || CAST(${num} AS VARCHAR) || '"'`]);
     orderable.set(m, alias);
-    annotation.measures[m] = { title: `${view.title} ${def.title}`, shortTitle: def.title, type: "number", drillMembers: [], drillMembersGrouped: { measures: [], dimensions: [] } };
+    annotation.measures[m] = { title: `${view.title} ${def.title}`, shortTitle: def.title, type: "number", ...(def.format ? { format: def.format } : {}), drillMembers: [], drillMembersGrouped: { measures: [], dimensions: [] } };
   });
 
   const filterSql = (f: Filter): { sql: string; aggregate: boolean } => {
@@ -321,7 +336,13 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
   let order: Array<{ id: string; desc: boolean }>;
   const given = query.order;
   if (given === undefined) order = [];
-  else if (Array.isArray(given)) order = given.map((o) => Array.isArray(o) ? { id: o[0], desc: o[1] === "desc" } : o);
+  else if (Array.isArray(given)) {
+    // Cube accepts a map or [member, direction] pairs only; the {id, desc} form it echoes back is
+    // refused with this 400 (measured on Cube 0.33.65, test/cube).
+    const bad = given.findIndex((o) => !Array.isArray(o));
+    if (bad >= 0) throw new QueryError(`Invalid query format: "order[${bad}]" must be an array`);
+    order = (given as Array<[string, "asc" | "desc"]>).map((o) => ({ id: o[0], desc: o[1] === "desc" }));
+  }
   else order = Object.entries(given).map(([id, d]) => ({ id, desc: d === "desc" }));
   for (const o of order) if (!orderable.has(o.id)) throw new QueryError(`Order member '${o.id}' is not part of the query`);
   // Default order (as the semantic layer does): first time dimension, else first measure desc, else first dimension.

@@ -11,6 +11,7 @@ import { ERROR_CODES } from "../../src/api/management-client";
 import { DEPLOYMENTS, fullName, userById, type User } from "./personas";
 import type { Store, StoredPlacement, StoredReport } from "./store";
 import type { Clock } from "./clock";
+import { FOLDER_PATHS } from "./folders";
 
 /** An error the routes turn into `status` + the documented error body. */
 export class HttpProblem extends Error {
@@ -19,7 +20,7 @@ export class HttpProblem extends Error {
   }
 }
 
-export interface UpsertRaceContext { deploymentId: number; publicId: string }
+export interface UpsertRaceContext { deploymentId: number; publicId: string; /** The user whose upsert is raced. */ user: User }
 export type UpsertRaceHook = (ctx: UpsertRaceContext) => Promise<void>;
 
 
@@ -107,6 +108,7 @@ export class ReportService {
       refreshedByUser: this.userRef(r.refreshedBy ?? r.userId),
       canEdit: this.canEdit(user, r), canManage: this.canEdit(user, r), createdBy: r.userId,
       externalWorkbookPlacements: placements.map((p) => this.placementView(r, p)),
+      ...(r.folderId !== undefined ? { folderId: r.folderId, ...(FOLDER_PATHS[r.folderId] ? { folderPath: FOLDER_PATHS[r.folderId] } : {}) } : {}),
       rolesWithAccess: r.shared ? [{ actions: ["Read"], id: 1, name: "All deployment members" }] : [],
       source: r.source, version: r.version,
     };
@@ -265,7 +267,7 @@ export class ReportService {
       }
       // Another writer may act here (test hook).
       const race = this.upsertRace;
-      if (race) { this.upsertRace = null; await race({ deploymentId, publicId }); }
+      if (race) { this.upsertRace = null; await race({ deploymentId, publicId, user }); }
       // Application: the decision must still hold.
       const now = adopt ? (this.store.reports.get(targetId!)?.publicId === null ? targetId : -1) : this.byPublicId(publicId)?.id ?? null;
       if (now !== targetId) throw new HttpProblem(409, "Another writer created or deleted the report meanwhile; retry", ERROR_CODES.upsertBranchChanged);

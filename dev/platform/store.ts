@@ -125,6 +125,38 @@ export class Store {
     for (const [k, v] of Object.entries(meta)) this.meta.set(k, v);
   }
 
+  /**
+   * Problems with the store's consistency (none when healthy): memory and database disagree, a
+   * placement's report is gone, two placements share one workbook address, or a publicId is
+   * held by two reports. Used by the soak after every step.
+   */
+  async verify(): Promise<string[]> {
+    const out: string[] = [];
+    const docs = async (sql: string) => new Map((await this.db.all(sql)).map((r) => [String(r.k), String(r.doc)]));
+    const reports = await docs("SELECT CAST(id AS VARCHAR) AS k, doc FROM state_reports");
+    const placements = await docs("SELECT id AS k, doc FROM state_placements");
+    if (reports.size !== this.reports.size) out.push(`${reports.size} reports persisted, ${this.reports.size} in memory`);
+    for (const [id, r] of this.reports) if (reports.get(String(id)) !== JSON.stringify(r)) out.push(`report ${id}: memory and database differ`);
+    if (placements.size !== this.placements.size) out.push(`${placements.size} placements persisted, ${this.placements.size} in memory`);
+    for (const [id, p] of this.placements) if (placements.get(id) !== JSON.stringify(p)) out.push(`placement ${id}: memory and database differ`);
+    const addresses = new Map<string, string>();
+    for (const p of this.placements.values()) {
+      if (!this.reports.has(p.reportId)) out.push(`placement ${p.id}: its report ${p.reportId} is gone`);
+      const at = `${p.workbookId}|${p.sheetId}|${p.anchorCell}`;
+      const other = addresses.get(at);
+      if (other) out.push(`placements ${other} and ${p.id} share ${p.workbookId} ${p.sheetName}!${p.anchorCell}`);
+      addresses.set(at, p.id);
+    }
+    const publicIds = new Map<string, number>();
+    for (const r of this.reports.values()) {
+      if (r.publicId === null) continue;
+      const other = publicIds.get(r.publicId);
+      if (other !== undefined) out.push(`reports ${other} and ${r.id} share publicId ${r.publicId}`);
+      publicIds.set(r.publicId, r.id);
+    }
+    return out;
+  }
+
   private async writePlacements(exec: (sql: string, p?: (string | number | null)[]) => Promise<void>, ps: StoredPlacement[]): Promise<void> {
     // Batched multi-row inserts: seeding writes thousands of placements at once.
     for (let i = 0; i < ps.length; i += 200) {

@@ -58,11 +58,22 @@ export interface FetchedResult<T extends TypedResult = TypedResult> {
   result(): T;
 }
 
+/**
+ * A fetched /v1/load answer. `rows` and `query` (the normalized query echoed, with the server's
+ * `limit`/`rowLimit`) are known without decoding: a caller tells a full page — a result the
+ * server may have cut — from a complete one (src/sync/run-report.ts). Optional so that test
+ * doubles may omit them; the client always sets them.
+ */
+export interface FetchedLoad extends FetchedResult<LoadResult> {
+  rows?: number;
+  query?: NormalizedQuery;
+}
+
 export interface DataClient {
   load(query: LoadQuery, signal?: AbortSignal): Promise<LoadResult>;
   svcsql(sql: string, options?: { timezone?: string }, signal?: AbortSignal): Promise<TypedResult>;
   /** load(), with decoding deferred. */
-  fetchLoad(query: LoadQuery, signal?: AbortSignal): Promise<FetchedResult<LoadResult>>;
+  fetchLoad(query: LoadQuery, signal?: AbortSignal): Promise<FetchedLoad>;
   /** svcsql(), with parsing and decoding deferred. */
   fetchSql(sql: string, options?: { timezone?: string }, signal?: AbortSignal): Promise<FetchedResult>;
   meta(signal?: AbortSignal): Promise<MetaResponse>;
@@ -160,7 +171,7 @@ export function createDataClient(options: DataClientOptions): DataClient {
     return () => (done ??= { value: f() }).value;
   };
 
-  async function fetchLoad(query: LoadQuery, signal?: AbortSignal): Promise<FetchedResult<LoadResult>> {
+  async function fetchLoad(query: LoadQuery, signal?: AbortSignal): Promise<FetchedLoad> {
     const what = "POST /v1/load";
     const raw = await call("POST", "/v1/load", { query: wireQuery(query) }, signal);
     const text = utf8.decode(raw.bytes);
@@ -173,6 +184,8 @@ export function createDataClient(options: DataClientOptions): DataClient {
     const stable = at >= 0 && text.indexOf(member!, at + 1) < 0 ? text.slice(0, at) + text.slice(at + member!.length) : text;
     return {
       source: h64Hex(utf8Encoder.encode(stable)),
+      rows: res.data.length,
+      query: res.query,
       result: once(() => {
         const typed = decode(what, raw.status, json, () => toTypedResult(res));
         return { ...typed, query: res.query, lastRefreshTime: res.lastRefreshTime ?? null };

@@ -31,6 +31,8 @@ export type ApiErrorKind =
   | "sql-not-supported"
   | "data-url"
   | "platform-url"
+  | "chat-auth"
+  | "chat-busy"
   | "http";
 
 export abstract class ApiError extends Error {

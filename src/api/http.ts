@@ -114,6 +114,8 @@ export interface SendOptions {
   maxBytes?: number;
   /** Accept header (default application/json). */
   accept?: string;
+  /** Other request headers (the chat API's X-Svc-Auth-Token). An empty `authorization` is not sent. */
+  headers?: Record<string, string>;
 }
 
 /** One answer as raw bytes: what the data client fingerprints before (or instead of) parsing. */
@@ -124,7 +126,7 @@ export interface RawBytesResponse {
 }
 
 function requestInit(o: Omit<SendOptions, "deadlineMs">, signal: AbortSignal): RequestInit {
-  const headers: Record<string, string> = { Accept: o.accept ?? "application/json", Authorization: o.authorization };
+  const headers: Record<string, string> = { Accept: o.accept ?? "application/json", ...(o.authorization ? { Authorization: o.authorization } : {}), ...o.headers };
   if (o.body !== undefined) headers["Content-Type"] = "application/json";
   return { method: o.method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body), signal };
 }

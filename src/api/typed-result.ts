@@ -24,9 +24,11 @@ export function columnType(annotated: string): ColumnType {
 /** Columns in the order dimensions, timeDimensions (with a granularity), measures. */
 export function columnsOf(query: NormalizedQuery, annotation: Annotation): ResultColumn[] {
   const cols: ResultColumn[] = [];
-  const add = (key: string, entry: { title: string; shortTitle: string; type: string } | undefined, kind: ResultColumn["kind"], granularity?: string) => {
+  const add = (key: string, entry: Annotation["measures"][string] | undefined, kind: ResultColumn["kind"], granularity?: string) => {
     if (!entry) throw new ValueDecodeError(`annotation has no entry for ${key}`);
     const col: ResultColumn = { key, title: entry.title, shortTitle: entry.shortTitle, type: columnType(entry.type), kind };
+    const format = typeof entry.format === "string" ? entry.format : entry.format?.type;
+    if (format) col.format = format;
     if (granularity !== undefined) col.granularity = granularity;
     cols.push(col);
   };

@@ -23,6 +23,8 @@ export interface ResultColumn {
   kind: "measure" | "dimension" | "timeDimension";
   /** For a time dimension with a granularity. */
   granularity?: string;
+  /** The semantic model's display format ("currency", "percent", "number", …); never part of a fingerprint. */
+  format?: string;
 }
 
 export interface TypedResult {

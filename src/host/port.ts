@@ -43,6 +43,18 @@ export interface WorkbookIdentity {
 export interface WriteOptions {
   /** Number format per column (index within the written block), e.g. a date format; null = General. */
   columnFormats?: ReadonlyArray<string | null>;
+  /**
+   * Rows (relative to the grid, ascending) where a new chunk of the placement's fingerprint starts.
+   * Each sync the adapter sends ends just before one of them or at the grid's end, so an
+   * interruption between two syncs leaves every chunk all old or all new. Only a single chunk too
+   * large for one request is split inside itself.
+   */
+  breakRows?: readonly number[];
+  /**
+   * Leave the number formats of non-text cells as they are (a refresh keeps the user's formats).
+   * Strings still get the text format "@": that is what keeps them from becoming formulas.
+   */
+  keepFormats?: boolean;
   /** Called after each block lands: rows written so far of the total. */
   onProgress?: (rowsWritten: number, totalRows: number) => void;
   signal?: AbortSignal;
@@ -55,6 +67,27 @@ export interface WriteStats {
   syncs: number;
   /** Largest estimated request payload of one sync, in bytes. */
   maxSyncBytes: number;
+}
+
+/** Formatting of an area; never touches values. Absent fields are left as they are. */
+export interface AreaStyle {
+  /** Number format per column of the area; null = leave that column's formats unchanged. */
+  columnFormats?: ReadonlyArray<string | null>;
+  /** Bold font (Range.format.font.bold). */
+  bold?: boolean;
+  /** Fill colour "#RRGGBB" (Range.format.fill.color); null = no fill (Range.format.fill.clear()). */
+  fill?: string | null;
+  /** Fit the columns' widths to these cells (Range.format.autofitColumns), so formatted numbers show, not "####". */
+  autofit?: boolean;
+}
+
+/** An area's formatting as Excel reports it (bold/fill null when the cells differ). */
+export interface AreaStyleRead {
+  /** Number format of every cell, row by row ("General" when none). */
+  numberFormats: string[][];
+  bold: boolean | null;
+  /** "#RRGGBB"; "#FFFFFF" when there is no fill, as Excel reports it. */
+  fill: string | null;
 }
 
 export interface ReadOptions {
@@ -118,6 +151,16 @@ export interface SheetPort {
   read(area: Area, options?: ReadOptions): AsyncIterable<SheetValue[][]>;
   /** Clear values and formats of an area. */
   clear(area: Area): Promise<void>;
+
+  // Formatting (never a value: formats are not part of a placement's fingerprint)
+  /** Apply number formats per column, bold and fill to an area. */
+  style(area: Area, style: AreaStyle): Promise<void>;
+  /** Read an area's number formats, bold and fill. */
+  readStyle(area: Area): Promise<AreaStyleRead>;
+  /** Freeze the top `rows` rows of a sheet (0 unfreezes them). */
+  freezeRows(sheetId: string, rows: number): Promise<void>;
+  /** How many top rows of a sheet are frozen (0 when none). */
+  frozenRows(sheetId: string): Promise<number>;
 
   // Tracking (hidden workbook-scoped names)
   track(name: string, area: Area): Promise<void>;

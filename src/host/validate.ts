@@ -100,6 +100,14 @@ export function to15Digits(n: number): number {
   return Number(n.toPrecision(15));
 }
 
+/** An AreaStyle's fields: column formats as for writes, fill "#RRGGBB" or null. */
+export function validateStyle(style: { columnFormats?: ReadonlyArray<string | null>; bold?: boolean; fill?: string | null; autofit?: boolean }, cols: number): void {
+  if (style.autofit !== undefined && typeof style.autofit !== "boolean") throw new PortInputError("autofit must be true or false");
+  validateColumnFormats(style.columnFormats, cols);
+  if (style.bold !== undefined && typeof style.bold !== "boolean") throw new PortInputError("bold must be true or false");
+  if (style.fill !== undefined && style.fill !== null && !/^#[0-9A-Fa-f]{6}$/.test(style.fill)) throw new PortInputError(`fill must be a colour "#RRGGBB" or null, not ${JSON.stringify(style.fill)}`);
+}
+
 /**
  * A picture for putPicture: base64 (no data: prefix) of a PNG or a JPEG, as Excel's
  * shapes.addImage takes it; its size in pixels (PNG: IHDR; JPEG: the first SOFn segment).

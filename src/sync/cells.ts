@@ -7,7 +7,8 @@
 // results. test/sync/cells.test.ts checks the fast path against toCell on random numbers.
 import type { SheetValue } from "../host/port.ts";
 import type { ColumnType, RawValue } from "../checksum/types.ts";
-import { columnNumberFormat, toCell } from "../checksum/index.ts";
+import { toCell } from "../checksum/index.ts";
+import { numberFormatFor, type FormatColumn } from "./formats.ts";
 
 const NO_OPTIONS = {};
 
@@ -40,6 +41,7 @@ export function isPlainNumber(x: number): boolean {
   return digits <= 15;
 }
 
-export function formatFor(type: ColumnType, granularity?: string): string | null {
-  return columnNumberFormat(type, granularity);
+/** A column's Excel number format from its type, granularity and semantic format (formats.ts). */
+export function formatFor(column: FormatColumn): string | null {
+  return numberFormatFor(column);
 }

@@ -11,11 +11,11 @@
 //   DENIED placements are listed read-only with their owner and deployment; 422 → HomeLimitError.
 import { PlacementLimitError, type ExternalPlacement, type SyncStatus } from "../api/index.ts";
 import { areaA1, cellA1 } from "../host/a1.ts";
-import type { TrackedArea } from "../host/port.ts";
+import type { Area, TrackedArea } from "../host/port.ts";
 import { platformAddress, readArea, type SyncContext } from "./context.ts";
 import { findPlacementId, type HandEdits, type SyncEngine } from "./engine.ts";
 import { chunkRows, type Grid } from "./fingerprint.ts";
-import { mergeRuns } from "./plan.ts";
+import { leftoverAreas, mergeRuns } from "./plan.ts";
 import { updatePlacement, type CellState, type LocalPlacement } from "./state.ts";
 
 export type EditState = "clean" | "edited" | "interrupted-finished" | "interrupted" | "unknown";
@@ -35,6 +35,13 @@ export interface PlacementCheck {
   edit: EditState;
   /** Edited rows (zero-based, relative to the placement) when edit = "edited". */
   editedRows: { from: number; to: number }[];
+  /**
+   * true: `editedRows` are the exact rows that differ from what this session last wrote.
+   * false: the last-written cells are not known here (another session), so the rows are those of
+   * the edited chunks — the edits are somewhere within them (a refresh names the exact rows).
+   */
+  editedRowsExact: boolean;
+  deploymentId: number;
   /** Offers for the UI: disconnect a missing placement. */
   offers: ("disconnect")[];
   /** A platform problem while checking this placement (it does not stop the others). */
@@ -85,7 +92,8 @@ export async function check(engine: SyncEngine, o: { signal?: AbortSignal } = {}
   }
   const out: PlacementCheck[] = [];
   for (const p of await engine.placements()) {
-    out.push(await engine.exclusive(() => checkOne(engine, p, remote.get(p.placementId ?? ""), identity.copied, o.signal)));
+    o.signal?.throwIfAborted();
+    out.push(await engine.exclusive(() => checkOne(engine, p, remote.get(p.placementId ?? ""), identity.copied, o.signal), o.signal));
   }
   return { workbookName: identity.name, copied: identity.copied, offers: identity.copied ? ["fork"] : [], placements: out, ...(platformProblem ? { platformProblem } : {}) };
 }
@@ -95,7 +103,7 @@ async function checkOne(engine: SyncEngine, p: LocalPlacement, remote: ExternalP
   const { port } = ctx;
   const base: PlacementCheck = {
     key: p.key, placementId: p.placementId, reportId: p.reportId, reportName: remote?.reportName ?? p.reportName, syncStatus: remote?.syncStatus ?? "UNKNOWN",
-    sheetName: null, range: null, missing: false, corrections: [], edit: "unknown", editedRows: [], offers: [],
+    sheetName: null, range: null, missing: false, corrections: [], edit: "unknown", editedRows: [], editedRowsExact: false, offers: [], deploymentId: p.deploymentId,
   };
   const t = byName(await port.tracked(), p.name);
   if (!t?.area || !t.sheet) return { ...base, missing: true, offers: ["disconnect"] };
@@ -113,7 +121,7 @@ async function checkOne(engine: SyncEngine, p: LocalPlacement, remote: ExternalP
     if (moved) base.corrections.push(`anchor moved from ${p.anchorCell} to ${anchorCell}`);
     if (renamed) base.corrections.push(`sheet renamed from ${p.sheetName} to ${sheet.name}`);
     try {
-      if (p.placementId && p.deploymentId === ctx.deploymentId) {
+      if (p.placementId) {
         const addr = platformAddress(sheet.name, { ...area, rows: p.shape.rows, cols: p.shape.cols });
         await ctx.platform.connectWorkbook(p.deploymentId, p.reportId, { placementId: p.placementId, sheetId: sheet.id, sheetName: sheet.name, addressOnly: true, ...addr }, signal);
       }
@@ -128,10 +136,17 @@ async function checkOne(engine: SyncEngine, p: LocalPlacement, remote: ExternalP
   const local = (await engine.placements()).find((x) => x.key === p.key) ?? p;
   const state = await engine.classifyCells(local, current);
   base.edit = editState(state);
-  if (state.kind === "edited") base.editedRows = editedRows(local, state);
+  // The journal says a write began and did not end: interrupted even if no cell changed yet.
+  if (state.kind === "clean" && local.pending?.phase === "writing") base.edit = "interrupted";
+  if (state.kind === "edited") {
+    const lastWritten = engine.lastWrittenGrid(p.key);
+    base.editedRows = editedRows(local, state, current, lastWritten);
+    base.editedRowsExact = lastWritten !== undefined && base.editedRows.length > 0;
+    if (!base.editedRowsExact) base.editedRows = editedRows(local, state, current, undefined);
+  }
   if (state.kind === "unrecorded" && !copied) {
     try {
-      await finishRecord(engine, local, sheet, area);
+      base.range = areaA1(await finishRecord(engine, local, sheet, area, signal));
       base.edit = "interrupted-finished";
     } catch (e) {
       base.problem = `The last write is complete but could not be recorded yet: ${(e as Error).message}`;
@@ -153,29 +168,51 @@ function editState(s: CellState): EditState {
   }
 }
 
-function editedRows(p: LocalPlacement, s: Extract<CellState, { kind: "edited" }>): { from: number; to: number }[] {
+/**
+ * Rows of the edited chunks; with the grid last written in this session, only the rows in them
+ * that differ from it (the exact rows, as a refresh's hand-edit report names them).
+ */
+function editedRows(p: LocalPlacement, s: Extract<CellState, { kind: "edited" }>, current: Grid, lastWritten: Grid | undefined): { from: number; to: number }[] {
   const ref = p.committed ?? p.pending?.checksum;
   if (!ref) return [];
   const rows = p.committed ? p.shape.rows : p.pending!.shape.rows;
-  return mergeRuns(s.editedChunks.filter((i) => i < ref.chunks.length).map((i) => chunkRows(ref, i, rows)));
+  const chunks = mergeRuns(s.editedChunks.filter((i) => i < ref.chunks.length).map((i) => chunkRows(ref, i, rows)));
+  if (!lastWritten) return chunks;
+  const exact: { from: number; to: number }[] = [];
+  for (const c of chunks) {
+    for (let r = c.from; r <= c.to; r++) {
+      const a = current[r] ?? [], b = lastWritten[r] ?? [];
+      let same = true;
+      for (let k = 0; same && k < p.shape.cols; k++) same = (a[k] ?? "") === (b[k] ?? "");
+      if (!same) exact.push({ from: r, to: r });
+    }
+  }
+  return mergeRuns(exact);
 }
 
-/** The cells equal the pending write: record it (connect for a first placement, else refresh). */
-async function finishRecord(engine: SyncEngine, p: LocalPlacement, sheet: { id: string; name: string }, area: { sheetId: string; row: number; col: number }): Promise<void> {
+/**
+ * The cells equal the pending write: finish it — clear what a shrink leaves behind (the clear may
+ * be what was interrupted), then record it (connect for a first placement, else refresh).
+ */
+async function finishRecord(engine: SyncEngine, p: LocalPlacement, sheet: { id: string; name: string }, area: { sheetId: string; row: number; col: number }, signal?: AbortSignal): Promise<Area> {
   const { ctx } = engine;
   const pending = p.pending!;
   const full = { ...area, rows: pending.shape.rows, cols: pending.shape.cols };
+  // Older records carry no journal of the clears: the rows and columns the old shape had beyond the new one.
+  const clears = pending.clears?.map((c) => ({ sheetId: area.sheetId, row: area.row + c.row, col: area.col + c.col, rows: c.rows, cols: c.cols })) ?? leftoverAreas(area, p.shape, pending.shape);
+  for (const c of clears) await ctx.port.clear(c);
   const addr = platformAddress(sheet.name, full);
   const identity = await ctx.port.identity();
   let placementId = p.placementId;
   if (placementId) {
-    await ctx.platform.refreshReport(p.deploymentId, p.reportId, { placementId, resultChecksum: pending.checksum, sheetId: sheet.id, sheetName: sheet.name, ...addr });
+    await ctx.platform.refreshReport(p.deploymentId, p.reportId, { placementId, resultChecksum: pending.checksum, sheetId: sheet.id, sheetName: sheet.name, ...addr }, signal);
   } else {
-    const report = await ctx.platform.connectWorkbook(p.deploymentId, p.reportId, { externalWorkbookId: identity.workbookId, sheetId: sheet.id, sheetName: sheet.name, workbookName: identity.name, host: ctx.port.host, resultChecksum: pending.checksum, ...addr });
+    const report = await ctx.platform.connectWorkbook(p.deploymentId, p.reportId, { externalWorkbookId: identity.workbookId, sheetId: sheet.id, sheetName: sheet.name, workbookName: identity.name, host: ctx.port.host, resultChecksum: pending.checksum, ...addr }, signal);
     placementId = findPlacementId(report, identity.workbookId, sheet.id, addr.anchorCell);
   }
   await ctx.port.track(p.name, full);
   await updatePlacement(ctx.port, p.key, (x) => ({ ...x, placementId, committed: pending.checksum, source: pending.source ?? null, pending: null, shape: pending.shape }));
+  return full;
 }
 
 // ---------------------------------------------------------------- fork
@@ -204,10 +241,6 @@ export async function fork(engine: SyncEngine, o: { signal?: AbortSignal } = {})
         out.failed[p.key] = !p.committed ? "It was never fully recorded." : "Its cells are missing.";
         continue;
       }
-      if (p.deploymentId !== ctx.deploymentId) {
-        out.failed[p.key] = `It belongs to deployment ${p.deploymentId}; sign in to that deployment to re-connect it.`;
-        continue;
-      }
       try {
         const addr = platformAddress(t.sheet.name, t.area);
         const report = await ctx.platform.connectWorkbook(p.deploymentId, p.reportId, { externalWorkbookId: identity.workbookId, sheetId: t.sheet.id, sheetName: t.sheet.name, workbookName: identity.name, host: ctx.port.host, resultChecksum: p.committed, ...addr }, o.signal);
@@ -219,7 +252,7 @@ export async function fork(engine: SyncEngine, o: { signal?: AbortSignal } = {})
       }
     }
     return out;
-  });
+  }, o.signal);
 }
 
 // ---------------------------------------------------------------- home
@@ -235,6 +268,8 @@ export interface HomeEntry {
   reportId: number | null;
   reportName: string | null;
   deploymentId: number;
+  /** The deployment's name when known (local record or ctx.deploymentNames); null otherwise. */
+  deploymentName: string | null;
   owner: { name: string | null; email: string | null } | null;
   syncStatus: SyncStatus;
   sheetName: string | null;
@@ -257,6 +292,7 @@ export async function home(engine: SyncEngine, o: { signal?: AbortSignal } = {})
   const remote = await platformPlacements(engine.ctx, identity.workbookId, o.signal);
   const locals = await engine.placements();
   const tracked = await port.tracked();
+  const nameOf = (id: number, p: LocalPlacement | undefined) => engine.ctx.deploymentNames?.(id) ?? (p?.deploymentId === id ? p.deploymentName : null) ?? locals.find((x) => x.deploymentId === id && x.deploymentName)?.deploymentName ?? null;
   const localById = new Map(locals.filter((p) => p.placementId).map((p) => [p.placementId!, p]));
   const where = (p: LocalPlacement | undefined) => {
     const t = p ? byName(tracked, p.name) : undefined;
@@ -268,7 +304,7 @@ export async function home(engine: SyncEngine, o: { signal?: AbortSignal } = {})
     const denied = r.access === "DENIED";
     return {
       placementId: r.placementId, key: local?.key ?? null, access: r.access, readOnly: denied,
-      reportId: denied ? null : r.reportId, reportName: denied ? null : r.reportName, deploymentId: r.deploymentId,
+      reportId: denied ? null : r.reportId, reportName: denied ? null : r.reportName, deploymentId: r.deploymentId, deploymentName: nameOf(r.deploymentId, local),
       owner: denied ? { name: r.ownerName, email: r.ownerEmail } : null,
       syncStatus: r.syncStatus, refreshedAt: r.refreshedAt, ...w,
     };
@@ -276,7 +312,7 @@ export async function home(engine: SyncEngine, o: { signal?: AbortSignal } = {})
   const listed = new Set(remote.map((r) => r.placementId));
   for (const p of locals) {
     if (p.placementId && listed.has(p.placementId)) continue;
-    entries.push({ placementId: p.placementId, key: p.key, access: "LOCAL", readOnly: false, reportId: p.reportId, reportName: p.reportName, deploymentId: p.deploymentId, owner: null, syncStatus: "UNKNOWN", refreshedAt: null, ...where(p) });
+    entries.push({ placementId: p.placementId, key: p.key, access: "LOCAL", readOnly: false, reportId: p.reportId, reportName: p.reportName, deploymentId: p.deploymentId, deploymentName: nameOf(p.deploymentId, p), owner: null, syncStatus: "UNKNOWN", refreshedAt: null, ...where(p) });
   }
   return { workbookName: identity.name, workbookId: identity.workbookId, copied: identity.copied, entries };
 }

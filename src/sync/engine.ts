@@ -2,25 +2,31 @@
 // home are in check.ts.) Every operation talks to the workbook only through the SheetPort and to
 // the platform only through src/api; outcomes are typed values, never UI.
 //
-// Write protocol of place and refresh (docs/SYNC.md "Interrupted refresh"):
-//   1. save `pending` = fingerprint of the grid about to be written (workbook data);
-//   2. write the cells (only the chunks that differ), clear what a shrink leaves behind;
-//   3. re-track the name to the new area;
+// Write protocol of place and refresh (docs/SYNC.md "The write journal"):
+//   1. journal the intent: `pending` = fingerprint and shape of the grid about to be written,
+//      phase "writing", the cells a shrink will clear (workbook data); a first placement is also
+//      tracked now, so an interruption never strands untracked cells;
+//   2. write the cells (only the chunks that differ; each call whole chunks, its rows journalled
+//      as `inFlight` first), clear what a shrink leaves behind;
+//   3. journal the completion (phase "written"); re-track the name to the new area;
 //   4. record with the platform (connect-workbook / PUT refresh);
 //   5. committed := pending, pending := null.
-// A failure between 2 and 4 leaves `pending`: the next check finds the cells equal to it (or each
-// chunk equal to either fingerprint) and finishes the record instead of calling it a hand edit.
+// A failure between 1 and 4 leaves `pending`: the next check reports "Interrupted — finish
+// refresh" (or, when every cell landed, finishes the record), never a hand edit.
 import { isPlaceholderPublicId, type Report } from "../api/index.ts";
 import { cellA1, areaA1 } from "../host/a1.ts";
 import type { Area, SheetRef, SheetValue, TrackedArea, WriteStats } from "../host/port.ts";
 import type { ResultChecksum } from "../checksum/types.ts";
-import { Lock, platformAddress, randomKey, readArea, reportsById, trackingName, type SyncContext } from "./context.ts";
+import { NotFoundError } from "../api/index.ts";
+import { Lock, type LastWrittenStore, platformAddress, randomKey, readArea, reportsById, trackingName, type SyncContext } from "./context.ts";
 import { chunkRows, differingChunks, emptyGrid, fingerprintGrid, sliceGrid, type Grid } from "./fingerprint.ts";
 import type { Layout } from "./layout.ts";
 import { areaAt, collisions, growthAreas, leftoverAreas, mergeRuns, occupiedCells, type Neighbour, type OccupiedCell, type Shape } from "./plan.ts";
 import { NotRefreshed, runQueue, type QueueProgress } from "./queue.ts";
-import { prepareReport, runReport } from "./run-report.ts";
-import { addPlacement, classify, loadPlacements, updatePlacement, type CellState, type LocalPlacement } from "./state.ts";
+import { prepareReport, runReport, type RowCut } from "./run-report.ts";
+import { describeChange, noAccessPrefix } from "./status.ts";
+import { addPlacement, classify, loadPlacements, updatePlacement, type CellState, type LocalPlacement, type PendingWrite } from "./state.ts";
+import { forgetStyle, isValuesOnly, setValuesOnly, styleGrowth, stylePlaced } from "./styling.ts";
 import { upsertReport, type UpsertOutcome } from "./upsert.ts";
 
 // ---------------------------------------------------------------- outcomes
@@ -32,12 +38,15 @@ export interface PlaceOptions {
   confirmed?: boolean;
   signal?: AbortSignal;
   onProgress?: (rowsWritten: number, totalRows: number) => void;
+  /** Values only: no number formats, header style or freeze (styling.ts); kept for later refreshes. */
+  valuesOnly?: boolean;
 }
 
 export type PlaceOutcome =
   | { kind: "placed"; key: string; placementId: string; reportId: number; publicId: string; sheetName: string; range: string; notices: string[]; stats: WriteStats }
   /** Non-empty cells that belong to no placement: nothing was written. */
-  | { kind: "wouldOverwrite"; count: number; addresses: string[]; target: string }
+  /** `at`: the target's top-left cell — confirm with `place(report, { at, confirmed: true })` so it lands there. */
+  | { kind: "wouldOverwrite"; count: number; addresses: string[]; target: string; at: Pick<Area, "sheetId" | "row" | "col"> }
   /** The target overlaps another placement: never allowed. */
   | { kind: "collides"; target: string; placements: string[] };
 
@@ -62,6 +71,11 @@ export interface HandEdits {
 }
 
 export interface RefreshStats {
+  /** Rows the result gained / lost (a grown or shrunk placement). */
+  rowsAdded: number;
+  rowsRemoved: number;
+  /** Cells whose value changed (written cells that differ from what the sheet held). */
+  cellsChanged: number;
   cellsWritten: number;
   chunksWritten: number;
   chunksTotal: number;
@@ -96,6 +110,8 @@ export interface PreparedRefresh {
   shape: Shape;
   /** What the grid depends on (run-report.ts). */
   source: string;
+  /** The report returns more rows than a placement holds; the placed rows were cut (run-report.ts). */
+  cut?: RowCut | null;
   /**
    * The answer is the one last written (same source): `incoming` is the committed fingerprint and
    * nothing was decoded or laid out yet — layout() does it if the sheet turns out to need cells.
@@ -112,9 +128,11 @@ export interface PreparedRefresh {
 export class SyncEngine {
   private readonly lock = new Lock();
   /** What Cellbound last wrote per placement, this session only (for "last written" in diffs). */
-  private readonly lastWritten = new Map<string, Grid>();
+  private readonly lastWritten: LastWrittenStore;
 
-  constructor(readonly ctx: SyncContext) {}
+  constructor(readonly ctx: SyncContext) {
+    this.lastWritten = ctx.lastWritten ?? new Map<string, Grid>();
+  }
 
   placements(): Promise<LocalPlacement[]> {
     return loadPlacements(this.ctx.port);
@@ -122,7 +140,7 @@ export class SyncEngine {
 
   /** Find one of this deployment's reports by id (a paged listing). */
   async report(reportId: number, signal?: AbortSignal): Promise<Report> {
-    const r = (await reportsById(this.ctx, undefined, signal)).get(reportId);
+    const r = (await reportsById(this.ctx, this.ctx.deploymentId, undefined, signal)).get(reportId);
     if (!r) throw new Error(`Report ${reportId} was not found in deployment ${this.ctx.deploymentId}, or you cannot read it.`);
     return r;
   }
@@ -131,20 +149,22 @@ export class SyncEngine {
 
   async place(report: Report, o: PlaceOptions = {}): Promise<PlaceOutcome> {
     const { port } = this.ctx;
-    const { layout, source } = await runReport(this.ctx.data, report, this.ctx.filterDefaults, o.signal);
+    // Where the user chose: the cell selected when Place was pressed, read before the data is
+    // fetched (a click elsewhere while the query runs must not move the report).
+    const at = o.at ?? (await port.selection()).area;
+    const { layout, source, cut } = await runReport(this.ctx.data, report, this.ctx.filterDefaults, o.signal);
     return this.lock.run(async () => {
-      const at = o.at ?? (await port.selection()).area;
       const sheet = (await port.sheets()).find((s) => s.id === at.sheetId);
       if (!sheet) throw new Error("The target sheet no longer exists.");
       const shape: Shape = { rows: layout.cells.length, cols: layout.columnFormats.length };
       const target = areaAt(at, shape);
       const targetA1 = `${sheet.name}!${areaA1(target)}`;
       const tracked = await port.tracked();
-      const hit = collisions([target], neighbours(tracked, null));
+      const hit = collisions([target], neighbours(tracked, null, await this.placements()));
       if (hit.length) return { kind: "collides", target: targetA1, placements: hit.map((h) => h.label) };
       const occupied = occupiedCells(target, await readArea(port, target, o.signal), 0, []);
       if (occupied.length > 0 && !o.confirmed) {
-        return { kind: "wouldOverwrite", count: occupied.length, addresses: occupied.slice(0, 50).map((c) => c.address), target: targetA1 };
+        return { kind: "wouldOverwrite", count: occupied.length, addresses: occupied.slice(0, 50).map((c) => c.address), target: targetA1, at: { sheetId: at.sheetId, row: at.row, col: at.col } };
       }
       // The report first: a permanent upsert failure (ambiguous legacy id…) leaves the sheet untouched.
       const up = await this.ensureReport(report, o.signal);
@@ -153,17 +173,31 @@ export class SyncEngine {
       const name = trackingName(key);
       const addr = platformAddress(sheet.name, target);
       const local: LocalPlacement = {
-        key, name, deploymentId: this.ctx.deploymentId, reportId: up.report.id, publicId: up.publicId, reportName: up.report.name,
+        key, name, deploymentId: this.ctx.deploymentId, deploymentName: this.ctx.deploymentName ?? null, reportId: up.report.id, publicId: up.publicId, reportName: up.report.name,
         placementId: null, sheetId: sheet.id, sheetName: sheet.name, anchorCell: addr.anchorCell, shape,
-        committed: null, source: null, pending: { checksum: fp, shape, at: new Date().toISOString(), source }, editsKept: false,
+        committed: null, source: null, editsKept: false,
+        pending: { checksum: fp, shape, at: new Date().toISOString(), source, phase: "writing", inFlight: { from: 0, to: shape.rows - 1 } },
       };
+      // Journal and track before the first cell: an interrupted first placement is found and resumed by a refresh.
       await addPlacement(port, local);
-      const stats = await port.write(at, layout.cells, { columnFormats: layout.columnFormats, ...(o.onProgress ? { onProgress: o.onProgress } : {}), ...(o.signal ? { signal: o.signal } : {}) });
+      if (o.valuesOnly) await setValuesOnly(port, key, true);
       await port.track(name, target);
+      const stats = await port.write(at, layout.cells, {
+        columnFormats: layout.columnFormats, breakRows: fp.chunks.map((c) => c.from), keepFormats: o.valuesOnly === true,
+        ...(o.onProgress ? { onProgress: o.onProgress } : {}), ...(o.signal ? { signal: o.signal } : {}),
+      });
+      await this.journal(key, { phase: "written", inFlight: null });
+      // Formats are not part of the fingerprint: styling after the journal closes never reads as a hand edit.
+      if (!o.valuesOnly) await stylePlaced(port, at, layout);
       this.lastWritten.set(key, layout.cells);
       const placementId = await this.connectNewPlacement(local, fp, target, sheet, o.signal);
-      return { kind: "placed", key, placementId, reportId: up.report.id, publicId: up.publicId, sheetName: sheet.name, range: areaA1(target), notices: up.notices, stats };
-    });
+      return { kind: "placed", key, placementId, reportId: up.report.id, publicId: up.publicId, sheetName: sheet.name, range: areaA1(target), notices: [...up.notices, ...(cut ? [cut.message] : [])], stats };
+    }, o.signal);
+  }
+
+  /** Journal how far the pending write got (state.ts). */
+  private async journal(key: string, change: Partial<PendingWrite>): Promise<void> {
+    await updatePlacement(this.ctx.port, key, (x) => (x.pending ? { ...x, pending: { ...x.pending, ...change } } : x));
   }
 
   /**
@@ -192,7 +226,10 @@ export class SyncEngine {
       host: port.host, resultChecksum: fp, ...addr,
     }, signal);
     const placementId = findPlacementId(connected, identity.workbookId, sheet.id, addr.anchorCell);
-    await updatePlacement(port, local.key, (p) => ({ ...p, placementId, committed: fp, source: p.pending?.source ?? null, pending: null }));
+    await updatePlacement(port, local.key, (p) => ({
+      ...p, placementId, committed: fp, source: p.pending?.source ?? null, pending: null,
+      shape: { rows: area.rows, cols: area.cols }, sheetId: sheet.id, sheetName: sheet.name, anchorCell: addr.anchorCell,
+    }));
     return placementId;
   }
 
@@ -204,19 +241,19 @@ export class SyncEngine {
     const placement = await this.placement(key);
     const r = report ?? (await this.reportOf(placement, signal));
     const t1 = performance.now();
-    const prepared = await prepareReport(this.ctx.data, r, this.ctx.filterDefaults, signal);
+    const prepared = await prepareReport(this.dataOf(placement), r, this.ctx.filterDefaults, signal);
     const layoutOf = () => prepared.build().layout;
     // The same answer as the one last written and recorded: its grid is the committed one.
     const sameSource = prepared.source === placement.source && placement.committed !== null && placement.pending === null;
     if (sameSource) {
       const timings = { reportMs: t1 - t0, queryAndLayoutMs: performance.now() - t1, fingerprintMs: 0 };
-      return { placement, incoming: placement.committed!, shape: placement.shape, source: prepared.source, sameSource, layout: layoutOf, timings };
+      return { placement, incoming: placement.committed!, shape: placement.shape, source: prepared.source, cut: prepared.cut, sameSource, layout: layoutOf, timings };
     }
     const { cells, columnFormats } = layoutOf();
     const t2 = performance.now();
     const incoming = await fingerprintGrid(cells);
     const shape = { rows: cells.length, cols: columnFormats.length };
-    return { placement, incoming, shape, source: prepared.source, sameSource, layout: layoutOf, timings: { reportMs: t1 - t0, queryAndLayoutMs: t2 - t1, fingerprintMs: performance.now() - t2 } };
+    return { placement, incoming, shape, source: prepared.source, cut: prepared.cut, sameSource, layout: layoutOf, timings: { reportMs: t1 - t0, queryAndLayoutMs: t2 - t1, fingerprintMs: performance.now() - t2 } };
   }
 
   /**
@@ -241,9 +278,19 @@ export class SyncEngine {
   }
 
   private async reportOf(placement: LocalPlacement, signal?: AbortSignal): Promise<Report> {
-    const r = (await reportsById(this.ctx, (await this.ctx.port.identity()).workbookId, signal)).get(placement.reportId);
-    if (!r) throw new Error(`Report ${placement.reportId} was not found in deployment ${this.ctx.deploymentId}, or you cannot read it.`);
+    let r = (await reportsById(this.ctx, placement.deploymentId, (await this.ctx.port.identity()).workbookId, signal)).get(placement.reportId);
+    // A first placement interrupted before connect-workbook is not attached to the workbook yet.
+    if (!r && !placement.placementId) r = (await reportsById(this.ctx, placement.deploymentId, undefined, signal)).get(placement.reportId);
+    if (!r) throw new NoAccess(noAccessReason(placement, this.ctx));
     return r;
+  }
+
+  /** The data client of the placement's deployment (its own data token). */
+  private dataOf(p: LocalPlacement): SyncContext["data"] {
+    if (p.deploymentId === this.ctx.deploymentId) return this.ctx.data;
+    const data = this.ctx.dataFor?.(p.deploymentId);
+    if (!data) throw new NoAccess(`It belongs to ${deploymentLabel(p, this.ctx)}; open that deployment to refresh it.`);
+    return data;
   }
 
   /** The placement's cells in its recorded (and pending) shape, read outside the writer lock. */
@@ -257,7 +304,7 @@ export class SyncEngine {
 
   /** Compare, plan and write (the single writer). `ahead`: the cells read while the query ran, if any. */
   applyRefresh(prep: PreparedRefresh, choice: RefreshChoice, signal?: AbortSignal, ahead: ReadAhead | null = null): Promise<RefreshOutcome> {
-    return this.lock.run(() => this.applyRefreshLocked(prep, choice, signal, ahead));
+    return this.lock.run(() => this.applyRefreshLocked(prep, choice, signal, ahead), signal);
   }
 
   private async applyRefreshLocked(prepared: PreparedRefresh, choice: RefreshChoice, signal?: AbortSignal, ahead: ReadAhead | null = null): Promise<RefreshOutcome> {
@@ -276,7 +323,7 @@ export class SyncEngine {
 
     // Room to grow: never into another placement, never over content.
     const growth = growthAreas(anchor, p.pending ? maxShape(old, p.pending.shape) : old, next);
-    const hit = collisions(growth, neighbours(tracked, p.name));
+    const hit = collisions(growth, neighbours(tracked, p.name, await this.placements()));
     if (hit.length) return { kind: "cannotGrow", reason: `The new result needs ${next.rows} × ${next.cols} cells, but the cells it would grow into belong to ${hit.map((h) => h.label).join(", ")}.`, occupied: [], placements: hit.map((h) => h.label) };
     const occupied: OccupiedCell[] = [];
     for (const g of growth) occupied.push(...occupiedCells(g, await readArea(port, g, signal), 0, []));
@@ -303,6 +350,7 @@ export class SyncEngine {
     const chunks = differingChunks(prep.incoming, currentNext).map((i) => chunkRows(prep.incoming, i, next.rows)).filter((r) => !inKept(r));
     const tWrite = performance.now();
     const stats: RefreshStats = {
+      rowsAdded: Math.max(0, next.rows - old.rows), rowsRemoved: Math.max(0, old.rows - next.rows), cellsChanged: 0,
       cellsWritten: 0, chunksWritten: chunks.length, chunksTotal: prep.incoming.chunks.length, rowsWritten: 0, cellsCleared: 0, syncs: 0, maxSyncBytes: 0, bytes: 0,
       timings: { ...prep.timings, readMs: tCompare - tRead, compareMs: tWrite - tCompare, writeMs: 0, recordMs: 0 },
     };
@@ -325,9 +373,19 @@ export class SyncEngine {
         }
       }
     }
-    await updatePlacement(port, p.key, (x) => ({ ...x, pending: { checksum: prep.incoming, shape: next, at: new Date().toISOString(), source: prep.source } }));
+    const writes = calls.length > 0 || leftovers.length > 0; // nothing to write: the journal opens already complete
+    const clears = leftovers.map((a) => ({ row: a.row - anchor.row, col: a.col - anchor.col, rows: a.rows, cols: a.cols }));
+    await updatePlacement(port, p.key, (x) => ({ ...x, pending: { checksum: prep.incoming, shape: next, at: new Date().toISOString(), source: prep.source, phase: writes ? "writing" : "written", inFlight: null, ...(clears.length ? { clears } : {}) } }));
+    // Formats: grown rows/columns get theirs first; the values keep whatever format a cell has (styling.ts).
+    if ((next.rows > old.rows || next.cols > old.cols) && !(await isValuesOnly(port, p.key))) await styleGrowth(port, anchor, old, next, prep.layout());
+    const starts = prep.incoming.chunks.map((c) => c.from);
     for (const run of calls) {
-      const s = await port.write({ sheetId: anchor.sheetId, row: anchor.row + run.from, col: anchor.col }, cells().slice(run.from, run.to + 1), { columnFormats: prep.layout().columnFormats, ...(signal ? { signal } : {}) });
+      stats.cellsChanged += changedCells(cells(), currentShaped, run.from, run.to);
+      await this.journal(p.key, { inFlight: run });
+      const s = await port.write({ sheetId: anchor.sheetId, row: anchor.row + run.from, col: anchor.col }, cells().slice(run.from, run.to + 1), {
+        columnFormats: prep.layout().columnFormats, keepFormats: true, breakRows: starts.filter((r) => r > run.from && r <= run.to).map((r) => r - run.from),
+        ...(signal ? { signal } : {}),
+      });
       stats.cellsWritten += s.cells;
       stats.syncs += s.syncs;
       stats.maxSyncBytes = Math.max(stats.maxSyncBytes, s.maxSyncBytes);
@@ -337,6 +395,7 @@ export class SyncEngine {
       await port.clear(piece);
       stats.cellsCleared += piece.rows * piece.cols;
     }
+    if (writes) await this.journal(p.key, { phase: "written", inFlight: null });
     const area = areaAt(anchor, next);
     await port.track(p.name, area);
     // Same source and nothing written: the cells last written are unchanged (and were never laid out).
@@ -349,12 +408,18 @@ export class SyncEngine {
     await this.record(p, prep.incoming, area, t.sheet, signal, keptRows.length > 0);
     stats.timings.recordMs = performance.now() - tRecord;
     if (edits && choice === "keep") return { kind: "kept", stats, edits };
-    return { kind: "refreshed", stats, notices: state.kind === "unrecorded" || state.kind === "interrupted" ? ["An earlier refresh of this placement was interrupted after writing; it is now complete."] : [] };
+    const notices = state.kind === "unrecorded" || state.kind === "interrupted" ? ["An earlier refresh of this placement was interrupted after writing; it is now complete."] : [];
+    return { kind: "refreshed", stats, notices: prep.cut ? [...notices, prep.cut.message] : notices };
   }
 
   /** PUT .../refresh, then commit the pending fingerprint locally. */
   private async record(p: LocalPlacement, checksum: ResultChecksum, area: Area, sheet: SheetRef, signal: AbortSignal | undefined, editsKept: boolean): Promise<void> {
-    if (!p.placementId) throw new Error("This placement was never recorded with the platform; check the workbook to finish placing it.");
+    // A first placement interrupted before its record (resumed by this refresh): connect it now.
+    if (!p.placementId) {
+      await this.connectNewPlacement(p, checksum, area, sheet, signal);
+      if (editsKept) await updatePlacement(this.ctx.port, p.key, (x) => ({ ...x, editsKept }));
+      return;
+    }
     const addr = platformAddress(sheet.name, area);
     await this.ctx.platform.refreshReport(p.deploymentId, p.reportId, { placementId: p.placementId, resultChecksum: checksum, sheetId: sheet.id, sheetName: sheet.name, ...addr }, signal);
     await updatePlacement(this.ctx.port, p.key, (x) => ({ ...x, committed: checksum, source: x.pending?.source ?? null, pending: null, shape: { rows: area.rows, cols: area.cols }, sheetId: sheet.id, sheetName: sheet.name, anchorCell: addr.anchorCell, editsKept }));
@@ -367,37 +432,73 @@ export class SyncEngine {
     // so "committed" is the empty grid of that shape.
     const committed = p.committed ?? (p.pending ? await fingerprintGrid(emptyGrid(p.shape.rows, p.shape.cols)) : null);
     const pendingNow = p.pending ? await fpOf(p.pending.shape) : committedNow;
-    return classify(committedNow, committed, p.pending?.checksum ?? null, pendingNow);
+    const pending = p.pending;
+    if (!pending) return classify(committedNow, committed, null, pendingNow);
+    const emptyPending = committed && pending.shape.rows > p.shape.rows ? await fingerprintGrid(emptyGrid(pending.shape.rows, pending.shape.cols)) : null;
+    const inFlight = pending.phase === "writing" && pending.inFlight ? pending.inFlight : null;
+    return classify(committedNow, committed, pending.checksum, pendingNow, {
+      emptyPending,
+      inFlight: (i) => {
+        if (!inFlight || i >= pending.checksum.chunks.length) return false;
+        const r = chunkRows(pending.checksum, i, pending.shape.rows);
+        return r.from <= inFlight.to && inFlight.from <= r.to;
+      },
+    });
   }
 
-  // ---- refresh all --------------------------------------------------------------------------
+  // ---- refresh all ----------------------------------------------------------------------------
 
   /**
-   * Refresh every readable placement of this deployment in this workbook. Queries run with
-   * bounded concurrency; the sheet has one writer. Hand-edited placements are not overwritten
-   * (they end as Not refreshed, with their edited rows); the caller refreshes them one by one.
+   * Refresh every placement of this workbook. Queries run with bounded concurrency; the sheet
+   * has one writer. Hand-edited placements are not overwritten (they end as Not refreshed, with
+   * their edited rows); the caller refreshes them one by one. Placements the signed-in user cannot
+   * refresh (report not readable, another deployment without a data client) end Not refreshed
+   * with the reason — never counted as refreshed.
+   *
+   * Stop (the signal) stops between placements: queued items and items still querying end
+   * "Stopped"; a placement whose write has begun is finished and recorded (docs/SYNC.md).
    */
   async refreshAll(o: { signal?: AbortSignal; onProgress?: (p: QueueProgress) => void; readable?: (p: LocalPlacement) => boolean } = {}): Promise<QueueProgress> {
     const identity = await this.ctx.port.identity();
-    const all = (await this.placements()).filter((p) => p.deploymentId === this.ctx.deploymentId && p.placementId !== null);
-    const reports = await reportsById(this.ctx, identity.workbookId, o.signal);
-    const readable = all.filter((p) => reports.has(p.reportId) && (o.readable?.(p) ?? true));
+    const all = await this.placements();
+    const byDeployment = new Map<number, Map<number, Report> | Error>();
+    for (const id of new Set(all.map((p) => p.deploymentId))) {
+      try {
+        byDeployment.set(id, await reportsById(this.ctx, id, identity.workbookId, o.signal));
+      } catch (e) {
+        if (o.signal?.aborted) throw e;
+        byDeployment.set(id, e as Error);
+      }
+    }
     return runQueue(
-      readable.map((p) => ({
+      all.map((p) => ({
         key: p.key,
-        prepare: (signal: AbortSignal) => this.prepareRefresh(p.key, reports.get(p.reportId), signal),
-        apply: async (prep: PreparedRefresh, signal: AbortSignal) => {
-          const out = await this.applyRefresh(prep, "ask", signal);
+        prepare: (signal: AbortSignal) => {
+          const reports = byDeployment.get(p.deploymentId);
+          if (reports instanceof Error) throw new NotRefreshed(`${noAccessPrefix}${reports.message}`);
+          const report = reports?.get(p.reportId);
+          if (!report || o.readable?.(p) === false) throw new NotRefreshed(`${noAccessPrefix}${noAccessReason(p, this.ctx)}`);
+          try {
+            this.dataOf(p);
+          } catch (e) {
+            throw new NotRefreshed(`${noAccessPrefix}${(e as Error).message}`);
+          }
+          return this.prepareRefresh(p.key, report, signal);
+        },
+        // No stop signal here: a write that has begun is finished (an unbounded hang is ended by
+        // the API layer's deadlines), so Stop never leaves a placement half written.
+        apply: async (prep: PreparedRefresh) => {
+          const out = await this.applyRefresh(prep, "ask");
           switch (out.kind) {
             case "refreshed":
-              return `${out.stats.chunksWritten} of ${out.stats.chunksTotal} chunks written`;
+              return describeChange(out.stats);
             case "handEdited":
-              throw new NotRefreshed(`Edited by hand (rows ${out.edits.ranges.join(", ")}); refresh it on its own to choose overwrite or keep.`);
+              throw new NotRefreshed(`Edited by hand (${describeRowList(out.edits.rows, prep.placement)}); refresh it on its own to choose overwrite or keep.`);
             case "cannotGrow":
             case "missing":
               throw new NotRefreshed(out.reason);
             case "kept":
-              return "kept edits";
+              return "Kept edits";
           }
         },
       })),
@@ -407,17 +508,35 @@ export class SyncEngine {
 
   // ---- disconnect ---------------------------------------------------------------------------
 
-  /** DELETE .../connect-workbook for one placement; the cells stay unless `clear`; the name goes. */
+  /**
+   * DELETE .../connect-workbook for one placement; the cells stay unless `clear`; the name goes.
+   * Idempotent: a report or placement already gone on the platform (404) still loses its local record.
+   */
   async disconnect(key: string, o: { clear?: boolean; signal?: AbortSignal } = {}): Promise<void> {
     await this.lock.run(async () => {
       const p = await this.placement(key);
-      if (p.placementId) await this.ctx.platform.disconnectWorkbook(p.deploymentId, p.reportId, { placementId: p.placementId }, o.signal);
+      if (p.placementId) {
+        try {
+          await this.ctx.platform.disconnectWorkbook(p.deploymentId, p.reportId, { placementId: p.placementId }, o.signal);
+        } catch (e) {
+          // 404 means gone — or not ours to see: only a placement the platform no longer lists is gone.
+          if (!(e instanceof NotFoundError) || (await this.stillListed(p.placementId, o.signal))) throw e;
+        }
+      }
       const t = (await this.ctx.port.tracked()).find((x) => x.name.toLowerCase() === p.name.toLowerCase());
       if (o.clear && t?.area) await this.ctx.port.clear(t.area);
       if (t) await this.ctx.port.untrack(p.name);
       await updatePlacement(this.ctx.port, key, () => null);
+      await forgetStyle(this.ctx.port, key);
       this.lastWritten.delete(key);
-    });
+    }, o.signal);
+  }
+
+  /** Does the platform still list this placement for the workbook (GRANTED or DENIED)? */
+  private async stillListed(placementId: string, signal?: AbortSignal): Promise<boolean> {
+    const workbookId = (await this.ctx.port.identity()).workbookId;
+    for await (const x of this.ctx.platform.iterateExternalPlacements(workbookId, {}, signal)) if (x.placementId === placementId) return true;
+    return false;
   }
 
   async placement(key: string): Promise<LocalPlacement> {
@@ -426,13 +545,61 @@ export class SyncEngine {
     return p;
   }
 
-  /** For check.ts: run under the single-writer lock. */
-  exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    return this.lock.run(fn);
+  /** For check.ts: run under the single-writer lock (given up when `signal` aborts). */
+  exclusive<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return this.lock.run(fn, signal);
+  }
+
+  /** The grid this engine last wrote for a placement in this session (exact edited rows in check). */
+  lastWrittenGrid(key: string): Grid | undefined {
+    return this.lastWritten.get(key);
   }
 }
 
 // ---------------------------------------------------------------- helpers
+
+/** The signed-in user cannot refresh this placement; the message says why. */
+export class NoAccess extends NotRefreshed {
+  constructor(reason: string) {
+    super(reason);
+    this.name = "NoAccess";
+  }
+}
+
+
+function deploymentLabel(p: LocalPlacement, ctx: SyncContext): string {
+  const name = ctx.deploymentNames?.(p.deploymentId) ?? p.deploymentName ?? null;
+  return name ? `deployment ${name}` : "another deployment";
+}
+
+function noAccessReason(p: LocalPlacement, ctx: SyncContext): string {
+  return `you cannot read ${p.reportName ? `the report ${p.reportName}` : "this report"} in ${deploymentLabel(p, ctx)} (it was deleted, or it is not shared with you).`;
+}
+
+/** "rows 3–7 and 12" as sheet rows, for reasons (exact rows relative to the placement). */
+function describeRowList(rows: readonly { from: number; to: number }[], p: LocalPlacement): string {
+  const top = parseCellRow(p.anchorCell);
+  const parts = rows.map((r) => (r.from === r.to ? `${top + r.from}` : `${top + r.from}–${top + r.to}`));
+  return `${parts.length === 1 && rows[0]!.from === rows[0]!.to ? "row" : "rows"} ${parts.join(", ")}`;
+}
+
+function parseCellRow(a1: string): number {
+  return Number(/\d+$/.exec(a1)?.[0] ?? "1");
+}
+
+/** Cells in rows [from, to] whose incoming value differs from the current one. */
+function changedCells(incoming: Grid, current: Grid, from: number, to: number): number {
+  let n = 0;
+  for (let r = from; r <= to; r++) {
+    const a = incoming[r]!, b = current[r];
+    for (let c = 0; c < a.length; c++) if (!sameValue(a[c]!, b?.[c] ?? "")) n++;
+  }
+  return n;
+}
+
+function sameValue(a: SheetValue, b: SheetValue): boolean {
+  return Object.is(a, b) || (a === 0 && b === 0);
+}
 
 /** Fingerprints of the top-left sub-grids of `current`, computed once per shape. */
 function shapedFingerprints(current: Grid): (s: Shape) => Promise<ResultChecksum> {
@@ -469,10 +636,16 @@ function maxShape(a: Shape, b: Shape): Shape {
   return { rows: Math.max(a.rows, b.rows), cols: Math.max(a.cols, b.cols) };
 }
 
-function neighbours(tracked: readonly TrackedArea[], self: string | null): Neighbour[] {
+/** Other placements' areas, labelled as people know them: report title and range, never the tracking name. */
+function neighbours(tracked: readonly TrackedArea[], self: string | null, placements: readonly LocalPlacement[]): Neighbour[] {
+  const titles = new Map(placements.map((p) => [p.name.toLowerCase(), p.reportName] as const));
   return tracked
     .filter((t) => t.area && t.name.toLowerCase() !== self?.toLowerCase())
-    .map((t) => ({ label: `${t.sheet?.name ?? "?"}!${areaA1(t.area!)} (${t.name})`, area: t.area! }));
+    .map((t) => {
+      const title = titles.get(t.name.toLowerCase());
+      const where = `${t.sheet?.name ?? "?"}!${areaA1(t.area!)}`;
+      return { label: title ? `“${title}” at ${where}` : `another placement at ${where}`, area: t.area! };
+    });
 }
 
 export function findPlacementId(report: Report, workbookId: string, sheetId: string, anchorCell: string): string {

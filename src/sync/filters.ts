@@ -6,7 +6,7 @@
 // range of time dimensions), as a single text cell "Applied filter: <Title> <operator> <values>".
 // Member titles come from the result annotation or metadata when known, else the member name.
 import type { SheetValue } from "../host/port.ts";
-import { isMemberFilter, type Filter, type SemanticQuery } from "./query.ts";
+import { filterMembers, isMemberFilter, type Filter, type SemanticQuery } from "./query.ts";
 
 export interface FilterSettings {
   report?: boolean | null;
@@ -62,6 +62,18 @@ export function describeFilter(f: Filter, title: (m: string) => string): string 
   }
   const [word, parts] = f.and ? ["and", f.and] : ["or", f.or ?? []];
   return `(${parts.map((p) => describeFilter(p, title)).join(` ${word} `)})`;
+}
+
+/**
+ * Members the summary names that the result's annotation does not title: filters on members the
+ * query does not select, and time dimensions used only as a date range (the semantic layer's
+ * annotation lists selected members and time dimensions with a granularity only). Their titles
+ * come from /v1/meta (run-report.ts).
+ */
+export function untitledSummaryMembers(query: SemanticQuery): string[] {
+  const titled = new Set([...(query.dimensions ?? []), ...(query.measures ?? []), ...(query.timeDimensions ?? []).filter((t) => t.granularity).map((t) => t.dimension)]);
+  const named = [...(query.filters ?? []).flatMap(filterMembers), ...(query.timeDimensions ?? []).filter((t) => t.dateRange !== undefined).map((t) => t.dimension)];
+  return [...new Set(named.filter((m) => !titled.has(m)))];
 }
 
 /** One text row per applied filter; [] when there are none. */

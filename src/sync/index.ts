@@ -13,10 +13,16 @@
 //       then call again with "overwrite" or "keep" (keep skips edited chunks; stays marked edited).
 //       "cannotGrow" {reason}, "missing" {reason}, "refreshed" / "kept" {stats}.
 //   engine.refreshAll({ onProgress, signal })                           → QueueProgress
-//       {done, total, items: {key: queued | refreshing | done | not-refreshed(reason)}}; abort = Stop.
-//   engine.disconnect(key, { clear? })                                  → void
+//       {done, total, items: {key: queued | refreshing | done(detail = what changed) | not-refreshed(reason)}};
+//       abort = Stop (between placements: a write under way finishes). Every local placement is
+//       listed; those the user cannot refresh end not-refreshed "No access: …".
+//   engine.disconnect(key, { clear?, signal? })                         → void (idempotent on 404)
+//   Every operation takes `signal`: Cancel rejects at once and frees the single-writer lock.
 //   engine.placements()                                                 → LocalPlacement[]
-//   check(engine)  → CheckReport (syncStatus, edit state, corrections made, missing, copied → fork)
+//   check(engine, { signal? }) → CheckReport (syncStatus, edit state + exact edited rows, corrections
+//                  made, missing, copied → fork; finishes a write whose cells all landed)
+//   placementStatus(facts) → the one status of a placement (badge, lines); describeChange(stats).
+//   SyncContext: deploymentName / deploymentNames / dataFor(deploymentId) for several deployments.
 //   fork(engine)   → ForkOutcome   (copied workbook: new workbook id, placements re-connected)
 //   home(engine)   → HomeData      (all platform placements of the workbook + local; DENIED read-only;
 //                                   throws HomeLimitError on 422)
@@ -24,7 +30,9 @@
 //   layout / runReport / totalsQuery — the pure layout and query pieces (preview, builder).
 //
 // Design and the choices where the seeds are silent: docs/SYNC.md.
-export { SyncEngine, MAX_DIFF } from "./engine.ts";
+export { SyncEngine, MAX_DIFF, NoAccess } from "./engine.ts";
+export { noAccessPrefix, placementStatus, describeChange, describeRows, editedRowsLine, STATUS_LABELS } from "./status.ts";
+export type { PlacementStatus, StatusFacts, StatusKind } from "./status.ts";
 export type { PlaceOptions, PlaceOutcome, RefreshChoice, RefreshOutcome, RefreshStats, HandEdits, CellDiff, PreparedRefresh } from "./engine.ts";
 export { check, fork, home, HomeLimitError } from "./check.ts";
 export type { CheckReport, PlacementCheck, EditState, ForkOutcome, HomeData, HomeEntry } from "./check.ts";
@@ -34,8 +42,8 @@ export { runQueue, NotRefreshed } from "./queue.ts";
 export type { QueueProgress, ItemState } from "./queue.ts";
 export { layout, flatTable, pivotTable, isPivot, TOTAL_LABEL } from "./layout.ts";
 export type { Layout, LayoutInput, PivotSettings, PivotTotals, DisplayScale } from "./layout.ts";
-export { runReport } from "./run-report.ts";
-export type { FilterDefaults, RunOutput } from "./run-report.ts";
+export { MAX_PLACED_ROWS, runReport } from "./run-report.ts";
+export type { FilterDefaults, RowCut, RunOutput } from "./run-report.ts";
 export { totalsQuery, parseJsonQuery, groupingKeys } from "./query.ts";
 export { showAppliedFilters, filterSummaryRows } from "./filters.ts";
 export type { SyncContext } from "./context.ts";

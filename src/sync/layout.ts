@@ -12,6 +12,7 @@ import type { SheetValue } from "../host/port.ts";
 import type { ColumnType, RawValue, ResultColumn, TypedResult } from "../checksum/types.ts";
 import { cellFor, formatFor } from "./cells.ts";
 import { filterSummaryRows, type FilterSummaryInput } from "./filters.ts";
+import { settleNumberFormats } from "./formats.ts";
 import { sameMember } from "./query.ts";
 
 export type DisplayScale = "model" | "absolute" | "thousands" | "millions" | "billions";
@@ -54,6 +55,8 @@ export interface Layout {
   columnFormats: (string | null)[];
   /** Rows above the first data row (filter summary + blank separator + headers). */
   headerRows: number;
+  /** Of those, the filter summary and its blank separator (0 or absent when there is none). */
+  summaryRows?: number;
 }
 
 /**
@@ -61,7 +64,7 @@ export interface Layout {
  * last wrote (run-report.ts `source`), so a change that lays the same answer out differently
  * must bump this number.
  */
-export const LAYOUT_VERSION = 1;
+export const LAYOUT_VERSION = 3; // 2: a pivot with columns and 0 rows keeps its headers; 3: short column titles (formats.ts withShortTitles)
 
 export const TOTAL_LABEL = "Total";
 const SCALE: Record<DisplayScale, number> = { model: 1, absolute: 1, thousands: 1e3, millions: 1e6, billions: 1e9 };
@@ -71,12 +74,13 @@ const SCALE_NOTE: Partial<Record<DisplayScale, string>> = { thousands: "(in thou
 export function layout(input: LayoutInput): Layout {
   const pivot = input.pivot ?? null;
   const body = isPivot(pivot) ? pivotTable(input.result, pivot!, input.totals ?? {}) : flatTable(input.result, pivot?.displayScale ?? "model");
+  body.columnFormats = settleNumberFormats(body.cells, body.columnFormats, body.headerRows);
   const summary = input.filterSummary ? filterSummaryRows(input.filterSummary) : [];
   if (summary.length === 0) return body;
   const width = body.columnFormats.length;
   const pad = (row: SheetValue[]) => [...row, ...Array<SheetValue>(Math.max(0, width - row.length)).fill("")];
   const top = [...summary.map((r) => pad(r)), pad([])];
-  return { cells: [...top, ...body.cells], columnFormats: body.columnFormats, headerRows: top.length + body.headerRows };
+  return { cells: [...top, ...body.cells], columnFormats: body.columnFormats, headerRows: top.length + body.headerRows, summaryRows: top.length };
 }
 
 /** A pivot needs a Columns zone, or measures on the rows axis, or totals. */
@@ -99,7 +103,7 @@ export function flatTable(result: TypedResult, scale: DisplayScale = "model"): L
     for (let i = 0; i < n; i++) out[i] = convert[i]!(row[i] ?? null);
     cells.push(out);
   }
-  return { cells, columnFormats: result.columns.map((c) => formatFor(c.type, c.granularity)), headerRows: 1 };
+  return { cells, columnFormats: result.columns.map((c) => formatFor(c)), headerRows: 1 };
 }
 
 function titleOf(c: ResultColumn, scale: DisplayScale): string {
@@ -130,6 +134,8 @@ interface Axis {
 
 type Tuple = RawValue[] | typeof TOTAL;
 const TOTAL: unique symbol = Symbol("total");
+/** The column tuple of a Columns zone without values: blank headers, no value anywhere. */
+const BLANK: RawValue[] = [];
 
 function resolve(result: TypedResult, members: readonly string[], what: string): { index: number; col: ResultColumn }[] {
   return members.map((m) => {
@@ -227,7 +233,9 @@ export function pivotTable(result: TypedResult, p: PivotSettings, totals: PivotT
     else v = main.get([...rt, ...ct], m.key);
     return cellFor(scaled(v, m.type, scale), m.type);
   };
-  const colTuples: Tuple[] = [...(C.tuples.length ? C.tuples : hasColumnsZone ? [] : [[]]), ...(rowTotals ? [TOTAL as Tuple] : [])];
+  // No column values (a result of 0 rows): one blank column tuple keeps the measure headers,
+  // so an empty result still shows its headers above an empty body (issue 17, finding 8).
+  const colTuples: Tuple[] = [...(C.tuples.length ? C.tuples : [BLANK]), ...(rowTotals ? [TOTAL as Tuple] : [])];
   const rowTuples: Tuple[] = [...R.tuples, ...(colTotals ? [TOTAL as Tuple] : [])];
   const before = (p.measuresPosition ?? "after") === "before";
   const rowDimCell = (t: Tuple, j: number): SheetValue => {
@@ -237,11 +245,12 @@ export function pivotTable(result: TypedResult, p: PivotSettings, totals: PivotT
   };
   const colHeader = (t: Tuple, level: number): SheetValue => {
     if (t === TOTAL) return level === 0 ? TOTAL_LABEL : "";
+    if (t === BLANK) return "";
     const c = C.cols[level]!;
     return dimLabel(t[level] ?? null, c.col);
   };
-  const rowDimFormats = R.cols.map((c) => formatFor(c.col.type, c.col.granularity));
-  const measureFormat = (m: ResultColumn) => formatFor(m.type, m.granularity);
+  const rowDimFormats = R.cols.map((c) => formatFor(c.col));
+  const measureFormat = (m: ResultColumn) => formatFor(m);
 
   if ((p.measuresAxis ?? "columns") === "columns") {
     // Data columns: (column tuple, measure) pairs; measures inside or outside the tuples.
@@ -282,7 +291,7 @@ export function pivotTable(result: TypedResult, p: PivotSettings, totals: PivotT
   });
   // Measures change per row, so a column cannot carry one measure format: numbers stay General.
   const leftFormats = before ? [null, ...rowDimFormats] : [...rowDimFormats, null];
-  const rightFormat = measures.every((m) => m.type === measures[0]!.type) ? measureFormat(measures[0]!) : null;
+  const rightFormat = measures.every((m) => measureFormat(m) === measureFormat(measures[0]!)) ? measureFormat(measures[0]!) : null;
   return { cells: [...header, ...body], columnFormats: [...leftFormats, ...dataCols.map(() => rightFormat)], headerRows: header.length };
 }
 

@@ -17,8 +17,11 @@ export interface QueueJob<P> {
   key: string;
   /** Runs concurrently with other jobs' prepare (the query). */
   prepare(signal: AbortSignal): Promise<P>;
-  /** Runs alone: the single writer (the sheet). Returns a short detail for the Done state. */
-  apply(prepared: P, signal: AbortSignal): Promise<string | void>;
+  /**
+   * Runs alone: the single writer (the sheet). Returns a short detail for the Done state. It gets
+   * no stop signal: Stop acts between placements, and a write that has begun is finished.
+   */
+  apply(prepared: P): Promise<string | void>;
 }
 
 /** A job that decides not to proceed throws this: the item ends as Not refreshed with the reason. */
@@ -60,11 +63,11 @@ export async function runQueue<P>(jobs: readonly QueueJob<P>[], o: { concurrency
         const prepared = await job.prepare(stop.signal);
         const detail = await writeAlone(() => {
           if (stop.signal.aborted) throw new NotRefreshed("Stopped before writing.");
-          return job.apply(prepared, stop.signal);
+          return job.apply(prepared);
         });
         finish(job.key, detail ? { state: "done", detail } : { state: "done" });
       } catch (e) {
-        const reason = e instanceof NotRefreshed ? e.reason : stop.signal.aborted ? "Stopped." : errorMessage(e);
+        const reason = e instanceof NotRefreshed ? e.reason : stop.signal.aborted ? "Stopped before it was written." : errorMessage(e);
         finish(job.key, { state: "not-refreshed", reason });
       }
     }

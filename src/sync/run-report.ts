@@ -3,18 +3,23 @@
 //   jsonQuery → POST /v1/load (validated with src/api's LoadQuery first). A pivot also runs its
 //               total queries (query.ts totalsQuery) in parallel with the main query.
 //   sqlQuery  → POST /v1/svcsql; always a flat table (totals cannot be derived from SQL text).
-// The filter summary is added when showAppliedFilters resolves to on (filters.ts).
+// The filter summary is added when showAppliedFilters resolves to on (filters.ts); titles the
+// result does not carry (a date-range-only time dimension, a filter on an unselected member)
+// come from /v1/meta.
+// A report without a limit gets every row up to MAX_PLACED_ROWS, in pages (fetchMainRows); past
+// that the output says it was cut (RowCut).
 //
 // prepareReport fetches the answers but decodes and lays them out only on demand, and names what
 // determines the grid (`source`): the report's query and pivot settings, the resolved filter
 // summary flag, the layout and cell-model versions, and each answer's own source (a hash of its
 // bytes). Equal sources give equal grids, so a refresh whose source equals the one it last wrote
 // knows the incoming fingerprint without laying anything out (docs/SYNC.md "Unchanged data").
-import { LoadQuery, type DataClient, type FetchedResult, type LoadResult, type Report } from "../api/index.ts";
+import { LoadQuery, type DataClient, type FetchedLoad, type LoadResult, type Report } from "../api/index.ts";
 import { CHECKSUM_VERSION } from "../checksum/index.ts";
 import { h64Hex, ready as hashReady } from "../checksum/hash.ts";
 import type { TypedResult } from "../checksum/types.ts";
-import { showAppliedFilters } from "./filters.ts";
+import { showAppliedFilters, untitledSummaryMembers } from "./filters.ts";
+import { withShortTitles } from "./formats.ts";
 import { isPivot, layout, LAYOUT_VERSION, type Layout, type PivotSettings, type PivotTotals } from "./layout.ts";
 import { groupingKeys, parseJsonQuery, sameMember, totalsQuery, type SemanticQuery } from "./query.ts";
 
@@ -23,6 +28,31 @@ export interface FilterDefaults {
   user?: boolean | null;
   /** The account's setting. */
   account?: boolean | null;
+  /** Most result rows one placement holds (default MAX_PLACED_ROWS; tests pass a small one). */
+  maxRows?: number;
+}
+
+/**
+ * Rows one placement holds at most when its report sets no limit (Excel has 1,048,576 rows; a
+ * million rows is also about the most a sheet stays usable with). Past it the placement is cut
+ * and says so (RowCut).
+ */
+export const MAX_PLACED_ROWS = 1_000_000;
+
+/**
+ * Rows asked per /v1/load page when a report sets no limit: the data API's maximum per query
+ * (Cube's CUBEJS_DB_QUERY_LIMIT default, our stand-in's too; docs/API.md §6). Without a limit the
+ * data API would apply its default (10,000) and cut silently (issue 17, finding 2).
+ */
+export const PAGE_ROWS = 50_000;
+
+/** The main result was cut at `maxRows`: the report returns more rows than a placement holds. */
+export interface RowCut {
+  /** Rows placed (= maxRows). */
+  rows: number;
+  maxRows: number;
+  /** What the pane shows, as it is. */
+  message: string;
 }
 
 export type RunnableReport = Pick<Report, "jsonQuery" | "sqlQuery" | "pivotItems">;
@@ -30,22 +60,28 @@ export type RunnableReport = Pick<Report, "jsonQuery" | "sqlQuery" | "pivotItems
 export interface RunOutput {
   layout: Layout;
   result: TypedResult;
+  /** Set when the result was cut (only a report without a limit can be); null otherwise. */
+  cut: RowCut | null;
 }
 
 export interface PreparedReport {
   /** xxh64 (16 hex) of everything the grid depends on; see the top of this file. */
   source: string;
+  /** Known before decoding: the placement will be cut. */
+  cut: RowCut | null;
   /** Decodes the answers and lays them out (once; later calls return the same output). */
   build(): RunOutput;
 }
 
-type Data = Pick<DataClient, "fetchLoad" | "fetchSql">;
+/** `meta` is optional: the filter summary uses it for titles the result does not carry. */
+type Data = Pick<DataClient, "fetchLoad" | "fetchSql"> & Partial<Pick<DataClient, "meta">>;
+type Load = (q: SemanticQuery) => Promise<FetchedLoad>;
 
 /** Fetch a report's answers; lay them out on demand. */
 export async function prepareReport(data: Data, report: RunnableReport, defaults: FilterDefaults = {}, signal?: AbortSignal): Promise<PreparedReport> {
   const pivot: PivotSettings | null = report.pivotItems ?? null;
   const show = showAppliedFilters({ report: pivot?.showAppliedFilters, user: defaults.user, account: defaults.account });
-  const key = async (sources: Record<string, string>) => {
+  const key = async (sources: Record<string, unknown>) => {
     await hashReady();
     const text = JSON.stringify({ layout: LAYOUT_VERSION, cells: CHECKSUM_VERSION, jsonQuery: report.jsonQuery ?? null, sqlQuery: report.sqlQuery ?? null, pivot, show, sources });
     return h64Hex(new TextEncoder().encode(text));
@@ -59,32 +95,50 @@ export async function prepareReport(data: Data, report: RunnableReport, defaults
     const checked = LoadQuery.safeParse(parsed);
     if (!checked.success) throw new Error(`The report's query is not a valid semantic-layer query: ${checked.error.issues[0]?.path.join(".")} ${checked.error.issues[0]?.message}`);
     const query = checked.data as SemanticQuery;
-    const load = (q: SemanticQuery) => data.fetchLoad(q as LoadQuery, signal);
-    const fetched: Partial<Record<"main" | keyof PivotTotals, FetchedResult<LoadResult>>> = {};
-    const pending: Promise<unknown>[] = [];
-    pending.push(load(query).then((r) => (fetched.main = r)));
+    const load: Load = (q) => data.fetchLoad(q as LoadQuery, signal);
+    const maxRows = defaults.maxRows ?? MAX_PLACED_ROWS;
+    // Totals queries drop the report's limit (query.ts totalsQuery): they are paged like the main one.
+    const fetched: Partial<Record<keyof PivotTotals, MainRows>> = {};
+    const loadAll = (q: SemanticQuery) => fetchMainRows(load, q, maxRows);
+    const mainRows = loadAll(query);
+    const needsMeta = show && data.meta !== undefined && untitledSummaryMembers(query).length > 0;
+    const metaTitles = needsMeta ? metaTitlesOf(data, signal) : Promise.resolve(null);
+    const pending: Promise<unknown>[] = [mainRows, metaTitles];
     if (pivot && isPivot(pivot)) {
       const keys = groupingKeys(query);
       const of = (members: readonly string[]) => keys.filter((k) => members.some((m) => sameMember(k, m)));
       const rowTotals = pivot.showRowTotals === true && (pivot.columns?.length ?? 0) > 0;
       const colTotals = pivot.showColumnTotals === true;
-      if (rowTotals) pending.push(load(totalsQuery(query, of(pivot.rows ?? []))).then((r) => (fetched.byRows = r)));
-      if (colTotals) pending.push(load(totalsQuery(query, of(pivot.columns ?? []))).then((r) => (fetched.byColumns = r)));
-      if (rowTotals && colTotals) pending.push(load(totalsQuery(query, [])).then((r) => (fetched.grand = r)));
+      if (rowTotals) pending.push(loadAll(totalsQuery(query, of(pivot.rows ?? []))).then((r) => (fetched.byRows = r)));
+      if (colTotals) pending.push(loadAll(totalsQuery(query, of(pivot.columns ?? []))).then((r) => (fetched.byColumns = r)));
+      if (rowTotals && colTotals) pending.push(loadAll(totalsQuery(query, [])).then((r) => (fetched.grand = r)));
     }
     await Promise.all(pending);
-    const source = await key(Object.fromEntries(Object.entries(fetched).map(([k, f]) => [k, f.source])));
+    const rows = await mainRows;
+    const titlesFromMeta = await metaTitles;
+    const cut: RowCut | null = rows.cut ? rowCut(maxRows) : null;
+    // Meta titles the summary uses are part of what the grid depends on.
+    const usedMeta = titlesFromMeta ? untitledSummaryMembers(query).map((m) => [m, titlesFromMeta.get(m) ?? null]) : null;
+    const source = await key({
+      main: rows.pages.map((p) => p.source).join(","),
+      ...(cut ? { cut: maxRows } : {}),
+      ...(usedMeta ? { meta: usedMeta } : {}),
+      ...Object.fromEntries(Object.entries(fetched).map(([k, f]) => [k, f.pages.map((p) => p.source).join(",")])),
+    });
     return {
       source,
+      cut,
       build: once(() => {
-        const result = fetched.main!.result();
+        const result = withShortTitles(joinPages(rows.pages, maxRows));
         const totals: PivotTotals = {};
-        if (fetched.byRows) totals.byRows = fetched.byRows.result();
-        if (fetched.byColumns) totals.byColumns = fetched.byColumns.result();
-        if (fetched.grand) totals.grand = fetched.grand.result();
-        const titles = new Map(result.columns.map((c) => [c.key, c.title] as const));
+        if (fetched.byRows) totals.byRows = joinPages(fetched.byRows.pages, maxRows);
+        if (fetched.byColumns) totals.byColumns = joinPages(fetched.byColumns.pages, maxRows);
+        if (fetched.grand) totals.grand = joinPages(fetched.grand.pages, maxRows);
+        // Titles: the annotation's for the members the result carries, /v1/meta's for the others.
+        const titles = new Map<string, string>(titlesFromMeta ?? []);
+        for (const c of result.columns) titles.set(c.key, c.title);
         for (const c of result.columns) if (c.granularity) titles.set(c.key.slice(0, -(c.granularity.length + 1)), c.title);
-        return { result, layout: layout({ result, pivot, totals, filterSummary: show ? { query, titles } : null }) };
+        return { result, cut, layout: layout({ result, pivot, totals, filterSummary: show ? { query, titles } : null }) };
       }),
     };
   }
@@ -92,9 +146,10 @@ export async function prepareReport(data: Data, report: RunnableReport, defaults
     const fetched = await data.fetchSql(report.sqlQuery, {}, signal);
     return {
       source: await key({ main: fetched.source }),
+      cut: null,
       build: once(() => {
         const result = fetched.result();
-        return { result, layout: layout({ result, pivot: pivot ? { displayScale: pivot.displayScale } : null }) };
+        return { result, cut: null, layout: layout({ result, pivot: pivot ? { displayScale: pivot.displayScale } : null }) };
       }),
     };
   }
@@ -105,4 +160,116 @@ export async function prepareReport(data: Data, report: RunnableReport, defaults
 export async function runReport(data: Data, report: RunnableReport, defaults: FilterDefaults = {}, signal?: AbortSignal): Promise<RunOutput & { source: string }> {
   const prepared = await prepareReport(data, report, defaults, signal);
   return { ...prepared.build(), source: prepared.source };
+}
+
+// ---------------------------------------------------------------- every row (issue 17, finding 2)
+
+interface MainRows {
+  /** The answers, in row order. */
+  pages: FetchedLoad[];
+  /** More rows exist than maxRows: the placement keeps the first maxRows. */
+  cut: boolean;
+}
+
+/**
+ * The main query's rows. A report with a limit gets exactly what it asks (one request). Without
+ * one, every row up to `maxRows`: one request of PAGE_ROWS rows answers nearly every report; a
+ * full page (as many rows as asked, or as the server's echoed `rowLimit` when it clamped) means
+ * there may be more, and the rows are fetched again in pages of limit/offset under a total order
+ * (the report's order, or the semantic layer's default, then every grouping member) so that pages
+ * neither overlap nor skip rows. One row more than `maxRows` is asked for, to tell "exactly
+ * maxRows" from "cut".
+ */
+export async function fetchMainRows(load: Load, query: SemanticQuery, maxRows: number): Promise<MainRows> {
+  if (query.limit !== undefined) return { pages: [await load(query)], cut: false };
+  const want = maxRows + 1;
+  const firstLimit = Math.min(PAGE_ROWS, want);
+  const first = await load({ ...query, limit: firstLimit });
+  const n = rowCount(first);
+  if (n >= want) return { pages: [first], cut: true };
+  if (!isFull(first, n, firstLimit)) return { pages: [first], cut: false };
+  const ordered: SemanticQuery = { ...query, order: totalOrder(query) };
+  const start = query.offset ?? 0;
+  const pages: FetchedLoad[] = [];
+  let got = 0;
+  for (;;) {
+    const limit = Math.min(PAGE_ROWS, want - got);
+    const page = await load({ ...ordered, limit, ...(start + got > 0 ? { offset: start + got } : {}) });
+    const k = rowCount(page);
+    pages.push(page);
+    got += k;
+    if (got >= want || !isFull(page, k, limit)) break;
+  }
+  return { pages, cut: got > maxRows };
+}
+
+function rowCount(page: FetchedLoad): number {
+  return page.rows ?? page.result().rows.length;
+}
+
+/** As many rows as asked, or as the server says it allowed (it may clamp below what was asked). */
+function isFull(page: FetchedLoad, rows: number, asked: number): boolean {
+  const allowed = page.query?.rowLimit ?? page.query?.limit ?? asked;
+  return rows > 0 && rows >= Math.min(asked, allowed);
+}
+
+type Direction = "asc" | "desc";
+
+/**
+ * The query's order made total: its own order (any accepted form), or Cube's default when it has
+ * none (first time dimension with a granularity ascending, else the first measure descending when
+ * there are dimensions, else the first dimension ascending), then every grouping member ascending.
+ * A grouped result has one row per grouping tuple, so this order has no ties.
+ */
+export function totalOrder(q: SemanticQuery): Array<[string, Direction]> {
+  const pairs: Array<[string, Direction]> = [];
+  if (q.order === undefined) {
+    const td = (q.timeDimensions ?? []).find((t) => t.granularity);
+    if (td) pairs.push([td.dimension, "asc"]);
+    else if ((q.measures ?? []).length > 0 && (q.dimensions ?? []).length > 0) pairs.push([q.measures![0]!, "desc"]);
+    else if ((q.dimensions ?? []).length > 0) pairs.push([q.dimensions![0]!, "asc"]);
+  } else if (Array.isArray(q.order)) {
+    for (const o of q.order) pairs.push(Array.isArray(o) ? [o[0], o[1]] : [o.id, o.desc ? "desc" : "asc"]);
+  } else {
+    for (const [m, d] of Object.entries(q.order)) pairs.push([m, d]);
+  }
+  const seen = new Set(pairs.map((p) => p[0]));
+  const grouping = [...(q.timeDimensions ?? []).filter((t) => t.granularity).map((t) => t.dimension), ...(q.dimensions ?? [])];
+  for (const m of grouping) {
+    if (seen.has(m)) continue;
+    seen.add(m);
+    pairs.push([m, "asc"]);
+  }
+  return pairs;
+}
+
+/** One result from the pages: the first page's columns, every page's rows, at most maxRows. */
+function joinPages(pages: FetchedLoad[], maxRows: number): LoadResult {
+  const first = pages[0]!.result();
+  if (pages.length === 1 && first.rows.length <= maxRows) return first;
+  const rows = pages.length === 1 ? first.rows.slice(0, maxRows) : pages.flatMap((p) => p.result().rows).slice(0, maxRows);
+  return { ...first, rows };
+}
+
+function rowCut(maxRows: number): RowCut {
+  const n = maxRows.toLocaleString("en-US");
+  return {
+    rows: maxRows,
+    maxRows,
+    message: `Only the first ${n} rows were placed: the report returns more, and a placement holds at most ${n} rows. ` +
+      `To place a smaller result, add filters or a "limit" to the report's query (edit the report on the platform or in the builder).`,
+  };
+}
+
+/** Member → title from /v1/meta; null when the metadata cannot be read (the summary then names the member). */
+async function metaTitlesOf(data: Data, signal?: AbortSignal): Promise<Map<string, string> | null> {
+  try {
+    const meta = await data.meta!(signal);
+    const titles = new Map<string, string>();
+    for (const cube of meta.cubes) for (const m of [...cube.measures, ...cube.dimensions]) titles.set(m.name, m.title);
+    return titles;
+  } catch (e) {
+    if (signal?.aborted) throw e;
+    return null; // titles are a nicety: never fail a placement over them
+  }
 }

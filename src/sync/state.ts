@@ -7,7 +7,12 @@
 //   committed — what the platform has recorded (resultChecksum of the last PUT that succeeded);
 //   pending   — what Cellbound is writing / has written but not yet recorded.
 // A chunk whose current hash equals either of them at the same index was written by Cellbound.
-// See docs/SYNC.md "Interrupted refresh".
+// See docs/SYNC.md "The write journal".
+//
+// `pending` is also the write journal: it records the intent before the first cell is written
+// (phase "writing", the rows of the port.write under way in `inFlight`, the cells a shrink will
+// clear in `clears`) and the completion after the last (phase "written"); the record with the
+// platform then moves it to `committed`. One store, one zod schema, under STATE_KEY.
 import { z } from "zod";
 import type { ResultChecksum } from "../checksum/types.ts";
 import type { SheetPort } from "../host/port.ts";
@@ -21,6 +26,25 @@ const Checksum = z.object({
 });
 
 const Shape = z.object({ rows: z.number().int().min(1), cols: z.number().int().min(1) });
+const RowSpan = z.object({ from: z.number().int().min(0), to: z.number().int().min(0) });
+/** An area relative to the placement's anchor (rows/cols offsets), e.g. the rows a shrink leaves. */
+const Relative = z.object({ row: z.number().int().min(0), col: z.number().int().min(0), rows: z.number().int().min(1), cols: z.number().int().min(1) });
+export type RelativeArea = z.infer<typeof Relative>;
+
+/** The pending write: its fingerprint and shape, and the journal of how far it got. */
+const Pending = z.object({
+  checksum: Checksum,
+  shape: Shape,
+  at: z.string(),
+  source: z.string().max(64).nullable().optional(),
+  /** "writing": cells may be half written; "written": every cell landed, the record is missing. Absent in records of older versions. */
+  phase: z.enum(["writing", "written"]).optional(),
+  /** Rows (relative to the anchor) of the write call under way: a chunk there may hold neither fingerprint. */
+  inFlight: RowSpan.nullable().optional(),
+  /** Cells the write clears when it shrinks the placement (relative to the anchor). */
+  clears: z.array(Relative).max(8).optional(),
+});
+export type PendingWrite = z.infer<typeof Pending>;
 
 export const LocalPlacement = z.object({
   /** Local key; also the suffix of the tracking name. */
@@ -31,6 +55,8 @@ export const LocalPlacement = z.object({
   reportId: z.number().int(),
   publicId: z.string(),
   reportName: z.string().nullable(),
+  /** The deployment's name when placed (cards name it); the id is what refresh uses. */
+  deploymentName: z.string().max(200).nullable().optional(),
   placementId: z.string().nullable(),
   sheetId: z.string(),
   sheetName: z.string(),
@@ -39,7 +65,7 @@ export const LocalPlacement = z.object({
   committed: Checksum.nullable(),
   /** Source (run-report.ts) of the answer behind `committed`: an equal source means the same grid. */
   source: z.string().max(64).nullable().optional(),
-  pending: z.object({ checksum: Checksum, shape: Shape, at: z.string(), source: z.string().max(64).nullable().optional() }).nullable(),
+  pending: Pending.nullable(),
   /** "Keep my edits" left edited chunks unwritten: the placement stays marked edited. */
   editsKept: z.boolean(),
 });
@@ -102,7 +128,18 @@ export type CellState =
  * `current` and `currentForPending` are the fingerprints of the cells read in the committed
  * shape and in the pending shape (they differ only when the pending write resized the area).
  */
-export function classify(current: ResultChecksum, committed: ResultChecksum | null, pending: ResultChecksum | null, currentForPending: ResultChecksum = current): CellState {
+export function classify(
+  current: ResultChecksum,
+  committed: ResultChecksum | null,
+  pending: ResultChecksum | null,
+  currentForPending: ResultChecksum = current,
+  journal: {
+    /** Fingerprint of an empty grid in the pending shape: rows a write grows into were empty before it. */
+    emptyPending?: ResultChecksum | null;
+    /** Chunk i (of the pending shape) was being written when the write stopped. */
+    inFlight?: (i: number) => boolean;
+  } = {},
+): CellState {
   // Pending first: a write that landed in full but was not recorded may also leave the old
   // shape's cells unchanged (a result that only grew).
   if (pending && sameGrid(currentForPending, pending)) return { kind: "unrecorded" };
@@ -114,9 +151,15 @@ export function classify(current: ResultChecksum, committed: ResultChecksum | nu
   for (let i = 0; i < n; i++) {
     const ours = committed ? current.chunks[i]?.hash === committed.chunks[i]?.hash && committed.chunks[i] !== undefined : false;
     const theirs = pending ? currentForPending.chunks[i]?.hash === pending.chunks[i]?.hash && pending.chunks[i] !== undefined : false;
-    if (ours) {
+    // Beyond the committed rows: the pending write grew into cells it found empty; still empty = not reached yet.
+    const grownEmpty = !ours && committed !== null && committed.chunks[i] === undefined && journal.emptyPending?.chunks[i] !== undefined && currentForPending.chunks[i]?.hash === journal.emptyPending.chunks[i]!.hash;
+    if (ours || grownEmpty) {
       if (pending && !theirs) stale.push(i);
-    } else if (!theirs) edited.push(i);
+    } else if (!theirs) {
+      // A chunk the interrupted call was writing may be half old, half new: ours, not a hand edit.
+      if (pending && journal.inFlight?.(i)) stale.push(i);
+      else edited.push(i);
+    }
   }
   if (edited.length === 0) return { kind: "interrupted", staleChunks: stale };
   return { kind: "edited", editedChunks: edited };

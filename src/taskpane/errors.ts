@@ -40,6 +40,16 @@ const KIND_MESSAGES: Record<string, HumanError | ((e: unknown) => HumanError)> =
     detail: `Cellbound stopped waiting (${messageOf(e)}).`,
     next: "Check your connection and try again; a large report may need a smaller date range or a limit.",
   }),
+  "chat-auth": (e) => ({
+    title: "The chat service did not accept your sign-in",
+    detail: messageOf(e),
+    next: "Sign out and sign in again; if it persists, ask an admin whether chat is enabled for this deployment (or set an agent id in Chat settings).",
+  }),
+  "chat-busy": {
+    title: "The agent is still answering",
+    detail: "This conversation is answering another question (perhaps from another window).",
+    next: "Wait for that answer or press Stop, then ask again.",
+  },
   "token-refused": {
     title: "Your sign-in has expired",
     detail: "The data API refused the sign-in token, even a freshly issued one. This is a sign-in problem, not a missing permission.",

@@ -2,7 +2,9 @@
 // Workspace) they call. The live implementation (live/) wires it to src/api, src/sync and src/host;
 // tests give the views a scripted one. Views never import src/api or src/sync directly.
 import type { SheetValue } from "../host/port";
+import type { StatusFacts } from "../sync/status";
 import type { CommentsService } from "./comments/service";
+import type { ChatService } from "./chat/service";
 import type { DashboardService } from "./dashboard/service";
 
 export interface Deployment {
@@ -15,8 +17,12 @@ export interface SignedInUser {
   email: string;
 }
 
-/** The five badges of the workbook home. */
-export type PlacementStatus = "upToDate" | "reportChanged" | "editedByHand" | "missing" | "noAccess";
+/**
+ * What is known about a placement (from check and the platform list), without what this pane is
+ * doing with it. The badge, the card's lines and the banner all come from one function of these
+ * facts plus the pane's activity (live/status.ts → src/sync/status.ts). Rows are sheet rows.
+ */
+export type PlacementFacts = Omit<StatusFacts, "activity">;
 
 /** Sheet rows as Excel numbers them (1 = row 1), inclusive. */
 export interface RowSpan {
@@ -34,12 +40,12 @@ export interface PlacementView {
   /** null for DENIED placements (the platform withholds it). */
   reportName: string | null;
   refreshedAt: string | null;
-  status: PlacementStatus;
+  facts: PlacementFacts;
   /** DENIED placements carry their owner and are never touched. */
   owner: { name: string | null; email: string | null } | null;
   deploymentId: number | null;
-  /** Rows edited by hand (when status is editedByHand). */
-  editedRows: RowSpan[];
+  /** The deployment's name, when known (cards name it rather than its id). */
+  deploymentName: string | null;
 }
 
 export interface HomeData {
@@ -68,7 +74,8 @@ export type OnProgress = (p: Progress) => void;
 export type RefreshChoice = "ask" | "overwrite" | "keep";
 
 export type RefreshOutcome =
-  | { kind: "refreshed"; cellsWritten: number }
+  /** `summary`: what changed ("2 rows added, 14 cells changed, 1 of 3 chunks rewritten" or "No change"). */
+  | { kind: "refreshed"; cellsWritten: number; summary: string }
   | { kind: "kept"; editedRows: RowSpan[] }
   | { kind: "handEdited"; reportName: string; editedRows: RowSpan[]; diff: CellDiff[]; editedCells: number }
   /** Nothing was written, for a reason the user can act on (no room to grow, cells deleted). */
@@ -77,7 +84,7 @@ export type RefreshOutcome =
 export type RowRefreshState =
   | { state: "queued" }
   | { state: "refreshing" }
-  | { state: "done" }
+  | { state: "done"; summary?: string }
   | { state: "skipped"; reason: string }
   | { state: "failed"; reason: string };
 
@@ -94,6 +101,8 @@ export interface ReportSummary {
   title: string;
   updatedAt: string | null;
   ownerName: string | null;
+  /** The report's folder path, e.g. "Sales" or "Sales › Monthly" (null at the top level). */
+  folder?: string | null;
 }
 
 export interface Page<T> {
@@ -104,7 +113,8 @@ export interface Page<T> {
 
 export type PlaceOutcome =
   | { kind: "placed"; placementId: string; range: string; sheetName: string }
-  | { kind: "wouldOverwrite"; count: number; addresses: string[]; target: string }
+  /** `at`: where it was going (the cell chosen when Place was pressed); the confirmation places it there. */
+  | { kind: "wouldOverwrite"; count: number; addresses: string[]; target: string; at?: { sheetId: string; row: number; col: number } }
   /** The target overlaps another placement: never written. */
   | { kind: "collides"; target: string; placements: string[] };
 
@@ -159,6 +169,8 @@ export interface SaveReportInput {
 export interface PreviewGrid {
   cells: SheetValue[][];
   headerRows: number;
+  /** Number format per column, as the sheet will get it (null = General). */
+  columnFormats?: (string | null)[];
 }
 
 /** One signed-in deployment of one workbook. */
@@ -166,12 +178,13 @@ export interface Workspace {
   readonly deployment: Deployment;
   home(signal?: AbortSignal): Promise<HomeData>;
   reports(query: { search: string; after: string | null }, signal?: AbortSignal): Promise<Page<ReportSummary>>;
-  place(reportId: number, options: { confirmed: boolean; onProgress?: OnProgress; signal?: AbortSignal }): Promise<PlaceOutcome>;
+  /** `at`: the top-left cell (default: the cell selected now, read before anything is fetched). valuesOnly: no number formats, header style or freeze (the user formats the cells). */
+  place(reportId: number, options: { confirmed: boolean; at?: { sheetId: string; row: number; col: number }; valuesOnly?: boolean; onProgress?: OnProgress; signal?: AbortSignal }): Promise<PlaceOutcome>;
   refresh(placementId: string, choice: RefreshChoice, options?: { onProgress?: OnProgress; signal?: AbortSignal }): Promise<RefreshOutcome>;
   refreshAll(options: { onProgress: (p: RefreshAllProgress) => void; signal: AbortSignal }): Promise<RefreshAllProgress>;
   /** Select the placement's range (or only some of its rows) in Excel. */
   locate(placementId: string, rows?: RowSpan): Promise<void>;
-  disconnect(placementId: string): Promise<void>;
+  disconnect(placementId: string, signal?: AbortSignal): Promise<void>;
   meta(signal?: AbortSignal): Promise<MetaView[]>;
   /** The first rows as they would be written (flat table or pivot layout, header rows first). */
   preview(query: BuilderQuery, pivot: PivotItems | null, signal?: AbortSignal): Promise<PreviewGrid>;
@@ -184,6 +197,8 @@ export interface Workspace {
   close(): Promise<void>;
   /** Dashboard comments (embed sessions from the organisation's session URL); absent where not wired. */
   readonly comments?: CommentsService;
+  /** The agent chat of this deployment (absent where the backend offers none). */
+  readonly chat?: ChatService;
   /** The embedded dashboard beside the sheet (same session URL as comments); absent where not wired. */
   readonly dashboard?: DashboardService;
 }
@@ -197,5 +212,6 @@ export interface ConnectInput {
 export interface Backend {
   /** Check the credential and list the deployments it can use. */
   signIn(input: ConnectInput, signal?: AbortSignal): Promise<{ user: SignedInUser; deployments: Deployment[] }>;
-  open(input: ConnectInput, deployment: Deployment): Promise<Workspace>;
+  /** `deployments`: every deployment the user can use (names for cards; data tokens for their placements). */
+  open(input: ConnectInput, deployment: Deployment, deployments?: readonly Deployment[]): Promise<Workspace>;
 }

@@ -66,6 +66,14 @@ const RULES: Rule[] = [
     ),
   },
   { from: "src/api", forbidden: forbidDirs("src/host", "src/sync", "src/taskpane") },
+  {
+    // The chat protocol (schemas, NDJSON, conversation, client) is framework-free: no Preact, no vega.
+    from: "src/api/chat",
+    forbidden: both(
+      forbidDirs("src/checksum"),
+      (i) => (i.target === null && i.specifier !== "zod" ? `imports the package ${i.specifier} (src/api/chat uses only zod)` : null),
+    ),
+  },
   { from: "src/host", forbidden: forbidDirs("src/api", "src/sync", "src/taskpane") },
   // Protocol code with no UI framework: zod is the only package (style-models §1).
   { from: "src/api/comments", forbidden: (i) => (i.target === null && i.specifier !== "zod" ? `imports the package ${i.specifier} (only zod)` : null) },
@@ -77,6 +85,8 @@ const RULES: Rule[] = [
   { from: "src/sync", forbidden: forbidDirs("src/taskpane", "src/host/excel") },
   { from: "dev/platform", forbidden: forbidDirs("src/host", "src/sync", "src/taskpane") },
   { from: "dev/excel", forbidden: forbidDirs("src/api", "src/sync", "src/taskpane") },
+  // The Cube peer (installer, server, model, and its starter for tests and benchmarks) stands alone.
+  { from: "dev/cube", forbidden: forbidDirs("src", "test", "bench") },
   { from: "scripts", forbidden: forbidDirs("src", "dev") },
   { from: "bench", forbidden: forbidDirs("test") },
 ];

@@ -2,7 +2,8 @@
 // into a temp dir with ADDIN_URL=https://cellbound.example.com: the manifest's dev
 // URLs are replaced, the copied manifest still passes the offline validator
 // (icons included), and taskpane.html loads Office.js from the Office CDN first.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -67,6 +68,16 @@ describe("production build", () => {
     expect(bundle).toBeDefined();
     expect(existsSync(path.join(out, bundle!))).toBe(true);
     expect(scripts.some((s) => s.includes("node_modules") || s.includes("harness"))).toBe(false);
+  });
+
+  it("the first bundle stays within 150 KB gzip; vega (the chat's charts) comes only in an on-demand chunk", () => {
+    const html = readFileSync(path.join(out, "taskpane.html"), "utf8");
+    const bundle = [...html.matchAll(/<script\b[^>]*\bsrc="?([^"\s>]+)"?[^>]*>/g)].map((m) => m[1]!).find((s) => /(^|\/)taskpane\.[^/]*\.js$/.test(s))!;
+    const first = readFileSync(path.join(out, bundle));
+    expect(gzipSync(first).length).toBeLessThanOrEqual(150 * 1024);
+    expect(first.toString("utf8")).not.toContain("vega-embed");
+    const chunks = readdirSync(out).filter((f) => f.endsWith(".js") && f !== path.basename(bundle));
+    expect(chunks.some((f) => readFileSync(path.join(out, f), "utf8").includes("vega-embed"))).toBe(true);
   });
 });
 

@@ -31,7 +31,7 @@ const button = (within: FrameLocator | Locator, name: string | RegExp) => within
 const threads = (v: Viewer) => v.pane.getByRole("list", { name: "Threads" }).locator(":scope > li");
 
 async function open(externalId: string, tenant: string): Promise<Viewer> {
-  const { page, pane } = await openHarness(rig, `?embedUser=${externalId}&embedTenant=${tenant}`);
+  const { page, pane } = await openHarness(rig, { query: `?embedUser=${externalId}&embedTenant=${tenant}` });
   const v: Viewer = { page, pane, sessions: [], lastAuth: null };
   page.on("response", (r) => {
     if (r.url().endsWith("/__dev/embed-session") && r.status() === 200) void r.json().then((j: { sessionId: string }) => v.sessions.push(j.sessionId));

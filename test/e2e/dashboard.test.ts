@@ -29,7 +29,7 @@ const advance = (ms: number) => fetch(`${rig.platform.info.baseUrl}/__dev/clock`
 
 describe("dashboard pane", { timeout: 200_000 }, () => {
   it("loads the dashboard linked to the selected placement: ready, charts drawn", async () => {
-    ({ page, pane } = await openHarness(rig, `?embedUser=ana&embedTenant=${rig.platform.info.embed.tenants[0]!}`));
+    ({ page, pane } = await openHarness(rig, { query: `?embedUser=ana&embedTenant=${rig.platform.info.embed.tenants[0]!}` }));
     page.on("response", (r) => {
       if (r.url().endsWith("/__dev/embed-session") && r.status() === 200) void r.json().then((j: { sessionId: string }) => minted.push(j.sessionId), () => undefined);
     });

@@ -11,12 +11,13 @@ import { cellText, clickCell, openHarness, SCREENSHOTS, startRig, typeIntoCell, 
 let rig: Rig;
 let page: Page;
 let pane: FrameLocator;
+let problems: string[];
 let analyst: PlatformClient;
 let outsider: PlatformClient;
 
 beforeAll(async () => {
   rig = await startRig();
-  ({ page, pane } = await openHarness(rig));
+  ({ page, pane, problems } = await openHarness(rig));
   analyst = createPlatformClient({ baseUrl: rig.platform.info.baseUrl, credential: rig.platform.info.apiKeys.analyst });
   outsider = createPlatformClient({ baseUrl: rig.platform.info.baseUrl, credential: rig.platform.info.apiKeys.outsider });
 }, 240_000);
@@ -112,7 +113,7 @@ describe("main flow", { timeout: 120_000 }, () => {
 
     await button("Refresh", card("Analyst pipeline")).click();
     await pwExpect(banner).toBeVisible({ timeout: 20_000 });
-    await button("Overwrite", banner).click();
+    await button("Overwrite my edits", banner).click();
     await pwExpect(pane.getByText("Refreshed", { exact: true }).first()).toBeVisible({ timeout: 20_000 });
     await pwExpect.poll(() => cellText(page, "C4")).toBe(original);
     await pwExpect(card("Analyst pipeline")).toContainText("Up to date", { timeout: 15_000 });
@@ -201,6 +202,8 @@ describe("main flow", { timeout: 120_000 }, () => {
     await pane.getByLabel("Row totals (needs a Columns zone)").check();
     await button("Preview").click();
     await pwExpect(pane.getByRole("table", { name: "Preview" })).toBeVisible({ timeout: 30_000 });
+    // The preview shows values as the sheet will: counts with thousands separators, not raw numbers.
+    await pwExpect(pane.getByRole("table", { name: "Preview" }).locator("tbody td.cb-num").first()).toHaveText(/^\d{1,3}(,\d{3})+$/);
     await pane.getByLabel("Report name").fill("Orders pivot by year");
     await shot("builder");
     await button("Save report").click();
@@ -215,10 +218,71 @@ describe("main flow", { timeout: 120_000 }, () => {
     expect(totals).toBeGreaterThanOrEqual(2); // a totals row and a totals column
   });
 
+  it("10. number formats from the semantic layer: styled header; growth formatted; the user's format kept, never a hand edit", async () => {
+    const query = (limit: number) => JSON.stringify({
+      measures: ["orders.total_amount", "orders.return_rate", "orders.count"],
+      timeDimensions: [{ dimension: "orders.created_at", granularity: "month" }],
+      order: [["orders.created_at", "asc"]],
+      limit,
+    });
+    const report = await analyst.createReport(1, { name: "Monthly revenue e2e", title: "Monthly revenue e2e", jsonQuery: query(4) });
+    await page.getByRole("button", { name: "Add sheet" }).click();
+    await clickCell(page, "A1");
+    await button("Reports").click();
+    await pane.getByLabel("Search reports").fill("Monthly revenue e2e");
+    await button("Search").click();
+    await pane.getByRole("button", { name: "Place report Monthly revenue e2e" }).click();
+    await pwExpect(pane.getByText("Report placed")).toBeVisible({ timeout: 30_000 });
+    const shown = (a: string) => page.locator(`[data-cell="${a}"]`);
+    // Short titles, a bold header on the theme fill, frozen; dates, currency, percent, separators.
+    await pwExpect(shown("A1")).toHaveText("Created at");
+    await pwExpect(shown("B1")).toHaveText("Total Amount");
+    await pwExpect(shown("A1")).toHaveClass(/hx-bold/);
+    await pwExpect(shown("A1")).toHaveClass(/hx-frozen/);
+    await pwExpect(shown("B1")).toHaveCSS("background-color", "rgb(221, 235, 247)"); // A1 is selected: B1 shows the fill
+    await pwExpect(shown("A2")).toHaveText(/^[A-Z][a-z]{2} \d{4}$/);
+    await pwExpect(shown("B2")).toHaveText(/^\$\d{1,3}(,\d{3})*\.\d\d$/);
+    await pwExpect(shown("C2")).toHaveText(/^\d+\.\d\d%$/);
+    await pwExpect(shown("D2")).toHaveText(/^\d{1,3}(,\d{3})*$/);
+    await shot("formats");
+
+    // The report grows: the new rows get the same formats.
+    await analyst.updateReport(1, report.id, { jsonQuery: query(7) });
+    await button("Refresh", card("Monthly revenue e2e")).click();
+    await pwExpect(card("Monthly revenue e2e")).toContainText("A1:D8", { timeout: 20_000 });
+    await pwExpect(shown("B8")).toHaveText(/^\$[\d,]+\.\d\d$/);
+    await pwExpect(shown("A8")).toHaveText(/^[A-Z][a-z]{2} \d{4}$/);
+
+    // The user re-formats the revenue column; a refresh that grows keeps it, and it is no hand edit.
+    await page.getByLabel("Name box").fill("B2:B8");
+    await page.getByLabel("Name box").press("Enter");
+    await page.getByLabel("Number format").selectOption("#,##0");
+    await pwExpect(shown("B2")).toHaveText(/^[\d,]+$/);
+    await analyst.updateReport(1, report.id, { jsonQuery: query(9) });
+    await button("Refresh", card("Monthly revenue e2e")).click();
+    await pwExpect(card("Monthly revenue e2e")).toContainText("A1:D10", { timeout: 20_000 });
+    await pwExpect(shown("B2")).toHaveText(/^[\d,]+$/);
+    await pwExpect(shown("B10")).toHaveText(/^[\d,]+$/); // a grown row follows the user's format
+    await pwExpect(card("Monthly revenue e2e")).toContainText("Up to date");
+    await pwExpect(card("Monthly revenue e2e")).not.toContainText("Edited by hand");
+  });
+
   it("the hidden Diagnostics entry (Ctrl+Shift+D) opens the port contract suite", async () => {
     await pane.locator("main").click({ position: { x: 5, y: 5 } });
     await page.keyboard.press("Control+Shift+D");
     await pwExpect(pane.getByRole("heading", { name: "Diagnostics" })).toBeVisible({ timeout: 20_000 });
     await pwExpect(button("Run checks")).toBeVisible();
+  });
+
+  it("follows Office's theme (the harness's switch), dark included; no runtime errors or missing files", async () => {
+    await page.getByLabel("Office theme").selectOption("dark");
+    const frame = page.frameLocator("#taskpane");
+    await pwExpect(frame.locator("html")).toHaveAttribute("data-theme", "dark", { timeout: 20_000 });
+    await pwExpect(frame.getByRole("button", { name: "Refresh all" })).toBeVisible({ timeout: 20_000 });
+    await page.getByRole("tab", { name: "Sales" }).click();
+    await shot("home-dark");
+    await page.getByLabel("Office theme").selectOption("light");
+    await pwExpect(frame.locator("html")).toHaveAttribute("data-theme", "light", { timeout: 20_000 });
+    expect(problems).toEqual([]);
   });
 });

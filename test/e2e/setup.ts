@@ -48,14 +48,29 @@ export async function startRig(o: { embed?: boolean } = {}): Promise<Rig> {
 }
 
 /** The harness page and the pane inside it. */
-export async function openHarness(rig: Rig, query = ""): Promise<{ page: Page; pane: FrameLocator }> {
-  const context = await rig.browser.newContext({ viewport: { width: 1400, height: 900 } });
+export interface Opened {
+  page: Page;
+  pane: FrameLocator;
+  /** Uncaught errors of the page or the pane, and 404s of the harness's own files (favicon, Office.js…). */
+  problems: string[];
+}
+
+export async function openHarness(rig: Rig, options: { colorScheme?: "light" | "dark"; query?: string } = {}): Promise<Opened> {
+  const context = await rig.browser.newContext({ viewport: { width: 1400, height: 900 }, ...(options.colorScheme ? { colorScheme: options.colorScheme } : {}) });
   const page = await context.newPage();
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  await page.goto(`${rig.served.url}/harness.html${query}`);
-  await page.waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 20_000 });
-  return { page, pane: page.frameLocator("#taskpane") };
+  const problems: string[] = [];
+  page.on("pageerror", (e) => problems.push(`error: ${e.message}`));
+  page.on("console", (m) => { if (process.env.E2E_DEBUG) process.stderr.write(`console ${m.type()}: ${m.text()}\n`); });
+  page.on("requestfailed", (r) => problems.push(`failed: ${r.url()}`));
+  page.on("response", (r) => {
+    // The platform answers 4xx on purpose at times (409s of an upsert); the harness's own files never should.
+    if (r.status() === 404 && r.url().startsWith(rig.served.url) && !r.url().includes("/_platform/")) problems.push(`404: ${r.url()}`);
+  });
+  await page.goto(`${rig.served.url}/harness.html${options.query ?? ""}`);
+  await page.waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 60_000 }).catch((e: unknown) => {
+    throw new Error(`the harness did not get ready (${problems.join("; ") || "no errors seen"}): ${(e as Error).message}`);
+  });
+  return { page, pane: page.frameLocator("#taskpane"), problems };
 }
 
 /** Click a grid cell by its A1 address (going there first with the Name box: the grid is virtualized). */

@@ -30,7 +30,7 @@ describe("npm run platform", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "cellbound-cli-"));
     dirs.push(dir);
     const a = await start(dir);
-    expect(Object.keys(a.info)).toEqual(["baseUrl", "dataUrl", "aiUrl", "accountName", "deployments", "apiKeys", "legacyPublicIds", "externalWorkbooks", "embed"]);
+    expect(Object.keys(a.info)).toEqual(["baseUrl", "dataUrl", "aiUrl", "accountName", "deployments", "chat", "apiKeys", "legacyPublicIds", "externalWorkbooks", "embed"]);
     expect(a.info.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(a.info.deployments).toHaveLength(2);
     expect(Object.keys(a.info.apiKeys)).toEqual(["admin", "analyst", "viewer", "outsider"]);

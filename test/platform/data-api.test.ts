@@ -136,7 +136,10 @@ describe("data API on the stand-in", () => {
   it("meta describes views with count, sum, avg, count distinct and string/number/boolean/time dimensions", async () => {
     const m = await data.meta();
     const orders = m.cubes.find((c) => c.name === "orders")!;
-    expect(new Set(orders.measures.map((x) => x.aggType))).toEqual(new Set(["count", "sum", "avg", "countDistinct"]));
+    expect(new Set(orders.measures.map((x) => x.aggType))).toEqual(new Set(["count", "sum", "avg", "countDistinct", "number"]));
+    // Display formats as the semantic model sets them (issue 13): currency, percent; none where unset.
+    const format = (name: string) => orders.measures.find((x) => x.name === name)?.format;
+    expect([format("orders.total_amount"), format("orders.return_rate"), format("orders.count")]).toEqual(["currency", "percent", undefined]);
     const types = new Set(m.cubes.flatMap((c) => c.dimensions.map((d) => d.type)));
     expect(types).toEqual(new Set(["string", "number", "boolean", "time"]));
   });

@@ -34,7 +34,7 @@ describe("flat table", () => {
       [45292, "shipped", 12],
       [45323, "", ""],
     ]);
-    expect(l.columnFormats).toEqual(["yyyy-mm-dd", null, null]);
+    expect(l.columnFormats).toEqual(["mmm yyyy", null, "#,##0"]);
     expect(l.headerRows).toBe(1);
   });
 

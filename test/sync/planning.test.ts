@@ -97,3 +97,26 @@ describe("refresh-all queue", () => {
     expect(out.items).toEqual({ a: { state: "not-refreshed", reason: "Stopped before writing." }, b: { state: "not-refreshed", reason: "Stopped before it started." }, c: { state: "not-refreshed", reason: "Stopped before it started." } });
   });
 });
+
+describe("refresh-all queue: Stop acts between placements", () => {
+  it("a write under way when Stop is pressed finishes and counts as done; nothing after it starts", async () => {
+    const stop = new AbortController();
+    const written: string[] = [];
+    const out = await runQueue(
+      ["a", "b"].map((key) => ({
+        key,
+        prepare: async () => key,
+        apply: async (k: string) => {
+          stop.abort(); // Stop pressed while this write runs
+          await new Promise((r) => setTimeout(r, 10));
+          written.push(k);
+          return "written";
+        },
+      })),
+      { concurrency: 1, signal: stop.signal },
+    );
+    expect(written).toEqual(["a"]);
+    expect(out.items).toEqual({ a: { state: "done", detail: "written" }, b: { state: "not-refreshed", reason: "Stopped before it started." } });
+    expect(out.done).toBe(1);
+  });
+});

@@ -35,8 +35,8 @@ export function syncScenarios(label: string, kind: WorkbookKind): void {
       const report = await env.createReport(byStatus());
       const out = await placed(engine, report, at(wb, 1, 1));
       const s = wb.user.firstSheetId();
-      expect(wb.user.cell(s, 1, 1)).toBe("Orders Status");
-      expect(wb.user.cell(s, 1, 2)).toBe("Orders Count");
+      expect(wb.user.cell(s, 1, 1)).toBe("Status");
+      expect(wb.user.cell(s, 1, 2)).toBe("Count");
       expect(typeof wb.user.cell(s, 2, 2)).toBe("number");
       expect(out.range).toMatch(/^B2:C\d+$/);
       const id = (await wb.port.identity()).workbookId;
@@ -189,7 +189,7 @@ export function syncScenarios(label: string, kind: WorkbookKind): void {
       const blocked = await engine.refresh(p.key, "ask");
       expect(blocked.kind).toBe("cannotGrow");
       if (blocked.kind === "cannotGrow") expect(blocked.placements.length).toBe(1);
-      expect(wb.user.cell(s, 3, 0)).toBe("Orders Status"); // the neighbour is untouched
+      expect(wb.user.cell(s, 3, 0)).toBe("Status"); // the neighbour is untouched
 
       await engine.disconnect(below.key, { clear: true });
       wb.user.edit(s, 3, 1, "note");
@@ -353,7 +353,10 @@ export function syncScenarios(label: string, kind: WorkbookKind): void {
       expect(h.entries.find((e) => e.placementId === mine.placementId)).toMatchObject({ access: "GRANTED", reportName: expect.any(String) });
       const before = wb.user.cell(s, 1, 1);
       const all = await analyst.refreshAll({});
-      expect(Object.keys(all.items)).toEqual([mine.key]);
+      // Refresh all lists it, never counts it as refreshed, and says why.
+      expect(all.done).toBe(1);
+      expect(all.items[mine.key]).toMatchObject({ state: "done" });
+      expect(all.items[theirs.key]).toMatchObject({ state: "not-refreshed", reason: expect.stringMatching(/^No access: you cannot read/) });
       await expect(analyst.refresh(theirs.key, "overwrite")).rejects.toThrow(/cannot read|not found/i);
       await expect(analyst.disconnect(theirs.key, { clear: true })).rejects.toThrow();
       expect(wb.user.cell(s, 1, 1)).toBe(before);
@@ -368,7 +371,7 @@ export function syncScenarios(label: string, kind: WorkbookKind): void {
       const b = await placed(engine, await env.createReport(byStatus(2)), at(wb, 0, 3));
       await engine.disconnect(a.key);
       await engine.disconnect(b.key, { clear: true });
-      expect(wb.user.cell(s, 0, 0)).toBe("Orders Status");
+      expect(wb.user.cell(s, 0, 0)).toBe("Status");
       expect(wb.user.cell(s, 0, 3)).toBe("");
       expect(await wb.port.tracked()).toEqual([]);
       expect(await externalPlacements(env.client(), (await wb.port.identity()).workbookId)).toEqual([]);
@@ -433,8 +436,8 @@ export function platformScenarios(kind: WorkbookKind): void {
       const out = await placed(engine, report, { sheetId: wb.user.firstSheetId(), row: 0, col: 0 });
       const s = wb.user.firstSheetId();
       // Filter summary (account setting on; the report does not say) above the table.
-      expect(wb.user.cell(s, 0, 0)).toBe("Applied filter: Orders Status is not cancelled");
-      expect(wb.user.cell(s, 1, 0)).toBe("Applied filter: Orders Count > 1");
+      expect(wb.user.cell(s, 0, 0)).toBe("Applied filter: Status is not cancelled");
+      expect(wb.user.cell(s, 1, 0)).toBe("Applied filter: Count > 1");
       expect(wb.user.cell(s, 2, 0)).toBe("");
       // The grand total is the average over all rows from its own query, not an average of averages.
       const c = env.client();

@@ -42,7 +42,7 @@ const HOME = {
   copied: false,
   placements: [
     placement({ id: "a", sheetName: "Sales", range: "A1:D1200", reportName: "Sales by month", status: "editedByHand", editedRows: [{ from: 1001, to: 2000 }] }),
-    placement({ id: "b", sheetName: "Sales", range: "F1:G40", reportName: "Top customers", status: "reportChanged" }),
+    placement({ id: "b", sheetName: "Sales", range: "F1:G40", reportName: "Top customers", status: "outOfDate" }),
     placement({ id: "c", sheetName: "Ops", range: "B2:C5", reportName: null, status: "noAccess", owner: { name: "Olga Outsider", email: "olga@example.com" }, deploymentId: 2 }),
   ],
 };
@@ -61,7 +61,9 @@ describe("task pane views", () => {
     type(root.querySelector<HTMLInputElement>("#cb-credential")!, "bad-key");
     button(root, "Sign in").click();
     await until(() => root.textContent!.includes("Your sign-in was not accepted"));
-    expect(root.querySelector("[role=alert]")!.textContent).toContain("Sign out and sign in again");
+    // Advice fits the view: on Connect there is nothing to sign out of.
+    expect(root.querySelector("[role=alert]")!.textContent).toContain("Check the API key or access token and sign in again");
+    expect(root.querySelector("[role=alert]")!.textContent).not.toContain("Sign out");
     expect(await kv.keys()).toEqual([]);
 
     type(root.querySelector<HTMLInputElement>("#cb-credential")!, "good-key");
@@ -91,6 +93,54 @@ describe("task pane views", () => {
     await until(() => root.textContent!.includes("Q3 numbers.xlsx"));
   });
 
+  it("Disconnect asks first (Escape keeps it); notices name the deployment, successes fade, errors stay", async () => {
+    const { backend, calls } = scriptedBackend({ home: HOME });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
+    await until(() => root.querySelectorAll("[data-placement]").length === 3);
+    const a = () => root.querySelector('[data-placement="a"]')!;
+    button(root, "Disconnect", a()).click();
+    await until(() => a().querySelector("[role=group]") !== null);
+    expect(a().querySelector("[role=group]")!.textContent).toMatch(/Stop refreshing “.+” at .+\? The cells stay/);
+    expect(calls.some((c) => c.startsWith("disconnect"))).toBe(false); // nothing yet
+    expect(document.activeElement?.getAttribute("aria-label")).toBe("Confirm disconnect");
+    a().querySelector("[role=group]")!.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
+    await until(() => a().querySelector("[role=group]") === null);
+    expect(calls.some((c) => c.startsWith("disconnect"))).toBe(false);
+    button(root, "Disconnect", a()).click();
+    await until(() => a().querySelector("[role=group]") !== null);
+    button(root, "Confirm disconnect", a()).click();
+    await until(() => calls.includes("disconnect a"));
+
+    // An error names the deployment instead of "this deployment", and stays until dismissed.
+    store.notice.value = { tone: "error", title: "You do not have access", detail: "Your account is not allowed to do this in this deployment." };
+    await until(() => root.querySelector("[role=alert]") !== null);
+    const deployment = store.workspace.value!.deployment.name;
+    expect(root.querySelector("[role=alert]")!.textContent).toContain(`in the deployment “${deployment}”`);
+    button(root, "Dismiss").click();
+    await until(() => store.notice.value === null);
+  });
+
+  it("Reports: each report shows its folder; Values only is passed on when placing", async () => {
+    const reports = [{ id: 6, publicId: "DemoReport06", name: "Revenue by month", title: "Revenue by month", updatedAt: null, ownerName: "Ana", folder: "Sales" }];
+    const { backend, calls } = scriptedBackend({ home: HOME, reports });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
+    store.navigate("reports");
+    await until(() => root.textContent!.includes("Revenue by month"));
+    expect(root.querySelector(".cb-card")!.textContent).toContain("Sales ·");
+    button(root, "Place report Revenue by month").click();
+    await until(() => calls.includes("place 6") && store.route.value === "home"); // placing ends on the home
+    store.navigate("reports");
+    await until(() => root.querySelector('[aria-label="Place report Revenue by month"]') !== null);
+    root.querySelector<HTMLInputElement>(".cb-check input")!.click();
+    await until(() => root.querySelector<HTMLInputElement>(".cb-check input")!.checked);
+    button(root, "Place report Revenue by month").click();
+    await until(() => calls.includes("place 6 valuesOnly"));
+  });
+
   it("workbook home groups by sheet, shows badges, and DENIED placements with owner and no actions", async () => {
     const { backend } = scriptedBackend({ home: HOME });
     const store = new PaneStore(backend, new SecretStore(memoryStore()));
@@ -104,7 +154,7 @@ describe("task pane views", () => {
     expect(a.textContent).toContain("Rows 1001–2000 edited by hand");
     expect(a.textContent).toContain("refreshed 5 min. ago");
     for (const n of ["Refresh", "Locate", "Disconnect"]) button(root, n, a);
-    expect(root.querySelector('[data-placement="b"]')!.textContent).toContain("Report changed");
+    expect(root.querySelector('[data-placement="b"]')!.textContent).toContain("Out of date");
     const c = root.querySelector('[data-placement="c"]')!;
     expect(c.textContent).toContain("No access");
     expect(c.textContent).toContain("Olga Outsider (olga@example.com)");
@@ -126,7 +176,7 @@ describe("task pane views", () => {
             }
           : choice === "keep"
             ? { kind: "kept", editedRows: [{ from: 1001, to: 2000 }] }
-            : { kind: "refreshed", cellsWritten: 4 },
+            : { kind: "refreshed", cellsWritten: 4, summary: "4 cells changed, 1 of 2 chunks rewritten" },
     });
     const store = new PaneStore(backend, new SecretStore(memoryStore()));
     const root = mount(store);
@@ -150,7 +200,12 @@ describe("task pane views", () => {
 
     button(root, "Refresh", root.querySelector('[data-placement="a"]')!).click();
     await until(() => root.querySelector("#cb-edit-title") !== null);
-    button(root, "Overwrite", root.querySelector("#cb-edit-title")!.closest("section")!).click();
+    const again = root.querySelector("#cb-edit-title")!.closest("section")!;
+    // Destructive is never primary: Keep my edits is; Overwrite my edits is a secondary danger button.
+    expect(button(root, "Keep my edits", again).className).toContain("cb-primary");
+    expect(button(root, "Overwrite my edits", again).className).toContain("cb-danger");
+    expect(button(root, "Overwrite my edits", again).className).not.toContain("cb-primary");
+    button(root, "Overwrite my edits", again).click();
     await until(() => calls.includes("refresh a overwrite") && store.rowStates.value.a?.state === "done");
 
     button(root, "Refresh", root.querySelector('[data-placement="a"]')!).click();
@@ -166,11 +221,11 @@ describe("task pane views", () => {
       home: HOME,
       refreshAll: ({ onProgress, signal }) =>
         new Promise<RefreshAllProgress>((resolve) => {
-          const p: RefreshAllProgress = { done: 1, total: 2, rows: { a: { state: "done" }, b: { state: "refreshing" } } };
+          const p: RefreshAllProgress = { done: 1, total: 2, rows: { a: { state: "done", summary: "2 rows added" }, b: { state: "refreshing" } } };
           onProgress(p);
           signal.addEventListener("abort", () => {
             stopped = true;
-            resolve({ done: 1, total: 2, rows: { a: { state: "done" }, b: { state: "skipped", reason: "stopped" } } });
+            resolve({ done: 1, total: 2, rows: { a: { state: "done", summary: "2 rows added" }, b: { state: "skipped", reason: "Stopped before writing." } } });
           });
         }),
     });
@@ -181,9 +236,9 @@ describe("task pane views", () => {
     button(root, "Refresh all").click();
     await until(() => root.textContent!.includes("Refreshing 1 of 2"));
     expect(root.querySelector('[data-placement="b"]')!.textContent).toContain("Refreshing…");
-    expect(root.querySelector('[data-placement="a"]')!.textContent).toContain("Refreshed");
+    expect(root.querySelector('[data-placement="a"]')!.textContent).toContain("Last refresh: 2 rows added");
     button(root, "Stop").click();
-    await until(() => root.textContent!.includes("Not refreshed: stopped"));
+    await until(() => root.textContent!.includes("Not refreshed: Stopped before writing."));
     expect(stopped).toBe(true);
   });
 
@@ -271,5 +326,118 @@ describe("error messages", () => {
     const exhausted = Object.assign(new Error("gave up", { cause }), { kind: "retry-exhausted" });
     expect(describeError(exhausted).title).toBe("Cannot reach the platform");
     expect(describeError("weird").title).toBe("Something went wrong");
+  });
+});
+
+describe("task pane: Cancel, one status, several deployments (issue 12)", () => {
+  afterEach(() => {
+    document.body.innerHTML = "";
+  });
+
+  /** A scripted action that never answers until its signal aborts. */
+  const hang = (seen: { aborted: boolean }) => (signal?: AbortSignal) =>
+    new Promise<never>((_, reject) => {
+      signal?.addEventListener("abort", () => {
+        seen.aborted = true;
+        reject(new DOMException("aborted", "AbortError"));
+      });
+    });
+
+  it("Refresh shows Cancel; Cancel aborts the request in flight and the card never claims it refreshed", async () => {
+    const seen = { aborted: false };
+    const { backend } = scriptedBackend({ home: HOME, refresh: (_id, _c, signal) => hang(seen)(signal) });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
+    await until(() => root.querySelector('[data-placement="b"]') !== null);
+    button(root, "Refresh", root.querySelector('[data-placement="b"]')!).click();
+    await until(() => root.textContent!.includes("Refreshing Top customers…"));
+    expect(root.querySelector('[data-placement="b"]')!.getAttribute("data-status")).toBe("refreshing");
+    button(root, "Cancel refreshing top customers").click();
+    await until(() => root.textContent!.includes("Refresh cancelled"));
+    expect(seen.aborted).toBe(true);
+    const b = root.querySelector('[data-placement="b"]')!;
+    expect(b.getAttribute("data-status")).toBe("outOfDate");
+    expect(b.textContent).not.toContain("Up to date");
+    expect(button(root, "Refresh", b).disabled).toBe(false);
+  });
+
+  it("Disconnect has Cancel too, and leaving the view aborts what is in flight", async () => {
+    const seen = { aborted: false };
+    const { backend } = scriptedBackend({ home: HOME, disconnect: (_id, signal) => hang(seen)(signal) });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
+    await until(() => root.querySelector('[data-placement="b"]') !== null);
+    button(root, "Disconnect", root.querySelector('[data-placement="b"]')!).click();
+    await until(() => root.textContent!.includes("Disconnecting…"));
+    button(root, "Reports").click(); // navigate
+    await until(() => seen.aborted);
+    await until(() => store.busy.value === null);
+  });
+
+  it("the reports list has Cancel, which aborts the listing in flight", async () => {
+    const seen = { aborted: false };
+    const { backend } = scriptedBackend({ home: HOME, reports: (signal) => hang(seen)(signal) });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
+    await until(() => root.querySelector('[data-placement="b"]') !== null);
+    button(root, "Reports").click();
+    await until(() => root.textContent!.includes("Loading reports…"));
+    button(root, "Cancel loading reports").click();
+    await until(() => root.textContent!.includes("Loading reports was cancelled"));
+    expect(seen.aborted).toBe(true);
+  });
+
+  it("the card and the banner name the same exact rows", async () => {
+    const { backend } = scriptedBackend({
+      home: { ...HOME, placements: [placement({ id: "a", sheetName: "Sales", range: "A1:D1200", reportName: "Sales by month", status: "editedByHand", editedRows: [{ from: 2, to: 1001 }] })] },
+      refresh: async () => ({ kind: "handEdited", reportName: "Sales by month", editedRows: [{ from: 5, to: 5 }], diff: [{ cell: "B5", lastWritten: 1, now: 2, incoming: 1 }], editedCells: 1 }),
+    });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
+    await until(() => root.querySelector('[data-placement="a"]') !== null);
+    button(root, "Refresh", root.querySelector('[data-placement="a"]')!).click();
+    await until(() => root.querySelector("#cb-edit-title") !== null);
+    expect(root.querySelector("#cb-edit-title")!.textContent).toContain("Row 5 of Sales by month was edited by hand");
+    const card = root.querySelector('[data-placement="a"]')!;
+    expect(card.textContent).toContain("Row 5 edited by hand");
+    expect(card.textContent).not.toContain("Rows 2–1001");
+  });
+
+  it("interrupted, no access with a reason, and the deployment named on the card; the deployment can be switched without signing out", async () => {
+    const home = {
+      workbookName: "Mixed.xlsx",
+      copied: false,
+      placements: [
+        placement({ id: "i", sheetName: "S", range: "A1:B5", reportName: "Pipeline", status: "interrupted" }),
+        placement({
+          id: "o", sheetName: "S", range: "D1:E5", reportName: "EU revenue", deploymentId: 2, deploymentName: "Europe",
+          facts: { ...placement({ id: "x" }).facts, noAccess: "It belongs to deployment Europe, which you cannot use with this sign-in." },
+        }),
+      ],
+    };
+    const { backend, calls } = scriptedBackend({ home });
+    backend.signIn = async () => ({ user: { name: "Ana", email: "ana@example.com" }, deployments: [{ id: 1, name: "Production" }, { id: 2, name: "Europe" }] });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
+    await store.chooseDeployment({ id: 1, name: "Production" });
+    await until(() => root.querySelector('[data-placement="o"]') !== null);
+    const i = root.querySelector('[data-placement="i"]')!;
+    expect(i.querySelector(".cb-badge")!.textContent).toBe("Interrupted — finish refresh");
+    const o = root.querySelector('[data-placement="o"]')!;
+    expect(o.querySelector(".cb-badge")!.textContent).toBe("No access");
+    expect(o.textContent).toContain("which you cannot use");
+    expect(o.textContent).toContain("Europe");
+    expect(button(root, "Refresh", o).disabled).toBe(true);
+    expect(root.textContent).not.toContain("Up to date");
+    const select = root.querySelector<HTMLSelectElement>("select[aria-label=Deployment]")!;
+    select.value = "2";
+    select.dispatchEvent(new Event("change", { bubbles: true }));
+    await until(() => store.workspace.value !== null && JSON.stringify(store.deployments.value).includes("Europe") && calls.filter((c) => c === "close").length >= 1);
+    expect(store.user.value).not.toBeNull();
   });
 });

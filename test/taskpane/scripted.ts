@@ -1,25 +1,32 @@
 // A scripted Backend/Workspace for the pane's view tests: records calls, answers from a script.
 // (The live backend is exercised end to end in test/e2e against the stand-ins.)
-import type { Backend, HomeData, PlacementView, RefreshAllProgress, RefreshOutcome, Workspace } from "../../src/taskpane/model";
+import type { Backend, HomeData, PlacementView, RefreshAllProgress, RefreshOutcome, ReportSummary, Workspace } from "../../src/taskpane/model";
+import { factsFor } from "../../src/taskpane/live/status";
 
-export function placement(p: Partial<PlacementView> & { id: string }): PlacementView {
+type Shorthand = Parameters<typeof factsFor>[0];
+
+/** A card's data; `status` + `editedRows` are shorthand for the facts that give that status. */
+export function placement(p: Partial<PlacementView> & { id: string; status?: Shorthand; editedRows?: { from: number; to: number }[] }): PlacementView {
+  const { status = "upToDate", editedRows = [], ...rest } = p;
   return {
     sheetName: "Sheet1",
     range: "A1:C10",
     reportId: 1,
     reportName: "Sales by month",
     refreshedAt: new Date(Date.now() - 5 * 60_000).toISOString(),
-    status: "upToDate",
+    facts: factsFor(status, editedRows),
     owner: null,
     deploymentId: 1,
-    editedRows: [],
-    ...p,
+    deploymentName: "Production",
+    ...rest,
   };
 }
 
 export interface Script {
   home: HomeData;
-  refresh?: (id: string, choice: string) => Promise<RefreshOutcome>;
+  refresh?: (id: string, choice: string, signal?: AbortSignal) => Promise<RefreshOutcome>;
+  disconnect?: (id: string, signal?: AbortSignal) => Promise<void>;
+  reports?: ReportSummary[] | ((signal?: AbortSignal) => Promise<{ items: ReportSummary[]; next: null }>);
   refreshAll?: (o: { onProgress: (p: RefreshAllProgress) => void; signal: AbortSignal }) => Promise<RefreshAllProgress>;
 }
 
@@ -29,11 +36,14 @@ export function scriptedBackend(script: Script) {
   const ws: Workspace = {
     deployment: { id: 1, name: "Production" },
     home: async () => script.home,
-    reports: async () => ({ items: [], next: null }),
-    place: async () => ({ kind: "placed", placementId: "p", range: "A1:B2", sheetName: "Sheet1" }),
-    refresh: async (id, choice) => {
+    reports: async (q, signal) => (typeof script.reports === "function" ? script.reports(signal) : { items: script.reports ?? [], next: null }),
+    place: async (id, o) => {
+      calls.push(`place ${id}${o.valuesOnly ? " valuesOnly" : ""}`);
+      return { kind: "placed", placementId: "p", range: "A1:B2", sheetName: "Sheet1" };
+    },
+    refresh: async (id, choice, o) => {
       calls.push(`refresh ${id} ${choice}`);
-      return script.refresh ? script.refresh(id, choice) : { kind: "refreshed", cellsWritten: 1 };
+      return script.refresh ? script.refresh(id, choice, o?.signal) : { kind: "refreshed", cellsWritten: 1, summary: "1 cell changed, 1 of 1 chunk rewritten" };
     },
     refreshAll: async (o) => {
       calls.push("refreshAll");
@@ -41,7 +51,10 @@ export function scriptedBackend(script: Script) {
       return script.refreshAll(o);
     },
     locate: async (id, rows) => void calls.push(`locate ${id}${rows ? ` ${rows.from}-${rows.to}` : ""}`),
-    disconnect: async (id) => void calls.push(`disconnect ${id}`),
+    disconnect: async (id, signal) => {
+      calls.push(`disconnect ${id}`);
+      if (script.disconnect) await script.disconnect(id, signal);
+    },
     meta: async () => [],
     preview: async () => ({ cells: [], headerRows: 0 }),
     saveReport: async () => {

@@ -79,10 +79,19 @@ export const NormalizedQuery = z.object({
 });
 export type NormalizedQuery = z.infer<typeof NormalizedQuery>;
 
+/**
+ * A member's display format from the semantic model: "currency", "percent", "number", "id",
+ * "link", "imageUrl", or an object with a `type` (a link with a label, a custom numeric format).
+ * Absent when the model sets none (the recorded fixtures have none).
+ */
+export const MemberFormat = z.union([z.string(), z.looseObject({ type: z.string() })]);
+export type MemberFormat = z.infer<typeof MemberFormat>;
+
 export const AnnotationEntry = z.object({
   title: z.string(),
   shortTitle: z.string(),
   type: z.string(),
+  format: MemberFormat.optional(),
 });
 export const Annotation = z.object({
   measures: z.record(z.string(), AnnotationEntry),
@@ -145,6 +154,7 @@ export const MetaMember = z.object({
   shortTitle: z.string(),
   type: z.string(),
   aggType: z.string().optional(),
+  format: MemberFormat.optional(),
   isVisible: z.boolean().optional(),
 });
 export const MetaResponse = z.object({

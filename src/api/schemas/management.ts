@@ -241,6 +241,8 @@ export const Me = z.object({
   picture: z.string(),
   isAdmin: z.boolean(),
   userPolicies: z.array(z.object({ deploymentId: Id, role: DeploymentRole, source: z.enum(["direct", "organization", "group"]) })),
+  /** The user's settings; `sheetsSettings` is the add-in's own (seed 01 §4.4; fields: docs/API.md §Chat). */
+  settings: z.looseObject({ sheetsSettings: z.record(z.string(), z.unknown()).optional() }).optional(),
 });
 export type Me = z.infer<typeof Me>;
 

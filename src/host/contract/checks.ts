@@ -117,6 +117,18 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
     },
   },
   {
+    name: "a write with chunk boundaries lands every value, each block ending on a boundary or at the end",
+    async run({ port, sheet }) {
+      const grid = Array.from({ length: 2500 }, (_, r) => [r, `row ${r} ${"x".repeat(r % 40)}`]);
+      const breaks = [1000, 2000];
+      const seen: number[] = [];
+      await port.write(at(sheet, 0, 0), grid, { breakRows: breaks, onProgress: (done) => seen.push(done) });
+      for (const done of seen) check(done === grid.length || breaks.includes(done), `a block ended at row ${done}, not on a chunk boundary`);
+      const { rows } = await readAll(port, area(sheet, 0, 0, 2500, 2));
+      checkEqual(rows, grid, "values");
+    },
+  },
+  {
     name: "writing reports progress up to the total",
     async run({ port, sheet }) {
       const grid = Array.from({ length: 300 }, (_, r) => [r, r * 2, `x${r}`]);
@@ -328,6 +340,49 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
       await port.write(at(sheet, 0, 0), [[1]]);
       await pause(100);
       checkEqual(ev.seen.length, n, "events after unsubscribe");
+    },
+  },
+  {
+    name: "number formats per column, bold and fill round-trip; values are untouched",
+    async run({ port, sheet }) {
+      await port.write(at(sheet, 0, 0), [["Month", "Revenue", "Share"], [45292, 1234.5, 12.5], [45323, 99, 0]], { columnFormats: ["mmm yyyy", "$#,##0.00", '0.0"%"'] });
+      const before = await readAll(port, area(sheet, 0, 0, 3, 3));
+      await port.style(area(sheet, 0, 0, 1, 3), { bold: true, fill: "#DDEBF7" });
+      const head = await port.readStyle(area(sheet, 0, 0, 1, 3));
+      checkEqual([head.bold, head.fill], [true, "#DDEBF7"], "header bold and fill");
+      const body = await port.readStyle(area(sheet, 1, 0, 2, 3));
+      checkEqual(body.numberFormats, [["mmm yyyy", "$#,##0.00", '0.0"%"'], ["mmm yyyy", "$#,##0.00", '0.0"%"']], "column formats");
+      checkEqual([body.bold, body.fill], [false, "#FFFFFF"], "body not bold, no fill (reads as white)");
+      const mixed = await port.readStyle(area(sheet, 0, 0, 2, 1));
+      checkEqual([mixed.bold, mixed.fill], [null, null], "mixed formatting reads as null");
+      // null leaves a column as it is; a later style() sets only what it names.
+      await port.style(area(sheet, 3, 0, 2, 3), { columnFormats: ["yyyy-mm-dd", null, "0.00%"] });
+      checkEqual((await port.readStyle(area(sheet, 3, 0, 1, 3))).numberFormats, [["yyyy-mm-dd", "General", "0.00%"]], "formats on empty cells");
+      await port.style(area(sheet, 0, 0, 1, 3), { bold: false, fill: null });
+      const cleared = await port.readStyle(area(sheet, 0, 0, 1, 3));
+      checkEqual([cleared.bold, cleared.fill], [false, "#FFFFFF"], "bold off, fill cleared");
+      checkEqual((await readAll(port, area(sheet, 0, 0, 3, 3))).rows, before.rows, "values unchanged by formatting");
+    },
+  },
+  {
+    name: "keepFormats: a rewrite keeps the formats a user chose (text still gets \"@\")",
+    async run({ port, sheet }) {
+      await port.write(at(sheet, 0, 0), [[1.5, "a"], [2.5, "b"]], { columnFormats: ["#,##0.00", null] });
+      await port.style(area(sheet, 0, 0, 2, 1), { columnFormats: ["0.000"] }); // the user's choice
+      await port.write(at(sheet, 0, 0), [[7.25, "c"], [8.5, "d"]], { columnFormats: ["#,##0.00", null], keepFormats: true });
+      const st = await port.readStyle(area(sheet, 0, 0, 2, 1));
+      checkEqual(st.numberFormats, [["0.000"], ["0.000"]], "user format kept");
+      checkEqual((await readAll(port, area(sheet, 0, 0, 2, 2))).rows, [[7.25, "c"], [8.5, "d"]], "values written");
+    },
+  },
+  {
+    name: "freezeRows freezes the top rows; 0 unfreezes",
+    async run({ port, sheet }) {
+      checkEqual(await port.frozenRows(sheet.id), 0, "nothing frozen on a new sheet");
+      await port.freezeRows(sheet.id, 2);
+      checkEqual(await port.frozenRows(sheet.id), 2, "two rows frozen");
+      await port.freezeRows(sheet.id, 0);
+      checkEqual(await port.frozenRows(sheet.id), 0, "unfrozen");
     },
   },
 ];

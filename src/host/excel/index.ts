@@ -12,9 +12,9 @@
 
 import { areaA1, parseAddress } from "../a1.ts";
 import type {
-  Area, ChangeKind, HostKind, ReadOptions, SheetChange, SheetPort, SheetRef, SheetValue, TrackedArea, WorkbookIdentity, WriteOptions, WriteStats,
+  Area, AreaStyle, AreaStyleRead, ChangeKind, HostKind, ReadOptions, SheetChange, SheetPort, SheetRef, SheetValue, TrackedArea, WorkbookIdentity, WriteOptions, WriteStats,
 } from "../port.ts";
-import { dataToJson, pictureSize, PortInputError, validateColumnFormats, validateArea, validateDataKey, validateGrid, validatePlacement, validateTrackName } from "../validate.ts";
+import { dataToJson, pictureSize, PortInputError, validateColumnFormats, validateStyle, validateArea, validateDataKey, validateGrid, validatePlacement, validateTrackName } from "../validate.ts";
 import { HostError, isPayloadTooLarge, wrap } from "./errors.ts";
 import {
   DATA_NS, dataXml, identityXml, parseDataXml, parseIdentityXml, storedIdentitySchema, WORKBOOK_NS, WORKBOOK_SETTING, type StoredIdentity,
@@ -47,6 +47,19 @@ function utf8Length(s: string): number {
     n += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdbff ? (i++, 4) : 3;
   }
   return n;
+}
+
+/** The largest break row b with from < b <= to (breaks ascending), or -1. */
+function lastBreak(breaks: readonly number[], from: number, to: number): number {
+  let lo = 0, hi = breaks.length - 1, found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (breaks[mid]! <= to) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found >= 0 && breaks[found]! > from ? breaks[found]! : -1;
 }
 
 export class ExcelPort implements SheetPort {
@@ -165,12 +178,14 @@ export class ExcelPort implements SheetPort {
     const stats: WriteStats = { rows: shape.rows, cols: shape.cols, cells: shape.rows * shape.cols, syncs: 0, maxSyncBytes: 0 };
     if (shape.rows === 0 || shape.cols === 0) return stats;
     options.signal?.throwIfAborted();
-    const formatOf = (c: number): string => options.columnFormats?.[c] ?? "General";
+    // keepFormats: null in a numberFormat array leaves that cell's format as it is (M-NULL).
+    const formatOf = (c: number): string | null => (options.keepFormats ? null : (options.columnFormats?.[c] ?? "General"));
     // Strings always get the text format "@" (in the same sync, before the values), so Excel stores
     // them as typed — never a formula, number, date, boolean or error — in every locale.
     const formats = grid.map((row) => row.map((v, c) => (typeof v === "string" && v !== "" ? "@" : formatOf(c))));
     const rowBytes = grid.map((row, r) => utf8Length(JSON.stringify(row)) + utf8Length(JSON.stringify(formats[r])) + 2);
     const runOptions = this.supports("1.20") ? { mergeUndoGroup: true } : null;
+    const breaks = (options.breakRows ?? []).filter((r) => r > 0 && r < shape.rows);
     const batch = async (ctx: Excel.RequestContext): Promise<void> => {
       const sheet = ctx.workbook.worksheets.getItem(at.sheetId);
       if (this.supports("1.9")) ctx.application.suspendScreenUpdatingUntilNextSync();
@@ -180,6 +195,14 @@ export class ExcelPort implements SheetPort {
         options.signal?.throwIfAborted();
         let n = 0, bytes = 0;
         while (r0 + n < shape.rows && n < MAX_BLOCK_ROWS && (n === 0 || bytes + rowBytes[r0 + n]! <= budget)) bytes += rowBytes[r0 + n++]!;
+        // Cut on the last chunk boundary inside the block (when the block stopped short of the end).
+        if (r0 + n < shape.rows && breaks.length) {
+          const cut = lastBreak(breaks, r0, r0 + n);
+          if (cut > r0) {
+            for (let r = cut; r < r0 + n; r++) bytes -= rowBytes[r]!;
+            n = cut - r0;
+          }
+        }
         ctx.application.suspendApiCalculationUntilNextSync();
         const range = sheet.getRangeByIndexes(at.row + r0, at.col, n, shape.cols);
         range.numberFormat = formats.slice(r0, r0 + n);
@@ -240,11 +263,61 @@ export class ExcelPort implements SheetPort {
     });
   }
 
+  // ---- formatting (Range.numberFormat, format.font.bold, format.fill, freezePanes) -----------
+  async style(area: Area, style: AreaStyle): Promise<void> {
+    validateArea(area);
+    validateStyle(style, area.cols);
+    await this.run(`formatting ${areaA1(area)}`, async (ctx) => {
+      const range = ctx.workbook.worksheets.getItem(area.sheetId).getRangeByIndexes(area.row, area.col, area.rows, area.cols);
+      const formats = style.columnFormats;
+      if (formats?.some((f) => f !== null)) {
+        // One row of formats repeated: null leaves a column as it is.
+        const row = Array.from({ length: area.cols }, (_, c) => formats[c] ?? null);
+        range.numberFormat = Array.from({ length: area.rows }, () => row) as unknown as string[][];
+      }
+      if (style.bold !== undefined) range.format.font.bold = style.bold;
+      if (style.fill === null) range.format.fill.clear();
+      else if (style.fill !== undefined) range.format.fill.color = style.fill;
+      if (style.autofit) range.format.autofitColumns();
+      await ctx.sync();
+    });
+  }
+
+  async readStyle(area: Area): Promise<AreaStyleRead> {
+    validateArea(area);
+    return this.run(`reading the formats of ${areaA1(area)}`, async (ctx) => {
+      const range = ctx.workbook.worksheets.getItem(area.sheetId).getRangeByIndexes(area.row, area.col, area.rows, area.cols);
+      range.load("numberFormat");
+      const font = range.format.font.load("bold");
+      const fill = range.format.fill.load("color");
+      await ctx.sync();
+      return { numberFormats: range.numberFormat as string[][], bold: font.bold, fill: fill.color ? fill.color.toUpperCase() : null };
+    });
+  }
+
+  async freezeRows(sheetId: string, rows: number): Promise<void> {
+    if (!Number.isInteger(rows) || rows < 0) throw new PortInputError(`cannot freeze ${rows} rows`);
+    await this.run(rows ? `freezing ${rows} rows` : "unfreezing rows", async (ctx) => {
+      ctx.workbook.worksheets.getItem(sheetId).freezePanes.freezeRows(rows);
+      await ctx.sync();
+    });
+  }
+
+  async frozenRows(sheetId: string): Promise<number> {
+    return this.run("reading the frozen rows", async (ctx) => {
+      const at = ctx.workbook.worksheets.getItem(sheetId).freezePanes.getLocationOrNullObject();
+      at.load("rowIndex,rowCount");
+      await ctx.sync();
+      // Frozen rows start at the top: their count is where the frozen range ends.
+      return at.isNullObject || at.rowIndex !== 0 ? 0 : at.rowCount;
+    });
+  }
+
   // ---- tracking ----------------------------------------------------------------------------
   async track(name: string, area: Area): Promise<void> {
     validateTrackName(name);
     validateArea(area);
-    await this.run(`tracking ${name}`, async (ctx) => {
+    await this.run(`tracking the placement at ${areaA1(area)}`, async (ctx) => {
       const existing = ctx.workbook.names.getItemOrNullObject(TRACK_PREFIX + name);
       existing.load("name");
       await ctx.sync();
@@ -258,7 +331,7 @@ export class ExcelPort implements SheetPort {
 
   async untrack(name: string): Promise<void> {
     validateTrackName(name);
-    await this.run(`untracking ${name}`, async (ctx) => {
+    await this.run("untracking a placement", async (ctx) => {
       const item = ctx.workbook.names.getItemOrNullObject(TRACK_PREFIX + name);
       item.load("name");
       await ctx.sync();

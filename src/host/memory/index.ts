@@ -6,14 +6,14 @@
 import { areaA1 } from "../a1.ts";
 import { shiftArea } from "../geometry.ts";
 import type {
-  Area, HostKind, ReadOptions, SheetChange, SheetPort, SheetRef, SheetValue, TrackedArea, WorkbookIdentity, WriteOptions, WriteStats,
+  Area, AreaStyle, AreaStyleRead, HostKind, ReadOptions, SheetChange, SheetPort, SheetRef, SheetValue, TrackedArea, WorkbookIdentity, WriteOptions, WriteStats,
 } from "../port.ts";
-import { dataToJson, pictureSize, validateColumnFormats, PortInputError, to15Digits, validateArea, validateDataKey, validateGrid, validatePlacement, validateTrackName } from "../validate.ts";
+import { dataToJson, pictureSize, validateColumnFormats, validateStyle, PortInputError, to15Digits, validateArea, validateDataKey, validateGrid, validatePlacement, validateTrackName } from "../validate.ts";
 
-interface MemCell { v: SheetValue; nf: string | null }
+interface MemCell { v: SheetValue; nf: string | null; b?: boolean; fill?: string }
 /** Cells by row, then column (sparse). */
 type MemCells = Map<number, Map<number, MemCell>>;
-interface MemSheet { id: string; name: string; cells: MemCells }
+interface MemSheet { id: string; name: string; cells: MemCells; frozenRows?: number; autofitted?: Set<number> }
 interface MemTrack { name: string; sheetId: string; area: Omit<Area, "sheetId"> | null }
 
 function getCell(cells: MemCells, r: number, c: number): MemCell | undefined {
@@ -66,6 +66,12 @@ export class MemoryWorkbook {
     for (const t of this.tracks.values()) if (t.sheetId === id) t.area = null;
     if (this.selection?.sheetId === id) this.selection = null;
     this.emit({ sheetId: id, address: "", kind: "SheetDeleted", source: "Local" });
+  }
+  /** The user picks a number format for a cell (no change event, as in Excel). */
+  userFormat(sheetId: string, row: number, col: number, format: string): void {
+    const s = this.sheet(sheetId);
+    const c = getCell(s.cells, row, col);
+    setCell(s.cells, row, col, { ...(c ?? { v: "" }), nf: format === "General" ? null : format });
   }
   /** Type a value into a cell as the user. */
   userEdit(sheetId: string, row: number, col: number, value: SheetValue): void {
@@ -191,8 +197,10 @@ export class MemoryPort implements SheetPort {
       for (let c = 0; c < shape.cols; c++) {
         const raw = grid[r]![c]!;
         const v = typeof raw === "number" ? to15Digits(raw) : raw;
-        const nf = options.columnFormats?.[c] ?? null;
-        setCell(s.cells, at.row + r, at.col + c, v === "" && nf === null ? undefined : { v, nf });
+        const old = getCell(s.cells, at.row + r, at.col + c);
+        const nf = options.keepFormats ? (old?.nf ?? null) : (options.columnFormats?.[c] ?? null);
+        const cell: MemCell = { ...old, v, nf };
+        setCell(s.cells, at.row + r, at.col + c, v === "" && nf === null && !cell.b && cell.fill === undefined ? undefined : cell);
       }
     }
     options.onProgress?.(shape.rows, shape.rows);
@@ -223,6 +231,40 @@ export class MemoryPort implements SheetPort {
     validateArea(area);
     const s = this.wb.sheet(area.sheetId);
     for (let r = 0; r < area.rows; r++) for (let c = 0; c < area.cols; c++) setCell(s.cells, area.row + r, area.col + c, undefined);
+  }
+
+  async style(area: Area, style: AreaStyle): Promise<void> {
+    validateArea(area);
+    validateStyle(style, area.cols);
+    const s = this.wb.sheet(area.sheetId);
+    if (style.autofit) for (let c = 0; c < area.cols; c++) (s.autofitted ??= new Set()).add(area.col + c); // widths are not modelled here
+    for (let r = 0; r < area.rows; r++) {
+      for (let c = 0; c < area.cols; c++) {
+        const cell: MemCell = { ...(getCell(s.cells, area.row + r, area.col + c) ?? { v: "", nf: null }) };
+        const nf = style.columnFormats?.[c];
+        if (nf !== undefined && nf !== null) cell.nf = nf === "General" ? null : nf;
+        if (style.bold !== undefined) { if (style.bold) cell.b = true; else delete cell.b; }
+        if (style.fill === null) delete cell.fill;
+        else if (style.fill !== undefined) cell.fill = style.fill.toUpperCase();
+        setCell(s.cells, area.row + r, area.col + c, cell);
+      }
+    }
+  }
+  async readStyle(area: Area): Promise<AreaStyleRead> {
+    validateArea(area);
+    const s = this.wb.sheet(area.sheetId);
+    const cells = Array.from({ length: area.rows }, (_, r) => Array.from({ length: area.cols }, (_, c) => getCell(s.cells, area.row + r, area.col + c)));
+    const all = cells.flat();
+    const same = <V,>(f: (c: MemCell | undefined) => V): V | null => (all.every((c) => f(c) === f(all[0])) ? f(all[0]) : null);
+    return { numberFormats: cells.map((row) => row.map((c) => c?.nf ?? "General")), bold: same((c) => c?.b === true), fill: same((c) => c?.fill ?? "#FFFFFF") };
+  }
+  async freezeRows(sheetId: string, rows: number): Promise<void> {
+    if (!Number.isInteger(rows) || rows < 0) throw new PortInputError(`cannot freeze ${rows} rows`);
+    const s = this.wb.sheet(sheetId);
+    if (rows === 0) delete s.frozenRows; else s.frozenRows = rows;
+  }
+  async frozenRows(sheetId: string): Promise<number> {
+    return this.wb.sheet(sheetId).frozenRows ?? 0;
   }
 
   async track(name: string, area: Area): Promise<void> {

@@ -4,20 +4,23 @@ import type { PaneStore, Route } from "../state/store";
 import { ConnectView } from "../connect/ConnectView";
 import { HomeView } from "../home/HomeView";
 import { ReportsView } from "../reports/ReportsView";
-import { NoticeBox, ProgressLine } from "../ui/Notice";
+import { NoticeBox } from "../ui/Notice";
 import { Lazy } from "./lazy";
 import { OverwritePrompt } from "./OverwritePrompt";
+import { BusyLine } from "./BusyLine";
 import type { ComponentType } from "preact";
 import { useEffect } from "preact/hooks";
 
 const loadBuilder = () => import("../builder/BuilderView").then((m) => m.BuilderView as ComponentType<{ store: PaneStore }>);
 const loadDashboard = () => import("../dashboard/DashboardView").then((m) => m.DashboardView as ComponentType<{ store: PaneStore }>);
 const loadComments = () => import("../comments/CommentsView").then((m) => m.CommentsView as ComponentType<{ store: PaneStore }>);
+const loadChat = () => import("../chat/ChatView").then((m) => m.ChatView as ComponentType<{ store: PaneStore }>);
 
 const TABS: { route: Route; label: string }[] = [
   { route: "home", label: "Workbook" },
   { route: "reports", label: "Reports" },
   { route: "builder", label: "New report" },
+  { route: "chat", label: "Chat" },
   { route: "comments", label: "Comments" },
   { route: "dashboard", label: "Dashboard" },
 ];
@@ -46,12 +49,32 @@ export function App({ store, loadDiagnostics }: AppProps) {
   const route = ws ? store.route.value : "connect";
   const notice = store.notice.value;
   const busy = store.busy.value;
+  const dismiss = () => (store.notice.value = null);
 
   return (
     <div class="cb-app">
       <header class="cb-header">
         <span class="cb-brand">Cellbound</span>
-        {ws && <span class="cb-meta" style={{ margin: 0 }}>{ws.deployment.name}</span>}
+        {ws && store.deployments.value.length > 1 ? (
+          <select
+            class="cb-select"
+            aria-label="Deployment"
+            value={String(ws.deployment.id)}
+            disabled={busy !== null}
+            onChange={(e) => {
+              const d = store.deployments.value.find((x) => String(x.id) === (e.currentTarget as HTMLSelectElement).value);
+              if (d) void store.chooseDeployment(d);
+            }}
+          >
+            {store.deployments.value.map((d) => (
+              <option key={d.id} value={String(d.id)}>
+                {d.name}
+              </option>
+            ))}
+          </select>
+        ) : (
+          ws && <span class="cb-meta" style={{ margin: 0 }}>{ws.deployment.name}</span>
+        )}
         {store.user.value && (
           <button type="button" class="cb-btn cb-small" onClick={() => void store.signOut()}>
             Sign out
@@ -73,14 +96,15 @@ export function App({ store, loadDiagnostics }: AppProps) {
         </nav>
       )}
       <main class="cb-main">
-        {notice && <NoticeBox notice={notice} onDismiss={() => (store.notice.value = null)} />}
-        {busy && route !== "reports" && <ProgressLine label={busy.label} done={busy.done} total={busy.total} />}
+        {notice && <NoticeBox notice={notice} onDismiss={dismiss} context={{ view: route, deployment: ws?.deployment.name ?? null }} />}
+        {busy && route !== "reports" && <BusyLine busy={busy} />}
         <OverwritePrompt store={store} />
         {route === "connect" && <ConnectView store={store} />}
         {route === "home" && <HomeView store={store} />}
         {route === "reports" && <ReportsView store={store} />}
         {route === "builder" && <Lazy load={loadBuilder} props={{ store }} label="the report builder" />}
         {route === "comments" && <Lazy load={loadComments} props={{ store }} label="comments" />}
+        {route === "chat" && <Lazy load={loadChat} props={{ store }} label="the chat" />}
         {route === "dashboard" && <Lazy load={loadDashboard} props={{ store }} label="the dashboard" />}
         {route === "diagnostics" && loadDiagnostics && <Lazy load={loadDiagnostics} props={{ store }} label="diagnostics" />}
       </main>

@@ -7,7 +7,15 @@ export function OverwritePrompt({ store }: { store: PaneStore }) {
   const { count, addresses, target } = pending.outcome;
   const shown = addresses.slice(0, 8).join(", ");
   return (
-    <div class="cb-message cb-message-warning" role="alertdialog" aria-labelledby="cb-ow-title" aria-describedby="cb-ow-detail">
+    <div
+      class="cb-message cb-message-warning"
+      role="alertdialog"
+      aria-labelledby="cb-ow-title"
+      aria-describedby="cb-ow-detail"
+      onKeyDown={(e) => {
+        if (e.key === "Escape") store.pendingPlace.value = null;
+      }}
+    >
       <strong id="cb-ow-title">
         {count} {count === 1 ? "cell" : "cells"} would be overwritten
       </strong>
@@ -16,11 +24,11 @@ export function OverwritePrompt({ store }: { store: PaneStore }) {
         {addresses.length > 8 ? ` and ${addresses.length - 8} more` : ""}.
       </p>
       <div class="cb-actions">
-        <button type="button" class="cb-btn cb-primary" onClick={() => void store.place(pending.reportId, true)}>
-          Overwrite
-        </button>
-        <button type="button" class="cb-btn" onClick={() => (store.pendingPlace.value = null)}>
+        <button type="button" class="cb-btn cb-primary" autoFocus onClick={() => (store.pendingPlace.value = null)}>
           Cancel
+        </button>
+        <button type="button" class="cb-btn cb-danger" onClick={() => void store.place(pending.reportId, true, { valuesOnly: pending.valuesOnly === true, at: pending.outcome.at })}>
+          Overwrite
         </button>
       </div>
     </div>

@@ -3,6 +3,8 @@
 // pivotItems); preview the first rows; save as a report (upsert by a new publicId) and place it.
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
+import { formatValue } from "../../host/number-format";
+import type { SheetValue } from "../../host/port";
 import type { BuilderFilter, MetaView, PivotItems, PreviewGrid } from "../model";
 import { errorNotice, type Notice, type PaneStore } from "../state/store";
 import { NoticeBox, ProgressLine } from "../ui/Notice";
@@ -34,6 +36,8 @@ function Preview({ grid }: { grid: PreviewGrid }) {
   const head = grid.cells.slice(0, grid.headerRows);
   const body = grid.cells.slice(grid.headerRows, grid.headerRows + PREVIEW_ROWS);
   const text = (v: unknown) => (v === null || v === undefined ? "" : String(v));
+  // As the sheet will show it: dates as dates, currency, percent, thousands separators.
+  const shown = (v: SheetValue | null | undefined, col: number) => (v === null || v === undefined ? "" : formatValue(v, grid.columnFormats?.[col]));
   return (
     <div class="cb-table-wrap">
       <table class="cb-table" aria-label="Preview">
@@ -52,7 +56,9 @@ function Preview({ grid }: { grid: PreviewGrid }) {
           {body.map((row, i) => (
             <tr key={i}>
               {row.map((v, j) => (
-                <td key={j}>{text(v)}</td>
+                <td key={j} class={typeof v === "number" ? "cb-num" : undefined}>
+                  {shown(v, j)}
+                </td>
               ))}
             </tr>
           ))}

@@ -51,9 +51,6 @@ export function ConnectView({ store }: { store: PaneStore }) {
             </li>
           ))}
         </ul>
-        <button type="button" class="cb-btn" onClick={() => void store.signOut()}>
-          Sign out
-        </button>
       </section>
     );
   }

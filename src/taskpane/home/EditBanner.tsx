@@ -3,7 +3,7 @@
 import { useSignal } from "@preact/signals";
 import type { CellDiff } from "../model";
 import type { EditPrompt, PaneStore } from "../state/store";
-import { describeRows } from "./status";
+import { describeRows } from "../live/status";
 
 export function showValue(v: CellDiff["now"] | undefined): string {
   if (v === undefined) return "(unknown)";
@@ -46,7 +46,14 @@ export function EditBanner({ store, prompt }: { store: PaneStore; prompt: EditPr
   const rows = outcome.editedRows;
   const busy = store.busy.value !== null;
   return (
-    <section class="cb-message cb-message-warning" role="alert" aria-labelledby="cb-edit-title">
+    <section
+      class="cb-message cb-message-warning"
+      role="alert"
+      aria-labelledby="cb-edit-title"
+      onKeyDown={(e) => {
+        if (e.key === "Escape") void store.resolveEdits("cancel"); // Escape = Cancel: writes nothing
+      }}
+    >
       <strong id="cb-edit-title">
         {describeRows(rows)} of {outcome.reportName} {rows.length === 1 && rows[0]!.from === rows[0]!.to ? "was" : "were"} edited by hand
       </strong>
@@ -55,17 +62,21 @@ export function EditBanner({ store, prompt }: { store: PaneStore; prompt: EditPr
         <button type="button" class="cb-btn cb-small" onClick={() => void store.locate(prompt.placementId, rows[0])}>
           Locate
         </button>
-        <button type="button" class="cb-btn cb-small" aria-expanded={open.value} onClick={() => (open.value = !open.value)}>
-          Show changes
+        <button type="button" class="cb-btn cb-small" aria-expanded={open.value} aria-controls="cb-edit-diff" aria-label="Show changes" onClick={() => (open.value = !open.value)}>
+          Show changes <span aria-hidden="true">{open.value ? "▴" : "▾"}</span>
         </button>
       </div>
-      {open.value && <DiffTable diff={outcome.diff} total={outcome.editedCells} />}
+      {open.value && (
+        <div id="cb-edit-diff">
+          <DiffTable diff={outcome.diff} total={outcome.editedCells} />
+        </div>
+      )}
       <div class="cb-actions" style={{ marginTop: "8px" }}>
-        <button type="button" class="cb-btn cb-primary" disabled={busy} onClick={() => void store.resolveEdits("overwrite")}>
-          Overwrite
-        </button>
-        <button type="button" class="cb-btn" disabled={busy} onClick={() => void store.resolveEdits("keep")}>
+        <button type="button" class="cb-btn cb-primary" disabled={busy} onClick={() => void store.resolveEdits("keep")}>
           Keep my edits
+        </button>
+        <button type="button" class="cb-btn cb-danger" disabled={busy} aria-label="Overwrite my edits" onClick={() => void store.resolveEdits("overwrite")}>
+          Overwrite my edits
         </button>
         <button type="button" class="cb-btn cb-subtle" onClick={() => void store.resolveEdits("cancel")}>
           Cancel

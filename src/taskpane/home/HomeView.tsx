@@ -6,8 +6,10 @@ import type { PlacementView } from "../model";
 import type { PaneStore } from "../state/store";
 import { NoticeBox, ProgressLine } from "../ui/Notice";
 import { relativeTime } from "../ui/time";
+import { DisconnectButton } from "./ConfirmDisconnect";
 import { EditBanner } from "./EditBanner";
-import { describeRows, rowStateText, STATUS_LABEL, STATUS_TONE } from "./status";
+import { BusyLine } from "../app/BusyLine";
+import { statusOfView, STATUS_TONE } from "../live/status";
 
 export function groupBySheet(placements: PlacementView[]): [string, PlacementView[]][] {
   const groups = new Map<string, PlacementView[]>();
@@ -20,50 +22,68 @@ export function groupBySheet(placements: PlacementView[]): [string, PlacementVie
   return [...groups.entries()];
 }
 
-function PlacementCard({ store, p, now }: { store: PaneStore; p: PlacementView; now: number }) {
-  const denied = p.status === "noAccess";
+function PlacementCard({ store, p, now, showDeployment }: { store: PaneStore; p: PlacementView; now: number; showDeployment: boolean }) {
+  const denied = p.facts.access === "DENIED";
   const rowState = store.rowStates.value[p.id];
-  const running = store.refreshAll.value?.running === true || rowState?.state === "refreshing";
+  // One status: the badge and every line below come from it (live/status.ts).
+  const st = statusOfView(p, rowState);
+  const running = store.refreshAll.value?.running === true || st.kind === "refreshing";
   const title = denied ? "Report you cannot open" : (p.reportName ?? "Untitled report");
+  const deployment = p.deploymentName ?? (p.deploymentId !== null ? "another deployment" : null);
   return (
-    <li class="cb-card" data-placement={p.id} aria-label={`${title}, ${p.sheetName ?? "deleted sheet"}${p.range ? "!" + p.range : ""}`}>
+    <li class="cb-card" data-placement={p.id} data-status={st.kind} aria-label={`${title}, ${p.sheetName ?? "deleted sheet"}${p.range ? "!" + p.range : ""}, ${st.label}`}>
       <div class="cb-card-head">
         <span class="cb-card-title">{title}</span>
-        <span class={`cb-badge ${STATUS_TONE[p.status]}`}>{STATUS_LABEL[p.status]}</span>
+        <span class={`cb-badge ${STATUS_TONE[st.kind]}`}>{st.label}</span>
       </div>
       <div class="cb-meta">
         {p.range ?? "range deleted"}
         {" · "}
         <span title={p.refreshedAt ?? undefined}>refreshed {relativeTime(p.refreshedAt, now)}</span>
+        {(showDeployment || denied) && deployment ? ` · ${deployment}` : ""}
       </div>
-      {p.status === "editedByHand" && p.editedRows.length > 0 && <div class="cb-rowstatus">{describeRows(p.editedRows)} edited by hand</div>}
       {denied && (
         <div class="cb-meta">
           Owner: {p.owner?.name ?? "unknown"}
-          {p.owner?.email ? ` (${p.owner.email})` : ""}
-          {p.deploymentId !== null ? ` · deployment ${p.deploymentId}` : ""}. Cellbound will not touch these cells.
+          {p.owner?.email ? ` (${p.owner.email})` : ""}.
         </div>
       )}
-      {rowState && <div class="cb-rowstatus" role="status">{rowStateText(rowState)}</div>}
+      {st.lines.map((line) => (
+        <div class="cb-rowstatus" role="status" key={line}>
+          {line}
+        </div>
+      ))}
       {!denied && (
         <div class="cb-actions">
-          {p.status !== "missing" && (
-            <button type="button" class="cb-btn cb-small" disabled={running} onClick={() => void store.refresh(p.id)} aria-label="Refresh">
+          {st.kind !== "missing" && (
+            <button type="button" class="cb-btn cb-small" disabled={running || !st.canRefresh} onClick={() => void store.refresh(p.id)} aria-label="Refresh">
               Refresh
             </button>
           )}
-          {p.status !== "missing" && (
+          {st.kind !== "missing" && (
             <button type="button" class="cb-btn cb-small" onClick={() => void store.locate(p.id)} aria-label="Locate">
               Locate
             </button>
           )}
-          <button type="button" class="cb-btn cb-small" disabled={running} onClick={() => void store.disconnect(p.id)} aria-label="Disconnect">
-            Disconnect
-          </button>
+          <DisconnectButton title={title} where={`${p.sheetName ?? "a deleted sheet"}${p.range ? "!" + p.range : ""}`} disabled={running} onConfirm={() => void store.disconnect(p.id)} />
         </div>
       )}
     </li>
   );
+}
+
+/** `flag`, once it has stayed true for `ms`. */
+function useDelayed(flag: boolean, ms: number): boolean {
+  const [on, setOn] = useState(false);
+  useEffect(() => {
+    if (!flag) {
+      setOn(false);
+      return;
+    }
+    const t = setTimeout(() => setOn(true), ms);
+    return () => clearTimeout(t);
+  }, [flag, ms]);
+  return on && flag;
 }
 
 /** Cards rendered at first; more follow as the list scrolls into view (or on "Show more"). */
@@ -103,11 +123,16 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
   const home = store.home.value;
   const [limit, setLimit] = useState(FIRST_CARDS);
   const more = useCallback(() => setLimit((l) => l + MORE_CARDS), []);
+  // A re-check of a shown home says so (with Cancel) only when it takes a while: no flicker on every edit.
+  const slowCheck = useDelayed(store.homeLoading.value && home !== null, 600);
   const groups = useMemo(() => (home ? groupBySheet(home.placements) : []), [home]);
   const total = home?.placements.length ?? 0;
   const all = store.refreshAll.value;
   const prompt = store.editPrompt.value;
-  const refreshable = home?.placements.filter((p) => p.status !== "noAccess" && p.status !== "missing").length ?? 0;
+  const refreshable = home?.placements.filter((p) => p.facts.access !== "DENIED" && !p.facts.missing && !p.facts.noAccess).length ?? 0;
+  // Name deployments on the cards when the workbook holds more than one, or not the one signed in.
+  const active = store.workspace.value?.deployment.id;
+  const showDeployment = (home?.placements ?? []).some((p) => p.deploymentId !== null && p.deploymentId !== active);
 
   return (
     <section aria-labelledby="cb-home-title">
@@ -132,7 +157,7 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
         </div>
       )}
       {prompt && <EditBanner store={store} prompt={prompt} />}
-      {store.homeLoading.value && !home && <ProgressLine label="Loading placements…" />}
+      {(store.homeLoading.value && !home) || slowCheck ? <BusyLine busy={{ label: home ? "Checking the workbook…" : "Loading placements…", cancel: () => store.cancelHome() }} /> : null}
       {home && home.placements.length === 0 && (
         <div class="cb-message cb-message-info">
           <strong>No reports in this workbook yet</strong>
@@ -153,7 +178,7 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
             <h3>{sheet}</h3>
             <ul class="cb-list">
               {list.map((p) => (
-                <PlacementCard key={p.id} store={store} p={p} now={now} />
+                <PlacementCard key={p.id} store={store} p={p} now={now} showDeployment={showDeployment} />
               ))}
             </ul>
           </section>
@@ -161,7 +186,7 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
       {total > limit && <ShowMore remaining={total - limit} onMore={more} />}
       {all && (
         <footer class="cb-footer" aria-label="Refresh all progress">
-          <ProgressLine label={all.running ? "Refreshing" : "Refreshed"} done={all.done} total={all.total} />
+          <ProgressLine label={all.running ? "Refreshing" : all.done === all.total ? "Refreshed" : "Refresh all ended: refreshed"} done={all.done} total={all.total} />
           {all.running ? (
             <button type="button" class="cb-btn" onClick={() => store.stopRefreshAll()}>
               Stop

@@ -19,8 +19,8 @@ export function createLiveBackend(fetchImpl?: typeof fetch, embed: EmbedConfig =
       const name = `${me.firstName} ${me.lastName}`.trim();
       return { user: { name: name || me.email, email: me.email }, deployments: deployments.map((d) => ({ id: d.id, name: d.name })) };
     },
-    open(input: ConnectInput, deployment: Deployment): Promise<Workspace> {
-      return openWorkspace(input, deployment, fetchImpl, embed);
+    open(input: ConnectInput, deployment: Deployment, deployments?: readonly Deployment[]): Promise<Workspace> {
+      return openWorkspace(input, deployment, fetchImpl, deployments, embed);
     },
   };
 }

@@ -21,7 +21,7 @@ export const REPORTS_PAGE = 25;
 const SEARCH_SCAN_PAGES = 20;
 
 export function summarize(r: Report): ReportSummary {
-  return { id: r.id, publicId: r.publicId, name: r.name, title: r.title, updatedAt: r.updatedAt, ownerName: r.user.firstName.trim() || r.user.email };
+  return { id: r.id, publicId: r.publicId, name: r.name, title: r.title, updatedAt: r.updatedAt, ownerName: r.user.firstName.trim() || r.user.email, folder: r.folderPath?.length ? r.folderPath.map((f) => f.name).join(" › ") : null };
 }
 
 export function matches(r: Report, search: string): boolean {
@@ -78,7 +78,7 @@ export function createCatalog(client: PlatformClient, deploymentId: number, data
       // The same layout the sheet will get (pivot zones, totals from their own queries), on the first rows.
       const jsonQuery = JSON.stringify({ ...toLoadQuery(query), limit: query.limit ?? 20 });
       const { layout } = await runReport(data, { jsonQuery, ...(pivot ? { pivotItems: pivot } : {}) }, {}, signal);
-      return { cells: layout.cells, headerRows: layout.headerRows };
+      return { cells: layout.cells, headerRows: layout.headerRows, columnFormats: layout.columnFormats };
     },
     async saveReport(input, signal) {
       const body = {

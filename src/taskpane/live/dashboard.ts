@@ -140,7 +140,8 @@ export function createLiveDashboard(deps: DashboardDeps): DashboardService {
       // exports; no top navigation, forms or popups. The URL carries a single-use session id: no referrer.
       iframe.setAttribute("sandbox", "allow-scripts allow-same-origin allow-downloads");
       iframe.referrerPolicy = "no-referrer";
-      const src = new URL(`/embed/dashboard/${encodeURIComponent(publicId)}`, deps.baseUrl);
+      // Keep any path of the platform URL (a same-origin proxy such as the harness's /_platform).
+      const src = new URL(`${deps.baseUrl.replace(/\/+$/, "")}/embed/dashboard/${encodeURIComponent(publicId)}`);
       src.search = new URLSearchParams({ session: first, hostOrigin: win.location.origin, allowExport: "true", timezone: l.timezone }).toString();
       iframe.src = src.toString();
       host.replaceChildren(iframe);

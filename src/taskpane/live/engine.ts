@@ -1,13 +1,13 @@
 // The workbook operations of a Workspace, on the sync engine (src/sync) and the Office.js adapter
 // (src/host/excel): turns the engine's typed outcomes into the pane's view model (model.ts).
+import { sessionLastWritten } from "./last-written";
 import type { DataClient, PlatformClient } from "../../api";
 import { areaA1, parseAddress } from "../../host/a1";
 import { createExcelPort } from "../../host/excel";
 import type { Area, SheetPort, SheetValue } from "../../host/port";
-import { parseJsonQuery, groupingKeys } from "../../sync";
-import { check, fork, home, SyncEngine, type HandEdits, type HomeEntry, type PlacementCheck, type QueueProgress } from "../../sync";
+import { check, describeChange, groupingKeys, parseJsonQuery, fork, home, SyncEngine, type HandEdits, type HomeEntry, type PlacementCheck, type QueueProgress, type SyncContext } from "../../sync";
+import type { HomeData, PlacementFacts, PlacementView, RefreshAllProgress, RowRefreshState, RowSpan, Workspace } from "../model";
 import type { SelectedPlacement } from "./comments";
-import type { HomeData, PlacementStatus, PlacementView, RefreshAllProgress, RowRefreshState, RowSpan, Workspace } from "../model";
 
 export type WorkbookOps = Pick<Workspace, "home" | "place" | "refresh" | "refreshAll" | "locate" | "disconnect" | "fork" | "watch" | "close"> & {
   /** The placement under the Excel selection (for the comments pane's "which dashboard"). */
@@ -34,17 +34,28 @@ export interface EngineDeps {
   client: PlatformClient;
   data: DataClient;
   deploymentId: number;
+  /** Every deployment the user can use, by id → name (cards name them; others are No access). */
+  deployments?: ReadonlyMap<number, string>;
+  /** The data client of another deployment (one token manager each), for its placements. */
+  dataFor?: SyncContext["dataFor"];
   /** Defaults to the Office.js adapter over the global Excel/Office (real Excel or the harness shim). */
   port?: SheetPort;
 }
 
-/** The badge of one home entry. */
-export function statusOf(e: HomeEntry, c: PlacementCheck | undefined): PlacementStatus {
-  if (e.access === "DENIED") return "noAccess";
-  if (e.missing || c?.missing) return "missing";
-  if (c?.edit === "edited") return "editedByHand";
-  if (e.syncStatus === "CHANGED" || c?.syncStatus === "CHANGED") return "reportChanged";
-  return "upToDate";
+/** What is known about one home entry (the status comes from these, see live/status.ts). */
+export function factsOf(e: HomeEntry, c: PlacementCheck | undefined, usable?: ReadonlyMap<number, string>): PlacementFacts {
+  const range = c?.range ?? e.range;
+  const otherDeployment = usable !== undefined && e.access !== "DENIED" && !usable.has(e.deploymentId);
+  return {
+    access: e.access,
+    missing: e.missing || (c?.missing ?? false),
+    edit: c?.edit ?? "unknown",
+    editedRows: c?.edit === "edited" ? sheetRows(c.editedRows, range) : [],
+    editedRowsExact: c?.editedRowsExact ?? false,
+    syncStatus: c?.syncStatus === "CHANGED" || e.syncStatus === "CHANGED" ? "CHANGED" : e.access === "LOCAL" ? "UNKNOWN" : e.syncStatus,
+    noAccess: otherDeployment ? `It belongs to ${e.deploymentName ? `deployment ${e.deploymentName}` : "a deployment"} you cannot use with this sign-in.` : null,
+    problem: c?.problem ?? null,
+  };
 }
 
 /** Zero-based rows relative to a placement → sheet rows as Excel numbers them. */
@@ -61,7 +72,7 @@ function rowsOfRanges(ranges: string[]): RowSpan[] {
   });
 }
 
-export function toView(e: HomeEntry, c: PlacementCheck | undefined): PlacementView {
+export function toView(e: HomeEntry, c: PlacementCheck | undefined, usable?: ReadonlyMap<number, string>): PlacementView {
   const sheetName = c?.sheetName ?? e.sheetName;
   const range = c?.range ?? e.range;
   return {
@@ -71,15 +82,17 @@ export function toView(e: HomeEntry, c: PlacementCheck | undefined): PlacementVi
     reportId: e.reportId,
     reportName: e.reportName,
     refreshedAt: e.refreshedAt,
-    status: statusOf(e, c),
+    facts: factsOf(e, c, usable),
     owner: e.owner,
     deploymentId: e.deploymentId,
-    editedRows: c?.edit === "edited" ? sheetRows(c.editedRows, range) : [],
+    deploymentName: usable?.get(e.deploymentId) ?? e.deploymentName,
   };
 }
 
 function rowState(s: QueueProgress["items"][string]): RowRefreshState {
-  return s.state === "not-refreshed" ? { state: "failed", reason: s.reason } : { state: s.state };
+  if (s.state === "not-refreshed") return { state: "failed", reason: s.reason };
+  if (s.state === "done") return s.detail ? { state: "done", summary: s.detail } : { state: "done" };
+  return { state: s.state };
 }
 
 export function progressOf(p: QueueProgress): RefreshAllProgress {
@@ -88,7 +101,14 @@ export function progressOf(p: QueueProgress): RefreshAllProgress {
 
 export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
   const port = deps.port ?? createExcelPort();
-  const engine = new SyncEngine({ port, platform: deps.client, data: deps.data, deploymentId: deps.deploymentId });
+  const names = deps.deployments;
+  const engine = new SyncEngine({
+    port, platform: deps.client, data: deps.data, deploymentId: deps.deploymentId, lastWritten: sessionLastWritten(),
+    ...(names?.get(deps.deploymentId) ? { deploymentName: names.get(deps.deploymentId)! } : {}),
+    ...(names ? { deploymentNames: (id: number) => names.get(id) } : {}),
+    // Only deployments this sign-in can use get a data client; the others say No access.
+    ...(deps.dataFor ? { dataFor: (id: number) => (names === undefined || names.has(id) ? deps.dataFor!(id) : undefined) } : {}),
+  });
   const unsubscribers: (() => Promise<void>)[] = [];
 
   const localName = async (key: string) => {
@@ -111,13 +131,17 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
       return {
         workbookName: data.workbookName,
         copied: data.copied,
-        placements: data.entries.map((e) => toView(e, e.key ? byKey.get(e.key) : undefined)),
+        placements: data.entries.map((e) => toView(e, e.key ? byKey.get(e.key) : undefined, names)),
       };
     },
     async place(reportId, o) {
+      // Where the user chose: the selection when Place was pressed, before anything is fetched.
+      const at = o.at ?? (await port.selection()).area;
       const report = await engine.report(reportId, o.signal);
       const out = await engine.place(report, {
+        at,
         confirmed: o.confirmed,
+        ...(o.valuesOnly ? { valuesOnly: true } : {}),
         ...(o.signal ? { signal: o.signal } : {}),
         ...(o.onProgress ? { onProgress: (done: number, total: number) => o.onProgress!({ done, total, label: "Writing rows" }) } : {}),
       });
@@ -136,7 +160,7 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
       const edits = (e: HandEdits) => rowsOfRanges(e.ranges);
       switch (out.kind) {
         case "refreshed":
-          return { kind: "refreshed", cellsWritten: out.stats.cellsWritten };
+          return { kind: "refreshed", cellsWritten: out.stats.cellsWritten, summary: describeChange(out.stats) };
         case "kept":
           return { kind: "kept", editedRows: edits(out.edits) };
         case "handEdited":
@@ -160,7 +184,7 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
       if (!rows) return port.select(area);
       await port.select({ sheetId: area.sheetId, row: rows.from - 1, col: area.col, rows: rows.to - rows.from + 1, cols: area.cols });
     },
-    disconnect: (key) => engine.disconnect(key),
+    disconnect: (key, signal) => engine.disconnect(key, signal ? { signal } : {}),
     async selectedPlacement() {
       const [{ area: at }, tracked, placements] = await Promise.all([port.selection(), port.tracked(), engine.placements()]);
       for (const p of placements) {

@@ -1,10 +1,11 @@
 // A live Workspace: the catalog (src/api) plus the workbook operations of the sync engine (src/sync)
 // over the Office.js adapter (src/host/excel).
-import { createPlatformClient } from "../../api";
+import { createDataClient, createDeploymentTokenManager, createPlatformClient, type DataClient } from "../../api";
 import type { ConnectInput, Deployment, Workspace } from "../model";
 import { createCatalog, summarize } from "./catalog";
 import { openWorkbookOps } from "./engine";
 import { createLiveComments, type EmbedConfig } from "./comments";
+import { createChatService } from "./chat";
 import { createLiveDashboard } from "./dashboard";
 
 /** The data API's base when Connect leaves it empty: the platform's documented default path. */
@@ -12,10 +13,20 @@ export function defaultDataUrl(baseUrl: string): string {
   return `${baseUrl.replace(/\/$/, "")}/cubejs-api`;
 }
 
-export async function openWorkspace(input: ConnectInput, deployment: Deployment, fetchImpl?: typeof fetch, embed: EmbedConfig = {}): Promise<Workspace> {
+export async function openWorkspace(input: ConnectInput, deployment: Deployment, fetchImpl?: typeof fetch, deployments?: readonly Deployment[], embed: EmbedConfig = {}): Promise<Workspace> {
   const client = createPlatformClient({ baseUrl: input.baseUrl, credential: input.credential, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
-  const catalog = createCatalog(client, deployment.id, input.dataUrl ?? defaultDataUrl(input.baseUrl), fetchImpl);
-  const ops = await openWorkbookOps({ client, data: catalog.data, deploymentId: deployment.id });
+  const dataUrl = input.dataUrl ?? defaultDataUrl(input.baseUrl);
+  const catalog = createCatalog(client, deployment.id, dataUrl, fetchImpl);
+  // One data client (one token manager) per deployment whose placements this workbook holds, made on first use.
+  const others = new Map<number, DataClient>();
+  const dataFor = (id: number): DataClient => {
+    let d = others.get(id);
+    if (!d) others.set(id, (d = createDataClient({ dataUrl, token: createDeploymentTokenManager({ client, deploymentId: id }), ...(fetchImpl ? { fetch: fetchImpl } : {}) })));
+    return d;
+  };
+  const names = new Map((deployments ?? [deployment]).map((d) => [d.id, d.name]));
+  names.set(deployment.id, deployment.name);
+  const ops = await openWorkbookOps({ client, data: catalog.data, deploymentId: deployment.id, deployments: names, dataFor });
   const comments = createLiveComments({ baseUrl: input.baseUrl, embed, selectedPlacement: () => ops.selectedPlacement(), ...(fetchImpl ? { fetch: fetchImpl } : {}) });
   const dashboard = createLiveDashboard({
     baseUrl: input.baseUrl, embed, client,
@@ -35,13 +46,14 @@ export async function openWorkspace(input: ConnectInput, deployment: Deployment,
     refresh: (id, choice, o) => ops.refresh(id, choice, o),
     refreshAll: (o) => ops.refreshAll(o),
     locate: (id, rows) => ops.locate(id, rows),
-    disconnect: (id) => ops.disconnect(id),
+    disconnect: (id, signal) => ops.disconnect(id, signal),
     meta: (signal) => catalog.meta(signal),
     preview: (q, pivot, signal) => catalog.preview(q, pivot, signal),
     saveReport: async (i, signal) => summarize(await catalog.saveReport(i, signal)),
     fork: (signal) => ops.fork(signal),
     watch: (listener) => ops.watch(listener),
     comments,
+    chat: createChatService(input, deployment, fetchImpl),
     dashboard,
     close: async () => {
       comments.close();

@@ -1,10 +1,11 @@
 // Reports: search and browse the deployment's reports with cursor paging, then place the chosen one
 // at the selected cell. When the target is not empty, say how many cells and where, then ask.
 import { useSignal } from "@preact/signals";
-import { useEffect } from "preact/hooks";
+import { useEffect, useRef } from "preact/hooks";
 import type { ReportSummary } from "../model";
 import { errorNotice, type Notice, type PaneStore } from "../state/store";
-import { NoticeBox, ProgressLine } from "../ui/Notice";
+import { BusyLine } from "../app/BusyLine";
+import { NoticeBox } from "../ui/Notice";
 import { relativeTime } from "../ui/time";
 
 export function ReportsView({ store }: { store: PaneStore }) {
@@ -14,25 +15,36 @@ export function ReportsView({ store }: { store: PaneStore }) {
   const loading = useSignal(false);
   const error = useSignal<Notice | null>(null);
   const selected = useSignal<number | null>(null);
+  const valuesOnly = useSignal(false);
   const ws = store.workspace.value;
 
+  // One controller for the listing in flight: a new search, Cancel or leaving the view aborts it.
+  const inflight = useRef<AbortController | null>(null);
   const load = async (after: string | null) => {
     if (!ws) return;
+    inflight.current?.abort();
+    const c = new AbortController();
+    inflight.current = c;
     loading.value = true;
     error.value = null;
     try {
-      const page = await ws.reports({ search: search.value.trim(), after });
+      const page = await ws.reports({ search: search.value.trim(), after }, c.signal);
       items.value = after ? [...items.value, ...page.items] : page.items;
       next.value = page.next;
     } catch (e) {
-      error.value = errorNotice(e);
+      if (inflight.current !== c) return; // a newer listing took over
+      error.value = c.signal.aborted ? { tone: "info", title: "Loading reports was cancelled", next: "Search again to load them." } : errorNotice(e);
     } finally {
-      loading.value = false;
+      if (inflight.current === c) {
+        inflight.current = null;
+        loading.value = false;
+      }
     }
   };
 
   useEffect(() => {
     void load(null);
+    return () => inflight.current?.abort();
   }, [ws]);
 
   const busy = store.busy.value;
@@ -56,8 +68,12 @@ export function ReportsView({ store }: { store: PaneStore }) {
           Search
         </button>
       </form>
+      <label class="cb-check">
+        <input type="checkbox" checked={valuesOnly.value} onChange={(e) => (valuesOnly.value = e.currentTarget.checked)} />
+        Values only <span class="cb-meta">(no number formats or header style; you format the cells)</span>
+      </label>
       {error.value && <NoticeBox notice={error.value} />}
-      {busy && <ProgressLine label={busy.label} done={busy.done} total={busy.total} />}
+      {busy && <BusyLine busy={busy} />}
       <ul class="cb-list" aria-label="Reports" aria-busy={loading.value}>
         {items.value.map((r) => (
           <li key={r.id} class="cb-card" aria-current={selected.value === r.id ? "true" : undefined}>
@@ -65,6 +81,7 @@ export function ReportsView({ store }: { store: PaneStore }) {
               <span class="cb-card-title">{r.title || r.name}</span>
             </div>
             <div class="cb-meta">
+              {r.folder ? `${r.folder} · ` : ""}
               {r.ownerName ? `${r.ownerName} · ` : ""}updated {relativeTime(r.updatedAt)}
             </div>
             <button
@@ -74,7 +91,7 @@ export function ReportsView({ store }: { store: PaneStore }) {
               aria-label={`Place report ${r.title || r.name}`}
               onClick={() => {
                 selected.value = r.id;
-                void store.place(r.id);
+                void store.place(r.id, false, { valuesOnly: valuesOnly.value });
               }}
             >
               Place report
@@ -82,7 +99,7 @@ export function ReportsView({ store }: { store: PaneStore }) {
           </li>
         ))}
       </ul>
-      {loading.value && <ProgressLine label="Loading reports…" />}
+      {loading.value && <BusyLine busy={{ label: "Loading reports…", cancel: () => inflight.current?.abort() }} />}
       {!loading.value && items.value.length === 0 && !error.value && <p>No reports match.</p>}
       {next.value && !loading.value && (
         <button type="button" class="cb-btn" onClick={() => void load(next.value)}>

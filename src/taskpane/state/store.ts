@@ -7,6 +7,7 @@ import type {
   ConnectInput,
   Deployment,
   HomeData,
+  PlacementView,
   PlaceOutcome,
   RefreshAllProgress,
   RefreshOutcome,
@@ -17,7 +18,7 @@ import type {
 import { describeError, type HumanError } from "../errors";
 import type { SecretStore } from "./secrets";
 
-export type Route = "connect" | "home" | "reports" | "builder" | "diagnostics" | "comments" | "dashboard";
+export type Route = "connect" | "home" | "reports" | "builder" | "chat" | "comments" | "diagnostics" | "dashboard";
 
 export interface Notice {
   tone: "error" | "warning" | "info" | "success";
@@ -49,8 +50,8 @@ export class PaneStore {
   readonly deployments = signal<Deployment[]>([]);
   readonly workspace = signal<Workspace | null>(null);
   readonly notice = signal<Notice | null>(null);
-  /** A long operation in progress (shown as a status line with progress). */
-  readonly busy = signal<{ label: string; done?: number; total?: number } | null>(null);
+  /** A long operation in progress (shown as a status line with progress and Cancel). */
+  readonly busy = signal<{ label: string; done?: number; total?: number; cancel?: () => void } | null>(null);
 
   readonly home = signal<HomeData | null>(null);
   readonly homeLoading = signal(false);
@@ -58,13 +59,16 @@ export class PaneStore {
   readonly rowStates = signal<Record<string, RowRefreshState>>({});
   readonly refreshAll = signal<(RefreshAllProgress & { running: boolean }) | null>(null);
   readonly editPrompt = signal<EditPrompt | null>(null);
-  readonly pendingPlace = signal<{ reportId: number; outcome: Extract<PlaceOutcome, { kind: "wouldOverwrite" }> } | null>(null);
+  readonly pendingPlace = signal<{ reportId: number; outcome: Extract<PlaceOutcome, { kind: "wouldOverwrite" }>; valuesOnly?: boolean } | null>(null);
 
   readonly signedIn = computed(() => this.workspace.value !== null);
   private connection: ConnectInput | null = null;
   private unwatch: (() => void) | null = null;
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   private refreshAllAbort: AbortController | null = null;
+  /** One AbortController per action in flight; all are aborted on navigate and sign-out. */
+  private readonly inflight = new Set<AbortController>();
+  private homeAbort: AbortController | null = null;
 
   constructor(
     readonly backend: Backend,
@@ -74,6 +78,7 @@ export class PaneStore {
 
   /** Show a view; opening the workbook home re-checks it (placements may have changed meanwhile). */
   navigate(route: Route): void {
+    if (route !== this.route.value) this.cancelAll();
     this.notice.value = null;
     this.route.value = route;
     if (route === "home" && this.workspace.value && !this.homeLoading.value) void this.loadHome();
@@ -98,12 +103,37 @@ export class PaneStore {
     }
   }
 
+  /** Abort every action in flight (its request too) and the home load; Refresh all stops. */
+  cancelAll(): void {
+    for (const c of [...this.inflight]) c.abort();
+    this.homeAbort?.abort();
+    this.refreshAllAbort?.abort();
+  }
+
+  /** Start a cancellable action: its controller, and the busy line with Cancel. */
+  private begin(label: string): AbortController {
+    const c = new AbortController();
+    this.inflight.add(c);
+    this.busy.value = { label, cancel: () => c.abort() };
+    return c;
+  }
+
+  private end(c: AbortController): void {
+    this.inflight.delete(c);
+    if (this.inflight.size === 0) this.busy.value = null;
+  }
+
+  /** A cancelled action says so calmly (not as an error); anything else becomes the error notice. */
+  private failed(c: AbortController, e: unknown, what: string): void {
+    this.notice.value = c.signal.aborted ? { tone: "info", title: `${what} cancelled` } : errorNotice(e);
+  }
+
   /** Step 1 of Connect: check the credential and list deployments. */
   async signIn(input: ConnectInput): Promise<boolean> {
     this.notice.value = null;
-    this.busy.value = { label: "Signing in…" };
+    const c = this.begin("Signing in…");
     try {
-      const { user, deployments } = await this.backend.signIn(input);
+      const { user, deployments } = await this.backend.signIn(input, c.signal);
       this.connection = input;
       await this.secrets.save({ ...input, deploymentId: null });
       batch(() => {
@@ -117,21 +147,25 @@ export class PaneStore {
       }
       return true;
     } catch (e) {
-      this.notice.value = errorNotice(e);
+      this.failed(c, e, "Sign-in");
       return false;
     } finally {
-      this.busy.value = null;
+      this.end(c);
     }
   }
 
-  /** Step 2 of Connect: open the deployment (mints the data-API token behind the scenes). */
+  /**
+   * Step 2 of Connect, and switching deployment at any time (no Sign out needed): open the
+   * deployment (mints the data-API token behind the scenes).
+   */
   async chooseDeployment(deployment: Deployment): Promise<void> {
     if (!this.connection) throw new Error("chooseDeployment before signIn");
     const connection = this.connection;
+    this.cancelAll();
     await this.whileBusy(`Opening ${deployment.name}…`, async () => {
       this.unwatch?.();
       await this.workspace.value?.close();
-      const ws = await this.backend.open(connection, deployment);
+      const ws = await this.backend.open(connection, deployment, this.deployments.value);
       this.unwatch = ws.watch(() => this.homeChanged());
       await this.secrets.save({ ...connection, deploymentId: deployment.id });
       batch(() => {
@@ -145,7 +179,7 @@ export class PaneStore {
 
   /** Sign out: stop background work, forget every secret, back to Connect. */
   async signOut(): Promise<void> {
-    this.refreshAllAbort?.abort();
+    this.cancelAll();
     this.unwatch?.();
     this.unwatch = null;
     clearTimeout(this.reloadTimer);
@@ -188,21 +222,34 @@ export class PaneStore {
     }, 400);
   }
 
+  /** Load (check) the workbook home; a newer load or Cancel aborts the one in flight. */
   async loadHome(): Promise<void> {
     const ws = this.workspace.value;
     if (!ws) return;
+    this.homeAbort?.abort();
+    const c = new AbortController();
+    this.homeAbort = c;
     this.homeLoading.value = true;
     try {
-      const data = await ws.home();
+      const data = await ws.home(c.signal);
+      if (c.signal.aborted) return;
       batch(() => {
         this.home.value = data;
         this.homeError.value = null;
       });
     } catch (e) {
-      this.homeError.value = errorNotice(e);
+      if (this.homeAbort !== c) return; // a newer load took over
+      this.homeError.value = c.signal.aborted ? { tone: "info", title: "Checking the workbook was cancelled", next: "Open the Workbook tab again to check it." } : errorNotice(e);
     } finally {
-      this.homeLoading.value = false;
+      if (this.homeAbort === c) {
+        this.homeAbort = null;
+        this.homeLoading.value = false;
+      }
     }
+  }
+
+  cancelHome(): void {
+    this.homeAbort?.abort();
   }
 
   private setRow(id: string, state: RowRefreshState | null): void {
@@ -216,33 +263,52 @@ export class PaneStore {
   async refresh(placementId: string, choice: "ask" | "overwrite" | "keep" = "ask"): Promise<void> {
     const ws = this.requireWorkspace();
     this.editPrompt.value = null;
+    this.notice.value = null; // an earlier notice ("Report placed") is not about this refresh
     this.setRow(placementId, { state: "refreshing" });
+    const name = this.home.value?.placements.find((p) => p.id === placementId)?.reportName;
+    const label = name ? `Refreshing ${name}…` : "Refreshing…";
+    const c = this.begin(label);
     try {
       const outcome = await ws.refresh(placementId, choice, {
-        onProgress: (p) => (this.busy.value = { label: "Refreshing…", done: p.done, total: p.total }),
+        signal: c.signal,
+        onProgress: (p) => (this.busy.value = { label, done: p.done, total: p.total, cancel: () => c.abort() }),
       });
       if (outcome.kind === "handEdited") {
         this.setRow(placementId, null);
         this.editPrompt.value = { placementId, outcome };
+        // The card names the same rows as the banner.
+        this.patchFacts(placementId, { edit: "edited", editedRows: outcome.editedRows, editedRowsExact: true });
         return;
       }
       if (outcome.kind === "notRefreshed") {
         this.setRow(placementId, { state: "failed", reason: outcome.reason });
-        this.notice.value = { tone: "warning", title: "Not refreshed", detail: outcome.reason };
+        this.notice.value = { tone: "warning", title: `${this.reportTitle(placementId)} was not refreshed`, detail: outcome.reason };
         return;
       }
-      this.setRow(placementId, { state: "done" });
+      const summary = outcome.kind === "kept" ? "Your edits were kept" : outcome.summary;
+      this.setRow(placementId, { state: "done", summary });
       this.notice.value =
         outcome.kind === "kept"
           ? { tone: "info", title: "Refreshed, your edits kept", detail: "The rows you edited were left as they are; the placement stays marked Edited by hand." }
-          : { tone: "success", title: "Refreshed" };
-      await this.loadHome();
+          : { tone: "success", title: "Refreshed", detail: name ? `${name}: ${summary}` : summary };
     } catch (e) {
-      this.setRow(placementId, { state: "failed", reason: describeError(e).title });
-      this.notice.value = errorNotice(e);
+      // Cancelled: nothing claims it was refreshed; the next check shows an interrupted write as such.
+      this.setRow(placementId, c.signal.aborted ? null : { state: "failed", reason: describeError(e).title });
+      if (c.signal.aborted) this.failed(c, e, "Refresh");
+      else {
+        const n = errorNotice(e);
+        this.notice.value = { ...n, title: `${this.reportTitle(placementId)}: ${n.title}` };
+      }
     } finally {
-      this.busy.value = null;
+      this.end(c);
     }
+    await this.loadHome();
+  }
+
+  private patchFacts(placementId: string, change: Partial<PlacementView["facts"]>): void {
+    const home = this.home.value;
+    if (!home) return;
+    this.home.value = { ...home, placements: home.placements.map((p) => (p.id === placementId ? { ...p, facts: { ...p.facts, ...change } } : p)) };
   }
 
   async resolveEdits(choice: "overwrite" | "keep" | "cancel"): Promise<void> {
@@ -292,8 +358,8 @@ export class PaneStore {
   }
 
   async disconnect(placementId: string): Promise<void> {
-    await this.whileBusy("Disconnecting…", async () => {
-      await this.requireWorkspace().disconnect(placementId);
+    await this.whileBusy("Disconnecting…", async (signal) => {
+      await this.requireWorkspace().disconnect(placementId, signal);
       this.notice.value = { tone: "success", title: "Disconnected", detail: "The cells stay in the sheet; Cellbound no longer refreshes them." };
       await this.loadHome();
     });
@@ -301,8 +367,8 @@ export class PaneStore {
 
   /** This file is a copy: give it its own workbook id so its placements stop being the original's. */
   async fork(): Promise<void> {
-    await this.whileBusy("Separating this copy…", async () => {
-      const out = await this.requireWorkspace().fork();
+    await this.whileBusy("Separating this copy…", async (signal) => {
+      const out = await this.requireWorkspace().fork(signal);
       this.notice.value = out.failed.length
         ? { tone: "warning", title: "This copy is now a separate workbook, with problems", detail: out.failed.join(" "), next: "Refresh the placements listed, or place them again." }
         : { tone: "success", title: "This copy is now a separate workbook", detail: `${out.reconnected} placements were connected to it; the original's stay as they were.` };
@@ -310,30 +376,42 @@ export class PaneStore {
     });
   }
 
-  /** Run a user action with the busy indicator shown; a failure becomes the notice, never silence. */
-  private async whileBusy(label: string, action: () => Promise<void>): Promise<void> {
-    this.busy.value = { label };
+  /** Run a user action with the busy indicator and Cancel shown; a failure becomes the notice, never silence. */
+  private async whileBusy(label: string, action: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    const c = this.begin(label);
     try {
-      await action();
+      await action(c.signal);
     } catch (e) {
-      this.notice.value = errorNotice(e);
+      this.failed(c, e, label.replace(/…$/, ""));
     } finally {
-      this.busy.value = null;
+      this.end(c);
     }
   }
 
-  /** Place a report at the selected cell; asks first when it would overwrite content. */
-  async place(reportId: number, confirmed = false): Promise<boolean> {
+  /** A placement's report as people know it (its title), for messages. */
+  private reportTitle(placementId: string): string {
+    const p = this.home.value?.placements.find((x) => x.id === placementId);
+    return p?.reportName ? `“${p.reportName}”` : "This placement";
+  }
+
+  /**
+   * Place a report at the selected cell; asks first when it would overwrite content. The
+   * confirmation passes `at` (the cell chosen the first time), so it lands where it was asked about.
+   */
+  async place(reportId: number, confirmed = false, o: { valuesOnly?: boolean; at?: { sheetId: string; row: number; col: number } } = {}): Promise<boolean> {
     const ws = this.requireWorkspace();
     this.pendingPlace.value = null;
-    this.busy.value = { label: "Placing report…" };
+    const c = this.begin("Placing report…");
     try {
       const outcome = await ws.place(reportId, {
         confirmed,
-        onProgress: (p) => (this.busy.value = { label: "Placing report…", done: p.done, total: p.total }),
+        ...(o.at ? { at: o.at } : {}),
+        ...(o.valuesOnly ? { valuesOnly: true } : {}),
+        signal: c.signal,
+        onProgress: (p) => (this.busy.value = { label: "Placing report…", done: p.done, total: p.total, cancel: () => c.abort() }),
       });
       if (outcome.kind === "wouldOverwrite") {
-        this.pendingPlace.value = { reportId, outcome };
+        this.pendingPlace.value = { reportId, outcome, ...(o.valuesOnly ? { valuesOnly: true } : {}) };
         return false;
       }
       if (outcome.kind === "collides") {
@@ -350,10 +428,10 @@ export class PaneStore {
       this.route.value = "home";
       return true;
     } catch (e) {
-      this.notice.value = errorNotice(e);
+      this.failed(c, e, "Placing the report");
       return false;
     } finally {
-      this.busy.value = null;
+      this.end(c);
     }
   }
 }

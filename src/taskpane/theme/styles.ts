@@ -119,6 +119,16 @@ a { color: var(--colorBrandForeground1); }
 .cb-btn.cb-primary[disabled] { background: var(--colorNeutralBackground3); color: var(--colorNeutralForegroundDisabled); }
 .cb-btn.cb-small { min-height: 24px; padding: 1px 8px; font-weight: 400; font-size: var(--fontSizeBase200); }
 .cb-btn.cb-subtle { border-color: transparent; background: transparent; }
+/* Destructive actions: a secondary button in the danger colour, never the primary one. */
+.cb-btn.cb-danger { color: var(--colorStatusDangerForeground1); border-color: var(--colorStatusDangerBorder1); }
+.cb-btn.cb-danger:hover { background: var(--colorStatusDangerBackground1); }
+.cb-message { position: relative; }
+.cb-check { display: flex; align-items: baseline; gap: var(--spacingXS); margin-bottom: var(--spacingS); }
+.cb-check .cb-meta { margin: 0; }
+.cb-num { text-align: right; font-variant-numeric: tabular-nums; }
+.cb-confirm { display: flex; flex-wrap: wrap; align-items: center; gap: var(--spacingXS); width: 100%; }
+.cb-message .cb-dismiss { position: absolute; top: 4px; right: 4px; }
+.cb-message > strong { padding-right: 28px; }
 .cb-actions { display: flex; gap: var(--spacingXS); flex-wrap: wrap; }
 
 .cb-field { display: flex; flex-direction: column; gap: 2px; margin-bottom: var(--spacingM); }

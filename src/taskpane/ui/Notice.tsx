@@ -1,15 +1,57 @@
 // A message box: errors say what happened and what to do next; progress is announced politely.
+// The pane has one notification area (App): a new notice replaces the last one, successes and
+// information fade after NOTICE_FADE_MS, errors and warnings stay until dismissed (× or Escape).
+import { useEffect, useRef } from "preact/hooks";
 import type { Notice } from "../state/store";
 
-export function NoticeBox({ notice, onDismiss }: { notice: Notice; onDismiss?: () => void }) {
+export const NOTICE_FADE_MS = 8000;
+
+/** Where a notice is shown: its advice must fit the view and name the user's things. */
+export interface NoticeContext {
+  view?: string;
+  /** The open deployment's name. */
+  deployment?: string | null;
+}
+
+const SIGN_IN_AGAIN = /^Sign out and sign in again with (.*)$/;
+
+/** Fit a notice's wording to where it is shown (no "Sign out" on Connect; the deployment by name). */
+export function fitNotice(notice: Notice, ctx: NoticeContext = {}): Notice {
+  const named = (s: string | undefined) => (s && ctx.deployment ? s.replace(/\bthis deployment\b/g, `the deployment “${ctx.deployment}”`) : s);
+  let next = named(notice.next);
+  if (ctx.view === "connect" && next) next = next.replace(SIGN_IN_AGAIN, "Check the API key or access token and sign in again with $1");
+  const out: Notice = { ...notice };
+  const detail = named(notice.detail);
+  if (detail !== undefined) out.detail = detail;
+  if (next !== undefined) out.next = next;
+  return out;
+}
+
+export function NoticeBox({ notice, onDismiss, context }: { notice: Notice; onDismiss?: () => void; context?: NoticeContext }) {
+  const n = fitNotice(notice, context);
+  const lasting = n.tone === "error" || n.tone === "warning";
+  const dismissRef = useRef(onDismiss);
+  dismissRef.current = onDismiss;
+  const canDismiss = onDismiss !== undefined;
+  useEffect(() => {
+    if (!canDismiss || lasting) return;
+    const t = setTimeout(() => dismissRef.current?.(), NOTICE_FADE_MS);
+    return () => clearTimeout(t);
+  }, [notice, canDismiss, lasting]);
   return (
-    <div class={`cb-message cb-message-${notice.tone}`} role={notice.tone === "error" ? "alert" : "status"}>
-      <strong>{notice.title}</strong>
-      {notice.detail && <p>{notice.detail}</p>}
-      {notice.next && <p>{notice.next}</p>}
+    <div
+      class={`cb-message cb-message-${n.tone}`}
+      role={n.tone === "error" ? "alert" : "status"}
+      onKeyDown={(e) => {
+        if (e.key === "Escape" && onDismiss) onDismiss();
+      }}
+    >
+      <strong>{n.title}</strong>
+      {n.detail && <p>{n.detail}</p>}
+      {n.next && <p>{n.next}</p>}
       {onDismiss && (
-        <button type="button" class="cb-btn cb-small cb-subtle" onClick={onDismiss}>
-          Dismiss
+        <button type="button" class="cb-btn cb-small cb-subtle cb-dismiss" aria-label="Dismiss" title="Dismiss (Esc)" onClick={onDismiss}>
+          <span aria-hidden="true">✕</span>
         </button>
       )}
     </div>

@@ -1,0 +1,123 @@
+// One status per placement, from one pure function over what is known about it (docs/SYNC.md
+// "Placement status"). The card's badge, the card's lines and the banner are all derived from
+// its result, so they cannot contradict each other. No Office, no DOM, no network.
+//
+// Precedence (first match wins), i.e. the transitions of the state machine:
+//   no access   DENIED on the platform, or the signed-in user cannot refresh it (reason given)
+//   refreshing  a refresh of it is queued or running in this pane
+//   missing     its sheet or range was deleted
+//   interrupted the write journal has a write that did not finish (or every cell landed but
+//               the record did not)
+//   edited      cells differ from both fingerprints
+//   failed      the last refresh in this pane failed (reason given)
+//   out of date the platform says the report changed since the last refresh
+//   unknown     not checked (platform unreachable) — never shown as "Up to date"
+//   up to date  checked clean and the platform says UP_TO_DATE
+import type { RefreshStats } from "./engine.ts";
+
+/** Not-refreshed reasons of placements the user cannot refresh start with this (Refresh all items). */
+export const noAccessPrefix = "No access: ";
+
+export type StatusKind = "upToDate" | "outOfDate" | "editedByHand" | "interrupted" | "failed" | "noAccess" | "refreshing" | "missing" | "unknown";
+
+/** Inclusive row span, in whatever numbering the caller uses (the pane: sheet rows). */
+export interface Rows {
+  from: number;
+  to: number;
+}
+
+export interface StatusFacts {
+  access: "GRANTED" | "DENIED" | "LOCAL";
+  missing: boolean;
+  /** From check(): clean | edited | interrupted | interrupted-finished | unknown (not checked). */
+  edit: "clean" | "edited" | "interrupted" | "interrupted-finished" | "unknown";
+  editedRows: readonly Rows[];
+  /** false: the edits are somewhere within `editedRows` (chunk rows), see PlacementCheck. */
+  editedRowsExact: boolean;
+  syncStatus: "UP_TO_DATE" | "CHANGED" | "UNKNOWN";
+  /** Why the signed-in user cannot refresh it (null: they can). */
+  noAccess: string | null;
+  /** A problem check met (could not record a move, the record of a finished write failed). */
+  problem?: string | null;
+  /** What this pane is doing or last did with it (Refresh / Refresh all), if anything. */
+  activity?:
+    | { state: "queued" | "refreshing" }
+    | { state: "failed"; reason: string }
+    /** Left alone on purpose (Stop, edited by hand in Refresh all): the status stays what the facts say. */
+    | { state: "notRefreshed"; reason: string }
+    | { state: "done"; summary: string }
+    | null;
+}
+
+export interface PlacementStatus {
+  kind: StatusKind;
+  /** The badge: short, calm, sentence case. */
+  label: string;
+  /** Lines under the card's title, in order. */
+  lines: string[];
+  /** Whether Refresh is offered (and Refresh all would try it). */
+  canRefresh: boolean;
+}
+
+export const STATUS_LABELS: Record<StatusKind, string> = {
+  upToDate: "Up to date",
+  outOfDate: "Out of date",
+  editedByHand: "Edited by hand",
+  interrupted: "Interrupted — finish refresh",
+  failed: "Refresh failed",
+  noAccess: "No access",
+  refreshing: "Refreshing…",
+  missing: "Missing",
+  unknown: "Not checked",
+};
+
+/** "Row 5", "Rows 3–7", "Rows 3–4 and 10". */
+export function describeRows(rows: readonly Rows[]): string {
+  if (rows.length === 0) return "Some rows";
+  const parts = rows.map((r) => (r.from === r.to ? `${r.from}` : `${r.from}–${r.to}`));
+  const single = rows.length === 1 && rows[0]!.from === rows[0]!.to;
+  const joined = parts.length <= 2 ? parts.join(" and ") : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+  return `${single ? "Row" : "Rows"} ${joined}`;
+}
+
+/** The sentence naming edited rows, the same on the card and in the banner. */
+export function editedRowsLine(rows: readonly Rows[], exact: boolean): string {
+  return exact ? `${describeRows(rows)} edited by hand` : `Edited by hand within ${describeRows(rows).replace(/^Rows?/, (w) => w.toLowerCase())}`;
+}
+
+export function placementStatus(f: StatusFacts): PlacementStatus {
+  const lines: string[] = [];
+  const last = f.activity?.state === "done" ? `Last refresh: ${f.activity.summary}` : null;
+  const failedLine = f.activity?.state === "failed" ? `Refresh failed: ${f.activity.reason}` : null;
+  const note = f.activity?.state === "notRefreshed" ? `Not refreshed: ${f.activity.reason}` : (last ?? null);
+  const out = (kind: StatusKind, canRefresh: boolean, extra: (string | null | undefined)[] = []): PlacementStatus => ({
+    kind, label: STATUS_LABELS[kind], canRefresh, lines: [...lines, ...extra.filter((x): x is string => !!x)],
+  });
+  if (f.access === "DENIED") return out("noAccess", false, ["Cellbound will not touch these cells."]);
+  if (f.activity?.state === "queued") return out("refreshing", false, ["Queued"]);
+  if (f.activity?.state === "refreshing") return out("refreshing", false);
+  if (f.missing) return out("missing", false, ["Its sheet or range was deleted. Disconnect it to stop tracking it."]);
+  if (f.noAccess) return out("noAccess", false, [f.noAccess, failedLine]);
+  if (f.edit === "interrupted") return out("interrupted", true, ["A refresh stopped before it finished. Refresh to finish it.", failedLine, note, f.problem]);
+  if (f.edit === "edited") return out("editedByHand", true, [editedRowsLine(f.editedRows, f.editedRowsExact), failedLine, note, f.problem]);
+  if (failedLine) return out("failed", true, [failedLine, f.problem]);
+  const finished = f.edit === "interrupted-finished" ? "An interrupted refresh was finished." : null;
+  if (f.syncStatus === "CHANGED") return out("outOfDate", true, ["The report changed since this was last refreshed.", finished, note, f.problem]);
+  if (f.edit === "unknown" || f.syncStatus === "UNKNOWN") {
+    return out("unknown", true, [f.access === "LOCAL" ? "Not recorded with the platform yet. Refresh to record it." : "Its status could not be read.", finished, note, f.problem]);
+  }
+  return out("upToDate", true, [finished, note, f.problem]);
+}
+
+/** What a refresh changed, in one calm line: "2 rows added, 14 cells changed, 1 of 3 chunks rewritten" or "No change". */
+export function describeChange(s: Pick<RefreshStats, "rowsAdded" | "rowsRemoved" | "cellsChanged" | "cellsCleared" | "chunksWritten" | "chunksTotal">): string {
+  const parts: string[] = [];
+  const n = (k: number, one: string, many: string) => `${k.toLocaleString("en-US")} ${k === 1 ? one : many}`;
+  if (s.rowsAdded) parts.push(`${n(s.rowsAdded, "row", "rows")} added`);
+  if (s.rowsRemoved) parts.push(`${n(s.rowsRemoved, "row", "rows")} removed`);
+  if (s.cellsChanged) parts.push(`${n(s.cellsChanged, "cell", "cells")} changed`);
+  if (s.chunksWritten) parts.push(`${s.chunksWritten} of ${n(s.chunksTotal, "chunk", "chunks")} rewritten`);
+  if (parts.length === 0) return s.cellsCleared ? `${n(s.cellsCleared, "cell", "cells")} cleared` : "No change";
+  const text = parts.join(", ");
+  return text[0]!.toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,96 @@
+// How placed cells are formatted, through the port (formats.ts decides what; this applies it).
+//
+//   place    — the write carries each column's number format (layout.columnFormats); then the
+//              header rows get HEADER_STYLE, and when the placement starts at row 1 they are frozen;
+//   refresh  — values are written with keepFormats (a format the user chose stays); rows and columns
+//              the placement grows into are formatted first: a column takes the format its last
+//              data row has now (the user's choice, or Cellbound's), a new column Cellbound's;
+//   Values only (per placement, in the workbook) — no number formats beyond the text format "@"
+//              (which keeps strings from becoming formulas), no header style, no freeze.
+// Formats are never part of a fingerprint: a format change is never a hand edit.
+import { z } from "zod";
+import type { Area, SheetPort } from "../host/port.ts";
+import { HEADER_STYLE } from "./formats.ts";
+import type { Layout } from "./layout.ts";
+import { areaAt, growthAreas, type Shape } from "./plan.ts";
+
+export const STYLE_KEY = "cellbound.sync.styles.v1";
+
+const Styles = z.record(z.string(), z.object({ valuesOnly: z.boolean() }));
+type Styles = z.infer<typeof Styles>;
+
+async function load(port: SheetPort): Promise<Styles> {
+  const parsed = Styles.safeParse(await port.getData(STYLE_KEY));
+  return parsed.success ? parsed.data : {}; // absent or unreadable: every placement formatted (the default)
+}
+
+/** Whether a placement was placed with "Values only". */
+export async function isValuesOnly(port: SheetPort, key: string): Promise<boolean> {
+  return (await load(port))[key]?.valuesOnly === true;
+}
+
+export async function setValuesOnly(port: SheetPort, key: string, valuesOnly: boolean): Promise<void> {
+  const all = await load(port);
+  if ((all[key]?.valuesOnly ?? false) === valuesOnly) return;
+  if (valuesOnly) all[key] = { valuesOnly };
+  else delete all[key];
+  await port.setData(STYLE_KEY, all);
+}
+
+/** Forget a disconnected placement's setting. */
+export async function forgetStyle(port: SheetPort, key: string): Promise<void> {
+  const all = await load(port);
+  if (!(key in all)) return;
+  delete all[key];
+  await port.setData(STYLE_KEY, all);
+}
+
+/** Rows of the layout that are column titles (below the filter summary, if any). */
+export function titleRows(layout: Pick<Layout, "cells" | "headerRows" | "summaryRows">): { from: number; rows: number } {
+  const from = layout.summaryRows ?? 0;
+  return { from, rows: Math.max(0, layout.headerRows - from) };
+}
+
+/** After a placement's cells were written: style its header and freeze it when it starts at row 1. */
+export async function styleHeader(port: SheetPort, at: Pick<Area, "sheetId" | "row" | "col">, layout: Layout, cols = layout.columnFormats.length, fromCol = 0): Promise<void> {
+  const t = titleRows(layout);
+  if (t.rows === 0 || cols - fromCol <= 0) return;
+  await port.style({ sheetId: at.sheetId, row: at.row + t.from, col: at.col + fromCol, rows: t.rows, cols: cols - fromCol }, HEADER_STYLE);
+}
+
+export async function stylePlaced(port: SheetPort, at: Pick<Area, "sheetId" | "row" | "col">, layout: Layout): Promise<void> {
+  await styleHeader(port, at, layout);
+  // Column widths to fit titles and formatted values (not the filter summary's long lines): a
+  // formatted amount wider than its column shows as "####" in Excel.
+  const t = titleRows(layout);
+  const rows = layout.cells.length - t.from;
+  if (rows > 0 && layout.columnFormats.length > 0) await port.style({ sheetId: at.sheetId, row: at.row + t.from, col: at.col, rows, cols: layout.columnFormats.length }, { autofit: true });
+  if (at.row === 0 && layout.headerRows > 0 && (await port.frozenRows(at.sheetId)) === 0) await port.freezeRows(at.sheetId, layout.headerRows);
+}
+
+/**
+ * Before a refresh writes: give the rows and columns the placement grows into their number formats
+ * (the header part of new columns also gets the header style).
+ */
+export async function styleGrowth(port: SheetPort, anchor: Pick<Area, "sheetId" | "row" | "col">, old: Shape, next: Shape, layout: Layout): Promise<void> {
+  const growth = growthAreas(anchor, old, next);
+  if (growth.length === 0) return;
+  const ours = layout.columnFormats;
+  // The column's format now, from the last old data row (a text cell's "@" says nothing about the column).
+  let now: (string | null)[] = ours.map(() => null);
+  const lastOld = old.rows - 1;
+  if (lastOld >= layout.headerRows) {
+    const row = await port.readStyle({ sheetId: anchor.sheetId, row: anchor.row + lastOld, col: anchor.col, rows: 1, cols: Math.min(old.cols, ours.length) });
+    now = ours.map((_, c) => row.numberFormats[0]?.[c] ?? null).map((f) => (f === "@" ? null : f));
+  }
+  const whole = areaAt(anchor, next);
+  for (const g of growth) {
+    const firstCol = g.col - anchor.col;
+    const formats = Array.from({ length: g.cols }, (_, i) => {
+      const c = firstCol + i;
+      return (c < old.cols ? now[c] : null) ?? ours[c] ?? null;
+    });
+    if (formats.some((f) => f !== null)) await port.style(g, { columnFormats: formats });
+  }
+  if (next.cols > old.cols) await styleHeader(port, { sheetId: whole.sheetId, row: whole.row, col: whole.col }, layout, next.cols, old.cols);
+}

@@ -1,0 +1,209 @@
+// The chat pane: shown only when app-config allows it (else why not); the conversations list and
+// the open thread; each answer with its steps, streamed markdown, result table, chart, Place in
+// sheet and token usage; the question box with Stop. Loaded on demand (app/App.tsx).
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import type { PaneStore } from "../state/store";
+import { NoticeBox, ProgressLine } from "../ui/Notice";
+import { turnsOf, type SqlToolResult, type Turn } from "../live/chat";
+import { Markdown } from "./Markdown";
+import { ChartPart, ResultTable, Thinking, ToolStep, UsageLine } from "./parts";
+import { ChatModel, type ChatModelOptions } from "./state";
+import { CHAT_CSS } from "./styles";
+
+/** The last complete svcSqlApi result of a turn: what the chart, table and Place in sheet use. */
+function resultOf(t: Turn): SqlToolResult | null {
+  for (let i = t.steps.length - 1; i >= 0; i--) {
+    const r = t.steps[i]!.toolCall?.sqlResult;
+    if (r) return r;
+  }
+  return null;
+}
+
+/** The last question of the thread (what Ask again re-sends). */
+const lastQuestion = (turns: Turn[]) => [...turns].reverse().find((t) => t.user)?.user?.content ?? null;
+
+function TurnView({ turn, model }: { turn: Turn; model: ChatModel }) {
+  const result = resultOf(turn);
+  const answer = turn.answer.map((m) => m.content).join("\n\n");
+  const placing = model.placing.value;
+  return (
+    <li class="cb-chat-turn" data-turn={turn.user?.id}>
+      {turn.user && (
+        <div class="cb-chat-user" aria-label="Your question">
+          {turn.user.content}
+        </div>
+      )}
+      <div class="cb-chat-answer" aria-busy={turn.inProcess}>
+        {turn.steps.map((m) => (m.toolCall ? <ToolStep key={m.id} m={m} /> : <Thinking key={m.id} m={m} />))}
+        {answer && <Markdown text={answer} />}
+        {turn.inProcess && <span class="cb-chat-cursor" aria-hidden="true">▍</span>}
+        {result && !turn.inProcess && (
+          <>
+            <ChartPart r={result} />
+            <ResultTable r={result} />
+            <div class="cb-actions">
+              <button
+                type="button"
+                class="cb-btn cb-primary"
+                disabled={placing !== null}
+                onClick={() => void model.place({ sqlQuery: result.sqlQuery, title: result.queryTitle ?? "Chat answer", uuid: result.uuid })}
+              >
+                {placing === result.uuid ? "Placing…" : "Place in sheet"}
+              </button>
+              <span class="cb-meta">All {result.totalRows.toLocaleString()} rows, at the selected cell</span>
+            </div>
+          </>
+        )}
+        {turn.usage && <UsageLine u={turn.usage} />}
+      </div>
+    </li>
+  );
+}
+
+function Composer({ model }: { model: ChatModel }) {
+  const [text, setText] = useState("");
+  const streaming = model.streaming.value;
+  const submit = (e: Event) => {
+    e.preventDefault();
+    if (!text.trim() || streaming) return;
+    const q = text;
+    setText("");
+    void model.ask(q);
+  };
+  return (
+    <form class="cb-chat-composer" onSubmit={submit}>
+      <label class="cb-field">
+        <span>Ask the agent</span>
+        <textarea
+          class="cb-input"
+          rows={2}
+          value={text}
+          placeholder="e.g. revenue by month"
+          onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+          onKeyDown={(e) => {
+            if (e.key === "Enter" && !e.shiftKey) submit(e);
+          }}
+        />
+      </label>
+      <div class="cb-actions">
+        {streaming ? (
+          <button type="button" class="cb-btn" onClick={() => void model.stop()}>
+            Stop
+          </button>
+        ) : (
+          <button type="submit" class="cb-btn cb-primary" disabled={!text.trim()}>
+            Send
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}
+
+function Conversations({ model }: { model: ChatModel }) {
+  const threads = model.prefs.value.threads;
+  const open = model.chatId.value;
+  return (
+    <details class="cb-chat-threads">
+      <summary>Conversations ({threads.length})</summary>
+      <ul class="cb-list">
+        {threads.map((t) => (
+          <li key={t.chatId}>
+            <button type="button" class="cb-btn cb-small cb-subtle" aria-current={t.chatId === open ? "true" : undefined} onClick={() => void model.openThread(t.chatId)}>
+              {t.title}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+function Settings({ model }: { model: ChatModel }) {
+  const [agent, setAgent] = useState(model.prefs.value.agentId ?? "");
+  return (
+    <details class="cb-chat-settings">
+      <summary>Chat settings</summary>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void model.setAgent(agent);
+        }}
+      >
+        <label class="cb-field">
+          <span>Agent id (used when this deployment’s token sign-in for chat is off)</span>
+          <input class="cb-input" value={agent} onInput={(e) => setAgent((e.target as HTMLInputElement).value)} />
+        </label>
+        <button type="submit" class="cb-btn cb-small">
+          Save
+        </button>
+      </form>
+    </details>
+  );
+}
+
+export function ChatView({ store }: { store: PaneStore }) {
+  const ws = store.workspace.value;
+  const service = ws?.chat;
+  const model = useMemo(() => {
+    if (!service) return null;
+    // The paint benchmark (bench/chat-paint.bench.ts) listens through this global; unset otherwise.
+    const onPaint = (globalThis as { cellboundChatPaint?: ChatModelOptions["onPaint"] }).cellboundChatPaint;
+    return new ChatModel({ service, place: (id) => store.place(id), ...(onPaint ? { onPaint } : {}) });
+  }, [service, store]);
+  useEffect(() => {
+    if (!model) return;
+    void model.init();
+    return () => model.dispose();
+  }, [model]);
+  const end = useRef<HTMLDivElement>(null);
+  const conv = model?.conversation.value;
+  useEffect(() => end.current?.scrollIntoView?.({ block: "end" }), [conv]);
+
+  if (!model) return <NoticeBox notice={{ tone: "warning", title: "Chat is not available here", detail: "This connection offers no agent chat." }} />;
+  const phase = model.phase.value;
+  const why = model.unavailable.value;
+  const turns = conv ? turnsOf(conv) : [];
+  return (
+    <section class="cb-chat" aria-labelledby="cb-chat-title">
+      <style>{CHAT_CSS}</style>
+      <div class="cb-row">
+        <h1 id="cb-chat-title">Chat</h1>
+        {phase === "ready" && (
+          <button type="button" class="cb-btn cb-small" onClick={() => model.newThread()} disabled={model.streaming.value}>
+            New conversation
+          </button>
+        )}
+      </div>
+      {phase === "loading" && <ProgressLine label="Opening the chat…" />}
+      {phase === "unavailable" && why && <NoticeBox notice={{ tone: "warning", title: why.title, detail: why.detail, next: why.next }} />}
+      {phase === "ready" && (
+        <>
+          <Conversations model={model} />
+          {model.error.value && <NoticeBox notice={model.error.value} onDismiss={() => (model.error.value = null)} />}
+          {model.reconnecting.value > 0 && <ProgressLine label={`Connection lost; reconnecting (attempt ${model.reconnecting.value})…`} />}
+          {conv && conv.errors.length > 0 && !model.streaming.value && (
+            <div>
+              <NoticeBox notice={{ tone: "error", title: "The agent stopped with an error", detail: conv.errors.join(" "), next: "Ask again; if it keeps failing, start a new conversation." }} />
+              {lastQuestion(turns) && (
+                <button type="button" class="cb-btn cb-small" onClick={() => void model.ask(lastQuestion(turns)!)}>
+                  Ask again
+                </button>
+              )}
+            </div>
+          )}
+          {turns.length === 0 && !model.streaming.value && <p class="cb-meta">Ask a question about your data, for example “revenue by month”. Answers can be placed in the sheet.</p>}
+          <ol class="cb-chat-thread" aria-label="Conversation" aria-live="polite">
+            {turns.map((t, i) => (
+              <TurnView key={t.user?.id ?? i} turn={t} model={model} />
+            ))}
+          </ol>
+          {conv?.state?.aborted === true && <p class="cb-meta">Stopped.</p>}
+          <div ref={end} />
+          <Composer model={model} />
+          <Settings model={model} />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,102 @@
+// The live ChatService: app-config and preferences over the management API, the agent chat client
+// (src/api/chat) with the deployment's minted token (or the user's API key on the agent form), and
+// "save as report" by upsert under a fresh publicId. Also re-exports the pure conversation reducer
+// and chart check, so the pane's model uses them without importing src/api.
+import { createDeploymentTokenManager, createPlatformClient, generatePublicId, PublicIdInOtherDeploymentError, PublicIdTakenError, type PlatformClient } from "../../api";
+import { createChatClient, createChatSettingsClient, type AppConfig, type ChatClient } from "../../api/chat";
+import type { ConnectInput, Deployment } from "../model";
+import type { ChatAvailability, ChatPrefs, ChatService, ThreadRef } from "../chat/service";
+
+export { applyFrame, chartSpec, EMPTY_CONVERSATION, isFinalAnswer, turnsOf } from "../../api/chat";
+export type { ChartSpec, ChatFrame, ChatMessage, Conversation, SqlToolResult, ToolPart, Turn, Usage } from "../../api/chat";
+
+export const MAX_THREADS = 20;
+
+/** Where the chat API is: app-config's aiUrl (our addition), else <baseUrl>/ai (the stand-in's layout). */
+export function chatLocation(config: AppConfig, baseUrl: string): { aiUrl: string; accountName: string } {
+  return { aiUrl: config.aiUrl ?? `${baseUrl.replace(/\/+$/, "")}/ai`, accountName: config.accountName ?? "" };
+}
+
+export function parseThreads(v: unknown): ThreadRef[] {
+  if (typeof v !== "string") return [];
+  try {
+    const list: unknown = JSON.parse(v);
+    if (!Array.isArray(list)) return [];
+    return list
+      .filter((t): t is ThreadRef => !!t && typeof t === "object" && typeof (t as ThreadRef).chatId === "string" && typeof (t as ThreadRef).title === "string" && typeof (t as ThreadRef).at === "string")
+      .slice(0, MAX_THREADS);
+  } catch {
+    return [];
+  }
+}
+
+export function createChatService(input: ConnectInput, deployment: Deployment, fetchImpl?: typeof fetch): ChatService {
+  const f = fetchImpl ? { fetch: fetchImpl } : {};
+  const platform: PlatformClient = createPlatformClient({ baseUrl: input.baseUrl, credential: input.credential, ...f });
+  const settings = createChatSettingsClient({ baseUrl: input.baseUrl, credential: input.credential, ...f });
+  const tokens = createDeploymentTokenManager({ client: platform, deploymentId: deployment.id });
+  let config: AppConfig | null = null;
+  let email: string | null = null;
+  let client: { agentId: string | null; chat: ChatClient } | null = null;
+  let prefs: ChatPrefs = { agentId: null, openThreadId: null, threads: [] };
+
+  function chat(): ChatClient {
+    if (!config || !email) throw new Error("chat used before open()");
+    if (client && client.agentId === prefs.agentId) return client.chat;
+    const where = chatLocation(config, input.baseUrl);
+    const chatClient = createChatClient({
+      aiUrl: where.aiUrl,
+      accountName: where.accountName,
+      auth: {
+        deployment: { deploymentId: deployment.id, token: tokens },
+        ...(prefs.agentId ? { agent: { agentId: prefs.agentId, apiKey: input.credential, internalId: email } } : {}),
+      },
+      ...f,
+    });
+    client = { agentId: prefs.agentId, chat: chatClient };
+    return chatClient;
+  }
+
+  return {
+    async open(signal): Promise<ChatAvailability> {
+      const [c, me] = await Promise.all([settings.appConfig(signal), platform.getMe(signal)]);
+      config = c;
+      email = me.email;
+      if (c.aiPaywalled) {
+        return { ok: false, title: "AI is not enabled for this account", detail: `Your platform account (${deployment.name}) does not include the AI features, so the agent chat is not offered.`, next: "Ask an account admin about enabling AI; the other views work as before." };
+      }
+      if (!c.sheetsAgentChatEnabled) {
+        return { ok: false, title: "Chat is turned off for spreadsheets", detail: "Your platform's settings do not allow the agent chat in the spreadsheet add-in.", next: "Ask an admin to enable the agent chat for Sheets, then open this tab again." };
+      }
+      const s = (me.settings?.sheetsSettings ?? {}) as Record<string, unknown>;
+      prefs = {
+        agentId: typeof s.chatAgentId === "string" ? s.chatAgentId : null,
+        openThreadId: typeof s.chatOpenThreadId === "string" ? s.chatOpenThreadId : null,
+        threads: parseThreads(s.chatThreads),
+      };
+      return { ok: true, prefs };
+    },
+    async savePrefs(patch, signal) {
+      prefs = { ...prefs, ...patch };
+      const body: Record<string, string | null> = {};
+      if ("agentId" in patch) body.chatAgentId = patch.agentId ?? null;
+      if ("openThreadId" in patch) body.chatOpenThreadId = patch.openThreadId ?? null;
+      if (patch.threads) body.chatThreads = JSON.stringify(patch.threads.slice(0, MAX_THREADS));
+      await settings.updateSheetsSettings(body, signal);
+    },
+    send: ({ onWarning, ...o }) => chat().send({ ...o, ...(onWarning ? { onWarning: (e: Error) => onWarning(e.message) } : {}) }),
+    abort: (chatId) => chat().abort(chatId),
+    async saveAsReport(answer, signal) {
+      const name = answer.title.trim().slice(0, 200) || "Chat answer";
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const r = await platform.upsertReport(deployment.id, generatePublicId(), { name, title: name, sqlQuery: answer.sqlQuery }, signal);
+          return { reportId: r.id, name: r.name };
+        } catch (e) {
+          if (attempt < 2 && (e instanceof PublicIdTakenError || e instanceof PublicIdInOtherDeploymentError)) continue;
+          throw e;
+        }
+      }
+    },
+  };
+}

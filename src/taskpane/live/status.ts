@@ -1,0 +1,56 @@
+// The pane's door to the one placement status (src/sync/status.ts): views call these, never src/sync.
+import { describeRows, editedRowsLine, noAccessPrefix, placementStatus, type PlacementStatus, type StatusFacts, type StatusKind } from "../../sync/status";
+import type { PlacementView, RowRefreshState } from "../model";
+
+export type { PlacementStatus, StatusKind };
+export { describeRows, editedRowsLine };
+
+/** The status of a card: its facts plus what this pane is doing or last did with it. */
+export function statusOfView(p: PlacementView, activity: RowRefreshState | undefined): PlacementStatus {
+  let facts = p.facts;
+  let a: StatusFacts["activity"] = null;
+  if (activity?.state === "queued" || activity?.state === "refreshing") a = { state: activity.state };
+  else if (activity?.state === "done") a = { state: "done", summary: activity.summary ?? "Refreshed" };
+  else if (activity?.state === "skipped") a = { state: "notRefreshed", reason: activity.reason };
+  else if (activity?.state === "failed") {
+    const r = activity.reason;
+    // Refresh all's reasons: "No access: …" (cannot refresh), "Stopped…" / "Edited by hand…" (left alone), else a failure.
+    if (r.startsWith(noAccessPrefix)) facts = { ...facts, noAccess: capitalise(r.slice(noAccessPrefix.length)) };
+    else if (/^(Stopped|Edited by hand)/.test(r)) a = { state: "notRefreshed", reason: r };
+    else a = { state: "failed", reason: r };
+  }
+  return placementStatus({ ...facts, activity: a });
+}
+
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+export const STATUS_TONE: Record<StatusKind, string> = {
+  upToDate: "cb-badge-ok",
+  outOfDate: "cb-badge-info",
+  editedByHand: "cb-badge-warn",
+  interrupted: "cb-badge-warn",
+  failed: "cb-badge-danger",
+  noAccess: "cb-badge-muted",
+  refreshing: "cb-badge-info",
+  missing: "cb-badge-danger",
+  unknown: "cb-badge-muted",
+};
+
+/** Facts that produce a given status (scripted backends, the harness's benchmark page). */
+export function factsFor(kind: "upToDate" | "outOfDate" | "editedByHand" | "interrupted" | "missing" | "noAccess", editedRows: { from: number; to: number }[] = []): PlacementView["facts"] {
+  const base: PlacementView["facts"] = { access: "GRANTED", missing: false, edit: "clean", editedRows: [], editedRowsExact: true, syncStatus: "UP_TO_DATE", noAccess: null };
+  switch (kind) {
+    case "upToDate":
+      return base;
+    case "outOfDate":
+      return { ...base, syncStatus: "CHANGED" };
+    case "editedByHand":
+      return { ...base, edit: "edited", editedRows };
+    case "interrupted":
+      return { ...base, edit: "interrupted" };
+    case "missing":
+      return { ...base, missing: true, edit: "unknown" };
+    case "noAccess":
+      return { ...base, access: "DENIED", edit: "unknown", syncStatus: "UNKNOWN" };
+  }
+}

@@ -1,0 +1,132 @@
+// Number formats from the semantic layer, the header style, and what a refresh keeps (issue 13):
+// pure rules first, then the engine over both workbook kinds (memory port, Office.js adapter on dev/excel).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cellA1 } from "../../src/host/a1.ts";
+import { MemoryPort, MemoryWorkbook } from "../../src/host/memory/index.ts";
+import { numberFormatFor, settleNumberFormats, withShortTitles, HEADER_STYLE } from "../../src/sync/formats.ts";
+import { check } from "../../src/sync/index.ts";
+import type { TypedResult } from "../../src/checksum/types.ts";
+import type { SheetPort } from "../../src/host/port.ts";
+import { startEnv, wrapDevExcel, type Env } from "./support.ts";
+import { createDevExcel } from "../../dev/excel/index.ts";
+
+describe("formats from the semantic layer", () => {
+  it("maps type, granularity and format to Excel number formats", () => {
+    expect(numberFormatFor({ type: "time", granularity: "month" })).toBe("mmm yyyy");
+    expect(numberFormatFor({ type: "time", granularity: "day" })).toBe("yyyy-mm-dd");
+    expect(numberFormatFor({ type: "time", granularity: "year" })).toBe("yyyy");
+    expect(numberFormatFor({ type: "time" })).toBe("yyyy-mm-dd hh:mm:ss");
+    expect(numberFormatFor({ type: "number", format: "currency", kind: "measure" })).toBe("$#,##0.00");
+    expect(numberFormatFor({ type: "number", format: "percent", kind: "measure" })).toBe('0.00"%"');
+    expect(numberFormatFor({ type: "number", kind: "dimension" })).toBeNull(); // ids, years: no separators
+    expect(numberFormatFor({ type: "number", format: "id", kind: "dimension" })).toBeNull();
+    expect(numberFormatFor({ type: "string", kind: "dimension" })).toBeNull();
+  });
+  it("a plain measure gets thousands separators, with decimals only when its values have them", () => {
+    const cells = [["n", "x"], [1200, 1.5], [3, 2]];
+    expect(settleNumberFormats(cells, ["#,##0.##", "#,##0.##"], 1)).toEqual(["#,##0", "#,##0.00"]);
+  });
+  it("titles are short unless two columns would share one", () => {
+    const col = (key: string, title: string, shortTitle: string) => ({ key, title, shortTitle, type: "number" as const, kind: "measure" as const });
+    const r: TypedResult = { columns: [col("orders.is_returned", "Orders Is Returned", "Is Returned"), col("orders.count", "Orders Count", "Count"), col("customers.count", "Customers Count", "Count")], rows: [], total: null, timezone: "UTC" };
+    expect(withShortTitles(r).columns.map((c) => c.title)).toEqual(["Is Returned", "Orders Count", "Customers Count"]);
+  });
+});
+
+interface Book {
+  port: SheetPort;
+  sheetId: string;
+  cell(row: number, col: number): unknown;
+  userFormat(row: number, col: number, format: string): void;
+  /** Column width after autofit (dev/excel models widths; the memory port does not). */
+  width?(col: number): number | undefined;
+}
+const kinds: Array<[string, () => Book]> = [
+  ["memory port", () => {
+    const wb = new MemoryWorkbook("https://files.example/fmt.xlsx", "Fmt.xlsx");
+    const sheetId = wb.sheets[0]!.id;
+    return { port: new MemoryPort(wb), sheetId, cell: (r, c) => wb.cell(sheetId, r, c).value, userFormat: (r, c, f) => wb.userFormat(sheetId, r, c, f) };
+  }],
+  ["Office.js adapter on dev/excel", () => {
+    const t = wrapDevExcel(createDevExcel({ platform: "OfficeOnline" }).workbook.saveAsCopy("https://files.example/fmt.xlsx"));
+    const sheetId = t.user.firstSheetId();
+    return { port: t.port, sheetId, cell: (r, c) => t.user.cell(sheetId, r, c), userFormat: (r, c, f) => t.workbook.setNumberFormat(sheetId, cellA1(r, c), f), width: (c) => t.workbook.sheetById(sheetId)?.colWidths?.[c] };
+  }],
+];
+
+const monthly = (limit: number) => ({
+  jsonQuery: JSON.stringify({
+    measures: ["orders.total_amount", "orders.return_rate", "orders.count"],
+    timeDimensions: [{ dimension: "orders.created_at", granularity: "month" }],
+    order: [["orders.created_at", "asc"]],
+    limit,
+  }),
+});
+
+for (const [label, make] of kinds) {
+  describe(`placed formats (${label})`, () => {
+    let env: Env;
+    beforeAll(async () => { env = await startEnv(); }, 120_000);
+    afterAll(async () => { await env?.close(); });
+
+    it("place: formats from meta, short titles, styled and frozen header; growth formatted; the user's format kept and never a hand edit", async () => {
+      const book = make();
+      const engine = env.engine({ port: book.port, user: null as never });
+      const report = await env.createReport(monthly(3));
+      const out = await engine.place(report, { at: { sheetId: book.sheetId, row: 0, col: 0 } });
+      expect(out.kind).toBe("placed");
+      if (out.kind !== "placed") return;
+      expect([0, 1, 2, 3].map((c) => book.cell(0, c))).toEqual(["Created at", "Total Amount", "Return Rate", "Count"]);
+      const body = await book.port.readStyle({ sheetId: book.sheetId, row: 1, col: 0, rows: 2, cols: 4 });
+      expect(body.numberFormats[0]).toEqual(["mmm yyyy", "$#,##0.00", '0.00"%"', "#,##0"]);
+      expect(typeof book.cell(1, 0)).toBe("number"); // a real date (serial), shown as "Jan 2024"
+      const head = await book.port.readStyle({ sheetId: book.sheetId, row: 0, col: 0, rows: 1, cols: 4 });
+      expect([head.bold, head.fill]).toEqual([HEADER_STYLE.bold, HEADER_STYLE.fill]);
+      expect(await book.port.frozenRows(book.sheetId)).toBe(1);
+      // Columns fit their formatted values ("$17,004,330.82" is 14 characters: no "####").
+      if (book.width) expect(book.width(1)).toBeGreaterThanOrEqual(14 * 7);
+
+      // The user re-formats the revenue column; the report then grows by three rows.
+      for (let r = 1; r <= 3; r++) book.userFormat(r, 1, "#,##0");
+      const c1 = await check(engine);
+      expect(c1.placements[0]).toMatchObject({ edit: "clean" });
+      await env.client().updateReport(env.deploymentId, out.reportId, monthly(6));
+      const refreshed = await engine.refresh(out.key, "ask");
+      expect(refreshed.kind).toBe("refreshed");
+      const after = await book.port.readStyle({ sheetId: book.sheetId, row: 1, col: 0, rows: 6, cols: 4 });
+      for (const row of after.numberFormats) expect(row).toEqual(["mmm yyyy", "#,##0", '0.00"%"', "#,##0"]); // grown rows too
+      const c2 = await check(engine);
+      expect(c2.placements[0]).toMatchObject({ edit: "clean" });
+    });
+
+    it("the demo catalogue (Revenue by month, Top customers, Orders by status and region) places, in its folders", async () => {
+      const book = make();
+      const engine = env.engine({ port: book.port, user: null as never });
+      const all = (await env.client().listReports(env.deploymentId, {})).items;
+      const demo = ["Revenue by month", "Top customers", "Orders by status and region"].map((n) => all.find((r) => r.name === n)!);
+      expect(demo.map((r) => r.folderPath?.map((f) => f.name).join("/"))).toEqual(["Sales", "Customers", "Operations"]);
+      let col = 0;
+      for (const r of demo) {
+        const out = await engine.place(r, { at: { sheetId: book.sheetId, row: 0, col } });
+        expect(out.kind).toBe("placed");
+        col += 30;
+      }
+      expect(book.cell(0, 0)).toBe("Created at");
+    });
+
+    it("Values only: no number formats beyond text, no header style, no freeze — also after growth", async () => {
+      const book = make();
+      const engine = env.engine({ port: book.port, user: null as never });
+      const report = await env.createReport(monthly(2));
+      const out = await engine.place(report, { at: { sheetId: book.sheetId, row: 0, col: 0 }, valuesOnly: true });
+      if (out.kind !== "placed") throw new Error(out.kind);
+      await env.client().updateReport(env.deploymentId, out.reportId, monthly(4));
+      expect((await engine.refresh(out.key, "ask")).kind).toBe("refreshed");
+      const st = await book.port.readStyle({ sheetId: book.sheetId, row: 1, col: 0, rows: 4, cols: 4 });
+      for (const row of st.numberFormats) expect(row).toEqual(["General", "General", "General", "General"]);
+      const head = await book.port.readStyle({ sheetId: book.sheetId, row: 0, col: 0, rows: 1, cols: 4 });
+      expect(head.bold).toBe(false);
+      expect(await book.port.frozenRows(book.sheetId)).toBe(0);
+    });
+  });
+}

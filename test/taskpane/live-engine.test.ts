@@ -1,0 +1,69 @@
+// The live workbook operations (src/taskpane/live/engine.ts) over the engine, the memory port and the
+// platform stand-in: several deployments in one workbook (named, refreshed with their own data token,
+// No access with a reason otherwise), what a refresh changed, and Place at the cell chosen when pressed.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDataClient, createDeploymentTokenManager } from "../../src/api/index.ts";
+import { openWorkbookOps } from "../../src/taskpane/live/engine.ts";
+import { statusOfView } from "../../src/taskpane/live/status.ts";
+import { byStatus, memoryWorkbook, startEnv, type Env } from "../sync/support.ts";
+
+describe("live workbook operations", () => {
+  let env: Env;
+  beforeAll(async () => {
+    env = await startEnv();
+  }, 120_000);
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  it("a workbook with placements of two deployments: each named, each refreshed with its own data; without access it says why", async () => {
+    const [d1, d2] = env.platform.info.deployments;
+    if (!d1 || !d2) throw new Error("the stand-in lists two deployments");
+    const wb = memoryWorkbook("https://files.example/live-1.xlsx");
+    const client = env.client();
+    const dataFor = (id: number) => createDataClient({ dataUrl: env.platform.info.dataUrl, token: createDeploymentTokenManager({ client, deploymentId: id }) });
+    const names = new Map([[d1.id, d1.name], [d2.id, d2.name]]);
+    const inD1 = await openWorkbookOps({ client, data: dataFor(d1.id), deploymentId: d1.id, deployments: names, dataFor, port: wb.port });
+    const report = await env.createReport(byStatus(2));
+    await wb.port.select({ sheetId: wb.user.firstSheetId(), row: 1, col: 1, rows: 1, cols: 1 });
+    const placed = await inD1.place(report.id, { confirmed: false });
+    expect(placed).toMatchObject({ kind: "placed", range: expect.stringMatching(/^B2:/) });
+    await env.client().updateReport(env.deploymentId, report.id, byStatus(3));
+
+    // Signed in to the other deployment: the card names d1, and Refresh uses d1's data token.
+    const inD2 = await openWorkbookOps({ client, data: dataFor(d2.id), deploymentId: d2.id, deployments: names, dataFor, port: wb.port });
+    const home = await inD2.home();
+    const card = home.placements.find((p) => p.id === (placed.kind === "placed" ? placed.placementId : ""))!;
+    expect(card.deploymentName).toBe(d1.name);
+    expect(statusOfView(card, undefined)).toMatchObject({ kind: "outOfDate", canRefresh: true });
+    const out = await inD2.refresh(card.id, "ask");
+    expect(out).toMatchObject({ kind: "refreshed", summary: "1 row added, 2 cells changed, 1 of 1 chunk rewritten" });
+
+    // A sign-in that cannot use d1: No access, with the reason; Refresh all does not count it.
+    const only2 = new Map([[d2.id, d2.name]]);
+    const blind = await openWorkbookOps({ client, data: dataFor(d2.id), deploymentId: d2.id, deployments: only2, dataFor, port: wb.port });
+    const seen = (await blind.home()).placements.find((p) => p.id === card.id)!;
+    const st = statusOfView(seen, undefined);
+    expect(st).toMatchObject({ kind: "noAccess", label: "No access", canRefresh: false });
+    expect(st.lines.join(" ")).toMatch(/you cannot use with this sign-in/);
+    const all = await blind.refreshAll({ signal: new AbortController().signal, onProgress: () => {} });
+    expect(all.done).toBe(0);
+    expect(statusOfView(seen, all.rows[card.id])).toMatchObject({ kind: "noAccess" });
+  });
+
+  it("confirming an overwrite places the report where it was asked about, not where the selection is now", async () => {
+    const wb = memoryWorkbook("https://files.example/live-2.xlsx");
+    const s = wb.user.firstSheetId();
+    const client = env.client();
+    const ops = await openWorkbookOps({ client, data: env.dataClient(), deploymentId: env.deploymentId, port: wb.port });
+    const report = await env.createReport(byStatus(2));
+    wb.user.edit(s, 2, 1, "mine");
+    await wb.port.select({ sheetId: s, row: 1, col: 1, rows: 1, cols: 1 }); // B2
+    const first = await ops.place(report.id, { confirmed: false });
+    expect(first).toMatchObject({ kind: "wouldOverwrite", count: 1, at: { sheetId: s, row: 1, col: 1 } });
+    await wb.port.select({ sheetId: s, row: 20, col: 5, rows: 1, cols: 1 }); // the user clicks F21 before confirming
+    const done = await ops.place(report.id, { confirmed: true, ...(first.kind === "wouldOverwrite" && first.at ? { at: first.at } : {}) });
+    expect(done).toMatchObject({ kind: "placed", range: expect.stringMatching(/^B2:/) });
+    expect(wb.user.cell(s, 1, 1)).toBe("Orders Status");
+  });
+});
