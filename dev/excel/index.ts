@@ -137,3 +137,4 @@ export function restoreWorkbook(snapshot: unknown): DevWorkbook {
   return DevWorkbook.restore(snapshot);
 }
 export type { WorkbookSnapshot as Snapshot };
+export { sheetShapes, onShapesChanged, type ModelShape } from "./shapes.ts";

@@ -8,6 +8,7 @@ import { OfficeError } from "./errors.ts";
 import { formatValue } from "../../src/host/number-format.ts";
 import { cellFormula, cellValue, cellValueType, formatOnly, orNothing, rectA1, type Cell, type ModelName, type ModelSheet, type ModelXmlPart, type Rect, type WorkbookEvent } from "./model.ts";
 import { DevClientObject, DevClientResult, DevCollection, type DevRequestContext, type SyncState, versionAtLeast } from "./proxy.ts";
+import { DevShapeCollection, rectGeometry } from "./shapes.ts";
 
 const bad = (what: string) => new OfficeError("InvalidArgument", `The argument is invalid or missing or has an incorrect format. (${what})`);
 
@@ -303,6 +304,8 @@ export class DevWorksheet extends DevClientObject<ModelSheet> {
       st.events.push({ kind: "deleted", worksheetId: s.id });
     });
   }
+  /** ExcelApi 1.9 (dev/excel/shapes.ts). */
+  get shapes(): DevShapeCollection { return new DevShapeCollection(this.context, () => this._target()); }
   getRange(address?: string): DevRange {
     return new DevRange(this.context, () => {
       const s = this._target();
@@ -363,10 +366,15 @@ export class DevRange extends DevClientObject<RangeTarget> {
       case "rowCount": return rect.rows;
       case "columnCount": return rect.cols;
       case "cellCount": return rect.rows * rect.cols;
+      case "left": case "top": case "width": case "height": return rectGeometry(rect, prop);
       default: throw bad(`Range.${prop} is not modelled`);
     }
   }
   get address(): string { return this._get("address"); }
+  get left(): number { return this._get("left"); }
+  get top(): number { return this._get("top"); }
+  get width(): number { return this._get("width"); }
+  get height(): number { return this._get("height"); }
   get addressLocal(): string { return this._get("addressLocal"); }
   get values(): unknown[][] { return this._get("values"); }
   set values(v: unknown) { this.setGrid("values", v); }

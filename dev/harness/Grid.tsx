@@ -52,6 +52,8 @@ function NameBox({ address, onGo }: { address: string; onGo: (a: { row: number; 
 export function Grid({ book, version }: { book: HarnessBook; version: number }) {
   const scroller = useRef<HTMLDivElement>(null);
   const editor = useRef<HTMLInputElement>(null);
+  const [, setPictureVersion] = useState(0);
+  useEffect(() => book.onPictures?.(() => setPictureVersion((v) => v + 1)), [book]);
   const [view, setView] = useState({ top: 0, left: 0, height: 600, width: 800 });
   const [editing, setEditing] = useState<{ text: string } | null>(null);
   const sheetId = book.activeSheetId();
@@ -215,6 +217,16 @@ export function Grid({ book, version }: { book: HarnessBook; version: number }) 
           <div class="hx-corner" style={{ top: `${view.top}px`, left: `${view.left}px` }} />
           {heads}
           {cells}
+          {(book.pictures?.(sheetId) ?? []).map((p) => (
+            // Points → the harness grid: a default column is 48 pt (COL_W px here), a row 15 pt (ROW_H px).
+            <img
+              key={p.name}
+              class="hx-picture"
+              alt={p.name}
+              src={p.src}
+              style={{ position: "absolute", zIndex: 3, left: `${HEAD_W + (p.left * COL_W) / 48}px`, top: `${ROW_H + (p.top * ROW_H) / 15}px`, width: `${(p.width * COL_W) / 48}px`, height: `${(p.height * ROW_H) / 15}px` }}
+            />
+          ))}
         </div>
       </div>
     </div>

@@ -19,6 +19,10 @@ export interface BookSelection {
 
 export interface HarnessBook {
   sheets(): BookSheet[];
+  /** Pictures on a sheet (Excel shapes), in points from the sheet's top-left; absent where not modelled. */
+  pictures?(sheetId: string): Array<{ name: string; left: number; top: number; width: number; height: number; src: string }>;
+  /** Hear about pictures changing; returns unsubscribe. */
+  onPictures?(listener: () => void): () => void;
   activeSheetId(): string;
   activate(sheetId: string): void;
   /** The value shown in a cell ("" when empty). */

@@ -3,9 +3,17 @@
 // Excel. "Save as copy" opens the copy in place of the original, as Excel does; the pane reloads.
 import { cellA1, areaA1 } from "../../src/host/a1.ts";
 import { cellValue, DevWorkbook } from "../excel/model.ts";
+import { onShapesChanged, sheetShapes } from "../excel/shapes.ts";
 import type { BookSelection, BookSheet, CellShown, HarnessBook } from "./book.ts";
 
 export class DevExcelBook implements HarnessBook {
+  pictures(sheetId: string) {
+    const s = this.wb.sheetById(sheetId);
+    return (s ? sheetShapes(s) : []).map((p) => ({ name: p.name, left: p.left, top: p.top, width: p.width, height: p.height, src: `data:image/${p.format.toLowerCase()};base64,${p.base64}` }));
+  }
+  onPictures(listener: () => void): () => void {
+    return onShapesChanged(this.wb, listener);
+  }
   private readonly listeners = new Set<() => void>();
   private unsubscribe: () => void = () => undefined;
   private usedCache = new Map<string, { rows: number; cols: number }>();

@@ -24,6 +24,8 @@ import { EmbedService, seededEmbed } from "./embed";
 import { CommentService } from "./comments";
 import { embedRoutes } from "./embed-routes";
 import { commentsRoutes } from "./comments-routes";
+import { embedPageRoutes } from "./embed-page";
+import { exportsRoutes } from "./exports-routes";
 import { SQL_VIEW_NAMES } from "./semantic";
 import { DataDb } from "./data-db";
 import { jsonDepthLimit } from "./json-depth";
@@ -155,6 +157,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   // Embed routes first: they authenticate with embed tokens, not the management API's Bearer keys.
   app.route("/api/v1/embed/dashboard/:publicId/comments", commentsRoutes(embed, comments));
   app.route("/api/v1/embed", embedRoutes(embed, creds));
+  // The embed page and its own endpoints (seeds 02 §4.2 note 3, §6; docs/API.md §11), and dashboard exports.
+  app.route("/embed", embedPageRoutes(embed, dataDb.loadConn));
+  app.route("/api/v1/dashboard-exports", exportsRoutes(creds, clock, dataDb.loadConn));
   // app-config also names where the chat API is (aiUrl, accountName): our choice, docs/API.md §Chat.
   let aiUrl = "";
   let appConfig: AppConfig = { ...DEFAULT_APP_CONFIG, ...options.appConfig };

@@ -4,13 +4,14 @@
 import { z } from "zod";
 import type { Page } from "./schemas/common";
 import {
-  DeploymentPage, DeploymentToken, ExternalPlacementPage, Me, Report, ReportPage,
-  type ConnectInput, type Deployment, type DeploymentTokenInput, type DisconnectInput,
+  DashboardExportJob, DeploymentPage, DeploymentToken, ExternalPlacementPage, Me, Report, ReportPage,
+  type DashboardExportInput, type ConnectInput, type Deployment, type DeploymentTokenInput, type DisconnectInput,
   type ExternalPlacement, type RefreshInput, type ReportInput,
 } from "./schemas/management";
 import {
   AmbiguousLegacyIdError, ApiError, BadRequestError, FieldTooLongError, PlaceholderPublicIdError, PlacementLimitError,
   PublicIdImmutableError, PublicIdInOtherDeploymentError, PublicIdTakenError, UpsertBranchChangedError, ConflictError,
+  InvalidResponseError,
 } from "./errors";
 import {
   buildUrl, errorBody, errorDetails, parseBody, parseJsonBody, path, resolveCredential, sendRaw, statusError,
@@ -67,6 +68,11 @@ export interface PlatformClient {
   createDeploymentToken(deploymentId: number, input?: DeploymentTokenInput, signal?: AbortSignal): Promise<DeploymentToken>;
   /** The OpenAPI 3.1 document the platform serves at GET /api/v1/spec. */
   getSpec(signal?: AbortSignal): Promise<Record<string, unknown>>;
+  /** POST /dashboard-exports → 202 {jobId, status}; not retried (each POST is a new job). */
+  createDashboardExport(input: DashboardExportInput, signal?: AbortSignal): Promise<DashboardExportJob>;
+  getDashboardExport(jobId: string, signal?: AbortSignal): Promise<DashboardExportJob>;
+  /** The rendered file (image/png or application/pdf); 409 until the job is done. */
+  downloadDashboardExport(jobId: string, signal?: AbortSignal): Promise<{ contentType: string; bytes: Uint8Array }>;
 }
 
 type Endpoint = "upsert" | "other";
@@ -174,6 +180,29 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     createDeploymentToken: (deploymentId, input = {}, signal) =>
       call("POST", path`/api/v1/deployments/${deploymentId}/token`, DeploymentToken, { body: input, signal }),
     getSpec: (signal) => call("GET", "/api/v1/spec", SpecShape, { signal }),
+    createDashboardExport: (input, signal) =>
+      call("POST", "/api/v1/dashboard-exports", DashboardExportJob, { body: input, signal, retry: false }),
+    getDashboardExport: (jobId, signal) => call("GET", path`/api/v1/dashboard-exports/${jobId}`, DashboardExportJob, { signal }),
+    downloadDashboardExport: (jobId, signal) => {
+      const p = path`/api/v1/dashboard-exports/${jobId}/download`;
+      const what = `GET ${p}`;
+      return withRetry(policy, async (_n, ctx) => {
+        const token = await resolveCredential(options.credential, signal);
+        const res = await sendRaw({
+          fetch: doFetch, method: "GET", url: buildUrl(options.baseUrl, p), authorization: `Bearer ${token}`,
+          signal, deadlineMs: ctx.deadlineMs, maxBytes: limits.maxResponseBytes, accept: "image/png, application/pdf",
+        });
+        if (res.status < 200 || res.status > 299) {
+          const d = errorDetails(res.bytes);
+          throw managementError(res.status, d.json, what, "other", { excerpt: d.message, headers: res.headers });
+        }
+        const contentType = (res.headers.get("content-type") ?? "").split(";")[0]!.trim();
+        if (contentType !== "image/png" && contentType !== "application/pdf") {
+          throw new InvalidResponseError(`${what}: answered ${contentType || "no content type"}, not an image or a PDF`, res.status, undefined);
+        }
+        return { contentType, bytes: res.bytes };
+      }, signal, { what, attemptMs: limits.managementAttemptMs });
+    },
   };
   return client;
 }

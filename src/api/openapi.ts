@@ -16,6 +16,7 @@ const components: Record<string, z.ZodType> = {
   DeploymentToken: M.DeploymentToken, Deployment: M.Deployment, DeploymentPage: M.DeploymentPage, Me: M.Me,
   LoadRequest: D.LoadRequest, LoadResponse: D.LoadResponse, SqlRequest: D.SqlRequest, SqlResponse: D.SqlResponse,
   MetaResponse: D.MetaResponse, DataErrorBody: D.DataErrorBody, ContinueWait: D.ContinueWait,
+  DashboardExportInput: M.DashboardExportInput, DashboardExportJob: M.DashboardExportJob,
   ...EMBED_COMPONENTS,
 };
 
@@ -110,6 +111,25 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         },
       },
       ...embedPaths(),
+      "/api/v1/dashboard-exports": {
+        post: {
+          operationId: "createDashboardExport", summary: "Render a published dashboard to PNG or PDF (asynchronously; job and file kept 5 minutes)", tags: ["dashboard-exports"],
+          requestBody: body("DashboardExportInput"),
+          responses: { "202": ok("DashboardExportJob", "Accepted"), ...commonErrors, "403": err("No manage access to the dashboard's deployment, or renderAs by a non-admin") },
+        },
+      },
+      "/api/v1/dashboard-exports/{jobId}": {
+        get: { operationId: "getDashboardExport", summary: "Poll an export job", tags: ["dashboard-exports"], parameters: [strParam("jobId")], responses: { "200": ok("DashboardExportJob"), "401": commonErrors["401"], "404": err("Unknown, another caller's, or dropped (5 minutes after submission)") } },
+      },
+      "/api/v1/dashboard-exports/{jobId}/download": {
+        get: {
+          operationId: "downloadDashboardExport", summary: "The rendered file", tags: ["dashboard-exports"], parameters: [strParam("jobId")],
+          responses: {
+            "200": { description: "The file", content: { "image/png": { schema: { type: "string", contentMediaType: "image/png" } }, "application/pdf": { schema: { type: "string", contentMediaType: "application/pdf" } } } },
+            "401": commonErrors["401"], "404": err("Unknown or dropped job"), "409": err("The job is not done yet (code not_done)"),
+          },
+        },
+      },
       "/api/v1/spec": { get: { operationId: "getSpec", summary: "This document", security: [], responses: { "200": { description: "OpenAPI 3.1 document", content: { "application/json": { schema: { type: "object" } } } } } } },
       "/v1/load": {
         post: {

@@ -171,6 +171,16 @@ export interface SheetPort {
   getData(key: string): Promise<unknown>;
   setData(key: string, value: unknown): Promise<void>;
 
+  // Pictures (Excel shapes, ExcelApi 1.9)
+  /**
+   * Put a PNG or JPEG (base64, no data: prefix) on the sheet with its top-left at the cell, named
+   * `name`. A picture of that name on the sheet is replaced in one step (the dashboard picture's
+   * refresh), keeping its place when `at` is omitted.
+   */
+  putPicture(name: string, base64: string, at?: Pick<Area, "sheetId" | "row" | "col">): Promise<{ sheetId: string; name: string }>;
+  /** Pictures on a sheet by name (what a refresh finds again). */
+  pictures(sheetId: string): Promise<Array<{ name: string; width: number; height: number }>>;
+
   // Events
   onChange(listener: (change: SheetChange) => void): Promise<() => Promise<void>>;
 }

@@ -107,3 +107,28 @@ export function validateStyle(style: { columnFormats?: ReadonlyArray<string | nu
   if (style.bold !== undefined && typeof style.bold !== "boolean") throw new PortInputError("bold must be true or false");
   if (style.fill !== undefined && style.fill !== null && !/^#[0-9A-Fa-f]{6}$/.test(style.fill)) throw new PortInputError(`fill must be a colour "#RRGGBB" or null, not ${JSON.stringify(style.fill)}`);
 }
+
+/**
+ * A picture for putPicture: base64 (no data: prefix) of a PNG or a JPEG, as Excel's
+ * shapes.addImage takes it; its size in pixels (PNG: IHDR; JPEG: the first SOFn segment).
+ */
+export function pictureSize(base64: string): { format: "PNG" | "JPEG"; widthPx: number; heightPx: number } {
+  if (typeof base64 !== "string" || !/^[A-Za-z0-9+/]+={0,2}$/.test(base64)) throw new PortInputError("a picture is base64 text without a data: prefix");
+  const bin = atob(base64.slice(0, 64 * 1024));
+  const b = (i: number) => bin.charCodeAt(i);
+  if (bin.length > 24 && b(0) === 0x89 && bin.slice(1, 4) === "PNG") {
+    const u32 = (i: number) => ((b(i) << 24) | (b(i + 1) << 16) | (b(i + 2) << 8) | b(i + 3)) >>> 0;
+    return { format: "PNG", widthPx: u32(16), heightPx: u32(20) };
+  }
+  if (bin.length > 4 && b(0) === 0xff && b(1) === 0xd8) {
+    for (let i = 2; i + 9 < bin.length;) {
+      if (b(i) !== 0xff) break;
+      const marker = b(i + 1);
+      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+        return { format: "JPEG", heightPx: (b(i + 5) << 8) | b(i + 6), widthPx: (b(i + 7) << 8) | b(i + 8) };
+      }
+      i += 2 + ((b(i + 2) << 8) | b(i + 3));
+    }
+  }
+  throw new PortInputError("a picture must be a PNG or a JPEG");
+}

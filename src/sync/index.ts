@@ -44,7 +44,7 @@ export { layout, flatTable, pivotTable, isPivot, TOTAL_LABEL } from "./layout.ts
 export type { Layout, LayoutInput, PivotSettings, PivotTotals, DisplayScale } from "./layout.ts";
 export { MAX_PLACED_ROWS, runReport } from "./run-report.ts";
 export type { FilterDefaults, RowCut, RunOutput } from "./run-report.ts";
-export { totalsQuery, parseJsonQuery } from "./query.ts";
+export { totalsQuery, parseJsonQuery, groupingKeys } from "./query.ts";
 export { showAppliedFilters, filterSummaryRows } from "./filters.ts";
 export type { SyncContext } from "./context.ts";
 export type { LocalPlacement, CellState } from "./state.ts";

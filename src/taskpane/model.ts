@@ -5,6 +5,7 @@ import type { SheetValue } from "../host/port";
 import type { StatusFacts } from "../sync/status";
 import type { CommentsService } from "./comments/service";
 import type { ChatService } from "./chat/service";
+import type { DashboardService } from "./dashboard/service";
 
 export interface Deployment {
   id: number;
@@ -199,6 +200,8 @@ export interface Workspace {
   readonly comments?: CommentsService;
   /** The agent chat of this deployment (absent where the backend offers none). */
   readonly chat?: ChatService;
+  /** The embedded dashboard beside the sheet (same session URL as comments); absent where not wired. */
+  readonly dashboard?: DashboardService;
 }
 
 export interface ConnectInput {

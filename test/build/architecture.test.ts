@@ -80,6 +80,8 @@ const RULES: Rule[] = [
   { from: "src/api/embed", forbidden: both(forbidDirs("src/api/comments"), (i) => (i.target === null && i.specifier !== "zod" ? `imports the package ${i.specifier} (only zod)` : null)) },
   // The comments pane's views reach the API only through src/taskpane/live (model.ts).
   { from: "src/taskpane/comments", forbidden: forbidDirs("src/api", "src/sync", "src/host") },
+  // The dashboard pane likewise: the iframe, window and origin checks live in src/taskpane/live/dashboard.ts.
+  { from: "src/taskpane/dashboard", forbidden: forbidDirs("src/api", "src/sync", "src/host") },
   { from: "src/sync", forbidden: forbidDirs("src/taskpane", "src/host/excel") },
   { from: "dev/platform", forbidden: forbidDirs("src/host", "src/sync", "src/taskpane") },
   { from: "dev/excel", forbidden: forbidDirs("src/api", "src/sync", "src/taskpane") },

@@ -4,3 +4,6 @@ export { createEmbedSession, EmbedSessionError } from "./session";
 export type { EmbedSession, EmbedSessionOptions } from "./session";
 export { createEmbedClient } from "./client";
 export type { EmbedClient, EmbedClientOptions } from "./client";
+export * from "./protocol";
+export { createEmbedBridge, EmbedSessionExchangeError } from "./bridge";
+export type { EmbedBridge, EmbedPort, BridgeOptions, IncomingMessage } from "./bridge";

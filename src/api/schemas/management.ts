@@ -252,3 +252,36 @@ export const ReportListQuery = z.strictObject({
   after: z.string().min(1).max(200).optional(),
 });
 export type ReportListQuery = z.infer<typeof ReportListQuery>;
+
+// ---- Dashboard exports (seeds 01 §4 "dashboard exports"; request/response shapes beyond the named
+// fields are our choice, docs/API.md §8) ----
+
+export const DashboardExportFormat = z.enum(["png", "pdf"]);
+export type DashboardExportFormat = z.infer<typeof DashboardExportFormat>;
+
+/** renderAs: a console user (by email) or an embed user (tenant + externalId), as generate-session names them. */
+export const RenderAs = z.union([
+  z.strictObject({ internalId: z.email().max(255) }),
+  z.strictObject({ externalId: z.string().min(1).max(255), embedTenantName: z.string().min(1).max(255) }),
+]);
+export type RenderAs = z.infer<typeof RenderAs>;
+
+export const DashboardExportInput = z.strictObject({
+  publicId: z.string().min(1).max(255),
+  format: DashboardExportFormat,
+  renderAs: RenderAs.optional(),
+});
+export type DashboardExportInput = z.infer<typeof DashboardExportInput>;
+
+export const DashboardExportStatus = z.enum(["queued", "running", "done", "failed"]);
+export type DashboardExportStatus = z.infer<typeof DashboardExportStatus>;
+
+export const DashboardExportJob = z.object({
+  jobId: z.string().min(1),
+  status: DashboardExportStatus,
+  error: z.string().nullish(),
+});
+export type DashboardExportJob = z.infer<typeof DashboardExportJob>;
+
+/** Seeds 01 §8: job and file dropped 5 minutes after submission. */
+export const DASHBOARD_EXPORT_TTL_MS = 5 * 60_000;

@@ -14,7 +14,7 @@ import { areaA1, parseAddress } from "../a1.ts";
 import type {
   Area, AreaStyle, AreaStyleRead, ChangeKind, HostKind, ReadOptions, SheetChange, SheetPort, SheetRef, SheetValue, TrackedArea, WorkbookIdentity, WriteOptions, WriteStats,
 } from "../port.ts";
-import { dataToJson, PortInputError, validateColumnFormats, validateStyle, validateArea, validateDataKey, validateGrid, validatePlacement, validateTrackName } from "../validate.ts";
+import { dataToJson, pictureSize, PortInputError, validateColumnFormats, validateStyle, validateArea, validateDataKey, validateGrid, validatePlacement, validateTrackName } from "../validate.ts";
 import { HostError, isPayloadTooLarge, wrap } from "./errors.ts";
 import {
   DATA_NS, dataXml, identityXml, parseDataXml, parseIdentityXml, storedIdentitySchema, WORKBOOK_NS, WORKBOOK_SETTING, type StoredIdentity,
@@ -379,6 +379,46 @@ export class ExcelPort implements SheetPort {
     return xmls.flatMap(({ part, xml }) => {
       const d = parseDataXml(xml.value);
       return d ? [{ part, ...d }] : [];
+    });
+  }
+
+  // ---- pictures (ExcelApi 1.9: Worksheet.shapes, Shape.delete; Range.left/top give a cell's place) ----
+  async putPicture(name: string, base64: string, at?: Pick<Area, "sheetId" | "row" | "col">): Promise<{ sheetId: string; name: string }> {
+    pictureSize(base64);
+    if (!this.supports("1.14")) throw new Error("Pictures need a newer Excel (ExcelApi 1.14: Microsoft 365 or Excel on the web).");
+    return this.run(`putting the picture ${name}`, async (ctx) => {
+      let sheetId = at?.sheetId;
+      if (!sheetId) {
+        const sheets = ctx.workbook.worksheets.load("items/id");
+        await ctx.sync();
+        const found = sheets.items.map((ws) => ({ ws, s: ws.shapes.getItemOrNullObject(name).load("id") }));
+        await ctx.sync();
+        sheetId = found.find((f) => !f.s.isNullObject)?.ws.id;
+        if (!sheetId) throw new PortInputError(`no picture named ${name} to replace`);
+      }
+      const ws = ctx.workbook.worksheets.getItem(sheetId);
+      const old = ws.shapes.getItemOrNullObject(name).load("left,top");
+      const cell = at ? ws.getRangeByIndexes(at.row, at.col, 1, 1).load("left,top") : null;
+      await ctx.sync();
+      const left = cell ? cell.left : old.isNullObject ? 0 : old.left;
+      const top = cell ? cell.top : old.isNullObject ? 0 : old.top;
+      // Delete and add in one sync: the sheet never shows two pictures or none.
+      if (!old.isNullObject) old.delete();
+      const shape = ws.shapes.addImage(base64);
+      shape.name = name;
+      shape.left = left;
+      shape.top = top;
+      await ctx.sync();
+      return { sheetId, name };
+    });
+  }
+
+  async pictures(sheetId: string): Promise<Array<{ name: string; width: number; height: number }>> {
+    if (!this.supports("1.9")) return [];
+    return this.run("listing pictures", async (ctx) => {
+      const shapes = ctx.workbook.worksheets.getItem(sheetId).shapes.load("items/name,items/type,items/width,items/height");
+      await ctx.sync();
+      return shapes.items.filter((s) => s.type === "Image").map((s) => ({ name: s.name, width: s.width, height: s.height }));
     });
   }
 

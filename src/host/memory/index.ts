@@ -8,7 +8,7 @@ import { shiftArea } from "../geometry.ts";
 import type {
   Area, AreaStyle, AreaStyleRead, HostKind, ReadOptions, SheetChange, SheetPort, SheetRef, SheetValue, TrackedArea, WorkbookIdentity, WriteOptions, WriteStats,
 } from "../port.ts";
-import { dataToJson, validateColumnFormats, validateStyle, PortInputError, to15Digits, validateArea, validateDataKey, validateGrid, validatePlacement, validateTrackName } from "../validate.ts";
+import { dataToJson, pictureSize, validateColumnFormats, validateStyle, PortInputError, to15Digits, validateArea, validateDataKey, validateGrid, validatePlacement, validateTrackName } from "../validate.ts";
 
 interface MemCell { v: SheetValue; nf: string | null; b?: boolean; fill?: string }
 /** Cells by row, then column (sparse). */
@@ -33,6 +33,8 @@ export class MemoryWorkbook {
   readonly sheets: MemSheet[] = [];
   readonly tracks = new Map<string, MemTrack>(); // by lower-case name
   readonly data = new Map<string, string>();
+  /** Pictures per sheet id (putPicture). */
+  readonly pictures = new Map<string, Array<{ name: string; base64: string; row: number; col: number; width: number; height: number }>>();
   workbookId: string | null = null;
   recordedUrl: string | null = null;
   selection: { sheetId: string; area: Omit<Area, "sheetId"> } | null = null;
@@ -281,6 +283,23 @@ export class MemoryPort implements SheetPort {
       if (!s || !t.area) return { name: t.name, sheet: null, area: null };
       return { name: t.name, sheet: { id: s.id, name: s.name }, area: { sheetId: s.id, ...t.area } };
     });
+  }
+
+  async putPicture(name: string, base64: string, at?: Pick<Area, "sheetId" | "row" | "col">): Promise<{ sheetId: string; name: string }> {
+    const size = pictureSize(base64);
+    const sheetId = at?.sheetId ?? [...this.wb.pictures].find(([, l]) => l.some((p) => p.name === name))?.[0];
+    if (!sheetId) throw new PortInputError(`no picture named ${name} to replace`);
+    this.wb.sheet(sheetId);
+    const list = this.wb.pictures.get(sheetId) ?? [];
+    const old = list.find((p) => p.name === name);
+    const place = at ?? old!;
+    const pic = { name, base64, row: place.row, col: place.col, width: (size.widthPx * 72) / 96, height: (size.heightPx * 72) / 96 };
+    this.wb.pictures.set(sheetId, [...list.filter((p) => p.name !== name), pic]);
+    return { sheetId, name };
+  }
+  async pictures(sheetId: string): Promise<Array<{ name: string; width: number; height: number }>> {
+    this.wb.sheet(sheetId);
+    return (this.wb.pictures.get(sheetId) ?? []).map(({ name, width, height }) => ({ name, width, height }));
   }
 
   async getData(k: string): Promise<unknown> {

@@ -12,6 +12,7 @@ import type { ComponentType } from "preact";
 import { useEffect } from "preact/hooks";
 
 const loadBuilder = () => import("../builder/BuilderView").then((m) => m.BuilderView as ComponentType<{ store: PaneStore }>);
+const loadDashboard = () => import("../dashboard/DashboardView").then((m) => m.DashboardView as ComponentType<{ store: PaneStore }>);
 const loadComments = () => import("../comments/CommentsView").then((m) => m.CommentsView as ComponentType<{ store: PaneStore }>);
 const loadChat = () => import("../chat/ChatView").then((m) => m.ChatView as ComponentType<{ store: PaneStore }>);
 
@@ -21,6 +22,7 @@ const TABS: { route: Route; label: string }[] = [
   { route: "builder", label: "New report" },
   { route: "chat", label: "Chat" },
   { route: "comments", label: "Comments" },
+  { route: "dashboard", label: "Dashboard" },
 ];
 
 export interface AppProps {
@@ -103,6 +105,7 @@ export function App({ store, loadDiagnostics }: AppProps) {
         {route === "builder" && <Lazy load={loadBuilder} props={{ store }} label="the report builder" />}
         {route === "comments" && <Lazy load={loadComments} props={{ store }} label="comments" />}
         {route === "chat" && <Lazy load={loadChat} props={{ store }} label="the chat" />}
+        {route === "dashboard" && <Lazy load={loadDashboard} props={{ store }} label="the dashboard" />}
         {route === "diagnostics" && loadDiagnostics && <Lazy load={loadDiagnostics} props={{ store }} label="diagnostics" />}
       </main>
     </div>

@@ -4,15 +4,31 @@ import { sessionLastWritten } from "./last-written";
 import type { DataClient, PlatformClient } from "../../api";
 import { areaA1, parseAddress } from "../../host/a1";
 import { createExcelPort } from "../../host/excel";
-import type { Area, SheetPort } from "../../host/port";
-import { check, describeChange, fork, home, SyncEngine, type HandEdits, type HomeEntry, type PlacementCheck, type QueueProgress, type SyncContext } from "../../sync";
+import type { Area, SheetPort, SheetValue } from "../../host/port";
+import { check, describeChange, groupingKeys, parseJsonQuery, fork, home, SyncEngine, type HandEdits, type HomeEntry, type PlacementCheck, type QueueProgress, type SyncContext } from "../../sync";
 import type { HomeData, PlacementFacts, PlacementView, RefreshAllProgress, RowRefreshState, RowSpan, Workspace } from "../model";
 import type { SelectedPlacement } from "./comments";
 
 export type WorkbookOps = Pick<Workspace, "home" | "place" | "refresh" | "refreshAll" | "locate" | "disconnect" | "fork" | "watch" | "close"> & {
   /** The placement under the Excel selection (for the comments pane's "which dashboard"). */
   selectedPlacement(): Promise<SelectedPlacement | null>;
+  /**
+   * The selected cell, and when it lies in a flat placement, the result column it is in (the
+   * column's member key: dimensions, then time dimensions with a granularity, then measures, as the
+   * flat layout writes them) and whether it is the header row.
+   */
+  selectedCell(signal?: AbortSignal): Promise<SelectedCell>;
+  /** The dashboard picture (port.putPicture at the selection, or replaced in place). */
+  putPicture(name: string, base64: string, atSelection: boolean): Promise<{ sheetId: string; name: string; address: string }>;
+  /** Picture names on the active sheet. */
+  activeSheetPictures(): Promise<string[]>;
 };
+
+export interface SelectedCell {
+  address: string;
+  value: SheetValue;
+  placement: (SelectedPlacement & { columnKey: string | null; measure: boolean; header: boolean; pivot: boolean }) | null;
+}
 
 export interface EngineDeps {
   client: PlatformClient;
@@ -179,6 +195,37 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
         }
       }
       return null;
+    },
+    async selectedCell(signal) {
+      const { sheet, area: at } = await port.selection();
+      const one = { sheetId: at.sheetId, row: at.row, col: at.col, rows: 1, cols: 1 };
+      let value: SheetValue = "";
+      for await (const block of port.read(one, signal ? { signal } : {})) value = block[0]?.[0] ?? "";
+      const address = `${sheet.name}!${areaA1(one)}`;
+      const [tracked, placements] = await Promise.all([port.tracked(), engine.placements()]);
+      for (const p of placements) {
+        const t = tracked.find((x) => x.name.toLowerCase() === p.name.toLowerCase());
+        const a = t?.area;
+        if (!a || !t.sheet || a.sheetId !== at.sheetId || at.row < a.row || at.row >= a.row + a.rows || at.col < a.col || at.col >= a.col + a.cols) continue;
+        const report = await engine.report(p.reportId, signal);
+        const q = parseJsonQuery(report.jsonQuery ?? "{}");
+        const pivot = (report.pivotItems?.columns?.length ?? 0) > 0;
+        const dims = groupingKeys(q);
+        const keys = [...dims, ...(q.measures ?? [])];
+        const key = pivot ? (report.pivotItems?.rows ?? [])[at.col - a.col] ?? null : keys[at.col - a.col] ?? null;
+        const base = { deploymentId: p.deploymentId, reportId: p.reportId, reportName: p.reportName, range: `${t.sheet.name}!${areaA1(a)}` };
+        return { address, value, placement: { ...base, columnKey: key, measure: key !== null && !dims.includes(key), header: at.row === a.row, pivot } };
+      }
+      return { address, value, placement: null };
+    },
+    async putPicture(name, base64, atSelection) {
+      const { sheet, area } = await port.selection();
+      const r = await port.putPicture(name, base64, atSelection ? { sheetId: area.sheetId, row: area.row, col: area.col } : undefined);
+      return { ...r, address: `${sheet.name}!${areaA1({ ...area, rows: 1, cols: 1 })}` };
+    },
+    async activeSheetPictures() {
+      const { sheet } = await port.selection();
+      return (await port.pictures(sheet.id)).map((p) => p.name);
     },
     async fork(signal) {
       const out = await fork(engine, signal ? { signal } : {});

@@ -6,6 +6,7 @@ import { createCatalog, summarize } from "./catalog";
 import { openWorkbookOps } from "./engine";
 import { createLiveComments, type EmbedConfig } from "./comments";
 import { createChatService } from "./chat";
+import { createLiveDashboard } from "./dashboard";
 
 /** The data API's base when Connect leaves it empty: the platform's documented default path. */
 export function defaultDataUrl(baseUrl: string): string {
@@ -27,6 +28,16 @@ export async function openWorkspace(input: ConnectInput, deployment: Deployment,
   names.set(deployment.id, deployment.name);
   const ops = await openWorkbookOps({ client, data: catalog.data, deploymentId: deployment.id, deployments: names, dataFor });
   const comments = createLiveComments({ baseUrl: input.baseUrl, embed, selectedPlacement: () => ops.selectedPlacement(), ...(fetchImpl ? { fetch: fetchImpl } : {}) });
+  const dashboard = createLiveDashboard({
+    baseUrl: input.baseUrl, embed, client,
+    selectedPlacement: () => ops.selectedPlacement(),
+    selectedCell: (signal) => ops.selectedCell(signal),
+    putPicture: (name, b64, atSelection) => ops.putPicture(name, b64, atSelection),
+    activeSheetPictures: () => ops.activeSheetPictures(),
+    saveReport: async (i, signal) => summarize(await catalog.saveReport(i, signal)),
+    place: (reportId, o) => ops.place(reportId, o),
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+  });
   return {
     deployment,
     home: (signal) => ops.home(signal),
@@ -43,6 +54,7 @@ export async function openWorkspace(input: ConnectInput, deployment: Deployment,
     watch: (listener) => ops.watch(listener),
     comments,
     chat: createChatService(input, deployment, fetchImpl),
+    dashboard,
     close: async () => {
       comments.close();
       await ops.close();

@@ -18,7 +18,7 @@ import type {
 import { describeError, type HumanError } from "../errors";
 import type { SecretStore } from "./secrets";
 
-export type Route = "connect" | "home" | "reports" | "builder" | "chat" | "comments" | "diagnostics";
+export type Route = "connect" | "home" | "reports" | "builder" | "chat" | "comments" | "diagnostics" | "dashboard";
 
 export interface Notice {
   tone: "error" | "warning" | "info" | "success";
