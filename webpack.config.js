@@ -48,7 +48,13 @@ export default async (env = {}, argv = {}) => {
     pages.push(
       new HtmlWebpackPlugin({ filename: "harness.html", template: "./dev/harness/harness.html", chunks: ["harness"], favicon }),
       // The workbook home with 2,000 placements, for bench/ui.bench.ts.
-      new HtmlWebpackPlugin({ filename: "home-bench.html", template: "./dev/harness/harness-taskpane.html", chunks: ["home-bench"], officeJs, favicon }),
+      new HtmlWebpackPlugin({
+        filename: "home-bench.html",
+        template: "./dev/harness/harness-taskpane.html",
+        chunks: ["home-bench"],
+        officeJs,
+        favicon,
+      }),
       // The real task-pane bundle, with the dev/excel Office shim loaded first instead of the CDN.
       new HtmlWebpackPlugin({
         filename: "harness-taskpane.html",
@@ -100,8 +106,7 @@ export default async (env = {}, argv = {}) => {
           {
             from: "manifest.xml",
             to: "manifest.xml",
-            transform: (content) =>
-              production ? content.toString().split(DEV_URL).join(addinUrl) : content,
+            transform: (content) => (production ? content.toString().split(DEV_URL).join(addinUrl) : content),
           },
         ],
       }),

@@ -12,11 +12,14 @@ const MB = 1024 * 1024;
 const platform = await startPlatform({ log: () => {}, chatDeltaMs: 0 });
 let recorded: Uint8Array;
 try {
-  const res = await fetch(`${platform.info.aiUrl}/api/v1/public/${platform.info.accountName}/agents/${platform.info.chat.agentId}/chat/stream-chat-state`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Api-Key ${platform.info.apiKeys.analyst}` },
-    body: JSON.stringify({ input: "Umsatz — revenue by month 📈", sessionSettings: { internalId: "ana.analyst@cellbound.test" } }),
-  });
+  const res = await fetch(
+    `${platform.info.aiUrl}/api/v1/public/${platform.info.accountName}/agents/${platform.info.chat.agentId}/chat/stream-chat-state`,
+    {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Api-Key ${platform.info.apiKeys.analyst}` },
+      body: JSON.stringify({ input: "Umsatz — revenue by month 📈", sessionSettings: { internalId: "ana.analyst@cellbound.test" } }),
+    },
+  );
   recorded = new Uint8Array(await res.arrayBuffer());
 } finally {
   await platform.close();
@@ -48,15 +51,27 @@ const lines = parse();
 // 9 runs: the median is the figure; the best run is reported too (on a shared 2-core machine with a
 // load of ~10, the best run is the one least slowed by other processes).
 const bare = await timeMedian(() => parse(), 9, 2);
-const validated = await timeMedian(() => parse((i) => { if (i.ok) ChatFrame.parse(i.value); }), 3, 1);
+const validated = await timeMedian(
+  () =>
+    parse((i) => {
+      if (i.ok) ChatFrame.parse(i.value);
+    }),
+  3,
+  1,
+);
 // The reducer over one recorded turn's frames at a time (a conversation holds one turn's messages).
 const perTurn = recorded.length;
 let conv = EMPTY_CONVERSATION;
-const reduced = await timeMedian(() => parse((i) => {
-  if (!i.ok) return;
-  conv = applyFrame(conv, ChatFrame.parse(i.value));
-  if (conv.messages.length > 8) conv = EMPTY_CONVERSATION;
-}), 3, 1);
+const reduced = await timeMedian(
+  () =>
+    parse((i) => {
+      if (!i.ok) return;
+      conv = applyFrame(conv, ChatFrame.parse(i.value));
+      if (conv.messages.length > 8) conv = EMPTY_CONVERSATION;
+    }),
+  3,
+  1,
+);
 const mbps = (ms: number) => stream.length / MB / (ms / 1000);
 writeResult({
   name: "chat-ndjson-parse",

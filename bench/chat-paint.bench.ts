@@ -16,7 +16,12 @@ const out = mkdtempSync(path.join(tmpdir(), "cellbound-chat-bench-"));
 const platform = await startPlatform({ log: () => {}, chatDeltaMs: 10 });
 try {
   await buildHarness(out, "production");
-  const served = await serveDir(out, { baseUrl: platform.info.baseUrl, dataUrl: platform.info.dataUrl, credential: platform.info.apiKeys.analyst, persona: "analyst" });
+  const served = await serveDir(out, {
+    baseUrl: platform.info.baseUrl,
+    dataUrl: platform.info.dataUrl,
+    credential: platform.info.apiKeys.analyst,
+    persona: "analyst",
+  });
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -40,7 +45,10 @@ try {
     for (const q of questions) {
       await pane.getByLabel("Ask the agent").fill(q);
       await pane.getByRole("button", { name: "Send", exact: true }).click();
-      await pane.getByText(/^Tokens: /).nth(questions.indexOf(q)).waitFor({ timeout: 60_000 });
+      await pane
+        .getByText(/^Tokens: /)
+        .nth(questions.indexOf(q))
+        .waitFor({ timeout: 60_000 });
     }
     const { paints, frames } = await frame!.evaluate(() => {
       const w = window as unknown as { __chatPaints: number[]; __chatFrames: number };

@@ -34,7 +34,10 @@ export function makeGrid(rows = ROWS, cols = COLS, seed = 42): GridCell[][] {
       switch (c % 5) {
         case 0:
         case 1:
-          row[c] = rand() < 0.05 ? NON_ASCII[Math.floor(rand() * NON_ASCII.length)]! : `${WORDS[Math.floor(rand() * WORDS.length)]!} ${Math.floor(rand() * 1000)}`;
+          row[c] =
+            rand() < 0.05
+              ? NON_ASCII[Math.floor(rand() * NON_ASCII.length)]!
+              : `${WORDS[Math.floor(rand() * WORDS.length)]!} ${Math.floor(rand() * 1000)}`;
           break;
         case 2:
           row[c] = Math.floor(rand() * 1_000_000);
@@ -74,7 +77,12 @@ export async function measure(runtime: string, runs = 15, warmup = 3): Promise<M
   const grid = makeGrid();
   const baseline = () => {
     const hashes: string[] = [];
-    for (const { from, to } of chunkRanges(grid.length)) hashes.push(h64(JSON.stringify(grid.slice(from, to))).toString(16).padStart(16, "0"));
+    for (const { from, to } of chunkRanges(grid.length))
+      hashes.push(
+        h64(JSON.stringify(grid.slice(from, to)))
+          .toString(16)
+          .padStart(16, "0"),
+      );
     return hashes;
   };
   const base = await timeMedian(baseline, runs, warmup);

@@ -42,7 +42,10 @@ const node = await measure(`Node ${process.version}`);
 const browser = await inChromium();
 
 const ms = (x: number) => `${round(x).toFixed(2).padStart(7)} ms`;
-const load = os.loadavg().map((x) => x.toFixed(2)).join(" ");
+const load = os
+  .loadavg()
+  .map((x) => x.toFixed(2))
+  .join(" ");
 console.log(`load average ${load} on ${os.cpus().length} CPUs (other processes share this machine)`);
 for (const m of [node, browser]) {
   console.log(

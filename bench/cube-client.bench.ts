@@ -25,7 +25,11 @@ try {
   };
   const client = createDataClient({ dataUrl: cube.dataUrl, token });
   const plain = async () => {
-    const r = await fetch(`${cube.dataUrl}/v1/load`, { method: "POST", headers: { Authorization: token, "Content-Type": "application/json" }, body: JSON.stringify({ query }) });
+    const r = await fetch(`${cube.dataUrl}/v1/load`, {
+      method: "POST",
+      headers: { Authorization: token, "Content-Type": "application/json" },
+      body: JSON.stringify({ query }),
+    });
     if (!r.ok) throw new Error(`plain fetch: ${r.status}`);
     const body = (await r.json()) as { data: unknown[] };
     return body.data.length;
@@ -61,14 +65,21 @@ try {
     baseline: round(p50Plain),
     ratio: round(p50Client / p50Plain),
     details: {
-      server: "Cube 0.33.65, SQLite, 100,000 orders, in-memory cache", query, rows: 10_000, runs: RUNS,
-      clientP50Ms: round(p50Client), clientP95Ms: round(percentile(clientMs, 95)),
-      plainFetchP50Ms: round(p50Plain), plainFetchP95Ms: round(percentile(plainMs, 95)),
+      server: "Cube 0.33.65, SQLite, 100,000 orders, in-memory cache",
+      query,
+      rows: 10_000,
+      runs: RUNS,
+      clientP50Ms: round(p50Client),
+      clientP95Ms: round(percentile(clientMs, 95)),
+      plainFetchP50Ms: round(p50Plain),
+      plainFetchP95Ms: round(percentile(plainMs, 95)),
       overheadAtP50: `${round((p50Client / p50Plain - 1) * 100, 1)} %`,
       loadAverage: loadavg().map((x) => round(x)),
     },
   });
-  console.log(`cube-client: client p50 ${round(p50Client)} ms vs plain fetch p50 ${round(p50Plain)} ms over ${RUNS} interleaved runs: overhead ${round((p50Client / p50Plain - 1) * 100, 1)} %`);
+  console.log(
+    `cube-client: client p50 ${round(p50Client)} ms vs plain fetch p50 ${round(p50Plain)} ms over ${RUNS} interleaved runs: overhead ${round((p50Client / p50Plain - 1) * 100, 1)} %`,
+  );
 } finally {
   await cube.stop();
 }

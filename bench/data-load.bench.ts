@@ -44,30 +44,32 @@ try {
   };
   const post = async (q: LoadQuery) => {
     const res = await fetch(`${platform.info.dataUrl}/v1/load`, {
-      method: "POST", headers: { Authorization: token, "Content-Type": "application/json" }, body: JSON.stringify({ query: q }),
+      method: "POST",
+      headers: { Authorization: token, "Content-Type": "application/json" },
+      body: JSON.stringify({ query: q }),
     });
     return (await res.json()) as unknown;
   };
   const measure = async (base: LoadQuery, runs: number) => {
-  const roundTrips: number[] = [];
-  const decodes: number[] = [];
-  let rows = 0;
-  for (let i = 0; i < WARMUP + runs; i++) {
-    // A different offset each time: same work, no chance of a cached answer.
-    const q = { ...base, offset: i };
-    const t0 = performance.now();
-    const json = await post(q);
-    const t1 = performance.now();
-    const typed = toTypedResult(LoadResponse.parse(json));
-    const t2 = performance.now();
-    rows = typed.rows.length;
-    if (rows !== 10_000) throw new Error(`expected 10,000 rows, got ${rows}`);
-    if (i >= WARMUP) {
-      roundTrips.push(t1 - t0);
-      decodes.push(t2 - t1);
+    const roundTrips: number[] = [];
+    const decodes: number[] = [];
+    let rows = 0;
+    for (let i = 0; i < WARMUP + runs; i++) {
+      // A different offset each time: same work, no chance of a cached answer.
+      const q = { ...base, offset: i };
+      const t0 = performance.now();
+      const json = await post(q);
+      const t1 = performance.now();
+      const typed = toTypedResult(LoadResponse.parse(json));
+      const t2 = performance.now();
+      rows = typed.rows.length;
+      if (rows !== 10_000) throw new Error(`expected 10,000 rows, got ${rows}`);
+      if (i >= WARMUP) {
+        roundTrips.push(t1 - t0);
+        decodes.push(t2 - t1);
+      }
     }
-  }
-  return { roundTrips, decodes, rows };
+    return { roundTrips, decodes, rows };
   };
   const { roundTrips, decodes, rows } = await measure(query, RUNS);
   // A 10,000-row query no rollup answers (orders time dimension): the pushdown alone.
@@ -102,20 +104,38 @@ try {
     baseline: 100,
     ratio: round(p50 / 100),
     details: {
-      query, rows, runs: RUNS,
-      loadP50Ms: round(p50), loadP95Ms: round(percentile(roundTrips, 95)),
-      decodeP50Ms: round(percentile(decodes, 50)), decodeP95Ms: round(percentile(decodes, 95)),
-      noRollupQuery, noRollupP50Ms: round(percentile(noRollup.roundTrips, 50)), noRollupP95Ms: round(percentile(noRollup.roundTrips, 95)),
-      sqlOnlyP50Ms: round(percentile(sqlOnly, 50)), loadOverSqlRatio: round(p50 / percentile(sqlOnly, 50)),
+      query,
+      rows,
+      runs: RUNS,
+      loadP50Ms: round(p50),
+      loadP95Ms: round(percentile(roundTrips, 95)),
+      decodeP50Ms: round(percentile(decodes, 50)),
+      decodeP95Ms: round(percentile(decodes, 95)),
+      noRollupQuery,
+      noRollupP50Ms: round(percentile(noRollup.roundTrips, 50)),
+      noRollupP95Ms: round(percentile(noRollup.roundTrips, 95)),
+      sqlOnlyP50Ms: round(percentile(sqlOnly, 50)),
+      loadOverSqlRatio: round(p50 / percentile(sqlOnly, 50)),
       loadAverage: loadavg().map((x) => round(x)),
-      targetP50Ms: 100, realSemanticLayerMs: "250-450",
+      targetP50Ms: 100,
+      realSemanticLayerMs: "250-450",
       startup: Object.fromEntries(Object.entries(startup).map(([k, v]) => [k, typeof v === "number" ? round(v) : v])),
     },
   });
-  console.log(`  /v1/load 10,000 rows: p50 ${round(p50)} ms, p95 ${round(percentile(roundTrips, 95))} ms; decode p50 ${round(percentile(decodes, 50))} ms`);
-  console.log(`  10,000 rows without a rollup (pushdown only): p50 ${round(percentile(noRollup.roundTrips, 50))} ms, p95 ${round(percentile(noRollup.roundTrips, 95))} ms`);
-  console.log(`  same SQL on DuckDB alone: p50 ${round(percentile(sqlOnly, 50))} ms; machine load average ${loadavg().map((x) => round(x)).join(", ")} (2 cores)`);
-  console.log(`  startup: cold ${round(startup.coldMs)} ms (dataset generated: ${startup.coldGenerated}), warm ${round(startup.warmMs)} ms, fresh temp dir ${round(startup.freshDirMs)} ms`);
+  console.log(
+    `  /v1/load 10,000 rows: p50 ${round(p50)} ms, p95 ${round(percentile(roundTrips, 95))} ms; decode p50 ${round(percentile(decodes, 50))} ms`,
+  );
+  console.log(
+    `  10,000 rows without a rollup (pushdown only): p50 ${round(percentile(noRollup.roundTrips, 50))} ms, p95 ${round(percentile(noRollup.roundTrips, 95))} ms`,
+  );
+  console.log(
+    `  same SQL on DuckDB alone: p50 ${round(percentile(sqlOnly, 50))} ms; machine load average ${loadavg()
+      .map((x) => round(x))
+      .join(", ")} (2 cores)`,
+  );
+  console.log(
+    `  startup: cold ${round(startup.coldMs)} ms (dataset generated: ${startup.coldGenerated}), warm ${round(startup.warmMs)} ms, fresh temp dir ${round(startup.freshDirMs)} ms`,
+  );
 } finally {
   await platform.close();
 }

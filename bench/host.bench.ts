@@ -27,7 +27,8 @@ async function writeAndRead(port: SheetPort, sheetId: string, grid: SheetValue[]
   const t0 = performance.now();
   const w = await port.write({ sheetId, row: 0, col: 0 }, grid);
   const t1 = performance.now();
-  let rows = 0, mismatches = 0;
+  let rows = 0,
+    mismatches = 0;
   for await (const block of port.read({ sheetId, row: 0, col: 0, rows: ROWS, cols: COLS })) {
     for (const row of block) {
       const want = grid[rows++]!;

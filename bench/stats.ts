@@ -9,7 +9,11 @@ export function percentile(samples: number[], p: number): number {
 }
 
 /** Median of n timed runs of fn (after warm-up runs), in milliseconds. */
-export async function timeMedian(fn: () => unknown | Promise<unknown>, runs = 7, warmup = 2): Promise<{ median: number; min: number; samples: number[] }> {
+export async function timeMedian(
+  fn: () => unknown | Promise<unknown>,
+  runs = 7,
+  warmup = 2,
+): Promise<{ median: number; min: number; samples: number[] }> {
   for (let i = 0; i < warmup; i++) await fn();
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {

@@ -17,7 +17,11 @@ import { round, writeResult } from "./lib.ts";
 const ROWS = 100_000;
 const base = ["id", "external_ref", "status", "created_at", "quantity", "amount", "is_returned", "customer_id", "product_id"];
 const extra = (changed: boolean) =>
-  Array.from({ length: 11 }, (_, i) => (changed && i === 0 ? `CASE WHEN id > ${ROWS - ROWS / 100} THEN amount * 2 + 1 ELSE amount * 2 END AS amount_x2` : `amount * ${i + 2} AS amount_x${i + 2}`));
+  Array.from({ length: 11 }, (_, i) =>
+    changed && i === 0
+      ? `CASE WHEN id > ${ROWS - ROWS / 100} THEN amount * 2 + 1 ELSE amount * 2 END AS amount_x2`
+      : `amount * ${i + 2} AS amount_x${i + 2}`,
+  );
 const sql = (changed: boolean) => `SELECT ${[...base, ...extra(changed)].join(", ")} FROM orders WHERE id <= ${ROWS} ORDER BY id`;
 
 const roundAll = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, round(v)]));
@@ -28,7 +32,11 @@ const platform = await spawnPlatform();
 try {
   const deploymentId = platform.info.deployments[0]!.id;
   const client = createPlatformClient({ baseUrl: platform.info.baseUrl, credential: platform.info.apiKeys.admin });
-  const inner = createDataClient({ dataUrl: platform.info.dataUrl, token: createDeploymentTokenManager({ client, deploymentId }), retry: { maxElapsedMs: 600_000 } });
+  const inner = createDataClient({
+    dataUrl: platform.info.dataUrl,
+    token: createDeploymentTokenManager({ client, deploymentId }),
+    retry: { maxElapsedMs: 600_000 },
+  });
   let queryMs = 0;
   const data: Pick<DataClient, "fetchLoad" | "fetchSql"> = {
     fetchLoad: (q, s) => inner.fetchLoad(q, s),
@@ -54,7 +62,15 @@ try {
     const out = await fn();
     const ms = performance.now() - t;
     const s = dx.workbook.stats;
-    return { out, ms, queryMs, clientMs: ms - queryMs, syncs: s.syncs, requestBytes: s.totalRequestBytes, maxRequestBytes: s.maxRequestBytes };
+    return {
+      out,
+      ms,
+      queryMs,
+      clientMs: ms - queryMs,
+      syncs: s.syncs,
+      requestBytes: s.totalRequestBytes,
+      maxRequestBytes: s.maxRequestBytes,
+    };
   };
 
   const place = await measure(() => engine.place(report, { at: { sheetId, row: 0, col: 0 } }));
@@ -67,17 +83,38 @@ try {
   if (tail.out.kind !== "refreshed") throw new Error(`refresh failed: ${tail.out.kind}`);
 
   const fig = (m: Omit<typeof place, "out">, cells: number, extraFigures: Record<string, unknown> = {}) => ({
-    ms: round(m.ms), queryMs: round(m.queryMs), clientMs: round(m.clientMs), syncs: m.syncs, requestBytes: m.requestBytes, maxRequestBytes: m.maxRequestBytes, cellsWritten: cells, ...extraFigures,
+    ms: round(m.ms),
+    queryMs: round(m.queryMs),
+    clientMs: round(m.clientMs),
+    syncs: m.syncs,
+    requestBytes: m.requestBytes,
+    maxRequestBytes: m.maxRequestBytes,
+    cellsWritten: cells,
+    ...extraFigures,
   });
   const u = unchanged.out.stats;
   const c = tail.out.stats;
   const ratioTotal = unchanged.ms / place.ms;
   const ratioSheet = unchanged.clientMs / place.clientMs;
   const details = {
-    rows: ROWS, cols: 20, chunkRows: CHUNK_ROWS, port: "Office.js adapter on dev/excel (OfficeOnline limits)", data: "platform stand-in /v1/svcsql",
+    rows: ROWS,
+    cols: 20,
+    chunkRows: CHUNK_ROWS,
+    port: "Office.js adapter on dev/excel (OfficeOnline limits)",
+    data: "platform stand-in /v1/svcsql",
     firstPlacement: fig(place, place.out.stats.cells),
-    refreshUnchanged: fig(unchanged, u.cellsWritten, { chunksWritten: u.chunksWritten, chunksTotal: u.chunksTotal, phases: roundAll(u.timings) }),
-    refreshLast1Percent: fig(tail, c.cellsWritten, { chunksWritten: c.chunksWritten, rowsWritten: c.rowsWritten, chunkEquivalentsWritten: round(c.rowsWritten / CHUNK_ROWS), chunksTotal: c.chunksTotal, phases: roundAll(c.timings) }),
+    refreshUnchanged: fig(unchanged, u.cellsWritten, {
+      chunksWritten: u.chunksWritten,
+      chunksTotal: u.chunksTotal,
+      phases: roundAll(u.timings),
+    }),
+    refreshLast1Percent: fig(tail, c.cellsWritten, {
+      chunksWritten: c.chunksWritten,
+      rowsWritten: c.rowsWritten,
+      chunkEquivalentsWritten: round(c.rowsWritten / CHUNK_ROWS),
+      chunksTotal: c.chunksTotal,
+      phases: roundAll(c.timings),
+    }),
     unchangedVsFirst: { totalRatio: round(ratioTotal, 3), clientRatio: round(ratioSheet, 3), target: 0.25 },
     targets: {
       unchangedWritesZeroCells: u.cellsWritten === 0,

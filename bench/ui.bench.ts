@@ -68,7 +68,12 @@ try {
       value: p50,
       baseline: 1500,
       ratio: p50 / 1500,
-      details: { budgetMs: 1500, samples: readyMs, p95: percentile(readyMs, 95), definition: "navigation start → grid drawn and the pane's first view rendered (body[data-ready])" },
+      details: {
+        budgetMs: 1500,
+        samples: readyMs,
+        p95: percentile(readyMs, 95),
+        definition: "navigation start → grid drawn and the pane's first view rendered (body[data-ready])",
+      },
     });
 
     // 3. Workbook home with 2,000 placements.
@@ -93,7 +98,8 @@ try {
       details: {
         budgetMs: 300,
         placements: 2000,
-        definition: "mount + style + layout of the home with 2,000 placements: header, count, first cards; the rest render as the list scrolls",
+        definition:
+          "mount + style + layout of the home with 2,000 placements: header, count, first cards; the rest render as the list scrolls",
         samples: samples.map((s) => round(s)),
         p95: round(percentile(samples, 95)),
         everyCardMs: round(allMs),

@@ -18,11 +18,15 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 async function main(): Promise<void> {
   const port = portFrom("PORT", 3000);
   const platformPort = portFrom("PLATFORM_PORT", 3001);
-  const platform = await startPlatform({ dataDir: path.join(root, ".cellbound-data"), devHooks: true, port: platformPort }).catch((e: unknown) => {
-    if ((e as { code?: string }).code === "EADDRINUSE") throw new Error(`Port ${platformPort} is taken (is npm start already running?). Stop the other process or set PLATFORM_PORT.`);
-    if (/Could not set lock/i.test(String((e as Error)?.message))) throw new Error("Another process holds .cellbound-data (is npm start already running?). Stop it first.");
-    throw e;
-  });
+  const platform = await startPlatform({ dataDir: path.join(root, ".cellbound-data"), devHooks: true, port: platformPort }).catch(
+    (e: unknown) => {
+      if ((e as { code?: string }).code === "EADDRINUSE")
+        throw new Error(`Port ${platformPort} is taken (is npm start already running?). Stop the other process or set PLATFORM_PORT.`);
+      if (/Could not set lock/i.test(String((e as Error)?.message)))
+        throw new Error("Another process holds .cellbound-data (is npm start already running?). Stop it first.");
+      throw e;
+    },
+  );
   const info = platform.info;
   const own = `http://127.0.0.1:${port}`;
   // The pane (this origin) calls the stand-in (another origin): that needs CORS. Without it, pass the
@@ -31,7 +35,10 @@ async function main(): Promise<void> {
   const proxied = !(await answersCors(info.baseUrl));
   const via = (u: string) => (proxied && new URL(u).origin === target ? own + "/_platform" + u.slice(target.length) : u);
   const harnessConfig: HarnessConfig = {
-    baseUrl: via(info.baseUrl), dataUrl: via(info.dataUrl), credential: info.apiKeys.analyst, persona: "analyst",
+    baseUrl: via(info.baseUrl),
+    dataUrl: via(info.dataUrl),
+    credential: info.apiKeys.analyst,
+    persona: "analyst",
     // Comments sign in through the stand-in's dev session broker (a customer's backend in production).
     sessionUrl: via(`${info.baseUrl}/__dev/embed-session`),
     embedViewer: { externalId: "ana", embedTenantName: info.embed.tenants[0]! },
@@ -59,7 +66,9 @@ async function main(): Promise<void> {
   );
   await server.start().catch(async (e: unknown) => {
     await platform.close();
-    throw (e as { code?: string }).code === "EADDRINUSE" ? new Error(`Port ${port} is taken (is npm start already running?). Stop the other process or set PORT.`) : e;
+    throw (e as { code?: string }).code === "EADDRINUSE"
+      ? new Error(`Port ${port} is taken (is npm start already running?). Stop the other process or set PORT.`)
+      : e;
   });
   const url = `${own}/harness.html`;
   console.log(

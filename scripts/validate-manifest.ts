@@ -50,7 +50,9 @@ async function validateOne(file: string, offline: boolean): Promise<number> {
       return 1;
     case "not-run":
       console.log(`${file}: online validation not run: ${online.reason}`);
-      console.log("(Only the offline check above has passed; run `npm run validate` where Microsoft's service is reachable for the full check.)");
+      console.log(
+        "(Only the offline check above has passed; run `npm run validate` where Microsoft's service is reachable for the full check.)",
+      );
       return 0;
   }
 }

@@ -16,7 +16,9 @@ const DATA_DIR = path.join(SERVER_DIR, "node_modules", ".cache", "cellbound-cube
 export function installCube(): void {
   const r = spawnSync(process.execPath, [path.join(SERVER_DIR, "install.cjs")], { encoding: "utf8", timeout: 15 * 60_000 });
   if (r.status !== 0) {
-    throw new Error(`Cube could not be installed for test/cube (node dev/cube/server/install.cjs exited ${r.status ?? r.signal}):\n${r.stderr}\n${r.stdout}`);
+    throw new Error(
+      `Cube could not be installed for test/cube (node dev/cube/server/install.cjs exited ${r.status ?? r.signal}):\n${r.stderr}\n${r.stdout}`,
+    );
   }
 }
 
@@ -55,7 +57,9 @@ export async function startCube(o: { orders?: number; startTimeoutMs?: number } 
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
-  child.stderr.setEncoding("utf8").on("data", (d: string) => { stderr = (stderr + d).slice(-8000); });
+  child.stderr.setEncoding("utf8").on("data", (d: string) => {
+    stderr = (stderr + d).slice(-8000);
+  });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const info = await new Promise<{ url: string; dataUrl: string }>((resolve, reject) => {
     let out = "";

@@ -23,22 +23,46 @@ export interface CellContent {
 }
 
 export const ERROR_VALUES = [
-  "#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA", "#SPILL!", "#CALC!",
-  "#FIELD!", "#BLOCKED!", "#UNKNOWN!", "#BUSY!", "#CONNECT!", "#PYTHON!", "#EXTERNAL!",
+  "#NULL!",
+  "#DIV/0!",
+  "#VALUE!",
+  "#REF!",
+  "#NAME?",
+  "#NUM!",
+  "#N/A",
+  "#GETTING_DATA",
+  "#SPILL!",
+  "#CALC!",
+  "#FIELD!",
+  "#BLOCKED!",
+  "#UNKNOWN!",
+  "#BUSY!",
+  "#CONNECT!",
+  "#PYTHON!",
+  "#EXTERNAL!",
 ];
 
 /** null → "unchanged"; "" → "clear"; otherwise the new content. Throws OfficeError InvalidArgument. */
 export function convertInput(input: unknown, numberFormat: string, where: string): CellContent | "unchanged" | "clear" {
   if (input === null || input === undefined) return "unchanged";
   if (typeof input === "number") {
-    if (!Number.isFinite(input)) throw new OfficeError("InvalidArgument", `The argument is invalid or missing or has an incorrect format. (${where}: ${input})`);
-    if (Math.abs(input) > 9.99999999999999e307) throw new OfficeError("InvalidArgument", `The argument is invalid or missing or has an incorrect format. (${where}: number too large)`);
+    if (!Number.isFinite(input))
+      throw new OfficeError("InvalidArgument", `The argument is invalid or missing or has an incorrect format. (${where}: ${input})`);
+    if (Math.abs(input) > 9.99999999999999e307)
+      throw new OfficeError(
+        "InvalidArgument",
+        `The argument is invalid or missing or has an incorrect format. (${where}: number too large)`,
+      );
     return { t: "n", v: to15Digits(input) };
   }
   if (typeof input === "boolean") return { t: "b", v: input };
-  if (typeof input !== "string") throw new OfficeError("InvalidArgument", `The argument is invalid or missing or has an incorrect format. (${where}: ${typeof input})`);
+  if (typeof input !== "string")
+    throw new OfficeError("InvalidArgument", `The argument is invalid or missing or has an incorrect format. (${where}: ${typeof input})`);
   if (input.length > MAX_CELL_CHARS) {
-    throw new OfficeError("InvalidArgument", `The argument is invalid or missing or has an incorrect format. (${where}: ${input.length} characters; a cell holds at most 32767)`);
+    throw new OfficeError(
+      "InvalidArgument",
+      `The argument is invalid or missing or has an incorrect format. (${where}: ${input.length} characters; a cell holds at most 32767)`,
+    );
   }
   if (input === "") return "clear";
   if (numberFormat === "@") return { t: "s", v: input };
@@ -64,15 +88,24 @@ function parseTyped(s: string): CellContent {
 /** Quotes closed, parentheses balanced, and no blank after the sign: what Excel's parser would accept. */
 function looksLikeExpression(rest: string): boolean {
   if (!/^[A-Za-z0-9_(."$'+-]/.test(rest)) return false;
-  let depth = 0, inStr = false, inQuote = false;
+  let depth = 0,
+    inStr = false,
+    inQuote = false;
   for (const ch of rest) {
-    if (inStr) { if (ch === '"') inStr = false; continue; }
-    if (inQuote) { if (ch === "'") inQuote = false; continue; }
+    if (inStr) {
+      if (ch === '"') inStr = false;
+      continue;
+    }
+    if (inQuote) {
+      if (ch === "'") inQuote = false;
+      continue;
+    }
     if (ch === '"') inStr = true;
     else if (ch === "'") inQuote = true;
     else if (ch === "(") depth++;
-    else if (ch === ")") { if (--depth < 0) return false; }
-    else if (ch === "\n" || ch === "\r") return false;
+    else if (ch === ")") {
+      if (--depth < 0) return false;
+    } else if (ch === "\n" || ch === "\r") return false;
   }
   return depth === 0 && !inStr && !inQuote;
 }
@@ -108,7 +141,11 @@ export function evaluate(expr: string): number | null {
   }
   function power(): number | null {
     let v = primary();
-    while (v !== null && peek() === "^") { i++; const r = primary(); v = r === null ? null : v ** r; }
+    while (v !== null && peek() === "^") {
+      i++;
+      const r = primary();
+      v = r === null ? null : v ** r;
+    }
     return v;
   }
   function product(): number | null {
@@ -166,7 +203,9 @@ function monthIndex(name: string): number {
   return i;
 }
 function fullMonth(m: string): string {
-  return ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"][MONTHS.indexOf(m)]!;
+  return ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"][
+    MONTHS.indexOf(m)
+  ]!;
 }
 
 /** Excel's serial date (1900 system): days since 1899-12-30, which absorbs the 1900 leap-year bug after March 1900. */
@@ -208,9 +247,12 @@ function parseDateTime(s: string): CellContent | null {
   if ((m = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})$/.exec(dp))) serial = serialDate(Number(m[1]), Number(m[2]), Number(m[3]));
   else if ((m = /^(\d{1,2})[/-](\d{1,2})[/-](\d{2}|\d{4})$/.exec(dp))) serial = serialDate(fullYear(m[3]!), Number(m[1]), Number(m[2]));
   else if ((m = /^(\d{1,2})\/(\d{1,2})$/.exec(dp))) serial = serialDate(year, Number(m[1]), Number(m[2]));
-  else if ((m = /^(\d{1,2})[- ]([A-Za-z]{3,9})(?:[- ](\d{2}|\d{4}))?$/.exec(dp)) && monthIndex(m[2]!) >= 0) serial = serialDate(m[3] ? fullYear(m[3]) : year, monthIndex(m[2]!) + 1, Number(m[1]));
-  else if ((m = /^([A-Za-z]{3,9})[- ](\d{4})$/.exec(dp)) && monthIndex(m[1]!) >= 0) serial = serialDate(Number(m[2]), monthIndex(m[1]!) + 1, 1);
-  else if ((m = /^([A-Za-z]{3,9}) (\d{1,2}),? (\d{4})$/.exec(dp)) && monthIndex(m[1]!) >= 0) serial = serialDate(Number(m[3]), monthIndex(m[1]!) + 1, Number(m[2]));
+  else if ((m = /^(\d{1,2})[- ]([A-Za-z]{3,9})(?:[- ](\d{2}|\d{4}))?$/.exec(dp)) && monthIndex(m[2]!) >= 0)
+    serial = serialDate(m[3] ? fullYear(m[3]) : year, monthIndex(m[2]!) + 1, Number(m[1]));
+  else if ((m = /^([A-Za-z]{3,9})[- ](\d{4})$/.exec(dp)) && monthIndex(m[1]!) >= 0)
+    serial = serialDate(Number(m[2]), monthIndex(m[1]!) + 1, 1);
+  else if ((m = /^([A-Za-z]{3,9}) (\d{1,2}),? (\d{4})$/.exec(dp)) && monthIndex(m[1]!) >= 0)
+    serial = serialDate(Number(m[3]), monthIndex(m[1]!) + 1, Number(m[2]));
   if (serial === null) return null;
   if (rest.length === 0) return { t: "n", v: serial, autoFormat: "m/d/yyyy" };
   const tm = timeRe.exec(rest.join(" ").replace(/\.\d+$/, ""));

@@ -19,7 +19,11 @@ export type OfficeErrorCode =
 export class OfficeError extends Error {
   override name = "RichApi.Error";
   readonly debugInfo: { code: string; message: string; errorLocation?: string };
-  constructor(readonly code: OfficeErrorCode, message: string, errorLocation?: string) {
+  constructor(
+    readonly code: OfficeErrorCode,
+    message: string,
+    errorLocation?: string,
+  ) {
     super(message);
     this.debugInfo = errorLocation === undefined ? { code, message } : { code, message, errorLocation };
   }

@@ -61,7 +61,8 @@ export class DevExcelFaults {
     const next: ExcelFaultSettings = { seed: 1, rates: {}, ...this.settings, ...s };
     let sum = 0;
     for (const [k, v] of Object.entries(next.rates)) {
-      if (!(EXCEL_FAULT_KINDS as readonly string[]).includes(k) || !(typeof v === "number" && v >= 0 && v <= 1)) throw new RangeError(`excel fault rate ${k}=${v}: a known kind and a chance from 0 to 1`);
+      if (!(EXCEL_FAULT_KINDS as readonly string[]).includes(k) || !(typeof v === "number" && v >= 0 && v <= 1))
+        throw new RangeError(`excel fault rate ${k}=${v}: a known kind and a chance from 0 to 1`);
       sum += v;
     }
     if (sum > 1 + 1e-9) throw new RangeError(`excel fault rates add up to ${sum}; at most 1`);
@@ -94,16 +95,29 @@ export class DevExcelFaults {
     let kind: ExcelFaultKind | null = null;
     for (const k of EXCEL_FAULT_KINDS) {
       const p = s.rates[k] ?? 0;
-      if (r < p) { kind = k; break; }
+      if (r < p) {
+        kind = k;
+        break;
+      }
       r -= p;
     }
     if (kind === null || (kind === "payloadLimit" && !splittable)) return null;
     this.injected[kind]++;
     if (kind === "payloadLimit") {
-      return { kind, error: new OfficeError("RequestPayloadSizeLimitExceeded", "The request payload size has exceeded the limit. Please refer to the documentation: \"https://docs.microsoft.com/office/dev/add-ins/concepts/resource-limits-and-performance-optimization#excel-add-ins\".") };
+      return {
+        kind,
+        error: new OfficeError(
+          "RequestPayloadSizeLimitExceeded",
+          'The request payload size has exceeded the limit. Please refer to the documentation: "https://docs.microsoft.com/office/dev/add-ins/concepts/resource-limits-and-performance-optimization#excel-add-ins".',
+        ),
+      };
     }
     if (kind === "syncFailure") {
-      return { kind, afterCommands: Math.floor(this.random() * payloads.length), error: new OfficeError("GeneralException", "An internal error has occurred.") };
+      return {
+        kind,
+        afterCommands: Math.floor(this.random() * payloads.length),
+        error: new OfficeError("GeneralException", "An internal error has occurred."),
+      };
     }
     return { kind };
   }
@@ -111,7 +125,10 @@ export class DevExcelFaults {
   /** Called after a sync that succeeded: the co-author's edit, next to what the add-in just wrote. */
   afterSync(wb: DevWorkbook, fault: SyncFault | null, events: readonly WorkbookEvent[]): void {
     if (!fault || (fault.kind !== "coauthorInside" && fault.kind !== "coauthorBeside")) return;
-    const written = events.filter((e): e is Extract<WorkbookEvent, { kind: "changed" }> => e.kind === "changed" && e.triggerSource === "ThisLocalAddin" && e.changeType === "RangeEdited");
+    const written = events.filter(
+      (e): e is Extract<WorkbookEvent, { kind: "changed" }> =>
+        e.kind === "changed" && e.triggerSource === "ThisLocalAddin" && e.changeType === "RangeEdited",
+    );
     const last = written[written.length - 1];
     if (!last) return;
     const sheet = wb.sheetById(last.worksheetId);

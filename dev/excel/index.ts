@@ -63,7 +63,11 @@ export interface DevOfficeNamespace {
 }
 
 export function createDevExcel(options: DevExcelOptions = {}): DevExcel {
-  const env: DevEnv = { wb: options.workbook ?? new DevWorkbook("https://contoso.sharepoint.example/Shared%20Documents/Book1.xlsx"), apiVersion: options.apiVersion ?? "1.20", ...(options.faults ? { faults: options.faults } : {}) };
+  const env: DevEnv = {
+    wb: options.workbook ?? new DevWorkbook("https://contoso.sharepoint.example/Shared%20Documents/Book1.xlsx"),
+    apiVersion: options.apiVersion ?? "1.20",
+    ...(options.faults ? { faults: options.faults } : {}),
+  };
   const platform = options.platform ?? "OfficeOnline";
 
   class RequestContext extends DevRequestContext {
@@ -82,14 +86,17 @@ export function createDevExcel(options: DevExcelOptions = {}): DevExcel {
     const first = args.length > 1 ? args[0] : undefined;
     let ctx: RequestContext;
     if (first instanceof RequestContext) ctx = first;
-    else if (first && typeof first === "object" && "context" in first && (first as { context: unknown }).context instanceof RequestContext) ctx = (first as { context: RequestContext }).context;
+    else if (first && typeof first === "object" && "context" in first && (first as { context: unknown }).context instanceof RequestContext)
+      ctx = (first as { context: RequestContext }).context;
     else ctx = new RequestContext();
     if (first && typeof first === "object" && (first as { mergeUndoGroup?: unknown }).mergeUndoGroup === true) {
-      if (!versionAtLeast(env.apiVersion, "1.20")) throw new OfficeError("InvalidArgument", "RunOptions.mergeUndoGroup requires ExcelApi 1.20");
+      if (!versionAtLeast(env.apiVersion, "1.20"))
+        throw new OfficeError("InvalidArgument", "RunOptions.mergeUndoGroup requires ExcelApi 1.20");
       env.wb.stats.undoGroups++;
     }
     const out = (batch as (c: RequestContext) => unknown)(ctx);
-    if (!(out instanceof Promise)) throw new OfficeError("InvalidArgument", "Excel.run batch must return a Promise (RunMustReturnPromise).");
+    if (!(out instanceof Promise))
+      throw new OfficeError("InvalidArgument", "Excel.run batch must return a Promise (RunMustReturnPromise).");
     const value = (await out) as T;
     if (ctx.pendingCommands > 0) await ctx.sync(); // Excel.run flushes whatever is still queued
     return value;
@@ -99,8 +106,14 @@ export function createDevExcel(options: DevExcelOptions = {}): DevExcel {
     run,
     RequestContext: RequestContext as unknown as new () => DevContext,
     ErrorCodes: {
-      invalidArgument: "InvalidArgument", itemNotFound: "ItemNotFound", itemAlreadyExists: "ItemAlreadyExists", invalidOperation: "InvalidOperation",
-      invalidReference: "InvalidReference", generalException: "GeneralException", notImplemented: "NotImplemented", rangeExceedsLimit: "RangeExceedsLimit",
+      invalidArgument: "InvalidArgument",
+      itemNotFound: "ItemNotFound",
+      itemAlreadyExists: "ItemAlreadyExists",
+      invalidOperation: "InvalidOperation",
+      invalidReference: "InvalidReference",
+      generalException: "GeneralException",
+      notImplemented: "NotImplemented",
+      rangeExceedsLimit: "RangeExceedsLimit",
       responsePayloadSizeLimitExceeded: "ResponsePayloadSizeLimitExceeded",
     },
     InsertShiftDirection: { down: "Down", right: "Right" },
@@ -112,7 +125,11 @@ export function createDevExcel(options: DevExcelOptions = {}): DevExcel {
     context: {
       platform,
       host: "Excel",
-      document: { get url() { return env.wb.url; } },
+      document: {
+        get url() {
+          return env.wb.url;
+        },
+      },
       requirements: {
         isSetSupported(name: string, minVersion?: string | number) {
           if (name !== "ExcelApi") return false;

@@ -32,7 +32,12 @@ export function formatOnly(c: Cell | undefined): Cell | undefined {
 export function orNothing(c: Cell): Cell | undefined {
   return c.t === "s" && c.v === "" && c.f === undefined && c.nf === undefined && !c.b && c.fill === undefined ? undefined : c;
 }
-export interface Rect { row: number; col: number; rows: number; cols: number }
+export interface Rect {
+  row: number;
+  col: number;
+  rows: number;
+  cols: number;
+}
 export interface ModelSheet {
   id: string;
   name: string;
@@ -50,13 +55,25 @@ export interface ModelName {
   /** null once the range was deleted (#REF!). */
   ref: ({ sheetId: string } & Rect) | null;
 }
-export interface ModelXmlPart { id: string; namespaceUri: string; xml: string }
+export interface ModelXmlPart {
+  id: string;
+  namespaceUri: string;
+  xml: string;
+}
 
 export type TriggerSource = "ThisLocalAddin" | "Unknown";
-export type DataChangeType = "RangeEdited" | "RowInserted" | "RowDeleted" | "ColumnInserted" | "ColumnDeleted" | "CellInserted" | "CellDeleted" | "Unknown";
+export type DataChangeType =
+  "RangeEdited" | "RowInserted" | "RowDeleted" | "ColumnInserted" | "ColumnDeleted" | "CellInserted" | "CellDeleted" | "Unknown";
 
 export type WorkbookEvent =
-  | { kind: "changed"; worksheetId: string; address: string; changeType: DataChangeType; triggerSource: TriggerSource; details?: { valueBefore: unknown; valueAfter: unknown } }
+  | {
+      kind: "changed";
+      worksheetId: string;
+      address: string;
+      changeType: DataChangeType;
+      triggerSource: TriggerSource;
+      details?: { valueBefore: unknown; valueAfter: unknown };
+    }
   | { kind: "added"; worksheetId: string }
   | { kind: "deleted"; worksheetId: string }
   | { kind: "nameChanged"; worksheetId: string; nameBefore: string; nameAfter: string }
@@ -88,7 +105,10 @@ export class DevWorkbook {
   private nextPart = 1;
   private readonly listeners = new Set<(e: WorkbookEvent) => void>();
 
-  constructor(public url: string | null = null, public name = "Book1") {
+  constructor(
+    public url: string | null = null,
+    public name = "Book1",
+  ) {
     this.addSheetRaw("Sheet1");
   }
 
@@ -131,7 +151,9 @@ export class DevWorkbook {
   /** Events are delivered asynchronously, as Excel delivers them after the change. */
   emit(e: WorkbookEvent): void {
     const ls = [...this.listeners];
-    setTimeout(() => { for (const l of ls) l(e); }, 0);
+    setTimeout(() => {
+      for (const l of ls) l(e);
+    }, 0);
   }
 
   // ---- mutations shared by the API and the user side -------------------------------------
@@ -177,8 +199,10 @@ export class DevWorkbook {
     } else {
       for (const r of sheet.rows) {
         if (!r || r.length <= at) continue;
-        if (count > 0) { r.splice(at, 0, ...new Array<undefined>(count)); if (r.length > MAX_COLS) r.length = MAX_COLS; }
-        else r.splice(at, -count);
+        if (count > 0) {
+          r.splice(at, 0, ...new Array<undefined>(count));
+          if (r.length > MAX_COLS) r.length = MAX_COLS;
+        } else r.splice(at, -count);
       }
     }
     for (const n of this.names) {
@@ -212,22 +236,47 @@ export class DevWorkbook {
     const a = parseAddress(address);
     const before = this.readCell(sheet, a.row, a.col);
     this.writeValue(sheet, a.row, a.col, text, address);
-    this.emit({ kind: "changed", worksheetId: sheet.id, address: cellA1(a.row, a.col), changeType: "RangeEdited", triggerSource: "Unknown", details: { valueBefore: before, valueAfter: this.readCell(sheet, a.row, a.col) } });
+    this.emit({
+      kind: "changed",
+      worksheetId: sheet.id,
+      address: cellA1(a.row, a.col),
+      changeType: "RangeEdited",
+      triggerSource: "Unknown",
+      details: { valueBefore: before, valueAfter: this.readCell(sheet, a.row, a.col) },
+    });
   }
   insertRows(sheetKey: string, at: number, count: number, trigger: TriggerSource = "Unknown"): void {
     const sheet = this.requireSheet(sheetKey);
     this.shiftRaw(sheet, "row", at, count);
-    this.emit({ kind: "changed", worksheetId: sheet.id, address: `${at + 1}:${at + count}`, changeType: "RowInserted", triggerSource: trigger });
+    this.emit({
+      kind: "changed",
+      worksheetId: sheet.id,
+      address: `${at + 1}:${at + count}`,
+      changeType: "RowInserted",
+      triggerSource: trigger,
+    });
   }
   deleteRows(sheetKey: string, at: number, count: number, trigger: TriggerSource = "Unknown"): void {
     const sheet = this.requireSheet(sheetKey);
     this.shiftRaw(sheet, "row", at, -count);
-    this.emit({ kind: "changed", worksheetId: sheet.id, address: `${at + 1}:${at + count}`, changeType: "RowDeleted", triggerSource: trigger });
+    this.emit({
+      kind: "changed",
+      worksheetId: sheet.id,
+      address: `${at + 1}:${at + count}`,
+      changeType: "RowDeleted",
+      triggerSource: trigger,
+    });
   }
   insertColumns(sheetKey: string, at: number, count: number, trigger: TriggerSource = "Unknown"): void {
     const sheet = this.requireSheet(sheetKey);
     this.shiftRaw(sheet, "col", at, count);
-    this.emit({ kind: "changed", worksheetId: sheet.id, address: colSpan(at, count), changeType: "ColumnInserted", triggerSource: trigger });
+    this.emit({
+      kind: "changed",
+      worksheetId: sheet.id,
+      address: colSpan(at, count),
+      changeType: "ColumnInserted",
+      triggerSource: trigger,
+    });
   }
   deleteColumns(sheetKey: string, at: number, count: number, trigger: TriggerSource = "Unknown"): void {
     const sheet = this.requireSheet(sheetKey);
@@ -270,18 +319,27 @@ export class DevWorkbook {
     for (let r = 0; r < a.rows; r++) {
       for (let c = 0; c < a.cols; c++) {
         const next: Cell = { ...(this.cell(sheet, a.row + r, a.col + c) ?? { t: "s", v: "" }) };
-        if (format === "" || format === "General") delete next.nf; else next.nf = format;
+        if (format === "" || format === "General") delete next.nf;
+        else next.nf = format;
         this.setCell(sheet, a.row + r, a.col + c, orNothing(next));
       }
     }
   }
   /** What a cell shows: values, formulas, number formats and value types of a rectangle. */
-  inspect(sheetKey: string, address: string): { values: unknown[][]; formulas: unknown[][]; numberFormats: string[][]; valueTypes: string[][] } {
+  inspect(
+    sheetKey: string,
+    address: string,
+  ): { values: unknown[][]; formulas: unknown[][]; numberFormats: string[][]; valueTypes: string[][] } {
     const sheet = this.requireSheet(sheetKey);
     const a = parseAddress(address);
-    const grid = <T,>(f: (c: Cell | undefined) => T): T[][] =>
+    const grid = <T>(f: (c: Cell | undefined) => T): T[][] =>
       Array.from({ length: a.rows }, (_, r) => Array.from({ length: a.cols }, (_, c) => f(this.cell(sheet, a.row + r, a.col + c))));
-    return { values: grid(cellValue), formulas: grid(cellFormula), numberFormats: grid((c) => c?.nf ?? "General"), valueTypes: grid(cellValueType) };
+    return {
+      values: grid(cellValue),
+      formulas: grid(cellFormula),
+      numberFormats: grid((c) => c?.nf ?? "General"),
+      valueTypes: grid(cellValueType),
+    };
   }
   readCell(sheet: ModelSheet, row: number, col: number): string | number | boolean {
     return cellValue(this.cell(sheet, row, col));
@@ -301,7 +359,10 @@ export class DevWorkbook {
       activeSheetId: this.activeSheetId,
       selection: { ...this.selection },
       sheets: this.sheets.map((s) => ({
-        id: s.id, name: s.name, visibility: s.visibility, ...(s.frozenRows ? { frozenRows: s.frozenRows } : {}),
+        id: s.id,
+        name: s.name,
+        visibility: s.visibility,
+        ...(s.frozenRows ? { frozenRows: s.frozenRows } : {}),
         cells: s.rows.flatMap((r, ri) => (r ? r.flatMap((c, ci) => (c ? [[ri, ci, { ...c }] as [number, number, Cell]] : [])) : [])),
       })),
       names: this.names.map((n) => ({ ...n, ref: n.ref && { ...n.ref } })),
@@ -332,7 +393,14 @@ export class DevWorkbook {
   }
 }
 
-function stripUndefined(c: { t: Cell["t"]; v: Cell["v"]; f?: string | undefined; nf?: string | undefined; b?: boolean | undefined; fill?: string | undefined }): Cell {
+function stripUndefined(c: {
+  t: Cell["t"];
+  v: Cell["v"];
+  f?: string | undefined;
+  nf?: string | undefined;
+  b?: boolean | undefined;
+  fill?: string | undefined;
+}): Cell {
   const cell: Cell = { t: c.t, v: c.v };
   if (c.f !== undefined) cell.f = c.f;
   if (c.nf !== undefined) cell.nf = c.nf;
@@ -360,16 +428,50 @@ function colSpan(at: number, count: number): string {
   return `${columnLetters(at)}:${columnLetters(at + count - 1)}`;
 }
 function validateSheetName(name: string): void {
-  if (typeof name !== "string" || name.length === 0 || name.length > 31 || /[\\/?*[\]:]/.test(name) || name.startsWith("'") || name.endsWith("'")) {
-    throw new OfficeError("InvalidArgument", `The argument is invalid or missing or has an incorrect format. (sheet name ${JSON.stringify(name)})`);
+  if (
+    typeof name !== "string" ||
+    name.length === 0 ||
+    name.length > 31 ||
+    /[\\/?*[\]:]/.test(name) ||
+    name.startsWith("'") ||
+    name.endsWith("'")
+  ) {
+    throw new OfficeError(
+      "InvalidArgument",
+      `The argument is invalid or missing or has an incorrect format. (sheet name ${JSON.stringify(name)})`,
+    );
   }
 }
 function emptyStats(): SyncStats {
-  return { syncs: 0, maxRequestBytes: 0, maxResponseBytes: 0, totalRequestBytes: 0, calcSuspensions: 0, screenSuspensions: 0, undoGroups: 0, failedSyncs: 0 };
+  return {
+    syncs: 0,
+    maxRequestBytes: 0,
+    maxResponseBytes: 0,
+    totalRequestBytes: 0,
+    calcSuspensions: 0,
+    screenSuspensions: 0,
+    undoGroups: 0,
+    failedSyncs: 0,
+  };
 }
 
-const rectSchema = z.object({ row: z.number().int().min(0), col: z.number().int().min(0), rows: z.number().int().min(1), cols: z.number().int().min(1) });
-const cellSchema = z.object({ t: z.enum(["s", "n", "b", "e"]), v: z.union([z.string(), z.number(), z.boolean()]), f: z.string().optional(), nf: z.string().optional(), b: z.boolean().optional(), fill: z.string().regex(/^#[0-9A-F]{6}$/).optional() });
+const rectSchema = z.object({
+  row: z.number().int().min(0),
+  col: z.number().int().min(0),
+  rows: z.number().int().min(1),
+  cols: z.number().int().min(1),
+});
+const cellSchema = z.object({
+  t: z.enum(["s", "n", "b", "e"]),
+  v: z.union([z.string(), z.number(), z.boolean()]),
+  f: z.string().optional(),
+  nf: z.string().optional(),
+  b: z.boolean().optional(),
+  fill: z
+    .string()
+    .regex(/^#[0-9A-F]{6}$/)
+    .optional(),
+});
 const snapshotSchema = z.object({
   version: z.literal(SNAPSHOT_VERSION),
   url: z.string().nullable(),
@@ -378,11 +480,39 @@ const snapshotSchema = z.object({
   nextPart: z.number().int().min(1),
   activeSheetId: z.string(),
   selection: rectSchema,
-  sheets: z.array(z.object({
-    id: z.string(), name: z.string(), visibility: z.enum(["Visible", "Hidden", "VeryHidden"]), frozenRows: z.number().int().min(1).max(MAX_ROWS - 1).optional(),
-    cells: z.array(z.tuple([z.number().int().min(0).max(MAX_ROWS - 1), z.number().int().min(0).max(MAX_COLS - 1), cellSchema])),
-  })).min(1),
-  names: z.array(z.object({ name: z.string(), visible: z.boolean(), comment: z.string(), ref: rectSchema.extend({ sheetId: z.string() }).nullable() })),
+  sheets: z
+    .array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        visibility: z.enum(["Visible", "Hidden", "VeryHidden"]),
+        frozenRows: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_ROWS - 1)
+          .optional(),
+        cells: z.array(
+          z.tuple([
+            z
+              .number()
+              .int()
+              .min(0)
+              .max(MAX_ROWS - 1),
+            z
+              .number()
+              .int()
+              .min(0)
+              .max(MAX_COLS - 1),
+            cellSchema,
+          ]),
+        ),
+      }),
+    )
+    .min(1),
+  names: z.array(
+    z.object({ name: z.string(), visible: z.boolean(), comment: z.string(), ref: rectSchema.extend({ sheetId: z.string() }).nullable() }),
+  ),
   xmlParts: z.array(z.object({ id: z.string(), namespaceUri: z.string(), xml: z.string() })),
   settings: z.array(z.tuple([z.string(), z.unknown()])),
 });

@@ -6,30 +6,58 @@
 import { MAX_COLS, MAX_ROWS, parseAddress } from "../../src/host/a1.ts";
 import { OfficeError } from "./errors.ts";
 import { formatValue } from "../../src/host/number-format.ts";
-import { cellFormula, cellValue, cellValueType, formatOnly, orNothing, rectA1, type Cell, type ModelName, type ModelSheet, type ModelXmlPart, type Rect, type WorkbookEvent } from "./model.ts";
+import {
+  cellFormula,
+  cellValue,
+  cellValueType,
+  formatOnly,
+  orNothing,
+  rectA1,
+  type Cell,
+  type ModelName,
+  type ModelSheet,
+  type ModelXmlPart,
+  type Rect,
+  type WorkbookEvent,
+} from "./model.ts";
 import { DevClientObject, DevClientResult, DevCollection, type DevRequestContext, type SyncState, versionAtLeast } from "./proxy.ts";
 import { DevShapeCollection, rectGeometry } from "./shapes.ts";
 
-const bad = (what: string) => new OfficeError("InvalidArgument", `The argument is invalid or missing or has an incorrect format. (${what})`);
+const bad = (what: string) =>
+  new OfficeError("InvalidArgument", `The argument is invalid or missing or has an incorrect format. (${what})`);
 
 // ---- events -------------------------------------------------------------------------------------
 export class DevEventHandlerResult {
   private off: (() => void) | null = null;
-  constructor(readonly context: DevRequestContext, private readonly subscribe: () => () => void) {}
-  _register(): void { this.off = this.subscribe(); }
+  constructor(
+    readonly context: DevRequestContext,
+    private readonly subscribe: () => () => void,
+  ) {}
+  _register(): void {
+    this.off = this.subscribe();
+  }
   remove(): void {
-    this.context.enqueue({ removeHandler: 1 }, () => { this.off?.(); this.off = null; });
+    this.context.enqueue({ removeHandler: 1 }, () => {
+      this.off?.();
+      this.off = null;
+    });
   }
 }
 
 export class DevEventHandlers<A> {
-  constructor(private readonly context: DevRequestContext, private readonly toArgs: (e: WorkbookEvent) => A | null) {}
+  constructor(
+    private readonly context: DevRequestContext,
+    private readonly toArgs: (e: WorkbookEvent) => A | null,
+  ) {}
   add(handler: (args: A) => unknown): DevEventHandlerResult {
     const wb = this.context.env.wb;
     const result = new DevEventHandlerResult(this.context, () =>
       wb.subscribe((e) => {
         const args = this.toArgs(e);
-        if (args !== null) void Promise.resolve().then(() => handler(args)).catch(() => undefined);
+        if (args !== null)
+          void Promise.resolve()
+            .then(() => handler(args))
+            .catch(() => undefined);
       }),
     );
     this.context.enqueue({ addHandler: 1 }, () => result._register());
@@ -73,7 +101,9 @@ export class DevWorkbookProxy extends DevClientObject<true> {
     if (prop === "name") return this.context.env.wb.name;
     throw bad(`Workbook.${prop} is not modelled`);
   }
-  get name(): string { return this._get("name"); }
+  get name(): string {
+    return this._get("name");
+  }
   getSelectedRange(): DevRange {
     const wb = this.context.env.wb;
     return new DevRange(this.context, () => {
@@ -92,14 +122,24 @@ export class DevWorkbookProxy extends DevClientObject<true> {
 
 export class DevApplication extends DevClientObject<true> {
   protected readonly _scalarProps = ["calculationMode"] as const;
-  constructor(ctx: DevRequestContext) { super(ctx, () => true); }
-  protected _read(): unknown { return "Automatic"; }
-  get calculationMode(): string { return this._get("calculationMode"); }
+  constructor(ctx: DevRequestContext) {
+    super(ctx, () => true);
+  }
+  protected _read(): unknown {
+    return "Automatic";
+  }
+  get calculationMode(): string {
+    return this._get("calculationMode");
+  }
   suspendApiCalculationUntilNextSync(): void {
-    this.context.enqueue({ suspendApiCalculationUntilNextSync: 1 }, () => { this.context.env.wb.stats.calcSuspensions++; });
+    this.context.enqueue({ suspendApiCalculationUntilNextSync: 1 }, () => {
+      this.context.env.wb.stats.calcSuspensions++;
+    });
   }
   suspendScreenUpdatingUntilNextSync(): void {
-    this.context.enqueue({ suspendScreenUpdatingUntilNextSync: 1 }, () => { this.context.env.wb.stats.screenSuspensions++; });
+    this.context.enqueue({ suspendScreenUpdatingUntilNextSync: 1 }, () => {
+      this.context.env.wb.stats.screenSuspensions++;
+    });
   }
 }
 
@@ -113,22 +153,39 @@ export class DevWorksheetCollection extends DevCollection<ModelSheet, DevWorkshe
   constructor(ctx: DevRequestContext) {
     super(ctx);
     this.onChanged = new DevEventHandlers(ctx, (e) => changedArgs(ctx, e, null));
-    this.onAdded = new DevEventHandlers(ctx, (e) => (e.kind === "added" ? { type: "WorksheetAdded", worksheetId: e.worksheetId, source: "Local" } : null));
-    this.onDeleted = new DevEventHandlers(ctx, (e) => (e.kind === "deleted" ? { type: "WorksheetDeleted", worksheetId: e.worksheetId, source: "Local" } : null));
+    this.onAdded = new DevEventHandlers(ctx, (e) =>
+      e.kind === "added" ? { type: "WorksheetAdded", worksheetId: e.worksheetId, source: "Local" } : null,
+    );
+    this.onDeleted = new DevEventHandlers(ctx, (e) =>
+      e.kind === "deleted" ? { type: "WorksheetDeleted", worksheetId: e.worksheetId, source: "Local" } : null,
+    );
     this.nameChanged = new DevEventHandlers(ctx, (e) =>
-      e.kind === "nameChanged" ? { type: "WorksheetNameChanged", worksheetId: e.worksheetId, nameBefore: e.nameBefore, nameAfter: e.nameAfter, source: "Local" } : null,
+      e.kind === "nameChanged"
+        ? { type: "WorksheetNameChanged", worksheetId: e.worksheetId, nameBefore: e.nameBefore, nameAfter: e.nameAfter, source: "Local" }
+        : null,
     );
   }
   /** ExcelApi 1.17. */
   get onNameChanged(): DevEventHandlers<Record<string, unknown>> {
-    if (!versionAtLeast(this.context.env.apiVersion, "1.17")) throw new OfficeError("InvalidArgument", "onNameChanged requires ExcelApi 1.17");
+    if (!versionAtLeast(this.context.env.apiVersion, "1.17"))
+      throw new OfficeError("InvalidArgument", "onNameChanged requires ExcelApi 1.17");
     return this.nameChanged;
   }
-  protected _list(): ModelSheet[] { return this.context.env.wb.sheets; }
-  protected _proxy(s: ModelSheet): DevWorksheet { return new DevWorksheet(this.context, () => s); }
-  protected _readItem(s: ModelSheet, prop: string): unknown { return readSheet(this.context, s, prop); }
-  getItem(key: string): DevWorksheet { return new DevWorksheet(this.context, () => this.context.env.wb.sheetByKey(key) ?? null); }
-  getItemOrNullObject(key: string): DevWorksheet { return new DevWorksheet(this.context, () => this.context.env.wb.sheetByKey(key) ?? null, true); }
+  protected _list(): ModelSheet[] {
+    return this.context.env.wb.sheets;
+  }
+  protected _proxy(s: ModelSheet): DevWorksheet {
+    return new DevWorksheet(this.context, () => s);
+  }
+  protected _readItem(s: ModelSheet, prop: string): unknown {
+    return readSheet(this.context, s, prop);
+  }
+  getItem(key: string): DevWorksheet {
+    return new DevWorksheet(this.context, () => this.context.env.wb.sheetByKey(key) ?? null);
+  }
+  getItemOrNullObject(key: string): DevWorksheet {
+    return new DevWorksheet(this.context, () => this.context.env.wb.sheetByKey(key) ?? null, true);
+  }
   getActiveWorksheet(): DevWorksheet {
     const wb = this.context.env.wb;
     return new DevWorksheet(this.context, () => wb.sheetById(wb.activeSheetId) ?? null);
@@ -148,11 +205,16 @@ export class DevWorksheetCollection extends DevCollection<ModelSheet, DevWorkshe
 
 function readSheet(ctx: DevRequestContext, s: ModelSheet, prop: string): unknown {
   switch (prop) {
-    case "id": return s.id;
-    case "name": return s.name;
-    case "position": return ctx.env.wb.sheets.indexOf(s);
-    case "visibility": return s.visibility;
-    default: throw bad(`Worksheet.${prop} is not modelled`);
+    case "id":
+      return s.id;
+    case "name":
+      return s.name;
+    case "position":
+      return ctx.env.wb.sheets.indexOf(s);
+    case "visibility":
+      return s.visibility;
+    default:
+      throw bad(`Worksheet.${prop} is not modelled`);
   }
 }
 
@@ -160,7 +222,8 @@ function readSheet(ctx: DevRequestContext, s: ModelSheet, prop: string): unknown
 /** Every cell of a rectangle (empty ones as undefined). */
 function cellsOf(t: RangeTarget, wb: DevRequestContext["env"]["wb"]): Array<Cell | undefined> {
   const out: Array<Cell | undefined> = [];
-  const rows = Math.min(t.rect.rows, 100_000), cols = Math.min(t.rect.cols, 16_384);
+  const rows = Math.min(t.rect.rows, 100_000),
+    cols = Math.min(t.rect.cols, 16_384);
   for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out.push(wb.cell(t.sheet, t.rect.row + r, t.rect.col + c));
   return out;
 }
@@ -178,7 +241,17 @@ function restyle(t: RangeTarget, wb: DevRequestContext["env"]["wb"], change: (c:
     }
   }
 }
-const NAMED_COLOURS: Record<string, string> = { white: "#FFFFFF", black: "#000000", red: "#FF0000", green: "#008000", blue: "#0000FF", yellow: "#FFFF00", orange: "#FFA500", gray: "#808080", grey: "#808080" };
+const NAMED_COLOURS: Record<string, string> = {
+  white: "#FFFFFF",
+  black: "#000000",
+  red: "#FF0000",
+  green: "#008000",
+  blue: "#0000FF",
+  yellow: "#FFFF00",
+  orange: "#FFA500",
+  gray: "#808080",
+  grey: "#808080",
+};
 /** RangeFill.color accepts "#RRGGBB" or a named HTML colour; Excel reports "#RRGGBB" in capitals. */
 function parseColour(v: unknown): string {
   if (typeof v === "string") {
@@ -191,9 +264,15 @@ function parseColour(v: unknown): string {
 
 export class DevRangeFormat extends DevClientObject<RangeTarget> {
   protected readonly _scalarProps = [] as const;
-  protected _read(_t: RangeTarget, prop: string): unknown { throw bad(`RangeFormat.${prop} is not modelled`); }
-  get font(): DevRangeFont { return new DevRangeFont(this.context, () => this._target()); }
-  get fill(): DevRangeFill { return new DevRangeFill(this.context, () => this._target()); }
+  protected _read(_t: RangeTarget, prop: string): unknown {
+    throw bad(`RangeFormat.${prop} is not modelled`);
+  }
+  get font(): DevRangeFont {
+    return new DevRangeFont(this.context, () => this._target());
+  }
+  get fill(): DevRangeFill {
+    return new DevRangeFill(this.context, () => this._target());
+  }
   /**
    * Fit each column of the range to the widest text its cells show (Range.text through the number
    * format). dev/excel's width model: 7 points per character plus 5 (Calibri 11 is ~7 px per digit);
@@ -221,10 +300,17 @@ export class DevRangeFont extends DevClientObject<RangeTarget> {
     if (prop !== "bold") throw bad(`RangeFont.${prop} is not modelled`);
     return shared(cellsOf(t, this.context.env.wb), (c) => c?.b === true);
   }
-  get bold(): boolean | null { return this._get("bold"); }
+  get bold(): boolean | null {
+    return this._get("bold");
+  }
   set bold(v: boolean | null) {
     if (typeof v !== "boolean") throw bad("bold");
-    this._do({ bold: v }, (t) => restyle(t, this.context.env.wb, (c) => { if (v) c.b = true; else delete c.b; }));
+    this._do({ bold: v }, (t) =>
+      restyle(t, this.context.env.wb, (c) => {
+        if (v) c.b = true;
+        else delete c.b;
+      }),
+    );
   }
 }
 
@@ -234,35 +320,55 @@ export class DevRangeFill extends DevClientObject<RangeTarget> {
     if (prop !== "color") throw bad(`RangeFill.${prop} is not modelled`);
     return shared(cellsOf(t, this.context.env.wb), (c) => c?.fill ?? "#FFFFFF"); // no fill reads as white
   }
-  get color(): string | null { return this._get("color"); }
+  get color(): string | null {
+    return this._get("color");
+  }
   set color(v: string | null) {
     const colour = parseColour(v);
-    this._do({ color: colour }, (t) => restyle(t, this.context.env.wb, (c) => { c.fill = colour; }));
+    this._do({ color: colour }, (t) =>
+      restyle(t, this.context.env.wb, (c) => {
+        c.fill = colour;
+      }),
+    );
   }
   clear(): void {
-    this._do({ clearFill: 1 }, (t) => restyle(t, this.context.env.wb, (c) => { delete c.fill; }));
+    this._do({ clearFill: 1 }, (t) =>
+      restyle(t, this.context.env.wb, (c) => {
+        delete c.fill;
+      }),
+    );
   }
 }
 
 export class DevWorksheetFreezePanes {
-  constructor(readonly context: DevRequestContext, private readonly sheet: () => ModelSheet) {}
+  constructor(
+    readonly context: DevRequestContext,
+    private readonly sheet: () => ModelSheet,
+  ) {}
   /** freezeRows(count): "the number of rows to freeze, or zero to unfreeze all rows" (default 1). */
   freezeRows(count = 1): void {
     if (!Number.isInteger(count) || count < 0 || count >= MAX_ROWS) throw bad(`freezeRows(${count})`);
     this.context.enqueue({ freezeRows: count }, () => {
       const s = this.sheet();
-      if (count === 0) delete s.frozenRows; else s.frozenRows = count;
+      if (count === 0) delete s.frozenRows;
+      else s.frozenRows = count;
     });
   }
   unfreeze(): void {
-    this.context.enqueue({ unfreeze: 1 }, () => { delete this.sheet().frozenRows; });
+    this.context.enqueue({ unfreeze: 1 }, () => {
+      delete this.sheet().frozenRows;
+    });
   }
   /** The frozen rows as a range (whole rows), or a null object when nothing is frozen. */
   getLocationOrNullObject(): DevRange {
-    return new DevRange(this.context, () => {
-      const s = this.sheet();
-      return s.frozenRows ? { sheet: s, rect: { row: 0, col: 0, rows: s.frozenRows, cols: MAX_COLS } } : null;
-    }, true);
+    return new DevRange(
+      this.context,
+      () => {
+        const s = this.sheet();
+        return s.frozenRows ? { sheet: s, rect: { row: 0, col: 0, rows: s.frozenRows, cols: MAX_COLS } } : null;
+      },
+      true,
+    );
   }
 }
 
@@ -276,26 +382,43 @@ export class DevWorksheet extends DevClientObject<ModelSheet> {
       return s ? changedArgs(ctx, e, s.id) : null;
     });
   }
-  protected _read(s: ModelSheet, prop: string): unknown { return readSheet(this.context, s, prop); }
-  get id(): string { return this._get("id"); }
-  get name(): string { return this._get("name"); }
+  protected _read(s: ModelSheet, prop: string): unknown {
+    return readSheet(this.context, s, prop);
+  }
+  get id(): string {
+    return this._get("id");
+  }
+  get name(): string {
+    return this._get("name");
+  }
   set name(v: string) {
     this._do({ name: v }, (s, st) => {
       const before = this.context.env.wb.renameSheetRaw(s, v);
       if (before !== v) st.events.push({ kind: "nameChanged", worksheetId: s.id, nameBefore: before, nameAfter: v });
     });
   }
-  get position(): number { return this._get("position"); }
-  get freezePanes(): DevWorksheetFreezePanes { return new DevWorksheetFreezePanes(this.context, () => this._target()); }
-  get visibility(): string { return this._get("visibility"); }
+  get position(): number {
+    return this._get("position");
+  }
+  get freezePanes(): DevWorksheetFreezePanes {
+    return new DevWorksheetFreezePanes(this.context, () => this._target());
+  }
+  get visibility(): string {
+    return this._get("visibility");
+  }
   set visibility(v: string) {
     if (v !== "Visible" && v !== "Hidden" && v !== "VeryHidden") throw bad(`visibility ${v}`);
-    this._do({ visibility: v }, (s) => { s.visibility = v; });
+    this._do({ visibility: v }, (s) => {
+      s.visibility = v;
+    });
   }
   activate(): void {
     this._do({ activate: 1 }, (s) => {
       const wb = this.context.env.wb;
-      if (wb.activeSheetId !== s.id) { wb.activeSheetId = s.id; wb.selection = { row: 0, col: 0, rows: 1, cols: 1 }; }
+      if (wb.activeSheetId !== s.id) {
+        wb.activeSheetId = s.id;
+        wb.selection = { row: 0, col: 0, rows: 1, cols: 1 };
+      }
     });
   }
   delete(): void {
@@ -305,13 +428,19 @@ export class DevWorksheet extends DevClientObject<ModelSheet> {
     });
   }
   /** ExcelApi 1.9 (dev/excel/shapes.ts). */
-  get shapes(): DevShapeCollection { return new DevShapeCollection(this.context, () => this._target()); }
+  get shapes(): DevShapeCollection {
+    return new DevShapeCollection(this.context, () => this._target());
+  }
   getRange(address?: string): DevRange {
     return new DevRange(this.context, () => {
       const s = this._target();
       if (address === undefined) return { sheet: s, rect: { row: 0, col: 0, rows: MAX_ROWS, cols: MAX_COLS } };
       let a;
-      try { a = parseAddress(address); } catch { throw bad(`address ${address}`); }
+      try {
+        a = parseAddress(address);
+      } catch {
+        throw bad(`address ${address}`);
+      }
       if (a.sheet !== null && a.sheet.toLowerCase() !== s.name.toLowerCase()) throw bad(`address ${address} is on another sheet`);
       return { sheet: s, rect: { row: a.row, col: a.col, rows: a.rows, cols: a.cols } };
     });
@@ -326,17 +455,42 @@ export class DevWorksheet extends DevClientObject<ModelSheet> {
 }
 
 function checkRect(r: Rect): void {
-  const ok = [r.row, r.col, r.rows, r.cols].every(Number.isInteger) && r.row >= 0 && r.col >= 0 && r.rows >= 1 && r.cols >= 1 && r.row + r.rows <= MAX_ROWS && r.col + r.cols <= MAX_COLS;
+  const ok =
+    [r.row, r.col, r.rows, r.cols].every(Number.isInteger) &&
+    r.row >= 0 &&
+    r.col >= 0 &&
+    r.rows >= 1 &&
+    r.cols >= 1 &&
+    r.row + r.rows <= MAX_ROWS &&
+    r.col + r.cols <= MAX_COLS;
   if (!ok) throw bad(`range ${JSON.stringify(r)}`);
 }
 
 // ---- ranges -------------------------------------------------------------------------------------
-interface RangeTarget { sheet: ModelSheet; rect: Rect }
+interface RangeTarget {
+  sheet: ModelSheet;
+  rect: Rect;
+}
 const GRID_PROPS = new Set(["values", "formulas", "numberFormat", "valueTypes", "text"]);
 
 export class DevRange extends DevClientObject<RangeTarget> {
-  protected readonly _scalarProps = ["address", "addressLocal", "values", "formulas", "numberFormat", "valueTypes", "text", "rowIndex", "columnIndex", "rowCount", "columnCount", "cellCount"] as const;
-  constructor(ctx: DevRequestContext, resolve: () => RangeTarget | null, nullable = false) { super(ctx, resolve, nullable); }
+  protected readonly _scalarProps = [
+    "address",
+    "addressLocal",
+    "values",
+    "formulas",
+    "numberFormat",
+    "valueTypes",
+    "text",
+    "rowIndex",
+    "columnIndex",
+    "rowCount",
+    "columnCount",
+    "cellCount",
+  ] as const;
+  constructor(ctx: DevRequestContext, resolve: () => RangeTarget | null, nullable = false) {
+    super(ctx, resolve, nullable);
+  }
 
   protected _read(t: RangeTarget, prop: string, st: SyncState): unknown {
     const wb = this.context.env.wb;
@@ -344,12 +498,19 @@ export class DevRange extends DevClientObject<RangeTarget> {
     if (GRID_PROPS.has(prop)) {
       st.cellsRead += rect.rows * rect.cols;
       if (st.cellsRead > 5_000_000) {
-        throw new OfficeError("RangeExceedsLimit", `The cell count in the range has exceeded the maximum supported number (${st.cellsRead} cells in one sync).`);
+        throw new OfficeError(
+          "RangeExceedsLimit",
+          `The cell count in the range has exceeded the maximum supported number (${st.cellsRead} cells in one sync).`,
+        );
       }
-      const f = prop === "values" || prop === "text" ? (c: Cell | undefined) => (prop === "text" ? formatValue(cellValue(c), c?.nf) : cellValue(c))
-        : prop === "formulas" ? cellFormula
-        : prop === "numberFormat" ? (c: Cell | undefined) => c?.nf ?? "General"
-        : cellValueType;
+      const f =
+        prop === "values" || prop === "text"
+          ? (c: Cell | undefined) => (prop === "text" ? formatValue(cellValue(c), c?.nf) : cellValue(c))
+          : prop === "formulas"
+            ? cellFormula
+            : prop === "numberFormat"
+              ? (c: Cell | undefined) => c?.nf ?? "General"
+              : cellValueType;
       const out: unknown[][] = new Array(rect.rows);
       for (let r = 0; r < rect.rows; r++) {
         const src = sheet.rows[rect.row + r];
@@ -360,38 +521,92 @@ export class DevRange extends DevClientObject<RangeTarget> {
       return out;
     }
     switch (prop) {
-      case "address": case "addressLocal": return wb.address(sheet, rect);
-      case "rowIndex": return rect.row;
-      case "columnIndex": return rect.col;
-      case "rowCount": return rect.rows;
-      case "columnCount": return rect.cols;
-      case "cellCount": return rect.rows * rect.cols;
-      case "left": case "top": case "width": case "height": return rectGeometry(rect, prop);
-      default: throw bad(`Range.${prop} is not modelled`);
+      case "address":
+      case "addressLocal":
+        return wb.address(sheet, rect);
+      case "rowIndex":
+        return rect.row;
+      case "columnIndex":
+        return rect.col;
+      case "rowCount":
+        return rect.rows;
+      case "columnCount":
+        return rect.cols;
+      case "cellCount":
+        return rect.rows * rect.cols;
+      case "left":
+      case "top":
+      case "width":
+      case "height":
+        return rectGeometry(rect, prop);
+      default:
+        throw bad(`Range.${prop} is not modelled`);
     }
   }
-  get address(): string { return this._get("address"); }
-  get left(): number { return this._get("left"); }
-  get top(): number { return this._get("top"); }
-  get width(): number { return this._get("width"); }
-  get height(): number { return this._get("height"); }
-  get addressLocal(): string { return this._get("addressLocal"); }
-  get values(): unknown[][] { return this._get("values"); }
-  set values(v: unknown) { this.setGrid("values", v); }
-  get formulas(): unknown[][] { return this._get("formulas"); }
-  set formulas(v: unknown) { this.setGrid("formulas", v); }
-  get numberFormat(): unknown[][] { return this._get("numberFormat"); }
-  set numberFormat(v: unknown) { this.setGrid("numberFormat", v); }
-  get valueTypes(): string[][] { return this._get("valueTypes"); }
-  get text(): string[][] { return this._get("text"); }
-  get rowIndex(): number { return this._get("rowIndex"); }
-  get columnIndex(): number { return this._get("columnIndex"); }
-  get rowCount(): number { return this._get("rowCount"); }
-  get columnCount(): number { return this._get("columnCount"); }
-  get cellCount(): number { return this._get("cellCount"); }
-  get worksheet(): DevWorksheet { return new DevWorksheet(this.context, () => this._target().sheet); }
+  get address(): string {
+    return this._get("address");
+  }
+  get left(): number {
+    return this._get("left");
+  }
+  get top(): number {
+    return this._get("top");
+  }
+  get width(): number {
+    return this._get("width");
+  }
+  get height(): number {
+    return this._get("height");
+  }
+  get addressLocal(): string {
+    return this._get("addressLocal");
+  }
+  get values(): unknown[][] {
+    return this._get("values");
+  }
+  set values(v: unknown) {
+    this.setGrid("values", v);
+  }
+  get formulas(): unknown[][] {
+    return this._get("formulas");
+  }
+  set formulas(v: unknown) {
+    this.setGrid("formulas", v);
+  }
+  get numberFormat(): unknown[][] {
+    return this._get("numberFormat");
+  }
+  set numberFormat(v: unknown) {
+    this.setGrid("numberFormat", v);
+  }
+  get valueTypes(): string[][] {
+    return this._get("valueTypes");
+  }
+  get text(): string[][] {
+    return this._get("text");
+  }
+  get rowIndex(): number {
+    return this._get("rowIndex");
+  }
+  get columnIndex(): number {
+    return this._get("columnIndex");
+  }
+  get rowCount(): number {
+    return this._get("rowCount");
+  }
+  get columnCount(): number {
+    return this._get("columnCount");
+  }
+  get cellCount(): number {
+    return this._get("cellCount");
+  }
+  get worksheet(): DevWorksheet {
+    return new DevWorksheet(this.context, () => this._target().sheet);
+  }
   /** Range.format (font and fill only). */
-  get format(): DevRangeFormat { return new DevRangeFormat(this.context, () => this._target()); }
+  get format(): DevRangeFormat {
+    return new DevRangeFormat(this.context, () => this._target());
+  }
 
   private setGrid(prop: "values" | "formulas" | "numberFormat", input: unknown): void {
     this._do({ [prop]: input }, (t, st) => {
@@ -404,26 +619,38 @@ export class DevRange extends DevClientObject<RangeTarget> {
       if (input === null || input === undefined) throw bad(`Range.${prop} cannot be set to null`); // null is valid only inside a 2-D array
       if (Array.isArray(input)) {
         if (input.length !== rect.rows || input.some((row) => !Array.isArray(row) || row.length !== rect.cols)) {
-          throw new OfficeError("InvalidArgument", "The number of rows or columns in the input array doesn't match the size or dimensions of the range.");
+          throw new OfficeError(
+            "InvalidArgument",
+            "The number of rows or columns in the input array doesn't match the size or dimensions of the range.",
+          );
         }
       }
       for (let r = 0; r < rect.rows; r++) {
         for (let c = 0; c < rect.cols; c++) {
           const v = at(r, c);
-          const row = rect.row + r, col = rect.col + c;
+          const row = rect.row + r,
+            col = rect.col + c;
           if (prop === "numberFormat") {
             if (v === null || v === undefined) continue;
             if (typeof v !== "string") throw bad(`numberFormat [${r}][${c}]`);
             const old = wb.cell(sheet, row, col);
             const next: Cell = old ? { ...old } : { t: "s", v: "" }; // copied: a cell object is never shared
-            if (v === "General" || v === "") delete next.nf; else next.nf = v; // "" resets to General
+            if (v === "General" || v === "") delete next.nf;
+            else next.nf = v; // "" resets to General
             wb.setCell(sheet, row, col, orNothing(next));
           } else {
             wb.writeValue(sheet, row, col, v, `Range.${prop}[${r}][${c}]`);
           }
         }
       }
-      if (prop !== "numberFormat") st.events.push({ kind: "changed", worksheetId: sheet.id, address: rectA1(rect), changeType: "RangeEdited", triggerSource: "ThisLocalAddin" });
+      if (prop !== "numberFormat")
+        st.events.push({
+          kind: "changed",
+          worksheetId: sheet.id,
+          address: rectA1(rect),
+          changeType: "RangeEdited",
+          triggerSource: "ThisLocalAddin",
+        });
     });
   }
 
@@ -437,12 +664,24 @@ export class DevRange extends DevClientObject<RangeTarget> {
         for (let c = 0; c < rect.cols; c++) {
           const cell = src[rect.col + c];
           if (!cell) continue;
-          if (applyTo === "Formats") { const n = { ...cell }; delete n.nf; delete n.b; delete n.fill; src[rect.col + c] = orNothing(n); }
-          else if (applyTo === "Contents") src[rect.col + c] = formatOnly(cell);
+          if (applyTo === "Formats") {
+            const n = { ...cell };
+            delete n.nf;
+            delete n.b;
+            delete n.fill;
+            src[rect.col + c] = orNothing(n);
+          } else if (applyTo === "Contents") src[rect.col + c] = formatOnly(cell);
           else src[rect.col + c] = undefined;
         }
       }
-      if (applyTo !== "Formats") st.events.push({ kind: "changed", worksheetId: sheet.id, address: rectA1(rect), changeType: "RangeEdited", triggerSource: "ThisLocalAddin" });
+      if (applyTo !== "Formats")
+        st.events.push({
+          kind: "changed",
+          worksheetId: sheet.id,
+          address: rectA1(rect),
+          changeType: "RangeEdited",
+          triggerSource: "ThisLocalAddin",
+        });
       void wb;
     });
   }
@@ -462,10 +701,16 @@ export class DevRange extends DevClientObject<RangeTarget> {
     });
   }
   getEntireRow(): DevRange {
-    return new DevRange(this.context, () => { const t = this._target(); return { sheet: t.sheet, rect: { row: t.rect.row, rows: t.rect.rows, col: 0, cols: MAX_COLS } }; });
+    return new DevRange(this.context, () => {
+      const t = this._target();
+      return { sheet: t.sheet, rect: { row: t.rect.row, rows: t.rect.rows, col: 0, cols: MAX_COLS } };
+    });
   }
   getEntireColumn(): DevRange {
-    return new DevRange(this.context, () => { const t = this._target(); return { sheet: t.sheet, rect: { col: t.rect.col, cols: t.rect.cols, row: 0, rows: MAX_ROWS } }; });
+    return new DevRange(this.context, () => {
+      const t = this._target();
+      return { sheet: t.sheet, rect: { col: t.rect.col, cols: t.rect.cols, row: 0, rows: MAX_ROWS } };
+    });
   }
   getResizedRange(deltaRows: number, deltaColumns: number): DevRange {
     return new DevRange(this.context, () => {
@@ -483,7 +728,13 @@ export class DevRange extends DevClientObject<RangeTarget> {
       const at = axis === "row" ? t.rect.row : t.rect.col;
       const n = axis === "row" ? t.rect.rows : t.rect.cols;
       this.context.env.wb.shiftRaw(t.sheet, axis, at, n);
-      st.events.push({ kind: "changed", worksheetId: t.sheet.id, address: rectA1(t.rect), changeType: axis === "row" ? "RowInserted" : "ColumnInserted", triggerSource: "ThisLocalAddin" });
+      st.events.push({
+        kind: "changed",
+        worksheetId: t.sheet.id,
+        address: rectA1(t.rect),
+        changeType: axis === "row" ? "RowInserted" : "ColumnInserted",
+        triggerSource: "ThisLocalAddin",
+      });
       out.t = t;
     });
     return new DevRange(this.context, () => out.t);
@@ -494,7 +745,13 @@ export class DevRange extends DevClientObject<RangeTarget> {
       const at = axis === "row" ? t.rect.row : t.rect.col;
       const n = axis === "row" ? t.rect.rows : t.rect.cols;
       this.context.env.wb.shiftRaw(t.sheet, axis, at, -n);
-      st.events.push({ kind: "changed", worksheetId: t.sheet.id, address: rectA1(t.rect), changeType: axis === "row" ? "RowDeleted" : "ColumnDeleted", triggerSource: "ThisLocalAddin" });
+      st.events.push({
+        kind: "changed",
+        worksheetId: t.sheet.id,
+        address: rectA1(t.rect),
+        changeType: axis === "row" ? "RowDeleted" : "ColumnDeleted",
+        triggerSource: "ThisLocalAddin",
+      });
     });
   }
 }
@@ -513,22 +770,37 @@ function looksLikeCellRef(name: string): boolean {
 
 export class DevNamedItemCollection extends DevCollection<ModelName, DevNamedItem> {
   protected readonly _itemScalarProps = ["name", "type", "value", "visible", "comment", "formula"] as const;
-  protected _list(): ModelName[] { return this.context.env.wb.names; }
-  protected _proxy(n: ModelName): DevNamedItem { return new DevNamedItem(this.context, () => n); }
-  protected _readItem(n: ModelName, prop: string): unknown { return readName(this.context, n, prop); }
-  getItem(name: string): DevNamedItem { return new DevNamedItem(this.context, () => this.context.env.wb.nameItem(name) ?? null); }
-  getItemOrNullObject(name: string): DevNamedItem { return new DevNamedItem(this.context, () => this.context.env.wb.nameItem(name) ?? null, true); }
+  protected _list(): ModelName[] {
+    return this.context.env.wb.names;
+  }
+  protected _proxy(n: ModelName): DevNamedItem {
+    return new DevNamedItem(this.context, () => n);
+  }
+  protected _readItem(n: ModelName, prop: string): unknown {
+    return readName(this.context, n, prop);
+  }
+  getItem(name: string): DevNamedItem {
+    return new DevNamedItem(this.context, () => this.context.env.wb.nameItem(name) ?? null);
+  }
+  getItemOrNullObject(name: string): DevNamedItem {
+    return new DevNamedItem(this.context, () => this.context.env.wb.nameItem(name) ?? null, true);
+  }
   add(name: string, reference: DevRange | string, comment?: string): DevNamedItem {
     let created: ModelName | null = null;
     const refPayload = typeof reference === "string" ? reference : "[Range]";
     this.context.enqueue({ addName: name, reference: refPayload, comment: comment ?? "" }, () => {
       const wb = this.context.env.wb;
       if (typeof name !== "string" || !NAME_RE.test(name) || looksLikeCellRef(name)) throw bad(`name ${JSON.stringify(name)}`);
-      if (wb.nameItem(name)) throw new OfficeError("ItemAlreadyExists", `A resource with the same name or identifier already exists. (name ${name})`);
+      if (wb.nameItem(name))
+        throw new OfficeError("ItemAlreadyExists", `A resource with the same name or identifier already exists. (name ${name})`);
       let target: { sheetId: string } & Rect;
       if (typeof reference === "string") {
         let a;
-        try { a = parseAddress(reference.replace(/^=/, "")); } catch { throw bad(`reference ${reference}`); }
+        try {
+          a = parseAddress(reference.replace(/^=/, ""));
+        } catch {
+          throw bad(`reference ${reference}`);
+        }
         if (a.sheet === null) throw bad(`reference ${reference} has no sheet`);
         const s = wb.requireSheet(a.sheet);
         target = { sheetId: s.id, row: a.row, col: a.col, rows: a.rows, cols: a.cols };
@@ -547,32 +819,67 @@ function readName(ctx: DevRequestContext, n: ModelName, prop: string): unknown {
   const wb = ctx.env.wb;
   const s = n.ref ? wb.sheetById(n.ref.sheetId) : undefined;
   // A named item refers to an absolute reference: Sheet1!$B$7:$C$8.
-  const addr = n.ref && s ? wb.address(s, n.ref).replace(/!(.*)$/, (_, a: string) => `!${a.replace(/([A-Z]+)([0-9]+)/g, "$$$1$$$2")}`) : null;
+  const addr =
+    n.ref && s ? wb.address(s, n.ref).replace(/!(.*)$/, (_, a: string) => `!${a.replace(/([A-Z]+)([0-9]+)/g, "$$$1$$$2")}`) : null;
   switch (prop) {
-    case "name": return n.name;
-    case "type": return addr ? "Range" : "Error";
-    case "value": return addr ?? "#REF!";
-    case "formula": return addr ? `=${addr}` : "=#REF!";
-    case "visible": return n.visible;
-    case "comment": return n.comment;
-    default: throw bad(`NamedItem.${prop} is not modelled`);
+    case "name":
+      return n.name;
+    case "type":
+      return addr ? "Range" : "Error";
+    case "value":
+      return addr ?? "#REF!";
+    case "formula":
+      return addr ? `=${addr}` : "=#REF!";
+    case "visible":
+      return n.visible;
+    case "comment":
+      return n.comment;
+    default:
+      throw bad(`NamedItem.${prop} is not modelled`);
   }
 }
 
 export class DevNamedItem extends DevClientObject<ModelName> {
   protected readonly _scalarProps = ["name", "type", "value", "visible", "comment", "formula"] as const;
-  constructor(ctx: DevRequestContext, resolve: () => ModelName | null, nullable = false) { super(ctx, resolve, nullable); }
-  protected _read(n: ModelName, prop: string): unknown { return readName(this.context, n, prop); }
-  get name(): string { return this._get("name"); }
-  get type(): string { return this._get("type"); }
-  get value(): unknown { return this._get("value"); }
-  get formula(): string { return this._get("formula"); }
-  get visible(): boolean { return this._get("visible"); }
-  set visible(v: boolean) { this._do({ visible: v }, (n) => { n.visible = Boolean(v); }); }
-  get comment(): string { return this._get("comment"); }
-  set comment(v: string) { this._do({ comment: v }, (n) => { n.comment = String(v); }); }
+  constructor(ctx: DevRequestContext, resolve: () => ModelName | null, nullable = false) {
+    super(ctx, resolve, nullable);
+  }
+  protected _read(n: ModelName, prop: string): unknown {
+    return readName(this.context, n, prop);
+  }
+  get name(): string {
+    return this._get("name");
+  }
+  get type(): string {
+    return this._get("type");
+  }
+  get value(): unknown {
+    return this._get("value");
+  }
+  get formula(): string {
+    return this._get("formula");
+  }
+  get visible(): boolean {
+    return this._get("visible");
+  }
+  set visible(v: boolean) {
+    this._do({ visible: v }, (n) => {
+      n.visible = Boolean(v);
+    });
+  }
+  get comment(): string {
+    return this._get("comment");
+  }
+  set comment(v: string) {
+    this._do({ comment: v }, (n) => {
+      n.comment = String(v);
+    });
+  }
   delete(): void {
-    this._do({ delete: 1 }, (n) => { const wb = this.context.env.wb; wb.names.splice(wb.names.indexOf(n), 1); });
+    this._do({ delete: 1 }, (n) => {
+      const wb = this.context.env.wb;
+      wb.names.splice(wb.names.indexOf(n), 1);
+    });
   }
   private rangeOf(n: ModelName): RangeTarget | null {
     const s = n.ref ? this.context.env.wb.sheetById(n.ref.sheetId) : undefined;
@@ -586,24 +893,41 @@ export class DevNamedItem extends DevClientObject<ModelName> {
     });
   }
   getRangeOrNullObject(): DevRange {
-    return new DevRange(this.context, () => { const n = this._tryTarget(); return n ? this.rangeOf(n) : null; }, true);
+    return new DevRange(
+      this.context,
+      () => {
+        const n = this._tryTarget();
+        return n ? this.rangeOf(n) : null;
+      },
+      true,
+    );
   }
 }
 
 // ---- custom XML parts -------------------------------------------------------------------------
 export class DevCustomXmlPart extends DevClientObject<ModelXmlPart> {
   protected readonly _scalarProps = ["id", "namespaceUri"] as const;
-  constructor(ctx: DevRequestContext, resolve: () => ModelXmlPart | null, nullable = false) { super(ctx, resolve, nullable); }
+  constructor(ctx: DevRequestContext, resolve: () => ModelXmlPart | null, nullable = false) {
+    super(ctx, resolve, nullable);
+  }
   protected _read(p: ModelXmlPart, prop: string): unknown {
     if (prop === "id") return p.id;
     if (prop === "namespaceUri") return p.namespaceUri;
     throw bad(`CustomXmlPart.${prop} is not modelled`);
   }
-  get id(): string { return this._get("id"); }
-  get namespaceUri(): string { return this._get("namespaceUri"); }
+  get id(): string {
+    return this._get("id");
+  }
+  get namespaceUri(): string {
+    return this._get("namespaceUri");
+  }
   getXml(): DevClientResult<string> {
     const r = new DevClientResult<string>();
-    this._do({ getXml: 1 }, (p, st) => { const x = p.xml; st.responseBytes += x.length; st.commits.push(() => r.set(x)); });
+    this._do({ getXml: 1 }, (p, st) => {
+      const x = p.xml;
+      st.responseBytes += x.length;
+      st.commits.push(() => r.set(x));
+    });
     return r;
   }
   setXml(xml: string): void {
@@ -615,7 +939,10 @@ export class DevCustomXmlPart extends DevClientObject<ModelXmlPart> {
     });
   }
   delete(): void {
-    this._do({ delete: 1 }, (p) => { const wb = this.context.env.wb; wb.xmlParts.splice(wb.xmlParts.indexOf(p), 1); });
+    this._do({ delete: 1 }, (p) => {
+      const wb = this.context.env.wb;
+      wb.xmlParts.splice(wb.xmlParts.indexOf(p), 1);
+    });
   }
 }
 
@@ -633,26 +960,52 @@ function namespaceOf(xml: string): string | null {
 
 export class DevCustomXmlPartScopedCollection extends DevCollection<ModelXmlPart, DevCustomXmlPart> {
   protected readonly _itemScalarProps = ["id", "namespaceUri"] as const;
-  constructor(ctx: DevRequestContext, private readonly ns: string) { super(ctx); }
-  protected _list(): ModelXmlPart[] { return this.context.env.wb.xmlParts.filter((p) => p.namespaceUri === this.ns); }
-  protected _proxy(p: ModelXmlPart): DevCustomXmlPart { return new DevCustomXmlPart(this.context, () => p); }
-  protected _readItem(p: ModelXmlPart, prop: string): unknown { return prop === "id" ? p.id : p.namespaceUri; }
-  getItem(id: string): DevCustomXmlPart { return new DevCustomXmlPart(this.context, () => this._list().find((p) => p.id === id) ?? null); }
-  getItemOrNullObject(id: string): DevCustomXmlPart { return new DevCustomXmlPart(this.context, () => this._list().find((p) => p.id === id) ?? null, true); }
+  constructor(
+    ctx: DevRequestContext,
+    private readonly ns: string,
+  ) {
+    super(ctx);
+  }
+  protected _list(): ModelXmlPart[] {
+    return this.context.env.wb.xmlParts.filter((p) => p.namespaceUri === this.ns);
+  }
+  protected _proxy(p: ModelXmlPart): DevCustomXmlPart {
+    return new DevCustomXmlPart(this.context, () => p);
+  }
+  protected _readItem(p: ModelXmlPart, prop: string): unknown {
+    return prop === "id" ? p.id : p.namespaceUri;
+  }
+  getItem(id: string): DevCustomXmlPart {
+    return new DevCustomXmlPart(this.context, () => this._list().find((p) => p.id === id) ?? null);
+  }
+  getItemOrNullObject(id: string): DevCustomXmlPart {
+    return new DevCustomXmlPart(this.context, () => this._list().find((p) => p.id === id) ?? null, true);
+  }
   private only(): ModelXmlPart | null {
     const l = this._list();
-    if (l.length > 1) throw new OfficeError("InvalidOperation", "The operation isn't allowed: more than one custom XML part has this namespace.");
+    if (l.length > 1)
+      throw new OfficeError("InvalidOperation", "The operation isn't allowed: more than one custom XML part has this namespace.");
     return l[0] ?? null;
   }
-  getOnlyItem(): DevCustomXmlPart { return new DevCustomXmlPart(this.context, () => this.only()); }
-  getOnlyItemOrNullObject(): DevCustomXmlPart { return new DevCustomXmlPart(this.context, () => this.only(), true); }
+  getOnlyItem(): DevCustomXmlPart {
+    return new DevCustomXmlPart(this.context, () => this.only());
+  }
+  getOnlyItemOrNullObject(): DevCustomXmlPart {
+    return new DevCustomXmlPart(this.context, () => this.only(), true);
+  }
 }
 
 export class DevCustomXmlPartCollection extends DevCollection<ModelXmlPart, DevCustomXmlPart> {
   protected readonly _itemScalarProps = ["id", "namespaceUri"] as const;
-  protected _list(): ModelXmlPart[] { return this.context.env.wb.xmlParts; }
-  protected _proxy(p: ModelXmlPart): DevCustomXmlPart { return new DevCustomXmlPart(this.context, () => p); }
-  protected _readItem(p: ModelXmlPart, prop: string): unknown { return prop === "id" ? p.id : p.namespaceUri; }
+  protected _list(): ModelXmlPart[] {
+    return this.context.env.wb.xmlParts;
+  }
+  protected _proxy(p: ModelXmlPart): DevCustomXmlPart {
+    return new DevCustomXmlPart(this.context, () => p);
+  }
+  protected _readItem(p: ModelXmlPart, prop: string): unknown {
+    return prop === "id" ? p.id : p.namespaceUri;
+  }
   add(xml: string): DevCustomXmlPart {
     let created: ModelXmlPart | null = null;
     this.context.enqueue({ addXml: xml }, () => {
@@ -664,42 +1017,80 @@ export class DevCustomXmlPartCollection extends DevCollection<ModelXmlPart, DevC
     });
     return new DevCustomXmlPart(this.context, () => created);
   }
-  getByNamespace(namespaceUri: string): DevCustomXmlPartScopedCollection { return new DevCustomXmlPartScopedCollection(this.context, namespaceUri); }
-  getItem(id: string): DevCustomXmlPart { return new DevCustomXmlPart(this.context, () => this._list().find((p) => p.id === id) ?? null); }
-  getItemOrNullObject(id: string): DevCustomXmlPart { return new DevCustomXmlPart(this.context, () => this._list().find((p) => p.id === id) ?? null, true); }
+  getByNamespace(namespaceUri: string): DevCustomXmlPartScopedCollection {
+    return new DevCustomXmlPartScopedCollection(this.context, namespaceUri);
+  }
+  getItem(id: string): DevCustomXmlPart {
+    return new DevCustomXmlPart(this.context, () => this._list().find((p) => p.id === id) ?? null);
+  }
+  getItemOrNullObject(id: string): DevCustomXmlPart {
+    return new DevCustomXmlPart(this.context, () => this._list().find((p) => p.id === id) ?? null, true);
+  }
 }
 
 // ---- settings -----------------------------------------------------------------------------------
-interface SettingRef { key: string }
+interface SettingRef {
+  key: string;
+}
 export class DevSetting extends DevClientObject<SettingRef> {
   protected readonly _scalarProps = ["key", "value"] as const;
-  constructor(ctx: DevRequestContext, resolve: () => SettingRef | null, nullable = false) { super(ctx, resolve, nullable); }
+  constructor(ctx: DevRequestContext, resolve: () => SettingRef | null, nullable = false) {
+    super(ctx, resolve, nullable);
+  }
   protected _read(s: SettingRef, prop: string): unknown {
     if (prop === "key") return s.key;
     if (prop === "value") return structuredClone(this.context.env.wb.settings.get(s.key));
     throw bad(`Setting.${prop} is not modelled`);
   }
-  get key(): string { return this._get("key"); }
-  get value(): unknown { return this._get("value"); }
-  set value(v: unknown) { this._do({ value: v }, (s) => { this.context.env.wb.settings.set(s.key, structuredClone(v)); }); }
-  delete(): void { this._do({ delete: 1 }, (s) => { this.context.env.wb.settings.delete(s.key); }); }
+  get key(): string {
+    return this._get("key");
+  }
+  get value(): unknown {
+    return this._get("value");
+  }
+  set value(v: unknown) {
+    this._do({ value: v }, (s) => {
+      this.context.env.wb.settings.set(s.key, structuredClone(v));
+    });
+  }
+  delete(): void {
+    this._do({ delete: 1 }, (s) => {
+      this.context.env.wb.settings.delete(s.key);
+    });
+  }
 }
 
 export class DevSettingCollection extends DevCollection<SettingRef, DevSetting> {
   protected readonly _itemScalarProps = ["key", "value"] as const;
-  protected _list(): SettingRef[] { return [...this.context.env.wb.settings.keys()].map((key) => ({ key })); }
-  protected _proxy(s: SettingRef): DevSetting { return new DevSetting(this.context, () => s); }
-  protected _readItem(s: SettingRef, prop: string): unknown { return prop === "key" ? s.key : structuredClone(this.context.env.wb.settings.get(s.key)); }
-  private find(key: string): SettingRef | null { return this.context.env.wb.settings.has(key) ? { key } : null; }
+  protected _list(): SettingRef[] {
+    return [...this.context.env.wb.settings.keys()].map((key) => ({ key }));
+  }
+  protected _proxy(s: SettingRef): DevSetting {
+    return new DevSetting(this.context, () => s);
+  }
+  protected _readItem(s: SettingRef, prop: string): unknown {
+    return prop === "key" ? s.key : structuredClone(this.context.env.wb.settings.get(s.key));
+  }
+  private find(key: string): SettingRef | null {
+    return this.context.env.wb.settings.has(key) ? { key } : null;
+  }
   add(key: string, value: unknown): DevSetting {
     this.context.enqueue({ addSetting: key, value }, () => {
       if (typeof key !== "string" || key.length === 0 || key.length > 255) throw bad(`setting key ${JSON.stringify(key)}`);
       let copy: unknown;
-      try { copy = JSON.parse(JSON.stringify(value)); } catch { throw bad(`setting ${key}: value is not JSON`); }
+      try {
+        copy = JSON.parse(JSON.stringify(value));
+      } catch {
+        throw bad(`setting ${key}: value is not JSON`);
+      }
       this.context.env.wb.settings.set(key, copy);
     });
     return new DevSetting(this.context, () => this.find(key));
   }
-  getItem(key: string): DevSetting { return new DevSetting(this.context, () => this.find(key)); }
-  getItemOrNullObject(key: string): DevSetting { return new DevSetting(this.context, () => this.find(key), true); }
+  getItem(key: string): DevSetting {
+    return new DevSetting(this.context, () => this.find(key));
+  }
+  getItemOrNullObject(key: string): DevSetting {
+    return new DevSetting(this.context, () => this.find(key), true);
+  }
 }

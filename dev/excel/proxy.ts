@@ -41,8 +41,10 @@ export function utf8Bytes(s: string): number {
     const c = s.charCodeAt(i);
     if (c < 0x80) n += 1;
     else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) { n += 4; i++; }
-    else n += 3;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 4;
+      i++;
+    } else n += 3;
   }
   return n;
 }
@@ -51,9 +53,11 @@ export function jsonBytes(v: unknown): number {
 }
 
 export function versionAtLeast(have: string, want: string): boolean {
-  const a = have.split(".").map(Number), b = want.split(".").map(Number);
+  const a = have.split(".").map(Number),
+    b = want.split(".").map(Number);
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    const x = a[i] ?? 0, y = b[i] ?? 0;
+    const x = a[i] ?? 0,
+      y = b[i] ?? 0;
     if (x !== y) return x > y;
   }
   return true;
@@ -91,7 +95,10 @@ export class DevRequestContext {
     }
     if (requestBytes > PAYLOAD_LIMIT_BYTES) {
       stats.failedSyncs++;
-      throw new OfficeError("RequestPayloadSizeLimitExceeded", `The request payload size has exceeded the limit (${requestBytes} bytes > ${PAYLOAD_LIMIT_BYTES}).`);
+      throw new OfficeError(
+        "RequestPayloadSizeLimitExceeded",
+        `The request payload size has exceeded the limit (${requestBytes} bytes > ${PAYLOAD_LIMIT_BYTES}).`,
+      );
     }
     const st: SyncState = { responseBytes: 64, cellsRead: 0, commits: [], events: [] };
     try {
@@ -100,16 +107,24 @@ export class DevRequestContext {
         op.run(st);
       }
       if (st.cellsRead > READ_CELL_LIMIT) {
-        throw new OfficeError("RangeExceedsLimit", `The cell count in the range has exceeded the maximum supported number (${st.cellsRead} > ${READ_CELL_LIMIT}).`);
+        throw new OfficeError(
+          "RangeExceedsLimit",
+          `The cell count in the range has exceeded the maximum supported number (${st.cellsRead} > ${READ_CELL_LIMIT}).`,
+        );
       }
       stats.maxResponseBytes = Math.max(stats.maxResponseBytes, st.responseBytes);
       if (st.responseBytes > PAYLOAD_LIMIT_BYTES) {
-        throw new OfficeError("ResponsePayloadSizeLimitExceeded", `The response payload size has exceeded the limit (${st.responseBytes} bytes > ${PAYLOAD_LIMIT_BYTES}).`);
+        throw new OfficeError(
+          "ResponsePayloadSizeLimitExceeded",
+          `The response payload size has exceeded the limit (${st.responseBytes} bytes > ${PAYLOAD_LIMIT_BYTES}).`,
+        );
       }
     } catch (e) {
       stats.failedSyncs++;
       for (const ev of st.events) wb.emit(ev);
-      throw e instanceof OfficeError ? e : new OfficeError("GeneralException", `An internal error has occurred. (${(e as Error)?.message ?? e})`);
+      throw e instanceof OfficeError
+        ? e
+        : new OfficeError("GeneralException", `An internal error has occurred. (${(e as Error)?.message ?? e})`);
     }
     for (const c of st.commits) c();
     for (const ev of st.events) wb.emit(ev);
@@ -128,8 +143,16 @@ export function notLoaded(prop: string): OfficeError {
 /** Normalises load()'s argument forms: "a,b", ["a","b"], {select: "a,b"} or nothing. */
 export function loadProps(arg: unknown): string[] | null {
   if (arg === undefined || arg === null) return null;
-  if (typeof arg === "string") return arg.split(",").map((s) => s.trim()).filter(Boolean);
-  if (Array.isArray(arg)) return arg.map(String).map((s) => s.trim()).filter(Boolean);
+  if (typeof arg === "string")
+    return arg
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
+  if (Array.isArray(arg))
+    return arg
+      .map(String)
+      .map((s) => s.trim())
+      .filter(Boolean);
   if (typeof arg === "object" && "select" in arg) return loadProps((arg as { select: unknown }).select);
   if (typeof arg === "object") return Object.keys(arg as object);
   throw new OfficeError("InvalidArgument", "The argument is invalid or missing or has an incorrect format. (load)");
@@ -140,7 +163,11 @@ export abstract class DevClientObject<T> {
   protected _loaded = new Map<string, unknown>();
   private _isNull: boolean | undefined;
   private _bound: T | undefined;
-  constructor(readonly context: DevRequestContext, private readonly _resolver: () => T | null, private readonly _nullable = false) {}
+  constructor(
+    readonly context: DevRequestContext,
+    private readonly _resolver: () => T | null,
+    private readonly _nullable = false,
+  ) {}
 
   /** Scalar properties load() with no argument fetches. */
   protected abstract readonly _scalarProps: readonly string[];
@@ -168,7 +195,9 @@ export abstract class DevClientObject<T> {
     this.context.enqueue({ load: props }, (st) => {
       const t = this._nullable ? this._tryTarget() : this._target();
       if (t === null) {
-        st.commits.push(() => { this._isNull = true; });
+        st.commits.push(() => {
+          this._isNull = true;
+        });
         return;
       }
       const snap = new Map<string, unknown>();
@@ -208,9 +237,15 @@ export abstract class DevClientObject<T> {
 /** A value a method returns (e.g. getXml(), getCount()): readable after sync(). */
 export class DevClientResult<V> {
   private _v: { value: V } | undefined;
-  set(v: V): void { this._v = { value: v }; }
+  set(v: V): void {
+    this._v = { value: v };
+  }
   get value(): V {
-    if (!this._v) throw new OfficeError("ValueNotLoaded", 'The value of the result object has not been loaded yet. Before reading the value property, call "context.sync()" on the associated request context.');
+    if (!this._v)
+      throw new OfficeError(
+        "ValueNotLoaded",
+        'The value of the result object has not been loaded yet. Before reading the value property, call "context.sync()" on the associated request context.',
+      );
     return this._v.value;
   }
 }
@@ -226,9 +261,10 @@ export abstract class DevCollection<T, P extends DevClientObject<T>> {
 
   load(arg?: unknown): this {
     const raw = loadProps(arg);
-    const props = raw === null || raw.length === 0 || (raw.length === 1 && raw[0] === "items")
-      ? [...this._itemScalarProps]
-      : raw.map((p) => p.replace(/^items\//, "")).filter((p) => p !== "items");
+    const props =
+      raw === null || raw.length === 0 || (raw.length === 1 && raw[0] === "items")
+        ? [...this._itemScalarProps]
+        : raw.map((p) => p.replace(/^items\//, "")).filter((p) => p !== "items");
     this.context.enqueue({ loadItems: props }, (st) => {
       const items = this._list();
       const snaps = items.map((it) => {
@@ -253,7 +289,10 @@ export abstract class DevCollection<T, P extends DevClientObject<T>> {
   }
   getCount(): DevClientResult<number> {
     const r = new DevClientResult<number>();
-    this.context.enqueue({ getCount: 1 }, (st) => { const n = this._list().length; st.commits.push(() => r.set(n)); });
+    this.context.enqueue({ getCount: 1 }, (st) => {
+      const n = this._list().length;
+      st.commits.push(() => r.set(n));
+    });
     return r;
   }
   toJSON(): unknown {

@@ -42,7 +42,12 @@ export function onShapesChanged(wb: DevWorkbook, listener: () => void): () => vo
   listenersOf(wb).add(listener);
   return () => void listenersOf(wb).delete(listener);
 }
-const changed = (ctx: DevRequestContext, st: SyncState) => st.commits.push(() => queueMicrotask(() => { for (const l of listenersOf(ctx.env.wb)) l(); }));
+const changed = (ctx: DevRequestContext, st: SyncState) =>
+  st.commits.push(() =>
+    queueMicrotask(() => {
+      for (const l of listenersOf(ctx.env.wb)) l();
+    }),
+  );
 
 /** The shapes on a sheet (the harness draws them; tests inspect them). */
 export function sheetShapes(sheet: ModelSheet): ModelShape[] {
@@ -50,7 +55,8 @@ export function sheetShapes(sheet: ModelSheet): ModelShape[] {
   return (holder[SHAPES] ??= []);
 }
 
-const bad = (what: string) => new OfficeError("InvalidArgument", `The argument is invalid or missing or has an incorrect format. (${what})`);
+const bad = (what: string) =>
+  new OfficeError("InvalidArgument", `The argument is invalid or missing or has an incorrect format. (${what})`);
 
 /** PNG or JPEG bytes from base64, with the picture's size in pixels. */
 function decodeImage(base64: string): { format: "PNG" | "JPEG"; widthPx: number; heightPx: number } {
@@ -83,25 +89,56 @@ const requireShapes = (ctx: DevRequestContext) => {
 
 export class DevShape extends DevClientObject<ModelShape> {
   protected readonly _scalarProps = ["id", "name", "type", "left", "top", "width", "height"] as const;
-  constructor(ctx: DevRequestContext, resolve: () => ModelShape | null, private readonly sheet: () => ModelSheet, nullable = false) {
+  constructor(
+    ctx: DevRequestContext,
+    resolve: () => ModelShape | null,
+    private readonly sheet: () => ModelSheet,
+    nullable = false,
+  ) {
     super(ctx, resolve, nullable);
   }
   protected _read(s: ModelShape, prop: string): unknown {
     if ((this._scalarProps as readonly string[]).includes(prop)) return s[prop as keyof ModelShape];
     throw bad(`Shape.${prop} is not modelled`);
   }
-  get id(): string { return this._get("id"); }
-  get name(): string { return this._get("name"); }
-  set name(v: string) { this._do({ name: v }, (s) => { s.name = v; }); }
-  get type(): string { return this._get("type"); }
-  get left(): number { return this._get("left"); }
-  set left(v: number) { this.setNumber("left", v); }
-  get top(): number { return this._get("top"); }
-  set top(v: number) { this.setNumber("top", v); }
-  get width(): number { return this._get("width"); }
-  set width(v: number) { this.setNumber("width", v); }
-  get height(): number { return this._get("height"); }
-  set height(v: number) { this.setNumber("height", v); }
+  get id(): string {
+    return this._get("id");
+  }
+  get name(): string {
+    return this._get("name");
+  }
+  set name(v: string) {
+    this._do({ name: v }, (s) => {
+      s.name = v;
+    });
+  }
+  get type(): string {
+    return this._get("type");
+  }
+  get left(): number {
+    return this._get("left");
+  }
+  set left(v: number) {
+    this.setNumber("left", v);
+  }
+  get top(): number {
+    return this._get("top");
+  }
+  set top(v: number) {
+    this.setNumber("top", v);
+  }
+  get width(): number {
+    return this._get("width");
+  }
+  set width(v: number) {
+    this.setNumber("width", v);
+  }
+  get height(): number {
+    return this._get("height");
+  }
+  set height(v: number) {
+    this.setNumber("height", v);
+  }
   private setNumber(prop: "left" | "top" | "width" | "height", v: number): void {
     this._do({ [prop]: v }, (s, st) => {
       if (!Number.isFinite(v) || v < 0) throw bad(`Shape.${prop} ${v}`);
@@ -121,13 +158,22 @@ export class DevShape extends DevClientObject<ModelShape> {
 
 export class DevShapeCollection extends DevCollection<ModelShape, DevShape> {
   protected readonly _itemScalarProps = ["id", "name", "type", "left", "top", "width", "height"] as const;
-  constructor(ctx: DevRequestContext, private readonly sheet: () => ModelSheet) {
+  constructor(
+    ctx: DevRequestContext,
+    private readonly sheet: () => ModelSheet,
+  ) {
     super(ctx);
     requireShapes(ctx);
   }
-  protected _list(): ModelShape[] { return sheetShapes(this.sheet()); }
-  protected _proxy(s: ModelShape): DevShape { return new DevShape(this.context, () => s, this.sheet); }
-  protected _readItem(s: ModelShape, prop: string, _st: SyncState): unknown { return s[prop as keyof ModelShape]; }
+  protected _list(): ModelShape[] {
+    return sheetShapes(this.sheet());
+  }
+  protected _proxy(s: ModelShape): DevShape {
+    return new DevShape(this.context, () => s, this.sheet);
+  }
+  protected _readItem(s: ModelShape, prop: string, _st: SyncState): unknown {
+    return s[prop as keyof ModelShape];
+  }
 
   addImage(base64ImageString: string): DevShape {
     let created: ModelShape | null = null;
@@ -136,8 +182,15 @@ export class DevShapeCollection extends DevCollection<ModelShape, DevShape> {
       const list = sheetShapes(this.sheet());
       const id = `{shape-${nextId++}}`;
       created = {
-        id, name: `Picture ${list.length + 1}`, type: "Image", left: 0, top: 0,
-        width: (img.widthPx * 72) / 96, height: (img.heightPx * 72) / 96, base64: base64ImageString, format: img.format,
+        id,
+        name: `Picture ${list.length + 1}`,
+        type: "Image",
+        left: 0,
+        top: 0,
+        width: (img.widthPx * 72) / 96,
+        height: (img.heightPx * 72) / 96,
+        base64: base64ImageString,
+        format: img.format,
       };
       list.push(created);
       changed(this.context, st);
@@ -148,9 +201,12 @@ export class DevShapeCollection extends DevCollection<ModelShape, DevShape> {
   private find(key: string): ModelShape | null {
     return sheetShapes(this.sheet()).find((s) => s.id === key || s.name === key) ?? null;
   }
-  getItem(key: string): DevShape { return new DevShape(this.context, () => this.find(key), this.sheet); }
+  getItem(key: string): DevShape {
+    return new DevShape(this.context, () => this.find(key), this.sheet);
+  }
   getItemOrNullObject(key: string): DevShape {
-    if (!versionAtLeast(this.context.env.apiVersion, "1.14")) throw new OfficeError("InvalidArgument", "getItemOrNullObject requires ExcelApi 1.14");
+    if (!versionAtLeast(this.context.env.apiVersion, "1.14"))
+      throw new OfficeError("InvalidArgument", "getItemOrNullObject requires ExcelApi 1.14");
     return new DevShape(this.context, () => this.find(key), this.sheet, true);
   }
 }
@@ -158,10 +214,15 @@ export class DevShapeCollection extends DevCollection<ModelShape, DevShape> {
 /** Range.left / top / width / height in points on the default grid. */
 export function rectGeometry(rect: { row: number; col: number; rows: number; cols: number }, prop: string): number | undefined {
   switch (prop) {
-    case "left": return rect.col * COLUMN_WIDTH_PT;
-    case "top": return rect.row * ROW_HEIGHT_PT;
-    case "width": return rect.cols * COLUMN_WIDTH_PT;
-    case "height": return rect.rows * ROW_HEIGHT_PT;
-    default: return undefined;
+    case "left":
+      return rect.col * COLUMN_WIDTH_PT;
+    case "top":
+      return rect.row * ROW_HEIGHT_PT;
+    case "width":
+      return rect.cols * COLUMN_WIDTH_PT;
+    case "height":
+      return rect.rows * ROW_HEIGHT_PT;
+    default:
+      return undefined;
   }
 }

@@ -15,7 +15,6 @@ export function display(v: CellShown, format: string): string {
   return formatValue(v, format);
 }
 
-
 /** Excel's Name Box: shows the selection; type an address (e.g. B12 or B3:D7) and Enter to go there. */
 function NameBox({ address, onGo }: { address: string; onGo: (a: { row: number; col: number; rows: number; cols: number }) => void }) {
   const [draft, setDraft] = useState<string | null>(null);
@@ -95,7 +94,8 @@ export function Grid({ book, version }: { book: HarnessBook; version: number }) 
   const firstCol = Math.max(0, Math.floor(view.left / COL_W) - 1);
   const lastCol = Math.min(cols - 1, Math.ceil((view.left + view.width) / COL_W) + 1);
 
-  const inSel = (r: number, c: number) => sel.sheetId === sheetId && r >= sel.row && r < sel.row + sel.rows && c >= sel.col && c < sel.col + sel.cols;
+  const inSel = (r: number, c: number) =>
+    sel.sheetId === sheetId && r >= sel.row && r < sel.row + sel.rows && c >= sel.col && c < sel.col + sel.cols;
   const move = (dr: number, dc: number) =>
     book.select({ sheetId, row: Math.max(0, sel.row + dr), col: Math.max(0, sel.col + dc), rows: 1, cols: 1 });
 
@@ -147,7 +147,11 @@ export function Grid({ book, version }: { book: HarnessBook; version: number }) 
           data-cell={addr}
           aria-selected={selected}
           class={`hx-cell${selected ? " hx-sel" : ""}${typeof v === "number" ? " hx-num" : ""}${look.bold ? " hx-bold" : ""}${frozenEdge ? " hx-frozen" : ""}`}
-          style={{ top: `${(r + 1) * ROW_H}px`, left: `${HEAD_W + c * COL_W}px`, ...(look.fill && !selected ? { background: look.fill, color: "#242424" } : {}) }}
+          style={{
+            top: `${(r + 1) * ROW_H}px`,
+            left: `${HEAD_W + c * COL_W}px`,
+            ...(look.fill && !selected ? { background: look.fill, color: "#242424" } : {}),
+          }}
           onMouseDown={(e) => {
             e.preventDefault(); // no text selection; focus goes to the grid itself
             scroller.current?.focus({ preventScroll: true });
@@ -224,7 +228,14 @@ export function Grid({ book, version }: { book: HarnessBook; version: number }) 
               class="hx-picture"
               alt={p.name}
               src={p.src}
-              style={{ position: "absolute", zIndex: 3, left: `${HEAD_W + (p.left * COL_W) / 48}px`, top: `${ROW_H + (p.top * ROW_H) / 15}px`, width: `${(p.width * COL_W) / 48}px`, height: `${(p.height * ROW_H) / 15}px` }}
+              style={{
+                position: "absolute",
+                zIndex: 3,
+                left: `${HEAD_W + (p.left * COL_W) / 48}px`,
+                top: `${ROW_H + (p.top * ROW_H) / 15}px`,
+                width: `${(p.width * COL_W) / 48}px`,
+                height: `${(p.height * ROW_H) / 15}px`,
+              }}
             />
           ))}
         </div>

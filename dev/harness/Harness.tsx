@@ -21,7 +21,13 @@ function SheetTabs({ book }: { book: HarnessBook }) {
               setRenaming(null);
             }}
           >
-            <input aria-label="New sheet name" autoFocus value={draft} onInput={(e) => setDraft(e.currentTarget.value)} onKeyDown={(e) => e.key === "Escape" && setRenaming(null)} />
+            <input
+              aria-label="New sheet name"
+              autoFocus
+              value={draft}
+              onInput={(e) => setDraft(e.currentTarget.value)}
+              onKeyDown={(e) => e.key === "Escape" && setRenaming(null)}
+            />
           </form>
         ) : (
           <button
@@ -117,7 +123,19 @@ function Toolbar({ book, onReset }: { book: HarnessBook; onReset: () => void }) 
 
 export type HarnessTheme = "light" | "dark";
 
-export function Harness({ book, paneSrc, onReset, theme, onTheme }: { book: HarnessBook; paneSrc: string; onReset: () => void; theme: HarnessTheme; onTheme: (t: HarnessTheme) => void }) {
+export function Harness({
+  book,
+  paneSrc,
+  onReset,
+  theme,
+  onTheme,
+}: {
+  book: HarnessBook;
+  paneSrc: string;
+  onReset: () => void;
+  theme: HarnessTheme;
+  onTheme: (t: HarnessTheme) => void;
+}) {
   const [version, setVersion] = useState(0);
   const [paneWidth, setPaneWidth] = useState(350);
   useEffect(() => book.subscribe(() => setVersion((v) => v + 1)), [book]);

@@ -22,17 +22,30 @@ export function parseHarnessConfig(x: unknown): HarnessConfig {
   for (const k of ["baseUrl", "dataUrl", "credential", "persona"] as const) {
     if (typeof o[k] !== "string") throw new Error(`harness config: ${k} must be a string`);
   }
-  const out: HarnessConfig = { baseUrl: o.baseUrl as string, dataUrl: o.dataUrl as string, credential: o.credential as string, persona: o.persona as string };
+  const out: HarnessConfig = {
+    baseUrl: o.baseUrl as string,
+    dataUrl: o.dataUrl as string,
+    credential: o.credential as string,
+    persona: o.persona as string,
+  };
   if (o.sessionUrl !== undefined) {
     if (typeof o.sessionUrl !== "string") throw new Error("harness config: sessionUrl must be a string");
     out.sessionUrl = o.sessionUrl;
   }
   const v = o.embedViewer as Record<string, unknown> | undefined;
   if (v !== undefined) {
-    if (typeof v !== "object" || v === null || typeof v.externalId !== "string" || (v.embedTenantName !== undefined && typeof v.embedTenantName !== "string")) {
+    if (
+      typeof v !== "object" ||
+      v === null ||
+      typeof v.externalId !== "string" ||
+      (v.embedTenantName !== undefined && typeof v.embedTenantName !== "string")
+    ) {
       throw new Error("harness config: embedViewer must be {externalId, embedTenantName?}");
     }
-    out.embedViewer = { externalId: v.externalId, ...(typeof v.embedTenantName === "string" ? { embedTenantName: v.embedTenantName } : {}) };
+    out.embedViewer = {
+      externalId: v.externalId,
+      ...(typeof v.embedTenantName === "string" ? { embedTenantName: v.embedTenantName } : {}),
+    };
   }
   return out;
 }

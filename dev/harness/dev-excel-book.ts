@@ -9,7 +9,14 @@ import type { BookSelection, BookSheet, CellShown, HarnessBook } from "./book.ts
 export class DevExcelBook implements HarnessBook {
   pictures(sheetId: string) {
     const s = this.wb.sheetById(sheetId);
-    return (s ? sheetShapes(s) : []).map((p) => ({ name: p.name, left: p.left, top: p.top, width: p.width, height: p.height, src: `data:image/${p.format.toLowerCase()};base64,${p.base64}` }));
+    return (s ? sheetShapes(s) : []).map((p) => ({
+      name: p.name,
+      left: p.left,
+      top: p.top,
+      width: p.width,
+      height: p.height,
+      src: `data:image/${p.format.toLowerCase()};base64,${p.base64}`,
+    }));
   }
   onPictures(listener: () => void): () => void {
     return onShapesChanged(this.wb, listener);

@@ -10,7 +10,7 @@ export interface ErrorPanel {
 
 function messageOf(e: unknown): string {
   if (e instanceof Error) return `${e.name}: ${e.message}`;
-  return typeof e === "string" ? e : JSON.stringify(e) ?? String(e);
+  return typeof e === "string" ? e : (JSON.stringify(e) ?? String(e));
 }
 
 export function installErrorPanel(doc: Document): ErrorPanel {

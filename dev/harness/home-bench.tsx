@@ -51,7 +51,8 @@ async function run(n: number, runs: number): Promise<number[]> {
     samples.push(performance.now() - t0);
     const count = host.querySelectorAll("[data-placement]").length;
     if (count !== Math.min(n, FIRST_CARDS)) throw new Error(`rendered ${count} placements, expected ${Math.min(n, FIRST_CARDS)}`);
-    if (n > FIRST_CARDS && !host.textContent!.includes(`${n} placements on`)) throw new Error("the home does not say how many placements there are");
+    if (n > FIRST_CARDS && !host.textContent!.includes(`${n} placements on`))
+      throw new Error("the home does not say how many placements there are");
   }
   return samples;
 }

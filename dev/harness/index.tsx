@@ -82,7 +82,8 @@ async function main(): Promise<void> {
     paneKey++; // the pane reads Office's theme when it starts: reopen it, as Office does after a theme change
     draw();
   };
-  const draw = () => render(<Harness key={paneKey} book={book} paneSrc={`harness-taskpane.html`} onReset={reset} theme={theme} onTheme={onTheme} />, host);
+  const draw = () =>
+    render(<Harness key={paneKey} book={book} paneSrc={`harness-taskpane.html`} onReset={reset} theme={theme} onTheme={onTheme} />, host);
   const book = new DevExcelBook(openWorkbook(), () => {
     paneKey++; // Save as copy: the copy opens, with a fresh pane on it
     draw();

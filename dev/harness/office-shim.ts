@@ -26,8 +26,18 @@ if (harness) {
   // Office.context.officeTheme as Excel reports it (bodyBackgroundColor is what the pane reads).
   const dark = harness.theme() === "dark";
   const officeTheme = dark
-    ? { bodyBackgroundColor: "#292929", bodyForegroundColor: "#FFFFFF", controlBackgroundColor: "#1F1F1F", controlForegroundColor: "#FFFFFF" }
-    : { bodyBackgroundColor: "#FFFFFF", bodyForegroundColor: "#000000", controlBackgroundColor: "#FFFFFF", controlForegroundColor: "#000000" };
+    ? {
+        bodyBackgroundColor: "#292929",
+        bodyForegroundColor: "#FFFFFF",
+        controlBackgroundColor: "#1F1F1F",
+        controlForegroundColor: "#FFFFFF",
+      }
+    : {
+        bodyBackgroundColor: "#FFFFFF",
+        bodyForegroundColor: "#000000",
+        controlBackgroundColor: "#FFFFFF",
+        controlForegroundColor: "#000000",
+      };
   // Runtime errors inside the pane go to the harness's dismissible panel (not an overlay over everything).
   window.addEventListener("error", (e) => harness.reportError?.(e.error ?? e.message));
   window.addEventListener("unhandledrejection", (e) => harness.reportError?.(e.reason));

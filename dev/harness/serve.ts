@@ -30,7 +30,9 @@ export async function buildHarness(
   mode: "development" | "production" = "production",
 ): Promise<{ assets: string[]; entrypoints: Record<string, string[]> }> {
   const { default: webpack } = await import("webpack");
-  const { default: configFn } = (await import(path.join(root, "webpack.config.js"))) as { default: (env: object, argv: object) => Promise<Record<string, unknown>> };
+  const { default: configFn } = (await import(path.join(root, "webpack.config.js"))) as {
+    default: (env: object, argv: object) => Promise<Record<string, unknown>>;
+  };
   const config = await configFn({ harness: true }, { mode });
   const output = { ...(config.output as object), path: outDir };
   const compiler = webpack({ ...config, output, context: root, devtool: false, infrastructureLogging: { level: "error" } } as never);
@@ -94,7 +96,10 @@ export async function serveDir(dir: string, upstream: HarnessConfig): Promise<Se
     // Office.js from the pinned @microsoft/office-js package (never the CDN in a local run).
     const fromOffice = url.pathname.startsWith(OFFICE_JS_PATH);
     const base = fromOffice ? OFFICE_JS_DIR : dir;
-    const rel = url.pathname === "/" ? "harness.html" : decodeURIComponent(fromOffice ? url.pathname.slice(OFFICE_JS_PATH.length) : url.pathname).replace(/^\/+/, "");
+    const rel =
+      url.pathname === "/"
+        ? "harness.html"
+        : decodeURIComponent(fromOffice ? url.pathname.slice(OFFICE_JS_PATH.length) : url.pathname).replace(/^\/+/, "");
     const file = path.resolve(base, rel);
     if (!file.startsWith(path.resolve(base) + path.sep)) {
       res.writeHead(403).end();
@@ -113,7 +118,12 @@ export async function serveDir(dir: string, upstream: HarnessConfig): Promise<Se
   const own = `http://127.0.0.1:${port}`;
   if (proxied) {
     const via = (u: string) => (new URL(u).origin === target ? own + PROXY_PREFIX + u.slice(target.length) : u);
-    config = { ...upstream, baseUrl: via(upstream.baseUrl), dataUrl: via(upstream.dataUrl), ...(upstream.sessionUrl ? { sessionUrl: via(upstream.sessionUrl) } : {}) };
+    config = {
+      ...upstream,
+      baseUrl: via(upstream.baseUrl),
+      dataUrl: via(upstream.dataUrl),
+      ...(upstream.sessionUrl ? { sessionUrl: via(upstream.sessionUrl) } : {}),
+    };
   }
   return {
     url: own,
@@ -134,7 +144,11 @@ async function passThrough(req: IncomingMessage, res: ServerResponse, to: string
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && k !== "host" && k !== "connection") headers[k] = v;
     const method = req.method ?? "GET";
-    const upstream = await fetch(to, { method, headers, ...(method === "GET" || method === "HEAD" ? {} : { body: Buffer.concat(chunks) }) });
+    const upstream = await fetch(to, {
+      method,
+      headers,
+      ...(method === "GET" || method === "HEAD" ? {} : { body: Buffer.concat(chunks) }),
+    });
     const out: Record<string, string> = {};
     upstream.headers.forEach((v, k) => {
       if (k !== "content-encoding" && k !== "content-length" && k !== "transfer-encoding") out[k] = v;

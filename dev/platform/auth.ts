@@ -8,12 +8,22 @@ import type { Store } from "./store";
 import type { Clock } from "./clock";
 
 /** Claims of a token minted by the platform: `sub` is the user's email (a string). */
-export interface DataClaims { sub: string; deploymentId: number; scope: string[]; iat: number; exp: number }
+export interface DataClaims {
+  sub: string;
+  deploymentId: number;
+  scope: string[];
+  iat: number;
+  exp: number;
+}
 
 const b64url = (b: Buffer | string) => Buffer.from(b).toString("base64url");
 
 export class Credentials {
-  private constructor(readonly apiSecrets: Record<number, string>, readonly apiKeys: Record<PersonaName, string>, readonly clock: Clock) {}
+  private constructor(
+    readonly apiSecrets: Record<number, string>,
+    readonly apiKeys: Record<PersonaName, string>,
+    readonly clock: Clock,
+  ) {}
 
   /** Loads (or creates and persists) the JWT secret and the persona API keys. */
   static async load(store: Store, clock: Clock): Promise<Credentials> {
@@ -25,7 +35,9 @@ export class Credentials {
       return fresh[k]!;
     };
     const secrets = Object.fromEntries(DEPLOYMENTS.map((d) => [d.id, get(`apiSecret.${d.id}`, () => randomBytes(32).toString("hex"))]));
-    const keys = Object.fromEntries(USERS.map((u) => [u.persona, get(`apiKey.${u.persona}`, () => `cbk_${u.persona}_${randomBytes(18).toString("base64url")}`)])) as Record<PersonaName, string>;
+    const keys = Object.fromEntries(
+      USERS.map((u) => [u.persona, get(`apiKey.${u.persona}`, () => `cbk_${u.persona}_${randomBytes(18).toString("base64url")}`)]),
+    ) as Record<PersonaName, string>;
     if (Object.keys(fresh).length) await store.commit({ meta: fresh });
     return new Credentials(secrets, keys, clock);
   }

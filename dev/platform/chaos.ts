@@ -42,7 +42,14 @@ export interface ChaosSettings {
 
 /** What `--chaos SEED` turns on: every kind, often enough for a soak to meet each many times. */
 export const DEFAULT_CHAOS_RATES: Record<FaultKind, number> = {
-  latency: 0.1, error5xx: 0.03, reset: 0.02, truncate: 0.02, hang: 0.005, upsertRace: 0.15, continueWait: 0.1, tokenExpiry: 0.01,
+  latency: 0.1,
+  error5xx: 0.03,
+  reset: 0.02,
+  truncate: 0.02,
+  hang: 0.005,
+  upsertRace: 0.15,
+  continueWait: 0.1,
+  tokenExpiry: 0.01,
 };
 
 const DEFAULTS: Omit<ChaosSettings, "seed" | "rates"> = { maxLatencyMs: 250, hangMs: 120_000, paths: /^\/(api\/v1|cubejs-api)\// };
@@ -59,7 +66,10 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-interface NodeEnv { incoming: IncomingMessage; outgoing: ServerResponse }
+interface NodeEnv {
+  incoming: IncomingMessage;
+  outgoing: ServerResponse;
+}
 
 export interface ChaosDeps {
   clock: Clock;
@@ -81,7 +91,8 @@ export class Chaos {
     const next: ChaosSettings = { ...DEFAULTS, seed: 1, rates: {}, ...prev, ...s };
     const sum = Object.values(next.rates).reduce((a, b) => a + (b ?? 0), 0);
     for (const [k, v] of Object.entries(next.rates)) {
-      if (!(FAULT_KINDS as readonly string[]).includes(k) || !(typeof v === "number" && v >= 0 && v <= 1)) throw new RangeError(`chaos rate ${k}=${v}: a known kind and a chance from 0 to 1`);
+      if (!(FAULT_KINDS as readonly string[]).includes(k) || !(typeof v === "number" && v >= 0 && v <= 1))
+        throw new RangeError(`chaos rate ${k}=${v}: a known kind and a chance from 0 to 1`);
     }
     if (sum > 1 + 1e-9) throw new RangeError(`chaos rates add up to ${sum}; at most 1`);
     if (!prev || s.seed !== undefined) this.random = seededRandom(next.seed);
@@ -127,7 +138,9 @@ export class Chaos {
       if (kind === null) return next();
       const env = c.env as NodeEnv | undefined;
       const alreadySent = () => new Response(null, { headers: new Headers(RESPONSE_ALREADY_SENT.headers) });
-      const count = () => { this.injected[kind]++; };
+      const count = () => {
+        this.injected[kind]++;
+      };
       switch (kind) {
         case "latency": {
           count();
@@ -154,7 +167,9 @@ export class Chaos {
           const res = c.res;
           const body = new Uint8Array(await res.arrayBuffer());
           const headers: Record<string, string> = {};
-          res.headers.forEach((v, k) => { headers[k] = v; });
+          res.headers.forEach((v, k) => {
+            headers[k] = v;
+          });
           headers["content-length"] = String(body.length);
           env.outgoing.writeHead(res.status, headers);
           env.outgoing.write(body.subarray(0, Math.floor(body.length / 2)), () => env.outgoing.socket?.destroy());
@@ -166,7 +181,12 @@ export class Chaos {
           count();
           const signal = c.req.raw.signal;
           await new Promise<void>((resolve) => {
-            const free = () => { clearTimeout(timer); signal.removeEventListener("abort", free); this.hung.delete(free); resolve(); };
+            const free = () => {
+              clearTimeout(timer);
+              signal.removeEventListener("abort", free);
+              this.hung.delete(free);
+              resolve();
+            };
             const timer = setTimeout(free, s.hangMs);
             signal.addEventListener("abort", free);
             this.hung.add(free);
@@ -203,9 +223,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Parses `--chaos-rates "latency=0.1,reset=0.02"`. */
 export function parseRates(text: string): Partial<Record<FaultKind, number>> {
   const out: Partial<Record<FaultKind, number>> = {};
-  for (const part of text.split(",").map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^(\w+)=([\d.]+)$/.exec(part);
-    if (!m || !(FAULT_KINDS as readonly string[]).includes(m[1]!)) throw new RangeError(`--chaos-rates: "${part}" is not kind=chance (kinds: ${FAULT_KINDS.join(", ")})`);
+    if (!m || !(FAULT_KINDS as readonly string[]).includes(m[1]!))
+      throw new RangeError(`--chaos-rates: "${part}" is not kind=chance (kinds: ${FAULT_KINDS.join(", ")})`);
     out[m[1] as FaultKind] = Number(m[2]);
   }
   return out;

@@ -7,28 +7,92 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { SQL_TOOL_ROW_LIMIT, type SqlToolResult } from "../../src/api/chat/schemas";
 import { VIEWS } from "./semantic";
 
-interface MeasurePick { sql: string; alias: string; title: string; words: RegExp; money: boolean }
-interface GroupPick { sql: string; alias: string; title: string; words: RegExp; time: boolean; join?: "customers" | "products" }
+interface MeasurePick {
+  sql: string;
+  alias: string;
+  title: string;
+  words: RegExp;
+  money: boolean;
+}
+interface GroupPick {
+  sql: string;
+  alias: string;
+  title: string;
+  words: RegExp;
+  time: boolean;
+  join?: "customers" | "products";
+}
 
 const MEASURES: MeasurePick[] = [
-  { sql: "avg(o.amount)", alias: "average_order_value", title: "Average order value", words: /\b(average|avg|mean)\b.*\b(order|sale|revenue|amount)|\baov\b/, money: true },
+  {
+    sql: "avg(o.amount)",
+    alias: "average_order_value",
+    title: "Average order value",
+    words: /\b(average|avg|mean)\b.*\b(order|sale|revenue|amount)|\baov\b/,
+    money: true,
+  },
   { sql: "sum(o.amount)", alias: "revenue", title: "Revenue", words: /\b(revenue|sales|turnover|income|amount|takings)\b/, money: true },
   { sql: "sum(o.quantity)", alias: "units", title: "Units sold", words: /\b(units|quantity|quantities|items sold|volume)\b/, money: false },
-  { sql: "count(DISTINCT o.customer_id)", alias: "customers", title: "Customers", words: /\b(how many customers|number of customers|customer count|buyers)\b/, money: false },
+  {
+    sql: "count(DISTINCT o.customer_id)",
+    alias: "customers",
+    title: "Customers",
+    words: /\b(how many customers|number of customers|customer count|buyers)\b/,
+    money: false,
+  },
   { sql: "count(*)", alias: "orders", title: "Orders", words: /\b(orders|order count|number of orders|how many)\b/, money: false },
 ];
 
 const GROUPS: GroupPick[] = [
   { sql: "date_trunc('day', o.created_at)", alias: "day", title: "Day", words: /\b(by day|per day|daily|each day)\b/, time: true },
   { sql: "date_trunc('week', o.created_at)", alias: "week", title: "Week", words: /\b(by week|per week|weekly|each week)\b/, time: true },
-  { sql: "date_trunc('month', o.created_at)", alias: "month", title: "Month", words: /\b(by month|per month|monthly|each month|month by month|over time|trend)\b/, time: true },
-  { sql: "date_trunc('quarter', o.created_at)", alias: "quarter", title: "Quarter", words: /\b(by quarter|per quarter|quarterly)\b/, time: true },
-  { sql: "date_trunc('year', o.created_at)", alias: "year", title: "Year", words: /\b(by year|per year|yearly|annual|annually)\b/, time: true },
-  { sql: "c.country", alias: "country", title: "Country", words: /\b(country|countries|by market|per market)\b/, time: false, join: "customers" },
+  {
+    sql: "date_trunc('month', o.created_at)",
+    alias: "month",
+    title: "Month",
+    words: /\b(by month|per month|monthly|each month|month by month|over time|trend)\b/,
+    time: true,
+  },
+  {
+    sql: "date_trunc('quarter', o.created_at)",
+    alias: "quarter",
+    title: "Quarter",
+    words: /\b(by quarter|per quarter|quarterly)\b/,
+    time: true,
+  },
+  {
+    sql: "date_trunc('year', o.created_at)",
+    alias: "year",
+    title: "Year",
+    words: /\b(by year|per year|yearly|annual|annually)\b/,
+    time: true,
+  },
+  {
+    sql: "c.country",
+    alias: "country",
+    title: "Country",
+    words: /\b(country|countries|by market|per market)\b/,
+    time: false,
+    join: "customers",
+  },
   { sql: "c.segment", alias: "segment", title: "Segment", words: /\bsegments?\b/, time: false, join: "customers" },
-  { sql: "c.name", alias: "customer", title: "Customer", words: /\b(by customer|per customer|each customer|top customers)\b/, time: false, join: "customers" },
+  {
+    sql: "c.name",
+    alias: "customer",
+    title: "Customer",
+    words: /\b(by customer|per customer|each customer|top customers)\b/,
+    time: false,
+    join: "customers",
+  },
   { sql: "p.category", alias: "category", title: "Category", words: /\b(categor(y|ies)|product line)\b/, time: false, join: "products" },
-  { sql: "p.name", alias: "product", title: "Product", words: /\b(by product|per product|each product|top products)\b/, time: false, join: "products" },
+  {
+    sql: "p.name",
+    alias: "product",
+    title: "Product",
+    words: /\b(by product|per product|each product|top products)\b/,
+    time: false,
+    join: "products",
+  },
   { sql: "o.status", alias: "status", title: "Status", words: /\b(status|statuses)\b/, time: false },
 ];
 
@@ -60,7 +124,12 @@ export function planAnswer(question: string): AgentPlan {
         "optionally *by day, week, month, quarter or year*, or by country, segment, customer, category, product or status. For example: “revenue by month”.",
     };
   }
-  const joins = group?.join === "customers" ? "\nJOIN customers AS c ON c.id = o.customer_id" : group?.join === "products" ? "\nJOIN products AS p ON p.id = o.product_id" : "";
+  const joins =
+    group?.join === "customers"
+      ? "\nJOIN customers AS c ON c.id = o.customer_id"
+      : group?.join === "products"
+        ? "\nJOIN products AS p ON p.id = o.product_id"
+        : "";
   const select = group ? `${group.sql} AS ${group.alias}, ${measure.sql} AS ${measure.alias}` : `${measure.sql} AS ${measure.alias}`;
   const order = group ? (group.time ? "\nGROUP BY 1\nORDER BY 1" : `\nGROUP BY 1\nORDER BY 2 DESC, 1`) : "";
   const sql = `SELECT ${select}\nFROM orders AS o${joins}${order}`;
@@ -75,7 +144,8 @@ export function planAnswer(question: string): AgentPlan {
     measure,
     group,
     vegaSpec: group ? JSON.stringify(vegaSpecFor(measure, group)) : undefined,
-    thinking: `The question asks for ${measure.title.toLowerCase()}${group ? ` by ${group.title.toLowerCase()}` : ""}. ` +
+    thinking:
+      `The question asks for ${measure.title.toLowerCase()}${group ? ` by ${group.title.toLowerCase()}` : ""}. ` +
       `That is ${measure.sql} on the orders view${group ? `, grouped by ${group.sql}` : ""}.`,
   };
 }
@@ -97,7 +167,12 @@ function vegaSpecFor(m: MeasurePick, g: GroupPick): Record<string, unknown> {
 const NUMERIC = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|DECIMAL)/;
 
 /** Runs the plan's SQL: the first 100 rows, the total row count, the columns. */
-export async function runSql(conn: DuckDBConnection, plan: Extract<AgentPlan, { kind: "sql" }>, userRequest: string, uuid: string): Promise<SqlToolResult> {
+export async function runSql(
+  conn: DuckDBConnection,
+  plan: Extract<AgentPlan, { kind: "sql" }>,
+  userRequest: string,
+  uuid: string,
+): Promise<SqlToolResult> {
   const sample = await conn.runAndReadAll(`SELECT * FROM (\n${plan.sql}\n) AS q LIMIT ${SQL_TOOL_ROW_LIMIT}`);
   const count = await conn.runAndReadAll(`SELECT count(*) AS n FROM (\n${plan.sql}\n) AS q`);
   const types = sample.columnTypes().map(String);
@@ -124,8 +199,11 @@ export async function runSql(conn: DuckDBConnection, plan: Extract<AgentPlan, { 
 }
 
 const fmt = (v: unknown, money: boolean) =>
-  typeof v === "number" ? v.toLocaleString("en-US", { maximumFractionDigits: money ? 2 : 0, minimumFractionDigits: money ? 2 : 0 }) : String(v);
-const label = (v: unknown, g: GroupPick | null) => (g?.time && typeof v === "string" ? v.slice(0, g.alias === "year" ? 4 : g.alias === "month" || g.alias === "quarter" ? 7 : 10) : String(v));
+  typeof v === "number"
+    ? v.toLocaleString("en-US", { maximumFractionDigits: money ? 2 : 0, minimumFractionDigits: money ? 2 : 0 })
+    : String(v);
+const label = (v: unknown, g: GroupPick | null) =>
+  g?.time && typeof v === "string" ? v.slice(0, g.alias === "year" ? 4 : g.alias === "month" || g.alias === "quarter" ? 7 : 10) : String(v);
 
 /** The final answer, in markdown, from the rows (the first 100 of totalRows). */
 export function answerFor(plan: Extract<AgentPlan, { kind: "sql" }>, r: SqlToolResult): string {

@@ -64,12 +64,19 @@ interface Thread {
 }
 
 class Problem extends Error {
-  constructor(readonly status: 400 | 403 | 404, message: string, readonly field?: string) {
+  constructor(
+    readonly status: 400 | 403 | 404,
+    message: string,
+    readonly field?: string,
+  ) {
     super(message);
   }
 }
 class AuthFailure extends Error {
-  constructor(readonly code: number, message: string) {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -80,8 +87,14 @@ const line = (f: ChatFrame) => JSON.stringify(f) + "\n";
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (signal.aborted || ms <= 0) return resolve();
-    const onAbort = () => { clearTimeout(t); resolve(); };
-    const t = setTimeout(() => { signal.removeEventListener("abort", onAbort); resolve(); }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      resolve();
+    };
+    const t = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
     signal.addEventListener("abort", onAbort, { once: true });
   });
 
@@ -96,15 +109,30 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
   const EPHEMERAL_KEY = "chat.ephemeral";
   for (const [k, v] of o.store?.meta ?? []) {
     if (!k.startsWith(THREAD_KEY) || v === "") continue;
-    const t = JSON.parse(v) as { chatId: string; owner: string; deploymentId: number; messages: Stored[]; nextSort: number; done: string[] };
+    const t = JSON.parse(v) as {
+      chatId: string;
+      owner: string;
+      deploymentId: number;
+      messages: Stored[];
+      nextSort: number;
+      done: string[];
+    };
     threads.set(t.chatId, { ...t, messages: new Map(t.messages.map((m) => [m.id, m])), active: null, done: new Set(t.done) });
   }
-  for (const [k, until] of Object.entries(JSON.parse(o.store?.meta.get(EPHEMERAL_KEY) || "{}") as Record<string, number>)) ephemeral.set(k, until);
+  for (const [k, until] of Object.entries(JSON.parse(o.store?.meta.get(EPHEMERAL_KEY) || "{}") as Record<string, number>))
+    ephemeral.set(k, until);
   function persist(changed: Thread[], removed: string[] = []): void {
     if (!o.store) return;
     const meta: Record<string, string> = { [EPHEMERAL_KEY]: JSON.stringify(Object.fromEntries(ephemeral)) };
     for (const t of changed) {
-      meta[THREAD_KEY + t.chatId] = JSON.stringify({ chatId: t.chatId, owner: t.owner, deploymentId: t.deploymentId, messages: [...t.messages.values()], nextSort: t.nextSort, done: [...t.done] });
+      meta[THREAD_KEY + t.chatId] = JSON.stringify({
+        chatId: t.chatId,
+        owner: t.owner,
+        deploymentId: t.deploymentId,
+        messages: [...t.messages.values()],
+        nextSort: t.nextSort,
+        done: [...t.done],
+      });
     }
     for (const id of removed) meta[THREAD_KEY + id] = "";
     void o.store.commit({ meta }).catch(() => undefined);
@@ -117,14 +145,20 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
     for (const [key, until] of ephemeral) {
       if (until > now) continue;
       ephemeral.delete(key);
-      for (const [id, t] of threads) if (t.owner === key) { t.active?.abort.abort(); threads.delete(id); removed.push(id); }
+      for (const [id, t] of threads)
+        if (t.owner === key) {
+          t.active?.abort.abort();
+          threads.delete(id);
+          removed.push(id);
+        }
     }
     if (removed.length) persist([], removed);
   }
 
   function provision(key: string, s: SessionSettings | undefined): void {
     if (s?.isEphemeral === false) ephemeral.delete(key);
-    else if (!ephemeral.has(key) || s?.ephemeralTtlSeconds !== undefined) ephemeral.set(key, clock.now() + (s?.ephemeralTtlSeconds ?? ONE_WEEK_S) * 1000);
+    else if (!ephemeral.has(key) || s?.ephemeralTtlSeconds !== undefined)
+      ephemeral.set(key, clock.now() + (s?.ephemeralTtlSeconds ?? ONE_WEEK_S) * 1000);
   }
 
   const userByEmail = (email: string) => USERS.find((u) => u.email.toLowerCase() === email.toLowerCase()) ?? null;
@@ -137,9 +171,15 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
   function fromToken(token: string, deploymentId: number, s: SessionSettings | undefined): Caller {
     const claims = verifyJwt(token, creds.apiSecrets[deploymentId]!, clock.nowSec());
     if (!claims) throw new AuthFailure(RPC.invalid, "Invalid token: bad signature, expired, or not signed for this deployment");
-    const raw = typeof claims.externalId === "string" && claims.externalId ? claims.externalId : typeof claims.sub === "string" && claims.sub ? claims.sub : null;
+    const raw =
+      typeof claims.externalId === "string" && claims.externalId
+        ? claims.externalId
+        : typeof claims.sub === "string" && claims.sub
+          ? claims.sub
+          : null;
     if (!raw) throw new AuthFailure(RPC.identity, "Invalid token: neither externalId nor sub is set");
-    if (!Array.isArray(claims.scope) || !claims.scope.includes("chat")) throw new AuthFailure(RPC.scope, "Invalid token: the scope claim must include chat");
+    if (!Array.isArray(claims.scope) || !claims.scope.includes("chat"))
+      throw new AuthFailure(RPC.scope, "Invalid token: the scope claim must include chat");
     const id = raw.toLowerCase();
     // A token naming an internal user (as the platform's own minted tokens do: sub = email) is that user.
     const internal = userByEmail(id);
@@ -157,9 +197,12 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
     const holder = creds.userForKey(key);
     if (!holder) throw new AuthFailure(RPC.invalid, "Invalid API key");
     if (!s) throw new Problem(400, "sessionSettings is required with Api-Key authentication", "sessionSettings");
-    if (s.externalId && s.internalId) throw new Problem(400, "sessionSettings: give either externalId or internalId, not both", "sessionSettings");
+    if (s.externalId && s.internalId)
+      throw new Problem(400, "sessionSettings: give either externalId or internalId, not both", "sessionSettings");
     if (s.internalId) {
-      const clash = (["userAttributes", "groups", "securityContext", "roles"] as const).find((k) => s[k as keyof SessionSettings] !== undefined);
+      const clash = (["userAttributes", "groups", "securityContext", "roles"] as const).find(
+        (k) => s[k as keyof SessionSettings] !== undefined,
+      );
       if (clash) throw new Problem(400, `sessionSettings.${clash} cannot be combined with internalId`, `sessionSettings.${clash}`);
       const u = userByEmail(s.internalId);
       if (!u) throw new Problem(400, "sessionSettings.internalId: no user has this email", "sessionSettings.internalId");
@@ -208,7 +251,14 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
     throw new AuthFailure(RPC.missing, "Missing credentials: send Authorization: Api-Key <key> or X-Svc-Auth-Token");
   }
 
-  async function parse<T>(c: Context, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } } }): Promise<T> {
+  async function parse<T>(
+    c: Context,
+    schema: {
+      safeParse(
+        v: unknown,
+      ): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } };
+    },
+  ): Promise<T> {
     let json: unknown;
     try {
       const text = await c.req.text();
@@ -229,7 +279,15 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
       return await fn(c);
     } catch (e) {
       if (e instanceof AuthFailure) return c.json({ jsonrpc: "2.0", error: { code: e.code, message: e.message }, id: null }, 200);
-      if (e instanceof Problem) return c.json({ error: e.message, code: e.status === 400 ? "invalid" : e.status === 403 ? "forbidden" : "not_found", ...(e.field ? { field: e.field } : {}) }, e.status);
+      if (e instanceof Problem)
+        return c.json(
+          {
+            error: e.message,
+            code: e.status === 400 ? "invalid" : e.status === 403 ? "forbidden" : "not_found",
+            ...(e.field ? { field: e.field } : {}),
+          },
+          e.status,
+        );
       throw e;
     }
   };
@@ -248,11 +306,21 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
     const body = new ReadableStream<Uint8Array>({
       start(ctrl) {
         start(
-          (s) => { if (!closed) ctrl.enqueue(enc.encode(s)); },
-          () => { if (!closed) { closed = true; ctrl.close(); } },
+          (s) => {
+            if (!closed) ctrl.enqueue(enc.encode(s));
+          },
+          () => {
+            if (!closed) {
+              closed = true;
+              ctrl.close();
+            }
+          },
         );
       },
-      cancel() { closed = true; cancel(); },
+      cancel() {
+        closed = true;
+        cancel();
+      },
     });
     return new Response(body, { status: 200, headers: NDJSON });
   }
@@ -260,15 +328,20 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
   /** Follow a running turn: what it said so far (consolidated), then its live frames. */
   function subscribe(t: Thread, turn: Turn): Response {
     let listener: ((l: string | null) => void) | null = null;
-    return ndjson((push, end) => {
-      for (const id of turn.ids) {
-        const m = t.messages.get(id);
-        if (m) push(line(full(m)));
-        if (id === turn.messageId) push(line({ id: "__cutoff__", state: { chatId: t.chatId } }));
-      }
-      listener = (l) => (l === null ? end() : push(l));
-      turn.listeners.add(listener);
-    }, () => { if (listener) turn.listeners.delete(listener); });
+    return ndjson(
+      (push, end) => {
+        for (const id of turn.ids) {
+          const m = t.messages.get(id);
+          if (m) push(line(full(m)));
+          if (id === turn.messageId) push(line({ id: "__cutoff__", state: { chatId: t.chatId } }));
+        }
+        listener = (l) => (l === null ? end() : push(l));
+        turn.listeners.add(listener);
+      },
+      () => {
+        if (listener) turn.listeners.delete(listener);
+      },
+    );
   }
 
   /** The thread's messages and state, then the end (a request without input, §1). */
@@ -301,13 +374,24 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
       const l = line({ ...f, sort });
       for (const fn of turn.listeners) fn(l);
     };
-    const send = (f: ChatFrame) => { const l = line(f); for (const fn of turn.listeners) fn(l); };
+    const send = (f: ChatFrame) => {
+      const l = line(f);
+      for (const fn of turn.listeners) fn(l);
+    };
     const pause = () => sleep(o.deltaMs(), signal);
     const agentPath = ["svc_data_analyst_agent"];
     const toolPath = ["svc_data_analyst_agent", "tools"];
     const finalPath = ["final", "svc_data_analyst_agent"];
     const base = turn.messageId.replace(/-message$/, "");
-    const usage: Usage = { models: ["svc-deterministic-agent"], llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0, totalTokens: 0 };
+    const usage: Usage = {
+      models: ["svc-deterministic-agent"],
+      llmCalls: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheWriteTokens: 0,
+      cacheReadTokens: 0,
+      totalTokens: 0,
+    };
     const count = (inTok: number, outTok: number) => {
       usage.llmCalls++;
       usage.inputTokens += inTok;
@@ -344,13 +428,33 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
         emit({ id: metaId, role: "assistant", toolCall: { name: "svcMeta", input: metaInput }, isInProcess: true, graphPath: toolPath });
         await pause();
         if (signal.aborted) return;
-        const cubes = [{ name: "orders", title: "Orders", measures: ["orders.total_amount", "orders.count", "orders.total_quantity"], dimensions: ["orders.created_at", "orders.status"] }];
-        emit({ id: metaId, role: "assistant", toolCall: { name: "svcMeta", input: metaInput, result: JSON.stringify({ cubes, searchQuery: plan.searchQuery }) }, isInProcess: false, graphPath: toolPath });
+        const cubes = [
+          {
+            name: "orders",
+            title: "Orders",
+            measures: ["orders.total_amount", "orders.count", "orders.total_quantity"],
+            dimensions: ["orders.created_at", "orders.status"],
+          },
+        ];
+        emit({
+          id: metaId,
+          role: "assistant",
+          toolCall: { name: "svcMeta", input: metaInput, result: JSON.stringify({ cubes, searchQuery: plan.searchQuery }) },
+          isInProcess: false,
+          graphPath: toolPath,
+        });
         open = null;
         const sqlId = `${base}-tool-sql`;
         const failSql = o.devHooks && input.includes("[[dev:tool-error]]");
         const sql = failSql ? `${plan.sql.replace("FROM orders", "FROM orders WHERE no_such_column = 1 AND TRUE")}` : plan.sql;
-        const sqlInput = JSON.stringify({ sqlQuery: sql, queryTitle: plan.queryTitle, description: plan.description, userRequest: input, memoryId: t.chatId, ...(plan.vegaSpec ? { vegaSpec: plan.vegaSpec } : {}) });
+        const sqlInput = JSON.stringify({
+          sqlQuery: sql,
+          queryTitle: plan.queryTitle,
+          description: plan.description,
+          userRequest: input,
+          memoryId: t.chatId,
+          ...(plan.vegaSpec ? { vegaSpec: plan.vegaSpec } : {}),
+        });
         open = sqlId;
         emit({ id: sqlId, role: "assistant", toolCall: { name: "svcSqlApi", input: sqlInput }, isInProcess: true, graphPath: toolPath });
         await pause();
@@ -364,7 +468,13 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
           resultText = JSON.stringify({ sqlQuery: sql, error: (e as Error).message });
           answer = "The query failed, so I have no numbers to show. The error is in the SQL step above.";
         }
-        emit({ id: sqlId, role: "assistant", toolCall: { name: "svcSqlApi", input: sqlInput, result: resultText }, isInProcess: false, graphPath: toolPath });
+        emit({
+          id: sqlId,
+          role: "assistant",
+          toolCall: { name: "svcSqlApi", input: sqlInput, result: resultText },
+          isInProcess: false,
+          graphPath: toolPath,
+        });
         open = null;
         count(tokens(sqlInput) + 800, tokens(sql));
       }
@@ -408,7 +518,12 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
     // messageId makes requests idempotent (§4.1): a repeat without chatId (the client lost the
     // connection before __cutoff__) finds the caller's thread that has this message.
     if (!t && body.messageId !== undefined) {
-      t = [...threads.values()].find((x) => x.owner === caller.key && x.deploymentId === caller.deploymentId && (x.active?.messageId === body.messageId || x.done.has(body.messageId!)));
+      t = [...threads.values()].find(
+        (x) =>
+          x.owner === caller.key &&
+          x.deploymentId === caller.deploymentId &&
+          (x.active?.messageId === body.messageId || x.done.has(body.messageId!)),
+      );
     }
     if (body.input === undefined) {
       if (!t) throw new Problem(400, "Give input, or chatId to read a thread's state", "input");
@@ -416,14 +531,30 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
     }
     if (t?.active) {
       if (body.messageId === t.active.messageId) return subscribe(t, t.active);
-      return ndjson((push, end) => { push(line({ error: STREAMING_IN_PROGRESS })); end(); });
+      return ndjson((push, end) => {
+        push(line({ error: STREAMING_IN_PROGRESS }));
+        end();
+      });
     }
     if (t && body.messageId && t.done.has(body.messageId)) return snapshot(t); // idempotent repeat
     if (!t) {
-      t = { chatId: randomUUID(), owner: caller.key, deploymentId: caller.deploymentId, messages: new Map(), nextSort: 1, active: null, done: new Set() };
+      t = {
+        chatId: randomUUID(),
+        owner: caller.key,
+        deploymentId: caller.deploymentId,
+        messages: new Map(),
+        nextSort: 1,
+        active: null,
+        done: new Set(),
+      };
       threads.set(t.chatId, t);
     }
-    const turn: Turn = { messageId: body.messageId ?? `${clock.now()}-message`, abort: new AbortController(), listeners: new Set(), ids: [] };
+    const turn: Turn = {
+      messageId: body.messageId ?? `${clock.now()}-message`,
+      abort: new AbortController(),
+      listeners: new Set(),
+      ids: [],
+    };
     t.active = turn;
     const res = subscribe(t, turn);
     void runTurn(t, turn, body.input);

@@ -26,7 +26,11 @@ interface StoredComment {
   resolvedBy: number | null;
 }
 
-export interface ListOptions { filter: ThreadFilter; first?: number | undefined; after?: string | undefined }
+export interface ListOptions {
+  filter: ThreadFilter;
+  first?: number | undefined;
+  after?: string | undefined;
+}
 
 /** Cursors: opaque base64url of {k: kind, id}; only ones naming an item of the same list are accepted. */
 function encodeCursor(kind: "t" | "u", id: number): string {
@@ -38,12 +42,24 @@ function decodeCursor(kind: "t" | "u", after: string): number {
       const v = JSON.parse(Buffer.from(after, "base64url").toString()) as { k?: unknown; id?: unknown };
       if (v.k === kind && typeof v.id === "number" && Number.isSafeInteger(v.id)) return v.id;
     }
-  } catch { /* fall through */ }
-  throw new HttpProblem(400, "after is not a cursor this server issued (pass pageInfo.endCursor, or omit after to start over)", "invalid", "after");
+  } catch {
+    /* fall through */
+  }
+  throw new HttpProblem(
+    400,
+    "after is not a cursor this server issued (pass pageInfo.endCursor, or omit after to start over)",
+    "invalid",
+    "after",
+  );
 }
 
 /** Keyset paging: the items sorted after `anchor` (the cursor's item; stable when others are added or deleted). */
-function keysetPage<T>(all: T[], cmp: (a: T, b: T) => number, anchor: T | undefined, first: number): { items: T[]; pageInfo: CommentPageInfo } {
+function keysetPage<T>(
+  all: T[],
+  cmp: (a: T, b: T) => number,
+  anchor: T | undefined,
+  first: number,
+): { items: T[]; pageInfo: CommentPageInfo } {
   const sorted = [...all].sort(cmp);
   const rest = anchor === undefined ? sorted : sorted.filter((t) => cmp(t, anchor) > 0);
   const items = rest.slice(0, first);
@@ -59,7 +75,10 @@ export class CommentService {
   private nextId = 1;
   private readonly persist: EmbedStore<EmbedUser, StoredComment>;
 
-  constructor(private readonly embed: EmbedService, private readonly clock: Clock) {
+  constructor(
+    private readonly embed: EmbedService,
+    private readonly clock: Clock,
+  ) {
     this.persist = embed.persist as EmbedStore<EmbedUser, StoredComment>;
     for (const c of this.persist.comments) {
       this.comments.set(c.id, c);
@@ -76,8 +95,13 @@ export class CommentService {
 
   private view(c: StoredComment, caller: Caller): Comment {
     return {
-      id: c.id, dashboardId: c.dashboardId, userId: c.userId, body: c.body, editedAt: c.editedAt,
-      createdAt: c.createdAt, isOwn: c.userId === caller.user.id,
+      id: c.id,
+      dashboardId: c.dashboardId,
+      userId: c.userId,
+      body: c.body,
+      editedAt: c.editedAt,
+      createdAt: c.createdAt,
+      isOwn: c.userId === caller.user.id,
     };
   }
 
@@ -87,7 +111,11 @@ export class CommentService {
       .sort((a, b) => a.id - b.id)
       .map((c) => this.view(c, caller));
     // An open thread omits resolvedAt/resolvedBy entirely (§2.1: clients test with a loose null check).
-    return { root: this.view(root, caller), replies, ...(root.resolvedAt ? { resolvedAt: root.resolvedAt, resolvedBy: root.resolvedBy } : {}) };
+    return {
+      root: this.view(root, caller),
+      replies,
+      ...(root.resolvedAt ? { resolvedAt: root.resolvedAt, resolvedBy: root.resolvedBy } : {}),
+    };
   }
 
   /** A live comment of this dashboard and tenant (another tenant's, a deleted one or a reply in a deleted thread: 404). */
@@ -116,17 +144,33 @@ export class CommentService {
     const wanted = (c: StoredComment) =>
       inScope(c) && c.removedAt === null && (o.filter === "all" || (o.filter === "resolved") === (c.resolvedAt !== null));
     const p = keysetPage([...this.comments.values()].filter(wanted), cmp, anchor, o.first ?? COMMENT_LIMITS.firstDefault);
-    return { items: p.items.map((c) => this.threadView(c, caller)), pageInfo: withCursors(p.pageInfo, p.items.map((c) => encodeCursor("t", c.id))) };
+    return {
+      items: p.items.map((c) => this.threadView(c, caller)),
+      pageInfo: withCursors(
+        p.pageInfo,
+        p.items.map((c) => encodeCursor("t", c.id)),
+      ),
+    };
   }
 
   async post(caller: Caller, publicId: string, body: string, parentId: number | undefined): Promise<Comment> {
     if (parentId !== undefined) {
       const parent = this.live(caller, publicId, parentId, "Parent comment");
-      if (parent.parentId !== null) throw new HttpProblem(400, "Replies nest one level: parentId must name a thread's first comment", "invalid", "parentId");
+      if (parent.parentId !== null)
+        throw new HttpProblem(400, "Replies nest one level: parentId must name a thread's first comment", "invalid", "parentId");
     }
     const c: StoredComment = {
-      id: this.nextId++, dashboardId: publicId, tenant: caller.tenant, userId: caller.user.id, body, parentId: parentId ?? null,
-      createdAt: this.clock.iso(), editedAt: null, removedAt: null, resolvedAt: null, resolvedBy: null,
+      id: this.nextId++,
+      dashboardId: publicId,
+      tenant: caller.tenant,
+      userId: caller.user.id,
+      body,
+      parentId: parentId ?? null,
+      createdAt: this.clock.iso(),
+      editedAt: null,
+      removedAt: null,
+      resolvedAt: null,
+      resolvedBy: null,
     };
     return this.view(await this.save(c), caller);
   }
@@ -145,7 +189,8 @@ export class CommentService {
 
   async resolve(caller: Caller, publicId: string, id: number, resolved: boolean): Promise<Thread> {
     const c = this.live(caller, publicId, id);
-    if (c.parentId !== null) throw new HttpProblem(400, `Comment ${id} is a reply: resolve the thread by its first comment`, "invalid", "commentId");
+    if (c.parentId !== null)
+      throw new HttpProblem(400, `Comment ${id} is a reply: resolve the thread by its first comment`, "invalid", "commentId");
     if (c.userId !== caller.user.id) throw new HttpProblem(403, `Only the thread starter can resolve or reopen thread ${id}`);
     let next = c;
     if (resolved && c.resolvedAt === null) next = await this.save({ ...c, resolvedAt: this.clock.iso(), resolvedBy: caller.user.id });
@@ -153,7 +198,10 @@ export class CommentService {
     return this.threadView(next, caller);
   }
 
-  mentionable(caller: Caller, o: { search?: string | undefined; first?: number | undefined; after?: string | undefined }): { items: MentionableUser[]; pageInfo: CommentPageInfo } {
+  mentionable(
+    caller: Caller,
+    o: { search?: string | undefined; first?: number | undefined; after?: string | undefined },
+  ): { items: MentionableUser[]; pageInfo: CommentPageInfo } {
     const users = this.embed.tenantUsers(caller.tenant);
     const key = (u: EmbedUser) => u.username.toLowerCase();
     const cmp = (a: EmbedUser, b: EmbedUser) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.id - b.id);
@@ -168,7 +216,10 @@ export class CommentService {
     const p = keysetPage(users.filter(hit), cmp, anchor, o.first ?? COMMENT_LIMITS.firstDefault);
     return {
       items: p.items.map((u) => ({ id: u.id, username: u.username, email: u.email, firstName: u.firstName })),
-      pageInfo: withCursors(p.pageInfo, p.items.map((u) => encodeCursor("u", u.id))),
+      pageInfo: withCursors(
+        p.pageInfo,
+        p.items.map((u) => encodeCursor("u", u.id)),
+      ),
     };
   }
 }

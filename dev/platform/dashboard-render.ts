@@ -32,18 +32,26 @@ export async function dashboardSvg(conn: DuckDBConnection, d: SeededDashboard, t
   }
   const width = Math.ceil(Math.max(WIDTH, ...parts.map((p) => p.w)) + 24);
   let y = 48;
-  const body = parts.map((p) => {
-    const inner = p.svg.replace(/^<svg/, `<svg x="12" y="${y}"`);
-    y += p.h + 16;
-    return inner;
-  }).join("");
+  const body = parts
+    .map((p) => {
+      const inner = p.svg.replace(/^<svg/, `<svg x="12" y="${y}"`);
+      y += p.h + 16;
+      return inner;
+    })
+    .join("");
   const height = Math.ceil(y);
-  return `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
-    `<rect width="100%" height="100%" fill="#ffffff"/><text x="12" y="30" font-family="sans-serif" font-size="18" font-weight="bold" fill="#222">${xmlText(d.title)}</text>${body}</svg>`;
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
+    `<rect width="100%" height="100%" fill="#ffffff"/><text x="12" y="30" font-family="sans-serif" font-size="18" font-weight="bold" fill="#222">${xmlText(d.title)}</text>${body}</svg>`
+  );
 }
 
 export function svgToPng(svg: string): { png: Buffer; width: number; height: number; rgba: Buffer } {
-  const r = new Resvg(svg, { background: "#ffffff", fitTo: { mode: "zoom", value: ZOOM }, font: { loadSystemFonts: true, defaultFontFamily: "DejaVu Sans" } }).render();
+  const r = new Resvg(svg, {
+    background: "#ffffff",
+    fitTo: { mode: "zoom", value: ZOOM },
+    font: { loadSystemFonts: true, defaultFontFamily: "DejaVu Sans" },
+  }).render();
   return { png: r.asPng(), width: r.width, height: r.height, rgba: r.pixels };
 }
 
@@ -63,7 +71,13 @@ export function pdfWithImage(rgba: Buffer, width: number, height: number): Buffe
     Buffer.from("<< /Type /Catalog /Pages 2 0 R >>"),
     Buffer.from("<< /Type /Pages /Kids [3 0 R] /Count 1 >>"),
     Buffer.from(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${pw} ${ph}] /Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>`),
-    Buffer.concat([Buffer.from(`<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode /Length ${data.length} >>\nstream\n`), data, Buffer.from("\nendstream")]),
+    Buffer.concat([
+      Buffer.from(
+        `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode /Length ${data.length} >>\nstream\n`,
+      ),
+      data,
+      Buffer.from("\nendstream"),
+    ]),
     Buffer.from(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`),
   ];
   const chunks: Buffer[] = [Buffer.from("%PDF-1.4\n%\xE2\xE3\xCF\xD3\n", "latin1")];

@@ -62,7 +62,10 @@ export function vegaLiteSpec(w: DashboardWidget, rows: readonly WidgetRow[], loo
         ? { field: "x", type: "temporal", title: m.x, timeUnit: m.granularity === "month" ? "yearmonth" : undefined }
         : { field: "x", type: "nominal", title: m.x, sort: null },
       y: { field: "y", type: "quantitative", title: m.measure },
-      tooltip: [{ field: "x", title: m.x }, { field: "y", title: m.measure }],
+      tooltip: [
+        { field: "x", title: m.x },
+        { field: "y", title: m.measure },
+      ],
     },
     config: {
       axis: { labelColor: fg, titleColor: fg, gridColor: look.dark ? "#444" : "#ddd", domainColor: fg, tickColor: fg },

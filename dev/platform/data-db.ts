@@ -15,7 +15,10 @@ export interface DataDbOptions {
 }
 
 export class DataDb {
-  private constructor(private readonly instance: DuckDBInstance, readonly loadConn: DuckDBConnection) {}
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    readonly loadConn: DuckDBConnection,
+  ) {}
 
   static async open(datasetFile: string, o: DataDbOptions = {}): Promise<DataDb> {
     const instance = await DuckDBInstance.create(":memory:", {

@@ -66,7 +66,9 @@ export function dataRoutes(db: DataDb, creds: Credentials, o: DataApiOptions): H
       throw new UserError("The body is not valid JSON");
     }
   }
-  function check<T>(r: { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } }): T {
+  function check<T>(
+    r: { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } },
+  ): T {
     if (r.success) return r.data;
     const i = r.error.issues[0]!;
     throw new UserError(`${i.path.join(".") || "(body)"}: ${i.message}`);
@@ -89,7 +91,8 @@ export function dataRoutes(db: DataDb, creds: Credentials, o: DataApiOptions): H
       total = Number((t.getRowObjectsJson()[0] as Json).n);
     }
     const json = JSON.stringify;
-    const text = `{"query":${json(compiled.normalized)},"data":[${rows}],"lastRefreshTime":${json(new Date().toISOString())},"annotation":${json(compiled.annotation)},` +
+    const text =
+      `{"query":${json(compiled.normalized)},"data":[${rows}],"lastRefreshTime":${json(new Date().toISOString())},"annotation":${json(compiled.annotation)},` +
       `"dataSource":"default","dbType":"duckdb","external":false,"slowQuery":${extra > 0},"total":${json(total)}}`;
     return { status: 200, text };
   }
@@ -98,20 +101,31 @@ export function dataRoutes(db: DataDb, creds: Credentials, o: DataApiOptions): H
 
   app.post("/v1/load", async (c) => {
     const req = check(LoadRequest.safeParse(await body(c)));
-    const exec = () => runLoad(req.query).catch((e: unknown) => {
-      if (e instanceof QueryError) return answer(400, { type: "UserError", error: e.message });
-      throw e;
-    });
+    const exec = () =>
+      runLoad(req.query).catch((e: unknown) => {
+        if (e instanceof QueryError) return answer(400, { type: "UserError", error: e.message });
+        throw e;
+      });
     if (o.slowQueryMs() <= 0) return send(c, await exec());
     const key = `${c.req.header("Authorization")}|${JSON.stringify(req.query)}`;
     let entry = running.get(key);
     if (!entry) {
       const e: { done: boolean; result: Promise<Answer> } = { done: false, result: exec() };
-      e.result.finally(() => { e.done = true; }).catch(() => undefined);
+      e.result
+        .finally(() => {
+          e.done = true;
+        })
+        .catch(() => undefined);
       running.set(key, e);
       entry = e;
     }
-    const winner = await Promise.race([entry.result.then(() => true, () => true), new Promise<false>((r) => setTimeout(() => r(false), o.continueWaitMs))]);
+    const winner = await Promise.race([
+      entry.result.then(
+        () => true,
+        () => true,
+      ),
+      new Promise<false>((r) => setTimeout(() => r(false), o.continueWaitMs)),
+    ]);
     if (!winner) return c.json({ error: "Continue wait" }, 200);
     running.delete(key);
     return send(c, await entry.result);
@@ -123,7 +137,10 @@ export function dataRoutes(db: DataDb, creds: Credentials, o: DataApiOptions): H
     const sql = await db.connect();
     if (o.running) o.running.svcsql++;
     let stop: "timeout" | "gone" | null = null;
-    const interrupt = (why: "timeout" | "gone") => { stop ??= why; sql.interrupt(); };
+    const interrupt = (why: "timeout" | "gone") => {
+      stop ??= why;
+      sql.interrupt();
+    };
     const timer = setTimeout(() => interrupt("timeout"), limits.timeoutMs);
     const onAbort = () => interrupt("gone");
     signal.addEventListener("abort", onAbort);
@@ -131,7 +148,10 @@ export function dataRoutes(db: DataDb, creds: Credentials, o: DataApiOptions): H
       const text = await runSql(sql, req.query, limits);
       return c.body(text, 200, { "Content-Type": "application/json; charset=UTF-8" });
     } catch (e) {
-      if (stop === "timeout") throw new UserError(`The query ran longer than ${limits.timeoutMs / 1000} s (the SQL API's statement timeout) and was stopped; aggregate or filter it`);
+      if (stop === "timeout")
+        throw new UserError(
+          `The query ran longer than ${limits.timeoutMs / 1000} s (the SQL API's statement timeout) and was stopped; aggregate or filter it`,
+        );
       throw e;
     } finally {
       clearTimeout(timer);
@@ -173,11 +193,15 @@ async function runSql(conn: DuckDBConnection, query: string, limits: SvcsqlLimit
   const names = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
   const types = names.map((_, i) => sqlType(prepared.columnType(i).toString()));
   // DuckDB renders each row's JSON text (see wireSql); one row past the cap tells "too many".
-  const result = await conn.stream(`${wireSql(query, types)}\nLIMIT ${limits.maxRows + 1}`).catch((e: Error) => { throw new UserError(e.message); });
+  const result = await conn.stream(`${wireSql(query, types)}\nLIMIT ${limits.maxRows + 1}`).catch((e: Error) => {
+    throw new UserError(e.message);
+  });
   const rows: string[] = [];
   let bytes = 0;
   for (;;) {
-    const chunk = await result.fetchChunk().catch((e: Error) => { throw new UserError(e.message); });
+    const chunk = await result.fetchChunk().catch((e: Error) => {
+      throw new UserError(e.message);
+    });
     if (!chunk || chunk.rowCount === 0) break;
     for (const v of chunk.getColumnValues(0)) {
       const row = String(v);
@@ -185,10 +209,14 @@ async function runSql(conn: DuckDBConnection, query: string, limits: SvcsqlLimit
       bytes += row.length + 1;
     }
     if (rows.length > limits.maxRows) {
-      throw new UserError(`The result has more than ${limits.maxRows.toLocaleString("en-US")} rows (the SQL API's row cap); aggregate it or add a LIMIT`);
+      throw new UserError(
+        `The result has more than ${limits.maxRows.toLocaleString("en-US")} rows (the SQL API's row cap); aggregate it or add a LIMIT`,
+      );
     }
     if (bytes > limits.maxBytes) {
-      throw new UserError(`The result is larger than ${Math.round(limits.maxBytes / 1048576)} MiB (the SQL API's answer cap); select fewer columns or rows`);
+      throw new UserError(
+        `The result is larger than ${Math.round(limits.maxBytes / 1048576)} MiB (the SQL API's answer cap); select fewer columns or rows`,
+      );
     }
   }
   return `{"schema":${JSON.stringify(names.map((name, i) => ({ name, type: types[i]! })))},"data":[${rows.join(",")}]}`;
@@ -201,7 +229,8 @@ function unknownTables(names: string[]): string {
 
 type SqlType = "string" | "number" | "boolean" | "time";
 function sqlType(duck: string): SqlType {
-  if (/^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE|DECIMAL)/.test(duck)) return "number";
+  if (/^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE|DECIMAL)/.test(duck))
+    return "number";
   if (duck === "BOOLEAN") return "boolean";
   if (/^(DATE|TIMESTAMP)/.test(duck)) return "time";
   return "string";

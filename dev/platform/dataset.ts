@@ -84,7 +84,10 @@ export async function ensureDatasetFile(dataDir: string, cacheDir: string): Prom
     const inst = await DuckDBInstance.create(tmp, { threads: "2" });
     const conn = await inst.connect();
     try {
-      for (const stmt of GENERATE.split(";").map((s) => s.trim()).filter(Boolean)) await conn.run(stmt);
+      for (const stmt of GENERATE.split(";")
+        .map((s) => s.trim())
+        .filter(Boolean))
+        await conn.run(stmt);
       await conn.run("CHECKPOINT");
     } finally {
       conn.closeSync();

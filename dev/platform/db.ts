@@ -8,7 +8,10 @@ export type Row = Record<string, unknown>;
 
 export class Db {
   private queue: Promise<unknown> = Promise.resolve();
-  private constructor(readonly instance: DuckDBInstance, private readonly conn: DuckDBConnection) {}
+  private constructor(
+    readonly instance: DuckDBInstance,
+    private readonly conn: DuckDBConnection,
+  ) {}
 
   /** Opens `<dataDir>/platform.duckdb` (state only). */
   static async open(dataDir: string, threads = 1): Promise<Db> {

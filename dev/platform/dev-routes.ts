@@ -10,7 +10,13 @@ import type { EmbedService } from "./embed";
 import type { Chaos } from "./chaos";
 import { parseWith } from "./validation";
 
-const AdvanceInput = z.strictObject({ advanceMs: z.number().int().min(0).max(366 * 24 * 3600 * 1000) });
+const AdvanceInput = z.strictObject({
+  advanceMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(366 * 24 * 3600 * 1000),
+});
 
 /** The dev session broker's input: who the viewer is, in which embed tenant. */
 const EmbedSessionInput = z.strictObject({
@@ -31,7 +37,8 @@ export function devRoutes(clock: Clock, chaos?: Chaos, embed?: EmbedService): Ho
       return c.json({ error: "The body is not JSON", code: "invalid", field: "(body)" }, 400);
     }
     const r = AdvanceInput.safeParse(body);
-    if (!r.success) return c.json({ error: "advanceMs must be an integer from 0 to one year in ms", code: "invalid", field: "advanceMs" }, 400);
+    if (!r.success)
+      return c.json({ error: "advanceMs must be an integer from 0 to one year in ms", code: "invalid", field: "advanceMs" }, 400);
     clock.advance(r.data.advanceMs);
     return c.json({ now: clock.iso() });
   });

@@ -3,8 +3,15 @@
 // seeds 02 §6: events posted to the allow-listed host origin only (never "*"), actions accepted only
 // from that origin and the parent window, parsed with the same zod schemas as the host's.
 import {
-  filterParameter, isIanaTimeZone, makeEvent, parseAction, parseFilterParameter,
-  type DashboardFilter, type EmbedAction, type EventPayload, type EventType,
+  filterParameter,
+  isIanaTimeZone,
+  makeEvent,
+  parseAction,
+  parseFilterParameter,
+  type DashboardFilter,
+  type EmbedAction,
+  type EventPayload,
+  type EventType,
 } from "../../src/api/embed/protocol";
 import type { DashboardWidget, EmbedTheme } from "../../src/api/embed/schemas";
 import { vegaLiteSpec, widgetMembers, widgetRows, type WidgetRow } from "./dashboard-spec";
@@ -67,8 +74,15 @@ class EmbedSessionExchangeError extends Error {
 }
 
 async function exchange(sessionId: string): Promise<string> {
-  const res = await fetch("/api/v1/embed/session/token", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ sessionId }) });
-  if (!res.ok) throw new EmbedSessionExchangeError(`The session id could not be redeemed (${res.status}): it is unknown, expired, revoked or already used.`);
+  const res = await fetch("/api/v1/embed/session/token", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ sessionId }),
+  });
+  if (!res.ok)
+    throw new EmbedSessionExchangeError(
+      `The session id could not be redeemed (${res.status}): it is unknown, expired, revoked or already used.`,
+    );
   const t = (await res.json()) as { token?: unknown };
   if (typeof t.token !== "string") throw new EmbedSessionExchangeError("The session exchange answered without a token.");
   return t.token;
@@ -76,7 +90,8 @@ async function exchange(sessionId: string): Promise<string> {
 
 async function api<T>(method: string, url: string, body?: unknown): Promise<T> {
   const res = await fetch(url, {
-    method, headers: { Authorization: `Embed-Token ${state.token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    method,
+    headers: { Authorization: `Embed-Token ${state.token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const json = (await res.json().catch(() => ({}))) as T & { error?: string };
@@ -105,7 +120,13 @@ async function adopt(token: string): Promise<Context> {
 }
 
 function ready(ctx: Context): void {
-  emit("svc:event:ready", { embedTenant: ctx.embedTenant, deploymentId: ctx.deploymentId, mode: "signed", surface: "dashboard", publicId: ctx.publicId });
+  emit("svc:event:ready", {
+    embedTenant: ctx.embedTenant,
+    deploymentId: ctx.deploymentId,
+    mode: "signed",
+    surface: "dashboard",
+    publicId: ctx.publicId,
+  });
 }
 
 /** The session timers follow the stand-in's clock (so `POST /__dev/clock` moves them). */
@@ -180,7 +201,9 @@ function layout(): void {
   app.append(h);
   const chips = document.createElement("p");
   chips.id = "filters";
-  chips.textContent = state.filters.size ? `Filters: ${[...state.filters.values()].map((f) => `${f.member} = ${f.values.join(", ")}`).join("; ")}` : "No filters";
+  chips.textContent = state.filters.size
+    ? `Filters: ${[...state.filters.values()].map((f) => `${f.member} = ${f.values.join(", ")}`).join("; ")}`
+    : "No filters";
   app.append(chips);
   const tz = document.createElement("p");
   tz.id = "timezone";
@@ -197,7 +220,10 @@ function layout(): void {
     const tools = document.createElement("div");
     tools.append(button("Drill down", () => drill(w, (state.rows.get(w.id) ?? [])[0] ?? null)));
     if (cfg.allowExport) {
-      tools.append(button("Export CSV", () => download(w, "csv")), button("Export XLSX", () => download(w, "xlsx")));
+      tools.append(
+        button("Export CSV", () => download(w, "csv")),
+        button("Export XLSX", () => download(w, "xlsx")),
+      );
     }
     sec.append(chart, total, tools);
     app.append(sec);
@@ -232,14 +258,21 @@ async function load(): Promise<void> {
   layout();
   const widgets = visibleWidgets();
   document.body.dataset.loading = "true";
-  const results = await Promise.allSettled(widgets.map(async (w) => {
-    const r = await api<{ data: Array<Record<string, unknown>> }>("POST", `/embed/api/dashboard/${encodeURIComponent(cfg.publicId)}/widgets/${encodeURIComponent(w.id)}/load`, {
-      filters: [...state.filters.values()], timezone: state.timezone,
-    });
-    if (gen !== state.generation) return;
-    state.rows.set(w.id, widgetRows(w, r.data));
-    await draw(w);
-  }));
+  const results = await Promise.allSettled(
+    widgets.map(async (w) => {
+      const r = await api<{ data: Array<Record<string, unknown>> }>(
+        "POST",
+        `/embed/api/dashboard/${encodeURIComponent(cfg.publicId)}/widgets/${encodeURIComponent(w.id)}/load`,
+        {
+          filters: [...state.filters.values()],
+          timezone: state.timezone,
+        },
+      );
+      if (gen !== state.generation) return;
+      state.rows.set(w.id, widgetRows(w, r.data));
+      await draw(w);
+    }),
+  );
   if (gen !== state.generation) return;
   document.body.dataset.loading = "false";
   const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
@@ -249,7 +282,11 @@ async function load(): Promise<void> {
     emit("svc:event:error", { message: e.message, name: e.name, context: "embed-render", fatal: false });
     return;
   }
-  emit("svc:event:dashboard-loaded", { publicId: cfg.publicId, widgetCount: widgets.length, loadDurationMs: Math.round(performance.now() - started) });
+  emit("svc:event:dashboard-loaded", {
+    publicId: cfg.publicId,
+    widgetCount: widgets.length,
+    loadDurationMs: Math.round(performance.now() - started),
+  });
 }
 
 function redraw(): void {
@@ -266,9 +303,15 @@ function download(w: DashboardWidget, format: "csv" | "xlsx"): void {
   const rows = state.rows.get(w.id) ?? [];
   const m = widgetMembers(w);
   const table: Array<Array<string | number>> = [[m.x, m.measure], ...rows.map((r) => [r.x, r.y])];
-  const blob = format === "csv"
-    ? new Blob([table.map((r) => r.map((v) => (typeof v === "number" ? String(v) : `"${v.replace(/"/g, '""')}"`)).join(",")).join("\r\n")], { type: "text/csv" })
-    : new Blob([xlsxBytes(w.title.slice(0, 31), table) as BlobPart], { type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" });
+  const blob =
+    format === "csv"
+      ? new Blob(
+          [table.map((r) => r.map((v) => (typeof v === "number" ? String(v) : `"${v.replace(/"/g, '""')}"`)).join(",")).join("\r\n")],
+          { type: "text/csv" },
+        )
+      : new Blob([xlsxBytes(w.title.slice(0, 31), table) as BlobPart], {
+          type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        });
   const a = document.createElement("a");
   a.href = URL.createObjectURL(blob);
   a.download = `${w.title}.${format}`;
@@ -306,7 +349,10 @@ async function act(a: EmbedAction): Promise<void> {
       return load();
     }
     case "svc:action:navigate": {
-      const ok = a.payload.path === "/" || (/^\/widgets\/[^/]+$/.test(a.payload.path) && (state.ctx?.widgets ?? []).some((w) => `/widgets/${encodeURIComponent(w.id)}` === a.payload.path));
+      const ok =
+        a.payload.path === "/" ||
+        (/^\/widgets\/[^/]+$/.test(a.payload.path) &&
+          (state.ctx?.widgets ?? []).some((w) => `/widgets/${encodeURIComponent(w.id)}` === a.payload.path));
       if (!ok) {
         emit("svc:event:error", { message: `There is no ${a.payload.path} in this dashboard.`, context: "navigate" });
         return;
@@ -314,7 +360,12 @@ async function act(a: EmbedAction): Promise<void> {
       const previousPath = state.path;
       state.path = a.payload.path;
       emit("svc:event:navigate", { path: state.path, previousPath });
-      emit("svc:event:view", { surface: "dashboard", path: state.path, publicId: cfg.publicId, ...(state.ctx ? { title: state.ctx.title } : {}) });
+      emit("svc:event:view", {
+        surface: "dashboard",
+        path: state.path,
+        publicId: cfg.publicId,
+        ...(state.ctx ? { title: state.ctx.title } : {}),
+      });
       return load();
     }
     case "svc:action:refresh":
@@ -329,7 +380,12 @@ async function act(a: EmbedAction): Promise<void> {
         if (wasExpired) await load();
       } catch (e) {
         // The working session stays; the host hears why the new one was refused.
-        emit("svc:event:error", { message: (e as Error).message, name: "EmbedSessionExchangeError", context: "session-renewal", fatal: false });
+        emit("svc:event:error", {
+          message: (e as Error).message,
+          name: "EmbedSessionExchangeError",
+          context: "session-renewal",
+          fatal: false,
+        });
       }
       return;
     }
@@ -351,7 +407,12 @@ async function start(): Promise<void> {
   applyLook();
   if (!cfg.sessionId) {
     app.textContent = "This embed URL has no session.";
-    emit("svc:event:error", { message: "The embed URL carries no session id.", name: "EmbedSessionExchangeError", context: "session-exchange", fatal: true });
+    emit("svc:event:error", {
+      message: "The embed URL carries no session id.",
+      name: "EmbedSessionExchangeError",
+      context: "session-exchange",
+      fatal: true,
+    });
     return;
   }
   let ctx: Context;

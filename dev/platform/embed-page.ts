@@ -34,7 +34,14 @@ export function allowedHostOrigin(o: string | undefined | null): string | null {
 }
 
 const WidgetLoadBody = z.strictObject({
-  filters: z.array(z.strictObject({ member: z.string().regex(/^[A-Za-z_]\w*\.[A-Za-z_]\w*$/), values: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])).max(1000) })).max(50),
+  filters: z
+    .array(
+      z.strictObject({
+        member: z.string().regex(/^[A-Za-z_]\w*\.[A-Za-z_]\w*$/),
+        values: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])).max(1000),
+      }),
+    )
+    .max(50),
   timezone: z.string().min(1).max(64).nullable(),
 });
 
@@ -64,12 +71,20 @@ function pageScript(): Promise<string> {
   bundled ??= (async () => {
     const esbuild = await import("esbuild");
     const r = await esbuild.build({
-      entryPoints: [path.join(here, "embed-page-client.ts")], bundle: true, write: false, format: "iife",
-      target: "es2022", platform: "browser", minify: false, logLevel: "silent",
+      entryPoints: [path.join(here, "embed-page-client.ts")],
+      bundle: true,
+      write: false,
+      format: "iife",
+      target: "es2022",
+      platform: "browser",
+      minify: false,
+      logLevel: "silent",
     });
     return r.outputFiles[0]!.text;
   })();
-  bundled.catch(() => { bundled = null; });
+  bundled.catch(() => {
+    bundled = null;
+  });
   return bundled;
 }
 
@@ -135,7 +150,10 @@ export function embedPageRoutes(embed: EmbedService, conn: DuckDBConnection): Ho
     const caller = embed.caller(header);
     const d: SeededDashboard = embed.readableDashboard(caller, c.req.param("publicId"));
     return c.json({
-      publicId: d.publicId, title: d.title, widgets: d.widgets, deploymentId: d.deploymentId,
+      publicId: d.publicId,
+      title: d.title,
+      widgets: d.widgets,
+      deploymentId: d.deploymentId,
       embedTenant: caller.kind === "external" ? caller.tenant : null,
       usableUntil: issuedAtMs(header!) + EMBED_LIMITS.tokenUsableMs,
       now: embed.clock.now(),

@@ -11,7 +11,11 @@ const DDL = [
 ];
 
 export class EmbedStore<U extends { id: number }, C extends { id: number }> {
-  private constructor(private readonly db: Db, readonly users: U[], readonly comments: C[]) {}
+  private constructor(
+    private readonly db: Db,
+    readonly users: U[],
+    readonly comments: C[],
+  ) {}
 
   static async load<U extends { id: number }, C extends { id: number }>(db: Db): Promise<EmbedStore<U, C>> {
     for (const d of DDL) await db.run(d);

@@ -5,7 +5,13 @@
 // Embed users persist (embed-store.ts); sessions and their revocation state live in memory (a restart
 // forgets them: every token then answers 401 and clients mint a new session), as docs/API.md says.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { EMBED_LIMITS, type EmbedDashboard, type GenerateSessionInput, type SessionSettings, type EmbedTheme } from "../../src/api/embed/schemas";
+import {
+  EMBED_LIMITS,
+  type EmbedDashboard,
+  type GenerateSessionInput,
+  type SessionSettings,
+  type EmbedTheme,
+} from "../../src/api/embed/schemas";
 import { ACCOUNT_NAME, USERS, type User } from "./personas";
 import { HttpProblem } from "./service";
 import type { Credentials } from "./auth";
@@ -32,23 +38,38 @@ export interface SeededDashboard extends EmbedDashboard {
 }
 
 const byStatus = { measures: ["orders.count"], dimensions: ["orders.status"] };
-const byMonth = { measures: ["orders.total_amount"], timeDimensions: [{ dimension: "orders.created_at", granularity: "month", dateRange: ["2025-01-01", "2025-12-31"] }] };
+const byMonth = {
+  measures: ["orders.total_amount"],
+  timeDimensions: [{ dimension: "orders.created_at", granularity: "month", dateRange: ["2025-01-01", "2025-12-31"] }],
+};
 const bySegment = { measures: ["orders.total_amount"], dimensions: ["customers.segment"] };
 
 export const DASHBOARDS: SeededDashboard[] = [
   {
-    publicId: "SalesDash001", title: "Sales overview", deploymentId: 1, reportIds: [2, 1], tenants: "all",
+    publicId: "SalesDash001",
+    title: "Sales overview",
+    deploymentId: 1,
+    reportIds: [2, 1],
+    tenants: "all",
     widgets: [
       { id: "w-status", title: "Orders by status", query: byStatus, chart: "bar" },
       { id: "w-month", title: "Revenue by month (2025)", query: byMonth, chart: "line" },
     ],
   },
   {
-    publicId: "AcmeDash0002", title: "Acme retail margins", deploymentId: 1, reportIds: [1], tenants: [EMBED_TENANTS[0]],
+    publicId: "AcmeDash0002",
+    title: "Acme retail margins",
+    deploymentId: 1,
+    reportIds: [1],
+    tenants: [EMBED_TENANTS[0]],
     widgets: [{ id: "w-segment", title: "Revenue by segment", query: bySegment, chart: "bar" }],
   },
   {
-    publicId: "FinDash00003", title: "Finance overview", deploymentId: 2, reportIds: [5], tenants: "all",
+    publicId: "FinDash00003",
+    title: "Finance overview",
+    deploymentId: 2,
+    reportIds: [5],
+    tenants: "all",
     widgets: [{ id: "w-status", title: "Orders by status", query: byStatus, chart: "bar" }],
   },
 ];
@@ -81,10 +102,14 @@ interface Session {
 
 /** Who an embed token speaks for. */
 export type EmbedCaller =
-  | { kind: "external"; sessionId: string; user: EmbedUser; tenant: string }
-  | { kind: "internal"; sessionId: string; user: User };
+  { kind: "external"; sessionId: string; user: EmbedUser; tenant: string } | { kind: "internal"; sessionId: string; user: User };
 
-interface EmbedClaims { typ: "embed"; sid: string; iat: number; exp: number }
+interface EmbedClaims {
+  typ: "embed";
+  sid: string;
+  iat: number;
+  exp: number;
+}
 
 const b64url = (s: string) => Buffer.from(s).toString("base64url");
 
@@ -146,7 +171,13 @@ export class EmbedService {
     if (input.branchName !== undefined) {
       const b = BRANCHES.find((x) => x.name === input.branchName);
       if (!b) throw new HttpProblem(404, `Branch ${input.branchName} is not a branch of this deployment`, undefined, "branchName");
-      if (!b.running) throw new HttpProblem(400, `Branch ${input.branchName} has nothing running: open it in the console, or give it a staging environment`, "branch_not_running", "branchName");
+      if (!b.running)
+        throw new HttpProblem(
+          400,
+          `Branch ${input.branchName} has nothing running: open it in the console, or give it a staging environment`,
+          "branch_not_running",
+          "branchName",
+        );
       branchName = b.name;
     }
     let principal: Session["principal"];
@@ -159,14 +190,24 @@ export class EmbedService {
     }
     const id = randomBytes(24).toString("base64url");
     this.sessions.set(id, {
-      id, mintedAt: this.clock.now(), redeemed: false, revoked: false, principal, branchName,
-      theme: input.embedTheme ?? null, settings: input.settings ?? {},
+      id,
+      mintedAt: this.clock.now(),
+      redeemed: false,
+      revoked: false,
+      principal,
+      branchName,
+      theme: input.embedTheme ?? null,
+      settings: input.settings ?? {},
     });
     return id;
   }
 
   /** An embed user is created on the tenant's first session for an externalId; later sessions may update email/firstName. */
-  private async embedUser(tenant: string, externalId: string, input: { email?: string | undefined; firstName?: string | undefined }): Promise<EmbedUser> {
+  private async embedUser(
+    tenant: string,
+    externalId: string,
+    input: { email?: string | undefined; firstName?: string | undefined },
+  ): Promise<EmbedUser> {
     const key = `${tenant}\u0000${externalId}`;
     const had = this.users.get(key);
     const u: EmbedUser = had ? { ...had } : { id: this.nextUserId++, tenant, username: externalId, email: null, firstName: null };
@@ -249,7 +290,8 @@ export class EmbedService {
   /** The comment endpoints need an embed tenant (§5.1–5.2): an internalId session → 403. */
   tenantCaller(header: string | undefined): Extract<EmbedCaller, { kind: "external" }> {
     const c = this.caller(header);
-    if (c.kind !== "external") throw new HttpProblem(403, "An internalId session carries no embed tenant: comments need an externalId session");
+    if (c.kind !== "external")
+      throw new HttpProblem(403, "An internalId session carries no embed tenant: comments need an externalId session");
     return c;
   }
 }

@@ -10,7 +10,11 @@ import { randomBytes } from "node:crypto";
 import { Hono } from "hono";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import {
-  DASHBOARD_EXPORT_TTL_MS, DashboardExportInput, type DashboardExportFormat, type DashboardExportStatus, type RenderAs,
+  DASHBOARD_EXPORT_TTL_MS,
+  DashboardExportInput,
+  type DashboardExportFormat,
+  type DashboardExportStatus,
+  type RenderAs,
 } from "../../src/api/schemas/management";
 import { HttpProblem } from "./service";
 import type { Credentials } from "./auth";
@@ -54,7 +58,12 @@ export interface ExportsOptions {
   renderDelayMs?: () => number;
 }
 
-export function exportsRoutes(creds: Credentials, clock: Clock, conn: DuckDBConnection, o: ExportsOptions = {}): Hono<{ Variables: { user: User } }> {
+export function exportsRoutes(
+  creds: Credentials,
+  clock: Clock,
+  conn: DuckDBConnection,
+  o: ExportsOptions = {},
+): Hono<{ Variables: { user: User } }> {
   const app = new Hono<{ Variables: { user: User } }>();
   const jobs = new Map<string, Job>();
 
@@ -98,14 +107,21 @@ export function exportsRoutes(creds: Credentials, clock: Clock, conn: DuckDBConn
     const user = c.var.user;
     const d = DASHBOARDS.find((x) => x.publicId === input.publicId);
     if (!d) throw new HttpProblem(404, `Dashboard ${input.publicId} not found`);
-    if (!canManage(user, d)) throw new HttpProblem(403, `Exporting dashboard ${d.publicId} needs manage access (admin, or editor of its deployment)`);
+    if (!canManage(user, d))
+      throw new HttpProblem(403, `Exporting dashboard ${d.publicId} needs manage access (admin, or editor of its deployment)`);
     if (input.renderAs) {
       if (!user.isAdmin) throw new HttpProblem(403, "Only a tenant admin may pass renderAs");
       checkSubject(input.renderAs, d);
     }
     const job: Job = {
-      id: randomBytes(12).toString("base64url"), ownerId: user.id, dashboard: d, format: input.format,
-      submittedAt: clock.now(), status: "queued", error: null, file: null,
+      id: randomBytes(12).toString("base64url"),
+      ownerId: user.id,
+      dashboard: d,
+      format: input.format,
+      submittedAt: clock.now(),
+      status: "queued",
+      error: null,
+      file: null,
     };
     jobs.set(job.id, job);
     void run(job);
@@ -116,10 +132,12 @@ export function exportsRoutes(creds: Credentials, clock: Clock, conn: DuckDBConn
 
   app.get("/:jobId/download", (c) => {
     const j = ownJob(c.req.param("jobId"), c.var.user);
-    if (j.status !== "done" || !j.file) throw new HttpProblem(409, `Export job ${j.id} is ${j.status}, not done: poll until done`, "not_done");
+    if (j.status !== "done" || !j.file)
+      throw new HttpProblem(409, `Export job ${j.id} is ${j.status}, not done: poll until done`, "not_done");
     const type = j.format === "png" ? "image/png" : "application/pdf";
     return c.body(new Uint8Array(j.file), 200, {
-      "Content-Type": type, "Content-Length": String(j.file.length),
+      "Content-Type": type,
+      "Content-Length": String(j.file.length),
       "Content-Disposition": `attachment; filename="${j.dashboard.publicId}.${j.format}"`,
     });
   });

@@ -7,13 +7,31 @@ import { startPlatform } from "./server";
 import { DEFAULT_CHAOS_RATES, parseRates } from "./chaos";
 
 function usage(msg: string): never {
-  process.stderr.write(`${msg}\nusage: npm run platform -- [--port N] [--data-dir DIR] [--slow-query-ms N] [--dev-hooks] [--chaos SEED [--chaos-rates kind=chance,…]] [--chat-delta-ms N] [--no-chat] [--ai-paywalled] [--no-dashboard-apps] [--restrict-data-download] [--timezone TZ]\n`);
+  process.stderr.write(
+    `${msg}\nusage: npm run platform -- [--port N] [--data-dir DIR] [--slow-query-ms N] [--dev-hooks] [--chaos SEED [--chaos-rates kind=chance,…]] [--chat-delta-ms N] [--no-chat] [--ai-paywalled] [--no-dashboard-apps] [--restrict-data-download] [--timezone TZ]\n`,
+  );
   process.exit(2);
 }
 
 let args;
 try {
-  args = parseArgs({ options: { port: { type: "string" }, "data-dir": { type: "string" }, "slow-query-ms": { type: "string" }, "dev-hooks": { type: "boolean" }, chaos: { type: "string" }, "chaos-rates": { type: "string" }, "chat-delta-ms": { type: "string" }, "no-chat": { type: "boolean" }, "ai-paywalled": { type: "boolean" }, "no-dashboard-apps": { type: "boolean" }, "restrict-data-download": { type: "boolean" }, timezone: { type: "string" } }, strict: true }).values;
+  args = parseArgs({
+    options: {
+      port: { type: "string" },
+      "data-dir": { type: "string" },
+      "slow-query-ms": { type: "string" },
+      "dev-hooks": { type: "boolean" },
+      chaos: { type: "string" },
+      "chaos-rates": { type: "string" },
+      "chat-delta-ms": { type: "string" },
+      "no-chat": { type: "boolean" },
+      "ai-paywalled": { type: "boolean" },
+      "no-dashboard-apps": { type: "boolean" },
+      "restrict-data-download": { type: "boolean" },
+      timezone: { type: "string" },
+    },
+    strict: true,
+  }).values;
 } catch (e) {
   usage((e as Error).message);
 }
@@ -55,9 +73,12 @@ for (const sig of ["SIGTERM", "SIGINT"] as const) {
     if (stopping) return;
     stopping = true;
     process.stderr.write(`platform: ${sig}, stopping\n`);
-    platform.close().then(() => process.exit(0), (e: unknown) => {
-      process.stderr.write(`platform: close failed: ${String(e)}\n`);
-      process.exit(1);
-    });
+    platform.close().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        process.stderr.write(`platform: close failed: ${String(e)}\n`);
+        process.exit(1);
+      },
+    );
   });
 }

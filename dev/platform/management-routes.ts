@@ -4,7 +4,12 @@
 import { Hono, type Context } from "hono";
 import { LIMITS } from "../../src/api/schemas/common";
 import {
-  ConnectInput, DeploymentTokenInput, DisconnectInput, RefreshInput, ReportInput, ReportListQuery,
+  ConnectInput,
+  DeploymentTokenInput,
+  DisconnectInput,
+  RefreshInput,
+  ReportInput,
+  ReportListQuery,
 } from "../../src/api/schemas/management";
 import { PageQuery, PublicId } from "../../src/api/schemas/common";
 import { buildOpenApiDocument } from "../../src/api/openapi";
@@ -19,12 +24,19 @@ type Env = { Variables: { user: User } };
 
 /** GET /api/v1/app-config as the stand-in answers it unless a start flag says otherwise. */
 export const DEFAULT_APP_CONFIG: AppConfig = {
-  aiPaywalled: false, dashboardAppsEnabled: true, restrictDataDownload: false, sheetsAgentChatEnabled: true,
+  aiPaywalled: false,
+  dashboardAppsEnabled: true,
+  restrictDataDownload: false,
+  sheetsAgentChatEnabled: true,
   timezoneSettings: { timezone: "UTC" },
 };
 
 /** `appConfig()` is read per request: the stand-in adds its aiUrl once it listens (docs/API.md §Chat). */
-export function managementRoutes(service: ReportService, creds: Credentials, appConfig: () => AppConfig = () => DEFAULT_APP_CONFIG): Hono<Env> {
+export function managementRoutes(
+  service: ReportService,
+  creds: Credentials,
+  appConfig: () => AppConfig = () => DEFAULT_APP_CONFIG,
+): Hono<Env> {
   const app = new Hono<Env>();
   const spec = buildOpenApiDocument();
 
@@ -46,7 +58,12 @@ export function managementRoutes(service: ReportService, creds: Credentials, app
   app.get("/users/me", (c) => {
     const u = c.var.user;
     return c.json({
-      id: u.id, email: u.email, firstName: u.firstName, lastName: u.lastName, picture: u.picture, isAdmin: u.isAdmin,
+      id: u.id,
+      email: u.email,
+      firstName: u.firstName,
+      lastName: u.lastName,
+      picture: u.picture,
+      isAdmin: u.isAdmin,
       userPolicies: Object.entries(u.roles).map(([d, role]) => ({ deploymentId: Number(d), role, source: "direct" })),
       settings: { sheetsSettings: sheetsSettings(u) },
     });
@@ -134,7 +151,8 @@ export function managementRoutes(service: ReportService, creds: Credentials, app
 
   app.get("/external-documents/:externalWorkbookId/placements", (c) => {
     const id = c.req.param("externalWorkbookId");
-    if (id.length === 0 || id.length > LIMITS.nameMax) throw new HttpProblem(400, "externalWorkbookId: 1 to 255 characters", "invalid", "externalWorkbookId");
+    if (id.length === 0 || id.length > LIMITS.nameMax)
+      throw new HttpProblem(400, "externalWorkbookId: 1 to 255 characters", "invalid", "externalWorkbookId");
     const q = parseWith(PageQuery, query(c));
     return c.json(page(service.externalPlacements(c.var.user, id), q.first, q.after));
   });

@@ -12,7 +12,9 @@ export function decodeCursor(after: string): number {
   try {
     const v = JSON.parse(Buffer.from(after, "base64url").toString()) as { o?: unknown };
     if (typeof v.o === "number" && Number.isInteger(v.o) && v.o >= 0) return v.o;
-  } catch { /* fall through */ }
+  } catch {
+    /* fall through */
+  }
   throw new HttpProblem(400, "after is not a cursor this server issued", ERROR_CODES.invalid, "after");
 }
 
@@ -21,5 +23,5 @@ export function page<T>(all: T[], first: number | undefined, after: string | und
   const end = first === undefined ? all.length : Math.min(all.length, start + first);
   const items = all.slice(start, end);
   const hasNextPage = end < all.length;
-  return { items, pageInfo: { hasNextPage, endCursor: items.length ? encodeCursor(end) : after ?? null } };
+  return { items, pageInfo: { hasNextPage, endCursor: items.length ? encodeCursor(end) : (after ?? null) } };
 }

@@ -7,7 +7,10 @@ import type { DeploymentRole } from "../../src/api/schemas/management";
 
 export const ACCOUNT_NAME = "cellbound-dev";
 
-export interface DeploymentDef { id: number; name: string }
+export interface DeploymentDef {
+  id: number;
+  name: string;
+}
 export const DEPLOYMENTS: DeploymentDef[] = [
   { id: 1, name: "Sales Analytics" },
   { id: 2, name: "Finance Sandbox" },
@@ -27,10 +30,46 @@ export interface User {
 }
 
 export const USERS: User[] = [
-  { id: 1, persona: "admin", email: "ada.admin@cellbound.test", firstName: "Ada", lastName: "Admin", picture: "", isAdmin: true, roles: { 1: "admin", 2: "admin" } },
-  { id: 2, persona: "analyst", email: "ana.analyst@cellbound.test", firstName: "Ana", lastName: "Analyst", picture: "", isAdmin: false, roles: { 1: "editor" } },
-  { id: 3, persona: "viewer", email: "vic.viewer@cellbound.test", firstName: "Vic", lastName: "Viewer", picture: "", isAdmin: false, roles: { 1: "viewer", 2: "viewer" } },
-  { id: 4, persona: "outsider", email: "oscar.outsider@cellbound.test", firstName: "Oscar", lastName: "Outsider", picture: "", isAdmin: false, roles: { 1: "editor", 2: "editor" } },
+  {
+    id: 1,
+    persona: "admin",
+    email: "ada.admin@cellbound.test",
+    firstName: "Ada",
+    lastName: "Admin",
+    picture: "",
+    isAdmin: true,
+    roles: { 1: "admin", 2: "admin" },
+  },
+  {
+    id: 2,
+    persona: "analyst",
+    email: "ana.analyst@cellbound.test",
+    firstName: "Ana",
+    lastName: "Analyst",
+    picture: "",
+    isAdmin: false,
+    roles: { 1: "editor" },
+  },
+  {
+    id: 3,
+    persona: "viewer",
+    email: "vic.viewer@cellbound.test",
+    firstName: "Vic",
+    lastName: "Viewer",
+    picture: "",
+    isAdmin: false,
+    roles: { 1: "viewer", 2: "viewer" },
+  },
+  {
+    id: 4,
+    persona: "outsider",
+    email: "oscar.outsider@cellbound.test",
+    firstName: "Oscar",
+    lastName: "Outsider",
+    picture: "",
+    isAdmin: false,
+    roles: { 1: "editor", 2: "editor" },
+  },
 ];
 
 export const userById = (id: number): User | undefined => USERS.find((u) => u.id === id);

@@ -16,21 +16,49 @@ export const LEGACY_UNIQUE_ID = 100 * PLACEHOLDER_BUCKET;
 export const LEGACY_SHARED_IDS = [101 * PLACEHOLDER_BUCKET, 101 * PLACEHOLDER_BUCKET + 1];
 const AT = "2026-01-15T09:00:00.000Z";
 
-
 /** The demo catalogue: owned by the analyst, shared with the deployment. */
 const DEMO: { id: number; name: string; folderId: number; jsonQuery: object; pivotItems?: StoredReport["pivotItems"] }[] = [
   {
-    id: 6, name: "Revenue by month", folderId: 1,
-    jsonQuery: { measures: ["orders.total_amount", "orders.count", "orders.return_rate"], timeDimensions: [{ dimension: "orders.created_at", granularity: "month" }], order: [["orders.created_at", "asc"]] },
+    id: 6,
+    name: "Revenue by month",
+    folderId: 1,
+    jsonQuery: {
+      measures: ["orders.total_amount", "orders.count", "orders.return_rate"],
+      timeDimensions: [{ dimension: "orders.created_at", granularity: "month" }],
+      order: [["orders.created_at", "asc"]],
+    },
   },
   {
-    id: 7, name: "Top customers", folderId: 2,
-    jsonQuery: { measures: ["orders.total_amount", "orders.count"], dimensions: ["customers.name", "customers.country", "customers.segment"], order: [["orders.total_amount", "desc"]], limit: 25 },
+    id: 7,
+    name: "Top customers",
+    folderId: 2,
+    jsonQuery: {
+      measures: ["orders.total_amount", "orders.count"],
+      dimensions: ["customers.name", "customers.country", "customers.segment"],
+      order: [["orders.total_amount", "desc"]],
+      limit: 25,
+    },
   },
   {
-    id: 8, name: "Orders by status and region", folderId: 3,
-    jsonQuery: { measures: ["orders.count"], dimensions: ["orders.status", "customers.country"], order: [["orders.status", "asc"], ["customers.country", "asc"]] },
-    pivotItems: { rows: ["orders.status"], columns: ["customers.country"], measures: ["orders.count"], filters: [], showColumnTotals: true, showRowTotals: true },
+    id: 8,
+    name: "Orders by status and region",
+    folderId: 3,
+    jsonQuery: {
+      measures: ["orders.count"],
+      dimensions: ["orders.status", "customers.country"],
+      order: [
+        ["orders.status", "asc"],
+        ["customers.country", "asc"],
+      ],
+    },
+    pivotItems: {
+      rows: ["orders.status"],
+      columns: ["customers.country"],
+      measures: ["orders.count"],
+      filters: [],
+      showColumnTotals: true,
+      showRowTotals: true,
+    },
   },
 ];
 
@@ -39,17 +67,49 @@ const checksum: ResultChecksum = { v: 1, chunks: [{ from: 0, to: 4, hash: "0f1e2
 
 function report(id: number, deploymentId: number, publicId: string | null, name: string, userId: number, shared: boolean): StoredReport {
   const r: StoredReport = {
-    id, deploymentId, publicId, name, title: name, userId, shared, source: "SHEETS_DESKTOP",
-    createdAt: AT, updatedAt: AT, version: 1, jsonQuery: query, externalWorkbookId: MIXED_WORKBOOK,
+    id,
+    deploymentId,
+    publicId,
+    name,
+    title: name,
+    userId,
+    shared,
+    source: "SHEETS_DESKTOP",
+    createdAt: AT,
+    updatedAt: AT,
+    version: 1,
+    jsonQuery: query,
+    externalWorkbookId: MIXED_WORKBOOK,
   };
   r.currentQueryChecksum = queryChecksum(r);
   return r;
 }
-function placement(id: string, r: StoredReport, workbookId: string, sheet: string, anchor: string, end: string, queryChecksum: string): StoredPlacement {
+function placement(
+  id: string,
+  r: StoredReport,
+  workbookId: string,
+  sheet: string,
+  anchor: string,
+  end: string,
+  queryChecksum: string,
+): StoredPlacement {
   return {
-    id, reportId: r.id, host: "SHEETS_DESKTOP", workbookId, workbookName: workbookId === MIXED_WORKBOOK ? "Mixed.xlsx" : "Oversized.xlsx",
-    sheetId: `sheet-${sheet}`, sheetName: sheet, anchorCell: anchor, endResultCell: end, resultLocation: `${anchor}:${end}`,
-    placedAt: AT, refreshedAt: AT, placedByUserId: r.userId, refreshedByUserId: r.userId, queryChecksum, resultChecksum: checksum,
+    id,
+    reportId: r.id,
+    host: "SHEETS_DESKTOP",
+    workbookId,
+    workbookName: workbookId === MIXED_WORKBOOK ? "Mixed.xlsx" : "Oversized.xlsx",
+    sheetId: `sheet-${sheet}`,
+    sheetName: sheet,
+    anchorCell: anchor,
+    endResultCell: end,
+    resultLocation: `${anchor}:${end}`,
+    placedAt: AT,
+    refreshedAt: AT,
+    placedByUserId: r.userId,
+    refreshedByUserId: r.userId,
+    queryChecksum,
+    resultChecksum: checksum,
   };
 }
 
@@ -61,12 +121,17 @@ export async function seedIfEmpty(store: Store): Promise<void> {
   const outsiderOther = report(4, 2, "OscarFin0004", "Finance forecast", 4, false);
   const viewerVisible = report(5, 2, "FinShared005", "Finance shared", 1, true);
   const legacy = [LEGACY_UNIQUE_ID, ...LEGACY_SHARED_IDS].map((id) => report(id, 1, null, `Legacy report ${id}`, 2, true));
-  const big = [10, 11, 12].map((id) => ({ ...report(id, 1, `OversizeRp${id}`, `Oversized ${id}`, 1, true), externalWorkbookId: OVERSIZED_WORKBOOK }));
+  const big = [10, 11, 12].map((id) => ({
+    ...report(id, 1, `OversizeRp${id}`, `Oversized ${id}`, 1, true),
+    externalWorkbookId: OVERSIZED_WORKBOOK,
+  }));
   for (const r of [...legacy, ...big]) r.folderId = 9; // edge cases the tests need, out of the demo user's way
   const demo = DEMO.map((d) => {
     const r: StoredReport = {
       ...report(d.id, 1, `DemoReport${String(d.id).padStart(2, "0")}`, d.name, 2, true),
-      folderId: d.folderId, jsonQuery: JSON.stringify(d.jsonQuery), ...(d.pivotItems ? { pivotItems: d.pivotItems } : {}),
+      folderId: d.folderId,
+      jsonQuery: JSON.stringify(d.jsonQuery),
+      ...(d.pivotItems ? { pivotItems: d.pivotItems } : {}),
     };
     delete r.externalWorkbookId;
     r.currentQueryChecksum = queryChecksum(r);
@@ -84,7 +149,17 @@ export async function seedIfEmpty(store: Store): Promise<void> {
   // 2001 placements over three reports: one over the 2000 limit.
   for (let i = 0; i < 2001; i++) {
     const r = big[i % 3]!;
-    placements.push(placement(`plc-over-${String(i).padStart(4, "0")}`, r, OVERSIZED_WORKBOOK, `S${i % 3}`, `A${i * 10 + 1}`, `C${i * 10 + 5}`, r.currentQueryChecksum!));
+    placements.push(
+      placement(
+        `plc-over-${String(i).padStart(4, "0")}`,
+        r,
+        OVERSIZED_WORKBOOK,
+        `S${i % 3}`,
+        `A${i * 10 + 1}`,
+        `C${i * 10 + 5}`,
+        r.currentQueryChecksum!,
+      ),
+    );
   }
   await store.commit({ reports, placements, meta: { seeded: "1" } });
 }

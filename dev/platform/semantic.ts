@@ -12,8 +12,19 @@ export class QueryError extends Error {}
 type DimType = "string" | "number" | "boolean" | "time";
 /** Display formats as the semantic layer's model sets them (`format:`), carried by /v1/meta and annotations. */
 type MemberFormat = "currency" | "percent" | "number" | "id";
-interface DimensionDef { sql: string; type: DimType; title: string; format?: MemberFormat }
-interface MeasureDef { sql: string; aggType: "count" | "sum" | "avg" | "countDistinct" | "number"; title: string; decimals: number; format?: MemberFormat }
+interface DimensionDef {
+  sql: string;
+  type: DimType;
+  title: string;
+  format?: MemberFormat;
+}
+interface MeasureDef {
+  sql: string;
+  aggType: "count" | "sum" | "avg" | "countDistinct" | "number";
+  title: string;
+  decimals: number;
+  format?: MemberFormat;
+}
 interface ViewDef {
   name: string;
   title: string;
@@ -27,13 +38,22 @@ interface ViewDef {
 
 export const VIEWS: ViewDef[] = [
   {
-    name: "orders", title: "Orders", table: "sample.orders", alias: "o",
+    name: "orders",
+    title: "Orders",
+    table: "sample.orders",
+    alias: "o",
     measures: {
       count: { sql: "count(*)", aggType: "count", title: "Count", decimals: 0 },
       total_amount: { sql: "sum(o.amount)", aggType: "sum", title: "Total Amount", decimals: 2, format: "currency" },
       avg_amount: { sql: "avg(o.amount)", aggType: "avg", title: "Avg Amount", decimals: 6, format: "currency" },
       // A percentage as the semantic layer models one: already ×100 (Cube's `{a} / {b} * 100.0, format: percent`).
-      return_rate: { sql: "100.0 * avg(CASE WHEN o.is_returned THEN 1 ELSE 0 END)", aggType: "number", title: "Return Rate", decimals: 2, format: "percent" },
+      return_rate: {
+        sql: "100.0 * avg(CASE WHEN o.is_returned THEN 1 ELSE 0 END)",
+        aggType: "number",
+        title: "Return Rate",
+        decimals: 2,
+        format: "percent",
+      },
       total_quantity: { sql: "sum(o.quantity)", aggType: "sum", title: "Total Quantity", decimals: 0 },
       customers_count: { sql: "count(DISTINCT o.customer_id)", aggType: "countDistinct", title: "Customers Count", decimals: 0 },
     },
@@ -48,7 +68,11 @@ export const VIEWS: ViewDef[] = [
     },
   },
   {
-    name: "customers", title: "Customers", table: "sample.customers", alias: "c", joinOn: "c.id = o.customer_id",
+    name: "customers",
+    title: "Customers",
+    table: "sample.customers",
+    alias: "c",
+    joinOn: "c.id = o.customer_id",
     measures: { count: { sql: "count(DISTINCT c.id)", aggType: "countDistinct", title: "Count", decimals: 0 } },
     dimensions: {
       id: { sql: "c.id", type: "number", title: "Id" },
@@ -60,7 +84,11 @@ export const VIEWS: ViewDef[] = [
     },
   },
   {
-    name: "products", title: "Products", table: "sample.products", alias: "p", joinOn: "p.id = o.product_id",
+    name: "products",
+    title: "Products",
+    table: "sample.products",
+    alias: "p",
+    joinOn: "p.id = o.product_id",
     measures: { count: { sql: "count(DISTINCT p.id)", aggType: "countDistinct", title: "Count", decimals: 0 } },
     dimensions: {
       id: { sql: "p.id", type: "number", title: "Id" },
@@ -96,13 +124,31 @@ function measure(member: string): { view: ViewDef; def: MeasureDef } {
 export function metaBody() {
   return {
     cubes: VIEWS.map((v) => ({
-      public: true, name: v.name, type: "view", title: v.title,
+      public: true,
+      name: v.name,
+      type: "view",
+      title: v.title,
       measures: Object.entries(v.measures).map(([n, m]) => ({
-        name: `${v.name}.${n}`, title: `${v.title} ${m.title}`, shortTitle: m.title, cumulativeTotal: false, cumulative: false,
-        type: "number", aggType: m.aggType, ...(m.format ? { format: m.format } : {}), drillMembers: [], drillMembersGrouped: { measures: [], dimensions: [] }, isVisible: true,
+        name: `${v.name}.${n}`,
+        title: `${v.title} ${m.title}`,
+        shortTitle: m.title,
+        cumulativeTotal: false,
+        cumulative: false,
+        type: "number",
+        aggType: m.aggType,
+        ...(m.format ? { format: m.format } : {}),
+        drillMembers: [],
+        drillMembersGrouped: { measures: [], dimensions: [] },
+        isVisible: true,
       })),
       dimensions: Object.entries(v.dimensions).map(([n, d]) => ({
-        name: `${v.name}.${n}`, title: `${v.title} ${d.title}`, type: d.type, shortTitle: d.title, ...(d.format ? { format: d.format } : {}), suggestFilterValues: true, isVisible: true,
+        name: `${v.name}.${n}`,
+        title: `${v.title} ${d.title}`,
+        type: d.type,
+        shortTitle: d.title,
+        ...(d.format ? { format: d.format } : {}),
+        suggestFilterValues: true,
+        isVisible: true,
       })),
       segments: [],
     })),
@@ -135,7 +181,12 @@ export interface CompiledQuery {
   countSql: string | null;
   params: DuckDBValue[];
   normalized: Record<string, unknown>;
-  annotation: { measures: Record<string, unknown>; dimensions: Record<string, unknown>; segments: Record<string, unknown>; timeDimensions: Record<string, unknown> };
+  annotation: {
+    measures: Record<string, unknown>;
+    dimensions: Record<string, unknown>;
+    segments: Record<string, unknown>;
+    timeDimensions: Record<string, unknown>;
+  };
   /** [granular key, plain key] pairs: each row repeats the time value under the plain member name. */
   timeAliases: Array<[string, string]>;
 }
@@ -155,21 +206,26 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
   const measures = query.measures ?? [];
   const dimensions = query.dimensions ?? [];
   const timeDimensions = query.timeDimensions ?? [];
-  if (measures.length + dimensions.length + timeDimensions.length === 0) throw new QueryError("Query should contain either measures, dimensions or timeDimensions");
+  if (measures.length + dimensions.length + timeDimensions.length === 0)
+    throw new QueryError("Query should contain either measures, dimensions or timeDimensions");
   // Cube checks this before anything else in the query (api-gateway normalizeQuery). Requests
   // reach here through the LoadQuery schema, which already refuses it; the check stays for
   // in-process callers.
   if (query.limit !== undefined && query.limit > ROW_LIMITS.max) throw new QueryError("The query limit has been exceeded.");
   const limit = query.limit ?? ROW_LIMITS.default;
   const params: DuckDBValue[] = [];
-  const param = (v: DuckDBValue) => { params.push(v); return `$${params.length}`; };
+  const param = (v: DuckDBValue) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
   const used = new Set<string>();
-  const timeExpr = (col: string) => timezone === "UTC" ? col : `timezone('${timezone}', timezone('UTC', ${col}))`;
+  const timeExpr = (col: string) => (timezone === "UTC" ? col : `timezone('${timezone}', timezone('UTC', ${col}))`);
 
   const pd = options.pushdown === false ? null : pushdownPlan(query);
   const rollup = pd ? rollupFor(query) : null;
   /** A dimension's column: on a rollup, the joined view's columns are copied in as o.<prefix>_<name>. */
-  const colOf = (view: ViewDef, sql: string) => rollup && view.name === rollup.view ? sql.replace(/^\w+\.(\w+)$/, `o.${rollup.prefix}_$1`) : sql;
+  const colOf = (view: ViewDef, sql: string) =>
+    rollup && view.name === rollup.view ? sql.replace(/^\w+\.(\w+)$/, `o.${rollup.prefix}_$1`) : sql;
   const preCols = new Set<string>();
   const preWhere: string[] = [];
   const preAggs = new Map<string, string>();
@@ -189,9 +245,11 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
   const fmtDim = (alias: string, type: DimType) =>
     type === "time" ? `strftime(${alias}, '%Y-%m-%dT%H:%M:%S.%g')` : type === "boolean" ? alias : `CAST(${alias} AS VARCHAR)`;
   const jsonDim = (alias: string, type: DimType) =>
-    type === "string" ? `to_json(CAST(${alias} AS VARCHAR))::VARCHAR`
-    : type === "boolean" ? `CASE WHEN ${alias} THEN 'true' WHEN NOT ${alias} THEN 'false' END`
-    : `'"' || ${fmtDim(alias, type)} || '"'`; // numbers and times: no character needs escaping
+    type === "string"
+      ? `to_json(CAST(${alias} AS VARCHAR))::VARCHAR`
+      : type === "boolean"
+        ? `CASE WHEN ${alias} THEN 'true' WHEN NOT ${alias} THEN 'false' END`
+        : `'"' || ${fmtDim(alias, type)} || '"'`; // numbers and times: no character needs escaping
 
   dimensions.forEach((m, i) => {
     const { view, def } = dimension(m);
@@ -205,7 +263,12 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
     outer.push(`${fmtDim(alias, def.type)} AS ${q(m)}`);
     jsonCols.push([m, jsonDim(alias, def.type)]);
     orderable.set(m, alias);
-    annotation.dimensions[m] = { title: `${view.title} ${def.title}`, shortTitle: def.title, type: def.type, ...(def.format ? { format: def.format } : {}) };
+    annotation.dimensions[m] = {
+      title: `${view.title} ${def.title}`,
+      shortTitle: def.title,
+      type: def.type,
+      ...(def.format ? { format: def.format } : {}),
+    };
   });
 
   const normalizedTds = timeDimensions.map((td, i) => {
@@ -218,7 +281,9 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
     if (td.dateRange !== undefined) {
       const [from, to] = typeof td.dateRange === "string" ? [td.dateRange, td.dateRange] : td.dateRange;
       dateRange = [rangeBound(from, false), rangeBound(to, true)];
-      (pushed ? preWhere : where).push(`${expr} BETWEEN CAST(${param(dateRange[0])} AS TIMESTAMP) AND CAST(${param(dateRange[1])} AS TIMESTAMP)`);
+      (pushed ? preWhere : where).push(
+        `${expr} BETWEEN CAST(${param(dateRange[0])} AS TIMESTAMP) AND CAST(${param(dateRange[1])} AS TIMESTAMP)`,
+      );
     }
     if (td.granularity) {
       const alias = `t${i}`;
@@ -253,7 +318,14 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
     outer.push(`CAST(${num} AS VARCHAR) AS ${q(m)}`);
     jsonCols.push([m, `'"' || CAST(${num} AS VARCHAR) || '"'`]);
     orderable.set(m, alias);
-    annotation.measures[m] = { title: `${view.title} ${def.title}`, shortTitle: def.title, type: "number", ...(def.format ? { format: def.format } : {}), drillMembers: [], drillMembersGrouped: { measures: [], dimensions: [] } };
+    annotation.measures[m] = {
+      title: `${view.title} ${def.title}`,
+      shortTitle: def.title,
+      type: "number",
+      ...(def.format ? { format: def.format } : {}),
+      drillMembers: [],
+      drillMembersGrouped: { measures: [], dimensions: [] },
+    };
   });
 
   const filterSql = (f: Filter): { sql: string; aggregate: boolean } => {
@@ -284,32 +356,71 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
       if (type === "boolean") return param(v === "true");
       return param(v);
     };
-    const need = (n: number) => { if (values.length < n) throw new QueryError(`Filter ${f.operator} on ${f.member} needs ${n} value(s)`); };
+    const need = (n: number) => {
+      if (values.length < n) throw new QueryError(`Filter ${f.operator} on ${f.member} needs ${n} value(s)`);
+    };
     let sql: string;
     switch (f.operator) {
-      case "equals": need(1); sql = `${col} IN (${values.map(typed).join(", ")})`; break;
-      case "notEquals": need(1); sql = `(${col} NOT IN (${values.map(typed).join(", ")}) OR ${col} IS NULL)`; break;
-      case "contains": case "notContains": case "startsWith": case "endsWith": {
+      case "equals":
         need(1);
-        const pat = (v: string) => f.operator === "startsWith" ? `${param(v)} || '%'` : f.operator === "endsWith" ? `'%' || ${param(v)}` : `'%' || ${param(v)} || '%'`;
+        sql = `${col} IN (${values.map(typed).join(", ")})`;
+        break;
+      case "notEquals":
+        need(1);
+        sql = `(${col} NOT IN (${values.map(typed).join(", ")}) OR ${col} IS NULL)`;
+        break;
+      case "contains":
+      case "notContains":
+      case "startsWith":
+      case "endsWith": {
+        need(1);
+        const pat = (v: string) =>
+          f.operator === "startsWith"
+            ? `${param(v)} || '%'`
+            : f.operator === "endsWith"
+              ? `'%' || ${param(v)}`
+              : `'%' || ${param(v)} || '%'`;
         const any = values.map((v) => `CAST(${col} AS VARCHAR) ILIKE ${pat(v)}`).join(" OR ");
         sql = f.operator === "notContains" ? `NOT (${any})` : `(${any})`;
         break;
       }
-      case "gt": need(1); sql = `${col} > ${typed(values[0]!)}`; break;
-      case "gte": need(1); sql = `${col} >= ${typed(values[0]!)}`; break;
-      case "lt": need(1); sql = `${col} < ${typed(values[0]!)}`; break;
-      case "lte": need(1); sql = `${col} <= ${typed(values[0]!)}`; break;
-      case "set": sql = `${col} IS NOT NULL`; break;
-      case "notSet": sql = `${col} IS NULL`; break;
-      case "inDateRange": case "notInDateRange": {
+      case "gt":
+        need(1);
+        sql = `${col} > ${typed(values[0]!)}`;
+        break;
+      case "gte":
+        need(1);
+        sql = `${col} >= ${typed(values[0]!)}`;
+        break;
+      case "lt":
+        need(1);
+        sql = `${col} < ${typed(values[0]!)}`;
+        break;
+      case "lte":
+        need(1);
+        sql = `${col} <= ${typed(values[0]!)}`;
+        break;
+      case "set":
+        sql = `${col} IS NOT NULL`;
+        break;
+      case "notSet":
+        sql = `${col} IS NULL`;
+        break;
+      case "inDateRange":
+      case "notInDateRange": {
         need(2);
         const between = `${col} BETWEEN CAST(${param(rangeBound(values[0]!, false))} AS TIMESTAMP) AND CAST(${param(rangeBound(values[1]!, true))} AS TIMESTAMP)`;
         sql = f.operator === "inDateRange" ? between : `NOT (${between})`;
         break;
       }
-      case "beforeDate": need(1); sql = `${col} < CAST(${param(rangeBound(values[0]!, false))} AS TIMESTAMP)`; break;
-      case "afterDate": need(1); sql = `${col} > CAST(${param(rangeBound(values[0]!, true))} AS TIMESTAMP)`; break;
+      case "beforeDate":
+        need(1);
+        sql = `${col} < CAST(${param(rangeBound(values[0]!, false))} AS TIMESTAMP)`;
+        break;
+      case "afterDate":
+        need(1);
+        sql = `${col} > CAST(${param(rangeBound(values[0]!, true))} AS TIMESTAMP)`;
+        break;
     }
     return { sql, aggregate: Boolean(md) };
   };
@@ -328,9 +439,15 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
     const fact = rollup
       ? `(SELECT * FROM sample.${rollup.table} o${preWhere.length ? ` WHERE ${preWhere.join(" AND ")}` : ""}) o`
       : pd
-      ? `(SELECT ${[...VIEWS.filter((v) => v.joinOn && used.has(v.name)).map((v) => /o\.\w+/.exec(v.joinOn!)![0]), ...preCols].join(", ")}, ${[...preAggs].map(([a, e]) => `${e} AS ${a}`).join(", ")} FROM sample.orders o${preWhere.length ? ` WHERE ${preWhere.join(" AND ")}` : ""} GROUP BY ALL) o`
-      : "sample.orders o";
-    from = fact + (rollup ? "" : VIEWS.filter((v) => v.joinOn && used.has(v.name)).map((v) => ` JOIN ${v.table} ${v.alias} ON ${v.joinOn}`).join(""));
+        ? `(SELECT ${[...VIEWS.filter((v) => v.joinOn && used.has(v.name)).map((v) => /o\.\w+/.exec(v.joinOn!)![0]), ...preCols].join(", ")}, ${[...preAggs].map(([a, e]) => `${e} AS ${a}`).join(", ")} FROM sample.orders o${preWhere.length ? ` WHERE ${preWhere.join(" AND ")}` : ""} GROUP BY ALL) o`
+        : "sample.orders o";
+    from =
+      fact +
+      (rollup
+        ? ""
+        : VIEWS.filter((v) => v.joinOn && used.has(v.name))
+            .map((v) => ` JOIN ${v.table} ${v.alias} ON ${v.joinOn}`)
+            .join(""));
   }
 
   let order: Array<{ id: string; desc: boolean }>;
@@ -342,14 +459,19 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
     const bad = given.findIndex((o) => !Array.isArray(o));
     if (bad >= 0) throw new QueryError(`Invalid query format: "order[${bad}]" must be an array`);
     order = (given as Array<[string, "asc" | "desc"]>).map((o) => ({ id: o[0], desc: o[1] === "desc" }));
-  }
-  else order = Object.entries(given).map(([id, d]) => ({ id, desc: d === "desc" }));
+  } else order = Object.entries(given).map(([id, d]) => ({ id, desc: d === "desc" }));
   for (const o of order) if (!orderable.has(o.id)) throw new QueryError(`Order member '${o.id}' is not part of the query`);
   // Default order (as the semantic layer does): first time dimension, else first measure desc, else first dimension.
-  const effective = order.length > 0 ? order
-    : timeAliases.length > 0 ? [{ id: timeAliases[0]![1], desc: false }]
-    : measures.length > 0 ? [{ id: measures[0]!, desc: true }]
-    : dimensions.length > 0 ? [{ id: dimensions[0]!, desc: false }] : [];
+  const effective =
+    order.length > 0
+      ? order
+      : timeAliases.length > 0
+        ? [{ id: timeAliases[0]![1], desc: false }]
+        : measures.length > 0
+          ? [{ id: measures[0]!, desc: true }]
+          : dimensions.length > 0
+            ? [{ id: dimensions[0]!, desc: false }]
+            : [];
   const orderSql = effective.map((o) => `${orderable.get(o.id)} ${o.desc ? "DESC" : "ASC"} NULLS LAST`);
   // Tie-break on every grouping column so pages are stable.
   const tie = groupAliases;
@@ -360,7 +482,10 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
   const innerOrdered = `${innerSql}${orderBy.length ? ` ORDER BY ${orderBy.join(", ")}` : ""} LIMIT ${limit}${query.offset ? ` OFFSET ${query.offset}` : ""}`;
   const sql = `SELECT ${outer.join(", ")} FROM (${innerOrdered}) r`;
   const sqlText = (t: string) => `'${t.replaceAll("'", "''")}'`;
-  const rowCols = [...jsonCols, ...timeAliases.map(([granular, plain]): [string, string] => [plain, jsonCols.find(([k]) => k === granular)![1]])];
+  const rowCols = [
+    ...jsonCols,
+    ...timeAliases.map(([granular, plain]): [string, string] => [plain, jsonCols.find(([k]) => k === granular)![1]]),
+  ];
   const rowJson = rowCols.length
     ? `${rowCols.map(([k, v], i) => `${sqlText(`${i ? "," : "{"}${JSON.stringify(k)}:`)} || coalesce(${v}, 'null')`).join(" || ")} || '}'`
     : `'{}'`;
@@ -368,8 +493,14 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
   const countSql = query.total ? `SELECT CAST(count(*) AS INTEGER) AS n FROM (${innerSql}) r` : null;
 
   const normalized: Record<string, unknown> = {
-    measures, dimensions, timeDimensions: normalizedTds, filters: query.filters ?? [], order,
-    limit, timezone, rowLimit: limit,
+    measures,
+    dimensions,
+    timeDimensions: normalizedTds,
+    filters: query.filters ?? [],
+    order,
+    limit,
+    timezone,
+    rowLimit: limit,
     ...(query.offset !== undefined ? { offset: query.offset } : {}),
     ...(query.total !== undefined ? { total: query.total } : {}),
   };
@@ -391,7 +522,12 @@ function membersOf(f: Filter): string[] {
 const PARTIAL_SUM_TYPE: Record<string, string> = { amount: "DECIMAL(18,2)", quantity: "BIGINT" };
 
 function pushdownPlan(query: LoadQuery): { measure(def: MeasureDef, aggs: Map<string, string>): string } | null {
-  const members = [...(query.measures ?? []), ...(query.dimensions ?? []), ...(query.timeDimensions ?? []).map((t) => t.dimension), ...(query.filters ?? []).flatMap(membersOf)];
+  const members = [
+    ...(query.measures ?? []),
+    ...(query.dimensions ?? []),
+    ...(query.timeDimensions ?? []).map((t) => t.dimension),
+    ...(query.filters ?? []).flatMap(membersOf),
+  ];
   const views = new Set(members.map((m) => m.split(".")[0]));
   if (!views.has("orders") || views.size < 2) return null;
   for (const m of query.measures ?? []) {
@@ -401,7 +537,13 @@ function pushdownPlan(query: LoadQuery): { measure(def: MeasureDef, aggs: Map<st
   }
   for (const f of query.filters ?? []) {
     const ms = membersOf(f);
-    if (ms.some((m) => { const { view, name } = resolve(m); return Boolean(view.measures[name]); })) return null;
+    if (
+      ms.some((m) => {
+        const { view, name } = resolve(m);
+        return Boolean(view.measures[name]);
+      })
+    )
+      return null;
     const fv = new Set(ms.map((m) => m.split(".")[0]));
     if (fv.has("orders") && fv.size > 1) return null;
   }
@@ -431,7 +573,12 @@ function pushdownPlan(query: LoadQuery): { measure(def: MeasureDef, aggs: Map<st
  * alone when status is not used either, else the one by customer (product) × status.
  */
 function rollupFor(query: LoadQuery): { table: string; view: string; prefix: string } | null {
-  const members = [...(query.measures ?? []), ...(query.dimensions ?? []), ...(query.timeDimensions ?? []).map((t) => t.dimension), ...(query.filters ?? []).flatMap(membersOf)];
+  const members = [
+    ...(query.measures ?? []),
+    ...(query.dimensions ?? []),
+    ...(query.timeDimensions ?? []).map((t) => t.dimension),
+    ...(query.filters ?? []).flatMap(membersOf),
+  ];
   const joined = [...new Set(members.map((m) => m.split(".")[0]!))].filter((v) => v !== "orders");
   if (joined.length !== 1) return null;
   const ordersMembers = members.filter((m) => m.startsWith("orders.") && !(query.measures ?? []).includes(m));
@@ -443,7 +590,10 @@ function rollupFor(query: LoadQuery): { table: string; view: string; prefix: str
 }
 
 /** Base views svcsql may read, with plain column names. */
-export const SQL_VIEWS_DDL = VIEWS.map((v) =>
-  `CREATE OR REPLACE VIEW ${v.name} AS SELECT ${Object.entries(v.dimensions).map(([n, d]) => `${d.sql.replace(/^\w+\./, "")} AS ${n}`).join(", ")}${v.name === "orders" ? ", customer_id, product_id" : ""} FROM ${v.table}`,
+export const SQL_VIEWS_DDL = VIEWS.map(
+  (v) =>
+    `CREATE OR REPLACE VIEW ${v.name} AS SELECT ${Object.entries(v.dimensions)
+      .map(([n, d]) => `${d.sql.replace(/^\w+\./, "")} AS ${n}`)
+      .join(", ")}${v.name === "orders" ? ", customer_id, product_id" : ""} FROM ${v.table}`,
 );
 export const SQL_VIEW_NAMES = new Set(VIEWS.map((v) => v.name));

@@ -147,7 +147,13 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
 
   const app = new Hono();
   app.use("*", platformCors(options.corsOrigins));
-  app.use("*", bodyLimit({ maxSize: 2 * 1024 * 1024, onError: (c) => c.json({ error: "The body is over 2 MiB", code: "too_long", field: "(body)" }, 400) }));
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: 2 * 1024 * 1024,
+      onError: (c) => c.json({ error: "The body is over 2 MiB", code: "too_long", field: "(body)" }, 400),
+    }),
+  );
   const running = { svcsql: 0 };
   const chaos = new Chaos({ clock, raceNextUpsert: (kind, times) => hooks.raceNextUpsert(kind, times, "caller") });
   if (options.chaos) chaos.set(options.chaos);
@@ -163,10 +169,30 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   // app-config also names where the chat API is (aiUrl, accountName): our choice, docs/API.md §Chat.
   let aiUrl = "";
   let appConfig: AppConfig = { ...DEFAULT_APP_CONFIG, ...options.appConfig };
-  app.route("/api/v1", managementRoutes(service, creds, () => ({ ...appConfig, aiUrl, accountName: ACCOUNT_NAME })));
+  app.route(
+    "/api/v1",
+    managementRoutes(service, creds, () => ({ ...appConfig, aiUrl, accountName: ACCOUNT_NAME })),
+  );
   // The agent's SQL runs in the data API's sandbox (data-db.ts), never on the state database.
-  app.route("/ai", chatRoutes(dataDb.loadConn, creds, clock, { agents: DEFAULT_AGENTS, tokenChatDeploymentIds, deltaMs: () => chatDeltaMs, devHooks: options.devHooks === true, store }));
-  app.route("/cubejs-api", dataRoutes(dataDb, creds, { slowQueryMs: () => slowQueryMs, continueWaitMs: options.continueWaitMs ?? 1000, running, ...(options.svcsql ? { svcsql: options.svcsql } : {}) }));
+  app.route(
+    "/ai",
+    chatRoutes(dataDb.loadConn, creds, clock, {
+      agents: DEFAULT_AGENTS,
+      tokenChatDeploymentIds,
+      deltaMs: () => chatDeltaMs,
+      devHooks: options.devHooks === true,
+      store,
+    }),
+  );
+  app.route(
+    "/cubejs-api",
+    dataRoutes(dataDb, creds, {
+      slowQueryMs: () => slowQueryMs,
+      continueWaitMs: options.continueWaitMs ?? 1000,
+      running,
+      ...(options.svcsql ? { svcsql: options.svcsql } : {}),
+    }),
+  );
   app.notFound((c) => c.json({ error: `No route for ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
   app.onError((e, c) => {
     if (e instanceof HttpProblem) {
@@ -206,38 +232,62 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     onNextUpsert: (hook) => service.onNextUpsert(hook),
     raceNextUpsert: (kind, times = 1, writer = "admin") => {
       let left = times;
-      const arm = () => service.onNextUpsert(async (ctx) => {
-        if (--left > 0) arm();
-        const k = kind !== "flip" ? kind : service.hasPublicId(ctx.publicId) ? "delete" : "create";
-        await service.concurrentWrite(k, ctx.deploymentId, ctx.publicId, writer === "caller" ? ctx.user : admin);
-      });
+      const arm = () =>
+        service.onNextUpsert(async (ctx) => {
+          if (--left > 0) arm();
+          const k = kind !== "flip" ? kind : service.hasPublicId(ctx.publicId) ? "delete" : "create";
+          await service.concurrentWrite(k, ctx.deploymentId, ctx.publicId, writer === "caller" ? ctx.user : admin);
+        });
       if (left > 0) arm();
     },
   };
 
   let closing: Promise<void> | null = null;
-  const close = () => closing ??= (async () => {
-    // Stop accepting, let in-flight requests finish (at most 2 s), then drop what is left.
-    // Writes are committed before their response, and db.close() waits for the write queue.
-    chaos.release();
-    const http = server as unknown as { closeIdleConnections?: () => void; closeAllConnections?: () => void };
-    await new Promise<void>((resolve) => {
-      const force = setTimeout(() => http.closeAllConnections?.(), 2_000);
-      server.close(() => { clearTimeout(force); resolve(); });
-      http.closeIdleConnections?.();
-    });
-    dataDb.close();
-    await db.close();
-    if (temp) rmSync(dataDir, { recursive: true, force: true });
-  })();
+  const close = () =>
+    (closing ??= (async () => {
+      // Stop accepting, let in-flight requests finish (at most 2 s), then drop what is left.
+      // Writes are committed before their response, and db.close() waits for the write queue.
+      chaos.release();
+      const http = server as unknown as { closeIdleConnections?: () => void; closeAllConnections?: () => void };
+      await new Promise<void>((resolve) => {
+        const force = setTimeout(() => http.closeAllConnections?.(), 2_000);
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        http.closeIdleConnections?.();
+      });
+      dataDb.close();
+      await db.close();
+      if (temp) rmSync(dataDir, { recursive: true, force: true });
+    })());
 
   const startupMs = performance.now() - t0;
-  log(`platform: listening on ${baseUrl} (data dir ${dataDir}; dataset ${generated ? "generated" : "reused"} in ${datasetMs.toFixed(0)} ms; ready in ${startupMs.toFixed(0)} ms)`);
+  log(
+    `platform: listening on ${baseUrl} (data dir ${dataDir}; dataset ${generated ? "generated" : "reused"} in ${datasetMs.toFixed(0)} ms; ready in ${startupMs.toFixed(0)} ms)`,
+  );
   const state = {
     reports: () => [...store.reports.values()].map((r) => structuredClone(r)),
     placements: () => [...store.placements.values()].map((p) => structuredClone(p)),
     verify: () => store.verify(),
     svcsqlRunning: () => running.svcsql,
   };
-  return { info, clock, hooks, chaos, state, setSlowQueryMs: (ms) => { slowQueryMs = ms; }, setChatDeltaMs: (ms) => { chatDeltaMs = ms; }, setAppConfig: (patch) => { appConfig = { ...appConfig, ...patch }; }, startup: { ms: startupMs, datasetMs, generated }, close };
+  return {
+    info,
+    clock,
+    hooks,
+    chaos,
+    state,
+    setSlowQueryMs: (ms) => {
+      slowQueryMs = ms;
+    },
+    setChatDeltaMs: (ms) => {
+      chatDeltaMs = ms;
+    },
+    setAppConfig: (patch) => {
+      appConfig = { ...appConfig, ...patch };
+    },
+    startup: { ms: startupMs, datasetMs, generated },
+    close,
+  };
 }

@@ -4,7 +4,15 @@
 import { createHash, randomUUID } from "node:crypto";
 import { LIMITS } from "../../src/api/schemas/common";
 import type {
-  ConnectInput, DisconnectInput, ExternalPlacement, Placement, RefreshInput, Report, ReportInput, SyncStatus, UserRef,
+  ConnectInput,
+  DisconnectInput,
+  ExternalPlacement,
+  Placement,
+  RefreshInput,
+  Report,
+  ReportInput,
+  SyncStatus,
+  UserRef,
 } from "../../src/api/schemas/management";
 import { generatePublicId, isPlaceholderPublicId, placeholderPublicId } from "../../src/api/public-id";
 import { ERROR_CODES } from "../../src/api/management-client";
@@ -15,18 +23,29 @@ import { FOLDER_PATHS } from "./folders";
 
 /** An error the routes turn into `status` + the documented error body. */
 export class HttpProblem extends Error {
-  constructor(readonly status: number, message: string, readonly code?: string, readonly field?: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code?: string,
+    readonly field?: string,
+  ) {
     super(message);
   }
 }
 
-export interface UpsertRaceContext { deploymentId: number; publicId: string; /** The user whose upsert is raced. */ user: User }
+export interface UpsertRaceContext {
+  deploymentId: number;
+  publicId: string;
+  /** The user whose upsert is raced. */ user: User;
+}
 export type UpsertRaceHook = (ctx: UpsertRaceContext) => Promise<void>;
-
 
 export function queryChecksum(r: Pick<StoredReport, "jsonQuery" | "sqlQuery" | "pivotItems">): string | undefined {
   if (r.jsonQuery === undefined && r.sqlQuery === undefined) return undefined;
-  return createHash("sha256").update(JSON.stringify([r.jsonQuery ?? null, r.sqlQuery ?? null, r.pivotItems ?? null])).digest("hex").slice(0, 16);
+  return createHash("sha256")
+    .update(JSON.stringify([r.jsonQuery ?? null, r.sqlQuery ?? null, r.pivotItems ?? null]))
+    .digest("hex")
+    .slice(0, 16);
 }
 
 export class ReportService {
@@ -34,7 +53,10 @@ export class ReportService {
   /** Test hook: runs once, between the upsert's decision and its application. */
   private upsertRace: UpsertRaceHook | null = null;
 
-  constructor(readonly store: Store, readonly clock: Clock) {}
+  constructor(
+    readonly store: Store,
+    readonly clock: Clock,
+  ) {}
 
   onNextUpsert(hook: UpsertRaceHook): void {
     this.upsertRace = hook;
@@ -103,17 +125,42 @@ export class ReportService {
   view(user: User, r: StoredReport, workbookFilter?: string): Report {
     const placements = this.store.placementsOf(r.id).filter((p) => !workbookFilter || p.workbookId === workbookFilter);
     const out: Report = {
-      id: r.id, publicId: this.shownPublicId(r), deploymentId: r.deploymentId, name: r.name, title: r.title, type: "REPORT",
-      createdAt: r.createdAt, updatedAt: r.updatedAt, userId: r.userId, user: this.userRef(r.userId),
+      id: r.id,
+      publicId: this.shownPublicId(r),
+      deploymentId: r.deploymentId,
+      name: r.name,
+      title: r.title,
+      type: "REPORT",
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+      userId: r.userId,
+      user: this.userRef(r.userId),
       refreshedByUser: this.userRef(r.refreshedBy ?? r.userId),
-      canEdit: this.canEdit(user, r), canManage: this.canEdit(user, r), createdBy: r.userId,
+      canEdit: this.canEdit(user, r),
+      canManage: this.canEdit(user, r),
+      createdBy: r.userId,
       externalWorkbookPlacements: placements.map((p) => this.placementView(r, p)),
-      ...(r.folderId !== undefined ? { folderId: r.folderId, ...(FOLDER_PATHS[r.folderId] ? { folderPath: FOLDER_PATHS[r.folderId] } : {}) } : {}),
+      ...(r.folderId !== undefined
+        ? { folderId: r.folderId, ...(FOLDER_PATHS[r.folderId] ? { folderPath: FOLDER_PATHS[r.folderId] } : {}) }
+        : {}),
       rolesWithAccess: r.shared ? [{ actions: ["Read"], id: 1, name: "All deployment members" }] : [],
-      source: r.source, version: r.version,
+      source: r.source,
+      version: r.version,
     };
-    const optional = ["refreshedBy", "currentQueryChecksum", "description", "endResultCell", "resultLocation", "externalWorkbookId",
-      "folderId", "jsonQuery", "sqlQuery", "meta", "pivotItems", "workbookId"] as const;
+    const optional = [
+      "refreshedBy",
+      "currentQueryChecksum",
+      "description",
+      "endResultCell",
+      "resultLocation",
+      "externalWorkbookId",
+      "folderId",
+      "jsonQuery",
+      "sqlQuery",
+      "meta",
+      "pivotItems",
+      "workbookId",
+    ] as const;
     for (const k of optional) if (r[k] !== undefined) (out as Record<string, unknown>)[k] = r[k];
     return out;
   }
@@ -137,7 +184,11 @@ export class ReportService {
     }
     const explorations = new Set(entries.map((e) => e.r.id)).size;
     if (explorations > LIMITS.placedExplorationsMax || entries.length > LIMITS.placementsMax) {
-      throw new HttpProblem(422, `The document holds ${explorations} placed explorations and ${entries.length} placements (limits: ${LIMITS.placedExplorationsMax} and ${LIMITS.placementsMax})`, ERROR_CODES.placementLimit);
+      throw new HttpProblem(
+        422,
+        `The document holds ${explorations} placed explorations and ${entries.length} placements (limits: ${LIMITS.placedExplorationsMax} and ${LIMITS.placementsMax})`,
+        ERROR_CODES.placementLimit,
+      );
     }
     entries.sort((a, b) => a.r.id - b.r.id || a.p.id.localeCompare(b.p.id));
     return entries.map(({ r, p }) => {
@@ -145,12 +196,23 @@ export class ReportService {
       const granted = this.canRead(user, r);
       return {
         access: granted ? "GRANTED" : "DENIED",
-        placementId: p.id, deploymentId: r.deploymentId, reportId: r.id,
+        placementId: p.id,
+        deploymentId: r.deploymentId,
+        reportId: r.id,
         reportName: granted ? r.name : null,
-        ownerName: owner ? fullName(owner) : null, ownerEmail: owner ? owner.email : null,
-        host: p.host, workbookId: p.workbookId, workbookName: p.workbookName, sheetId: p.sheetId, sheetName: p.sheetName,
-        anchorCell: p.anchorCell, endResultCell: p.endResultCell, resultLocation: p.resultLocation,
-        placedAt: p.placedAt, refreshedAt: p.refreshedAt, syncStatus: this.syncStatus(r, p),
+        ownerName: owner ? fullName(owner) : null,
+        ownerEmail: owner ? owner.email : null,
+        host: p.host,
+        workbookId: p.workbookId,
+        workbookName: p.workbookName,
+        sheetId: p.sheetId,
+        sheetName: p.sheetName,
+        anchorCell: p.anchorCell,
+        endResultCell: p.endResultCell,
+        resultLocation: p.resultLocation,
+        placedAt: p.placedAt,
+        refreshedAt: p.refreshedAt,
+        syncStatus: this.syncStatus(r, p),
       };
     });
   }
@@ -163,10 +225,18 @@ export class ReportService {
     return undefined;
   }
   private legacyMatches(deploymentId: number, publicId: string): StoredReport[] {
-    return [...this.store.reports.values()].filter((r) => r.publicId === null && r.deploymentId === deploymentId && placeholderPublicId(r.id) === publicId);
+    return [...this.store.reports.values()].filter(
+      (r) => r.publicId === null && r.deploymentId === deploymentId && placeholderPublicId(r.id) === publicId,
+    );
   }
   private checkAssignable(publicId: string, selfId: number | null) {
-    if (isPlaceholderPublicId(publicId)) throw new HttpProblem(400, `publicId ${publicId} is a synthesized placeholder id; choose your own`, ERROR_CODES.placeholderPublicId, "publicId");
+    if (isPlaceholderPublicId(publicId))
+      throw new HttpProblem(
+        400,
+        `publicId ${publicId} is a synthesized placeholder id; choose your own`,
+        ERROR_CODES.placeholderPublicId,
+        "publicId",
+      );
     const other = this.byPublicId(publicId);
     if (other && other.id !== selfId) throw new HttpProblem(409, `publicId ${publicId} is used by another report`);
   }
@@ -174,8 +244,22 @@ export class ReportService {
   /** Applies input fields onto a report (only the fields sent change). */
   private applyInput(r: StoredReport, input: ReportInput, creating: boolean): StoredReport {
     const next: StoredReport = { ...r };
-    const copy = ["name", "title", "folderId", "workbookId", "workbookName", "externalWorkbookId", "host", "sheetId",
-      "resultLocation", "endResultCell", "jsonQuery", "sqlQuery", "meta", "pivotItems"] as const;
+    const copy = [
+      "name",
+      "title",
+      "folderId",
+      "workbookId",
+      "workbookName",
+      "externalWorkbookId",
+      "host",
+      "sheetId",
+      "resultLocation",
+      "endResultCell",
+      "jsonQuery",
+      "sqlQuery",
+      "meta",
+      "pivotItems",
+    ] as const;
     for (const k of copy) if (input[k] !== undefined) (next as unknown as Record<string, unknown>)[k] = input[k];
     if (creating && input.source !== undefined) next.source = input.source;
     next.currentQueryChecksum = queryChecksum(next);
@@ -188,11 +272,13 @@ export class ReportService {
   /** Report-input placement fields update the placement named by placementId (update only). */
   private placementFromInput(user: User, r: StoredReport, input: ReportInput): StoredPlacement | null {
     if (input.placementId === undefined) {
-      if (input.resultChecksum !== undefined) throw new HttpProblem(400, "resultChecksum needs placementId in a report input", ERROR_CODES.invalid, "placementId");
+      if (input.resultChecksum !== undefined)
+        throw new HttpProblem(400, "resultChecksum needs placementId in a report input", ERROR_CODES.invalid, "placementId");
       return null;
     }
     const p = this.store.placements.get(input.placementId);
-    if (!p || p.reportId !== r.id) throw new HttpProblem(404, `Placement ${input.placementId} not found on report ${r.id}`, undefined, "placementId");
+    if (!p || p.reportId !== r.id)
+      throw new HttpProblem(404, `Placement ${input.placementId} not found on report ${r.id}`, undefined, "placementId");
     const next: StoredPlacement = { ...p };
     if (input.sheetId !== undefined) next.sheetId = input.sheetId;
     if (input.resultLocation !== undefined) next.resultLocation = input.resultLocation;
@@ -212,16 +298,29 @@ export class ReportService {
   }
   private async createNow(user: User, deploymentId: number, input: ReportInput, forcedPublicId?: string): Promise<StoredReport> {
     this.requireWriter(user, deploymentId, "create reports");
-    if (input.placementId !== undefined) throw new HttpProblem(400, "placementId is accepted by update only", ERROR_CODES.invalid, "placementId");
-    if (input.resultChecksum !== undefined) throw new HttpProblem(400, "resultChecksum needs a placement: connect the workbook first", ERROR_CODES.invalid, "resultChecksum");
+    if (input.placementId !== undefined)
+      throw new HttpProblem(400, "placementId is accepted by update only", ERROR_CODES.invalid, "placementId");
+    if (input.resultChecksum !== undefined)
+      throw new HttpProblem(400, "resultChecksum needs a placement: connect the workbook first", ERROR_CODES.invalid, "resultChecksum");
     let publicId = forcedPublicId ?? input.publicId;
     if (publicId !== undefined) this.checkAssignable(publicId, null);
-    else do publicId = generatePublicId(); while (this.byPublicId(publicId));
+    else
+      do publicId = generatePublicId();
+      while (this.byPublicId(publicId));
     const id = this.store.nextReportId();
     const at = this.clock.iso();
     const base: StoredReport = {
-      id, deploymentId, publicId, name: input.name ?? "Untitled report", title: input.title ?? input.name ?? "Untitled report",
-      userId: user.id, shared: false, source: input.source ?? "SHEETS_DESKTOP", createdAt: at, updatedAt: at, version: 1,
+      id,
+      deploymentId,
+      publicId,
+      name: input.name ?? "Untitled report",
+      title: input.title ?? input.name ?? "Untitled report",
+      userId: user.id,
+      shared: false,
+      source: input.source ?? "SHEETS_DESKTOP",
+      createdAt: at,
+      updatedAt: at,
+      version: 1,
     };
     const r = this.applyInput(base, input, true);
     await this.store.commit({ reports: [r] });
@@ -235,7 +334,13 @@ export class ReportService {
     let next = this.applyInput(r, input, false);
     if (adoptPublicId !== undefined) next.publicId = adoptPublicId;
     if (input.publicId !== undefined && input.publicId !== next.publicId) {
-      if (next.publicId !== null) throw new HttpProblem(400, `publicId is write-once: report ${r.id} already has ${next.publicId}`, ERROR_CODES.publicIdImmutable, "publicId");
+      if (next.publicId !== null)
+        throw new HttpProblem(
+          400,
+          `publicId is write-once: report ${r.id} already has ${next.publicId}`,
+          ERROR_CODES.publicIdImmutable,
+          "publicId",
+        );
       this.checkAssignable(input.publicId, r.id);
       next.publicId = input.publicId;
     }
@@ -255,22 +360,35 @@ export class ReportService {
       // Decision.
       const decide = () => {
         const existing = this.byPublicId(publicId);
-        if (existing && existing.deploymentId !== deploymentId) throw new HttpProblem(409, `publicId ${publicId} belongs to a report in another deployment`);
+        if (existing && existing.deploymentId !== deploymentId)
+          throw new HttpProblem(409, `publicId ${publicId} belongs to a report in another deployment`);
         return existing?.id ?? null;
       };
       let targetId = decide();
       let adopt = false;
       if (targetId === null && isPlaceholderPublicId(publicId)) {
         const matches = this.legacyMatches(deploymentId, publicId);
-        if (matches.length > 1) throw new HttpProblem(409, `Placeholder id ${publicId} matches ${matches.length} reports; assign a publicId of your own with PUT by reportId`, ERROR_CODES.ambiguousLegacyId);
-        if (matches.length === 1) { targetId = matches[0]!.id; adopt = true; }
+        if (matches.length > 1)
+          throw new HttpProblem(
+            409,
+            `Placeholder id ${publicId} matches ${matches.length} reports; assign a publicId of your own with PUT by reportId`,
+            ERROR_CODES.ambiguousLegacyId,
+          );
+        if (matches.length === 1) {
+          targetId = matches[0]!.id;
+          adopt = true;
+        }
       }
       // Another writer may act here (test hook).
       const race = this.upsertRace;
-      if (race) { this.upsertRace = null; await race({ deploymentId, publicId, user }); }
+      if (race) {
+        this.upsertRace = null;
+        await race({ deploymentId, publicId, user });
+      }
       // Application: the decision must still hold.
-      const now = adopt ? (this.store.reports.get(targetId!)?.publicId === null ? targetId : -1) : this.byPublicId(publicId)?.id ?? null;
-      if (now !== targetId) throw new HttpProblem(409, "Another writer created or deleted the report meanwhile; retry", ERROR_CODES.upsertBranchChanged);
+      const now = adopt ? (this.store.reports.get(targetId!)?.publicId === null ? targetId : -1) : (this.byPublicId(publicId)?.id ?? null);
+      if (now !== targetId)
+        throw new HttpProblem(409, "Another writer created or deleted the report meanwhile; retry", ERROR_CODES.upsertBranchChanged);
       if (targetId === null) return this.createNow(user, deploymentId, { ...input, publicId }, publicId);
       const r = this.store.reports.get(targetId)!;
       if (!this.canRead(user, r)) throw new HttpProblem(403, `No access to the report holding publicId ${publicId}`);
@@ -293,18 +411,46 @@ export class ReportService {
     }
     const at = this.clock.iso();
     const id = this.store.nextReportId();
-    await this.store.commit({ reports: [{ id, deploymentId, publicId, name: "Concurrent writer", title: "Concurrent writer", userId: owner.id, shared: false, source: "PLAYGROUND", createdAt: at, updatedAt: at, version: 1 }] });
+    await this.store.commit({
+      reports: [
+        {
+          id,
+          deploymentId,
+          publicId,
+          name: "Concurrent writer",
+          title: "Concurrent writer",
+          userId: owner.id,
+          shared: false,
+          source: "PLAYGROUND",
+          createdAt: at,
+          updatedAt: at,
+          version: 1,
+        },
+      ],
+    });
   }
 
-  private findPlacement(r: StoredReport, a: { placementId?: string; externalWorkbookId?: string; sheetName?: string; sheetId?: string; anchorCell?: string }): StoredPlacement {
+  private findPlacement(
+    r: StoredReport,
+    a: { placementId?: string; externalWorkbookId?: string; sheetName?: string; sheetId?: string; anchorCell?: string },
+  ): StoredPlacement {
     const ps = this.store.placementsOf(r.id);
     let p: StoredPlacement | undefined;
     if (a.placementId !== undefined) p = ps.find((x) => x.id === a.placementId);
     else if (a.externalWorkbookId !== undefined && (a.sheetName !== undefined || a.sheetId !== undefined) && a.anchorCell !== undefined) {
-      p = ps.find((x) => x.workbookId === a.externalWorkbookId && x.anchorCell === a.anchorCell &&
-        (a.sheetId !== undefined ? x.sheetId === a.sheetId : x.sheetName === a.sheetName));
+      p = ps.find(
+        (x) =>
+          x.workbookId === a.externalWorkbookId &&
+          x.anchorCell === a.anchorCell &&
+          (a.sheetId !== undefined ? x.sheetId === a.sheetId : x.sheetName === a.sheetName),
+      );
     } else {
-      throw new HttpProblem(400, "Address one placement: placementId, or externalWorkbookId plus sheetName (or sheetId) plus anchorCell", ERROR_CODES.invalid, "placementId");
+      throw new HttpProblem(
+        400,
+        "Address one placement: placementId, or externalWorkbookId plus sheetName (or sheetId) plus anchorCell",
+        ERROR_CODES.invalid,
+        "placementId",
+      );
     }
     if (!p) throw new HttpProblem(404, "Placement not found", undefined, "placementId");
     return p;
@@ -321,7 +467,10 @@ export class ReportService {
       const p = this.findPlacement(r, input);
       const at = this.clock.iso();
       const next: StoredPlacement = {
-        ...p, refreshedAt: at, refreshedByUserId: user.id, queryChecksum: r.currentQueryChecksum ?? "",
+        ...p,
+        refreshedAt: at,
+        refreshedByUserId: user.id,
+        queryChecksum: r.currentQueryChecksum ?? "",
         ...(input.resultChecksum ? { resultChecksum: input.resultChecksum } : {}),
         ...(input.resultLocation ? { resultLocation: input.resultLocation } : {}),
         ...(input.endResultCell ? { endResultCell: input.endResultCell } : {}),
@@ -348,14 +497,24 @@ export class ReportService {
         existing = ps.find((p) => p.id === input.placementId);
         if (!existing) throw new HttpProblem(404, `Placement ${input.placementId} not found on report ${r.id}`, undefined, "placementId");
       } else {
-        if (!workbookId) throw new HttpProblem(400, "externalWorkbookId is required (in the input or on the report)", ERROR_CODES.invalid, "externalWorkbookId");
+        if (!workbookId)
+          throw new HttpProblem(
+            400,
+            "externalWorkbookId is required (in the input or on the report)",
+            ERROR_CODES.invalid,
+            "externalWorkbookId",
+          );
         existing = ps.find((p) => p.workbookId === workbookId && p.sheetId === input.sheetId && p.anchorCell === input.anchorCell);
       }
       const at = this.clock.iso();
-      if (input.addressOnly && !existing) throw new HttpProblem(400, "addressOnly corrects an existing placement: give placementId", ERROR_CODES.invalid, "addressOnly");
-      if (!existing && !input.resultChecksum) throw new HttpProblem(400, "resultChecksum is required for a new placement", ERROR_CODES.invalid, "resultChecksum");
+      if (input.addressOnly && !existing)
+        throw new HttpProblem(400, "addressOnly corrects an existing placement: give placementId", ERROR_CODES.invalid, "addressOnly");
+      if (!existing && !input.resultChecksum)
+        throw new HttpProblem(400, "resultChecksum is required for a new placement", ERROR_CODES.invalid, "resultChecksum");
       const address = {
-        sheetId: input.sheetId, sheetName: input.sheetName, anchorCell: input.anchorCell,
+        sheetId: input.sheetId,
+        sheetName: input.sheetName,
+        anchorCell: input.anchorCell,
         resultLocation: input.resultLocation ?? existing?.resultLocation ?? input.anchorCell,
         endResultCell: input.endResultCell ?? existing?.endResultCell ?? input.anchorCell,
         ...(input.workbookName !== undefined ? { workbookName: input.workbookName } : {}),
@@ -365,16 +524,38 @@ export class ReportService {
       if (existing) {
         next = { ...existing, ...address };
         if (!input.addressOnly && input.resultChecksum) {
-          next = { ...next, resultChecksum: input.resultChecksum, refreshedAt: at, refreshedByUserId: user.id, queryChecksum: r.currentQueryChecksum ?? "" };
+          next = {
+            ...next,
+            resultChecksum: input.resultChecksum,
+            refreshedAt: at,
+            refreshedByUserId: user.id,
+            queryChecksum: r.currentQueryChecksum ?? "",
+          };
         }
       } else {
-        const clash = [...this.store.placements.values()].find((p) => p.workbookId === workbookId && p.sheetId === input.sheetId && p.anchorCell === input.anchorCell);
-        if (clash) throw new HttpProblem(409, `Another report is already placed at ${input.sheetName}!${input.anchorCell}`, "placement_taken", "anchorCell");
+        const clash = [...this.store.placements.values()].find(
+          (p) => p.workbookId === workbookId && p.sheetId === input.sheetId && p.anchorCell === input.anchorCell,
+        );
+        if (clash)
+          throw new HttpProblem(
+            409,
+            `Another report is already placed at ${input.sheetName}!${input.anchorCell}`,
+            "placement_taken",
+            "anchorCell",
+          );
         next = {
-          id: randomUUID(), reportId: r.id, host: input.host ?? r.host ?? "SHEETS_DESKTOP", workbookId: workbookId!,
-          workbookName: input.workbookName ?? r.workbookName ?? "", ...address,
-          placedAt: at, refreshedAt: at, placedByUserId: user.id, refreshedByUserId: user.id,
-          queryChecksum: r.currentQueryChecksum ?? "", resultChecksum: input.resultChecksum!,
+          id: randomUUID(),
+          reportId: r.id,
+          host: input.host ?? r.host ?? "SHEETS_DESKTOP",
+          workbookId: workbookId!,
+          workbookName: input.workbookName ?? r.workbookName ?? "",
+          ...address,
+          placedAt: at,
+          refreshedAt: at,
+          placedByUserId: user.id,
+          refreshedByUserId: user.id,
+          queryChecksum: r.currentQueryChecksum ?? "",
+          resultChecksum: input.resultChecksum!,
         };
       }
       await this.store.commit({ placements: [next] });
@@ -385,8 +566,16 @@ export class ReportService {
   disconnect(user: User, deploymentId: number, reportId: number, input: DisconnectInput): Promise<StoredReport> {
     return this.serial(async () => {
       const r = this.requirePlacementWriter(user, deploymentId, reportId);
-      if (input.placementId === undefined && (input.externalWorkbookId === undefined || input.sheetName === undefined || input.anchorCell === undefined)) {
-        throw new HttpProblem(400, "Give placementId, or externalWorkbookId plus sheetName plus anchorCell", ERROR_CODES.invalid, "placementId");
+      if (
+        input.placementId === undefined &&
+        (input.externalWorkbookId === undefined || input.sheetName === undefined || input.anchorCell === undefined)
+      ) {
+        throw new HttpProblem(
+          400,
+          "Give placementId, or externalWorkbookId plus sheetName plus anchorCell",
+          ERROR_CODES.invalid,
+          "placementId",
+        );
       }
       const p = this.findPlacement(r, input);
       await this.store.commit({ deletePlacements: [p.id] });

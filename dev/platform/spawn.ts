@@ -19,18 +19,30 @@ export interface SpawnedPlatform {
 
 /** `args`: extra CLI options, e.g. ["--data-dir", dir]. Rejects with its stderr if it exits or is not ready in `timeoutMs`. */
 export function spawnPlatform(args: string[] = [], timeoutMs = 60_000): Promise<SpawnedPlatform> {
-  const child = spawn(process.execPath, ["--import", "tsx", "dev/platform/main.ts", "--port", "0", ...args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "dev/platform/main.ts", "--port", "0", ...args], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   let err = "";
-  child.stderr!.on("data", (d: Buffer) => { err += d.toString(); });
-  const stop = () => new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null) return resolve(child.exitCode);
-    child.on("exit", (code) => resolve(code));
-    child.kill("SIGTERM");
+  child.stderr!.on("data", (d: Buffer) => {
+    err += d.toString();
   });
+  const stop = () =>
+    new Promise<number | null>((resolve) => {
+      if (child.exitCode !== null) return resolve(child.exitCode);
+      child.on("exit", (code) => resolve(code));
+      child.kill("SIGTERM");
+    });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { child.kill("SIGKILL"); reject(new Error(`platform did not start in ${timeoutMs / 1000} s; stderr:\n${err}`)); }, timeoutMs);
-    child.on("exit", (code) => { clearTimeout(timer); reject(new Error(`platform exited with ${code}; stderr:\n${err}`)); });
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`platform did not start in ${timeoutMs / 1000} s; stderr:\n${err}`));
+    }, timeoutMs);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`platform exited with ${code}; stderr:\n${err}`));
+    });
     child.stdout!.on("data", (d: Buffer) => {
       out += d.toString();
       if (out.includes("\n")) {

@@ -136,9 +136,11 @@ export class Store {
     const reports = await docs("SELECT CAST(id AS VARCHAR) AS k, doc FROM state_reports");
     const placements = await docs("SELECT id AS k, doc FROM state_placements");
     if (reports.size !== this.reports.size) out.push(`${reports.size} reports persisted, ${this.reports.size} in memory`);
-    for (const [id, r] of this.reports) if (reports.get(String(id)) !== JSON.stringify(r)) out.push(`report ${id}: memory and database differ`);
+    for (const [id, r] of this.reports)
+      if (reports.get(String(id)) !== JSON.stringify(r)) out.push(`report ${id}: memory and database differ`);
     if (placements.size !== this.placements.size) out.push(`${placements.size} placements persisted, ${this.placements.size} in memory`);
-    for (const [id, p] of this.placements) if (placements.get(id) !== JSON.stringify(p)) out.push(`placement ${id}: memory and database differ`);
+    for (const [id, p] of this.placements)
+      if (placements.get(id) !== JSON.stringify(p)) out.push(`placement ${id}: memory and database differ`);
     const addresses = new Map<string, string>();
     for (const p of this.placements.values()) {
       if (!this.reports.has(p.reportId)) out.push(`placement ${p.id}: its report ${p.reportId} is gone`);
@@ -157,12 +159,18 @@ export class Store {
     return out;
   }
 
-  private async writePlacements(exec: (sql: string, p?: (string | number | null)[]) => Promise<void>, ps: StoredPlacement[]): Promise<void> {
+  private async writePlacements(
+    exec: (sql: string, p?: (string | number | null)[]) => Promise<void>,
+    ps: StoredPlacement[],
+  ): Promise<void> {
     // Batched multi-row inserts: seeding writes thousands of placements at once.
     for (let i = 0; i < ps.length; i += 200) {
       const batch = ps.slice(i, i + 200);
       const values = batch.map((_, k) => `($${k * 3 + 1}, $${k * 3 + 2}, $${k * 3 + 3})`).join(", ");
-      await exec(`INSERT OR REPLACE INTO state_placements VALUES ${values}`, batch.flatMap((p) => [p.id, p.reportId, JSON.stringify(p)]));
+      await exec(
+        `INSERT OR REPLACE INTO state_placements VALUES ${values}`,
+        batch.flatMap((p) => [p.id, p.reportId, JSON.stringify(p)]),
+      );
     }
   }
 }

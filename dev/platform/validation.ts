@@ -7,7 +7,13 @@ import { HttpProblem } from "./service";
 
 export function problemFromZod(error: z.ZodError, name?: string): HttpProblem {
   const issue = error.issues[0]!;
-  const field = issue.path.length ? issue.path.join(".") : name !== undefined ? name : issue.code === "unrecognized_keys" ? (issue as { keys: string[] }).keys.join(",") : "(body)";
+  const field = issue.path.length
+    ? issue.path.join(".")
+    : name !== undefined
+      ? name
+      : issue.code === "unrecognized_keys"
+        ? (issue as { keys: string[] }).keys.join(",")
+        : "(body)";
   const tooLong = issue.code === "too_big" && (issue as { origin?: string }).origin === "string";
   return new HttpProblem(400, `${field}: ${issue.message}`, tooLong ? ERROR_CODES.tooLong : ERROR_CODES.invalid, field);
 }

@@ -3,9 +3,7 @@
 // that service cannot be reached or does not answer properly, the outcome is
 // "not-run" with the reason — never a pass.
 export type OnlineOutcome =
-  | { status: "passed"; notes: string[] }
-  | { status: "failed"; messages: string[] }
-  | { status: "not-run"; reason: string };
+  { status: "passed"; notes: string[] } | { status: "failed"; messages: string[] } | { status: "not-run"; reason: string };
 
 interface Issue {
   title?: string;
@@ -20,8 +18,7 @@ interface Validation {
 }
 type ValidateFn = (manifestPath: string) => Promise<Validation>;
 
-const describe = (issue: Issue) =>
-  `${issue.line ? `line ${issue.line}: ` : ""}${[issue.title, issue.content].filter(Boolean).join(": ")}`;
+const describe = (issue: Issue) => `${issue.line ? `line ${issue.line}: ` : ""}${[issue.title, issue.content].filter(Boolean).join(": ")}`;
 
 export async function validateOnline(manifestPath: string, timeoutMs = 20_000, validate?: ValidateFn): Promise<OnlineOutcome> {
   let run: ValidateFn;
@@ -50,7 +47,10 @@ export async function validateOnline(manifestPath: string, timeoutMs = 20_000, v
     return { status: "not-run", reason: `Microsoft's validation service did not answer within ${timeoutMs / 1000} s` };
   }
   if (validation.status !== undefined && validation.status !== 200) {
-    return { status: "not-run", reason: `Microsoft's validation service answered HTTP ${validation.status} ${validation.statusText ?? ""}`.trim() };
+    return {
+      status: "not-run",
+      reason: `Microsoft's validation service answered HTTP ${validation.status} ${validation.statusText ?? ""}`.trim(),
+    };
   }
   if (!validation.report) {
     return { status: "not-run", reason: "Microsoft's validation service sent no report" };

@@ -31,7 +31,10 @@ export function checkPolicy(root: XmlElement): Problem[] {
   const excelApi = sets?.children.find((s) => attr(s, "Name")?.value === "ExcelApi");
   const declared = excelApi && (attr(excelApi, "MinVersion")?.value ?? attr(sets!, "DefaultMinVersion")?.value ?? "1.1");
   if (!excelApi || !declared) {
-    report((sets ?? child(root, "Requirements") ?? root).line, `<Requirements> must require <Set Name="ExcelApi" MinVersion="${MIN_EXCEL_API}"/>`);
+    report(
+      (sets ?? child(root, "Requirements") ?? root).line,
+      `<Requirements> must require <Set Name="ExcelApi" MinVersion="${MIN_EXCEL_API}"/>`,
+    );
   } else if (compareVersions(declared, MIN_EXCEL_API) < 0) {
     report(excelApi.line, `ExcelApi MinVersion ${declared} is below ${MIN_EXCEL_API}, the minimum Cellbound's code needs`);
   }
@@ -44,7 +47,10 @@ export function checkPolicy(root: XmlElement): Problem[] {
       [...walk(tab)].some((e) => e.local === "Action" && xsiType(e)?.value === "ShowTaskpane"),
   );
   if (!opensPane) {
-    report((overrides ?? root).line, `no ribbon button on the Home tab (<OfficeTab id="TabHome">) opens the task pane (Action xsi:type="ShowTaskpane")`);
+    report(
+      (overrides ?? root).line,
+      `no ribbon button on the Home tab (<OfficeTab id="TabHome">) opens the task pane (Action xsi:type="ShowTaskpane")`,
+    );
   }
   return problems;
 }

@@ -104,7 +104,8 @@ export function checkReferences({ root, typeOf, baseDir }: ReferenceContext): Pr
       else sizes.set(n, image.line);
     }
     const missing = ICON_SIZES_REQUIRED.filter((n) => !sizes.has(n));
-    if (missing.length) report(list.line, `<${list.qname}> has no ${missing.join(", ")} px image; ${ICON_SIZES_REQUIRED.join(", ")} are mandatory`);
+    if (missing.length)
+      report(list.line, `<${list.qname}> has no ${missing.join(", ")} px image; ${ICON_SIZES_REQUIRED.join(", ")} are mandatory`);
   }
   for (const [name, expected] of Object.entries(APP_ICON_SIZE)) {
     const element = root.children.find((e) => e.local === name);

@@ -173,11 +173,7 @@ export const TYPES: Record<string, ComplexType> = {
   FormFactorHost: formFactorHost,
   AllFormFactors: { children: [ov("ExtensionPoint", "Opaque")] },
   FormFactor: {
-    children: [
-      ov("GetStarted", "GetStarted"),
-      ov("FunctionFile", "UrlRef"),
-      ov("ExtensionPoint", "ExtensionPoint", 1, many),
-    ],
+    children: [ov("GetStarted", "GetStarted"), ov("FunctionFile", "UrlRef"), ov("ExtensionPoint", "ExtensionPoint", 1, many)],
   },
   GetStarted: {
     children: [ov("Title", "ShortRef", 1), ov("Description", "LongRef", 1), ov("LearnMoreUrl", "UrlRef", 1)],
@@ -217,12 +213,7 @@ export const TYPES: Record<string, ComplexType> = {
   ImageRef: { attrs: { size: req("Integer"), resid: req("ReferenceId") }, ref: "image" },
   ...requirements(NS.bt, "Bt"),
   Resources: {
-    children: [
-      bt("Images", "Images"),
-      bt("Urls", "Urls"),
-      bt("ShortStrings", "ShortStrings"),
-      bt("LongStrings", "LongStrings"),
-    ],
+    children: [bt("Images", "Images"), bt("Urls", "Urls"), bt("ShortStrings", "ShortStrings"), bt("LongStrings", "LongStrings")],
   },
   Images: { children: [bt("Image", "ImageResource", 1, many)] },
   Urls: { children: [bt("Url", "UrlResource", 1, many)] },

@@ -46,7 +46,10 @@ export function checkStructure(root: XmlElement): StructureResult {
       }
       const concrete = type.xsiTypes[given.value];
       if (!concrete) {
-        report(given.line, `xsi:type="${given.value}" is not allowed on <${element.qname}>; expected ${allowed.map((t) => `"${t}"`).join(" or ")}`);
+        report(
+          given.line,
+          `xsi:type="${given.value}" is not allowed on <${element.qname}>; expected ${allowed.map((t) => `"${t}"`).join(" or ")}`,
+        );
         return;
       }
       typeName = concrete;
@@ -134,7 +137,8 @@ export function checkStructure(root: XmlElement): StructureResult {
 
 const display = (spec: ChildSpec) => (spec.ns === NS.bt ? `bt:${spec.name}` : spec.name);
 
-const UUID = /^(urn:uuid:)?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$|^\{[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\}$/;
+const UUID =
+  /^(urn:uuid:)?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$|^\{[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\}$/;
 const CULTURE = /^(?:[a-zA-Z]{2,3}-[a-zA-Z0-9]{3,8}(-[a-zA-Z]{2,3})?|[a-zA-Z]{2,3}(-[a-zA-Z]{2,3}(_tradnl|\.pseudo|-[a-zA-Z]{4,8})?)?)$/;
 
 /** Why `value` is not a valid `type`, or null when it is. */

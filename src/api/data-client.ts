@@ -6,12 +6,28 @@
 import { ContinueWait, LoadResponse, MetaResponse, SqlResponse, type LoadQuery, type NormalizedQuery } from "./schemas/data";
 import type { TypedResult } from "../checksum/types";
 import {
-  ApiError, ContinueWaitError, DataQueryError, DataUrlError, ForbiddenError, InvalidResponseError, NotFoundError,
-  ServerError, SqlNotSupportedError, TokenRefusedError,
+  ApiError,
+  ContinueWaitError,
+  DataQueryError,
+  DataUrlError,
+  ForbiddenError,
+  InvalidResponseError,
+  NotFoundError,
+  ServerError,
+  SqlNotSupportedError,
+  TokenRefusedError,
 } from "./errors";
 import {
-  buildUrl, errorDetails, parseBody, parseJsonBody, parseJsonText, sendRaw, statusError,
-  type ErrorDetails, type FetchLike, type RawBytesResponse,
+  buildUrl,
+  errorDetails,
+  parseBody,
+  parseJsonBody,
+  parseJsonText,
+  sendRaw,
+  statusError,
+  type ErrorDetails,
+  type FetchLike,
+  type RawBytesResponse,
 } from "./http";
 import { h64Hex, ready as hashReady } from "../checksum/hash";
 import { withRetry } from "./retry";
@@ -87,7 +103,10 @@ const TOKEN_PROBLEM = /token|authori[sz]ation header|jwt|expired|signature/i;
  * 401, and 403 whose message is about the token, are token problems; other 403 are permissions.
  */
 export function dataError(status: number, json: unknown, what: string, o: { excerpt?: string; headers?: Headers } = {}): ApiError {
-  const error = typeof json === "object" && json !== null && typeof (json as { error?: unknown }).error === "string" ? (json as { error: string }).error : undefined;
+  const error =
+    typeof json === "object" && json !== null && typeof (json as { error?: unknown }).error === "string"
+      ? (json as { error: string }).error
+      : undefined;
   const details: ErrorDetails = { json, message: error ?? o.excerpt ?? "" };
   const msg = `${what}: ${status}${details.message ? ` ${details.message}` : ""}`;
   if (status === 400) return new DataQueryError(msg, status, json);
@@ -120,41 +139,56 @@ export function createDataClient(options: DataClientOptions): DataClient {
   const doFetch: FetchLike = options.fetch ?? ((u, i) => fetch(u, i));
   const policy: RetryPolicy = { ...DEFAULT_DATA_RETRY, ...options.retry };
   const limits = deadlinesWith(options.deadlines);
-  const provider: TokenProvider =
-    typeof options.token === "string" ? { getToken: async () => options.token as string } : options.token;
+  const provider: TokenProvider = typeof options.token === "string" ? { getToken: async () => options.token as string } : options.token;
 
   /**
    * One logical request: polls "Continue wait", retries transient causes, re-mints the token once
    * when the server refuses it. Returns the raw 2xx answer; a small body is parsed here to
    * recognise "Continue wait" (a result large enough to be worth deferring is never that).
    */
-  async function call(method: "GET" | "POST", p: string, body: unknown, signal: AbortSignal | undefined): Promise<RawBytesResponse & { json?: unknown }> {
+  async function call(
+    method: "GET" | "POST",
+    p: string,
+    body: unknown,
+    signal: AbortSignal | undefined,
+  ): Promise<RawBytesResponse & { json?: unknown }> {
     const what = `${method} ${p}`;
     let renewed = false;
-    return withRetry(policy, async (_n, ctx) => {
-      const attemptEnds = Date.now() + ctx.deadlineMs;
-      for (;;) {
-        const token = await provider.getToken(signal);
-        const res = await sendRaw({
-          fetch: doFetch, method, url: buildUrl(options.dataUrl, p), authorization: token, body, signal,
-          deadlineMs: Math.max(1, attemptEnds - Date.now()), maxBytes: limits.maxResponseBytes,
-        });
-        if (res.status < 200 || res.status > 299) {
-          const d = errorDetails(res.bytes);
-          const err = dataError(res.status, d.json, what, { excerpt: d.message, headers: res.headers });
-          if (err instanceof TokenRefusedError && !renewed && provider.invalidate) {
-            renewed = true;
-            provider.invalidate();
-            continue;
+    return withRetry(
+      policy,
+      async (_n, ctx) => {
+        const attemptEnds = Date.now() + ctx.deadlineMs;
+        for (;;) {
+          const token = await provider.getToken(signal);
+          const res = await sendRaw({
+            fetch: doFetch,
+            method,
+            url: buildUrl(options.dataUrl, p),
+            authorization: token,
+            body,
+            signal,
+            deadlineMs: Math.max(1, attemptEnds - Date.now()),
+            maxBytes: limits.maxResponseBytes,
+          });
+          if (res.status < 200 || res.status > 299) {
+            const d = errorDetails(res.bytes);
+            const err = dataError(res.status, d.json, what, { excerpt: d.message, headers: res.headers });
+            if (err instanceof TokenRefusedError && !renewed && provider.invalidate) {
+              renewed = true;
+              provider.invalidate();
+              continue;
+            }
+            throw err;
           }
-          throw err;
+          if (res.bytes.length > SMALL_BODY) return res;
+          const json = parseJsonBody(res, what);
+          if (ContinueWait.safeParse(json).success) throw new ContinueWaitError(`${what}: Continue wait`, res.status, json);
+          return { ...res, json };
         }
-        if (res.bytes.length > SMALL_BODY) return res;
-        const json = parseJsonBody(res, what);
-        if (ContinueWait.safeParse(json).success) throw new ContinueWaitError(`${what}: Continue wait`, res.status, json);
-        return { ...res, json };
-      }
-    }, signal, { what, attemptMs: limits.dataAttemptMs, isProgress: (e) => e instanceof ContinueWaitError });
+      },
+      signal,
+      { what, attemptMs: limits.dataAttemptMs, isProgress: (e) => e instanceof ContinueWaitError },
+    );
   }
 
   function decode<T>(what: string, status: number, json: unknown, f: () => T): T {
@@ -166,7 +200,7 @@ export function createDataClient(options: DataClientOptions): DataClient {
     }
   }
 
-  const once = <T,>(f: () => T): (() => T) => {
+  const once = <T>(f: () => T): (() => T) => {
     let done: { value: T } | null = null;
     return () => (done ??= { value: f() }).value;
   };
@@ -229,22 +263,37 @@ export function createDataClient(options: DataClientOptions): DataClient {
  * answer at all) becomes a DataUrlError naming the URL, so the pane blames the Data API URL field.
  * A server error or the caller's abort passes through unchanged.
  */
-export async function probeDataUrl(o: { dataUrl: string; token: TokenProvider | string; fetch?: FetchLike; deadlineMs?: number; signal?: AbortSignal }): Promise<void> {
+export async function probeDataUrl(o: {
+  dataUrl: string;
+  token: TokenProvider | string;
+  fetch?: FetchLike;
+  deadlineMs?: number;
+  signal?: AbortSignal;
+}): Promise<void> {
   const deadlineMs = o.deadlineMs ?? DEFAULT_DEADLINES.signInProbeMs;
   const client = createDataClient({
-    dataUrl: o.dataUrl, token: o.token, ...(o.fetch ? { fetch: o.fetch } : {}),
-    retry: { maxAttempts: 1, maxElapsedMs: deadlineMs }, deadlines: { dataAttemptMs: deadlineMs },
+    dataUrl: o.dataUrl,
+    token: o.token,
+    ...(o.fetch ? { fetch: o.fetch } : {}),
+    retry: { maxAttempts: 1, maxElapsedMs: deadlineMs },
+    deadlines: { dataAttemptMs: deadlineMs },
   });
   try {
     await client.meta(o.signal);
   } catch (e) {
     if (o.signal?.aborted || !(e instanceof ApiError) || e instanceof ServerError) throw e;
-    const what = e instanceof NotFoundError ? "has no /v1/meta (404)"
-      : e instanceof InvalidResponseError ? "answered with something other than a data API's metadata"
-      : e instanceof TokenRefusedError ? "refused this deployment's token (is it this deployment's data API?)"
-      : e.kind === "network" ? "could not be reached"
-      : e.kind === "timeout" ? "did not answer in time"
-      : `answered ${e.status}`;
+    const what =
+      e instanceof NotFoundError
+        ? "has no /v1/meta (404)"
+        : e instanceof InvalidResponseError
+          ? "answered with something other than a data API's metadata"
+          : e instanceof TokenRefusedError
+            ? "refused this deployment's token (is it this deployment's data API?)"
+            : e.kind === "network"
+              ? "could not be reached"
+              : e.kind === "timeout"
+                ? "did not answer in time"
+                : `answered ${e.status}`;
     throw new DataUrlError(`The data API URL ${o.dataUrl} ${what}: ${e.message}`, o.dataUrl, e);
   }
 }

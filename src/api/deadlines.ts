@@ -47,7 +47,11 @@ export const DEFAULT_DEADLINES: Deadlines = {
 
 /** Management calls: ~30 s in all, two attempts of 15 s when the server hangs. */
 export const DEFAULT_RETRY: RetryPolicy = {
-  maxAttempts: 5, maxElapsedMs: 30_000, baseDelayMs: 200, maxDelayMs: 3_000, maxRetryAfterMs: 30_000,
+  maxAttempts: 5,
+  maxElapsedMs: 30_000,
+  baseDelayMs: 200,
+  maxDelayMs: 3_000,
+  maxRetryAfterMs: 30_000,
 };
 
 /**
@@ -55,7 +59,11 @@ export const DEFAULT_RETRY: RetryPolicy = {
  * retried at most 5 times in all, then reported with the server's message.
  */
 export const DEFAULT_DATA_RETRY: RetryPolicy = {
-  maxAttempts: 5, maxElapsedMs: 180_000, baseDelayMs: 100, maxDelayMs: 2_000, maxRetryAfterMs: 30_000,
+  maxAttempts: 5,
+  maxElapsedMs: 180_000,
+  baseDelayMs: 100,
+  maxDelayMs: 2_000,
+  maxRetryAfterMs: 30_000,
 };
 
 export function deadlinesWith(o?: Partial<Deadlines>): Deadlines {

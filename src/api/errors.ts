@@ -101,14 +101,24 @@ export class PlaceholderPublicIdError extends ApiError {
 /** 400 `too_long`: a string over its limit (name or title over 255, payload over 128…); `field` names it. */
 export class FieldTooLongError extends ApiError {
   readonly kind = "too-long";
-  constructor(message: string, status: number, body: unknown, readonly field: string) {
+  constructor(
+    message: string,
+    status: number,
+    body: unknown,
+    readonly field: string,
+  ) {
     super(message, status, body);
   }
 }
 /** Any other 400; `field` names the offending field when the body does. */
 export class BadRequestError extends ApiError {
   readonly kind = "bad-request";
-  constructor(message: string, status: number, body: unknown, readonly field: string | undefined) {
+  constructor(
+    message: string,
+    status: number,
+    body: unknown,
+    readonly field: string | undefined,
+  ) {
     super(message, status, body);
   }
 }
@@ -140,7 +150,11 @@ export class RetryExhaustedError extends ApiError {
 export class TimeoutError extends ApiError {
   readonly kind = "timeout";
   override readonly transient = true;
-  constructor(message: string, readonly deadlineMs: number, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    readonly deadlineMs: number,
+    options?: { cause?: unknown },
+  ) {
     super(message, 0, undefined, options);
   }
 }
@@ -155,14 +169,23 @@ export class TokenRefusedError extends ApiError {
 export class RateLimitedError extends ApiError {
   readonly kind = "rate-limited";
   override readonly transient = true;
-  constructor(message: string, status: number, body: unknown, readonly retryAfterMs: number | undefined) {
+  constructor(
+    message: string,
+    status: number,
+    body: unknown,
+    readonly retryAfterMs: number | undefined,
+  ) {
     super(message, status, body);
   }
 }
 /** The body is (or announced itself as) larger than the configured cap; reading stopped there. */
 export class ResponseTooLargeError extends ApiError {
   readonly kind = "response-too-large";
-  constructor(message: string, status: number, readonly limitBytes: number) {
+  constructor(
+    message: string,
+    status: number,
+    readonly limitBytes: number,
+  ) {
     super(message, status);
   }
 }
@@ -174,7 +197,11 @@ export class SqlNotSupportedError extends ApiError {
 export class DataUrlError extends ApiError {
   readonly kind = "data-url";
   readonly field = "dataUrl";
-  constructor(message: string, readonly url: string, cause: unknown) {
+  constructor(
+    message: string,
+    readonly url: string,
+    cause: unknown,
+  ) {
     super(message, cause instanceof ApiError ? cause.status : 0, cause instanceof ApiError ? cause.body : undefined, { cause });
   }
 }
@@ -182,7 +209,11 @@ export class DataUrlError extends ApiError {
 export class PlatformUrlError extends ApiError {
   readonly kind = "platform-url";
   readonly field = "baseUrl";
-  constructor(message: string, readonly url: string, cause: unknown) {
+  constructor(
+    message: string,
+    readonly url: string,
+    cause: unknown,
+  ) {
     super(message, cause instanceof ApiError ? cause.status : 0, cause instanceof ApiError ? cause.body : undefined, { cause });
   }
 }

@@ -6,8 +6,17 @@
 import type { z } from "zod";
 import { ErrorBody } from "./schemas/common";
 import {
-  ApiError, ForbiddenError, HttpError, InvalidResponseError, NetworkError, NotFoundError, RateLimitedError,
-  ResponseTooLargeError, ServerError, TimeoutError, UnauthorizedError,
+  ApiError,
+  ForbiddenError,
+  HttpError,
+  InvalidResponseError,
+  NetworkError,
+  NotFoundError,
+  RateLimitedError,
+  ResponseTooLargeError,
+  ServerError,
+  TimeoutError,
+  UnauthorizedError,
 } from "./errors";
 import { DEFAULT_DEADLINES } from "./deadlines";
 
@@ -126,7 +135,11 @@ export interface RawBytesResponse {
 }
 
 function requestInit(o: Omit<SendOptions, "deadlineMs">, signal: AbortSignal): RequestInit {
-  const headers: Record<string, string> = { Accept: o.accept ?? "application/json", ...(o.authorization ? { Authorization: o.authorization } : {}), ...o.headers };
+  const headers: Record<string, string> = {
+    Accept: o.accept ?? "application/json",
+    ...(o.authorization ? { Authorization: o.authorization } : {}),
+    ...o.headers,
+  };
   if (o.body !== undefined) headers["Content-Type"] = "application/json";
   return { method: o.method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body), signal };
 }
@@ -177,7 +190,13 @@ async function raceSignal<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 /** Reads a body up to `maxBytes`, giving up when `signal` aborts; over the cap, `stop` aborts the request. */
-async function readBody(res: Response, signal: AbortSignal, maxBytes: number, what: string, stop: (reason: unknown) => void): Promise<Uint8Array> {
+async function readBody(
+  res: Response,
+  signal: AbortSignal,
+  maxBytes: number,
+  what: string,
+  stop: (reason: unknown) => void,
+): Promise<Uint8Array> {
   const tooLarge = (size: string) => {
     const e = new ResponseTooLargeError(`${what}: the answer is ${size}, over the limit of ${formatBytes(maxBytes)}`, res.status, maxBytes);
     stop(e);
@@ -261,7 +280,9 @@ export async function openStream(o: StreamOptions): Promise<OpenedStream> {
     if (own.signal.aborted) return own.signal.reason;
     if (connect.signal.aborted) return connect.signal.reason;
     if (e instanceof ApiError) return e;
-    return new NetworkError(`${what}: ${status ? "stream lost: " : ""}${(e as Error)?.message ?? String(e)}`, status, undefined, { cause: e });
+    return new NetworkError(`${what}: ${status ? "stream lost: " : ""}${(e as Error)?.message ?? String(e)}`, status, undefined, {
+      cause: e,
+    });
   };
   let res: Response;
   try {
@@ -374,7 +395,10 @@ export function errorDetails(bytes: Uint8Array): ErrorDetails {
   } catch {
     json = undefined;
   }
-  const error = typeof json === "object" && json !== null && typeof (json as { error?: unknown }).error === "string" ? (json as { error: string }).error : null;
+  const error =
+    typeof json === "object" && json !== null && typeof (json as { error?: unknown }).error === "string"
+      ? (json as { error: string }).error
+      : null;
   return { json, message: error ?? excerptOf(text) };
 }
 
@@ -383,7 +407,11 @@ export function errorDetails(bytes: Uint8Array): ErrorDetails {
  * none — Express's "Error" title would say less than its "Cannot POST /x"), else the text itself.
  */
 export function excerptOf(text: string): string {
-  const squash = (t: string) => t.replace(/&nbsp;/g, " ").replace(/\s+/g, " ").trim();
+  const squash = (t: string) =>
+    t
+      .replace(/&nbsp;/g, " ")
+      .replace(/\s+/g, " ")
+      .trim();
   let plain = squash(text);
   if (/^<(!doctype|html|head|body|\?xml)/i.test(plain)) {
     const title = squash(/<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1] ?? "");

@@ -4,18 +4,48 @@
 import { z } from "zod";
 import type { Page } from "./schemas/common";
 import {
-  DashboardExportJob, DeploymentPage, DeploymentToken, ExternalPlacementPage, Me, Report, ReportPage,
-  type DashboardExportInput, type ConnectInput, type Deployment, type DeploymentTokenInput, type DisconnectInput,
-  type ExternalPlacement, type RefreshInput, type ReportInput,
+  DashboardExportJob,
+  DeploymentPage,
+  DeploymentToken,
+  ExternalPlacementPage,
+  Me,
+  Report,
+  ReportPage,
+  type DashboardExportInput,
+  type ConnectInput,
+  type Deployment,
+  type DeploymentTokenInput,
+  type DisconnectInput,
+  type ExternalPlacement,
+  type RefreshInput,
+  type ReportInput,
 } from "./schemas/management";
 import {
-  AmbiguousLegacyIdError, ApiError, BadRequestError, FieldTooLongError, PlaceholderPublicIdError, PlacementLimitError,
-  PublicIdImmutableError, PublicIdInOtherDeploymentError, PublicIdTakenError, UpsertBranchChangedError, ConflictError,
+  AmbiguousLegacyIdError,
+  ApiError,
+  BadRequestError,
+  FieldTooLongError,
+  PlaceholderPublicIdError,
+  PlacementLimitError,
+  PublicIdImmutableError,
+  PublicIdInOtherDeploymentError,
+  PublicIdTakenError,
+  UpsertBranchChangedError,
+  ConflictError,
   InvalidResponseError,
 } from "./errors";
 import {
-  buildUrl, errorBody, errorDetails, parseBody, parseJsonBody, path, resolveCredential, sendRaw, statusError,
-  type Credential, type FetchLike,
+  buildUrl,
+  errorBody,
+  errorDetails,
+  parseBody,
+  parseJsonBody,
+  path,
+  resolveCredential,
+  sendRaw,
+  statusError,
+  type Credential,
+  type FetchLike,
 } from "./http";
 import { withRetry } from "./retry";
 import { DEFAULT_RETRY, deadlinesWith, type Deadlines, type RetryPolicy } from "./deadlines";
@@ -63,8 +93,16 @@ export interface PlatformClient {
   /** POST …/connect-workbook (method "not shown": our choice, docs/API.md). */
   connectWorkbook(deploymentId: number, reportId: number, input: ConnectInput, signal?: AbortSignal): Promise<Report>;
   disconnectWorkbook(deploymentId: number, reportId: number, input: DisconnectInput, signal?: AbortSignal): Promise<Report>;
-  listExternalPlacements(externalWorkbookId: string, options?: { first?: number; after?: string }, signal?: AbortSignal): Promise<Page<ExternalPlacement>>;
-  iterateExternalPlacements(externalWorkbookId: string, options?: { first?: number }, signal?: AbortSignal): AsyncIterable<ExternalPlacement>;
+  listExternalPlacements(
+    externalWorkbookId: string,
+    options?: { first?: number; after?: string },
+    signal?: AbortSignal,
+  ): Promise<Page<ExternalPlacement>>;
+  iterateExternalPlacements(
+    externalWorkbookId: string,
+    options?: { first?: number },
+    signal?: AbortSignal,
+  ): AsyncIterable<ExternalPlacement>;
   createDeploymentToken(deploymentId: number, input?: DeploymentTokenInput, signal?: AbortSignal): Promise<DeploymentToken>;
   /** The OpenAPI 3.1 document the platform serves at GET /api/v1/spec. */
   getSpec(signal?: AbortSignal): Promise<Record<string, unknown>>;
@@ -83,12 +121,19 @@ const SpecShape = z.looseObject({ openapi: z.string(), info: z.object({ title: z
  * Maps a non-2xx management response to its typed error. The status decides first; the body (JSON
  * or not) only refines it, so an HTML error page keeps its status and lends an excerpt.
  */
-export function managementError(status: number, json: unknown, what: string, endpoint: Endpoint = "other", o: { excerpt?: string; headers?: Headers } = {}): ApiError {
+export function managementError(
+  status: number,
+  json: unknown,
+  what: string,
+  endpoint: Endpoint = "other",
+  o: { excerpt?: string; headers?: Headers } = {},
+): ApiError {
   const body = errorBody(json);
   const message = body?.error ?? o.excerpt ?? "";
   const msg = `${what}: ${status}${message ? ` ${message}` : ""}`;
   switch (status) {
-    case 422: return new PlacementLimitError(msg, status, json);
+    case 422:
+      return new PlacementLimitError(msg, status, json);
     case 409:
       if (body?.code === ERROR_CODES.upsertBranchChanged) return new UpsertBranchChangedError(msg, status, json);
       if (body?.code === ERROR_CODES.ambiguousLegacyId) return new AmbiguousLegacyIdError(msg, status, json);
@@ -122,8 +167,14 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     const once = async (deadlineMs: number): Promise<z.output<S>> => {
       const token = await resolveCredential(options.credential, o.signal);
       const res = await sendRaw({
-        fetch: doFetch, method, url: buildUrl(options.baseUrl, p, o.query),
-        authorization: `Bearer ${token}`, body: o.body, signal: o.signal, deadlineMs, maxBytes: limits.maxResponseBytes,
+        fetch: doFetch,
+        method,
+        url: buildUrl(options.baseUrl, p, o.query),
+        authorization: `Bearer ${token}`,
+        body: o.body,
+        signal: o.signal,
+        deadlineMs,
+        maxBytes: limits.maxResponseBytes,
       });
       if (res.status < 200 || res.status > 299) {
         const d = errorDetails(res.bytes);
@@ -155,7 +206,8 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     },
     listReports: (deploymentId, o = {}, signal) =>
       call("GET", path`/api/v1/deployments/${deploymentId}/reports`, ReportPage, {
-        query: { externalWorkbookId: o.externalWorkbookId, first: o.first, after: o.after }, signal,
+        query: { externalWorkbookId: o.externalWorkbookId, first: o.first, after: o.after },
+        signal,
       }),
     iterateReports: (deploymentId, o = {}, signal) =>
       pages((after) => client.listReports(deploymentId, { ...o, first: o.first ?? 100, after }, signal)),
@@ -164,7 +216,11 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     updateReport: (deploymentId, reportId, input, signal) =>
       call("PUT", path`/api/v1/deployments/${deploymentId}/reports/${reportId}`, Report, { body: input, signal }),
     upsertReport: (deploymentId, publicId, input, signal) =>
-      call("PUT", path`/api/v1/deployments/${deploymentId}/reports/by-public-id/${publicId}`, Report, { body: input, signal, endpoint: "upsert" }),
+      call("PUT", path`/api/v1/deployments/${deploymentId}/reports/by-public-id/${publicId}`, Report, {
+        body: input,
+        signal,
+        endpoint: "upsert",
+      }),
     refreshReport: (deploymentId, reportId, input, signal) =>
       call("PUT", path`/api/v1/deployments/${deploymentId}/reports/${reportId}/refresh`, Report, { body: input, signal }),
     connectWorkbook: (deploymentId, reportId, input, signal) =>
@@ -173,7 +229,8 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       call("DELETE", path`/api/v1/deployments/${deploymentId}/reports/${reportId}/connect-workbook`, Report, { body: input, signal }),
     listExternalPlacements: (externalWorkbookId, o = {}, signal) =>
       call("GET", path`/api/v1/external-documents/${externalWorkbookId}/placements`, ExternalPlacementPage, {
-        query: { first: o.first, after: o.after }, signal,
+        query: { first: o.first, after: o.after },
+        signal,
       }),
     iterateExternalPlacements: (externalWorkbookId, o = {}, signal) =>
       pages((after) => client.listExternalPlacements(externalWorkbookId, { first: o.first ?? 500, after }, signal)),
@@ -186,22 +243,37 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     downloadDashboardExport: (jobId, signal) => {
       const p = path`/api/v1/dashboard-exports/${jobId}/download`;
       const what = `GET ${p}`;
-      return withRetry(policy, async (_n, ctx) => {
-        const token = await resolveCredential(options.credential, signal);
-        const res = await sendRaw({
-          fetch: doFetch, method: "GET", url: buildUrl(options.baseUrl, p), authorization: `Bearer ${token}`,
-          signal, deadlineMs: ctx.deadlineMs, maxBytes: limits.maxResponseBytes, accept: "image/png, application/pdf",
-        });
-        if (res.status < 200 || res.status > 299) {
-          const d = errorDetails(res.bytes);
-          throw managementError(res.status, d.json, what, "other", { excerpt: d.message, headers: res.headers });
-        }
-        const contentType = (res.headers.get("content-type") ?? "").split(";")[0]!.trim();
-        if (contentType !== "image/png" && contentType !== "application/pdf") {
-          throw new InvalidResponseError(`${what}: answered ${contentType || "no content type"}, not an image or a PDF`, res.status, undefined);
-        }
-        return { contentType, bytes: res.bytes };
-      }, signal, { what, attemptMs: limits.managementAttemptMs });
+      return withRetry(
+        policy,
+        async (_n, ctx) => {
+          const token = await resolveCredential(options.credential, signal);
+          const res = await sendRaw({
+            fetch: doFetch,
+            method: "GET",
+            url: buildUrl(options.baseUrl, p),
+            authorization: `Bearer ${token}`,
+            signal,
+            deadlineMs: ctx.deadlineMs,
+            maxBytes: limits.maxResponseBytes,
+            accept: "image/png, application/pdf",
+          });
+          if (res.status < 200 || res.status > 299) {
+            const d = errorDetails(res.bytes);
+            throw managementError(res.status, d.json, what, "other", { excerpt: d.message, headers: res.headers });
+          }
+          const contentType = (res.headers.get("content-type") ?? "").split(";")[0]!.trim();
+          if (contentType !== "image/png" && contentType !== "application/pdf") {
+            throw new InvalidResponseError(
+              `${what}: answered ${contentType || "no content type"}, not an image or a PDF`,
+              res.status,
+              undefined,
+            );
+          }
+          return { contentType, bytes: res.bytes };
+        },
+        signal,
+        { what, attemptMs: limits.managementAttemptMs },
+      );
     },
   };
   return client;

@@ -10,7 +10,11 @@ export { DEFAULT_RETRY };
 export type { RetryPolicy };
 
 /** Delay before retry number `retry` (0-based): uniform in [0, min(max, base·2^retry)]. */
-export function backoffDelay(policy: Pick<RetryPolicy, "baseDelayMs" | "maxDelayMs"> & Partial<RetryPolicy>, retry: number, random: () => number = Math.random): number {
+export function backoffDelay(
+  policy: Pick<RetryPolicy, "baseDelayMs" | "maxDelayMs"> & Partial<RetryPolicy>,
+  retry: number,
+  random: () => number = Math.random,
+): number {
   const cap = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
   return Math.floor(random() * cap);
 }
@@ -74,7 +78,9 @@ export async function withRetry<T>(
   const outOfTime = (last: unknown): TimeoutError => {
     if (last instanceof TimeoutError && failures + polls <= 1) return last;
     const lastMsg = last instanceof Error ? ` (last: ${last.message})` : "";
-    return new TimeoutError(`${what}: not done within ${Math.round(policy.maxElapsedMs / 100) / 10} s${lastMsg}`, policy.maxElapsedMs, { cause: last });
+    return new TimeoutError(`${what}: not done within ${Math.round(policy.maxElapsedMs / 100) / 10} s${lastMsg}`, policy.maxElapsedMs, {
+      cause: last,
+    });
   };
   let last: unknown;
   for (let n = 0; ; n++) {

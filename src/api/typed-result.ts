@@ -12,12 +12,22 @@ export class ValueDecodeError extends Error {}
 
 export function columnType(annotated: string): ColumnType {
   switch (annotated) {
-    case "number": case "count": case "sum": case "avg": case "min": case "max":
-    case "countDistinct": case "countDistinctApprox": case "runningTotal":
+    case "number":
+    case "count":
+    case "sum":
+    case "avg":
+    case "min":
+    case "max":
+    case "countDistinct":
+    case "countDistinctApprox":
+    case "runningTotal":
       return "number";
-    case "boolean": return "boolean";
-    case "time": return "time";
-    default: return "string";
+    case "boolean":
+      return "boolean";
+    case "time":
+      return "time";
+    default:
+      return "string";
   }
 }
 
@@ -46,7 +56,10 @@ const DECIMAL = /^[+-]?(\d+)(?:\.(\d*))?(?:[eE][+-]?\d+)?$|^[+-]?\.(\d+)(?:[eE][
 
 /** Significant digits of a decimal string: leading and trailing zeros do not count. */
 export function significantDigits(s: string): number {
-  const mantissa = s.replace(/^[+-]/, "").replace(/[eE].*$/, "").replace(".", "");
+  const mantissa = s
+    .replace(/^[+-]/, "")
+    .replace(/[eE].*$/, "")
+    .replace(".", "");
   const trimmed = mantissa.replace(/^0+/, "").replace(/0+$/, "");
   return trimmed.length;
 }
@@ -89,8 +102,14 @@ function wallClockIn(timezone: string, epochMs: number): string {
   let f = formatters.get(timezone);
   if (!f) {
     f = new Intl.DateTimeFormat("en-CA", {
-      timeZone: timezone, hourCycle: "h23",
-      year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit",
+      timeZone: timezone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
     });
     formatters.set(timezone, f);
   }
@@ -123,9 +142,12 @@ export function decodeTime(v: unknown, timezone: string): string | null {
 
 export function decodeValue(type: ColumnType, v: unknown, timezone: string): RawValue {
   switch (type) {
-    case "number": return decodeNumber(v);
-    case "boolean": return decodeBoolean(v);
-    case "time": return decodeTime(v, timezone);
+    case "number":
+      return decodeNumber(v);
+    case "boolean":
+      return decodeBoolean(v);
+    case "time":
+      return decodeTime(v, timezone);
     case "string":
       if (v === null || v === undefined) return null;
       if (typeof v === "string") return v;
@@ -160,7 +182,13 @@ export function toTypedResult(res: LoadResponse): TypedResult {
 }
 
 export function sqlToTypedResult(res: SqlResponse, timezone: string): TypedResult {
-  const columns: ResultColumn[] = res.schema.map((s) => ({ key: s.name, title: s.name, shortTitle: s.name, type: s.type, kind: "dimension" }));
+  const columns: ResultColumn[] = res.schema.map((s) => ({
+    key: s.name,
+    title: s.name,
+    shortTitle: s.name,
+    type: s.type,
+    kind: "dimension",
+  }));
   return { columns, rows: decodeArrayRows(columns, res.data, timezone), total: null, timezone };
 }
 

@@ -59,19 +59,24 @@ const PAYLOAD = /^(\d+)x(\d+):[0-9a-f]{16}$/;
 export function parseChecksum(value: unknown): ResultChecksum {
   if (typeof value !== "object" || value === null) throw new ChecksumFormatError("resultChecksum: not an object");
   const { v, chunks, payload } = value as Record<string, unknown>;
-  if (v !== CHECKSUM_VERSION) throw new ChecksumFormatError(`resultChecksum: format v=${JSON.stringify(v)} is not supported (this client reads v=${CHECKSUM_VERSION})`);
+  if (v !== CHECKSUM_VERSION)
+    throw new ChecksumFormatError(
+      `resultChecksum: format v=${JSON.stringify(v)} is not supported (this client reads v=${CHECKSUM_VERSION})`,
+    );
   if (!Array.isArray(chunks)) throw new ChecksumFormatError("resultChecksum: chunks is not an array");
   const out: ResultChecksum["chunks"] = [];
   chunks.forEach((c: unknown, i) => {
     const { from, to, hash } = (typeof c === "object" && c !== null ? c : {}) as Record<string, unknown>;
     const expectedFrom = i * CHUNK_ROWS;
-    if (from !== expectedFrom) throw new ChecksumFormatError(`resultChecksum: chunk ${i} starts at ${JSON.stringify(from)}, expected ${expectedFrom}`);
+    if (from !== expectedFrom)
+      throw new ChecksumFormatError(`resultChecksum: chunk ${i} starts at ${JSON.stringify(from)}, expected ${expectedFrom}`);
     const last = i === chunks.length - 1;
     const fullTo = expectedFrom + CHUNK_ROWS;
     if (typeof to !== "number" || !Number.isInteger(to) || (last ? to <= expectedFrom || to > fullTo : to !== fullTo)) {
       throw new ChecksumFormatError(`resultChecksum: chunk ${i} ends at ${JSON.stringify(to)}, which v1 chunking does not allow`);
     }
-    if (typeof hash !== "string" || !HASH.test(hash)) throw new ChecksumFormatError(`resultChecksum: chunk ${i} hash is not 16 lowercase hex characters`);
+    if (typeof hash !== "string" || !HASH.test(hash))
+      throw new ChecksumFormatError(`resultChecksum: chunk ${i} hash is not 16 lowercase hex characters`);
     out.push({ from: expectedFrom, to, hash });
   });
   const result: ResultChecksum = { v: CHECKSUM_VERSION, chunks: out };
@@ -129,14 +134,15 @@ export function planRewrite(stored: ResultChecksum | null, incoming: ResultCheck
   const clear: AreaRange[] = [];
   const incomingCols = si.cols ?? 0;
   const currentCols = sc.cols ?? incomingCols;
-  if (sc.rows > si.rows && currentCols > 0) clear.push({ fromRow: si.rows, toRow: sc.rows, fromCol: 0, toCol: Math.max(currentCols, incomingCols) });
-  if (currentCols > incomingCols && si.rows > 0) clear.push({ fromRow: 0, toRow: Math.min(si.rows, sc.rows), fromCol: incomingCols, toCol: currentCols });
+  if (sc.rows > si.rows && currentCols > 0)
+    clear.push({ fromRow: si.rows, toRow: sc.rows, fromCol: 0, toCol: Math.max(currentCols, incomingCols) });
+  if (currentCols > incomingCols && si.rows > 0)
+    clear.push({ fromRow: 0, toRow: Math.min(si.rows, sc.rows), fromCol: incomingCols, toCol: currentCols });
 
   const overwritesEdits: ChunkRange[] = [];
   if (stored !== null) {
     const touched = (r: ChunkRange) =>
-      write.some((w) => w.from === r.from) ||
-      clear.some((c) => c.fromRow < r.to && r.from < c.toRow && c.toRow > c.fromRow);
+      write.some((w) => w.from === r.from) || clear.some((c) => c.fromRow < r.to && r.from < c.toRow && c.toRow > c.fromRow);
     for (const edited of compareChecksums(stored, cur).editedChunks) if (touched(edited)) overwritesEdits.push(edited);
   }
 

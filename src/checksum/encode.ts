@@ -81,7 +81,8 @@ export class ChunkEncoder {
         writeU32(buf, start + 1, len);
         pos = p;
       } else if (typeof v === "number") {
-        if (v - v !== 0) throw new TypeError(`checksum: cell (${rowIndex}, ${c}) is ${v}, which no cell can hold (project values with toCell)`);
+        if (v - v !== 0)
+          throw new TypeError(`checksum: cell (${rowIndex}, ${c}) is ${v}, which no cell can hold (project values with toCell)`);
         if (pos + 9 > buf.length) {
           this.pos = pos;
           buf = this.reserve(9);
@@ -98,7 +99,8 @@ export class ChunkEncoder {
         if (v === true) buf[pos++] = TAG_TRUE;
         else if (v === false) buf[pos++] = TAG_FALSE;
         else if (v === null) buf[pos++] = TAG_EMPTY;
-        else throw new TypeError(`checksum: cell (${rowIndex}, ${c}) is ${describe(v)}, not a sheet value (string, number, boolean or null)`);
+        else
+          throw new TypeError(`checksum: cell (${rowIndex}, ${c}) is ${describe(v)}, not a sheet value (string, number, boolean or null)`);
       }
     }
     this.pos = pos;

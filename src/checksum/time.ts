@@ -13,8 +13,7 @@ export interface WallClock {
   seconds: number;
 }
 
-const TIMESTAMP =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
 const MS_PER_DAY = 86_400_000;
 /** Day 0 of the serial count for dates from 1900-03-01 on (Excel's 1900 system, with its fictitious 1900-02-29). */

@@ -88,19 +88,24 @@ export function parseAddress(address: string): ParsedAddress {
   const c1 = cellRe.exec(first);
   const c2 = cellRe.exec(last);
   if (c1 && c2) {
-    const r1 = Number(c1[2]) - 1, r2 = Number(c2[2]) - 1;
-    const k1 = columnIndex(c1[1]!), k2 = columnIndex(c2[1]!);
+    const r1 = Number(c1[2]) - 1,
+      r2 = Number(c2[2]) - 1;
+    const k1 = columnIndex(c1[1]!),
+      k2 = columnIndex(c2[1]!);
     if (r1 < 0 || r2 < 0 || r1 >= MAX_ROWS || r2 >= MAX_ROWS) throw new RangeError(`row out of range in ${address}`);
-    const row = Math.min(r1, r2), col = Math.min(k1, k2);
+    const row = Math.min(r1, r2),
+      col = Math.min(k1, k2);
     return { sheet, row, col, rows: Math.abs(r2 - r1) + 1, cols: Math.abs(k2 - k1) + 1 };
   }
   if (/^[0-9]{1,7}$/.test(first) && /^[0-9]{1,7}$/.test(last) && parts.length === 2) {
-    const r1 = Number(first) - 1, r2 = Number(last) - 1;
+    const r1 = Number(first) - 1,
+      r2 = Number(last) - 1;
     if (r1 < 0 || r2 < 0 || r1 >= MAX_ROWS || r2 >= MAX_ROWS) throw new RangeError(`row out of range in ${address}`);
     return { sheet, row: Math.min(r1, r2), col: 0, rows: Math.abs(r2 - r1) + 1, cols: MAX_COLS };
   }
   if (/^[A-Z]{1,3}$/.test(first) && /^[A-Z]{1,3}$/.test(last) && parts.length === 2) {
-    const k1 = columnIndex(first), k2 = columnIndex(last);
+    const k1 = columnIndex(first),
+      k2 = columnIndex(last);
     return { sheet, row: 0, col: Math.min(k1, k2), rows: MAX_ROWS, cols: Math.abs(k2 - k1) + 1 };
   }
   throw new RangeError(`not an A1 address: ${address}`);

@@ -39,19 +39,33 @@ export function isDateFormat(format: string): boolean {
 function general(v: number): string {
   if (v === 0) return "0";
   const a = Math.abs(v);
-  if (a >= 1e11 || a < 1e-9) return v.toExponential(5).replace(/\.?0+e/, "E").replace(/E([+-])(\d)$/, "E$10$2").toUpperCase();
+  if (a >= 1e11 || a < 1e-9)
+    return v
+      .toExponential(5)
+      .replace(/\.?0+e/, "E")
+      .replace(/E([+-])(\d)$/, "E$10$2")
+      .toUpperCase();
   const s = String(Number(v.toPrecision(a >= 1 ? 11 : 10)));
   return s;
 }
 
 function splitSections(f: string): string[] {
   const out: string[] = [];
-  let cur = "", q = false;
+  let cur = "",
+    q = false;
   for (let i = 0; i < f.length; i++) {
     const ch = f[i]!;
     if (ch === '"') q = !q;
-    if (ch === "\\" && !q) { cur += ch + (f[i + 1] ?? ""); i++; continue; }
-    if (ch === ";" && !q) { out.push(cur); cur = ""; continue; }
+    if (ch === "\\" && !q) {
+      cur += ch + (f[i + 1] ?? "");
+      i++;
+      continue;
+    }
+    if (ch === ";" && !q) {
+      out.push(cur);
+      cur = "";
+      continue;
+    }
     cur += ch;
   }
   out.push(cur);
@@ -106,7 +120,14 @@ function serialParts(serial: number): { y: number; mo: number; d: number; h: num
   // Serial 60 is Excel's fictitious 29 Feb 1900; later serials are one day ahead of the real calendar.
   const ms = Date.UTC(1899, 11, 31) + (days >= 60 ? days - 1 : days) * 86400000 + secs * 1000;
   const dt = new Date(ms);
-  return { y: dt.getUTCFullYear(), mo: dt.getUTCMonth(), d: dt.getUTCDate(), h: dt.getUTCHours(), mi: dt.getUTCMinutes(), s: dt.getUTCSeconds() };
+  return {
+    y: dt.getUTCFullYear(),
+    mo: dt.getUTCMonth(),
+    d: dt.getUTCDate(),
+    h: dt.getUTCHours(),
+    mi: dt.getUTCMinutes(),
+    s: dt.getUTCSeconds(),
+  };
 }
 
 function formatDate(serial: number, section: string): string {
@@ -119,17 +140,44 @@ function formatDate(serial: number, section: string): string {
   tokens.forEach((t, i) => {
     const lower = t.toLowerCase();
     const pad = (n: number) => String(n).padStart(2, "0");
-    if (t.startsWith('"') || t.startsWith("\\") || t.startsWith("[")) { out += literal(t); return; }
+    if (t.startsWith('"') || t.startsWith("\\") || t.startsWith("[")) {
+      out += literal(t);
+      return;
+    }
     if (lower[0] === "y") out += lower.length <= 2 ? pad(p.y % 100) : String(p.y);
-    else if (lower[0] === "d") out += lower.length === 1 ? String(p.d) : lower.length === 2 ? pad(p.d) : lower.length === 3 ? ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][new Date(Date.UTC(p.y, p.mo, p.d)).getUTCDay()]! : ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"][new Date(Date.UTC(p.y, p.mo, p.d)).getUTCDay()]!;
-    else if (lower[0] === "h") { const h = ampm ? ((p.h + 11) % 12) + 1 : p.h; out += lower.length === 1 ? String(h) : pad(h); lastWasHour = true; return; }
-    else if (lower[0] === "s") out += lower.length === 1 ? String(p.s) : pad(p.s);
+    else if (lower[0] === "d")
+      out +=
+        lower.length === 1
+          ? String(p.d)
+          : lower.length === 2
+            ? pad(p.d)
+            : lower.length === 3
+              ? ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][new Date(Date.UTC(p.y, p.mo, p.d)).getUTCDay()]!
+              : ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"][
+                  new Date(Date.UTC(p.y, p.mo, p.d)).getUTCDay()
+                ]!;
+    else if (lower[0] === "h") {
+      const h = ampm ? ((p.h + 11) % 12) + 1 : p.h;
+      out += lower.length === 1 ? String(h) : pad(h);
+      lastWasHour = true;
+      return;
+    } else if (lower[0] === "s") out += lower.length === 1 ? String(p.s) : pad(p.s);
     else if (lower[0] === "m") {
       // "m"/"mm" right after an hour or before a second is minutes, else months.
       const next = tokens.slice(i + 1).find((x) => /^[a-z]/i.test(x) && !/^[:.\s]/.test(x));
       const minutes = lower.length <= 2 && (lastWasHour || (next !== undefined && next.toLowerCase()[0] === "s"));
       if (minutes) out += lower.length === 1 ? String(p.mi) : pad(p.mi);
-      else out += lower.length === 1 ? String(p.mo + 1) : lower.length === 2 ? pad(p.mo + 1) : lower.length === 3 ? MONTHS[p.mo]!.slice(0, 3) : lower.length === 5 ? MONTHS[p.mo]![0]! : MONTHS[p.mo]!;
+      else
+        out +=
+          lower.length === 1
+            ? String(p.mo + 1)
+            : lower.length === 2
+              ? pad(p.mo + 1)
+              : lower.length === 3
+                ? MONTHS[p.mo]!.slice(0, 3)
+                : lower.length === 5
+                  ? MONTHS[p.mo]![0]!
+                  : MONTHS[p.mo]!;
     } else if (/^am\/pm$/i.test(t)) out += p.h < 12 ? "AM" : "PM";
     else if (/^a\/p$/i.test(t)) out += p.h < 12 ? "A" : "P";
     else out += t;

@@ -146,7 +146,11 @@ export interface SheetPort {
    * Write a grid with its top-left at (area.sheetId, area.row, area.col). Strings are written as text:
    * never converted to formulas, numbers, dates or links.
    */
-  write(at: Pick<Area, "sheetId" | "row" | "col">, grid: ReadonlyArray<ReadonlyArray<SheetValue>>, options?: WriteOptions): Promise<WriteStats>;
+  write(
+    at: Pick<Area, "sheetId" | "row" | "col">,
+    grid: ReadonlyArray<ReadonlyArray<SheetValue>>,
+    options?: WriteOptions,
+  ): Promise<WriteStats>;
   /** Read an area in row blocks, top to bottom. Each block is an array of rows. */
   read(area: Area, options?: ReadOptions): AsyncIterable<SheetValue[][]>;
   /** Clear values and formats of an area. */

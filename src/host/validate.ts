@@ -30,7 +30,9 @@ export function validateGrid(grid: ReadonlyArray<ReadonlyArray<SheetValue>>): { 
           throw new PortInputError(`cell [${r}][${c}] has ${v.length} characters; a cell holds at most ${MAX_CELL_CHARS}`);
         }
       } else if (typeof v !== "boolean") {
-        throw new PortInputError(`cell [${r}][${c}] is ${v === null ? "null" : typeof v}: only strings, numbers and booleans can be written`);
+        throw new PortInputError(
+          `cell [${r}][${c}] is ${v === null ? "null" : typeof v}: only strings, numbers and booleans can be written`,
+        );
       }
     }
   }
@@ -41,9 +43,11 @@ export function validateGrid(grid: ReadonlyArray<ReadonlyArray<SheetValue>>): { 
 export function validateColumnFormats(formats: ReadonlyArray<string | null> | undefined, cols: number): void {
   if (formats === undefined) return;
   // An empty grid (no rows) has no width to compare with.
-  if (!Array.isArray(formats) || (cols > 0 && formats.length > cols)) throw new PortInputError(`columnFormats must be an array of at most ${cols} formats`);
+  if (!Array.isArray(formats) || (cols > 0 && formats.length > cols))
+    throw new PortInputError(`columnFormats must be an array of at most ${cols} formats`);
   formats.forEach((f, i) => {
-    if (f !== null && (typeof f !== "string" || f.length === 0 || f.length > 255)) throw new PortInputError(`columnFormats[${i}] must be a format string of 1–255 characters, or null`);
+    if (f !== null && (typeof f !== "string" || f.length === 0 || f.length > 255))
+      throw new PortInputError(`columnFormats[${i}] must be a format string of 1–255 characters, or null`);
   });
 }
 
@@ -101,11 +105,15 @@ export function to15Digits(n: number): number {
 }
 
 /** An AreaStyle's fields: column formats as for writes, fill "#RRGGBB" or null. */
-export function validateStyle(style: { columnFormats?: ReadonlyArray<string | null>; bold?: boolean; fill?: string | null; autofit?: boolean }, cols: number): void {
+export function validateStyle(
+  style: { columnFormats?: ReadonlyArray<string | null>; bold?: boolean; fill?: string | null; autofit?: boolean },
+  cols: number,
+): void {
   if (style.autofit !== undefined && typeof style.autofit !== "boolean") throw new PortInputError("autofit must be true or false");
   validateColumnFormats(style.columnFormats, cols);
   if (style.bold !== undefined && typeof style.bold !== "boolean") throw new PortInputError("bold must be true or false");
-  if (style.fill !== undefined && style.fill !== null && !/^#[0-9A-Fa-f]{6}$/.test(style.fill)) throw new PortInputError(`fill must be a colour "#RRGGBB" or null, not ${JSON.stringify(style.fill)}`);
+  if (style.fill !== undefined && style.fill !== null && !/^#[0-9A-Fa-f]{6}$/.test(style.fill))
+    throw new PortInputError(`fill must be a colour "#RRGGBB" or null, not ${JSON.stringify(style.fill)}`);
 }
 
 /**
@@ -113,7 +121,8 @@ export function validateStyle(style: { columnFormats?: ReadonlyArray<string | nu
  * shapes.addImage takes it; its size in pixels (PNG: IHDR; JPEG: the first SOFn segment).
  */
 export function pictureSize(base64: string): { format: "PNG" | "JPEG"; widthPx: number; heightPx: number } {
-  if (typeof base64 !== "string" || !/^[A-Za-z0-9+/]+={0,2}$/.test(base64)) throw new PortInputError("a picture is base64 text without a data: prefix");
+  if (typeof base64 !== "string" || !/^[A-Za-z0-9+/]+={0,2}$/.test(base64))
+    throw new PortInputError("a picture is base64 text without a data: prefix");
   const bin = atob(base64.slice(0, 64 * 1024));
   const b = (i: number) => bin.charCodeAt(i);
   if (bin.length > 24 && b(0) === 0x89 && bin.slice(1, 4) === "PNG") {

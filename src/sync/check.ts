@@ -43,7 +43,7 @@ export interface PlacementCheck {
   editedRowsExact: boolean;
   deploymentId: number;
   /** Offers for the UI: disconnect a missing placement. */
-  offers: ("disconnect")[];
+  offers: "disconnect"[];
   /** A platform problem while checking this placement (it does not stop the others). */
   problem?: string;
 }
@@ -52,7 +52,7 @@ export interface CheckReport {
   workbookName: string;
   copied: boolean;
   /** Present when copied: fork gives this copy a new workbook id. */
-  offers: ("fork")[];
+  offers: "fork"[];
   placements: PlacementCheck[];
   /** Set when the platform list could not be read (e.g. 422); syncStatus is then UNKNOWN. */
   platformProblem?: string;
@@ -61,7 +61,9 @@ export interface CheckReport {
 /** The platform refused the list: the document holds too many placements (seeds 01 §4.1, §8). */
 export class HomeLimitError extends Error {
   constructor(readonly detail: string) {
-    super(`This workbook holds more placements than the platform lists: over 500 placed reports or over 2,000 placements in total. Remove some placements (disconnect them) to see the list again. (${detail})`);
+    super(
+      `This workbook holds more placements than the platform lists: over 500 placed reports or over 2,000 placements in total. Remove some placements (disconnect them) to see the list again. (${detail})`,
+    );
     this.name = "HomeLimitError";
   }
 }
@@ -95,15 +97,39 @@ export async function check(engine: SyncEngine, o: { signal?: AbortSignal } = {}
     o.signal?.throwIfAborted();
     out.push(await engine.exclusive(() => checkOne(engine, p, remote.get(p.placementId ?? ""), identity.copied, o.signal), o.signal));
   }
-  return { workbookName: identity.name, copied: identity.copied, offers: identity.copied ? ["fork"] : [], placements: out, ...(platformProblem ? { platformProblem } : {}) };
+  return {
+    workbookName: identity.name,
+    copied: identity.copied,
+    offers: identity.copied ? ["fork"] : [],
+    placements: out,
+    ...(platformProblem ? { platformProblem } : {}),
+  };
 }
 
-async function checkOne(engine: SyncEngine, p: LocalPlacement, remote: ExternalPlacement | undefined, copied: boolean, signal?: AbortSignal): Promise<PlacementCheck> {
+async function checkOne(
+  engine: SyncEngine,
+  p: LocalPlacement,
+  remote: ExternalPlacement | undefined,
+  copied: boolean,
+  signal?: AbortSignal,
+): Promise<PlacementCheck> {
   const { ctx } = engine;
   const { port } = ctx;
   const base: PlacementCheck = {
-    key: p.key, placementId: p.placementId, reportId: p.reportId, reportName: remote?.reportName ?? p.reportName, syncStatus: remote?.syncStatus ?? "UNKNOWN",
-    sheetName: null, range: null, missing: false, corrections: [], edit: "unknown", editedRows: [], editedRowsExact: false, offers: [], deploymentId: p.deploymentId,
+    key: p.key,
+    placementId: p.placementId,
+    reportId: p.reportId,
+    reportName: remote?.reportName ?? p.reportName,
+    syncStatus: remote?.syncStatus ?? "UNKNOWN",
+    sheetName: null,
+    range: null,
+    missing: false,
+    corrections: [],
+    edit: "unknown",
+    editedRows: [],
+    editedRowsExact: false,
+    offers: [],
+    deploymentId: p.deploymentId,
   };
   const t = byName(await port.tracked(), p.name);
   if (!t?.area || !t.sheet) return { ...base, missing: true, offers: ["disconnect"] };
@@ -123,7 +149,12 @@ async function checkOne(engine: SyncEngine, p: LocalPlacement, remote: ExternalP
     try {
       if (p.placementId) {
         const addr = platformAddress(sheet.name, { ...area, rows: p.shape.rows, cols: p.shape.cols });
-        await ctx.platform.connectWorkbook(p.deploymentId, p.reportId, { placementId: p.placementId, sheetId: sheet.id, sheetName: sheet.name, addressOnly: true, ...addr }, signal);
+        await ctx.platform.connectWorkbook(
+          p.deploymentId,
+          p.reportId,
+          { placementId: p.placementId, sheetId: sheet.id, sheetName: sheet.name, addressOnly: true, ...addr },
+          signal,
+        );
       }
       await updatePlacement(port, p.key, (x) => ({ ...x, sheetId: sheet.id, sheetName: sheet.name, anchorCell }));
     } catch (e) {
@@ -132,7 +163,15 @@ async function checkOne(engine: SyncEngine, p: LocalPlacement, remote: ExternalP
   }
 
   // Hand edits, from the fingerprints (committed and pending).
-  const current = await readArea(port, { ...area, rows: Math.max(area.rows, p.shape.rows, p.pending?.shape.rows ?? 0), cols: Math.max(area.cols, p.shape.cols, p.pending?.shape.cols ?? 0) }, signal);
+  const current = await readArea(
+    port,
+    {
+      ...area,
+      rows: Math.max(area.rows, p.shape.rows, p.pending?.shape.rows ?? 0),
+      cols: Math.max(area.cols, p.shape.cols, p.pending?.shape.cols ?? 0),
+    },
+    signal,
+  );
   const local = (await engine.placements()).find((x) => x.key === p.key) ?? p;
   const state = await engine.classifyCells(local, current);
   base.edit = editState(state);
@@ -172,7 +211,12 @@ function editState(s: CellState): EditState {
  * Rows of the edited chunks; with the grid last written in this session, only the rows in them
  * that differ from it (the exact rows, as a refresh's hand-edit report names them).
  */
-function editedRows(p: LocalPlacement, s: Extract<CellState, { kind: "edited" }>, current: Grid, lastWritten: Grid | undefined): { from: number; to: number }[] {
+function editedRows(
+  p: LocalPlacement,
+  s: Extract<CellState, { kind: "edited" }>,
+  current: Grid,
+  lastWritten: Grid | undefined,
+): { from: number; to: number }[] {
   const ref = p.committed ?? p.pending?.checksum;
   if (!ref) return [];
   const rows = p.committed ? p.shape.rows : p.pending!.shape.rows;
@@ -181,7 +225,8 @@ function editedRows(p: LocalPlacement, s: Extract<CellState, { kind: "edited" }>
   const exact: { from: number; to: number }[] = [];
   for (const c of chunks) {
     for (let r = c.from; r <= c.to; r++) {
-      const a = current[r] ?? [], b = lastWritten[r] ?? [];
+      const a = current[r] ?? [],
+        b = lastWritten[r] ?? [];
       let same = true;
       for (let k = 0; same && k < p.shape.cols; k++) same = (a[k] ?? "") === (b[k] ?? "");
       if (!same) exact.push({ from: r, to: r });
@@ -194,24 +239,57 @@ function editedRows(p: LocalPlacement, s: Extract<CellState, { kind: "edited" }>
  * The cells equal the pending write: finish it — clear what a shrink leaves behind (the clear may
  * be what was interrupted), then record it (connect for a first placement, else refresh).
  */
-async function finishRecord(engine: SyncEngine, p: LocalPlacement, sheet: { id: string; name: string }, area: { sheetId: string; row: number; col: number }, signal?: AbortSignal): Promise<Area> {
+async function finishRecord(
+  engine: SyncEngine,
+  p: LocalPlacement,
+  sheet: { id: string; name: string },
+  area: { sheetId: string; row: number; col: number },
+  signal?: AbortSignal,
+): Promise<Area> {
   const { ctx } = engine;
   const pending = p.pending!;
   const full = { ...area, rows: pending.shape.rows, cols: pending.shape.cols };
   // Older records carry no journal of the clears: the rows and columns the old shape had beyond the new one.
-  const clears = pending.clears?.map((c) => ({ sheetId: area.sheetId, row: area.row + c.row, col: area.col + c.col, rows: c.rows, cols: c.cols })) ?? leftoverAreas(area, p.shape, pending.shape);
+  const clears =
+    pending.clears?.map((c) => ({ sheetId: area.sheetId, row: area.row + c.row, col: area.col + c.col, rows: c.rows, cols: c.cols })) ??
+    leftoverAreas(area, p.shape, pending.shape);
   for (const c of clears) await ctx.port.clear(c);
   const addr = platformAddress(sheet.name, full);
   const identity = await ctx.port.identity();
   let placementId = p.placementId;
   if (placementId) {
-    await ctx.platform.refreshReport(p.deploymentId, p.reportId, { placementId, resultChecksum: pending.checksum, sheetId: sheet.id, sheetName: sheet.name, ...addr }, signal);
+    await ctx.platform.refreshReport(
+      p.deploymentId,
+      p.reportId,
+      { placementId, resultChecksum: pending.checksum, sheetId: sheet.id, sheetName: sheet.name, ...addr },
+      signal,
+    );
   } else {
-    const report = await ctx.platform.connectWorkbook(p.deploymentId, p.reportId, { externalWorkbookId: identity.workbookId, sheetId: sheet.id, sheetName: sheet.name, workbookName: identity.name, host: ctx.port.host, resultChecksum: pending.checksum, ...addr }, signal);
+    const report = await ctx.platform.connectWorkbook(
+      p.deploymentId,
+      p.reportId,
+      {
+        externalWorkbookId: identity.workbookId,
+        sheetId: sheet.id,
+        sheetName: sheet.name,
+        workbookName: identity.name,
+        host: ctx.port.host,
+        resultChecksum: pending.checksum,
+        ...addr,
+      },
+      signal,
+    );
     placementId = findPlacementId(report, identity.workbookId, sheet.id, addr.anchorCell);
   }
   await ctx.port.track(p.name, full);
-  await updatePlacement(ctx.port, p.key, (x) => ({ ...x, placementId, committed: pending.checksum, source: pending.source ?? null, pending: null, shape: pending.shape }));
+  await updatePlacement(ctx.port, p.key, (x) => ({
+    ...x,
+    placementId,
+    committed: pending.checksum,
+    source: pending.source ?? null,
+    pending: null,
+    shape: pending.shape,
+  }));
   return full;
 }
 
@@ -243,9 +321,28 @@ export async function fork(engine: SyncEngine, o: { signal?: AbortSignal } = {})
       }
       try {
         const addr = platformAddress(t.sheet.name, t.area);
-        const report = await ctx.platform.connectWorkbook(p.deploymentId, p.reportId, { externalWorkbookId: identity.workbookId, sheetId: t.sheet.id, sheetName: t.sheet.name, workbookName: identity.name, host: ctx.port.host, resultChecksum: p.committed, ...addr }, o.signal);
+        const report = await ctx.platform.connectWorkbook(
+          p.deploymentId,
+          p.reportId,
+          {
+            externalWorkbookId: identity.workbookId,
+            sheetId: t.sheet.id,
+            sheetName: t.sheet.name,
+            workbookName: identity.name,
+            host: ctx.port.host,
+            resultChecksum: p.committed,
+            ...addr,
+          },
+          o.signal,
+        );
         const placementId = findPlacementId(report, identity.workbookId, t.sheet.id, addr.anchorCell);
-        await updatePlacement(ctx.port, p.key, (x) => ({ ...x, placementId, sheetId: t.sheet!.id, sheetName: t.sheet!.name, anchorCell: addr.anchorCell }));
+        await updatePlacement(ctx.port, p.key, (x) => ({
+          ...x,
+          placementId,
+          sheetId: t.sheet!.id,
+          sheetName: t.sheet!.name,
+          anchorCell: addr.anchorCell,
+        }));
         out.reconnected[p.key] = placementId;
       } catch (e) {
         out.failed[p.key] = (e as Error).message;
@@ -292,7 +389,11 @@ export async function home(engine: SyncEngine, o: { signal?: AbortSignal } = {})
   const remote = await platformPlacements(engine.ctx, identity.workbookId, o.signal);
   const locals = await engine.placements();
   const tracked = await port.tracked();
-  const nameOf = (id: number, p: LocalPlacement | undefined) => engine.ctx.deploymentNames?.(id) ?? (p?.deploymentId === id ? p.deploymentName : null) ?? locals.find((x) => x.deploymentId === id && x.deploymentName)?.deploymentName ?? null;
+  const nameOf = (id: number, p: LocalPlacement | undefined) =>
+    engine.ctx.deploymentNames?.(id) ??
+    (p?.deploymentId === id ? p.deploymentName : null) ??
+    locals.find((x) => x.deploymentId === id && x.deploymentName)?.deploymentName ??
+    null;
   const localById = new Map(locals.filter((p) => p.placementId).map((p) => [p.placementId!, p]));
   const where = (p: LocalPlacement | undefined) => {
     const t = p ? byName(tracked, p.name) : undefined;
@@ -303,16 +404,37 @@ export async function home(engine: SyncEngine, o: { signal?: AbortSignal } = {})
     const w = local ? where(local) : { sheetName: r.sheetName, range: r.resultLocation.replace(/^.*!/, ""), missing: false };
     const denied = r.access === "DENIED";
     return {
-      placementId: r.placementId, key: local?.key ?? null, access: r.access, readOnly: denied,
-      reportId: denied ? null : r.reportId, reportName: denied ? null : r.reportName, deploymentId: r.deploymentId, deploymentName: nameOf(r.deploymentId, local),
+      placementId: r.placementId,
+      key: local?.key ?? null,
+      access: r.access,
+      readOnly: denied,
+      reportId: denied ? null : r.reportId,
+      reportName: denied ? null : r.reportName,
+      deploymentId: r.deploymentId,
+      deploymentName: nameOf(r.deploymentId, local),
       owner: denied ? { name: r.ownerName, email: r.ownerEmail } : null,
-      syncStatus: r.syncStatus, refreshedAt: r.refreshedAt, ...w,
+      syncStatus: r.syncStatus,
+      refreshedAt: r.refreshedAt,
+      ...w,
     };
   });
   const listed = new Set(remote.map((r) => r.placementId));
   for (const p of locals) {
     if (p.placementId && listed.has(p.placementId)) continue;
-    entries.push({ placementId: p.placementId, key: p.key, access: "LOCAL", readOnly: false, reportId: p.reportId, reportName: p.reportName, deploymentId: p.deploymentId, deploymentName: nameOf(p.deploymentId, p), owner: null, syncStatus: "UNKNOWN", refreshedAt: null, ...where(p) });
+    entries.push({
+      placementId: p.placementId,
+      key: p.key,
+      access: "LOCAL",
+      readOnly: false,
+      reportId: p.reportId,
+      reportName: p.reportName,
+      deploymentId: p.deploymentId,
+      deploymentName: nameOf(p.deploymentId, p),
+      owner: null,
+      syncStatus: "UNKNOWN",
+      refreshedAt: null,
+      ...where(p),
+    });
   }
   return { workbookName: identity.name, workbookId: identity.workbookId, copied: identity.copied, entries };
 }

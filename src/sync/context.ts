@@ -9,7 +9,16 @@ import type { FilterDefaults } from "./run-report.ts";
 
 export interface SyncContext {
   port: SheetPort;
-  platform: Pick<PlatformClient, "iterateReports" | "upsertReport" | "updateReport" | "refreshReport" | "connectWorkbook" | "disconnectWorkbook" | "iterateExternalPlacements">;
+  platform: Pick<
+    PlatformClient,
+    | "iterateReports"
+    | "upsertReport"
+    | "updateReport"
+    | "refreshReport"
+    | "connectWorkbook"
+    | "disconnectWorkbook"
+    | "iterateExternalPlacements"
+  >;
   data: Pick<DataClient, "fetchLoad" | "fetchSql">;
   /** The signed-in (active) deployment: new placements go there. */
   deploymentId: number;
@@ -62,9 +71,15 @@ export function platformAddress(sheetName: string, area: Area): { anchorCell: st
 }
 
 /** All reports of this deployment attached to the workbook, by id (one paged listing). */
-export async function reportsById(ctx: SyncContext, deploymentId: number, externalWorkbookId: string | undefined, signal?: AbortSignal): Promise<Map<number, Report>> {
+export async function reportsById(
+  ctx: SyncContext,
+  deploymentId: number,
+  externalWorkbookId: string | undefined,
+  signal?: AbortSignal,
+): Promise<Map<number, Report>> {
   const out = new Map<number, Report>();
-  for await (const r of ctx.platform.iterateReports(deploymentId, externalWorkbookId ? { externalWorkbookId } : {}, signal)) out.set(r.id, r);
+  for await (const r of ctx.platform.iterateReports(deploymentId, externalWorkbookId ? { externalWorkbookId } : {}, signal))
+    out.set(r.id, r);
   return out;
 }
 

@@ -18,14 +18,41 @@ import { cellA1, areaA1 } from "../host/a1.ts";
 import type { Area, SheetRef, SheetValue, TrackedArea, WriteStats } from "../host/port.ts";
 import type { ResultChecksum } from "../checksum/types.ts";
 import { NotFoundError } from "../api/index.ts";
-import { Lock, type LastWrittenStore, platformAddress, randomKey, readArea, reportsById, trackingName, type SyncContext } from "./context.ts";
+import {
+  Lock,
+  type LastWrittenStore,
+  platformAddress,
+  randomKey,
+  readArea,
+  reportsById,
+  trackingName,
+  type SyncContext,
+} from "./context.ts";
 import { chunkRows, differingChunks, emptyGrid, fingerprintGrid, sliceGrid, type Grid } from "./fingerprint.ts";
 import type { Layout } from "./layout.ts";
-import { areaAt, collisions, growthAreas, leftoverAreas, mergeRuns, occupiedCells, type Neighbour, type OccupiedCell, type Shape } from "./plan.ts";
+import {
+  areaAt,
+  collisions,
+  growthAreas,
+  leftoverAreas,
+  mergeRuns,
+  occupiedCells,
+  type Neighbour,
+  type OccupiedCell,
+  type Shape,
+} from "./plan.ts";
 import { NotRefreshed, runQueue, type QueueProgress } from "./queue.ts";
 import { prepareReport, runReport, type RowCut } from "./run-report.ts";
 import { describeChange, noAccessPrefix } from "./status.ts";
-import { addPlacement, classify, loadPlacements, updatePlacement, type CellState, type LocalPlacement, type PendingWrite } from "./state.ts";
+import {
+  addPlacement,
+  classify,
+  loadPlacements,
+  updatePlacement,
+  type CellState,
+  type LocalPlacement,
+  type PendingWrite,
+} from "./state.ts";
 import { forgetStyle, isValuesOnly, setValuesOnly, styleGrowth, stylePlaced } from "./styling.ts";
 import { upsertReport, type UpsertOutcome } from "./upsert.ts";
 
@@ -43,7 +70,17 @@ export interface PlaceOptions {
 }
 
 export type PlaceOutcome =
-  | { kind: "placed"; key: string; placementId: string; reportId: number; publicId: string; sheetName: string; range: string; notices: string[]; stats: WriteStats }
+  | {
+      kind: "placed";
+      key: string;
+      placementId: string;
+      reportId: number;
+      publicId: string;
+      sheetName: string;
+      range: string;
+      notices: string[];
+      stats: WriteStats;
+    }
   /** Non-empty cells that belong to no placement: nothing was written. */
   /** `at`: the target's top-left cell — confirm with `place(report, { at, confirmed: true })` so it lands there. */
   | { kind: "wouldOverwrite"; count: number; addresses: string[]; target: string; at: Pick<Area, "sheetId" | "row" | "col"> }
@@ -164,7 +201,13 @@ export class SyncEngine {
       if (hit.length) return { kind: "collides", target: targetA1, placements: hit.map((h) => h.label) };
       const occupied = occupiedCells(target, await readArea(port, target, o.signal), 0, []);
       if (occupied.length > 0 && !o.confirmed) {
-        return { kind: "wouldOverwrite", count: occupied.length, addresses: occupied.slice(0, 50).map((c) => c.address), target: targetA1, at: { sheetId: at.sheetId, row: at.row, col: at.col } };
+        return {
+          kind: "wouldOverwrite",
+          count: occupied.length,
+          addresses: occupied.slice(0, 50).map((c) => c.address),
+          target: targetA1,
+          at: { sheetId: at.sheetId, row: at.row, col: at.col },
+        };
       }
       // The report first: a permanent upsert failure (ambiguous legacy id…) leaves the sheet untouched.
       const up = await this.ensureReport(report, o.signal);
@@ -173,9 +216,21 @@ export class SyncEngine {
       const name = trackingName(key);
       const addr = platformAddress(sheet.name, target);
       const local: LocalPlacement = {
-        key, name, deploymentId: this.ctx.deploymentId, deploymentName: this.ctx.deploymentName ?? null, reportId: up.report.id, publicId: up.publicId, reportName: up.report.name,
-        placementId: null, sheetId: sheet.id, sheetName: sheet.name, anchorCell: addr.anchorCell, shape,
-        committed: null, source: null, editsKept: false,
+        key,
+        name,
+        deploymentId: this.ctx.deploymentId,
+        deploymentName: this.ctx.deploymentName ?? null,
+        reportId: up.report.id,
+        publicId: up.publicId,
+        reportName: up.report.name,
+        placementId: null,
+        sheetId: sheet.id,
+        sheetName: sheet.name,
+        anchorCell: addr.anchorCell,
+        shape,
+        committed: null,
+        source: null,
+        editsKept: false,
         pending: { checksum: fp, shape, at: new Date().toISOString(), source, phase: "writing", inFlight: { from: 0, to: shape.rows - 1 } },
       };
       // Journal and track before the first cell: an interrupted first placement is found and resumed by a refresh.
@@ -183,15 +238,28 @@ export class SyncEngine {
       if (o.valuesOnly) await setValuesOnly(port, key, true);
       await port.track(name, target);
       const stats = await port.write(at, layout.cells, {
-        columnFormats: layout.columnFormats, breakRows: fp.chunks.map((c) => c.from), keepFormats: o.valuesOnly === true,
-        ...(o.onProgress ? { onProgress: o.onProgress } : {}), ...(o.signal ? { signal: o.signal } : {}),
+        columnFormats: layout.columnFormats,
+        breakRows: fp.chunks.map((c) => c.from),
+        keepFormats: o.valuesOnly === true,
+        ...(o.onProgress ? { onProgress: o.onProgress } : {}),
+        ...(o.signal ? { signal: o.signal } : {}),
       });
       await this.journal(key, { phase: "written", inFlight: null });
       // Formats are not part of the fingerprint: styling after the journal closes never reads as a hand edit.
       if (!o.valuesOnly) await stylePlaced(port, at, layout);
       this.lastWritten.set(key, layout.cells);
       const placementId = await this.connectNewPlacement(local, fp, target, sheet, o.signal);
-      return { kind: "placed", key, placementId, reportId: up.report.id, publicId: up.publicId, sheetName: sheet.name, range: areaA1(target), notices: [...up.notices, ...(cut ? [cut.message] : [])], stats };
+      return {
+        kind: "placed",
+        key,
+        placementId,
+        reportId: up.report.id,
+        publicId: up.publicId,
+        sheetName: sheet.name,
+        range: areaA1(target),
+        notices: [...up.notices, ...(cut ? [cut.message] : [])],
+        stats,
+      };
     }, o.signal);
   }
 
@@ -207,28 +275,58 @@ export class SyncEngine {
    */
   private async ensureReport(report: Report, signal?: AbortSignal): Promise<UpsertOutcome> {
     if (report.canEdit === false && !isPlaceholderPublicId(report.publicId)) return { report, publicId: report.publicId, notices: [] };
-    return upsertReport(this.ctx.platform, this.ctx.deploymentId, report.publicId, {
-      name: report.name, title: report.title,
-      ...(report.jsonQuery ? { jsonQuery: report.jsonQuery } : {}),
-      ...(report.sqlQuery ? { sqlQuery: report.sqlQuery } : {}),
-      ...(report.pivotItems ? { pivotItems: report.pivotItems } : {}),
-      source: this.ctx.port.host,
-    }, { ...(signal ? { signal } : {}), ...(this.ctx.newPublicId ? { newPublicId: this.ctx.newPublicId } : {}) });
+    return upsertReport(
+      this.ctx.platform,
+      this.ctx.deploymentId,
+      report.publicId,
+      {
+        name: report.name,
+        title: report.title,
+        ...(report.jsonQuery ? { jsonQuery: report.jsonQuery } : {}),
+        ...(report.sqlQuery ? { sqlQuery: report.sqlQuery } : {}),
+        ...(report.pivotItems ? { pivotItems: report.pivotItems } : {}),
+        source: this.ctx.port.host,
+      },
+      { ...(signal ? { signal } : {}), ...(this.ctx.newPublicId ? { newPublicId: this.ctx.newPublicId } : {}) },
+    );
   }
 
   /** connect-workbook for a placement just written; then commit its fingerprint. */
-  private async connectNewPlacement(local: LocalPlacement, fp: ResultChecksum, area: Area, sheet: SheetRef, signal?: AbortSignal): Promise<string> {
+  private async connectNewPlacement(
+    local: LocalPlacement,
+    fp: ResultChecksum,
+    area: Area,
+    sheet: SheetRef,
+    signal?: AbortSignal,
+  ): Promise<string> {
     const { port, platform, deploymentId } = this.ctx;
     const identity = await port.identity();
     const addr = platformAddress(sheet.name, area);
-    const connected = await platform.connectWorkbook(deploymentId, local.reportId, {
-      externalWorkbookId: identity.workbookId, sheetId: sheet.id, sheetName: sheet.name, workbookName: identity.name,
-      host: port.host, resultChecksum: fp, ...addr,
-    }, signal);
+    const connected = await platform.connectWorkbook(
+      deploymentId,
+      local.reportId,
+      {
+        externalWorkbookId: identity.workbookId,
+        sheetId: sheet.id,
+        sheetName: sheet.name,
+        workbookName: identity.name,
+        host: port.host,
+        resultChecksum: fp,
+        ...addr,
+      },
+      signal,
+    );
     const placementId = findPlacementId(connected, identity.workbookId, sheet.id, addr.anchorCell);
     await updatePlacement(port, local.key, (p) => ({
-      ...p, placementId, committed: fp, source: p.pending?.source ?? null, pending: null,
-      shape: { rows: area.rows, cols: area.cols }, sheetId: sheet.id, sheetName: sheet.name, anchorCell: addr.anchorCell,
+      ...p,
+      placementId,
+      committed: fp,
+      source: p.pending?.source ?? null,
+      pending: null,
+      shape: { rows: area.rows, cols: area.cols },
+      sheetId: sheet.id,
+      sheetName: sheet.name,
+      anchorCell: addr.anchorCell,
     }));
     return placementId;
   }
@@ -247,13 +345,31 @@ export class SyncEngine {
     const sameSource = prepared.source === placement.source && placement.committed !== null && placement.pending === null;
     if (sameSource) {
       const timings = { reportMs: t1 - t0, queryAndLayoutMs: performance.now() - t1, fingerprintMs: 0 };
-      return { placement, incoming: placement.committed!, shape: placement.shape, source: prepared.source, cut: prepared.cut, sameSource, layout: layoutOf, timings };
+      return {
+        placement,
+        incoming: placement.committed!,
+        shape: placement.shape,
+        source: prepared.source,
+        cut: prepared.cut,
+        sameSource,
+        layout: layoutOf,
+        timings,
+      };
     }
     const { cells, columnFormats } = layoutOf();
     const t2 = performance.now();
     const incoming = await fingerprintGrid(cells);
     const shape = { rows: cells.length, cols: columnFormats.length };
-    return { placement, incoming, shape, source: prepared.source, cut: prepared.cut, sameSource, layout: layoutOf, timings: { reportMs: t1 - t0, queryAndLayoutMs: t2 - t1, fingerprintMs: performance.now() - t2 } };
+    return {
+      placement,
+      incoming,
+      shape,
+      source: prepared.source,
+      cut: prepared.cut,
+      sameSource,
+      layout: layoutOf,
+      timings: { reportMs: t1 - t0, queryAndLayoutMs: t2 - t1, fingerprintMs: performance.now() - t2 },
+    };
   }
 
   /**
@@ -278,7 +394,9 @@ export class SyncEngine {
   }
 
   private async reportOf(placement: LocalPlacement, signal?: AbortSignal): Promise<Report> {
-    let r = (await reportsById(this.ctx, placement.deploymentId, (await this.ctx.port.identity()).workbookId, signal)).get(placement.reportId);
+    let r = (await reportsById(this.ctx, placement.deploymentId, (await this.ctx.port.identity()).workbookId, signal)).get(
+      placement.reportId,
+    );
     // A first placement interrupted before connect-workbook is not attached to the workbook yet.
     if (!r && !placement.placementId) r = (await reportsById(this.ctx, placement.deploymentId, undefined, signal)).get(placement.reportId);
     if (!r) throw new NoAccess(noAccessReason(placement, this.ctx));
@@ -303,15 +421,28 @@ export class SyncEngine {
   }
 
   /** Compare, plan and write (the single writer). `ahead`: the cells read while the query ran, if any. */
-  applyRefresh(prep: PreparedRefresh, choice: RefreshChoice, signal?: AbortSignal, ahead: ReadAhead | null = null): Promise<RefreshOutcome> {
+  applyRefresh(
+    prep: PreparedRefresh,
+    choice: RefreshChoice,
+    signal?: AbortSignal,
+    ahead: ReadAhead | null = null,
+  ): Promise<RefreshOutcome> {
     return this.lock.run(() => this.applyRefreshLocked(prep, choice, signal, ahead), signal);
   }
 
-  private async applyRefreshLocked(prepared: PreparedRefresh, choice: RefreshChoice, signal?: AbortSignal, ahead: ReadAhead | null = null): Promise<RefreshOutcome> {
+  private async applyRefreshLocked(
+    prepared: PreparedRefresh,
+    choice: RefreshChoice,
+    signal?: AbortSignal,
+    ahead: ReadAhead | null = null,
+  ): Promise<RefreshOutcome> {
     const { port } = this.ctx;
     const p = await this.placement(prepared.placement.key);
     // Recorded again since it was prepared (another refresh of it ran first): fingerprint the answer after all.
-    const prep = prepared.sameSource && (p.source !== prepared.source || p.pending !== null || p.committed === null) ? await laidOut(prepared) : prepared;
+    const prep =
+      prepared.sameSource && (p.source !== prepared.source || p.pending !== null || p.committed === null)
+        ? await laidOut(prepared)
+        : prepared;
     const tracked = await port.tracked();
     const t = tracked.find((x) => x.name.toLowerCase() === p.name.toLowerCase());
     if (!t?.area || !t.sheet) return { kind: "missing", reason: "The placement's cells were deleted (its sheet or range is gone)." };
@@ -324,17 +455,32 @@ export class SyncEngine {
     // Room to grow: never into another placement, never over content.
     const growth = growthAreas(anchor, p.pending ? maxShape(old, p.pending.shape) : old, next);
     const hit = collisions(growth, neighbours(tracked, p.name, await this.placements()));
-    if (hit.length) return { kind: "cannotGrow", reason: `The new result needs ${next.rows} × ${next.cols} cells, but the cells it would grow into belong to ${hit.map((h) => h.label).join(", ")}.`, occupied: [], placements: hit.map((h) => h.label) };
+    if (hit.length)
+      return {
+        kind: "cannotGrow",
+        reason: `The new result needs ${next.rows} × ${next.cols} cells, but the cells it would grow into belong to ${hit.map((h) => h.label).join(", ")}.`,
+        occupied: [],
+        placements: hit.map((h) => h.label),
+      };
     const occupied: OccupiedCell[] = [];
     for (const g of growth) occupied.push(...occupiedCells(g, await readArea(port, g, signal), 0, []));
-    if (occupied.length) return { kind: "cannotGrow", reason: `The new result needs ${next.rows} × ${next.cols} cells, but ${occupied.length} cell(s) it would grow into hold other content (${occupied.slice(0, 5).map((c) => c.address).join(", ")}${occupied.length > 5 ? ", …" : ""}).`, occupied, placements: [] };
+    if (occupied.length)
+      return {
+        kind: "cannotGrow",
+        reason: `The new result needs ${next.rows} × ${next.cols} cells, but ${occupied.length} cell(s) it would grow into hold other content (${occupied
+          .slice(0, 5)
+          .map((c) => c.address)
+          .join(", ")}${occupied.length > 5 ? ", …" : ""}).`,
+        occupied,
+        placements: [],
+      };
 
     // What the sheet holds now, in every shape we need to compare.
     const union = maxShape(maxShape(old, next), p.pending?.shape ?? old);
     const unionArea = areaAt(anchor, union);
     const tRead = performance.now();
     const early = ahead && sameArea(ahead.area, unionArea) ? ahead.grid : null;
-    const current = early ?? await readArea(port, unionArea, signal);
+    const current = early ?? (await readArea(port, unionArea, signal));
     const tCompare = performance.now();
     const fpOf = shapedFingerprints(current);
     const state = await this.classifyCells(p, current, fpOf);
@@ -347,11 +493,22 @@ export class SyncEngine {
     const currentNext = await fpOf(next);
     const keptRows = edits && choice === "keep" ? edits.rows : [];
     const inKept = (r: { from: number; to: number }) => keptRows.some((k) => r.from <= k.to && k.from <= r.to);
-    const chunks = differingChunks(prep.incoming, currentNext).map((i) => chunkRows(prep.incoming, i, next.rows)).filter((r) => !inKept(r));
+    const chunks = differingChunks(prep.incoming, currentNext)
+      .map((i) => chunkRows(prep.incoming, i, next.rows))
+      .filter((r) => !inKept(r));
     const tWrite = performance.now();
     const stats: RefreshStats = {
-      rowsAdded: Math.max(0, next.rows - old.rows), rowsRemoved: Math.max(0, old.rows - next.rows), cellsChanged: 0,
-      cellsWritten: 0, chunksWritten: chunks.length, chunksTotal: prep.incoming.chunks.length, rowsWritten: 0, cellsCleared: 0, syncs: 0, maxSyncBytes: 0, bytes: 0,
+      rowsAdded: Math.max(0, next.rows - old.rows),
+      rowsRemoved: Math.max(0, old.rows - next.rows),
+      cellsChanged: 0,
+      cellsWritten: 0,
+      chunksWritten: chunks.length,
+      chunksTotal: prep.incoming.chunks.length,
+      rowsWritten: 0,
+      cellsCleared: 0,
+      syncs: 0,
+      maxSyncBytes: 0,
+      bytes: 0,
       timings: { ...prep.timings, readMs: tCompare - tRead, compareMs: tWrite - tCompare, writeMs: 0, recordMs: 0 },
     };
     // Inside a differing chunk only the span of differing rows is sent (both grids are in memory),
@@ -366,7 +523,16 @@ export class SyncEngine {
     const leftovers = leftoverAreas(anchor, old, next).flatMap((left) => withoutRows(left, anchor.row, keptRows));
     // Read ahead of the lock: the cells about to be overwritten or cleared must still be what was read.
     if (early) {
-      const touched = [...calls.map((r) => ({ sheetId: anchor.sheetId, row: anchor.row + r.from, col: anchor.col, rows: r.to - r.from + 1, cols: union.cols })), ...leftovers];
+      const touched = [
+        ...calls.map((r) => ({
+          sheetId: anchor.sheetId,
+          row: anchor.row + r.from,
+          col: anchor.col,
+          rows: r.to - r.from + 1,
+          cols: union.cols,
+        })),
+        ...leftovers,
+      ];
       for (const a of touched) {
         if (!sameCells(await readArea(port, a, signal), current, a.row - anchor.row, a.col - anchor.col)) {
           return this.applyRefreshLocked(prepared, choice, signal, null); // changed meanwhile: compare again on a fresh read
@@ -375,17 +541,35 @@ export class SyncEngine {
     }
     const writes = calls.length > 0 || leftovers.length > 0; // nothing to write: the journal opens already complete
     const clears = leftovers.map((a) => ({ row: a.row - anchor.row, col: a.col - anchor.col, rows: a.rows, cols: a.cols }));
-    await updatePlacement(port, p.key, (x) => ({ ...x, pending: { checksum: prep.incoming, shape: next, at: new Date().toISOString(), source: prep.source, phase: writes ? "writing" : "written", inFlight: null, ...(clears.length ? { clears } : {}) } }));
+    await updatePlacement(port, p.key, (x) => ({
+      ...x,
+      pending: {
+        checksum: prep.incoming,
+        shape: next,
+        at: new Date().toISOString(),
+        source: prep.source,
+        phase: writes ? "writing" : "written",
+        inFlight: null,
+        ...(clears.length ? { clears } : {}),
+      },
+    }));
     // Formats: grown rows/columns get theirs first; the values keep whatever format a cell has (styling.ts).
-    if ((next.rows > old.rows || next.cols > old.cols) && !(await isValuesOnly(port, p.key))) await styleGrowth(port, anchor, old, next, prep.layout());
+    if ((next.rows > old.rows || next.cols > old.cols) && !(await isValuesOnly(port, p.key)))
+      await styleGrowth(port, anchor, old, next, prep.layout());
     const starts = prep.incoming.chunks.map((c) => c.from);
     for (const run of calls) {
       stats.cellsChanged += changedCells(cells(), currentShaped, run.from, run.to);
       await this.journal(p.key, { inFlight: run });
-      const s = await port.write({ sheetId: anchor.sheetId, row: anchor.row + run.from, col: anchor.col }, cells().slice(run.from, run.to + 1), {
-        columnFormats: prep.layout().columnFormats, keepFormats: true, breakRows: starts.filter((r) => r > run.from && r <= run.to).map((r) => r - run.from),
-        ...(signal ? { signal } : {}),
-      });
+      const s = await port.write(
+        { sheetId: anchor.sheetId, row: anchor.row + run.from, col: anchor.col },
+        cells().slice(run.from, run.to + 1),
+        {
+          columnFormats: prep.layout().columnFormats,
+          keepFormats: true,
+          breakRows: starts.filter((r) => r > run.from && r <= run.to).map((r) => r - run.from),
+          ...(signal ? { signal } : {}),
+        },
+      );
       stats.cellsWritten += s.cells;
       stats.syncs += s.syncs;
       stats.maxSyncBytes = Math.max(stats.maxSyncBytes, s.maxSyncBytes);
@@ -408,12 +592,22 @@ export class SyncEngine {
     await this.record(p, prep.incoming, area, t.sheet, signal, keptRows.length > 0);
     stats.timings.recordMs = performance.now() - tRecord;
     if (edits && choice === "keep") return { kind: "kept", stats, edits };
-    const notices = state.kind === "unrecorded" || state.kind === "interrupted" ? ["An earlier refresh of this placement was interrupted after writing; it is now complete."] : [];
+    const notices =
+      state.kind === "unrecorded" || state.kind === "interrupted"
+        ? ["An earlier refresh of this placement was interrupted after writing; it is now complete."]
+        : [];
     return { kind: "refreshed", stats, notices: prep.cut ? [...notices, prep.cut.message] : notices };
   }
 
   /** PUT .../refresh, then commit the pending fingerprint locally. */
-  private async record(p: LocalPlacement, checksum: ResultChecksum, area: Area, sheet: SheetRef, signal: AbortSignal | undefined, editsKept: boolean): Promise<void> {
+  private async record(
+    p: LocalPlacement,
+    checksum: ResultChecksum,
+    area: Area,
+    sheet: SheetRef,
+    signal: AbortSignal | undefined,
+    editsKept: boolean,
+  ): Promise<void> {
     // A first placement interrupted before its record (resumed by this refresh): connect it now.
     if (!p.placementId) {
       await this.connectNewPlacement(p, checksum, area, sheet, signal);
@@ -421,12 +615,31 @@ export class SyncEngine {
       return;
     }
     const addr = platformAddress(sheet.name, area);
-    await this.ctx.platform.refreshReport(p.deploymentId, p.reportId, { placementId: p.placementId, resultChecksum: checksum, sheetId: sheet.id, sheetName: sheet.name, ...addr }, signal);
-    await updatePlacement(this.ctx.port, p.key, (x) => ({ ...x, committed: checksum, source: x.pending?.source ?? null, pending: null, shape: { rows: area.rows, cols: area.cols }, sheetId: sheet.id, sheetName: sheet.name, anchorCell: addr.anchorCell, editsKept }));
+    await this.ctx.platform.refreshReport(
+      p.deploymentId,
+      p.reportId,
+      { placementId: p.placementId, resultChecksum: checksum, sheetId: sheet.id, sheetName: sheet.name, ...addr },
+      signal,
+    );
+    await updatePlacement(this.ctx.port, p.key, (x) => ({
+      ...x,
+      committed: checksum,
+      source: x.pending?.source ?? null,
+      pending: null,
+      shape: { rows: area.rows, cols: area.cols },
+      sheetId: sheet.id,
+      sheetName: sheet.name,
+      anchorCell: addr.anchorCell,
+      editsKept,
+    }));
   }
 
   /** Classify the current cells (read in the union shape) of a placement. */
-  async classifyCells(p: LocalPlacement, current: Grid, fpOf: (s: Shape) => Promise<ResultChecksum> = shapedFingerprints(current)): Promise<CellState> {
+  async classifyCells(
+    p: LocalPlacement,
+    current: Grid,
+    fpOf: (s: Shape) => Promise<ResultChecksum> = shapedFingerprints(current),
+  ): Promise<CellState> {
     const committedNow = await fpOf(p.shape);
     // A first placement interrupted mid-write: the cells it had not reached yet are still empty,
     // so "committed" is the empty grid of that shape.
@@ -434,7 +647,8 @@ export class SyncEngine {
     const pendingNow = p.pending ? await fpOf(p.pending.shape) : committedNow;
     const pending = p.pending;
     if (!pending) return classify(committedNow, committed, null, pendingNow);
-    const emptyPending = committed && pending.shape.rows > p.shape.rows ? await fingerprintGrid(emptyGrid(pending.shape.rows, pending.shape.cols)) : null;
+    const emptyPending =
+      committed && pending.shape.rows > p.shape.rows ? await fingerprintGrid(emptyGrid(pending.shape.rows, pending.shape.cols)) : null;
     const inFlight = pending.phase === "writing" && pending.inFlight ? pending.inFlight : null;
     return classify(committedNow, committed, pending.checksum, pendingNow, {
       emptyPending,
@@ -458,7 +672,9 @@ export class SyncEngine {
    * Stop (the signal) stops between placements: queued items and items still querying end
    * "Stopped"; a placement whose write has begun is finished and recorded (docs/SYNC.md).
    */
-  async refreshAll(o: { signal?: AbortSignal; onProgress?: (p: QueueProgress) => void; readable?: (p: LocalPlacement) => boolean } = {}): Promise<QueueProgress> {
+  async refreshAll(
+    o: { signal?: AbortSignal; onProgress?: (p: QueueProgress) => void; readable?: (p: LocalPlacement) => boolean } = {},
+  ): Promise<QueueProgress> {
     const identity = await this.ctx.port.identity();
     const all = await this.placements();
     const byDeployment = new Map<number, Map<number, Report> | Error>();
@@ -493,7 +709,9 @@ export class SyncEngine {
             case "refreshed":
               return describeChange(out.stats);
             case "handEdited":
-              throw new NotRefreshed(`Edited by hand (${describeRowList(out.edits.rows, prep.placement)}); refresh it on its own to choose overwrite or keep.`);
+              throw new NotRefreshed(
+                `Edited by hand (${describeRowList(out.edits.rows, prep.placement)}); refresh it on its own to choose overwrite or keep.`,
+              );
             case "cannotGrow":
             case "missing":
               throw new NotRefreshed(out.reason);
@@ -502,7 +720,11 @@ export class SyncEngine {
           }
         },
       })),
-      { concurrency: this.ctx.queryConcurrency ?? 2, ...(o.signal ? { signal: o.signal } : {}), ...(o.onProgress ? { onProgress: o.onProgress } : {}) },
+      {
+        concurrency: this.ctx.queryConcurrency ?? 2,
+        ...(o.signal ? { signal: o.signal } : {}),
+        ...(o.onProgress ? { onProgress: o.onProgress } : {}),
+      },
     );
   }
 
@@ -535,7 +757,8 @@ export class SyncEngine {
   /** Does the platform still list this placement for the workbook (GRANTED or DENIED)? */
   private async stillListed(placementId: string, signal?: AbortSignal): Promise<boolean> {
     const workbookId = (await this.ctx.port.identity()).workbookId;
-    for await (const x of this.ctx.platform.iterateExternalPlacements(workbookId, {}, signal)) if (x.placementId === placementId) return true;
+    for await (const x of this.ctx.platform.iterateExternalPlacements(workbookId, {}, signal))
+      if (x.placementId === placementId) return true;
     return false;
   }
 
@@ -566,7 +789,6 @@ export class NoAccess extends NotRefreshed {
   }
 }
 
-
 function deploymentLabel(p: LocalPlacement, ctx: SyncContext): string {
   const name = ctx.deploymentNames?.(p.deploymentId) ?? p.deploymentName ?? null;
   return name ? `deployment ${name}` : "another deployment";
@@ -591,7 +813,8 @@ function parseCellRow(a1: string): number {
 function changedCells(incoming: Grid, current: Grid, from: number, to: number): number {
   let n = 0;
   for (let r = from; r <= to; r++) {
-    const a = incoming[r]!, b = current[r];
+    const a = incoming[r]!,
+      b = current[r];
     for (let c = 0; c < a.length; c++) if (!sameValue(a[c]!, b?.[c] ?? "")) n++;
   }
   return n;
@@ -649,7 +872,9 @@ function neighbours(tracked: readonly TrackedArea[], self: string | null, placem
 }
 
 export function findPlacementId(report: Report, workbookId: string, sheetId: string, anchorCell: string): string {
-  const match = (report.externalWorkbookPlacements ?? []).filter((x) => x.workbookId === workbookId && x.sheetId === sheetId && x.anchorCell.replace(/\$/g, "").toUpperCase() === anchorCell);
+  const match = (report.externalWorkbookPlacements ?? []).filter(
+    (x) => x.workbookId === workbookId && x.sheetId === sheetId && x.anchorCell.replace(/\$/g, "").toUpperCase() === anchorCell,
+  );
   const p = match[match.length - 1];
   if (!p) throw new Error("The platform did not return the new placement after connect-workbook.");
   return p.id;
@@ -659,7 +884,8 @@ export function findPlacementId(report: Report, workbookId: string, sheetId: str
 function withoutRows(area: Area, anchorRow: number, kept: readonly { from: number; to: number }[]): Area[] {
   let pieces = [area];
   for (const k of kept) {
-    const from = anchorRow + k.from, to = anchorRow + k.to;
+    const from = anchorRow + k.from,
+      to = anchorRow + k.to;
     pieces = pieces.flatMap((a) => {
       if (to < a.row || from > a.row + a.rows - 1) return [a];
       const out: Area[] = [];
@@ -676,7 +902,14 @@ function mergeKept(incoming: Grid, previous: Grid, kept: readonly { from: number
 }
 
 /** The hand-edit report: edited row ranges and, per edited cell, last written / now / incoming. */
-function editsOf(state: Extract<CellState, { kind: "edited" }>, p: LocalPlacement, current: Grid, incoming: Grid, lastWritten: Grid | undefined, anchor: Pick<Area, "sheetId" | "row" | "col">): HandEdits {
+function editsOf(
+  state: Extract<CellState, { kind: "edited" }>,
+  p: LocalPlacement,
+  current: Grid,
+  incoming: Grid,
+  lastWritten: Grid | undefined,
+  anchor: Pick<Area, "sheetId" | "row" | "col">,
+): HandEdits {
   const refs: [ResultChecksum, Shape][] = [];
   if (p.committed) refs.push([p.committed, p.shape]);
   if (p.pending) refs.push([p.pending.checksum, p.pending.shape]);
@@ -699,14 +932,25 @@ function editsOf(state: Extract<CellState, { kind: "edited" }>, p: LocalPlacemen
         if (!changed) continue;
         editedRows.add(r);
         cellCount++;
-        if (cells.length < MAX_DIFF) cells.push({ address: cellA1(anchor.row + r, anchor.col + c), lastWritten: lastWritten ? (before ?? "") : undefined, now, incoming: next });
+        if (cells.length < MAX_DIFF)
+          cells.push({
+            address: cellA1(anchor.row + r, anchor.col + c),
+            lastWritten: lastWritten ? (before ?? "") : undefined,
+            now,
+            incoming: next,
+          });
       }
     }
   }
   // Without the last-written grid an edit that happens to equal the incoming value is invisible
   // cell by cell; the edited chunk still is, so its rows are reported.
   const rows = editedRows.size ? mergeRuns([...editedRows].map((r) => ({ from: r, to: r }))) : chunkRanges;
-  return { rows, ranges: rows.map((r) => areaA1({ row: anchor.row + r.from, col: anchor.col, rows: r.to - r.from + 1, cols: shape.cols })), cells, cellCount };
+  return {
+    rows,
+    ranges: rows.map((r) => areaA1({ row: anchor.row + r.from, col: anchor.col, rows: r.to - r.from + 1, cols: shape.cols })),
+    cells,
+    cellCount,
+  };
 }
 
 /** A prepared refresh with its grid laid out and fingerprinted. */
@@ -736,7 +980,8 @@ function groupSpans(spans: readonly { from: number; to: number }[], maxRows: num
 function changedRows(incoming: Grid, current: Grid, from: number, to: number): { from: number; to: number }[] {
   const out: { from: number; to: number }[] = [];
   for (let r = from; r <= to; r++) {
-    const a = incoming[r]!, b = current[r];
+    const a = incoming[r]!,
+      b = current[r];
     let same = b !== undefined && a.length === b.length;
     for (let c = 0; same && c < a.length; c++) same = Object.is(a[c], b![c]) || (a[c] === 0 && b![c] === 0);
     if (same) continue;

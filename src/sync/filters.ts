@@ -71,8 +71,15 @@ export function describeFilter(f: Filter, title: (m: string) => string): string 
  * come from /v1/meta (run-report.ts).
  */
 export function untitledSummaryMembers(query: SemanticQuery): string[] {
-  const titled = new Set([...(query.dimensions ?? []), ...(query.measures ?? []), ...(query.timeDimensions ?? []).filter((t) => t.granularity).map((t) => t.dimension)]);
-  const named = [...(query.filters ?? []).flatMap(filterMembers), ...(query.timeDimensions ?? []).filter((t) => t.dateRange !== undefined).map((t) => t.dimension)];
+  const titled = new Set([
+    ...(query.dimensions ?? []),
+    ...(query.measures ?? []),
+    ...(query.timeDimensions ?? []).filter((t) => t.granularity).map((t) => t.dimension),
+  ]);
+  const named = [
+    ...(query.filters ?? []).flatMap(filterMembers),
+    ...(query.timeDimensions ?? []).filter((t) => t.dateRange !== undefined).map((t) => t.dimension),
+  ];
   return [...new Set(named.filter((m) => !titled.has(m)))];
 }
 

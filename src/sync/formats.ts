@@ -56,7 +56,11 @@ export function numberFormatFor(c: FormatColumn): string | null {
 }
 
 /** Replace NUMBER_AUTO by "#,##0" or "#,##0.00" from the column's data rows. */
-export function settleNumberFormats(cells: readonly (readonly SheetValue[])[], formats: (string | null)[], headerRows: number): (string | null)[] {
+export function settleNumberFormats(
+  cells: readonly (readonly SheetValue[])[],
+  formats: (string | null)[],
+  headerRows: number,
+): (string | null)[] {
   return formats.map((f, c) => {
     if (f !== NUMBER_AUTO) return f;
     for (let r = headerRows; r < cells.length; r++) {

@@ -33,7 +33,16 @@
 export { SyncEngine, MAX_DIFF, NoAccess } from "./engine.ts";
 export { noAccessPrefix, placementStatus, describeChange, describeRows, editedRowsLine, STATUS_LABELS } from "./status.ts";
 export type { PlacementStatus, StatusFacts, StatusKind } from "./status.ts";
-export type { PlaceOptions, PlaceOutcome, RefreshChoice, RefreshOutcome, RefreshStats, HandEdits, CellDiff, PreparedRefresh } from "./engine.ts";
+export type {
+  PlaceOptions,
+  PlaceOutcome,
+  RefreshChoice,
+  RefreshOutcome,
+  RefreshStats,
+  HandEdits,
+  CellDiff,
+  PreparedRefresh,
+} from "./engine.ts";
 export { check, fork, home, HomeLimitError } from "./check.ts";
 export type { CheckReport, PlacementCheck, EditState, ForkOutcome, HomeData, HomeEntry } from "./check.ts";
 export { upsertReport, assignNewPublicId, UpsertStopped } from "./upsert.ts";

@@ -68,19 +68,30 @@ export const LAYOUT_VERSION = 3; // 2: a pivot with columns and 0 rows keeps its
 
 export const TOTAL_LABEL = "Total";
 const SCALE: Record<DisplayScale, number> = { model: 1, absolute: 1, thousands: 1e3, millions: 1e6, billions: 1e9 };
-const SCALE_NOTE: Partial<Record<DisplayScale, string>> = { thousands: "(in thousands)", millions: "(in millions)", billions: "(in billions)" };
+const SCALE_NOTE: Partial<Record<DisplayScale, string>> = {
+  thousands: "(in thousands)",
+  millions: "(in millions)",
+  billions: "(in billions)",
+};
 
 /** Entry point: flat table or pivot, with the filter summary on top. */
 export function layout(input: LayoutInput): Layout {
   const pivot = input.pivot ?? null;
-  const body = isPivot(pivot) ? pivotTable(input.result, pivot!, input.totals ?? {}) : flatTable(input.result, pivot?.displayScale ?? "model");
+  const body = isPivot(pivot)
+    ? pivotTable(input.result, pivot!, input.totals ?? {})
+    : flatTable(input.result, pivot?.displayScale ?? "model");
   body.columnFormats = settleNumberFormats(body.cells, body.columnFormats, body.headerRows);
   const summary = input.filterSummary ? filterSummaryRows(input.filterSummary) : [];
   if (summary.length === 0) return body;
   const width = body.columnFormats.length;
   const pad = (row: SheetValue[]) => [...row, ...Array<SheetValue>(Math.max(0, width - row.length)).fill("")];
   const top = [...summary.map((r) => pad(r)), pad([])];
-  return { cells: [...top, ...body.cells], columnFormats: body.columnFormats, headerRows: top.length + body.headerRows, summaryRows: top.length };
+  return {
+    cells: [...top, ...body.cells],
+    columnFormats: body.columnFormats,
+    headerRows: top.length + body.headerRows,
+    summaryRows: top.length,
+  };
 }
 
 /** A pivot needs a Columns zone, or measures on the rows axis, or totals. */
@@ -96,7 +107,9 @@ export function flatTable(result: TypedResult, scale: DisplayScale = "model"): L
   const header = result.columns.map((c) => titleOf(c, scale));
   const cells: SheetValue[][] = [header];
   // One converter per column, chosen once: this loop runs for every cell of large results.
-  const convert = result.columns.map((c) => (c.kind === "measure" && SCALE[scale] !== 1 ? (v: RawValue) => valueCell(c, v, scale) : (v: RawValue) => cellFor(v, c.type)));
+  const convert = result.columns.map((c) =>
+    c.kind === "measure" && SCALE[scale] !== 1 ? (v: RawValue) => valueCell(c, v, scale) : (v: RawValue) => cellFor(v, c.type),
+  );
   const n = convert.length;
   for (const row of result.rows) {
     const out = new Array<SheetValue>(n);
@@ -261,13 +274,19 @@ export function pivotTable(result: TypedResult, p: PivotSettings, totals: PivotT
     const header: SheetValue[][] = [];
     const measureRow = () => dataCols.map((d) => titleOf(d.m, scale));
     const levelRow = (l: number) => dataCols.map((d) => colHeader(d.t, l));
-    const rowsOfHeader = before ? [measureRow, ...range(levels).map((l) => () => levelRow(l))] : [...range(levels).map((l) => () => levelRow(l)), measureRow];
+    const rowsOfHeader = before
+      ? [measureRow, ...range(levels).map((l) => () => levelRow(l))]
+      : [...range(levels).map((l) => () => levelRow(l)), measureRow];
     rowsOfHeader.forEach((make, i) => {
       const last = i === rowsOfHeader.length - 1;
       header.push([...R.cols.map((c) => (last ? c.col.title : "")), ...make()]);
     });
     const body = rowTuples.map((rt) => [...R.cols.map((_, j) => rowDimCell(rt, j)), ...dataCols.map((d) => value(rt, d.t, d.m))]);
-    return { cells: [...header, ...body], columnFormats: [...rowDimFormats, ...dataCols.map((d) => measureFormat(d.m))], headerRows: header.length };
+    return {
+      cells: [...header, ...body],
+      columnFormats: [...rowDimFormats, ...dataCols.map((d) => measureFormat(d.m))],
+      headerRows: header.length,
+    };
   }
 
   // measuresAxis = rows: a "Measure" column beside the row dimensions, column tuples across.

@@ -66,7 +66,12 @@ export interface OccupiedCell {
 }
 
 /** Scan blocks read from `area` for non-empty cells not inside any of `owned`. */
-export function occupiedCells(area: Area, rows: ReadonlyArray<ReadonlyArray<string | number | boolean>>, rowOffset: number, owned: readonly Area[]): OccupiedCell[] {
+export function occupiedCells(
+  area: Area,
+  rows: ReadonlyArray<ReadonlyArray<string | number | boolean>>,
+  rowOffset: number,
+  owned: readonly Area[],
+): OccupiedCell[] {
   const out: OccupiedCell[] = [];
   rows.forEach((row, r) => {
     row.forEach((v, c) => {
@@ -93,5 +98,7 @@ export function mergeRuns(chunks: ReadonlyArray<{ from: number; to: number }>): 
 
 /** Contiguous runs of row indexes → "3–7, 12" style row ranges (1-based within the sheet). */
 export function rowRanges(sheetRowOfFirst: number, runs: ReadonlyArray<{ from: number; to: number }>): string[] {
-  return runs.map((r) => (r.from === r.to ? `${sheetRowOfFirst + r.from + 1}` : `${sheetRowOfFirst + r.from + 1}:${sheetRowOfFirst + r.to + 1}`));
+  return runs.map((r) =>
+    r.from === r.to ? `${sheetRowOfFirst + r.from + 1}` : `${sheetRowOfFirst + r.from + 1}:${sheetRowOfFirst + r.to + 1}`,
+  );
 }

@@ -101,7 +101,11 @@ export function dropMeasureFilters(filters: Filter[], isMeasure: (member: string
  * and time dimensions). `measures` are the members considered measures (the query's own
  * measures plus any the caller knows from metadata).
  */
-export function totalsQuery(base: SemanticQuery, keep: readonly string[], measures: ReadonlySet<string> = new Set(base.measures ?? [])): SemanticQuery {
+export function totalsQuery(
+  base: SemanticQuery,
+  keep: readonly string[],
+  measures: ReadonlySet<string> = new Set(base.measures ?? []),
+): SemanticQuery {
   const isMeasure = (m: string) => measures.has(m) || (base.measures ?? []).includes(m);
   const kept = (key: string) => keep.some((k) => k === key);
   const out: SemanticQuery = { ...base };

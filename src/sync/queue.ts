@@ -2,10 +2,7 @@
 // writer (one at a time, in completion order), every failure stays with its own item, and the
 // whole run can be stopped. Progress is reported as N of M plus a state per item.
 export type ItemState =
-  | { state: "queued" }
-  | { state: "refreshing" }
-  | { state: "done"; detail?: string }
-  | { state: "not-refreshed"; reason: string };
+  { state: "queued" } | { state: "refreshing" } | { state: "done"; detail?: string } | { state: "not-refreshed"; reason: string };
 
 export interface QueueProgress {
   done: number;
@@ -32,8 +29,15 @@ export class NotRefreshed extends Error {
   }
 }
 
-export async function runQueue<P>(jobs: readonly QueueJob<P>[], o: { concurrency: number; signal?: AbortSignal; onProgress?: (p: QueueProgress) => void }): Promise<QueueProgress> {
-  const progress: QueueProgress = { done: 0, total: jobs.length, items: Object.fromEntries(jobs.map((j) => [j.key, { state: "queued" } as ItemState])) };
+export async function runQueue<P>(
+  jobs: readonly QueueJob<P>[],
+  o: { concurrency: number; signal?: AbortSignal; onProgress?: (p: QueueProgress) => void },
+): Promise<QueueProgress> {
+  const progress: QueueProgress = {
+    done: 0,
+    total: jobs.length,
+    items: Object.fromEntries(jobs.map((j) => [j.key, { state: "queued" } as ItemState])),
+  };
   const emit = () => o.onProgress?.({ done: progress.done, total: progress.total, items: { ...progress.items } });
   const stop = new AbortController();
   const onAbort = () => stop.abort(o.signal?.reason);

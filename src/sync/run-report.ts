@@ -78,12 +78,25 @@ type Data = Pick<DataClient, "fetchLoad" | "fetchSql"> & Partial<Pick<DataClient
 type Load = (q: SemanticQuery) => Promise<FetchedLoad>;
 
 /** Fetch a report's answers; lay them out on demand. */
-export async function prepareReport(data: Data, report: RunnableReport, defaults: FilterDefaults = {}, signal?: AbortSignal): Promise<PreparedReport> {
+export async function prepareReport(
+  data: Data,
+  report: RunnableReport,
+  defaults: FilterDefaults = {},
+  signal?: AbortSignal,
+): Promise<PreparedReport> {
   const pivot: PivotSettings | null = report.pivotItems ?? null;
   const show = showAppliedFilters({ report: pivot?.showAppliedFilters, user: defaults.user, account: defaults.account });
   const key = async (sources: Record<string, unknown>) => {
     await hashReady();
-    const text = JSON.stringify({ layout: LAYOUT_VERSION, cells: CHECKSUM_VERSION, jsonQuery: report.jsonQuery ?? null, sqlQuery: report.sqlQuery ?? null, pivot, show, sources });
+    const text = JSON.stringify({
+      layout: LAYOUT_VERSION,
+      cells: CHECKSUM_VERSION,
+      jsonQuery: report.jsonQuery ?? null,
+      sqlQuery: report.sqlQuery ?? null,
+      pivot,
+      show,
+      sources,
+    });
     return h64Hex(new TextEncoder().encode(text));
   };
   const once = (f: () => RunOutput): (() => RunOutput) => {
@@ -93,7 +106,10 @@ export async function prepareReport(data: Data, report: RunnableReport, defaults
   if (report.jsonQuery) {
     const parsed = parseJsonQuery(report.jsonQuery);
     const checked = LoadQuery.safeParse(parsed);
-    if (!checked.success) throw new Error(`The report's query is not a valid semantic-layer query: ${checked.error.issues[0]?.path.join(".")} ${checked.error.issues[0]?.message}`);
+    if (!checked.success)
+      throw new Error(
+        `The report's query is not a valid semantic-layer query: ${checked.error.issues[0]?.path.join(".")} ${checked.error.issues[0]?.message}`,
+      );
     const query = checked.data as SemanticQuery;
     const load: Load = (q) => data.fetchLoad(q as LoadQuery, signal);
     const maxRows = defaults.maxRows ?? MAX_PLACED_ROWS;
@@ -159,7 +175,12 @@ export async function prepareReport(data: Data, report: RunnableReport, defaults
 }
 
 /** Run a report's query and lay the result out. */
-export async function runReport(data: Data, report: RunnableReport, defaults: FilterDefaults = {}, signal?: AbortSignal): Promise<RunOutput & { source: string }> {
+export async function runReport(
+  data: Data,
+  report: RunnableReport,
+  defaults: FilterDefaults = {},
+  signal?: AbortSignal,
+): Promise<RunOutput & { source: string }> {
   const prepared = await prepareReport(data, report, defaults, signal);
   return { ...prepared.build(), source: prepared.source };
 }
@@ -258,7 +279,8 @@ function rowCut(maxRows: number): RowCut {
   return {
     rows: maxRows,
     maxRows,
-    message: `Only the first ${n} rows were placed: the report returns more, and a placement holds at most ${n} rows. ` +
+    message:
+      `Only the first ${n} rows were placed: the report returns more, and a placement holds at most ${n} rows. ` +
       `To place a smaller result, add filters or a "limit" to the report's query (edit the report on the platform or in the builder).`,
   };
 }

@@ -28,7 +28,12 @@ const Checksum = z.object({
 const Shape = z.object({ rows: z.number().int().min(1), cols: z.number().int().min(1) });
 const RowSpan = z.object({ from: z.number().int().min(0), to: z.number().int().min(0) });
 /** An area relative to the placement's anchor (rows/cols offsets), e.g. the rows a shrink leaves. */
-const Relative = z.object({ row: z.number().int().min(0), col: z.number().int().min(0), rows: z.number().int().min(1), cols: z.number().int().min(1) });
+const Relative = z.object({
+  row: z.number().int().min(0),
+  col: z.number().int().min(0),
+  rows: z.number().int().min(1),
+  cols: z.number().int().min(1),
+});
 export type RelativeArea = z.infer<typeof Relative>;
 
 /** The pending write: its fingerprint and shape, and the journal of how far it got. */
@@ -78,7 +83,8 @@ export async function loadPlacements(port: SheetPort): Promise<LocalPlacement[]>
   const raw = await port.getData(STATE_KEY);
   if (raw === null || raw === undefined) return [];
   const parsed = Stored.safeParse(typeof raw === "string" ? safeJson(raw) : raw);
-  if (!parsed.success) throw new Error(`Cellbound's placement data in this workbook is unreadable: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+  if (!parsed.success)
+    throw new Error(`Cellbound's placement data in this workbook is unreadable: ${parsed.error.issues[0]?.message ?? "invalid"}`);
   return parsed.data.placements;
 }
 
@@ -95,7 +101,11 @@ export async function savePlacements(port: SheetPort, placements: readonly Local
 }
 
 /** Read-modify-write of one placement record (the engine serialises its writers). */
-export async function updatePlacement(port: SheetPort, key: string, change: (p: LocalPlacement) => LocalPlacement | null): Promise<LocalPlacement | null> {
+export async function updatePlacement(
+  port: SheetPort,
+  key: string,
+  change: (p: LocalPlacement) => LocalPlacement | null,
+): Promise<LocalPlacement | null> {
   const all = await loadPlacements(port);
   const i = all.findIndex((p) => p.key === key);
   if (i < 0) return null;
@@ -152,7 +162,12 @@ export function classify(
     const ours = committed ? current.chunks[i]?.hash === committed.chunks[i]?.hash && committed.chunks[i] !== undefined : false;
     const theirs = pending ? currentForPending.chunks[i]?.hash === pending.chunks[i]?.hash && pending.chunks[i] !== undefined : false;
     // Beyond the committed rows: the pending write grew into cells it found empty; still empty = not reached yet.
-    const grownEmpty = !ours && committed !== null && committed.chunks[i] === undefined && journal.emptyPending?.chunks[i] !== undefined && currentForPending.chunks[i]?.hash === journal.emptyPending.chunks[i]!.hash;
+    const grownEmpty =
+      !ours &&
+      committed !== null &&
+      committed.chunks[i] === undefined &&
+      journal.emptyPending?.chunks[i] !== undefined &&
+      currentForPending.chunks[i]?.hash === journal.emptyPending.chunks[i]!.hash;
     if (ours || grownEmpty) {
       if (pending && !theirs) stale.push(i);
     } else if (!theirs) {

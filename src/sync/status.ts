@@ -18,7 +18,8 @@ import type { RefreshStats } from "./engine.ts";
 /** Not-refreshed reasons of placements the user cannot refresh start with this (Refresh all items). */
 export const noAccessPrefix = "No access: ";
 
-export type StatusKind = "upToDate" | "outOfDate" | "editedByHand" | "interrupted" | "failed" | "noAccess" | "refreshing" | "missing" | "unknown";
+export type StatusKind =
+  "upToDate" | "outOfDate" | "editedByHand" | "interrupted" | "failed" | "noAccess" | "refreshing" | "missing" | "unknown";
 
 /** Inclusive row span, in whatever numbering the caller uses (the pane: sheet rows). */
 export interface Rows {
@@ -82,7 +83,9 @@ export function describeRows(rows: readonly Rows[]): string {
 
 /** The sentence naming edited rows, the same on the card and in the banner. */
 export function editedRowsLine(rows: readonly Rows[], exact: boolean): string {
-  return exact ? `${describeRows(rows)} edited by hand` : `Edited by hand within ${describeRows(rows).replace(/^Rows?/, (w) => w.toLowerCase())}`;
+  return exact
+    ? `${describeRows(rows)} edited by hand`
+    : `Edited by hand within ${describeRows(rows).replace(/^Rows?/, (w) => w.toLowerCase())}`;
 }
 
 export function placementStatus(f: StatusFacts): PlacementStatus {
@@ -91,26 +94,38 @@ export function placementStatus(f: StatusFacts): PlacementStatus {
   const failedLine = f.activity?.state === "failed" ? `Refresh failed: ${f.activity.reason}` : null;
   const note = f.activity?.state === "notRefreshed" ? `Not refreshed: ${f.activity.reason}` : (last ?? null);
   const out = (kind: StatusKind, canRefresh: boolean, extra: (string | null | undefined)[] = []): PlacementStatus => ({
-    kind, label: STATUS_LABELS[kind], canRefresh, lines: [...lines, ...extra.filter((x): x is string => !!x)],
+    kind,
+    label: STATUS_LABELS[kind],
+    canRefresh,
+    lines: [...lines, ...extra.filter((x): x is string => !!x)],
   });
   if (f.access === "DENIED") return out("noAccess", false, ["Cellbound will not touch these cells."]);
   if (f.activity?.state === "queued") return out("refreshing", false, ["Queued"]);
   if (f.activity?.state === "refreshing") return out("refreshing", false);
   if (f.missing) return out("missing", false, ["Its sheet or range was deleted. Disconnect it to stop tracking it."]);
   if (f.noAccess) return out("noAccess", false, [f.noAccess, failedLine]);
-  if (f.edit === "interrupted") return out("interrupted", true, ["A refresh stopped before it finished. Refresh to finish it.", failedLine, note, f.problem]);
+  if (f.edit === "interrupted")
+    return out("interrupted", true, ["A refresh stopped before it finished. Refresh to finish it.", failedLine, note, f.problem]);
   if (f.edit === "edited") return out("editedByHand", true, [editedRowsLine(f.editedRows, f.editedRowsExact), failedLine, note, f.problem]);
   if (failedLine) return out("failed", true, [failedLine, f.problem]);
   const finished = f.edit === "interrupted-finished" ? "An interrupted refresh was finished." : null;
-  if (f.syncStatus === "CHANGED") return out("outOfDate", true, ["The report changed since this was last refreshed.", finished, note, f.problem]);
+  if (f.syncStatus === "CHANGED")
+    return out("outOfDate", true, ["The report changed since this was last refreshed.", finished, note, f.problem]);
   if (f.edit === "unknown" || f.syncStatus === "UNKNOWN") {
-    return out("unknown", true, [f.access === "LOCAL" ? "Not recorded with the platform yet. Refresh to record it." : "Its status could not be read.", finished, note, f.problem]);
+    return out("unknown", true, [
+      f.access === "LOCAL" ? "Not recorded with the platform yet. Refresh to record it." : "Its status could not be read.",
+      finished,
+      note,
+      f.problem,
+    ]);
   }
   return out("upToDate", true, [finished, note, f.problem]);
 }
 
 /** What a refresh changed, in one calm line: "2 rows added, 14 cells changed, 1 of 3 chunks rewritten" or "No change". */
-export function describeChange(s: Pick<RefreshStats, "rowsAdded" | "rowsRemoved" | "cellsChanged" | "cellsCleared" | "chunksWritten" | "chunksTotal">): string {
+export function describeChange(
+  s: Pick<RefreshStats, "rowsAdded" | "rowsRemoved" | "cellsChanged" | "cellsCleared" | "chunksWritten" | "chunksTotal">,
+): string {
   const parts: string[] = [];
   const n = (k: number, one: string, many: string) => `${k.toLocaleString("en-US")} ${k === 1 ? one : many}`;
   if (s.rowsAdded) parts.push(`${n(s.rowsAdded, "row", "rows")} added`);

@@ -52,7 +52,13 @@ export function titleRows(layout: Pick<Layout, "cells" | "headerRows" | "summary
 }
 
 /** After a placement's cells were written: style its header and freeze it when it starts at row 1. */
-export async function styleHeader(port: SheetPort, at: Pick<Area, "sheetId" | "row" | "col">, layout: Layout, cols = layout.columnFormats.length, fromCol = 0): Promise<void> {
+export async function styleHeader(
+  port: SheetPort,
+  at: Pick<Area, "sheetId" | "row" | "col">,
+  layout: Layout,
+  cols = layout.columnFormats.length,
+  fromCol = 0,
+): Promise<void> {
   const t = titleRows(layout);
   if (t.rows === 0 || cols - fromCol <= 0) return;
   await port.style({ sheetId: at.sheetId, row: at.row + t.from, col: at.col + fromCol, rows: t.rows, cols: cols - fromCol }, HEADER_STYLE);
@@ -64,15 +70,26 @@ export async function stylePlaced(port: SheetPort, at: Pick<Area, "sheetId" | "r
   // formatted amount wider than its column shows as "####" in Excel.
   const t = titleRows(layout);
   const rows = layout.cells.length - t.from;
-  if (rows > 0 && layout.columnFormats.length > 0) await port.style({ sheetId: at.sheetId, row: at.row + t.from, col: at.col, rows, cols: layout.columnFormats.length }, { autofit: true });
-  if (at.row === 0 && layout.headerRows > 0 && (await port.frozenRows(at.sheetId)) === 0) await port.freezeRows(at.sheetId, layout.headerRows);
+  if (rows > 0 && layout.columnFormats.length > 0)
+    await port.style(
+      { sheetId: at.sheetId, row: at.row + t.from, col: at.col, rows, cols: layout.columnFormats.length },
+      { autofit: true },
+    );
+  if (at.row === 0 && layout.headerRows > 0 && (await port.frozenRows(at.sheetId)) === 0)
+    await port.freezeRows(at.sheetId, layout.headerRows);
 }
 
 /**
  * Before a refresh writes: give the rows and columns the placement grows into their number formats
  * (the header part of new columns also gets the header style).
  */
-export async function styleGrowth(port: SheetPort, anchor: Pick<Area, "sheetId" | "row" | "col">, old: Shape, next: Shape, layout: Layout): Promise<void> {
+export async function styleGrowth(
+  port: SheetPort,
+  anchor: Pick<Area, "sheetId" | "row" | "col">,
+  old: Shape,
+  next: Shape,
+  layout: Layout,
+): Promise<void> {
   const growth = growthAreas(anchor, old, next);
   if (growth.length === 0) return;
   const ours = layout.columnFormats;
@@ -80,7 +97,13 @@ export async function styleGrowth(port: SheetPort, anchor: Pick<Area, "sheetId" 
   let now: (string | null)[] = ours.map(() => null);
   const lastOld = old.rows - 1;
   if (lastOld >= layout.headerRows) {
-    const row = await port.readStyle({ sheetId: anchor.sheetId, row: anchor.row + lastOld, col: anchor.col, rows: 1, cols: Math.min(old.cols, ours.length) });
+    const row = await port.readStyle({
+      sheetId: anchor.sheetId,
+      row: anchor.row + lastOld,
+      col: anchor.col,
+      rows: 1,
+      cols: Math.min(old.cols, ours.length),
+    });
     now = ours.map((_, c) => row.numberFormats[0]?.[c] ?? null).map((f) => (f === "@" ? null : f));
   }
   const whole = areaAt(anchor, next);
@@ -92,5 +115,6 @@ export async function styleGrowth(port: SheetPort, anchor: Pick<Area, "sheetId" 
     });
     if (formats.some((f) => f !== null)) await port.style(g, { columnFormats: formats });
   }
-  if (next.cols > old.cols) await styleHeader(port, { sheetId: whole.sheetId, row: whole.row, col: whole.col }, layout, next.cols, old.cols);
+  if (next.cols > old.cols)
+    await styleHeader(port, { sheetId: whole.sheetId, row: whole.row, col: whole.col }, layout, next.cols, old.cols);
 }

@@ -56,7 +56,13 @@ export interface UpsertOptions {
 const isBranchChanged = (e: unknown) =>
   e instanceof UpsertBranchChangedError || (e instanceof RetryExhaustedError && e.cause instanceof UpsertBranchChangedError);
 
-export async function upsertReport(client: Pick<PlatformClient, "upsertReport">, deploymentId: number, publicId: string, input: ReportInput, o: UpsertOptions = {}): Promise<UpsertOutcome> {
+export async function upsertReport(
+  client: Pick<PlatformClient, "upsertReport">,
+  deploymentId: number,
+  publicId: string,
+  input: ReportInput,
+  o: UpsertOptions = {},
+): Promise<UpsertOutcome> {
   const notices: string[] = [];
   const newId = o.newPublicId ?? (() => generatePublicId());
   let id = publicId;
@@ -70,7 +76,9 @@ export async function upsertReport(client: Pick<PlatformClient, "upsertReport">,
       if (e instanceof PublicIdInOtherDeploymentError && idAttempts < (o.idAttempts ?? 3)) {
         idAttempts++;
         const next = newId();
-        notices.push(`The id ${id} already belongs to a report in another deployment (this workbook may have moved deployments); Cellbound chose the new id ${next} for this report.`);
+        notices.push(
+          `The id ${id} already belongs to a report in another deployment (this workbook may have moved deployments); Cellbound chose the new id ${next} for this report.`,
+        );
         id = next;
         continue;
       }
@@ -93,7 +101,12 @@ export async function upsertReport(client: Pick<PlatformClient, "upsertReport">,
 }
 
 /** The way out of ambiguous_legacy_id: give the report (known by reportId) an id of our own. */
-export async function assignNewPublicId(client: Pick<PlatformClient, "updateReport">, deploymentId: number, reportId: number, o: { signal?: AbortSignal; newPublicId?: () => string } = {}): Promise<Report> {
+export async function assignNewPublicId(
+  client: Pick<PlatformClient, "updateReport">,
+  deploymentId: number,
+  reportId: number,
+  o: { signal?: AbortSignal; newPublicId?: () => string } = {},
+): Promise<Report> {
   const id = (o.newPublicId ?? (() => generatePublicId()))();
   return client.updateReport(deploymentId, reportId, { publicId: id }, o.signal);
 }

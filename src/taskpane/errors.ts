@@ -34,7 +34,11 @@ const KIND_MESSAGES: Record<string, HumanError | ((e: unknown) => HumanError)> =
     detail: "The request did not get an answer. The platform URL may be wrong, or the network is down.",
     next: "Check the platform URL and your connection, then try again.",
   },
-  server: (e) => ({ title: "The platform had a problem", detail: `It answered with a server error: ${messageOf(e)}`, next: "Wait a moment and try again. If it keeps failing, tell your admin what it said." }),
+  server: (e) => ({
+    title: "The platform had a problem",
+    detail: `It answered with a server error: ${messageOf(e)}`,
+    next: "Wait a moment and try again. If it keeps failing, tell your admin what it said.",
+  }),
   timeout: (e) => ({
     title: "The platform did not answer in time",
     detail: `Cellbound stopped waiting (${messageOf(e)}).`,
@@ -100,7 +104,11 @@ const KIND_MESSAGES: Record<string, HumanError | ((e: unknown) => HumanError)> =
     detail: "The report or placement no longer exists on the platform.",
     next: "Reload the workbook home; disconnect the placement if it stays missing.",
   },
-  "public-id-taken": { title: "That report id is already used", detail: "Another report already has this id.", next: "Save again: Cellbound will choose a new id." },
+  "public-id-taken": {
+    title: "That report id is already used",
+    detail: "Another report already has this id.",
+    next: "Save again: Cellbound will choose a new id.",
+  },
   "public-id-other-deployment": {
     title: "That report id belongs to another deployment",
     detail: "A report in a different deployment already uses this id.",
@@ -116,10 +124,22 @@ const KIND_MESSAGES: Record<string, HumanError | ((e: unknown) => HumanError)> =
     detail: "Several reports share this legacy id, so the platform could not tell which one to update. Nothing changed.",
     next: "Give the report an id of its own (save it again from the report builder).",
   },
-  "public-id-immutable": { title: "A report's id cannot change", detail: "The platform keeps a report's id once it is set.", next: "Save it as a new report instead." },
-  "placeholder-public-id": { title: "That report id is a placeholder", detail: "Old reports share synthesized ids that cannot be assigned.", next: "Save it as a new report instead." },
+  "public-id-immutable": {
+    title: "A report's id cannot change",
+    detail: "The platform keeps a report's id once it is set.",
+    next: "Save it as a new report instead.",
+  },
+  "placeholder-public-id": {
+    title: "That report id is a placeholder",
+    detail: "Old reports share synthesized ids that cannot be assigned.",
+    next: "Save it as a new report instead.",
+  },
   "too-long": (e) => ({ title: "A name is too long", detail: messageOf(e), next: "Use at most 255 characters for the name and title." }),
-  "bad-request": (e) => ({ title: "The platform refused the request", detail: messageOf(e), next: "Correct the value it names and try again." }),
+  "bad-request": (e) => ({
+    title: "The platform refused the request",
+    detail: messageOf(e),
+    next: "Correct the value it names and try again.",
+  }),
   "placement-limit": {
     title: "This workbook holds too many placements",
     detail:
@@ -132,13 +152,21 @@ const KIND_MESSAGES: Record<string, HumanError | ((e: unknown) => HumanError)> =
     detail: messageOf(e),
     next: "Check the session URL under Comments, or ask your platform admin for the right one.",
   }),
-  "data-query": (e) => ({ title: "The query was rejected", detail: messageOf(e), next: "Change the report's members or filters and try again." }),
+  "data-query": (e) => ({
+    title: "The query was rejected",
+    detail: messageOf(e),
+    next: "Change the report's members or filters and try again.",
+  }),
   "retry-exhausted": {
     title: "The platform kept failing",
     detail: "Cellbound tried several times and then gave up.",
     next: "Try again in a moment. If it keeps happening, contact your admin.",
   },
-  http: (e) => ({ title: "The platform answered with an error", detail: messageOf(e), next: "Try again. If it keeps happening, contact your admin." }),
+  http: (e) => ({
+    title: "The platform answered with an error",
+    detail: messageOf(e),
+    next: "Try again. If it keeps happening, contact your admin.",
+  }),
 };
 
 export function describeError(e: unknown): HumanError {
@@ -171,7 +199,11 @@ export function describeError(e: unknown): HumanError {
     };
   }
   if (/PayloadSize|RequestPayloadSizeLimitExceeded/i.test(tag)) {
-    return { title: "Excel refused a write that was too large", detail: messageOf(e), next: "Try again; if it keeps failing, place a smaller report." };
+    return {
+      title: "Excel refused a write that was too large",
+      detail: messageOf(e),
+      next: "Try again; if it keeps failing, place a smaller report.",
+    };
   }
   return { title: "Something went wrong", detail: messageOf(e), next: "Try again. If it keeps happening, reload the pane." };
 }

@@ -32,7 +32,11 @@ function readEmbedPrefill(): EmbedConfig {
   const out: EmbedConfig = {};
   if (typeof raw?.sessionUrl === "string") out.sessionUrl = raw.sessionUrl;
   const v = raw?.embedViewer as { externalId?: unknown; embedTenantName?: unknown } | undefined;
-  if (typeof v?.externalId === "string") out.sessionRequest = { externalId: v.externalId, ...(typeof v.embedTenantName === "string" ? { embedTenantName: v.embedTenantName } : {}) };
+  if (typeof v?.externalId === "string")
+    out.sessionRequest = {
+      externalId: v.externalId,
+      ...(typeof v.embedTenantName === "string" ? { embedTenantName: v.embedTenantName } : {}),
+    };
   return out;
 }
 

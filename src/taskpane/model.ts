@@ -180,7 +180,16 @@ export interface Workspace {
   home(signal?: AbortSignal): Promise<HomeData>;
   reports(query: { search: string; after: string | null }, signal?: AbortSignal): Promise<Page<ReportSummary>>;
   /** `at`: the top-left cell (default: the cell selected now, read before anything is fetched). valuesOnly: no number formats, header style or freeze (the user formats the cells). */
-  place(reportId: number, options: { confirmed: boolean; at?: { sheetId: string; row: number; col: number }; valuesOnly?: boolean; onProgress?: OnProgress; signal?: AbortSignal }): Promise<PlaceOutcome>;
+  place(
+    reportId: number,
+    options: {
+      confirmed: boolean;
+      at?: { sheetId: string; row: number; col: number };
+      valuesOnly?: boolean;
+      onProgress?: OnProgress;
+      signal?: AbortSignal;
+    },
+  ): Promise<PlaceOutcome>;
   refresh(placementId: string, choice: RefreshChoice, options?: { onProgress?: OnProgress; signal?: AbortSignal }): Promise<RefreshOutcome>;
   refreshAll(options: { onProgress: (p: RefreshAllProgress) => void; signal: AbortSignal }): Promise<RefreshAllProgress>;
   /** Select the placement's range (or only some of its rows) in Excel. */

@@ -4,9 +4,22 @@
 import { describe, expect, it } from "vitest";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import {
-  backoffDelay, buildOpenApiDocument, createDeploymentTokenManager, createPlatformClient, withRetry,
-  AmbiguousLegacyIdError, InvalidResponseError, NetworkError, PublicIdInOtherDeploymentError, PublicIdTakenError,
-  RetryExhaustedError, ServerError, TimeoutError, UpsertBranchChangedError, DEFAULT_RETRY, type FetchLike,
+  backoffDelay,
+  buildOpenApiDocument,
+  createDeploymentTokenManager,
+  createPlatformClient,
+  withRetry,
+  AmbiguousLegacyIdError,
+  InvalidResponseError,
+  NetworkError,
+  PublicIdInOtherDeploymentError,
+  PublicIdTakenError,
+  RetryExhaustedError,
+  ServerError,
+  TimeoutError,
+  UpsertBranchChangedError,
+  DEFAULT_RETRY,
+  type FetchLike,
 } from "../../src/api";
 
 function scripted(...answers: Array<{ status: number; body?: unknown } | Error>): { fetch: FetchLike; calls: string[] } {
@@ -24,9 +37,18 @@ function scripted(...answers: Array<{ status: number; body?: unknown } | Error>)
 }
 const fast = { baseDelayMs: 1, maxDelayMs: 2 };
 const report = {
-  id: 7, publicId: "abcdefghijkl", deploymentId: 1, name: "n", title: "t", type: "REPORT",
-  createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z", userId: 1,
-  user: { email: "e", id: 1, firstName: "f", picture: "" }, refreshedByUser: { email: "e", id: 1, firstName: "f", picture: "" }, source: "SHEETS_DESKTOP",
+  id: 7,
+  publicId: "abcdefghijkl",
+  deploymentId: 1,
+  name: "n",
+  title: "t",
+  type: "REPORT",
+  createdAt: "2026-01-01T00:00:00.000Z",
+  updatedAt: "2026-01-01T00:00:00.000Z",
+  userId: 1,
+  user: { email: "e", id: 1, firstName: "f", picture: "" },
+  refreshedByUser: { email: "e", id: 1, firstName: "f", picture: "" },
+  source: "SHEETS_DESKTOP",
 };
 
 describe("management client", () => {
@@ -49,10 +71,18 @@ describe("management client", () => {
     expect(s.calls).toHaveLength(1);
   });
   it("tells the 409 causes apart by body and endpoint", async () => {
-    const c = (body: unknown) => createPlatformClient({ baseUrl: "https://t.test", credential: "k", fetch: scripted({ status: 409, body }).fetch, retry: { maxAttempts: 1 } });
+    const c = (body: unknown) =>
+      createPlatformClient({
+        baseUrl: "https://t.test",
+        credential: "k",
+        fetch: scripted({ status: 409, body }).fetch,
+        retry: { maxAttempts: 1 },
+      });
     await expect(c({ error: "x" }).upsertReport(1, "abcdefghijkl", {})).rejects.toBeInstanceOf(PublicIdInOtherDeploymentError);
     await expect(c({ error: "x" }).createReport(1, {})).rejects.toBeInstanceOf(PublicIdTakenError);
-    await expect(c({ error: "x", code: "upsert_branch_changed" }).upsertReport(1, "abcdefghijkl", {})).rejects.toBeInstanceOf(UpsertBranchChangedError);
+    await expect(c({ error: "x", code: "upsert_branch_changed" }).upsertReport(1, "abcdefghijkl", {})).rejects.toBeInstanceOf(
+      UpsertBranchChangedError,
+    );
   });
   it("gives up after maxAttempts with the last cause", async () => {
     const s = scripted({ status: 502, body: { error: "bad gateway" } });
@@ -69,16 +99,28 @@ describe("management client", () => {
     expect(s.calls).toHaveLength(1);
   });
   it("turns a malformed response into InvalidResponseError", async () => {
-    const c = (body: unknown, status = 200) => createPlatformClient({ baseUrl: "https://t.test", credential: "k", fetch: scripted({ status, body }).fetch });
+    const c = (body: unknown, status = 200) =>
+      createPlatformClient({ baseUrl: "https://t.test", credential: "k", fetch: scripted({ status, body }).fetch });
     await expect(c({ ...report, publicId: "short" }).updateReport(1, 7, {})).rejects.toBeInstanceOf(InvalidResponseError);
-    await expect(c({ items: [{ nope: 1 }], pageInfo: { hasNextPage: false, endCursor: null } }).listReports(1)).rejects.toBeInstanceOf(InvalidResponseError);
-    const notJson = createPlatformClient({ baseUrl: "https://t.test", credential: "k", fetch: async () => new Response("<html>", { status: 200 }) });
+    await expect(c({ items: [{ nope: 1 }], pageInfo: { hasNextPage: false, endCursor: null } }).listReports(1)).rejects.toBeInstanceOf(
+      InvalidResponseError,
+    );
+    const notJson = createPlatformClient({
+      baseUrl: "https://t.test",
+      credential: "k",
+      fetch: async () => new Response("<html>", { status: 200 }),
+    });
     await expect(notJson.getMe()).rejects.toBeInstanceOf(InvalidResponseError);
   });
   it("an aborted signal stops the request and any backoff", async () => {
     const ctrl = new AbortController();
     const s = scripted({ status: 503, body: { error: "busy" } });
-    const c = createPlatformClient({ baseUrl: "https://t.test", credential: "k", fetch: s.fetch, retry: { baseDelayMs: 10_000, maxDelayMs: 10_000, maxAttempts: 5 } });
+    const c = createPlatformClient({
+      baseUrl: "https://t.test",
+      credential: "k",
+      fetch: s.fetch,
+      retry: { baseDelayMs: 10_000, maxDelayMs: 10_000, maxAttempts: 5 },
+    });
     const p = c.getMe(ctrl.signal);
     setTimeout(() => ctrl.abort(new DOMException("stop", "AbortError")), 20);
     await expect(p).rejects.toMatchObject({ name: "AbortError" });
@@ -139,7 +181,11 @@ describe("OpenAPI document", () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(doc.openapi).toBe("3.1.0");
-    const schemas = (doc.components as { schemas: Record<string, { properties?: Record<string, { maxLength?: number; pattern?: string; minLength?: number }> }> }).schemas;
+    const schemas = (
+      doc.components as {
+        schemas: Record<string, { properties?: Record<string, { maxLength?: number; pattern?: string; minLength?: number }> }>;
+      }
+    ).schemas;
     expect(schemas.Report!.properties!.publicId).toMatchObject({ minLength: 12, maxLength: 12, pattern: "^[0-9A-Za-z]+$" });
     expect(schemas.ReportInput!.properties!.name!.maxLength).toBe(255);
   });

@@ -2,7 +2,13 @@
 // "Continue wait", the annotation, time dimensions twice per row, errors.
 import { describe, expect, it } from "vitest";
 import {
-  createDataClient, DataQueryError, InvalidResponseError, TimeoutError, TokenRefusedError, decodeNumber, decodeTime,
+  createDataClient,
+  DataQueryError,
+  InvalidResponseError,
+  TimeoutError,
+  TokenRefusedError,
+  decodeNumber,
+  decodeTime,
   type LoadQuery,
 } from "../../src/api";
 import { fixture, replay } from "./fixtures";
@@ -21,7 +27,14 @@ describe("data client on recorded responses", () => {
     expect(f.seen[0]!.body).toEqual({ query: queryOf("postgres/load-time-month.json") });
     expect(r.columns).toEqual([
       { key: "orders.status", title: "Orders Status", shortTitle: "Status", type: "string", kind: "dimension" },
-      { key: "orders.created_at.month", title: "Orders Created at", shortTitle: "Created at", type: "time", kind: "timeDimension", granularity: "month" },
+      {
+        key: "orders.created_at.month",
+        title: "Orders Created at",
+        shortTitle: "Created at",
+        type: "time",
+        kind: "timeDimension",
+        granularity: "month",
+      },
       { key: "orders.count", title: "Orders Count", shortTitle: "Count", type: "number", kind: "measure" },
       { key: "orders.total_amount", title: "Orders Total Amount", shortTitle: "Total Amount", type: "number", kind: "measure" },
     ]);
@@ -42,7 +55,10 @@ describe("data client on recorded responses", () => {
   it("total: true carries the full row count", async () => {
     const r = await client(replay(fixture("postgres/load-total.json"))).load(queryOf("postgres/load-total.json"));
     expect(r.total).toBe(4);
-    expect(r.rows).toEqual([["completed", 25000], ["cancelled", 25000]]);
+    expect(r.rows).toEqual([
+      ["completed", 25000],
+      ["cancelled", 25000],
+    ]);
   });
   it("asks again on Continue wait, then returns the result", async () => {
     const f = replay(fixture("load-continue-wait.json"), fixture("load-continue-wait.json"), fixture("load-after-continue-wait.json"));
@@ -53,7 +69,12 @@ describe("data client on recorded responses", () => {
   });
   it("Continue wait is progress: polled past maxAttempts, bounded by the request's whole budget", async () => {
     const f = replay(fixture("load-continue-wait.json"));
-    const c = createDataClient({ dataUrl: "http://data.test", token: "t", fetch: f.fetch, retry: { maxAttempts: 4, maxElapsedMs: 300, baseDelayMs: 1, maxDelayMs: 5 } });
+    const c = createDataClient({
+      dataUrl: "http://data.test",
+      token: "t",
+      fetch: f.fetch,
+      retry: { maxAttempts: 4, maxElapsedMs: 300, baseDelayMs: 1, maxDelayMs: 5 },
+    });
     const started = Date.now();
     const e = await c.load({ measures: ["slow.n"] }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(TimeoutError);
@@ -62,37 +83,82 @@ describe("data client on recorded responses", () => {
     expect(Date.now() - started).toBeLessThan(1500);
   });
   it("maps the recorded errors to typed errors", async () => {
-    const unknown = await client(replay(fixture("postgres/load-unknown-member.json"))).load(queryOf("postgres/load-unknown-member.json")).catch((x: unknown) => x);
+    const unknown = await client(replay(fixture("postgres/load-unknown-member.json")))
+      .load(queryOf("postgres/load-unknown-member.json"))
+      .catch((x: unknown) => x);
     expect(unknown).toBeInstanceOf(DataQueryError);
     expect((unknown as Error).message).toContain("'nope' not found");
     // Cube's 403s about the token are sign-in problems, not permissions (issue 17 finding 4).
-    await expect(client(replay(fixture("load-no-auth.json"))).load({ measures: ["orders.count"] })).rejects.toBeInstanceOf(TokenRefusedError);
-    await expect(client(replay(fixture("load-bad-token.json"))).load({ measures: ["orders.count"] })).rejects.toBeInstanceOf(TokenRefusedError);
+    await expect(client(replay(fixture("load-no-auth.json"))).load({ measures: ["orders.count"] })).rejects.toBeInstanceOf(
+      TokenRefusedError,
+    );
+    await expect(client(replay(fixture("load-bad-token.json"))).load({ measures: ["orders.count"] })).rejects.toBeInstanceOf(
+      TokenRefusedError,
+    );
   });
   it("a malformed response is an InvalidResponseError, not a crash", async () => {
     const bad = fixture("postgres/load-flat.json");
     const body = structuredClone(bad.body) as { data: Array<Record<string, unknown>> };
     body.data[0]!["orders.count"] = "twelve";
     await expect(client(replay({ ...bad, body })).load(queryOf("postgres/load-flat.json"))).rejects.toBeInstanceOf(InvalidResponseError);
-    await expect(client(replay({ ...bad, body: { data: "nope" } })).load({ measures: ["orders.count"] })).rejects.toBeInstanceOf(InvalidResponseError);
+    await expect(client(replay({ ...bad, body: { data: "nope" } })).load({ measures: ["orders.count"] })).rejects.toBeInstanceOf(
+      InvalidResponseError,
+    );
     const noAnnotation = structuredClone(bad.body) as { annotation: { dimensions: Record<string, unknown> } };
     noAnnotation.annotation.dimensions = {};
-    await expect(client(replay({ ...bad, body: noAnnotation })).load(queryOf("postgres/load-flat.json"))).rejects.toBeInstanceOf(InvalidResponseError);
+    await expect(client(replay({ ...bad, body: noAnnotation })).load(queryOf("postgres/load-flat.json"))).rejects.toBeInstanceOf(
+      InvalidResponseError,
+    );
   });
   it("svcsql rows are arrays in schema order; a row of the wrong length or a bad value is an InvalidResponseError", async () => {
-    const answer = (data: unknown) => ({ request: { method: "POST", path: "/v1/svcsql", body: {}, authorization: "" }, status: 200, body: {
-      schema: [{ name: "n", type: "number" }, { name: "n", type: "string" }, { name: "at", type: "time" }, { name: "ok", type: "boolean" }], data } });
-    const r = await client(replay(answer([["12.50", "x", "2024-01-02 03:04:05", true], [null, null, null, null]]))).svcsql("SELECT …");
-    expect(r.columns.map((c) => [c.key, c.type])).toEqual([["n", "number"], ["n", "string"], ["at", "time"], ["ok", "boolean"]]);
-    expect(r.rows).toEqual([[12.5, "x", "2024-01-02T03:04:05.000", true], [null, null, null, null]]);
-    for (const bad of [[["1", "x", "2024-01-02", true, "extra"]], [["1", "x"]], [{ n: "1" }], [["one", "x", "2024-01-02", true]], [["1", "x", "2024-01-02", "maybe"]]]) {
+    const answer = (data: unknown) => ({
+      request: { method: "POST", path: "/v1/svcsql", body: {}, authorization: "" },
+      status: 200,
+      body: {
+        schema: [
+          { name: "n", type: "number" },
+          { name: "n", type: "string" },
+          { name: "at", type: "time" },
+          { name: "ok", type: "boolean" },
+        ],
+        data,
+      },
+    });
+    const r = await client(
+      replay(
+        answer([
+          ["12.50", "x", "2024-01-02 03:04:05", true],
+          [null, null, null, null],
+        ]),
+      ),
+    ).svcsql("SELECT …");
+    expect(r.columns.map((c) => [c.key, c.type])).toEqual([
+      ["n", "number"],
+      ["n", "string"],
+      ["at", "time"],
+      ["ok", "boolean"],
+    ]);
+    expect(r.rows).toEqual([
+      [12.5, "x", "2024-01-02T03:04:05.000", true],
+      [null, null, null, null],
+    ]);
+    for (const bad of [
+      [["1", "x", "2024-01-02", true, "extra"]],
+      [["1", "x"]],
+      [{ n: "1" }],
+      [["one", "x", "2024-01-02", true]],
+      [["1", "x", "2024-01-02", "maybe"]],
+    ]) {
       await expect(client(replay(answer(bad))).svcsql("SELECT …")).rejects.toBeInstanceOf(InvalidResponseError);
     }
   });
   it("fetch*: `source` fingerprints the answer (load without its lastRefreshTime); decoding waits for result()", async () => {
     const rec = fixture("postgres/load-flat.json");
     const q = queryOf("postgres/load-flat.json");
-    const at = (t: string, data?: unknown) => ({ ...rec, body: { ...(rec.body as object), lastRefreshTime: t, ...(data ? { data } : {}) } });
+    const at = (t: string, data?: unknown) => ({
+      ...rec,
+      body: { ...(rec.body as object), lastRefreshTime: t, ...(data ? { data } : {}) },
+    });
     const a = await client(replay(at("2026-11-22T10:00:00.000Z"))).fetchLoad(q);
     const b = await client(replay(at("2026-11-22T11:30:00.000Z"))).fetchLoad(q);
     expect(a.source).toMatch(/^[0-9a-f]{16}$/);
@@ -103,7 +169,11 @@ describe("data client on recorded responses", () => {
     expect(a.result()).toBe(a.result()); // decoded once
     expect(a.result().rows).toEqual((await client(replay(rec)).load(q)).rows);
 
-    const big = (first: unknown) => ({ request: rec.request, status: 200, body: { schema: [{ name: "n", type: "number" }], data: [[first], ...Array.from({ length: 2000 }, (_, i) => [String(i)])] } });
+    const big = (first: unknown) => ({
+      request: rec.request,
+      status: 200,
+      body: { schema: [{ name: "n", type: "number" }], data: [[first], ...Array.from({ length: 2000 }, (_, i) => [String(i)])] },
+    });
     const ok1 = await client(replay(big("1"))).fetchSql("SELECT n");
     const ok2 = await client(replay(big("1"))).fetchSql("SELECT n");
     expect(ok2.source).toBe(ok1.source);

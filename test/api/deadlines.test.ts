@@ -2,7 +2,13 @@
 // a server that never answers, one that stalls mid-body, one that streams; small injected deadlines.
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
-  createDataClient, createPlatformClient, NotFoundError, openStream, ResponseTooLargeError, sendRaw, TimeoutError,
+  createDataClient,
+  createPlatformClient,
+  NotFoundError,
+  openStream,
+  ResponseTooLargeError,
+  sendRaw,
+  TimeoutError,
   type OpenedStream,
 } from "../../src/api";
 import { anySignalFallback } from "../../src/api/http";
@@ -114,8 +120,10 @@ describe("clients against a hung server", () => {
   it("the management client gives up within its budget (attempts included) with a TimeoutError", async () => {
     server = await startServer(() => {});
     const c = createPlatformClient({
-      baseUrl: server.url, credential: "k",
-      retry: { maxElapsedMs: 400, baseDelayMs: 1, maxDelayMs: 2 }, deadlines: { managementAttemptMs: 150 },
+      baseUrl: server.url,
+      credential: "k",
+      retry: { maxElapsedMs: 400, baseDelayMs: 1, maxDelayMs: 2 },
+      deadlines: { managementAttemptMs: 150 },
     });
     const started = Date.now();
     const e = await c.getMe().catch((x: unknown) => x);
@@ -126,7 +134,12 @@ describe("clients against a hung server", () => {
   });
   it("the data client: per-attempt deadline, and the whole call bounded", async () => {
     server = await startServer(() => {});
-    const c = createDataClient({ dataUrl: server.url, token: "t", retry: { maxElapsedMs: 300, baseDelayMs: 1, maxDelayMs: 2 }, deadlines: { dataAttemptMs: 100 } });
+    const c = createDataClient({
+      dataUrl: server.url,
+      token: "t",
+      retry: { maxElapsedMs: 300, baseDelayMs: 1, maxDelayMs: 2 },
+      deadlines: { dataAttemptMs: 100 },
+    });
     const started = Date.now();
     const e = await c.load({ measures: ["orders.count"] }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(TimeoutError);
@@ -147,7 +160,15 @@ describe("clients against a hung server", () => {
 
 describe("openStream", () => {
   const open = (url: string, o: Partial<Parameters<typeof openStream>[0]> = {}) =>
-    openStream({ fetch: (u, i) => fetch(u, i), method: "POST", url, authorization: "t", body: { q: 1 }, accept: "text/event-stream", ...o });
+    openStream({
+      fetch: (u, i) => fetch(u, i),
+      method: "POST",
+      url,
+      authorization: "t",
+      body: { q: 1 },
+      accept: "text/event-stream",
+      ...o,
+    });
 
   it("hands over the body chunk by chunk, with status and headers, sharing auth", async () => {
     server = await startServer((_req, res) => {

@@ -3,9 +3,23 @@
 // scripted answers shaped like the real semantic layer's (recorded fixtures where they fit).
 import { describe, expect, it } from "vitest";
 import {
-  createDataClient, createDeploymentTokenManager, excerptOf, createPlatformClient, decodeBoolean, ForbiddenError, LoadQuery,
-  NotFoundError, RateLimitedError, RetryExhaustedError, retryAfterMs, ServerError, SqlNotSupportedError, TimeoutError,
-  TokenRefusedError, type DeploymentToken, type FetchLike,
+  createDataClient,
+  createDeploymentTokenManager,
+  excerptOf,
+  createPlatformClient,
+  decodeBoolean,
+  ForbiddenError,
+  LoadQuery,
+  NotFoundError,
+  RateLimitedError,
+  RetryExhaustedError,
+  retryAfterMs,
+  ServerError,
+  SqlNotSupportedError,
+  TimeoutError,
+  TokenRefusedError,
+  type DeploymentToken,
+  type FetchLike,
 } from "../../src/api";
 import { describeError } from "../../src/taskpane/errors";
 import { fixture, replay } from "./fixtures";
@@ -17,7 +31,12 @@ function scripted(...answers: Answer[]): { fetch: FetchLike; seen: Array<{ url: 
   return {
     seen,
     fetch: async (url, init) => {
-      seen.push({ url, auth: (init.headers as Record<string, string>).Authorization!, body: init.body ? JSON.parse(String(init.body)) : undefined, at: Date.now() });
+      seen.push({
+        url,
+        auth: (init.headers as Record<string, string>).Authorization!,
+        body: init.body ? JSON.parse(String(init.body)) : undefined,
+        at: Date.now(),
+      });
       const a = answers[Math.min(i++, answers.length - 1)]!;
       return new Response(a.text ?? (a.body === undefined ? "" : JSON.stringify(a.body)), { status: a.status, headers: a.headers });
     },
@@ -29,7 +48,9 @@ const data = (f: FetchLike) => createDataClient({ dataUrl: "http://data.test/cub
 describe("finding 1: Continue wait and error statuses have separate bounds", () => {
   it("a deterministic 500 is tried at most 5 times, then reported with the server's own message", async () => {
     const s = scripted({ status: 500, body: { error: "Error: Unsupported granularity: quarter" } });
-    const e = await data(s.fetch).load({ measures: ["orders.count"] }).catch((x: unknown) => x);
+    const e = await data(s.fetch)
+      .load({ measures: ["orders.count"] })
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(RetryExhaustedError);
     expect((e as RetryExhaustedError).cause).toBeInstanceOf(ServerError);
     expect(s.seen).toHaveLength(5); // was 110 over two minutes
@@ -40,7 +61,11 @@ describe("finding 1: Continue wait and error statuses have separate bounds", () 
   });
   it("Continue wait polls do not count against the error retries", async () => {
     const wait = fixture("load-continue-wait.json");
-    const answers = [...Array.from({ length: 8 }, () => wait), { ...wait, status: 503, body: { error: "busy" } }, fixture("load-after-continue-wait.json")];
+    const answers = [
+      ...Array.from({ length: 8 }, () => wait),
+      { ...wait, status: 503, body: { error: "busy" } },
+      fixture("load-after-continue-wait.json"),
+    ];
     const f = replay(...answers);
     const r = await data(f.fetch).load((wait.request.body as { query: LoadQuery }).query);
     expect(f.seen).toHaveLength(10);
@@ -49,7 +74,7 @@ describe("finding 1: Continue wait and error statuses have separate bounds", () 
 });
 
 describe("finding 3: booleans in every form drivers send", () => {
-  it("true/false, \"true\"/\"false\", 1/0, \"1\"/\"0\" are TRUE/FALSE; anything else is an error", () => {
+  it('true/false, "true"/"false", 1/0, "1"/"0" are TRUE/FALSE; anything else is an error', () => {
     for (const v of [true, "true", 1, "1"]) expect(decodeBoolean(v)).toBe(true);
     for (const v of [false, "false", 0, "0"]) expect(decodeBoolean(v)).toBe(false);
     expect(decodeBoolean(null)).toBeNull();
@@ -58,7 +83,11 @@ describe("finding 3: booleans in every form drivers send", () => {
   it("a SQLite load with 0/1 booleans places every row", async () => {
     const body = {
       query: { measures: ["orders.count"], dimensions: ["orders.is_returned"], timezone: "UTC" },
-      data: [{ "orders.is_returned": 0, "orders.count": 90 }, { "orders.is_returned": 1, "orders.count": 10 }, { "orders.is_returned": "1", "orders.count": 1 }],
+      data: [
+        { "orders.is_returned": 0, "orders.count": 90 },
+        { "orders.is_returned": 1, "orders.count": 10 },
+        { "orders.is_returned": "1", "orders.count": 1 },
+      ],
       annotation: {
         measures: { "orders.count": { title: "Orders Count", shortTitle: "Count", type: "number" } },
         dimensions: { "orders.is_returned": { title: "Orders Is Returned", shortTitle: "Is Returned", type: "boolean" } },
@@ -66,7 +95,11 @@ describe("finding 3: booleans in every form drivers send", () => {
       },
     };
     const r = await data(scripted({ status: 200, body }).fetch).load({ measures: ["orders.count"], dimensions: ["orders.is_returned"] });
-    expect(r.rows).toEqual([[false, 90], [true, 10], [true, 1]]);
+    expect(r.rows).toEqual([
+      [false, 90],
+      [true, 10],
+      [true, 1],
+    ]);
   });
 });
 
@@ -76,7 +109,9 @@ describe("finding 4: a refused token is a sign-in problem, not a permission prob
     let minted = 0;
     let invalidated = 0;
     const c = createDataClient({
-      dataUrl: "http://data.test", fetch: s.fetch, retry: fast,
+      dataUrl: "http://data.test",
+      fetch: s.fetch,
+      retry: fast,
       token: { getToken: async () => `jwt-${++minted}`, invalidate: () => void invalidated++ },
     });
     const e = await c.load({ measures: ["orders.count"] }).catch((x: unknown) => x);
@@ -90,44 +125,63 @@ describe("finding 4: a refused token is a sign-in problem, not a permission prob
     expect(`${h.detail} ${h.next}`).not.toMatch(/owner/);
   });
   it("401 is a token problem too (an HTML page from a proxy keeps its status)", async () => {
-    const e = await data(scripted({ status: 401, text: "<html><title>401 Authorization Required</title></html>" }).fetch).meta().catch((x: unknown) => x);
+    const e = await data(scripted({ status: 401, text: "<html><title>401 Authorization Required</title></html>" }).fetch)
+      .meta()
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(TokenRefusedError);
     expect((e as TokenRefusedError).status).toBe(401);
   });
   it("a 403 about access (not the token) stays a ForbiddenError", async () => {
-    const e = await data(scripted({ status: 403, body: { error: "You have no access to cube orders" } }).fetch).meta().catch((x: unknown) => x);
+    const e = await data(scripted({ status: 403, body: { error: "You have no access to cube orders" } }).fetch)
+      .meta()
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ForbiddenError);
     expect(describeError(e).title).toBe("You do not have access");
   });
 });
 
 describe("finding 5: the status is mapped before the body is parsed", () => {
-  const page = (title: string) => `<!DOCTYPE html><html><head><title>${title}</title><style>p{}</style></head><body><p>${title}</p></body></html>`;
+  const page = (title: string) =>
+    `<!DOCTYPE html><html><head><title>${title}</title><style>p{}</style></head><body><p>${title}</p></body></html>`;
   it("a 404 HTML page from a wrong data URL is a NotFoundError with an excerpt, not 'invalid response'", async () => {
-    const e = await data(scripted({ status: 404, text: page("404 Not Found") }).fetch).load({ measures: ["orders.count"] }).catch((x: unknown) => x);
+    const e = await data(scripted({ status: 404, text: page("404 Not Found") }).fetch)
+      .load({ measures: ["orders.count"] })
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(NotFoundError);
     expect((e as Error).message).toBe("POST /v1/load: 404 404 Not Found");
   });
   it("an excerpt is the page's visible text (Express's 404), or its title when the body is empty", () => {
-    expect(excerptOf('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Error</title></head><body><pre>Cannot POST /cubejs-api/v1/svcsql</pre></body></html>')).toBe("Cannot POST /cubejs-api/v1/svcsql");
+    expect(
+      excerptOf(
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Error</title></head><body><pre>Cannot POST /cubejs-api/v1/svcsql</pre></body></html>',
+      ),
+    ).toBe("Cannot POST /cubejs-api/v1/svcsql");
     expect(excerptOf("<html><head><title>502 Bad Gateway</title></head><body></body></html>")).toBe("502 Bad Gateway");
     expect(excerptOf("plain words\n\n here")).toBe("plain words here");
     expect(excerptOf("x".repeat(500))).toHaveLength(158);
   });
   it("an HTML 403 from a proxy keeps status and type", async () => {
-    const e = await data(scripted({ status: 403, text: page("Forbidden by proxy") }).fetch).meta().catch((x: unknown) => x);
+    const e = await data(scripted({ status: 403, text: page("Forbidden by proxy") }).fetch)
+      .meta()
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ForbiddenError);
     expect((e as ForbiddenError).status).toBe(403);
     expect((e as Error).message).toContain("Forbidden by proxy");
   });
   it("an HTML 502 is a ServerError (retried, then reported with the page's words)", async () => {
     const s = scripted({ status: 502, text: page("502 Bad Gateway") });
-    const e = await data(s.fetch).meta().catch((x: unknown) => x);
+    const e = await data(s.fetch)
+      .meta()
+      .catch((x: unknown) => x);
     expect((e as RetryExhaustedError).cause).toBeInstanceOf(ServerError);
     expect((e as Error).message).toContain("502 Bad Gateway");
   });
   it("the management client too: an HTML 404 keeps its status", async () => {
-    const c = createPlatformClient({ baseUrl: "https://host.test/app", credential: "k", fetch: scripted({ status: 404, text: page("Page not found") }).fetch });
+    const c = createPlatformClient({
+      baseUrl: "https://host.test/app",
+      credential: "k",
+      fetch: scripted({ status: 404, text: page("Page not found") }).fetch,
+    });
     const e = await c.getMe().catch((x: unknown) => x);
     expect(e).toBeInstanceOf(NotFoundError);
     expect((e as Error).message).toBe("GET /api/v1/users/me: 404 Page not found");
@@ -144,7 +198,15 @@ describe("finding 6: every accepted order form is sent in a form the data API ta
       await data(f.fetch).load(q);
       return (f.seen[0]!.body as { query: LoadQuery }).query.order;
     };
-    expect(await sent([{ id: "orders.count", desc: true }, { id: "orders.status", desc: false }])).toEqual([["orders.count", "desc"], ["orders.status", "asc"]]);
+    expect(
+      await sent([
+        { id: "orders.count", desc: true },
+        { id: "orders.status", desc: false },
+      ]),
+    ).toEqual([
+      ["orders.count", "desc"],
+      ["orders.status", "asc"],
+    ]);
     expect(await sent({ "orders.count": "desc" })).toEqual({ "orders.count": "desc" });
     expect(await sent([["orders.status", "asc"]])).toEqual([["orders.status", "asc"]]);
   });
@@ -153,7 +215,9 @@ describe("finding 6: every accepted order form is sent in a form the data API ta
 describe("finding 7: a data API without /v1/svcsql", () => {
   it("fails SQL reports with SqlNotSupportedError at once, and says so plainly", async () => {
     const s = scripted({ status: 404, text: "Cannot POST /cubejs-api/v1/svcsql" });
-    const e = await data(s.fetch).svcsql("SELECT 1").catch((x: unknown) => x);
+    const e = await data(s.fetch)
+      .svcsql("SELECT 1")
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(SqlNotSupportedError);
     expect((e as Error).message).toBe("POST /v1/svcsql: 404: this data API does not run SQL reports");
     expect(s.seen).toHaveLength(1);
@@ -173,7 +237,9 @@ describe("429 Too Many Requests", () => {
   it("a Retry-After past the bound (or the request's budget) is reported at once as RateLimitedError", async () => {
     const s = scripted({ status: 429, body: { error: "slow down" }, headers: { "Retry-After": "3600" } });
     const started = Date.now();
-    const e = await data(s.fetch).meta().catch((x: unknown) => x);
+    const e = await data(s.fetch)
+      .meta()
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(RateLimitedError);
     expect((e as RateLimitedError).retryAfterMs).toBe(3_600_000);
     expect(Date.now() - started).toBeLessThan(500);
@@ -224,7 +290,8 @@ describe("token manager: the shared mint is nobody's signal", () => {
   it("a mint that hangs ends with a TimeoutError at its own deadline, and aborts its request", async () => {
     let mintSignal: AbortSignal | undefined;
     const m = createDeploymentTokenManager({
-      deploymentId: 4, mintDeadlineMs: 100,
+      deploymentId: 4,
+      mintDeadlineMs: 100,
       client: { createDeploymentToken: (_id, _input, signal) => ((mintSignal = signal), new Promise(() => {})) },
     });
     const e = await m.getToken().catch((x: unknown) => x);

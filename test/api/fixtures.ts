@@ -16,14 +16,24 @@ export function fixture(name: string): Recorded {
   return JSON.parse(readFileSync(path.join(FIXTURE_DIR, name), "utf8")) as Recorded;
 }
 
-export interface SeenRequest { url: string; method: string; headers: Record<string, string>; body: unknown }
+export interface SeenRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
 
 /** A fetch that answers with the given recordings one after another and records each request. */
 export function replay(...answers: Recorded[]): { fetch: FetchLike; seen: SeenRequest[] } {
   const seen: SeenRequest[] = [];
   let i = 0;
   const fetch: FetchLike = async (url, init) => {
-    seen.push({ url, method: String(init.method), headers: init.headers as Record<string, string>, body: init.body ? JSON.parse(String(init.body)) : undefined });
+    seen.push({
+      url,
+      method: String(init.method),
+      headers: init.headers as Record<string, string>,
+      body: init.body ? JSON.parse(String(init.body)) : undefined,
+    });
     const a = answers[Math.min(i++, answers.length - 1)]!;
     return new Response(JSON.stringify(a.body), { status: a.status, headers: { "Content-Type": "application/json" } });
   };

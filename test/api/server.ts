@@ -12,7 +12,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(handler: (req: IncomingMessage, res: ServerResponse, n: number) => void | Promise<void>): Promise<TestServer> {
+export async function startServer(
+  handler: (req: IncomingMessage, res: ServerResponse, n: number) => void | Promise<void>,
+): Promise<TestServer> {
   const requests: TestServer["requests"] = [];
   const waiters = new Map<number, () => void>();
   const closed = new Set<number>();
@@ -46,7 +48,10 @@ export async function startServer(handler: (req: IncomingMessage, res: ServerRes
       closed.has(n)
         ? Promise.resolve()
         : new Promise((resolve, reject) => {
-            const t = setTimeout(() => reject(new Error(`request ${n} was not closed early by the client within 5 s (seen: ${requests.length} requests)`)), 5_000);
+            const t = setTimeout(
+              () => reject(new Error(`request ${n} was not closed early by the client within 5 s (seen: ${requests.length} requests)`)),
+              5_000,
+            );
             waiters.set(n, () => {
               clearTimeout(t);
               resolve();

@@ -12,7 +12,8 @@ interface Import {
   target: string | null;
 }
 
-const IMPORT = /(?:\bimport\s*(?:type\s+)?(?:[\w*{}\s,$]+from\s*)?|\bexport\s+(?:type\s+)?[\w*{}\s,$]+from\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)["']([^"']+)["']/g;
+const IMPORT =
+  /(?:\bimport\s*(?:type\s+)?(?:[\w*{}\s,$]+from\s*)?|\bexport\s+(?:type\s+)?[\w*{}\s,$]+from\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)["']([^"']+)["']/g;
 
 function sourceFiles(dir: string): string[] {
   const abs = path.join(REPO, dir);
@@ -47,10 +48,12 @@ interface Rule {
   forbidden: (i: Import) => string | null;
 }
 
-const forbidDirs = (...dirs: string[]) => (i: Import) => {
-  const hit = dirs.find((d) => under(i.target, d));
-  return hit ? `imports ${hit}` : null;
-};
+const forbidDirs =
+  (...dirs: string[]) =>
+  (i: Import) => {
+    const hit = dirs.find((d) => under(i.target, d));
+    return hit ? `imports ${hit}` : null;
+  };
 const both =
   (...checks: Array<(i: Import) => string | null>) =>
   (i: Import) =>
@@ -62,22 +65,30 @@ const RULES: Rule[] = [
     from: "src/checksum",
     forbidden: both(
       (i) => (i.target !== null && !under(i.target, "src/checksum") ? `imports ${i.target} (the checksum core imports only itself)` : null),
-      (i) => (i.target === null && i.specifier !== "xxhash-wasm" ? `imports the package ${i.specifier} (only xxhash-wasm is allowed)` : null),
+      (i) =>
+        i.target === null && i.specifier !== "xxhash-wasm" ? `imports the package ${i.specifier} (only xxhash-wasm is allowed)` : null,
     ),
   },
   { from: "src/api", forbidden: forbidDirs("src/host", "src/sync", "src/taskpane") },
   {
     // The chat protocol (schemas, NDJSON, conversation, client) is framework-free: no Preact, no vega.
     from: "src/api/chat",
-    forbidden: both(
-      forbidDirs("src/checksum"),
-      (i) => (i.target === null && i.specifier !== "zod" ? `imports the package ${i.specifier} (src/api/chat uses only zod)` : null),
+    forbidden: both(forbidDirs("src/checksum"), (i) =>
+      i.target === null && i.specifier !== "zod" ? `imports the package ${i.specifier} (src/api/chat uses only zod)` : null,
     ),
   },
   { from: "src/host", forbidden: forbidDirs("src/api", "src/sync", "src/taskpane") },
   // Protocol code with no UI framework: zod is the only package (style-models §1).
-  { from: "src/api/comments", forbidden: (i) => (i.target === null && i.specifier !== "zod" ? `imports the package ${i.specifier} (only zod)` : null) },
-  { from: "src/api/embed", forbidden: both(forbidDirs("src/api/comments"), (i) => (i.target === null && i.specifier !== "zod" ? `imports the package ${i.specifier} (only zod)` : null)) },
+  {
+    from: "src/api/comments",
+    forbidden: (i) => (i.target === null && i.specifier !== "zod" ? `imports the package ${i.specifier} (only zod)` : null),
+  },
+  {
+    from: "src/api/embed",
+    forbidden: both(forbidDirs("src/api/comments"), (i) =>
+      i.target === null && i.specifier !== "zod" ? `imports the package ${i.specifier} (only zod)` : null,
+    ),
+  },
   // The comments pane's views reach the API only through src/taskpane/live (model.ts).
   { from: "src/taskpane/comments", forbidden: forbidDirs("src/api", "src/sync", "src/host") },
   // The dashboard pane likewise: the iframe, window and origin checks live in src/taskpane/live/dashboard.ts.

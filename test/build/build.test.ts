@@ -72,7 +72,9 @@ describe("production build", () => {
 
   it("the first bundle stays within 150 KB gzip; vega (the chat's charts) comes only in an on-demand chunk", () => {
     const html = readFileSync(path.join(out, "taskpane.html"), "utf8");
-    const bundle = [...html.matchAll(/<script\b[^>]*\bsrc="?([^"\s>]+)"?[^>]*>/g)].map((m) => m[1]!).find((s) => /(^|\/)taskpane\.[^/]*\.js$/.test(s))!;
+    const bundle = [...html.matchAll(/<script\b[^>]*\bsrc="?([^"\s>]+)"?[^>]*>/g)]
+      .map((m) => m[1]!)
+      .find((s) => /(^|\/)taskpane\.[^/]*\.js$/.test(s))!;
     const first = readFileSync(path.join(out, bundle));
     expect(gzipSync(first).length).toBeLessThanOrEqual(150 * 1024);
     expect(first.toString("utf8")).not.toContain("vega-embed");

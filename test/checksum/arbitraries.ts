@@ -18,7 +18,19 @@ const numberValue: fc.Arbitrary<RawValue> = fc.oneof(
   fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map((b) => Number(b)), // integers beyond 2^53
   fc.bigInt({ min: 10n ** 15n, max: 10n ** 25n }).map((b) => String(b)), // ids with more than 15 digits
   fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }).map((b) => `${b}.${String(b).slice(-2).replace("-", "0")}`), // decimal strings
-  fc.constantFrom(0, -0, 1e15, 2 ** 53, 2 ** 53 + 2, 9.99999999999999e307, 1e308, 1.7976931348623157e308, 5e-324, 0.1 + 0.2, 123456789012345680000),
+  fc.constantFrom(
+    0,
+    -0,
+    1e15,
+    2 ** 53,
+    2 ** 53 + 2,
+    9.99999999999999e307,
+    1e308,
+    1.7976931348623157e308,
+    5e-324,
+    0.1 + 0.2,
+    123456789012345680000,
+  ),
   fc.constantFrom("NaN", "Infinity", "-Infinity", "1e400", "0012", "-0", "abc", "1.5e16", "9007199254740993"),
 );
 
@@ -28,7 +40,10 @@ const shortTextValue: fc.Arbitrary<RawValue> = fc.oneof(
   fc.array(fc.integer({ min: 0xd800, max: 0xdfff }), { maxLength: 3 }).map((u) => String.fromCharCode(...u)), // lone surrogates
   fc.constantFrom("", " ", "=SUM(A1:A3)", "+1", "-1", "@name", "00123", "1e5", "Jan 2026", "2024-01-01", "TRUE", "#N/A", "#DIV/0!", "NaN"),
 );
-const textValue: fc.Arbitrary<RawValue> = fc.oneof({ arbitrary: shortTextValue, weight: 40 }, { arbitrary: fc.constantFrom(...LONG_TEXTS), weight: 1 });
+const textValue: fc.Arbitrary<RawValue> = fc.oneof(
+  { arbitrary: shortTextValue, weight: 40 },
+  { arbitrary: fc.constantFrom(...LONG_TEXTS), weight: 1 },
+);
 
 const booleanValue: fc.Arbitrary<RawValue> = fc.oneof(fc.boolean(), fc.constantFrom("true", "false", "1", "0", 1, 0, "yes"));
 
@@ -47,9 +62,18 @@ const timeValue: fc.Arbitrary<RawValue> = fc.oneof(
       dateOnly: fc.boolean(),
     })
     .map(({ y, mo, d, h, mi, s, ms, zone, dateOnly }) =>
-      dateOnly ? `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}` : `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}T${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}.${pad(ms, 3)}${zone}`,
+      dateOnly
+        ? `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}`
+        : `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}T${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}.${pad(ms, 3)}${zone}`,
     ),
-  fc.constantFrom("1900-02-28T00:00:00.000", "1900-02-29T00:00:00.000", "1900-03-01T00:00:00.000", "1899-12-31T23:59:59.999", "9999-12-31T23:59:59.999", "not a date"),
+  fc.constantFrom(
+    "1900-02-28T00:00:00.000",
+    "1900-02-29T00:00:00.000",
+    "1900-03-01T00:00:00.000",
+    "1899-12-31T23:59:59.999",
+    "9999-12-31T23:59:59.999",
+    "not a date",
+  ),
 );
 
 const BY_TYPE: Record<ColumnType, fc.Arbitrary<RawValue>> = {

@@ -64,7 +64,7 @@ describe("toCell: booleans, nulls, text", () => {
     expect(toCell("1", "boolean")).toBe(true);
     expect(toCell("maybe", "boolean")).toBe("maybe");
   });
-  it("null is an empty cell in every column type, the same as \"\"", () => {
+  it('null is an empty cell in every column type, the same as ""', () => {
     for (const t of ["string", "number", "boolean", "time"] as const) expect(toCell(null, t)).toBe("");
     expect(toCell("", "string")).toBe("");
   });
@@ -116,7 +116,9 @@ describe("toCell: timestamps", () => {
   it("turns a zoned timestamp into wall-clock time in the query's timezone", () => {
     expect(toCell("2024-01-01T00:00:00.000Z", "time")).toBe(45292);
     expect(toCell("2024-01-01T00:00:00.000Z", "time", { timezone: "Europe/Berlin" })).toBe(Number((45292 + 1 / 24).toPrecision(15)));
-    expect(toCell("2024-07-01T12:00:00.000+02:00", "time", { timezone: "America/New_York" })).toBe(Number((45474 + 6 / 24).toPrecision(15)));
+    expect(toCell("2024-07-01T12:00:00.000+02:00", "time", { timezone: "America/New_York" })).toBe(
+      Number((45474 + 6 / 24).toPrecision(15)),
+    );
     expect(() => toCell("2024-01-01T00:00:00Z", "time", { timezone: "Not/AZone" })).toThrow(/unknown timezone/);
   });
   it("time columns get a date or date-time number format", () => {

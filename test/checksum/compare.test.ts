@@ -40,7 +40,11 @@ describe("compare", () => {
   it("names the edited chunk and nothing else", async () => {
     const g = grid(2400, 3);
     const stored = await fingerprint(g);
-    expect(await compare(edit(g, 1484, 1, "by hand"), stored)).toEqual({ same: false, editedChunks: [{ from: 1000, to: 2000 }], shapeChanged: false });
+    expect(await compare(edit(g, 1484, 1, "by hand"), stored)).toEqual({
+      same: false,
+      editedChunks: [{ from: 1000, to: 2000 }],
+      shapeChanged: false,
+    });
   });
   it("reports a changed shape: rows removed, columns added", async () => {
     const g = grid(1400, 3);
@@ -49,14 +53,19 @@ describe("compare", () => {
     expect(shorter).toEqual({ same: false, editedChunks: [{ from: 1000, to: 1400 }], shapeChanged: true });
     const wider = await compare(grid(1400, 4), stored);
     expect(wider.shapeChanged).toBe(true);
-    expect(wider.editedChunks).toEqual([{ from: 0, to: 1000 }, { from: 1000, to: 1400 }]);
+    expect(wider.editedChunks).toEqual([
+      { from: 0, to: 1000 },
+      { from: 1000, to: 1400 },
+    ]);
   });
   it("rejects a malformed or unknown-version stored checksum with a clear error", async () => {
     const g = grid(3, 2);
     await expect(compare(g, { v: 2, chunks: [] })).rejects.toThrow(/v=2 is not supported/);
     await expect(compare(g, { v: 1, chunks: [{ from: 1, to: 3, hash: "0123456789abcdef" }] })).rejects.toThrow(ChecksumFormatError);
     await expect(compare(g, { v: 1, chunks: [{ from: 0, to: 3, hash: "xyz" }] })).rejects.toThrow(/16 lowercase hex/);
-    await expect(compare(g, { v: 1, chunks: [{ from: 0, to: 3, hash: "0123456789abcdef" }], payload: "4x2:0123456789abcdef" })).rejects.toThrow(/payload says 4 rows/);
+    await expect(
+      compare(g, { v: 1, chunks: [{ from: 0, to: 3, hash: "0123456789abcdef" }], payload: "4x2:0123456789abcdef" }),
+    ).rejects.toThrow(/payload says 4 rows/);
   });
   it("accepts a stored checksum without payload (payload is optional in seeds 01 §2.3)", async () => {
     const g = grid(3, 2);
@@ -76,7 +85,15 @@ describe("parseChecksum", () => {
     expect(parseChecksum(JSON.parse(JSON.stringify(fp)))).toEqual(fp);
   });
   it("rejects non-v1 chunking", () => {
-    expect(() => parseChecksum({ v: 1, chunks: [{ from: 0, to: 400, hash: "0123456789abcdef" }, { from: 400, to: 500, hash: "0123456789abcdef" }] })).toThrow(/chunk 0 ends at 400/);
+    expect(() =>
+      parseChecksum({
+        v: 1,
+        chunks: [
+          { from: 0, to: 400, hash: "0123456789abcdef" },
+          { from: 400, to: 500, hash: "0123456789abcdef" },
+        ],
+      }),
+    ).toThrow(/chunk 0 ends at 400/);
     expect(() => parseChecksum(null)).toThrow(/not an object/);
   });
 });
@@ -89,7 +106,10 @@ describe("planRewrite", () => {
     const plan = planRewrite(stored, incoming, stored);
     expect(plan).toEqual({
       write: [{ from: 2000, to: 3000 }],
-      skip: [{ from: 0, to: 1000 }, { from: 1000, to: 2000 }],
+      skip: [
+        { from: 0, to: 1000 },
+        { from: 1000, to: 2000 },
+      ],
       overwritesEdits: [],
       clear: [],
       shapeChanged: false,
@@ -101,8 +121,14 @@ describe("planRewrite", () => {
     const current = await fingerprint(edit(edit(old, 10, 1, "hand"), 2200, 1, "hand"));
     const incoming = await fingerprint(edit(old, 2400, 2, "new value"));
     const plan = planRewrite(stored, incoming, current);
-    expect(plan.write).toEqual([{ from: 0, to: 1000 }, { from: 2000, to: 3000 }]);
-    expect(plan.overwritesEdits).toEqual([{ from: 0, to: 1000 }, { from: 2000, to: 3000 }]);
+    expect(plan.write).toEqual([
+      { from: 0, to: 1000 },
+      { from: 2000, to: 3000 },
+    ]);
+    expect(plan.overwritesEdits).toEqual([
+      { from: 0, to: 1000 },
+      { from: 2000, to: 3000 },
+    ]);
     expect(plan.skip).toEqual([{ from: 1000, to: 2000 }]);
   });
   it("clears what a shrinking result leaves behind, rows and columns", async () => {
@@ -110,7 +136,10 @@ describe("planRewrite", () => {
     const incoming = await fingerprint(grid(1200, 3));
     const plan = planRewrite(stored, incoming, stored);
     expect(plan.shapeChanged).toBe(true);
-    expect(plan.write).toEqual([{ from: 0, to: 1000 }, { from: 1000, to: 1200 }]);
+    expect(plan.write).toEqual([
+      { from: 0, to: 1000 },
+      { from: 1000, to: 1200 },
+    ]);
     expect(plan.clear).toEqual([
       { fromRow: 1200, toRow: 2400, fromCol: 0, toCol: 4 },
       { fromRow: 0, toRow: 1200, fromCol: 3, toCol: 4 },

@@ -45,7 +45,11 @@ describe("resultChecksum format v1 golden vectors", () => {
 
   it("fingerprints empty grids", async () => {
     expect(await fingerprint([])).toEqual({ v: 1, chunks: [], payload: "0x0:34c96acdcadb1bbb" });
-    expect(await fingerprint([[]])).toEqual({ v: 1, chunks: [{ from: 0, to: 1, hash: "3aefa6fd5cf2deb4" }], payload: "1x0:f5692416ad740011" });
+    expect(await fingerprint([[]])).toEqual({
+      v: 1,
+      chunks: [{ from: 0, to: 1, hash: "3aefa6fd5cf2deb4" }],
+      payload: "1x0:f5692416ad740011",
+    });
   });
 
   it("fingerprints 2,401 rows in three chunks of 1000, 1000 and 401 rows", async () => {
@@ -60,7 +64,7 @@ describe("resultChecksum format v1 golden vectors", () => {
     });
   });
 
-  it("−0 and +0 encode alike; null and \"\" encode alike", async () => {
+  it('−0 and +0 encode alike; null and "" encode alike', async () => {
     expect(await fingerprint([[-0, null]])).toEqual(await fingerprint([[0, ""]]));
   });
 
@@ -72,7 +76,9 @@ describe("resultChecksum format v1 golden vectors", () => {
       fc.boolean(),
       fc.constant(null),
     );
-    const grid = fc.integer({ min: 0, max: 4 }).chain((cols) => fc.array(fc.array(cell, { minLength: cols, maxLength: cols }), { maxLength: 1100 }));
+    const grid = fc
+      .integer({ min: 0, max: 4 })
+      .chain((cols) => fc.array(fc.array(cell, { minLength: cols, maxLength: cols }), { maxLength: 1100 }));
     await fc.assert(
       fc.asyncProperty(grid, async (g) => {
         expect(await fingerprint(g)).toEqual(await referenceFingerprint(g));

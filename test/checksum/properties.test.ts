@@ -77,7 +77,7 @@ function flipped(a: ResultChecksum, b: ResultChecksum): number[] {
 
 async function* inBlocks(grid: Grid, seed: number): AsyncIterable<Grid> {
   const next = prng(seed);
-  for (let i = 0; i < grid.length; ) {
+  for (let i = 0; i < grid.length;) {
     const size = 1 + (next() % 700);
     yield grid.slice(i, i + size);
     i += size;
@@ -90,7 +90,9 @@ describe("resultChecksum v1 properties", () => {
       await fc.assert(
         fc.asyncProperty(rawTableArb(30), async (table) => {
           const written = project(table);
-          const notCells = written.flat().filter((cell) => typeof cell !== "string" && typeof cell !== "number" && typeof cell !== "boolean");
+          const notCells = written
+            .flat()
+            .filter((cell) => typeof cell !== "string" && typeof cell !== "number" && typeof cell !== "boolean");
           expect(notCells).toEqual([]);
           const formats = table.types.map((t) => columnNumberFormat(t));
           const read = await readBack.roundTrip(written, formats);

@@ -5,8 +5,17 @@
 // before the fixes), plus what already held, measured here rather than assumed.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  ApiError, createDataClient, ForbiddenError, InvalidResponseError, isApiError, NotFoundError, SqlNotSupportedError,
-  TokenRefusedError, type DataClient, type FetchLike, type LoadQuery,
+  ApiError,
+  createDataClient,
+  ForbiddenError,
+  InvalidResponseError,
+  isApiError,
+  NotFoundError,
+  SqlNotSupportedError,
+  TokenRefusedError,
+  type DataClient,
+  type FetchLike,
+  type LoadQuery,
 } from "../../src/api/index.ts";
 import { runReport } from "../../src/sync/index.ts";
 import { FILTER_PREFIX } from "../../src/sync/filters.ts";
@@ -46,22 +55,43 @@ function counting(abortAfter: number) {
   return { fetch: f, seen, signal: ac.signal };
 }
 
-async function rawLoad(query: unknown, token = cube.token()): Promise<{ status: number; body: { error?: string; type?: string } & Record<string, unknown> }> {
-  const r = await fetch(`${cube.dataUrl}/v1/load`, { method: "POST", headers: { Authorization: token, "Content-Type": "application/json" }, body: JSON.stringify({ query }) });
+async function rawLoad(
+  query: unknown,
+  token = cube.token(),
+): Promise<{ status: number; body: { error?: string; type?: string } & Record<string, unknown> }> {
+  const r = await fetch(`${cube.dataUrl}/v1/load`, {
+    method: "POST",
+    headers: { Authorization: token, "Content-Type": "application/json" },
+    body: JSON.stringify({ query }),
+  });
   return { status: r.status, body: (await r.json()) as { error?: string } };
 }
 
-const failure = (p: Promise<unknown>) => p.then(() => { throw new Error("expected a failure"); }, (e: unknown) => e);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error("expected a failure");
+    },
+    (e: unknown) => e,
+  );
 
 describe("what held against Cube (kept as tests)", () => {
   it("meta, string-typed numbers, nulls and the annotation's column order", async () => {
     const c = client();
     const meta = await c.meta();
     expect(meta.cubes.map((x) => x.name).sort()).toEqual(["orders", "slow"]);
-    const r = await c.load({ measures: ["orders.count", "orders.total_amount_text"], dimensions: ["orders.coupon"], order: { "orders.coupon": "asc" } });
+    const r = await c.load({
+      measures: ["orders.count", "orders.total_amount_text"],
+      dimensions: ["orders.coupon"],
+      order: { "orders.coupon": "asc" },
+    });
     // SQLite sorts NULL first: the row of orders without a coupon.
     expect(r.rows[0]![0]).toBeNull();
-    expect(r.columns.map((x) => [x.key, x.type])).toEqual([["orders.coupon", "string"], ["orders.count", "number"], ["orders.total_amount_text", "number"]]);
+    expect(r.columns.map((x) => [x.key, x.type])).toEqual([
+      ["orders.coupon", "string"],
+      ["orders.count", "number"],
+      ["orders.total_amount_text", "number"],
+    ]);
     // "12370975.70" arrives as a string (as Postgres numerics do) and is placed as a number.
     expect(typeof r.rows[0]![2]).toBe("number");
     expect(r.rows.reduce((n, row) => n + (row[1] as number), 0)).toBe(cube.orders);
@@ -79,7 +109,12 @@ describe("issue 17 findings against Cube", () => {
   it("1. a deterministic 500 (quarter granularity on SQLite) is tried at most 5 times, then reported with Cube's message", async () => {
     const w = counting(8);
     const t0 = Date.now();
-    const e = await failure(client({ fetch: w.fetch }).load({ measures: ["orders.count"], timeDimensions: [{ dimension: "orders.created_at", granularity: "quarter" }] }, w.signal));
+    const e = await failure(
+      client({ fetch: w.fetch }).load(
+        { measures: ["orders.count"], timeDimensions: [{ dimension: "orders.created_at", granularity: "quarter" }] },
+        w.signal,
+      ),
+    );
     expect(w.seen.length).toBeLessThanOrEqual(5);
     expect(isApiError(e)).toBe(true);
     expect((e as ApiError).message).toContain("GRANULARITY_TO_INTERVAL[granularity] is not a function");
@@ -109,14 +144,22 @@ describe("issue 17 findings against Cube", () => {
   });
 
   it("2. past the cap the placement is cut and says so, and where to change it", async () => {
-    const out = await runReport(client(), { jsonQuery: JSON.stringify({ measures: ["orders.count"], dimensions: ["orders.id"], order: { "orders.id": "asc" } }) }, { maxRows: 25_000 });
+    const out = await runReport(
+      client(),
+      { jsonQuery: JSON.stringify({ measures: ["orders.count"], dimensions: ["orders.id"], order: { "orders.id": "asc" } }) },
+      { maxRows: 25_000 },
+    );
     expect(out.result.rows.length).toBe(25_000);
     expect(out.result.rows[24_999]![0]).toBe(25_000);
     expect(out.cut).toMatchObject({ rows: 25_000, maxRows: 25_000 });
     expect(out.cut!.message).toMatch(/first 25,000 rows/);
     expect(out.cut!.message).toMatch(/limit/);
     // Exactly maxRows rows is not a cut.
-    const exact = await runReport(client(), { jsonQuery: JSON.stringify({ measures: ["orders.count"], dimensions: ["orders.id"] }) }, { maxRows: cube.orders });
+    const exact = await runReport(
+      client(),
+      { jsonQuery: JSON.stringify({ measures: ["orders.count"], dimensions: ["orders.id"] }) },
+      { maxRows: cube.orders },
+    );
     expect(exact.cut).toBeNull();
     expect(exact.result.rows.length).toBe(cube.orders);
   });
@@ -124,7 +167,8 @@ describe("issue 17 findings against Cube", () => {
   it("2. a pivot's totals queries (which drop the limit) get every row too", async () => {
     const out = await runReport(client(), {
       jsonQuery: JSON.stringify({
-        measures: ["orders.count"], dimensions: ["orders.id", "orders.status"],
+        measures: ["orders.count"],
+        dimensions: ["orders.id", "orders.status"],
         filters: [{ member: "orders.id", operator: "lte", values: ["30000"] }],
       }),
       pivotItems: { rows: ["orders.id"], columns: ["orders.status"], measures: ["orders.count"], filters: [], showRowTotals: true },
@@ -136,7 +180,9 @@ describe("issue 17 findings against Cube", () => {
   });
 
   it("3. a boolean dimension from SQLite (1/0) loads and is placed as TRUE/FALSE", async () => {
-    const out = await runReport(client(), { jsonQuery: JSON.stringify({ measures: ["orders.count"], dimensions: ["orders.is_returned"], order: { "orders.is_returned": "asc" } }) });
+    const out = await runReport(client(), {
+      jsonQuery: JSON.stringify({ measures: ["orders.count"], dimensions: ["orders.is_returned"], order: { "orders.is_returned": "asc" } }),
+    });
     expect(out.result.rows.map((r) => r[0])).toEqual([false, true]);
     expect(out.layout.cells.slice(1).map((r) => r[0])).toEqual([false, true]);
   });
@@ -165,7 +211,11 @@ describe("issue 17 findings against Cube", () => {
     const raw = await rawLoad({ measures: ["orders.count"], dimensions: ["orders.status"], order: [{ id: "orders.status", desc: true }] });
     expect(raw.status).toBe(400);
     expect(raw.body.error).toContain('"order[0]" must be an array');
-    const r = await client().load({ measures: ["orders.count"], dimensions: ["orders.status"], order: [{ id: "orders.status", desc: true }] });
+    const r = await client().load({
+      measures: ["orders.count"],
+      dimensions: ["orders.status"],
+      order: [{ id: "orders.status", desc: true }],
+    });
     expect(r.rows.map((x) => x[0])).toEqual(["shipped", "processing", "completed", "cancelled"]);
   });
 
@@ -179,22 +229,31 @@ describe("issue 17 findings against Cube", () => {
   it("8. a pivot with a Columns zone and 0 rows keeps its headers above an empty body", async () => {
     const out = await runReport(client(), {
       jsonQuery: JSON.stringify({
-        measures: ["orders.count"], dimensions: ["orders.status"], timeDimensions: [{ dimension: "orders.created_at", granularity: "month" }],
+        measures: ["orders.count"],
+        dimensions: ["orders.status"],
+        timeDimensions: [{ dimension: "orders.created_at", granularity: "month" }],
         filters: [{ member: "orders.status", operator: "equals", values: ["no-such-status"] }],
       }),
       pivotItems: { rows: ["orders.created_at"], columns: ["orders.status"], measures: ["orders.count"], filters: [] },
     });
     expect(out.result.rows).toEqual([]);
     expect(out.layout.headerRows).toBe(out.layout.cells.length); // headers only
-    expect(out.layout.cells).toEqual([["", ""], ["Created At", "Count"]]);
+    expect(out.layout.cells).toEqual([
+      ["", ""],
+      ["Created At", "Count"],
+    ]);
   });
 
   it("9. the filter summary titles a date-range-only time dimension from /v1/meta (Cube's annotation omits it)", async () => {
-    const r = await client().load({ measures: ["orders.count"], timeDimensions: [{ dimension: "orders.created_at", dateRange: ["2024-01-01", "2024-03-31"] }] });
+    const r = await client().load({
+      measures: ["orders.count"],
+      timeDimensions: [{ dimension: "orders.created_at", dateRange: ["2024-01-01", "2024-03-31"] }],
+    });
     expect(r.columns.map((c) => c.key)).toEqual(["orders.count"]); // no column, no annotation entry
     const out = await runReport(client(), {
       jsonQuery: JSON.stringify({
-        measures: ["orders.count"], dimensions: ["orders.status"],
+        measures: ["orders.count"],
+        dimensions: ["orders.status"],
         timeDimensions: [{ dimension: "orders.created_at", dateRange: ["2024-01-01", "2024-03-31"] }],
         filters: [{ member: "orders.is_returned", operator: "equals", values: ["1"] }],
       }),
@@ -222,7 +281,11 @@ describe("the sync engine over the memory port, reports on the stand-in, data fr
     const wb = memoryWorkbook("https://example.test/cube/Orders.xlsx");
     const sheetId = wb.user.firstSheetId();
     const engine = new SyncEngine({ port: wb.port, platform: mgmt, data: client(), deploymentId, filterDefaults: { maxRows: 60_000 } });
-    const report = await mgmt.createReport(deploymentId, { name: "All orders", title: "All orders", jsonQuery: JSON.stringify({ measures: ["orders.count"], dimensions: ["orders.id"] }) });
+    const report = await mgmt.createReport(deploymentId, {
+      name: "All orders",
+      title: "All orders",
+      jsonQuery: JSON.stringify({ measures: ["orders.count"], dimensions: ["orders.id"] }),
+    });
     const placed = await engine.place(report, { at: { sheetId, row: 0, col: 0 } });
     if (placed.kind !== "placed") throw new Error(`not placed: ${placed.kind}`);
     expect(placed.range).toBe("A1:B60001");
@@ -238,7 +301,11 @@ describe("the sync engine over the memory port, reports on the stand-in, data fr
     const wb = memoryWorkbook("https://example.test/cube/Sql.xlsx");
     const sheetId = wb.user.firstSheetId();
     const engine = new SyncEngine({ port: wb.port, platform: mgmt, data: client(), deploymentId });
-    const report = await mgmt.createReport(deploymentId, { name: "SQL orders", title: "SQL orders", sqlQuery: "SELECT status, count(*) FROM orders GROUP BY 1" });
+    const report = await mgmt.createReport(deploymentId, {
+      name: "SQL orders",
+      title: "SQL orders",
+      sqlQuery: "SELECT status, count(*) FROM orders GROUP BY 1",
+    });
     const e = await failure(engine.place(report, { at: { sheetId, row: 0, col: 0 } }));
     expect((e as ApiError).kind).toBe("sql-not-supported");
     expect(wb.user.cell(sheetId, 0, 0)).toBe("");
@@ -250,7 +317,10 @@ describe("the sync engine over the memory port, reports on the stand-in, data fr
   it("the stand-in's row limits and order form are Cube's (default 10,000 silently; {id, desc} refused; over 50,000 refused)", async () => {
     expect(ROW_LIMITS).toEqual({ default: 10_000, max: 50_000 });
     const token = (await mgmt.createDeploymentToken(deploymentId, {})).token;
-    const standIn = createDataClient({ dataUrl: platform.info.dataUrl, token: createDeploymentTokenManager({ client: mgmt, deploymentId }) });
+    const standIn = createDataClient({
+      dataUrl: platform.info.dataUrl,
+      token: createDeploymentTokenManager({ client: mgmt, deploymentId }),
+    });
     const q = { measures: ["orders.count"], dimensions: ["customers.id"] };
     const cut = await standIn.load(q);
     expect([cut.rows.length, cut.query.rowLimit]).toEqual([ROW_LIMITS.default, ROW_LIMITS.default]);
@@ -258,7 +328,11 @@ describe("the sync engine over the memory port, reports on the stand-in, data fr
     expect(all.result.rows.length).toBe(20_000); // every customer: more than the default, placed in full
     expect(new Set(all.result.rows.map((r) => r[0])).size).toBe(20_000);
     const post = async (query: unknown) => {
-      const r = await fetch(`${platform.info.dataUrl}/v1/load`, { method: "POST", headers: { Authorization: token, "Content-Type": "application/json" }, body: JSON.stringify({ query }) });
+      const r = await fetch(`${platform.info.dataUrl}/v1/load`, {
+        method: "POST",
+        headers: { Authorization: token, "Content-Type": "application/json" },
+        body: JSON.stringify({ query }),
+      });
       return { status: r.status, body: (await r.json()) as { error?: string } };
     };
     const order = await post({ ...q, order: [{ id: "customers.id", desc: true }] });

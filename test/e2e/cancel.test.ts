@@ -21,7 +21,8 @@ afterAll(async () => {
 });
 
 const shot = (name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
-const button = (name: string | RegExp, within: FrameLocator | Locator = pane) => within.getByRole("button", { name, exact: typeof name === "string" });
+const button = (name: string | RegExp, within: FrameLocator | Locator = pane) =>
+  within.getByRole("button", { name, exact: typeof name === "string" });
 const card = (text: string | RegExp) => pane.locator("li.cb-card[data-placement]").filter({ hasText: text });
 
 describe("Cancel in the pane", { timeout: 120_000 }, () => {

@@ -54,7 +54,9 @@ describe("chat flow", { timeout: 120_000 }, () => {
     expect(await cellText(page, "B38")).not.toBe("");
     expect(await cellText(page, "C38")).not.toBe("");
     expect(await cellText(page, "B39")).toBe("");
-    await pwExpect(pane.locator("li.cb-card[data-placement]").filter({ hasText: "Revenue by month" })).toContainText("Up to date", { timeout: 15_000 });
+    await pwExpect(pane.locator("li.cb-card[data-placement]").filter({ hasText: "Revenue by month" })).toContainText("Up to date", {
+      timeout: 15_000,
+    });
     // Back to the chat: the open thread comes back (saved preference); screenshot beside the sheet.
     await button("Chat").click();
     await pwExpect(pane.locator(".cb-chat-chart svg")).toBeVisible({ timeout: 30_000 });
@@ -88,7 +90,12 @@ describe("chat flow", { timeout: 120_000 }, () => {
       await pwExpect(pane.locator(".cb-chat-md")).toBeVisible({ timeout: 15_000 });
       await page.reload();
       await page.waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 20_000 });
-      if (await button("Sign in").isVisible().catch(() => false)) await signIn();
+      if (
+        await button("Sign in")
+          .isVisible()
+          .catch(() => false)
+      )
+        await signIn();
       await pwExpect(button("Chat")).toBeVisible({ timeout: 20_000 });
       await button("Chat").click();
       await pwExpect(pane.locator(".cb-chat-user")).toHaveText(["revenue by quarter"], { timeout: 20_000 });

@@ -27,14 +27,16 @@ afterAll(async () => {
   await rig?.stop();
 });
 
-const button = (within: FrameLocator | Locator, name: string | RegExp) => within.getByRole("button", { name, exact: typeof name === "string" });
+const button = (within: FrameLocator | Locator, name: string | RegExp) =>
+  within.getByRole("button", { name, exact: typeof name === "string" });
 const threads = (v: Viewer) => v.pane.getByRole("list", { name: "Threads" }).locator(":scope > li");
 
 async function open(externalId: string, tenant: string): Promise<Viewer> {
   const { page, pane } = await openHarness(rig, { query: `?embedUser=${externalId}&embedTenant=${tenant}` });
   const v: Viewer = { page, pane, sessions: [], lastAuth: null };
   page.on("response", (r) => {
-    if (r.url().endsWith("/__dev/embed-session") && r.status() === 200) void r.json().then((j: { sessionId: string }) => v.sessions.push(j.sessionId));
+    if (r.url().endsWith("/__dev/embed-session") && r.status() === 200)
+      void r.json().then((j: { sessionId: string }) => v.sessions.push(j.sessionId));
   });
   page.on("request", (r) => {
     if (r.url().includes("/comments")) v.lastAuth = r.headers()["authorization"] ?? null;
@@ -162,7 +164,9 @@ describe("comments", { timeout: 180_000 }, () => {
     // What a host backend does: revoke every session id it minted for this viewer.
     for (const sessionId of ana.sessions) {
       const r = await fetch(`${baseUrl}/api/v1/embed/session/revoke`, {
-        method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${apiKeys.admin}` }, body: JSON.stringify({ sessionId }),
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${apiKeys.admin}` },
+        body: JSON.stringify({ sessionId }),
       });
       expect(r.status).toBe(204);
     }

@@ -24,14 +24,27 @@ afterAll(async () => {
 });
 
 const button = (within: FrameLocator, name: string | RegExp) => within.getByRole("button", { name, exact: typeof name === "string" });
-const statusRows = async () => JSON.parse((await embed.locator('section[data-widget-id="w-status"]').getAttribute("data-rows")) ?? "[]") as Array<{ x: string; y: number }>;
-const advance = (ms: number) => fetch(`${rig.platform.info.baseUrl}/__dev/clock`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ advanceMs: ms }) });
+const statusRows = async () =>
+  JSON.parse((await embed.locator('section[data-widget-id="w-status"]').getAttribute("data-rows")) ?? "[]") as Array<{
+    x: string;
+    y: number;
+  }>;
+const advance = (ms: number) =>
+  fetch(`${rig.platform.info.baseUrl}/__dev/clock`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ advanceMs: ms }),
+  });
 
 describe("dashboard pane", { timeout: 200_000 }, () => {
   it("loads the dashboard linked to the selected placement: ready, charts drawn", async () => {
     ({ page, pane } = await openHarness(rig, { query: `?embedUser=ana&embedTenant=${rig.platform.info.embed.tenants[0]!}` }));
     page.on("response", (r) => {
-      if (r.url().endsWith("/__dev/embed-session") && r.status() === 200) void r.json().then((j: { sessionId: string }) => minted.push(j.sessionId), () => undefined);
+      if (r.url().endsWith("/__dev/embed-session") && r.status() === 200)
+        void r.json().then(
+          (j: { sessionId: string }) => minted.push(j.sessionId),
+          () => undefined,
+        );
     });
     await button(pane, "Sign in").click();
     const use = pane.getByRole("button", { name: /^Use / }).first();
@@ -114,7 +127,9 @@ describe("dashboard pane", { timeout: 200_000 }, () => {
   });
 
   it("a rejected session id: the error is shown, the embed keeps working", async () => {
-    await page.route("**/__dev/embed-session", (route) => route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ sessionId: "not-a-real-session" }) }));
+    await page.route("**/__dev/embed-session", (route) =>
+      route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ sessionId: "not-a-real-session" }) }),
+    );
     await advance(EMBED_LIMITS.tokenUsableMs - 20 * 60_000);
     await pwExpect(pane.getByRole("alert")).toContainText("could not be renewed", { timeout: 20_000 });
     await page.unroute("**/__dev/embed-session");

@@ -27,13 +27,15 @@ afterAll(async () => {
 });
 
 const shot = (name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
-const button = (name: string | RegExp, within: FrameLocator | Locator = pane) => within.getByRole("button", { name, exact: typeof name === "string" });
+const button = (name: string | RegExp, within: FrameLocator | Locator = pane) =>
+  within.getByRole("button", { name, exact: typeof name === "string" });
 const card = (text: string | RegExp) => pane.locator("li.cb-card[data-placement]").filter({ hasText: text });
-const workbookId = async () => page.evaluate(() => {
-  // The workbook id Cellbound stored in the file (settings mirror of the custom XML part).
-  const wb = (window as unknown as { cellboundHarness: { workbook(): { settings: Map<string, unknown> } } }).cellboundHarness.workbook();
-  return JSON.stringify([...wb.settings.entries()]);
-});
+const workbookId = async () =>
+  page.evaluate(() => {
+    // The workbook id Cellbound stored in the file (settings mirror of the custom XML part).
+    const wb = (window as unknown as { cellboundHarness: { workbook(): { settings: Map<string, unknown> } } }).cellboundHarness.workbook();
+    return JSON.stringify([...wb.settings.entries()]);
+  });
 
 async function platformPlacements(client: PlatformClient, id: string): Promise<ExternalPlacement[]> {
   const out: ExternalPlacement[] = [];
@@ -135,7 +137,9 @@ describe("main flow", { timeout: 120_000 }, () => {
     await pwExpect(pane.locator(".cb-sheet h3")).toHaveText(["Sales"], { timeout: 15_000 });
     await pwExpect(card("Analyst pipeline")).toContainText(/B3:/);
     const id = await ourWorkbookId();
-    await pwExpect.poll(async () => (await platformPlacements(analyst, id)).map((p) => `${p.sheetName}!${p.anchorCell}`), { timeout: 15_000 }).toContain("Sales!B3");
+    await pwExpect
+      .poll(async () => (await platformPlacements(analyst, id)).map((p) => `${p.sheetName}!${p.anchorCell}`), { timeout: 15_000 })
+      .toContain("Sales!B3");
   });
 
   let deniedBefore: ExternalPlacement | undefined;
@@ -151,8 +155,19 @@ describe("main flow", { timeout: 120_000 }, () => {
     await typeIntoCell(page, "L3", "Olga's figures");
     await pwExpect.poll(() => cellText(page, "L3")).toBe("Olga's figures");
     const id = await ourWorkbookId();
-    const sheetId = await page.evaluate(() => (window as unknown as { cellboundHarness: { workbook(): { sheets: { id: string }[] } } }).cellboundHarness.workbook().sheets[0]!.id);
-    await outsider.connectWorkbook(1, 3, { externalWorkbookId: id, sheetId, sheetName: "Sales", anchorCell: "L3", endResultCell: "M5", resultLocation: "Sales!L3:M5", workbookName: "Q3 numbers.xlsx", host: "SHEETS_CLOUD",
+    const sheetId = await page.evaluate(
+      () =>
+        (window as unknown as { cellboundHarness: { workbook(): { sheets: { id: string }[] } } }).cellboundHarness.workbook().sheets[0]!.id,
+    );
+    await outsider.connectWorkbook(1, 3, {
+      externalWorkbookId: id,
+      sheetId,
+      sheetName: "Sales",
+      anchorCell: "L3",
+      endResultCell: "M5",
+      resultLocation: "Sales!L3:M5",
+      workbookName: "Q3 numbers.xlsx",
+      host: "SHEETS_CLOUD",
       resultChecksum: { v: 1, chunks: [{ from: 0, to: 3, hash: "0123456789abcdef" }], payload: "3x2:0123456789abcdef" },
     });
     deniedBefore = (await platformPlacements(outsider, id)).find((p) => p.anchorCell === "L3");
@@ -210,7 +225,9 @@ describe("main flow", { timeout: 120_000 }, () => {
     await pwExpect(pane.getByText("Report placed")).toBeVisible({ timeout: 30_000 });
     await pwExpect(card("Orders pivot by year")).toBeVisible({ timeout: 15_000 });
     const totals = await page.evaluate((label) => {
-      const wb = (window as unknown as { cellboundHarness: { workbook(): { sheets: { rows: ({ v: unknown }[] | undefined)[] }[] } } }).cellboundHarness.workbook();
+      const wb = (
+        window as unknown as { cellboundHarness: { workbook(): { sheets: { rows: ({ v: unknown }[] | undefined)[] }[] } } }
+      ).cellboundHarness.workbook();
       let n = 0;
       for (const r of wb.sheets[0]!.rows) for (const c of r ?? []) if (c && c.v === label) n++;
       return n;
@@ -219,12 +236,13 @@ describe("main flow", { timeout: 120_000 }, () => {
   });
 
   it("10. number formats from the semantic layer: styled header; growth formatted; the user's format kept, never a hand edit", async () => {
-    const query = (limit: number) => JSON.stringify({
-      measures: ["orders.total_amount", "orders.return_rate", "orders.count"],
-      timeDimensions: [{ dimension: "orders.created_at", granularity: "month" }],
-      order: [["orders.created_at", "asc"]],
-      limit,
-    });
+    const query = (limit: number) =>
+      JSON.stringify({
+        measures: ["orders.total_amount", "orders.return_rate", "orders.count"],
+        timeDimensions: [{ dimension: "orders.created_at", granularity: "month" }],
+        order: [["orders.created_at", "asc"]],
+        limit,
+      });
     const report = await analyst.createReport(1, { name: "Monthly revenue e2e", title: "Monthly revenue e2e", jsonQuery: query(4) });
     await page.getByRole("button", { name: "Add sheet" }).click();
     await clickCell(page, "A1");

@@ -27,14 +27,22 @@ export async function startRig(o: { embed?: boolean } = {}): Promise<Rig> {
     for (const s of stops.reverse()) await s().catch(() => undefined);
   };
   try {
-    const [platform] = await Promise.all([startPlatform({ log: () => undefined, devHooks: o.embed === true }), buildHarness(out, "production")]);
+    const [platform] = await Promise.all([
+      startPlatform({ log: () => undefined, devHooks: o.embed === true }),
+      buildHarness(out, "production"),
+    ]);
     stops.push(() => platform.close());
     const served = await serveDir(out, {
       baseUrl: platform.info.baseUrl,
       dataUrl: platform.info.dataUrl,
       credential: platform.info.apiKeys.analyst,
       persona: "analyst",
-      ...(o.embed ? { sessionUrl: `${platform.info.baseUrl}/__dev/embed-session`, embedViewer: { externalId: "ana", embedTenantName: platform.info.embed.tenants[0]! } } : {}),
+      ...(o.embed
+        ? {
+            sessionUrl: `${platform.info.baseUrl}/__dev/embed-session`,
+            embedViewer: { externalId: "ana", embedTenantName: platform.info.embed.tenants[0]! },
+          }
+        : {}),
     });
     stops.push(() => served.close());
     const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
@@ -56,20 +64,27 @@ export interface Opened {
 }
 
 export async function openHarness(rig: Rig, options: { colorScheme?: "light" | "dark"; query?: string } = {}): Promise<Opened> {
-  const context = await rig.browser.newContext({ viewport: { width: 1400, height: 900 }, ...(options.colorScheme ? { colorScheme: options.colorScheme } : {}) });
+  const context = await rig.browser.newContext({
+    viewport: { width: 1400, height: 900 },
+    ...(options.colorScheme ? { colorScheme: options.colorScheme } : {}),
+  });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on("pageerror", (e) => problems.push(`error: ${e.message}`));
-  page.on("console", (m) => { if (process.env.E2E_DEBUG) process.stderr.write(`console ${m.type()}: ${m.text()}\n`); });
+  page.on("console", (m) => {
+    if (process.env.E2E_DEBUG) process.stderr.write(`console ${m.type()}: ${m.text()}\n`);
+  });
   page.on("requestfailed", (r) => problems.push(`failed: ${r.url()}`));
   page.on("response", (r) => {
     // The platform answers 4xx on purpose at times (409s of an upsert); the harness's own files never should.
     if (r.status() === 404 && r.url().startsWith(rig.served.url) && !r.url().includes("/_platform/")) problems.push(`404: ${r.url()}`);
   });
   await page.goto(`${rig.served.url}/harness.html${options.query ?? ""}`);
-  await page.waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 60_000 }).catch((e: unknown) => {
-    throw new Error(`the harness did not get ready (${problems.join("; ") || "no errors seen"}): ${(e as Error).message}`);
-  });
+  await page
+    .waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 60_000 })
+    .catch((e: unknown) => {
+      throw new Error(`the harness did not get ready (${problems.join("; ") || "no errors seen"}): ${(e as Error).message}`);
+    });
   return { page, pane: page.frameLocator("#taskpane"), problems };
 }
 
@@ -93,7 +108,11 @@ export async function typeIntoCell(page: Page, address: string, text: string): P
 /** What a cell of the active sheet holds, read from the simulated workbook (rendered or not). */
 export function cellText(page: Page, address: string): Promise<string> {
   return page.evaluate((a) => {
-    const wb = (window as unknown as { cellboundHarness: { workbook(): { activeSheetId: string; inspect(s: string, a: string): { values: unknown[][] } } } }).cellboundHarness.workbook();
+    const wb = (
+      window as unknown as {
+        cellboundHarness: { workbook(): { activeSheetId: string; inspect(s: string, a: string): { values: unknown[][] } } };
+      }
+    ).cellboundHarness.workbook();
     return String(wb.inspect(wb.activeSheetId, a).values[0]![0]);
   }, address);
 }

@@ -116,7 +116,9 @@ describe("dev/excel: Excel on the web limits, per sync", () => {
       await ctx.sync();
     });
     expect(wb.stats.syncs).toBe(2); // nothing left queued: Excel.run's final flush sends nothing
-    await X.run(async (ctx) => { ctx.workbook.worksheets.getItem("Sheet1").getRange("C1").values = [[1]]; });
+    await X.run(async (ctx) => {
+      ctx.workbook.worksheets.getItem("Sheet1").getRange("C1").values = [[1]];
+    });
     expect(wb.stats.syncs).toBe(3); // the queued write is flushed when the batch ends
     expect(wb.stats.maxRequestBytes).toBeGreaterThan(JSON.stringify([["abc", 1]]).length);
   });
@@ -162,7 +164,7 @@ describe("dev/excel: value conversion on write (en-US)", () => {
     expect(formulaAsText.cells.valueTypes).toEqual([["String"]]);
   });
 
-  it("null leaves a cell unchanged, \"\" clears it, and empty cells read back as \"\"", async () => {
+  it('null leaves a cell unchanged, "" clears it, and empty cells read back as ""', async () => {
     const { X, wb } = excel();
     await X.run(async (ctx) => {
       const r = ctx.workbook.worksheets.getItem("Sheet1").getRange("A1:C1");
@@ -236,7 +238,14 @@ describe("dev/excel: names and identity", () => {
     });
     wb.deleteRows("Sheet1", 1, 5);
     expect(await nameValue(X, "Gone")).toEqual({ type: "Error", value: "#REF!", address: null });
-    expect(await codeOf(X.run(async (ctx) => { ctx.workbook.names.getItem("Gone").getRange().load("address"); await ctx.sync(); }))).toBe("InvalidReference");
+    expect(
+      await codeOf(
+        X.run(async (ctx) => {
+          ctx.workbook.names.getItem("Gone").getRange().load("address");
+          await ctx.sync();
+        }),
+      ),
+    ).toBe("InvalidReference");
   });
 
   it("renaming a worksheet keeps its id", async () => {
@@ -285,7 +294,9 @@ describe("dev/excel: events", () => {
     void apiVersion;
     const seen: Excel.WorksheetChangedEventArgs[] = [];
     const ctx = new X.RequestContext();
-    const h = ctx.workbook.worksheets.getItem("Sheet1").onChanged.add(async (e) => { seen.push(e); });
+    const h = ctx.workbook.worksheets.getItem("Sheet1").onChanged.add(async (e) => {
+      seen.push(e);
+    });
     await ctx.sync();
     await act();
     await new Promise((r) => setTimeout(r, 20));
@@ -298,13 +309,22 @@ describe("dev/excel: events", () => {
   it("onChanged carries address, changeType and triggerSource for edits and row/column insertions and deletions", async () => {
     const { X, wb } = excel();
     const seen = await collect(X, wb, async () => {
-      await X.run(async (ctx) => { ctx.workbook.worksheets.getItem("Sheet1").getRange("B2:C3").values = [[1, 2], [3, 4]]; await ctx.sync(); });
+      await X.run(async (ctx) => {
+        ctx.workbook.worksheets.getItem("Sheet1").getRange("B2:C3").values = [
+          [1, 2],
+          [3, 4],
+        ];
+        await ctx.sync();
+      });
       wb.typeInto("Sheet1", "D4", "hello");
       wb.insertRows("Sheet1", 4, 2);
       wb.deleteRows("Sheet1", 9, 1);
       wb.insertColumns("Sheet1", 0, 1);
       wb.deleteColumns("Sheet1", 2, 2);
-      await X.run(async (ctx) => { ctx.workbook.worksheets.getItem("Sheet1").getRange("7:7").insert("Down"); await ctx.sync(); });
+      await X.run(async (ctx) => {
+        ctx.workbook.worksheets.getItem("Sheet1").getRange("7:7").insert("Down");
+        await ctx.sync();
+      });
     });
     expect(seen).toEqual([
       { address: "B2:C3", changeType: "RangeEdited", triggerSource: "ThisLocalAddin", source: "Local" },
@@ -327,7 +347,9 @@ describe("dev/excel: events", () => {
     const { X, wb } = excel();
     const seen: unknown[] = [];
     const ctx = new X.RequestContext();
-    const h = ctx.workbook.worksheets.onChanged.add(async (e) => { seen.push(e); });
+    const h = ctx.workbook.worksheets.onChanged.add(async (e) => {
+      seen.push(e);
+    });
     await ctx.sync();
     h.remove();
     await ctx.sync();

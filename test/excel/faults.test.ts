@@ -10,7 +10,11 @@ const GRID = Array.from({ length: 40 }, (_, r) => [`r${r}`, r, r % 2 === 0]);
 function setup(faults: DevExcelFaults) {
   const dx = createDevExcel({ platform: "OfficeOnline", faults });
   // Blocks of about 4 rows: a 40-row write takes ~10 syncs.
-  const port = new ExcelPort({ Excel: dx.Excel as unknown as typeof Excel, Office: dx.Office as unknown as typeof Office, writeBlockBytes: 160 });
+  const port = new ExcelPort({
+    Excel: dx.Excel as unknown as typeof Excel,
+    Office: dx.Office as unknown as typeof Office,
+    writeBlockBytes: 160,
+  });
   const sheetId = dx.workbook.sheets[0]!.id;
   return { port, wb: dx.workbook, sheetId };
 }
@@ -38,7 +42,10 @@ describe("dev/excel fault mode", () => {
   it("a sync that fails mid-write: blocks before it stay written, the rest never arrive, and the error is Excel's GeneralException", async () => {
     const faults = new DevExcelFaults({ seed: 11, rates: { syncFailure: 0.25 } });
     const { port, wb, sheetId } = setup(faults);
-    const err = await port.write(at(sheetId), GRID).then(() => null, (e: unknown) => e as Error & { cause?: { code?: string } });
+    const err = await port.write(at(sheetId), GRID).then(
+      () => null,
+      (e: unknown) => e as Error & { cause?: { code?: string } },
+    );
     expect(err).not.toBeNull();
     expect(faults.counts().syncFailure).toBe(1);
     expect(err!.cause?.code ?? (err as { code?: string }).code).toMatch(/GeneralException/);
@@ -54,7 +61,9 @@ describe("dev/excel fault mode", () => {
     const faults = new DevExcelFaults({ seed: 5, rates: { coauthorInside: 0.3, coauthorBeside: 0.3 } });
     const { port, wb, sheetId } = setup(faults);
     const seen: string[] = [];
-    wb.subscribe((e) => { if (e.kind === "changed" && e.triggerSource === "Unknown") seen.push(e.address); });
+    wb.subscribe((e) => {
+      if (e.kind === "changed" && e.triggerSource === "Unknown") seen.push(e.address);
+    });
     await port.write(at(sheetId), GRID);
     await new Promise((r) => setTimeout(r, 0)); // events arrive after the change, as in Excel
     const edits = faults.edits();

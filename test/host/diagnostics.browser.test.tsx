@@ -32,7 +32,9 @@ describe("Diagnostics view", () => {
     expect(root.textContent).toContain(`Runs ${CONTRACT_CHECKS.length} checks`);
     runButton(root).click();
     await until(() => root.querySelector("[data-testid=diag-summary]") !== null);
-    expect(root.querySelector("[data-testid=diag-summary]")!.textContent).toBe(`PASS: ${CONTRACT_CHECKS.length} passed, 0 failed, 0 need a person`);
+    expect(root.querySelector("[data-testid=diag-summary]")!.textContent).toBe(
+      `PASS: ${CONTRACT_CHECKS.length} passed, 0 failed, 0 need a person`,
+    );
     expect(root.querySelectorAll("li[data-status=pass]").length).toBe(CONTRACT_CHECKS.length);
     expect(dx.workbook.sheets.map((s) => s.name)).toEqual(["Sheet1"]); // scratch sheets removed
   });
@@ -59,7 +61,9 @@ describe("Diagnostics view", () => {
     const wb = new MemoryWorkbook();
     const port = new MemoryPort(wb);
     port.tracked = async () => [{ name: "<img src=x onerror=alert(1)>", sheet: null, area: null }];
-    const root = mount(<Diagnostics port={port} driver={memoryDriver(wb)} checks={CONTRACT_CHECKS.filter((c) => /follows rows inserted/.test(c.name))} />);
+    const root = mount(
+      <Diagnostics port={port} driver={memoryDriver(wb)} checks={CONTRACT_CHECKS.filter((c) => /follows rows inserted/.test(c.name))} />,
+    );
     runButton(root).click();
     await until(() => root.querySelector("[data-testid=diag-summary]") !== null);
     expect(root.querySelector("[data-testid=diag-summary]")!.textContent).toBe("FAIL: 0 passed, 1 failed, 0 need a person");

@@ -10,7 +10,10 @@ import { adapterOnDevExcel } from "./dev-excel-driver.ts";
 async function readAll(port: ExcelPort, a: Parameters<ExcelPort["read"]>[0]) {
   const rows: unknown[][] = [];
   let blocks = 0;
-  for await (const b of port.read(a)) { rows.push(...b); blocks++; }
+  for await (const b of port.read(a)) {
+    rows.push(...b);
+    blocks++;
+  }
   return { rows, blocks };
 }
 const sheet1 = (dx: ReturnType<typeof createDevExcel>) => dx.workbook.sheets[0]!.id;
@@ -18,7 +21,9 @@ const sheet1 = (dx: ReturnType<typeof createDevExcel>) => dx.workbook.sheets[0]!
 describe("adapter writes", () => {
   it("writes in row blocks under 5 MB, suspends calculation per block and screen updating once, in one undo group", async () => {
     const { dx, port } = adapterOnDevExcel();
-    const grid = Array.from({ length: 30_000 }, (_, r) => Array.from({ length: 10 }, (_, c) => (c % 2 ? `text ${r}-${c} lorem ipsum` : r * 10 + c)));
+    const grid = Array.from({ length: 30_000 }, (_, r) =>
+      Array.from({ length: 10 }, (_, c) => (c % 2 ? `text ${r}-${c} lorem ipsum` : r * 10 + c)),
+    );
     const stats = await port.write({ sheetId: sheet1(dx), row: 0, col: 0 }, grid);
     const s = dx.workbook.stats;
     expect(stats.syncs).toBeGreaterThan(1);
@@ -35,7 +40,11 @@ describe("adapter writes", () => {
 
   it("on RequestPayloadSizeLimitExceeded halves the block and retries", async () => {
     const dx = createDevExcel();
-    const port = new ExcelPort({ Excel: dx.Excel as unknown as typeof Excel, Office: dx.Office as unknown as typeof Office, writeBlockBytes: 50_000_000 });
+    const port = new ExcelPort({
+      Excel: dx.Excel as unknown as typeof Excel,
+      Office: dx.Office as unknown as typeof Office,
+      writeBlockBytes: 50_000_000,
+    });
     const grid = Array.from({ length: 6000 }, (_, r) => [r, "x".repeat(1000)]);
     const stats = await port.write({ sheetId: sheet1(dx), row: 0, col: 0 }, grid);
     expect(dx.workbook.stats.failedSyncs).toBeGreaterThanOrEqual(1);
@@ -47,7 +56,11 @@ describe("adapter writes", () => {
 
   it("reads halve their block on a response payload error", async () => {
     const dx = createDevExcel();
-    const port = new ExcelPort({ Excel: dx.Excel as unknown as typeof Excel, Office: dx.Office as unknown as typeof Office, readBlockCells: 1_000_000 });
+    const port = new ExcelPort({
+      Excel: dx.Excel as unknown as typeof Excel,
+      Office: dx.Office as unknown as typeof Office,
+      readBlockCells: 1_000_000,
+    });
     const grid = Array.from({ length: 8000 }, (_, r) => [r, "y".repeat(1000)]);
     await port.write({ sheetId: sheet1(dx), row: 0, col: 0 }, grid);
     dx.workbook.resetStats();
@@ -66,7 +79,10 @@ describe("adapter writes", () => {
   it("the whole hostile corpus round-trips as text with 0 formulas — and would not without the text format", async () => {
     const { dx, port } = adapterOnDevExcel();
     const id = sheet1(dx);
-    await port.write({ sheetId: id, row: 0, col: 0 }, HOSTILE_STRINGS.map((s) => [s]));
+    await port.write(
+      { sheetId: id, row: 0, col: 0 },
+      HOSTILE_STRINGS.map((s) => [s]),
+    );
     const cells = dx.workbook.inspect(id, `A1:A${HOSTILE_STRINGS.length}`);
     expect(cells.values.map((r) => r[0])).toEqual([...HOSTILE_STRINGS]);
     expect(cells.formulas.filter((r, i) => r[0] !== HOSTILE_STRINGS[i]).length).toBe(0);
@@ -95,7 +111,11 @@ describe("adapter writes", () => {
 
 describe("adapter host and requirement sets", () => {
   it("host is SHEETS_DESKTOP on PC and Mac, SHEETS_CLOUD on Excel on the web", () => {
-    for (const [platform, host] of [["PC", "SHEETS_DESKTOP"], ["Mac", "SHEETS_DESKTOP"], ["OfficeOnline", "SHEETS_CLOUD"]] as const) {
+    for (const [platform, host] of [
+      ["PC", "SHEETS_DESKTOP"],
+      ["Mac", "SHEETS_DESKTOP"],
+      ["OfficeOnline", "SHEETS_CLOUD"],
+    ] as const) {
       expect(adapterOnDevExcel({ platform }).port.host).toBe(host);
     }
   });
@@ -129,7 +149,14 @@ describe("adapter storage in the file", () => {
   it("tracks with hidden, prefixed workbook-scoped names", async () => {
     const { dx, port } = adapterOnDevExcel();
     await port.track("P1", { sheetId: sheet1(dx), row: 2, col: 1, rows: 3, cols: 2 });
-    expect(dx.workbook.names).toEqual([{ name: `${TRACK_PREFIX}P1`, visible: false, comment: expect.any(String), ref: { sheetId: sheet1(dx), row: 2, col: 1, rows: 3, cols: 2 } }]);
+    expect(dx.workbook.names).toEqual([
+      {
+        name: `${TRACK_PREFIX}P1`,
+        visible: false,
+        comment: expect.any(String),
+        ref: { sheetId: sheet1(dx), row: 2, col: 1, rows: 3, cols: 2 },
+      },
+    ]);
   });
 
   it("stores the workbook id in a namespaced custom XML part mirrored in settings, and recovers from either", async () => {
@@ -137,7 +164,10 @@ describe("adapter storage in the file", () => {
     const a = await port.identity();
     const part = dx.workbook.xmlParts.find((p) => p.namespaceUri === WORKBOOK_NS);
     expect(part?.xml).toContain(a.workbookId);
-    expect(JSON.parse(String(dx.workbook.settings.get(WORKBOOK_SETTING)))).toEqual({ workbookId: a.workbookId, documentUrl: a.documentUrl });
+    expect(JSON.parse(String(dx.workbook.settings.get(WORKBOOK_SETTING)))).toEqual({
+      workbookId: a.workbookId,
+      documentUrl: a.documentUrl,
+    });
     dx.workbook.xmlParts = []; // the part was lost: the settings mirror restores it
     expect((await port.identity()).workbookId).toBe(a.workbookId);
     expect(dx.workbook.xmlParts.some((p) => p.namespaceUri === WORKBOOK_NS)).toBe(true);
@@ -164,10 +194,10 @@ describe("adapter storage in the file", () => {
 
   it("keeps data in custom XML parts (one per key) and reports corrupt data clearly", async () => {
     const { dx, port } = adapterOnDevExcel();
-    await port.setData("placements", [{ id: "a<b>&\"c\"" }]);
+    await port.setData("placements", [{ id: 'a<b>&"c"' }]);
     await port.setData("other", 1);
     expect(dx.workbook.xmlParts.filter((p) => p.namespaceUri === DATA_NS).length).toBe(2);
-    expect(await port.getData("placements")).toEqual([{ id: "a<b>&\"c\"" }]);
+    expect(await port.getData("placements")).toEqual([{ id: 'a<b>&"c"' }]);
     const p = dx.workbook.xmlParts.find((x) => x.xml.includes('key="other"'))!;
     p.xml = p.xml.replace(">1<", ">{oops<");
     await expect(port.getData("other")).rejects.toThrow(/not valid JSON/);

@@ -20,7 +20,9 @@ describe("adapter writes on chunk boundaries", () => {
     const id = book.sheets[0]!.id;
     await adapter(dx.Excel, dx, budget).write({ sheetId: id, row: 0, col: 0 }, oldGrid);
     const failing = adapter(wrapFailing(dx, 2), dx, budget); // the second block's sync fails
-    await expect(failing.write({ sheetId: id, row: 0, col: 0 }, newGrid, { breakRows: [1000, 2000] })).rejects.toThrow(/connection to Excel was lost/);
+    await expect(failing.write({ sheetId: id, row: 0, col: 0 }, newGrid, { breakRows: [1000, 2000] })).rejects.toThrow(
+      /connection to Excel was lost/,
+    );
     const landed = Array.from({ length: rows }, (_, r) => book.readCell(book.requireSheet(id), r, 1));
     const firstOld = landed.findIndex((v) => String(v).startsWith("old"));
     expect(firstOld).toBe(1000); // the block ended on a chunk boundary (the budget alone would end it near row 1,500)

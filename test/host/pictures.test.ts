@@ -28,7 +28,9 @@ describe("pictures over dev/excel", () => {
     await port.putPicture("Dash SalesDash001", png(192, 48));
     expect(sheetShapes(sheet)).toMatchObject([{ name: "Dash SalesDash001", left: 96, top: 45, width: 144 }]);
     expect(await port.pictures(sheet.id)).toEqual([{ name: "Dash SalesDash001", width: 144, height: 36 }]);
-    await expect(port.putPicture("x", Buffer.from("GIF89a....").toString("base64"), { sheetId: sheet.id, row: 0, col: 0 })).rejects.toBeInstanceOf(PortInputError);
+    await expect(
+      port.putPicture("x", Buffer.from("GIF89a....").toString("base64"), { sheetId: sheet.id, row: 0, col: 0 }),
+    ).rejects.toBeInstanceOf(PortInputError);
     await expect(port.putPicture("nothing-here", png(1, 1))).rejects.toThrow(/no picture named/);
     expect(sheetShapes(sheet)).toHaveLength(1);
   });

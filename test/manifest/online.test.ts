@@ -16,7 +16,11 @@ describe("online validation outcome", () => {
   });
 
   it("an HTTP error from the service is not-run, not a pass", async () => {
-    const outcome = await validateOnline("manifest.xml", 1000, async () => ({ isValid: false, status: 503, statusText: "Service Unavailable" }));
+    const outcome = await validateOnline("manifest.xml", 1000, async () => ({
+      isValid: false,
+      status: 503,
+      statusText: "Service Unavailable",
+    }));
     expect(outcome).toEqual({ status: "not-run", reason: "Microsoft's validation service answered HTTP 503 Service Unavailable" });
   });
 
@@ -30,7 +34,11 @@ describe("online validation outcome", () => {
   });
 
   it("only an accepted report passes", async () => {
-    const outcome = await validateOnline("manifest.xml", 1000, async () => ({ isValid: true, status: 200, report: { status: "Accepted" } }));
+    const outcome = await validateOnline("manifest.xml", 1000, async () => ({
+      isValid: true,
+      status: 200,
+      report: { status: "Accepted" },
+    }));
     expect(outcome.status).toBe("passed");
   });
 });

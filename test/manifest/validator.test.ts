@@ -30,15 +30,16 @@ describe("broken copies: each problem on its own line", () => {
   it("element order: <Hosts> after <Requirements>", () => {
     const hosts = '  <Hosts>\n    <Host Name="Workbook"/>\n  </Hosts>\n';
     const moved = edit(edit(REAL_MANIFEST, hosts, ""), "  <DefaultSettings>", hosts + "  <DefaultSettings>");
-    expect(check(moved)).toEqual(only(lineOf(moved, "<Hosts>"), "<Hosts> is out of order in <OfficeApp>: it must come before <Requirements>"));
+    expect(check(moved)).toEqual(
+      only(lineOf(moved, "<Hosts>"), "<Hosts> is out of order in <OfficeApp>: it must come before <Requirements>"),
+    );
   });
 
   it("element order inside the ribbon: <Supertip> before <Label>", () => {
-    const broken = edit(
-      REAL_MANIFEST,
-      '<Label resid="OpenPane.Label"/>\n                  <Supertip>',
-      '<Supertip>',
-    ).replace("</Supertip>\n", '</Supertip>\n                  <Label resid="OpenPane.Label"/>\n');
+    const broken = edit(REAL_MANIFEST, '<Label resid="OpenPane.Label"/>\n                  <Supertip>', "<Supertip>").replace(
+      "</Supertip>\n",
+      '</Supertip>\n                  <Label resid="OpenPane.Label"/>\n',
+    );
     expect(check(broken)).toEqual(only(lineOf(broken, '<Label resid="OpenPane.Label"/>'), "<Label> is out of order in <Control>"));
   });
 
@@ -49,9 +50,7 @@ describe("broken copies: each problem on its own line", () => {
 
   it("a resid that points to the wrong kind of resource", () => {
     const broken = edit(REAL_MANIFEST, '<Title resid="GetStarted.Title"/>', '<Title resid="GetStarted.Description"/>');
-    expect(check(broken)).toEqual(
-      only(lineOf(broken, '<Title resid="GetStarted.Description"/>'), "points to a bt:LongStrings entry"),
-    );
+    expect(check(broken)).toEqual(only(lineOf(broken, '<Title resid="GetStarted.Description"/>'), "points to a bt:LongStrings entry"));
   });
 
   it("a duplicated resource id", () => {
@@ -64,7 +63,11 @@ describe("broken copies: each problem on its own line", () => {
   });
 
   it("an http URL", () => {
-    const broken = edit(REAL_MANIFEST, '<bt:Url id="Taskpane.Url" DefaultValue="https://', '<bt:Url id="Taskpane.Url" DefaultValue="http://');
+    const broken = edit(
+      REAL_MANIFEST,
+      '<bt:Url id="Taskpane.Url" DefaultValue="https://',
+      '<bt:Url id="Taskpane.Url" DefaultValue="http://',
+    );
     expect(check(broken)).toEqual(only(lineOf(broken, '<bt:Url id="Taskpane.Url"'), "must be an https URL"));
   });
 
@@ -95,8 +98,14 @@ describe("broken copies: each problem on its own line", () => {
       const problems = check(REAL_MANIFEST, dir);
       // Both the group's and the button's 80 px entries state a size the file does not have.
       expect(problems).toEqual([
-        { line: lineOf(REAL_MANIFEST, '<bt:Image size="80"', 1), message: expect.stringContaining("must be 80×80 px, but assets/icon-80.png is 64×64") },
-        { line: lineOf(REAL_MANIFEST, '<bt:Image size="80"', 2), message: expect.stringContaining("must be 80×80 px, but assets/icon-80.png is 64×64") },
+        {
+          line: lineOf(REAL_MANIFEST, '<bt:Image size="80"', 1),
+          message: expect.stringContaining("must be 80×80 px, but assets/icon-80.png is 64×64"),
+        },
+        {
+          line: lineOf(REAL_MANIFEST, '<bt:Image size="80"', 2),
+          message: expect.stringContaining("must be 80×80 px, but assets/icon-80.png is 64×64"),
+        },
       ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -110,7 +119,10 @@ describe("broken copies: each problem on its own line", () => {
       rmSync(path.join(dir, "assets", "icon-64.png"));
       writeFileSync(path.join(dir, "assets", "icon-32.png"), "<svg/>");
       const problems = check(REAL_MANIFEST, dir);
-      expect(problems).toContainEqual({ line: lineOf(REAL_MANIFEST, "<HighResolutionIconUrl"), message: expect.stringContaining("file not found") });
+      expect(problems).toContainEqual({
+        line: lineOf(REAL_MANIFEST, "<HighResolutionIconUrl"),
+        message: expect.stringContaining("file not found"),
+      });
       expect(problems).toContainEqual({ line: lineOf(REAL_MANIFEST, "<IconUrl"), message: expect.stringContaining("not a PNG file") });
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -140,15 +152,28 @@ describe("broken copies: each problem on its own line", () => {
       '<DisplayName Defaultvalue="Cellbound"/>',
     );
     const problems = check(broken);
-    expect(problems).toContainEqual({ line: lineOf(broken, "<Lable"), message: expect.stringContaining("<Lable> is not a valid child of <Group>") });
+    expect(problems).toContainEqual({
+      line: lineOf(broken, "<Lable"),
+      message: expect.stringContaining("<Lable> is not a valid child of <Group>"),
+    });
     expect(problems).toContainEqual({ line: lineOf(broken, "<Group id"), message: "<Group> is missing <Label>" });
     expect(problems).toContainEqual({ line: lineOf(broken, "<DisplayName"), message: "<DisplayName> has no attribute Defaultvalue" });
-    expect(problems).toContainEqual({ line: lineOf(broken, "<DisplayName"), message: "<DisplayName> is missing the required attribute DefaultValue" });
+    expect(problems).toContainEqual({
+      line: lineOf(broken, "<DisplayName"),
+      message: "<DisplayName> is missing the required attribute DefaultValue",
+    });
   });
 
   it("an element in the wrong namespace (Image without bt:)", () => {
-    const broken = edit(REAL_MANIFEST, '<bt:Image id="Icon.16"', '<Image xmlns="http://schemas.microsoft.com/office/appforoffice/1.1" id="Icon.16"');
-    expect(check(broken)).toContainEqual({ line: lineOf(broken, '<Image xmlns'), message: expect.stringContaining("<Image> is in the wrong namespace") });
+    const broken = edit(
+      REAL_MANIFEST,
+      '<bt:Image id="Icon.16"',
+      '<Image xmlns="http://schemas.microsoft.com/office/appforoffice/1.1" id="Icon.16"',
+    );
+    expect(check(broken)).toContainEqual({
+      line: lineOf(broken, "<Image xmlns"),
+      message: expect.stringContaining("<Image> is in the wrong namespace"),
+    });
   });
 
   it("an unknown xsi:type", () => {
@@ -167,13 +192,23 @@ describe("broken copies: each problem on its own line", () => {
   });
 
   it("an AppDomain with a path", () => {
-    const broken = edit(REAL_MANIFEST, "<AppDomain>https://acme.platform.example</AppDomain>", "<AppDomain>https://acme.platform.example/app</AppDomain>");
+    const broken = edit(
+      REAL_MANIFEST,
+      "<AppDomain>https://acme.platform.example</AppDomain>",
+      "<AppDomain>https://acme.platform.example/app</AppDomain>",
+    );
     expect(check(broken)).toEqual(only(lineOf(broken, "/app</AppDomain>"), "must be an https origin"));
   });
 
   it("two controls with the same id", () => {
-    const broken = edit(REAL_MANIFEST, '<Control xsi:type="Button" id="Cellbound.OpenPane">', '<Control xsi:type="Button" id="Cellbound.Group">');
-    expect(check(broken)).toEqual(only(lineOf(broken, '<Control xsi:type="Button" id="Cellbound.Group">'), 'id "Cellbound.Group" is used twice'));
+    const broken = edit(
+      REAL_MANIFEST,
+      '<Control xsi:type="Button" id="Cellbound.OpenPane">',
+      '<Control xsi:type="Button" id="Cellbound.Group">',
+    );
+    expect(check(broken)).toEqual(
+      only(lineOf(broken, '<Control xsi:type="Button" id="Cellbound.Group">'), 'id "Cellbound.Group" is used twice'),
+    );
   });
 
   it("Cellbound's rules: ExcelApi below 1.12, no Workbook host, no Home-tab button", () => {
@@ -191,7 +226,9 @@ describe("broken copies: each problem on its own line", () => {
 
   it("formats problems as FILE:LINE: message", () => {
     expect(formatProblem("manifest.xml", { line: 12, message: "boom" })).toBe("manifest.xml:12: boom");
-    expect(formatProblem("dist/manifest.xml", { line: 0, message: "cannot read the manifest" })).toBe("dist/manifest.xml: cannot read the manifest");
+    expect(formatProblem("dist/manifest.xml", { line: 0, message: "cannot read the manifest" })).toBe(
+      "dist/manifest.xml: cannot read the manifest",
+    );
   });
 
   it("an unreadable manifest file is a problem, not a crash", () => {

@@ -17,13 +17,21 @@ beforeAll(async () => {
 afterAll(async () => platform?.close());
 
 async function mint(): Promise<string> {
-  const r = await fetch(`${platform.info.baseUrl}/api/v1/deployments/1/token`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: "{}" });
+  const r = await fetch(`${platform.info.baseUrl}/api/v1/deployments/1/token`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+    body: "{}",
+  });
   return ((await r.json()) as { token: string }).token;
 }
-const me = (signal?: AbortSignal) => fetch(`${platform.info.baseUrl}/api/v1/users/me`, { headers: { Authorization: `Bearer ${key}` }, ...(signal ? { signal } : {}) });
-const load = (token = jwt) => fetch(`${platform.info.dataUrl}/v1/load`, {
-  method: "POST", headers: { Authorization: token, "Content-Type": "application/json" }, body: JSON.stringify({ query: { measures: ["orders.count"] } }),
-});
+const me = (signal?: AbortSignal) =>
+  fetch(`${platform.info.baseUrl}/api/v1/users/me`, { headers: { Authorization: `Bearer ${key}` }, ...(signal ? { signal } : {}) });
+const load = (token = jwt) =>
+  fetch(`${platform.info.dataUrl}/v1/load`, {
+    method: "POST",
+    headers: { Authorization: token, "Content-Type": "application/json" },
+    body: JSON.stringify({ query: { measures: ["orders.count"] } }),
+  });
 /** Outcome of one request as a short word: the status, "reset" or "truncated". */
 async function outcome(req: Promise<Response>): Promise<string> {
   try {
@@ -72,7 +80,9 @@ describe("the platform's fault mode", () => {
     // A race on the upsert: another writer (the same user in another tab) creates the report first.
     only("upsertRace");
     const put = await fetch(`${platform.info.baseUrl}/api/v1/deployments/1/reports/by-public-id/ChaosRace001`, {
-      method: "PUT", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: JSON.stringify({ name: "Raced", jsonQuery: JSON.stringify({ measures: ["orders.count"] }) }),
+      method: "PUT",
+      headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "Raced", jsonQuery: JSON.stringify({ measures: ["orders.count"] }) }),
     });
     expect(put.status).toBe(409);
     expect(((await put.json()) as { code: string }).code).toBe("upsert_branch_changed");
@@ -88,8 +98,12 @@ describe("the platform's fault mode", () => {
     expect((await load()).status).toBe(200);
 
     const counts = platform.chaos.counts();
-    for (const k of ["error5xx", "reset", "truncate", "hang", "continueWait", "latency", "upsertRace", "tokenExpiry"] as const) expect(counts[k], k).toBeGreaterThanOrEqual(1);
-    const dev = await (await fetch(`${platform.info.baseUrl}/__dev/chaos`)).json() as { enabled: boolean; counts: Record<string, number> };
+    for (const k of ["error5xx", "reset", "truncate", "hang", "continueWait", "latency", "upsertRace", "tokenExpiry"] as const)
+      expect(counts[k], k).toBeGreaterThanOrEqual(1);
+    const dev = (await (await fetch(`${platform.info.baseUrl}/__dev/chaos`)).json()) as {
+      enabled: boolean;
+      counts: Record<string, number>;
+    };
     expect(dev).toEqual({ enabled: false, counts });
   });
 
@@ -124,7 +138,7 @@ describe("npm run platform -- --chaos SEED", () => {
     try {
       const r = await fetch(`${p.info.baseUrl}/api/v1/users/me`, { headers: { Authorization: `Bearer ${p.info.apiKeys.viewer}` } });
       expect(r.status).toBeGreaterThanOrEqual(500);
-      const dev = await (await fetch(`${p.info.baseUrl}/__dev/chaos`)).json() as { enabled: boolean; counts: Record<string, number> };
+      const dev = (await (await fetch(`${p.info.baseUrl}/__dev/chaos`)).json()) as { enabled: boolean; counts: Record<string, number> };
       expect(dev.enabled).toBe(true);
       expect(dev.counts.error5xx).toBe(1);
     } finally {

@@ -10,7 +10,15 @@ let off: RunningPlatform;
 beforeAll(async () => {
   [p, off] = await Promise.all([
     startPlatform({ log: () => {} }),
-    startPlatform({ log: () => {}, appConfig: { sheetsAgentChatEnabled: false, aiPaywalled: true, restrictDataDownload: true, timezoneSettings: { timezone: "Europe/Berlin" } } }),
+    startPlatform({
+      log: () => {},
+      appConfig: {
+        sheetsAgentChatEnabled: false,
+        aiPaywalled: true,
+        restrictDataDownload: true,
+        timezoneSettings: { timezone: "Europe/Berlin" },
+      },
+    }),
   ]);
 });
 afterAll(async () => {
@@ -18,16 +26,31 @@ afterAll(async () => {
 });
 
 const req = (pl: RunningPlatform, method: string, path: string, body?: unknown, key = pl.info.apiKeys.analyst) =>
-  fetch(`${pl.info.baseUrl}/api/v1${path}`, { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  fetch(`${pl.info.baseUrl}/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
 
 describe("GET /api/v1/app-config", () => {
   it("answers the five documented fields; chat on by default", async () => {
     const c = AppConfig.parse(await (await req(p, "GET", "/app-config")).json());
-    expect(c).toMatchObject({ aiPaywalled: false, sheetsAgentChatEnabled: true, dashboardAppsEnabled: true, restrictDataDownload: false, timezoneSettings: { timezone: "UTC" } });
+    expect(c).toMatchObject({
+      aiPaywalled: false,
+      sheetsAgentChatEnabled: true,
+      dashboardAppsEnabled: true,
+      restrictDataDownload: false,
+      timezoneSettings: { timezone: "UTC" },
+    });
   });
   it("start flags set each field", async () => {
     const c = AppConfig.parse(await (await req(off, "GET", "/app-config")).json());
-    expect(c).toMatchObject({ aiPaywalled: true, sheetsAgentChatEnabled: false, restrictDataDownload: true, timezoneSettings: { timezone: "Europe/Berlin" } });
+    expect(c).toMatchObject({
+      aiPaywalled: true,
+      sheetsAgentChatEnabled: false,
+      restrictDataDownload: true,
+      timezoneSettings: { timezone: "Europe/Berlin" },
+    });
   });
   it("needs a credential", async () => {
     expect((await fetch(`${p.info.baseUrl}/api/v1/app-config`)).status).toBe(401);
@@ -58,11 +81,24 @@ describe("PATCH /api/v1/users/me/settings", () => {
 describe("npm run platform app-config flags", () => {
   it("--no-chat --ai-paywalled --no-dashboard-apps --restrict-data-download --timezone set each field; --chat-delta-ms is accepted", async () => {
     const { spawnPlatform } = await import("../../dev/platform/spawn");
-    const p = await spawnPlatform(["--no-chat", "--ai-paywalled", "--no-dashboard-apps", "--restrict-data-download", "--timezone", "Asia/Tokyo", "--chat-delta-ms", "5"]);
+    const p = await spawnPlatform([
+      "--no-chat",
+      "--ai-paywalled",
+      "--no-dashboard-apps",
+      "--restrict-data-download",
+      "--timezone",
+      "Asia/Tokyo",
+      "--chat-delta-ms",
+      "5",
+    ]);
     try {
       const res = await fetch(`${p.info.baseUrl}/api/v1/app-config`, { headers: { authorization: `Bearer ${p.info.apiKeys.analyst}` } });
       expect(AppConfig.parse(await res.json())).toMatchObject({
-        sheetsAgentChatEnabled: false, aiPaywalled: true, dashboardAppsEnabled: false, restrictDataDownload: true, timezoneSettings: { timezone: "Asia/Tokyo" },
+        sheetsAgentChatEnabled: false,
+        aiPaywalled: true,
+        dashboardAppsEnabled: false,
+        restrictDataDownload: true,
+        timezoneSettings: { timezone: "Asia/Tokyo" },
       });
       expect(p.info.chat).toEqual({ agentId: "sales-auto-agent", tokenChatDeploymentIds: [1] });
       expect(p.info.deployments.every((d) => /^[0-9a-f]{64}$/.test(d.apiSecret))).toBe(true);

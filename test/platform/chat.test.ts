@@ -22,7 +22,8 @@ const deploymentPath = (id: number | string = 1) => `${ai()}/deployments/${id}/c
 let seq = 0;
 const newMessageId = () => `${Date.now() + seq++}-message`;
 const secret = (d = 1) => p.info.deployments.find((x) => x.id === d)!.apiSecret;
-const craft = (claims: Record<string, unknown>, d = 1, s = secret(d)) => signJwt({ iat: p.clock.nowSec(), exp: p.clock.nowSec() + 600, ...claims }, s);
+const craft = (claims: Record<string, unknown>, d = 1, s = secret(d)) =>
+  signJwt({ iat: p.clock.nowSec(), exp: p.clock.nowSec() + 600, ...claims }, s);
 
 type Auth = { apiKey?: string; token?: string };
 const asAnalyst = (): Auth => ({ apiKey: p.info.apiKeys.analyst });
@@ -46,7 +47,10 @@ async function frames(res: Response): Promise<Frame[]> {
 }
 
 /** Reads frames until `until` says stop; returns them and the still-open reader. */
-async function readUntil(res: Response | { reader: ReadableStreamDefaultReader<Uint8Array>; rest?: string }, until: (f: Frame, all: Frame[]) => boolean) {
+async function readUntil(
+  res: Response | { reader: ReadableStreamDefaultReader<Uint8Array>; rest?: string },
+  until: (f: Frame, all: Frame[]) => boolean,
+) {
   const reader = "reader" in res ? res.reader : res.body!.getReader();
   const dec = new TextDecoder();
   let buf = "reader" in res ? (res.rest ?? "") : "";
@@ -83,7 +87,11 @@ describe("§2.2 frames and §2.3 tool calls", () => {
     const meta = JSON.parse(tools[1]!.toolCall!.result!) as { cubes: unknown[]; searchQuery: string };
     expect(meta.cubes.length).toBeGreaterThan(0);
     const sqlInput = JSON.parse(tools[2]!.toolCall!.input!) as Record<string, unknown>;
-    expect(sqlInput).toMatchObject({ sqlQuery: expect.stringMatching(/date_trunc\('month'/), queryTitle: "Revenue by month", userRequest: "What was our revenue by month?" });
+    expect(sqlInput).toMatchObject({
+      sqlQuery: expect.stringMatching(/date_trunc\('month'/),
+      queryTitle: "Revenue by month",
+      userRequest: "What was our revenue by month?",
+    });
     const finals = fs.filter((f) => f.role === "assistant" && f.graphPath?.[0] === "final");
     expect(finals.length).toBeGreaterThan(3);
     expect(finals.slice(1, -1).every((f) => f.isDelta === true && f.isInProcess === true)).toBe(true);
@@ -95,7 +103,15 @@ describe("§2.2 frames and §2.3 tool calls", () => {
     expect(usage).toMatchObject({ id: "__usage__", type: "usage" });
     expect(usage.role).toBeUndefined();
     expect(usage.sort).toBeUndefined();
-    expect(Object.keys(usage.usage!).sort()).toEqual(["cacheReadTokens", "cacheWriteTokens", "inputTokens", "llmCalls", "models", "outputTokens", "totalTokens"]);
+    expect(Object.keys(usage.usage!).sort()).toEqual([
+      "cacheReadTokens",
+      "cacheWriteTokens",
+      "inputTokens",
+      "llmCalls",
+      "models",
+      "outputTokens",
+      "totalTokens",
+    ]);
     expect(usage.usage!.totalTokens).toBe(usage.usage!.inputTokens + usage.usage!.outputTokens);
   });
 
@@ -103,7 +119,10 @@ describe("§2.2 frames and §2.3 tool calls", () => {
     const fs = await frames(await ask("sales by day"));
     const done = fs.filter((f) => f.toolCall?.name === "svcSqlApi" && f.toolCall.result).at(-1)!;
     const r = SqlToolResult.parse(JSON.parse(done.toolCall!.result!));
-    expect(r.schema).toEqual([{ name: "day", column_type: "TIMESTAMP" }, { name: "revenue", column_type: expect.stringMatching(/^DECIMAL/) }]);
+    expect(r.schema).toEqual([
+      { name: "day", column_type: "TIMESTAMP" },
+      { name: "revenue", column_type: expect.stringMatching(/^DECIMAL/) },
+    ]);
     expect(r.data).toHaveLength(100);
     expect(r.totalRows).toBe(1095);
     expect(r.uuid).toMatch(/^[0-9a-f-]{36}$/);
@@ -111,8 +130,22 @@ describe("§2.2 frames and §2.3 tool calls", () => {
     const spec = JSON.parse(r.vegaSpec!) as Record<string, unknown>;
     expect(spec.$schema).toBe("https://vega.github.io/schema/vega-lite/v5.json");
     expect(spec).not.toHaveProperty("data");
-    const token = ((await (await fetch(`${p.info.baseUrl}/api/v1/deployments/1/token`, { method: "POST", headers: { authorization: `Bearer ${p.info.apiKeys.analyst}`, "content-type": "application/json" }, body: "{}" })).json()) as { token: string }).token;
-    const all = (await (await fetch(`${p.info.dataUrl}/v1/svcsql`, { method: "POST", headers: { authorization: token, "content-type": "application/json" }, body: JSON.stringify({ query: r.sqlQuery }) })).json()) as { data: unknown[] };
+    const token = (
+      (await (
+        await fetch(`${p.info.baseUrl}/api/v1/deployments/1/token`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${p.info.apiKeys.analyst}`, "content-type": "application/json" },
+          body: "{}",
+        })
+      ).json()) as { token: string }
+    ).token;
+    const all = (await (
+      await fetch(`${p.info.dataUrl}/v1/svcsql`, {
+        method: "POST",
+        headers: { authorization: token, "content-type": "application/json" },
+        body: JSON.stringify({ query: r.sqlQuery }),
+      })
+    ).json()) as { data: unknown[] };
     expect(all.data).toHaveLength(1095);
   });
 
@@ -135,7 +168,9 @@ describe("§2.2 frames and §2.3 tool calls", () => {
     const finals = conv.messages.filter(isFinalAnswer);
     expect(finals).toHaveLength(1);
     expect(finals[0]!.content).toMatch(/Orders by country/);
-    expect(conv.messages.filter((m) => m.role === "assistant" && !isFinalAnswer(m)).every((m) => m.graphPath[0] === "svc_data_analyst_agent")).toBe(true);
+    expect(
+      conv.messages.filter((m) => m.role === "assistant" && !isFinalAnswer(m)).every((m) => m.graphPath[0] === "svc_data_analyst_agent"),
+    ).toBe(true);
   });
 });
 
@@ -212,7 +247,11 @@ describe("§4 endpoints", () => {
     const token = craft({ externalId: "Reader-42", scope: ["chat"] });
     const viaToken = await frames(await post(deploymentPath(1), { input: "revenue by year", messageId: newMessageId() }, { token }));
     const viaKey = await frames(await ask("revenue by year"));
-    const shape = (fs: Frame[]) => fs.map((f) => [f.id === "__cutoff__" || f.id === "__state__" || f.id === "__usage__" ? f.id : f.role ?? "error", f.toolCall?.name ?? null]);
+    const shape = (fs: Frame[]) =>
+      fs.map((f) => [
+        f.id === "__cutoff__" || f.id === "__state__" || f.id === "__usage__" ? f.id : (f.role ?? "error"),
+        f.toolCall?.name ?? null,
+      ]);
     expect(shape(viaToken)).toEqual(shape(viaKey));
     const chatId = viaToken[1]!.state!.chatId as string;
     const state = await frames(await post(deploymentPath(1), { chatId }, { token }));
@@ -253,19 +292,29 @@ describe("§4 endpoints", () => {
     const fs = await frames(await ask("revenue"));
     const chatId = fs[1]!.state!.chatId as string;
     expect((await post(`${agentPath()}/abort`, { chatId, sessionSettings: analystSession })).status).toBe(204);
-    const other = await post(`${agentPath()}/abort`, { chatId, sessionSettings: { internalId: "vic.viewer@cellbound.test" } }, { apiKey: p.info.apiKeys.viewer });
+    const other = await post(
+      `${agentPath()}/abort`,
+      { chatId, sessionSettings: { internalId: "vic.viewer@cellbound.test" } },
+      { apiKey: p.info.apiKeys.viewer },
+    );
     expect(other.status).toBe(403);
     expect((await post(`${agentPath()}/abort`, { chatId: "no-such-chat", sessionSettings: analystSession })).status).toBe(404);
     const token = craft({ externalId: "aborter", scope: ["chat"] });
     const own = await frames(await post(deploymentPath(1), { input: "revenue", messageId: newMessageId() }, { token }));
     expect((await post(`${deploymentPath(1)}/abort`, { chatId: own[1]!.state!.chatId }, { token })).status).toBe(204);
-    expect((await post(`${deploymentPath(1)}/abort`, { chatId: own[1]!.state!.chatId }, { apiKey: p.info.apiKeys.admin })).status).toBe(403);
+    expect((await post(`${deploymentPath(1)}/abort`, { chatId: own[1]!.state!.chatId }, { apiKey: p.info.apiKeys.admin })).status).toBe(
+      403,
+    );
   });
 
   it("4.1 another user's thread is 404 to them", async () => {
     const fs = await frames(await ask("revenue"));
     const chatId = fs[1]!.state!.chatId as string;
-    const res = await post(agentPath(), { chatId, sessionSettings: { internalId: "vic.viewer@cellbound.test" } }, { apiKey: p.info.apiKeys.viewer });
+    const res = await post(
+      agentPath(),
+      { chatId, sessionSettings: { internalId: "vic.viewer@cellbound.test" } },
+      { apiKey: p.info.apiKeys.viewer },
+    );
     expect(res.status).toBe(404);
   });
 });
@@ -285,7 +334,12 @@ describe("§5 authentication", () => {
 
   it("5.1 sessionSettings is required with Api-Key; internalId with userAttributes, groups, securityContext or roles is 400", async () => {
     expect((await post(agentPath(), { input: "revenue" })).status).toBe(400);
-    for (const extra of [{ groups: ["a"] }, { userAttributes: [{ name: "region", value: "EU" }] }, { securityContext: { a: 1 } }, { roles: ["x"] }]) {
+    for (const extra of [
+      { groups: ["a"] },
+      { userAttributes: [{ name: "region", value: "EU" }] },
+      { securityContext: { a: 1 } },
+      { roles: ["x"] },
+    ]) {
       const res = await post(agentPath(), { input: "revenue", sessionSettings: { ...analystSession, ...extra } });
       expect(res.status).toBe(400);
       expect(((await res.json()) as { error: string }).error).toMatch(/internalId/);
@@ -293,7 +347,14 @@ describe("§5 authentication", () => {
   });
 
   it("5.1 externalId users are created from sessionSettings (an admin's key); a lower role cannot act for another user", async () => {
-    const ok = await post(agentPath(), { input: "revenue", sessionSettings: { externalId: "Embed-User-1", groups: ["g"], userAttributes: [{ name: "region", value: "EU" }] } }, { apiKey: p.info.apiKeys.admin });
+    const ok = await post(
+      agentPath(),
+      {
+        input: "revenue",
+        sessionSettings: { externalId: "Embed-User-1", groups: ["g"], userAttributes: [{ name: "region", value: "EU" }] },
+      },
+      { apiKey: p.info.apiKeys.admin },
+    );
     expect((await frames(ok))[0]!.role).toBe("user");
     expect((await post(agentPath(), { input: "revenue", sessionSettings: { internalId: "ada.admin@cellbound.test" } })).status).toBe(403);
     expect((await post(agentPath(), { input: "revenue", sessionSettings: { externalId: "x" } })).status).toBe(403);
@@ -342,12 +403,18 @@ describe("§5 authentication", () => {
   });
 
   it("5.2 the token is validated with the agent's deployment secret on the agent form", async () => {
-    expect((await frames(await post(agentPath(), { input: "revenue" }, { token: craft({ externalId: "u", scope: ["chat"] }) })))[0]!.role).toBe("user");
+    expect(
+      (await frames(await post(agentPath(), { input: "revenue" }, { token: craft({ externalId: "u", scope: ["chat"] }) })))[0]!.role,
+    ).toBe("user");
     await rpc(await post(agentPath("finance-auto-agent"), { input: "revenue" }, { token: craft({ externalId: "u", scope: ["chat"] }, 1) }));
   });
 
   it("minted deployment tokens carry the caller's email as sub and the chat scope: the add-in uses the deployment form with them", async () => {
-    const minted = await fetch(`${p.info.baseUrl}/api/v1/deployments/1/token`, { method: "POST", headers: { authorization: `Bearer ${p.info.apiKeys.analyst}`, "content-type": "application/json" }, body: "{}" });
+    const minted = await fetch(`${p.info.baseUrl}/api/v1/deployments/1/token`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${p.info.apiKeys.analyst}`, "content-type": "application/json" },
+      body: "{}",
+    });
     const { token } = (await minted.json()) as { token: string };
     const claims = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as { sub: unknown; scope: string[] };
     expect(claims.sub).toBe("ana.analyst@cellbound.test");
@@ -361,7 +428,12 @@ describe("§5 authentication", () => {
 
 describe("§7 errors", () => {
   it("400: invalid body or parameters (not JSON, unknown field, bad messageId)", async () => {
-    for (const body of ["{nope", { input: "x", sessionSettings: analystSession, extra: 1 }, { input: "x", messageId: "123-message", sessionSettings: analystSession }, { sessionSettings: analystSession }]) {
+    for (const body of [
+      "{nope",
+      { input: "x", sessionSettings: analystSession, extra: 1 },
+      { input: "x", messageId: "123-message", sessionSettings: analystSession },
+      { sessionSettings: analystSession },
+    ]) {
       const res = await post(agentPath(), body);
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ error: expect.any(String), code: "invalid" });
@@ -370,7 +442,14 @@ describe("§7 errors", () => {
 
   it("404: unknown agent, tenant or chat thread", async () => {
     expect((await post(agentPath("no-such-agent"), { input: "x", sessionSettings: analystSession })).status).toBe(404);
-    expect((await post(`${p.info.aiUrl}/api/v1/public/other-tenant/agents/${p.info.chat.agentId}/chat/stream-chat-state`, { input: "x", sessionSettings: analystSession })).status).toBe(404);
+    expect(
+      (
+        await post(`${p.info.aiUrl}/api/v1/public/other-tenant/agents/${p.info.chat.agentId}/chat/stream-chat-state`, {
+          input: "x",
+          sessionSettings: analystSession,
+        })
+      ).status,
+    ).toBe(404);
     expect((await post(agentPath(), { chatId: "no-such-chat", sessionSettings: analystSession })).status).toBe(404);
     expect((await post(deploymentPath(99), { input: "x" }, { token: "a.b.c" })).status).toBe(404);
   });
@@ -394,13 +473,18 @@ describe("§8 limits", () => {
 
   it("ephemeral users are removed after ephemeralTtlSeconds (default one week); isEphemeral false persists", async () => {
     const admin = { apiKey: p.info.apiKeys.admin };
-    const start = async (s: Record<string, unknown>) => (await frames(await post(agentPath(), { input: "revenue", sessionSettings: s }, admin)))[1]!.state!.chatId as string;
+    const start = async (s: Record<string, unknown>) =>
+      (await frames(await post(agentPath(), { input: "revenue", sessionSettings: s }, admin)))[1]!.state!.chatId as string;
     const shortLived = await start({ externalId: "temp-1", ephemeralTtlSeconds: 60 });
     const weekLong = await start({ externalId: "temp-2" });
     const kept = await start({ externalId: "kept-1", isEphemeral: false });
     const read = (chatId: string, externalId: string) => post(agentPath(), { chatId, sessionSettings: { externalId } }, admin);
     expect((await read(shortLived, "temp-1")).status).toBe(200);
-    await fetch(`${p.info.baseUrl}/__dev/clock`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ advanceMs: 61_000 }) });
+    await fetch(`${p.info.baseUrl}/__dev/clock`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ advanceMs: 61_000 }),
+    });
     expect((await read(shortLived, "temp-1")).status).toBe(404);
     expect((await read(weekLong, "temp-2")).status).toBe(200);
     p.clock.advance(7 * 24 * 3600 * 1000);
@@ -426,9 +510,14 @@ describe("threads are persisted per user", () => {
       const b = await startPlatform({ log: () => {}, dataDir });
       try {
         const url2 = `${b.info.aiUrl}/api/v1/public/${b.info.accountName}/agents/${b.info.chat.agentId}/chat/stream-chat-state`;
-        const state = merged(await frames(await post(url2, { chatId, sessionSettings: analystSession }, { apiKey: b.info.apiKeys.analyst })));
+        const state = merged(
+          await frames(await post(url2, { chatId, sessionSettings: analystSession }, { apiKey: b.info.apiKeys.analyst })),
+        );
         expect(state.messages.map((m) => [m.id, m.content])).toEqual(merged(first).messages.map((m) => [m.id, m.content]));
-        expect((await post(url2, { chatId, sessionSettings: { internalId: "vic.viewer@cellbound.test" } }, { apiKey: b.info.apiKeys.viewer })).status).toBe(404);
+        expect(
+          (await post(url2, { chatId, sessionSettings: { internalId: "vic.viewer@cellbound.test" } }, { apiKey: b.info.apiKeys.viewer }))
+            .status,
+        ).toBe(404);
       } finally {
         await b.close();
       }

@@ -23,14 +23,29 @@ async function start(dataDir: string): Promise<{ child: ChildProcess; info: Plat
   children.push(p.child);
   return p;
 }
-const stop = (child: ChildProcess) => new Promise<number | null>((resolve) => { child.on("exit", (code) => resolve(code)); child.kill("SIGTERM"); });
+const stop = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => {
+    child.on("exit", (code) => resolve(code));
+    child.kill("SIGTERM");
+  });
 
 describe("npm run platform", () => {
   it("prints one JSON line, serves the seeds' answers, stops on SIGTERM and keeps state across restarts", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "cellbound-cli-"));
     dirs.push(dir);
     const a = await start(dir);
-    expect(Object.keys(a.info)).toEqual(["baseUrl", "dataUrl", "aiUrl", "accountName", "deployments", "chat", "apiKeys", "legacyPublicIds", "externalWorkbooks", "embed"]);
+    expect(Object.keys(a.info)).toEqual([
+      "baseUrl",
+      "dataUrl",
+      "aiUrl",
+      "accountName",
+      "deployments",
+      "chat",
+      "apiKeys",
+      "legacyPublicIds",
+      "externalWorkbooks",
+      "embed",
+    ]);
     expect(a.info.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(a.info.deployments).toHaveLength(2);
     expect(Object.keys(a.info.apiKeys)).toEqual(["admin", "analyst", "viewer", "outsider"]);
@@ -52,12 +67,19 @@ describe("npm run platform", () => {
     expect(await stop(b.child)).toBe(0);
   }, 120_000);
   it("rejects a bad option with a usage message", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "dev/platform/main.ts", "--port", "abc"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "dev/platform/main.ts", "--port", "abc"], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     children.push(child);
     let err = "";
     let out = "";
-    child.stderr!.on("data", (d: Buffer) => { err += d.toString(); });
-    child.stdout!.on("data", (d: Buffer) => { out += d.toString(); });
+    child.stderr!.on("data", (d: Buffer) => {
+      err += d.toString();
+    });
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+    });
     const code = await new Promise<number | null>((r) => child.on("exit", r));
     expect(code).toBe(2);
     expect(err).toContain("--port");

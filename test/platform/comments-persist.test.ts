@@ -14,14 +14,28 @@ afterAll(async () => {
 });
 
 async function token(p: RunningPlatform, externalId: string, tenant: string): Promise<string> {
-  const s = (await (await fetch(`${p.info.baseUrl}/__dev/embed-session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ externalId, embedTenantName: tenant, email: `${externalId}@acme.test` }) })).json()) as { sessionId: string };
-  const t = (await (await fetch(`${p.info.baseUrl}/api/v1/embed/session/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(s) })).json()) as { token: string };
+  const s = (await (
+    await fetch(`${p.info.baseUrl}/__dev/embed-session`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ externalId, embedTenantName: tenant, email: `${externalId}@acme.test` }),
+    })
+  ).json()) as { sessionId: string };
+  const t = (await (
+    await fetch(`${p.info.baseUrl}/api/v1/embed/session/token`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(s),
+    })
+  ).json()) as { token: string };
   return t.token;
 }
 
 const req = (p: RunningPlatform, tok: string, method: string, rest: string, body?: unknown) =>
   fetch(`${p.info.baseUrl}/api/v1/embed/dashboard/${p.info.embed.dashboards.shared}/comments${rest}`, {
-    method, headers: { authorization: `Embed-Token ${tok}`, ...(body ? { "content-type": "application/json" } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}),
+    method,
+    headers: { authorization: `Embed-Token ${tok}`, ...(body ? { "content-type": "application/json" } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
   });
 
 describe("embed state across a restart", () => {
@@ -43,7 +57,11 @@ describe("embed state across a restart", () => {
     expect((await req(p, ana, "GET", "")).status).toBe(401); // sessions are not kept
     const ana2 = await token(p, "ana", "t-persist");
     const list = (await (await req(p, ana2, "GET", "?includeResolved=true")).json()) as {
-      items: { root: { id: number; body: string; isOwn: boolean; userId: number; editedAt: string | null }; replies: { body: string }[]; resolvedBy?: number }[];
+      items: {
+        root: { id: number; body: string; isOwn: boolean; userId: number; editedAt: string | null };
+        replies: { body: string }[];
+        resolvedBy?: number;
+      }[];
     };
     expect(list.items).toHaveLength(1);
     const t = list.items[0]!;
@@ -51,12 +69,16 @@ describe("embed state across a restart", () => {
     expect(t.replies.map((r) => r.body)).toEqual(["stays"]);
     expect(t.resolvedBy).toBe(root.userId);
     const users = (await (await req(p, ana2, "GET", "/mentionable-users")).json()) as { items: { username: string; email: string }[] };
-    expect(users.items).toEqual([expect.objectContaining({ username: "ana", email: "ana@acme.test" }), expect.objectContaining({ username: "ben" })]);
+    expect(users.items).toEqual([
+      expect.objectContaining({ username: "ana", email: "ana@acme.test" }),
+      expect.objectContaining({ username: "ben" }),
+    ]);
     // New ids continue after the stored ones.
     const next = (await (await req(p, ana2, "POST", "", { body: "after restart" })).json()) as { id: number };
     expect(next.id).toBeGreaterThan(reply.id + 1);
     const carol = await token(p, "carol", "t-persist");
-    const carolId = ((await (await req(p, carol, "GET", "/mentionable-users?search=carol")).json()) as { items: { id: number }[] }).items[0]!.id;
+    const carolId = ((await (await req(p, carol, "GET", "/mentionable-users?search=carol")).json()) as { items: { id: number }[] })
+      .items[0]!.id;
     expect(carolId).toBeGreaterThan(root.userId);
   });
 });

@@ -15,15 +15,43 @@ beforeAll(async () => {
 });
 afterAll(() => rig?.close());
 
-interface C { id: number; dashboardId: string; userId?: number | null; body: string; editedAt?: string | null; removedAt?: string | null; createdAt: string; isOwn: boolean }
-interface T { root: C; replies: C[]; resolvedAt?: string | null; resolvedBy?: number | null }
-interface PageInfo { hasNextPage: boolean; hasPreviousPage: boolean; startCursor?: string | null; endCursor?: string | null }
-interface Threads { items: T[]; pageInfo: PageInfo }
-interface Users { items: { id: number; username: string; email?: string | null; firstName?: string | null }[]; pageInfo: PageInfo }
+interface C {
+  id: number;
+  dashboardId: string;
+  userId?: number | null;
+  body: string;
+  editedAt?: string | null;
+  removedAt?: string | null;
+  createdAt: string;
+  isOwn: boolean;
+}
+interface T {
+  root: C;
+  replies: C[];
+  resolvedAt?: string | null;
+  resolvedBy?: number | null;
+}
+interface PageInfo {
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+  startCursor?: string | null;
+  endCursor?: string | null;
+}
+interface Threads {
+  items: T[];
+  pageInfo: PageInfo;
+}
+interface Users {
+  items: { id: number; username: string; email?: string | null; firstName?: string | null }[];
+  pageInfo: PageInfo;
+}
 
 /** One embed viewer: a token and calls on one dashboard. */
 class Viewer {
-  constructor(readonly token: string, readonly dashboard = shared) {}
+  constructor(
+    readonly token: string,
+    readonly dashboard = shared,
+  ) {}
   static async of(externalId: string, tenant: string, extra: Record<string, unknown> = {}, dashboard = shared): Promise<Viewer> {
     return new Viewer(await rig.token(externalId, tenant, extra), dashboard);
   }
@@ -78,7 +106,11 @@ describe("authentication (§4.1 headers, §5)", () => {
     expect((await rig.call("GET", path, { auth: `Bearer ${(data.json as { token: string }).token}` })).status).toBe(403);
     const internal = await rig.exchange(await rig.sessionId({ internalId: "ada.admin@cellbound.test" }));
     const token = (internal.json as { token: string }).token;
-    for (const [m, p, body] of [["GET", path], ["POST", path, { body: "x" }], ["GET", `${path}/mentionable-users`]] as const) {
+    for (const [m, p, body] of [
+      ["GET", path],
+      ["POST", path, { body: "x" }],
+      ["GET", `${path}/mentionable-users`],
+    ] as const) {
       const r = await rig.call(m, p, { auth: embedAuth(token), ...(body ? { body } : {}) });
       expect(r.status).toBe(403);
       expect(r.json).toMatchObject({ error: expect.any(String) });
@@ -110,8 +142,12 @@ describe("dashboard lookup before access (rule 2)", () => {
     const first = await Viewer.of("rule2", tenants[0]!);
     const c = await first.post("on restricted", undefined, restricted);
     const routes: [string, string, unknown?][] = [
-      ["GET", ""], ["POST", "", { body: "x" }], ["GET", "/mentionable-users"],
-      ["PATCH", `/${c.id}`, { body: "x" }], ["DELETE", `/${c.id}`], ["POST", `/${c.id}/resolve`, { resolved: true }],
+      ["GET", ""],
+      ["POST", "", { body: "x" }],
+      ["GET", "/mentionable-users"],
+      ["PATCH", `/${c.id}`, { body: "x" }],
+      ["DELETE", `/${c.id}`],
+      ["POST", `/${c.id}/resolve`, { resolved: true }],
     ];
     for (const [m, rest, body] of routes) {
       expect((await other.call(m, rest, body, "NoSuchDash01")).status, `${m} ${rest}`).toBe(404);
@@ -232,7 +268,12 @@ describe("cursor paging (§2.3)", () => {
     const ids: number[] = [];
     for (let i = 0; i < 5; i++) ids.unshift((await v.post(`c${i}`)).id);
     const p1 = await v.list("?first=2");
-    expect(p1.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false, startCursor: expect.any(String), endCursor: expect.any(String) });
+    expect(p1.pageInfo).toMatchObject({
+      hasNextPage: true,
+      hasPreviousPage: false,
+      startCursor: expect.any(String),
+      endCursor: expect.any(String),
+    });
     const p2 = await v.list(`?first=2&after=${p1.pageInfo.endCursor}`);
     expect(p2.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: true });
     const p3 = await v.list(`?first=2&after=${p2.pageInfo.endCursor}`);
@@ -434,7 +475,15 @@ describe("comment fields (§2.1)", () => {
   it("a Comment has id, dashboardId (the publicId), userId, body, editedAt, createdAt, isOwn", async () => {
     const v = await Viewer.of("fields", "t-fields");
     const c = await v.post("fields");
-    expect(c).toEqual({ id: expect.any(Number), dashboardId: shared, userId: expect.any(Number), body: "fields", editedAt: null, createdAt: expect.any(String), isOwn: true });
+    expect(c).toEqual({
+      id: expect.any(Number),
+      dashboardId: shared,
+      userId: expect.any(Number),
+      body: "fields",
+      editedAt: null,
+      createdAt: expect.any(String),
+      isOwn: true,
+    });
     expect(Number.isNaN(Date.parse(c.createdAt))).toBe(false);
   });
 

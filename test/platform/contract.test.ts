@@ -4,10 +4,22 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPlatform, type RunningPlatform } from "../../dev/platform/server";
 import {
-  createPlatformClient, generatePublicId, type PlatformClient,
-  AmbiguousLegacyIdError, BadRequestError, FieldTooLongError, ForbiddenError, NotFoundError, PlaceholderPublicIdError,
-  PlacementLimitError, PublicIdImmutableError, PublicIdInOtherDeploymentError, PublicIdTakenError, RetryExhaustedError,
-  UnauthorizedError, UpsertBranchChangedError,
+  createPlatformClient,
+  generatePublicId,
+  type PlatformClient,
+  AmbiguousLegacyIdError,
+  BadRequestError,
+  FieldTooLongError,
+  ForbiddenError,
+  NotFoundError,
+  PlaceholderPublicIdError,
+  PlacementLimitError,
+  PublicIdImmutableError,
+  PublicIdInOtherDeploymentError,
+  PublicIdTakenError,
+  RetryExhaustedError,
+  UnauthorizedError,
+  UpsertBranchChangedError,
 } from "../../src/api";
 
 let platform: RunningPlatform;
@@ -85,7 +97,9 @@ describe("§4.1 create", () => {
     await expect(analyst.createReport(1, { publicId: "OscarFin0004" })).rejects.toBeInstanceOf(PublicIdTakenError);
   });
   it("400 for a synthesized placeholder id", async () => {
-    await expect(analyst.createReport(1, { publicId: platform.info.legacyPublicIds.unique })).rejects.toBeInstanceOf(PlaceholderPublicIdError);
+    await expect(analyst.createReport(1, { publicId: platform.info.legacyPublicIds.unique })).rejects.toBeInstanceOf(
+      PlaceholderPublicIdError,
+    );
   });
   it("400 for name or title over 255 characters, naming the field; 255 is accepted", async () => {
     const e = await analyst.createReport(1, { name: "n".repeat(256) }).catch((x: unknown) => x);
@@ -111,7 +125,9 @@ describe("§4.1 create", () => {
       expect((res.json as { field?: string }).field).toBe(field);
     }
     const notJson = await fetch(`${platform.info.baseUrl}/api/v1/deployments/1/reports`, {
-      method: "POST", headers: { Authorization: `Bearer ${platform.info.apiKeys.analyst}` }, body: "{oops",
+      method: "POST",
+      headers: { Authorization: `Bearer ${platform.info.apiKeys.analyst}` },
+      body: "{oops",
     });
     expect(notJson.status).toBe(400);
     expect(await notJson.json()).toMatchObject({ field: "(body)" });
@@ -120,7 +136,9 @@ describe("§4.1 create", () => {
 
 async function rawPost(path: string, body: unknown, method = "POST", key = platform.info.apiKeys.analyst) {
   const res = await fetch(platform.info.baseUrl + path, {
-    method, headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: JSON.stringify(body),
+    method,
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
   });
   return { status: res.status, json: (await res.json()) as unknown };
 }
@@ -151,7 +169,9 @@ describe("§4.1 update rules", () => {
     expect(u.name).toBe("partial");
     expect(u.jsonQuery).toBe(r.jsonQuery);
     await expect(analyst.updateReport(1, r.id, { name: "half", placementId: "no-such-placement" })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(analyst.updateReport(1, r.id, { name: "half", publicId: generatePublicId() })).rejects.toBeInstanceOf(PublicIdImmutableError);
+    await expect(analyst.updateReport(1, r.id, { name: "half", publicId: generatePublicId() })).rejects.toBeInstanceOf(
+      PublicIdImmutableError,
+    );
     const after = (await analyst.listReports(1)).items.find((x) => x.id === r.id)!;
     expect(after.name).toBe("partial");
     expect(after.version).toBe(u.version);
@@ -237,7 +257,9 @@ describe("§4.1 upsert rules", () => {
     expect(res).toMatchObject({ status: 400, json: { field: "publicId" } });
   });
   it("400 when the body's publicId differs from the path", async () => {
-    await expect(analyst.upsertReport(1, generatePublicId(), { publicId: generatePublicId() })).rejects.toBeInstanceOf(PublicIdImmutableError);
+    await expect(analyst.upsertReport(1, generatePublicId(), { publicId: generatePublicId() })).rejects.toBeInstanceOf(
+      PublicIdImmutableError,
+    );
   });
 });
 
@@ -245,9 +267,26 @@ describe("§4.1 placements: connect, refresh, disconnect, syncStatus", () => {
   const wb = "wb-contract-1";
   it("connect creates a placement UP_TO_DATE; a query change makes it CHANGED; refresh makes it UP_TO_DATE again", async () => {
     const r = await analyst.createReport(1, { name: "placed", jsonQuery: q("orders.count"), externalWorkbookId: wb });
-    const c = await analyst.connectWorkbook(1, r.id, { sheetId: "s1", sheetName: "Sheet1", anchorCell: "B2", resultLocation: "B2:D10", endResultCell: "D10", host: "SHEETS_DESKTOP", workbookName: "Book.xlsx", resultChecksum: checksum() });
+    const c = await analyst.connectWorkbook(1, r.id, {
+      sheetId: "s1",
+      sheetName: "Sheet1",
+      anchorCell: "B2",
+      resultLocation: "B2:D10",
+      endResultCell: "D10",
+      host: "SHEETS_DESKTOP",
+      workbookName: "Book.xlsx",
+      resultChecksum: checksum(),
+    });
     const p = c.externalWorkbookPlacements![0]!;
-    expect(p).toMatchObject({ workbookId: wb, sheetName: "Sheet1", anchorCell: "B2", resultLocation: "B2:D10", syncStatus: "UP_TO_DATE", placedByUserId: 2, queryChecksum: c.currentQueryChecksum });
+    expect(p).toMatchObject({
+      workbookId: wb,
+      sheetName: "Sheet1",
+      anchorCell: "B2",
+      resultLocation: "B2:D10",
+      syncStatus: "UP_TO_DATE",
+      placedByUserId: 2,
+      queryChecksum: c.currentQueryChecksum,
+    });
     const changed = await analyst.updateReport(1, r.id, { jsonQuery: q("orders.total_amount") });
     expect(changed.currentQueryChecksum).not.toBe(c.currentQueryChecksum);
     expect(changed.externalWorkbookPlacements![0]!.syncStatus).toBe("CHANGED");
@@ -264,9 +303,21 @@ describe("§4.1 placements: connect, refresh, disconnect, syncStatus", () => {
   });
   it("connect with addressOnly corrects the address and keeps the fingerprint", async () => {
     const r = await analyst.createReport(1, { name: "rename", jsonQuery: q("orders.count"), externalWorkbookId: wb });
-    const c = await analyst.connectWorkbook(1, r.id, { sheetId: "s9", sheetName: "Old", anchorCell: "A1", resultChecksum: checksum("keep") });
+    const c = await analyst.connectWorkbook(1, r.id, {
+      sheetId: "s9",
+      sheetName: "Old",
+      anchorCell: "A1",
+      resultChecksum: checksum("keep"),
+    });
     const p = c.externalWorkbookPlacements![0]!;
-    const moved = await analyst.connectWorkbook(1, r.id, { placementId: p.id, sheetId: "s9", sheetName: "New name", anchorCell: "A3", addressOnly: true, resultChecksum: checksum("dropped") });
+    const moved = await analyst.connectWorkbook(1, r.id, {
+      placementId: p.id,
+      sheetId: "s9",
+      sheetName: "New name",
+      anchorCell: "A3",
+      addressOnly: true,
+      resultChecksum: checksum("dropped"),
+    });
     const mp = moved.externalWorkbookPlacements![0]!;
     expect(mp).toMatchObject({ id: p.id, sheetName: "New name", anchorCell: "A3" });
     expect(mp.resultChecksum.payload).toBe("keep");
@@ -286,18 +337,31 @@ describe("§4.1 placements: connect, refresh, disconnect, syncStatus", () => {
   });
   it("resultChecksum.payload is 1 to 128 characters", async () => {
     const r = await analyst.createReport(1, { name: "payload", externalWorkbookId: wb });
-    const ok = await analyst.connectWorkbook(1, r.id, { sheetId: "s4", sheetName: "P", anchorCell: "A1", resultChecksum: checksum("x".repeat(128)) });
+    const ok = await analyst.connectWorkbook(1, r.id, {
+      sheetId: "s4",
+      sheetName: "P",
+      anchorCell: "A1",
+      resultChecksum: checksum("x".repeat(128)),
+    });
     expect(ok.externalWorkbookPlacements![0]!.resultChecksum.payload).toHaveLength(128);
-    const tooLong = await analyst.connectWorkbook(1, r.id, { sheetId: "s5", sheetName: "P", anchorCell: "A1", resultChecksum: checksum("x".repeat(129)) }).catch((x: unknown) => x);
+    const tooLong = await analyst
+      .connectWorkbook(1, r.id, { sheetId: "s5", sheetName: "P", anchorCell: "A1", resultChecksum: checksum("x".repeat(129)) })
+      .catch((x: unknown) => x);
     expect(tooLong).toBeInstanceOf(FieldTooLongError);
     expect((tooLong as FieldTooLongError).field).toBe("resultChecksum.payload");
-    const empty = await analyst.connectWorkbook(1, r.id, { sheetId: "s5", sheetName: "P", anchorCell: "A1", resultChecksum: checksum("") }).catch((x: unknown) => x);
+    const empty = await analyst
+      .connectWorkbook(1, r.id, { sheetId: "s5", sheetName: "P", anchorCell: "A1", resultChecksum: checksum("") })
+      .catch((x: unknown) => x);
     expect(empty).toBeInstanceOf(BadRequestError);
     expect((empty as BadRequestError).field).toBe("resultChecksum.payload");
-    expect((await analyst.listReports(1, { externalWorkbookId: wb })).items.find((x) => x.id === r.id)!.externalWorkbookPlacements).toHaveLength(1);
+    expect(
+      (await analyst.listReports(1, { externalWorkbookId: wb })).items.find((x) => x.id === r.id)!.externalWorkbookPlacements,
+    ).toHaveLength(1);
   });
   it("a viewer cannot connect; the list filter externalWorkbookId returns only reports placed there", async () => {
-    await expect(viewer.connectWorkbook(1, 2, { sheetId: "s", sheetName: "S", anchorCell: "A1", externalWorkbookId: wb, resultChecksum: checksum() })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(
+      viewer.connectWorkbook(1, 2, { sheetId: "s", sheetName: "S", anchorCell: "A1", externalWorkbookId: wb, resultChecksum: checksum() }),
+    ).rejects.toBeInstanceOf(ForbiddenError);
     const listed = (await analyst.listReports(1, { externalWorkbookId: wb })).items;
     expect(listed.length).toBeGreaterThan(0);
     expect(listed.every((r) => r.externalWorkbookPlacements!.every((p) => p.workbookId === wb))).toBe(true);
@@ -338,7 +402,9 @@ describe("§4.1 external-document placements", () => {
     expect(granted.map((e) => e.reportName)).toEqual(["Analyst pipeline", "Company revenue", "Company revenue"]);
     expect(new Set(entries.map((e) => e.syncStatus))).toEqual(new Set(["UP_TO_DATE", "CHANGED", "UNKNOWN"]));
     // The admin reads everything: all GRANTED.
-    expect((await admin.listExternalPlacements(platform.info.externalWorkbooks.mixed)).items.every((e) => e.access === "GRANTED")).toBe(true);
+    expect((await admin.listExternalPlacements(platform.info.externalWorkbooks.mixed)).items.every((e) => e.access === "GRANTED")).toBe(
+      true,
+    );
   });
   it("422 over 2000 placements (no truncated page, whatever `first`); exactly 2000 is served", async () => {
     const wb = platform.info.externalWorkbooks.oversized;

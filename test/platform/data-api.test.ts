@@ -6,7 +6,12 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { startPlatform, type RunningPlatform } from "../../dev/platform/server";
 import { withoutTrailingSemicolon } from "../../dev/platform/data-routes";
 import {
-  createDataClient, createDeploymentTokenManager, createPlatformClient, DataQueryError, TokenRefusedError, type DataClient,
+  createDataClient,
+  createDeploymentTokenManager,
+  createPlatformClient,
+  DataQueryError,
+  TokenRefusedError,
+  type DataClient,
 } from "../../src/api";
 
 let platform: RunningPlatform;
@@ -24,7 +29,9 @@ afterAll(async () => platform?.close());
 
 async function raw(path: string, body: unknown, auth?: string) {
   const res = await fetch(platform.info.dataUrl + path, {
-    method: "POST", headers: { "Content-Type": "application/json", ...(auth ? { Authorization: auth } : {}) }, body: JSON.stringify(body),
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(auth ? { Authorization: auth } : {}) },
+    body: JSON.stringify(body),
   });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
@@ -35,7 +42,12 @@ describe("data API on the stand-in", () => {
     expect(r.rows[0]![0]).toBeGreaterThanOrEqual(1_000_000);
   });
   it("sends numbers as strings and timestamps without a zone; the time member appears twice", async () => {
-    const q = { measures: ["orders.count", "orders.total_amount"], timeDimensions: [{ dimension: "orders.created_at", granularity: "month" as const, dateRange: ["2024-01-01", "2024-03-31"] as [string, string] }] };
+    const q = {
+      measures: ["orders.count", "orders.total_amount"],
+      timeDimensions: [
+        { dimension: "orders.created_at", granularity: "month" as const, dateRange: ["2024-01-01", "2024-03-31"] as [string, string] },
+      ],
+    };
     const res = await raw("/v1/load", { query: q }, jwt);
     expect(res.status).toBe(200);
     const row = (res.json.data as Array<Record<string, unknown>>)[0]!;
@@ -53,24 +65,39 @@ describe("data API on the stand-in", () => {
     const base = {
       measures: ["orders.count", "orders.avg_amount", "orders.customers_count"],
       dimensions: ["customers.country", "customers.is_vip"],
-      filters: [{ member: "customers.country", operator: "equals" as const, values: ["Japan", "Kenya"] }, { member: "orders.count", operator: "gt" as const, values: ["10"] }],
+      filters: [
+        { member: "customers.country", operator: "equals" as const, values: ["Japan", "Kenya"] },
+        { member: "orders.count", operator: "gt" as const, values: ["10"] },
+      ],
       order: { "customers.country": "asc" as const, "customers.is_vip": "desc" as const },
       total: true,
     };
     const all = await data.load(base);
     expect(all.total).toBe(4);
-    expect(all.rows.map((r) => [r[0], r[1]])).toEqual([["Japan", true], ["Japan", false], ["Kenya", true], ["Kenya", false]]);
+    expect(all.rows.map((r) => [r[0], r[1]])).toEqual([
+      ["Japan", true],
+      ["Japan", false],
+      ["Kenya", true],
+      ["Kenya", false],
+    ]);
     expect(all.columns.map((c) => c.type)).toEqual(["string", "boolean", "number", "number", "number"]);
     const paged = await data.load({ ...base, limit: 2, offset: 1 });
     expect(paged.rows).toEqual(all.rows.slice(1, 3));
     expect(paged.total).toBe(4);
   });
   it("keeps 19-digit ids exact", async () => {
-    const r = await data.load({ dimensions: ["orders.external_ref"], filters: [{ member: "orders.id", operator: "equals", values: ["1"] }] });
+    const r = await data.load({
+      dimensions: ["orders.external_ref"],
+      filters: [{ member: "orders.id", operator: "equals", values: ["1"] }],
+    });
     expect(r.rows).toEqual([["1000000000000007919"]]);
   });
   it("converts time to the query timezone", async () => {
-    const q = { dimensions: ["orders.id"], timeDimensions: [{ dimension: "orders.created_at", granularity: "second" as const }], filters: [{ member: "orders.id", operator: "equals" as const, values: ["1"] }] };
+    const q = {
+      dimensions: ["orders.id"],
+      timeDimensions: [{ dimension: "orders.created_at", granularity: "second" as const }],
+      filters: [{ member: "orders.id", operator: "equals" as const, values: ["1"] }],
+    };
     const utc = await data.load(q);
     const tokyo = await data.load({ ...q, timezone: "Asia/Tokyo" });
     expect(tokyo.timezone).toBe("Asia/Tokyo");
@@ -92,8 +119,14 @@ describe("data API on the stand-in", () => {
   it("rejects bad queries with 400 UserError and bad auth with 403", async () => {
     await expect(data.load({ measures: ["orders.nope"] })).rejects.toBeInstanceOf(DataQueryError);
     expect((await raw("/v1/load", { query: { measures: "orders.count" } }, jwt)).status).toBe(400);
-    expect(await raw("/v1/load", { query: { measures: ["orders.count"] } })).toEqual({ status: 403, json: { error: "Authorization header isn't set" } });
-    expect(await raw("/v1/load", { query: { measures: ["orders.count"] } }, "garbage")).toEqual({ status: 403, json: { error: "Invalid token" } });
+    expect(await raw("/v1/load", { query: { measures: ["orders.count"] } })).toEqual({
+      status: 403,
+      json: { error: "Authorization header isn't set" },
+    });
+    expect(await raw("/v1/load", { query: { measures: ["orders.count"] } }, "garbage")).toEqual({
+      status: 403,
+      json: { error: "Invalid token" },
+    });
     const bad = createDataClient({ dataUrl: platform.info.dataUrl, token: jwt.slice(0, -2) + "xx", retry: { maxAttempts: 1 } });
     await expect(bad.meta()).rejects.toBeInstanceOf(TokenRefusedError); // a token problem, not a permission (issue 17 #4)
   });
@@ -101,15 +134,28 @@ describe("data API on the stand-in", () => {
     const tokens = ["not-a-jwt", jwt];
     let invalidated = 0;
     const c = createDataClient({
-      dataUrl: platform.info.dataUrl, retry: { maxAttempts: 1 },
-      token: { getToken: async () => tokens[invalidated]!, invalidate: () => { invalidated++; } },
+      dataUrl: platform.info.dataUrl,
+      retry: { maxAttempts: 1 },
+      token: {
+        getToken: async () => tokens[invalidated]!,
+        invalidate: () => {
+          invalidated++;
+        },
+      },
     });
     expect((await c.load({ measures: ["products.count"] })).rows).toEqual([[500]]);
     expect(invalidated).toBe(1);
   });
   it("svcsql runs SQL over the views only, typed by the result schema", async () => {
-    const r = await data.svcsql("SELECT status, count(*) AS n, min(created_at) AS first_at, bool_or(is_returned) AS any_returned FROM orders GROUP BY 1 ORDER BY 1");
-    expect(r.columns.map((c) => [c.key, c.type])).toEqual([["status", "string"], ["n", "number"], ["first_at", "time"], ["any_returned", "boolean"]]);
+    const r = await data.svcsql(
+      "SELECT status, count(*) AS n, min(created_at) AS first_at, bool_or(is_returned) AS any_returned FROM orders GROUP BY 1 ORDER BY 1",
+    );
+    expect(r.columns.map((c) => [c.key, c.type])).toEqual([
+      ["status", "string"],
+      ["n", "number"],
+      ["first_at", "time"],
+      ["any_returned", "boolean"],
+    ]);
     expect(r.rows).toHaveLength(4);
     expect(r.rows[0]![2]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/);
     await expect(data.svcsql("SELECT * FROM state_reports")).rejects.toBeInstanceOf(DataQueryError);
@@ -118,16 +164,26 @@ describe("data API on the stand-in", () => {
   it("svcsql renders awkward SQL and values faithfully: duplicate names, a trailing comment, quotes, NULLs", async () => {
     const res = await raw(
       "/v1/svcsql",
-      { query: `SELECT 'say "hi"\\n' || chr(10) || 'é' AS s, NULL::INTEGER AS n, 1.50::DECIMAL(10,2) AS n, TIMESTAMP '2024-02-29 13:45:06.789' AS t, false AS b FROM orders LIMIT 1; -- done` },
+      {
+        query: `SELECT 'say "hi"\\n' || chr(10) || 'é' AS s, NULL::INTEGER AS n, 1.50::DECIMAL(10,2) AS n, TIMESTAMP '2024-02-29 13:45:06.789' AS t, false AS b FROM orders LIMIT 1; -- done`,
+      },
       jwt,
     );
     expect(res.status).toBe(200);
     expect(res.json.schema).toEqual([
-      { name: "s", type: "string" }, { name: "n", type: "number" }, { name: "n", type: "number" }, { name: "t", type: "time" }, { name: "b", type: "boolean" },
+      { name: "s", type: "string" },
+      { name: "n", type: "number" },
+      { name: "n", type: "number" },
+      { name: "t", type: "time" },
+      { name: "b", type: "boolean" },
     ]);
     // Rows are arrays in schema order: both columns named n keep their values.
     expect(res.json.data).toEqual([['say "hi"\\n\né', null, "1.50", "2024-02-29T13:45:06.789", false]]);
-    const nulls = await raw("/v1/svcsql", { query: "SELECT NULL::VARCHAR AS s, NULL::BOOLEAN AS b, NULL::TIMESTAMP AS t, NULL::DOUBLE AS d" }, jwt);
+    const nulls = await raw(
+      "/v1/svcsql",
+      { query: "SELECT NULL::VARCHAR AS s, NULL::BOOLEAN AS b, NULL::TIMESTAMP AS t, NULL::DOUBLE AS d" },
+      jwt,
+    );
     expect(nulls.json.data).toEqual([[null, null, null, null]]);
     const typed = await data.svcsql("SELECT 1 AS a, 2 AS a, 'x' AS a");
     expect(typed.columns.map((c) => c.key)).toEqual(["a", "a", "a"]);
@@ -139,7 +195,11 @@ describe("data API on the stand-in", () => {
     expect(new Set(orders.measures.map((x) => x.aggType))).toEqual(new Set(["count", "sum", "avg", "countDistinct", "number"]));
     // Display formats as the semantic model sets them (issue 13): currency, percent; none where unset.
     const format = (name: string) => orders.measures.find((x) => x.name === name)?.format;
-    expect([format("orders.total_amount"), format("orders.return_rate"), format("orders.count")]).toEqual(["currency", "percent", undefined]);
+    expect([format("orders.total_amount"), format("orders.return_rate"), format("orders.count")]).toEqual([
+      "currency",
+      "percent",
+      undefined,
+    ]);
     const types = new Set(m.cubes.flatMap((c) => c.dimensions.map((d) => d.type)));
     expect(types).toEqual(new Set(["string", "number", "boolean", "time"]));
   });

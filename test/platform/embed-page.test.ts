@@ -56,14 +56,33 @@ async function open(o: { session?: string; hostOrigin?: string; extra?: string; 
 const msgs = (page: Page) => page.evaluate(() => (window as unknown as { __msgs: Msg[] }).__msgs);
 const types = async (page: Page) => (await msgs(page)).map((m) => m.data.type);
 async function waitFor(page: Page, type: string, count = 1): Promise<Msg[]> {
-  await page.waitForFunction(([t, n]) => (window as unknown as { __msgs: Msg[] }).__msgs.filter((m) => m.data?.type === t).length >= (n as number), [type, count] as const, { timeout: 20_000 });
+  await page.waitForFunction(
+    ([t, n]) => (window as unknown as { __msgs: Msg[] }).__msgs.filter((m) => m.data?.type === t).length >= (n as number),
+    [type, count] as const,
+    { timeout: 20_000 },
+  );
   return (await msgs(page)).filter((m) => m.data.type === type);
 }
-const action = (type: string, payload: Record<string, unknown>) => ({ source: "svc-embed", direction: "action", type, payload, timestamp: Date.now() });
-const send = (page: Page, msg: unknown, target?: string) => page.evaluate(([m, t]) => (window as unknown as { __send(m: unknown, t: string): void }).__send(m, t as string), [msg, target ?? rig.base] as const);
+const action = (type: string, payload: Record<string, unknown>) => ({
+  source: "svc-embed",
+  direction: "action",
+  type,
+  payload,
+  timestamp: Date.now(),
+});
+const send = (page: Page, msg: unknown, target?: string) =>
+  page.evaluate(([m, t]) => (window as unknown as { __send(m: unknown, t: string): void }).__send(m, t as string), [
+    msg,
+    target ?? rig.base,
+  ] as const);
 const frame = (page: Page) => page.frameLocator("#embed");
-const pwExpectText = (page: Page, sel: string, text: string) => expect.poll(() => frame(page).locator(sel).textContent(), { timeout: 15_000 }).toBe(text);
-const rowsOf = async (page: Page, widget: string) => JSON.parse((await frame(page).locator(`section[data-widget-id="${widget}"]`).getAttribute("data-rows")) ?? "[]") as Array<{ x: string; y: number }>;
+const pwExpectText = (page: Page, sel: string, text: string) =>
+  expect.poll(() => frame(page).locator(sel).textContent(), { timeout: 15_000 }).toBe(text);
+const rowsOf = async (page: Page, widget: string) =>
+  JSON.parse((await frame(page).locator(`section[data-widget-id="${widget}"]`).getAttribute("data-rows")) ?? "[]") as Array<{
+    x: string;
+    y: number;
+  }>;
 
 describe("embed page", () => {
   it("exchanges its session, says ready once with the envelope of §6.1, views, draws real charts and says dashboard-loaded", async () => {
@@ -76,7 +95,13 @@ describe("embed page", () => {
       expect(m.data).toMatchObject({ source: "svc-embed", direction: "event", surface: "dashboard" });
       expect(typeof m.data.timestamp).toBe("number");
     }
-    expect(all[0]!.data.payload).toEqual({ embedTenant: "acme-retail", deploymentId: 1, mode: "signed", surface: "dashboard", publicId: "SalesDash001" });
+    expect(all[0]!.data.payload).toEqual({
+      embedTenant: "acme-retail",
+      deploymentId: 1,
+      mode: "signed",
+      surface: "dashboard",
+      publicId: "SalesDash001",
+    });
     expect(loaded!.data.payload).toMatchObject({ publicId: "SalesDash001", widgetCount: 2 });
     // Real charts: Vega drew SVG marks for each widget.
     await expect.poll(() => frame(page).locator('section[data-widget-id="w-status"] svg .mark-rect path').count()).toBeGreaterThan(2);
@@ -145,7 +170,11 @@ describe("embed page", () => {
     await waitFor(page, "svc:event:dashboard-loaded");
     await frame(page).getByRole("button", { name: "Drill down" }).first().click();
     const [drill] = await waitFor(page, "svc:event:drilldown");
-    expect(drill!.data.payload).toMatchObject({ member: "orders.count", widgetId: "w-status", value: { "orders.status": expect.any(String) } });
+    expect(drill!.data.payload).toMatchObject({
+      member: "orders.count",
+      widgetId: "w-status",
+      value: { "orders.status": expect.any(String) },
+    });
     await frame(page).locator('section[data-widget-id="w-status"] svg .mark-rect path').first().click();
     await waitFor(page, "svc:event:drilldown", 2);
     const dl = page.waitForEvent("download");
@@ -194,10 +223,14 @@ describe("embed page", () => {
     await expect.poll(() => frame(page).locator("html").getAttribute("data-scheme")).toBe("dark");
     await send(page, action("svc:action:set-theme", { embedTheme: { primaryColor: "#aa3300" } }));
     await expect.poll(() => frame(page).locator("body").getAttribute("data-primary-color")).toBe("#aa3300");
-    await expect.poll(() => frame(page).locator('section[data-widget-id="w-status"] svg .mark-rect path').first().getAttribute("fill")).toBe("#aa3300");
+    await expect
+      .poll(() => frame(page).locator('section[data-widget-id="w-status"] svg .mark-rect path').first().getAttribute("fill"))
+      .toBe("#aa3300");
     await send(page, action("svc:action:set-locale", { locale: "de-DE" }));
     await expect.poll(() => frame(page).locator("html").getAttribute("lang")).toBe("de-DE");
-    await expect.poll(() => frame(page).locator('section[data-widget-id="w-status"] .total').textContent()).toMatch(/\d\.\d{3}\.\d{3}|\d{3}\.\d{3}/);
+    await expect
+      .poll(() => frame(page).locator('section[data-widget-id="w-status"] .total').textContent())
+      .toMatch(/\d\.\d{3}\.\d{3}|\d{3}\.\d{3}/);
     // A theme with an unknown field is refused (strict schema): nothing changes.
     await send(page, action("svc:action:set-theme", { embedTheme: { primaryColor: "#000000", logo: "x" } }));
     await page.waitForTimeout(300);

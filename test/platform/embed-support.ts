@@ -25,7 +25,11 @@ export class EmbedRig {
     const headers: Record<string, string> = {};
     if (o.auth !== undefined) headers.authorization = o.auth;
     if (o.body !== undefined || o.raw !== undefined) headers["content-type"] = "application/json";
-    const res = await fetch(this.base + path, { method, headers, body: o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body)) });
+    const res = await fetch(this.base + path, {
+      method,
+      headers,
+      body: o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body)),
+    });
     const text = await res.text();
     return { status: res.status, json: text ? JSON.parse(text) : undefined };
   }

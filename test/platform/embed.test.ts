@@ -58,7 +58,9 @@ describe("POST /api/v1/embed/generate-session", () => {
 
   it("accepts embedTheme and settings (nested as settings); rejects unknown fields and wrong types", async () => {
     const ok = await rig.generate({
-      externalId: "t", embedTenantName: tenants[0], embedTheme: { primaryColor: "#0a7", borderRadius: 4, font: "Inter" },
+      externalId: "t",
+      embedTenantName: tenants[0],
+      embedTheme: { primaryColor: "#0a7", borderRadius: 4, font: "Inter" },
       settings: { allowAi: false, locale: "de-DE", timezone: "Europe/Berlin", enableDashboardComments: true },
     });
     expect(ok.status).toBe(200);
@@ -113,7 +115,10 @@ describe("POST /api/v1/embed/session/revoke", () => {
   it("is admin only and idempotent: 204 for known, unknown and already revoked ids", async () => {
     const sid = await rig.sessionId({ externalId: "r" });
     expect((await rig.call("POST", "/api/v1/embed/session/revoke", { body: { sessionId: sid } })).status).toBe(401);
-    expect((await rig.call("POST", "/api/v1/embed/session/revoke", { body: { sessionId: sid }, auth: `Bearer ${rig.p.info.apiKeys.analyst}` })).status).toBe(403);
+    expect(
+      (await rig.call("POST", "/api/v1/embed/session/revoke", { body: { sessionId: sid }, auth: `Bearer ${rig.p.info.apiKeys.analyst}` }))
+        .status,
+    ).toBe(403);
     for (const id of [sid, sid, "never-minted"]) {
       const r = await rig.call("POST", "/api/v1/embed/session/revoke", { body: { sessionId: id }, auth: `Bearer ${rig.admin}` });
       expect(r.status).toBe(204);
@@ -140,7 +145,9 @@ describe("POST /api/v1/embed/session/revoke", () => {
     expect((await Promise.all(calls())).map((r) => r.status)).toEqual([401, 401, 401]);
     // Expired ids are fine to revoke too.
     await rig.advance(10 * 60_000);
-    expect((await rig.call("POST", "/api/v1/embed/session/revoke", { body: { sessionId: sid }, auth: `Bearer ${rig.admin}` })).status).toBe(204);
+    expect((await rig.call("POST", "/api/v1/embed/session/revoke", { body: { sessionId: sid }, auth: `Bearer ${rig.admin}` })).status).toBe(
+      204,
+    );
   });
 });
 
@@ -154,7 +161,8 @@ describe("GET /api/v1/embed/dashboard/{publicId}", () => {
       expect(d.publicId).toBe(shared);
       expect(d.title).toEqual(expect.any(String));
       expect(d.widgets.length).toBeGreaterThan(0);
-      for (const w of d.widgets) expect(w).toEqual({ id: expect.any(String), title: expect.any(String), query: expect.any(Object), chart: expect.any(String) });
+      for (const w of d.widgets)
+        expect(w).toEqual({ id: expect.any(String), title: expect.any(String), query: expect.any(Object), chart: expect.any(String) });
     }
   });
 
@@ -190,7 +198,9 @@ describe("GET /api/v1/embed/dashboards (ours: dashboards linked to a report)", (
     const first = await rig.token("l1", tenants[0]);
     const other = await rig.token("l1", tenants[1]);
     const ids = async (token: string, q: string) =>
-      ((await rig.call("GET", `/api/v1/embed/dashboards${q}`, { auth: embedAuth(token) })).json as { items: { publicId: string }[] }).items.map((d) => d.publicId);
+      (
+        (await rig.call("GET", `/api/v1/embed/dashboards${q}`, { auth: embedAuth(token) })).json as { items: { publicId: string }[] }
+      ).items.map((d) => d.publicId);
     expect(await ids(first, "?deploymentId=1&reportId=1")).toEqual([shared, restricted]);
     expect(await ids(other, "?deploymentId=1&reportId=1")).toEqual([shared]);
     expect(await ids(other, "?deploymentId=1&reportId=3")).toEqual([]);
@@ -203,9 +213,15 @@ describe("embed users", () => {
     const a = await rig.token("same-person", tenants[0], { email: "same@acme.test", firstName: "Sam" });
     const b = await rig.token("same-person", tenants[1]);
     const users = async (token: string) =>
-      ((await rig.call("GET", `/api/v1/embed/dashboard/${shared}/comments/mentionable-users?search=same-person`, { auth: embedAuth(token) })).json as {
-        items: { id: number; username: string; email: string | null; firstName: string | null }[];
-      }).items;
+      (
+        (
+          await rig.call("GET", `/api/v1/embed/dashboard/${shared}/comments/mentionable-users?search=same-person`, {
+            auth: embedAuth(token),
+          })
+        ).json as {
+          items: { id: number; username: string; email: string | null; firstName: string | null }[];
+        }
+      ).items;
     const [ua] = await users(a);
     const [ub] = await users(b);
     expect(ua).toEqual({ id: expect.any(Number), username: "same-person", email: "same@acme.test", firstName: "Sam" });
@@ -219,7 +235,10 @@ describe("embed users", () => {
   it("a session without embedTenantName lands in the account's own tenant", async () => {
     const own = await rig.token("no-tenant-1");
     const own2 = await rig.token("no-tenant-2");
-    const names = ((await rig.call("GET", `/api/v1/embed/dashboard/${shared}/comments/mentionable-users?search=no-tenant`, { auth: embedAuth(own) })).json as { items: { username: string }[] }).items.map((u) => u.username);
+    const names = (
+      (await rig.call("GET", `/api/v1/embed/dashboard/${shared}/comments/mentionable-users?search=no-tenant`, { auth: embedAuth(own) }))
+        .json as { items: { username: string }[] }
+    ).items.map((u) => u.username);
     expect(names).toEqual(["no-tenant-1", "no-tenant-2"]);
     expect(own2).not.toBe(own);
   });
@@ -233,7 +252,11 @@ describe("POST /__dev/embed-session (the dev session broker)", () => {
     expect((await rig.call("POST", "/__dev/embed-session", { body: { embedTenantName: tenants[0] } })).status).toBe(400);
     const plain = await startPlatform({ log: () => {} });
     try {
-      const res = await fetch(`${plain.info.baseUrl}/__dev/embed-session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ externalId: "x" }) });
+      const res = await fetch(`${plain.info.baseUrl}/__dev/embed-session`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ externalId: "x" }),
+      });
       expect(res.status).toBe(404);
     } finally {
       await plain.close();

@@ -44,7 +44,9 @@ describe("dashboard exports", () => {
     const bytes = new Uint8Array(await res.arrayBuffer());
     expect([...bytes.slice(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     // A real picture: decodable, a reasonable size, and not one flat colour.
-    const img = new Resvg(`<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10"><image width="10" height="10" xlink:href="data:image/png;base64,${Buffer.from(bytes).toString("base64")}"/></svg>`).render();
+    const img = new Resvg(
+      `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10"><image width="10" height="10" xlink:href="data:image/png;base64,${Buffer.from(bytes).toString("base64")}"/></svg>`,
+    ).render();
     const colours = new Set<number>();
     for (let i = 0; i < img.pixels.length; i += 4) colours.add(img.pixels.readUInt32BE(i));
     expect(colours.size).toBeGreaterThan(3);
@@ -93,11 +95,27 @@ describe("dashboard exports", () => {
   });
 
   it("renderAs is admin-only and needs a subject that can read the dashboard", async () => {
-    expect((await submit({ publicId: "SalesDash001", format: "png", renderAs: { internalId: "vic.viewer@cellbound.test" } }, "analyst")).status).toBe(403);
-    expect((await submit({ publicId: "SalesDash001", format: "png", renderAs: { internalId: "vic.viewer@cellbound.test" } }, "admin")).status).toBe(202);
-    expect((await submit({ publicId: "SalesDash001", format: "png", renderAs: { internalId: "nobody@cellbound.test" } }, "admin")).status).toBe(400);
-    expect((await submit({ publicId: "AcmeDash0002", format: "png", renderAs: { externalId: "x", embedTenantName: "globex-wholesale" } }, "admin")).status).toBe(403);
-    expect((await submit({ publicId: "AcmeDash0002", format: "png", renderAs: { externalId: "x", embedTenantName: "acme-retail" } }, "admin")).status).toBe(202);
+    expect(
+      (await submit({ publicId: "SalesDash001", format: "png", renderAs: { internalId: "vic.viewer@cellbound.test" } }, "analyst")).status,
+    ).toBe(403);
+    expect(
+      (await submit({ publicId: "SalesDash001", format: "png", renderAs: { internalId: "vic.viewer@cellbound.test" } }, "admin")).status,
+    ).toBe(202);
+    expect(
+      (await submit({ publicId: "SalesDash001", format: "png", renderAs: { internalId: "nobody@cellbound.test" } }, "admin")).status,
+    ).toBe(400);
+    expect(
+      (
+        await submit(
+          { publicId: "AcmeDash0002", format: "png", renderAs: { externalId: "x", embedTenantName: "globex-wholesale" } },
+          "admin",
+        )
+      ).status,
+    ).toBe(403);
+    expect(
+      (await submit({ publicId: "AcmeDash0002", format: "png", renderAs: { externalId: "x", embedTenantName: "acme-retail" } }, "admin"))
+        .status,
+    ).toBe(202);
     expect((await submit({ publicId: "SalesDash001", format: "png", renderAs: "vic" }, "admin")).status).toBe(400);
   });
 

@@ -19,7 +19,10 @@ afterAll(async () => platform?.close());
 
 async function post(path: string, body: unknown, signal?: AbortSignal) {
   const res = await fetch(platform.info.dataUrl + path, {
-    method: "POST", headers: { "Content-Type": "application/json", Authorization: jwt }, body: typeof body === "string" ? body : JSON.stringify(body), ...(signal ? { signal } : {}),
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: jwt },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+    ...(signal ? { signal } : {}),
   });
   const text = await res.text();
   return { status: res.status, text, json: JSON.parse(text) as { error?: string; type?: string; data?: unknown[][]; schema?: unknown[] } };
@@ -109,9 +112,13 @@ describe("svcsql limits", () => {
     try {
       const mgmt = createPlatformClient({ baseUrl: patient.info.baseUrl, credential: patient.info.apiKeys.viewer });
       const token = await createDeploymentTokenManager({ client: mgmt, deploymentId: 1 }).getToken();
-      const call = (path: string, body: unknown, signal?: AbortSignal) => fetch(patient.info.dataUrl + path, {
-        method: "POST", headers: { "Content-Type": "application/json", Authorization: token }, body: JSON.stringify(body), ...(signal ? { signal } : {}),
-      });
+      const call = (path: string, body: unknown, signal?: AbortSignal) =>
+        fetch(patient.info.dataUrl + path, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Authorization: token },
+          body: JSON.stringify(body),
+          ...(signal ? { signal } : {}),
+        });
       const heavy = new AbortController();
       const running = call("/v1/svcsql", { query: "SELECT count(*) FROM range(100000000000)" }, heavy.signal).catch((e: unknown) => e);
       while (patient.state.svcsqlRunning() === 0) await new Promise((r) => setTimeout(r, 10));
@@ -142,8 +149,9 @@ describe("request bodies", () => {
   it("a deeply nested JSON body is a 400 on every API, not a 500", async () => {
     // Before: the management API answered 500 (the stack overflowed after parsing) and clients retried it.
     const mgmt = await fetch(`${platform.info.baseUrl}/api/v1/deployments/1/reports`, {
-      method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${platform.info.apiKeys.admin}` },
-      body: `{"name": "Deep", "meta": ${"{\"a\":".repeat(100_000)}1${"}".repeat(100_000)}}`,
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${platform.info.apiKeys.admin}` },
+      body: `{"name": "Deep", "meta": ${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}}`,
     });
     const mgmtBody = (await mgmt.json()) as { error: string; field?: string };
     expect([mgmt.status, mgmtBody.error]).toEqual([400, "The body is nested deeper than 64 levels"]);

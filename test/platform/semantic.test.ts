@@ -33,10 +33,33 @@ async function rows(q: LoadQuery, pushdown: boolean) {
 
 const queries: LoadQuery[] = [
   { measures: ["orders.count", "orders.total_amount", "orders.avg_amount"], dimensions: ["customers.country", "orders.status"] },
-  { measures: ["orders.total_quantity"], dimensions: ["products.category"], timeDimensions: [{ dimension: "orders.created_at", granularity: "quarter", dateRange: ["2024-01-01", "2024-12-31"] }], timezone: "America/New_York" },
-  { measures: ["orders.count"], dimensions: ["customers.segment", "customers.is_vip"], filters: [{ member: "orders.status", operator: "equals", values: ["shipped"] }, { member: "customers.country", operator: "notEquals", values: ["Japan"] }, { or: [{ member: "orders.amount", operator: "gt", values: ["900"] }, { member: "orders.is_returned", operator: "equals", values: ["true"] }] }] },
+  {
+    measures: ["orders.total_quantity"],
+    dimensions: ["products.category"],
+    timeDimensions: [{ dimension: "orders.created_at", granularity: "quarter", dateRange: ["2024-01-01", "2024-12-31"] }],
+    timezone: "America/New_York",
+  },
+  {
+    measures: ["orders.count"],
+    dimensions: ["customers.segment", "customers.is_vip"],
+    filters: [
+      { member: "orders.status", operator: "equals", values: ["shipped"] },
+      { member: "customers.country", operator: "notEquals", values: ["Japan"] },
+      {
+        or: [
+          { member: "orders.amount", operator: "gt", values: ["900"] },
+          { member: "orders.is_returned", operator: "equals", values: ["true"] },
+        ],
+      },
+    ],
+  },
   { measures: ["orders.count"], dimensions: ["customers.name"], order: { "orders.count": "desc" }, limit: 50, offset: 10 },
-  { measures: ["orders.avg_amount", "orders.total_quantity"], dimensions: ["customers.is_vip"], timeDimensions: [{ dimension: "customers.signed_up_at", granularity: "year", dateRange: ["2020-06-01", "2022-06-30"] }], filters: [{ member: "customers.country", operator: "equals", values: ["Japan", "Kenya"] }] },
+  {
+    measures: ["orders.avg_amount", "orders.total_quantity"],
+    dimensions: ["customers.is_vip"],
+    timeDimensions: [{ dimension: "customers.signed_up_at", granularity: "year", dateRange: ["2020-06-01", "2022-06-30"] }],
+    filters: [{ member: "customers.country", operator: "equals", values: ["Japan", "Kenya"] }],
+  },
 ];
 
 describe("aggregate pushdown", () => {
@@ -51,26 +74,39 @@ describe("aggregate pushdown", () => {
     expect(compileLoad(queries[3]!).sql).toContain("sample.rollup_customer o");
     expect(compileLoad(queries[4]!).sql).toContain("sample.rollup_customer o");
     expect(compileLoad({ measures: ["orders.count"], dimensions: ["products.name"] }).sql).toContain("sample.rollup_product o");
-    expect(compileLoad({ measures: ["orders.count"], dimensions: ["products.name"], filters: [{ member: "orders.status", operator: "equals", values: ["shipped"] }] }).sql).toContain("sample.rollup_product_status o");
+    expect(
+      compileLoad({
+        measures: ["orders.count"],
+        dimensions: ["products.name"],
+        filters: [{ member: "orders.status", operator: "equals", values: ["shipped"] }],
+      }).sql,
+    ).toContain("sample.rollup_product_status o");
     for (const q of [queries[0]!, queries[3]!, queries[4]!]) expect(compileLoad(q).sql).not.toContain(" JOIN ");
     expect(compileLoad(queries[1]!).sql).not.toContain("rollup_");
     expect(compileLoad(queries[2]!).sql).not.toContain("rollup_");
   });
-  it.each(queries.map((q, i) => [i, q] as const))("query %i: the JSON text DuckDB renders is the rows, time members repeated under their plain name", async (_i, q) => {
-    const c = compileLoad(q);
-    const objects = (await conn.runAndReadAll(c.sql, c.params)).getRowObjectsJson().map((row) => {
-      const o: Record<string, unknown> = { ...row };
-      for (const [granular, plain] of c.timeAliases) o[plain] = o[granular];
-      return o;
-    });
-    expect(objects.length).toBeGreaterThan(0);
-    const text = String((await conn.runAndReadAll(c.jsonSql, c.params)).getColumns()[0]![0]);
-    expect(JSON.parse(`[${text}]`)).toEqual(objects);
-  });
+  it.each(queries.map((q, i) => [i, q] as const))(
+    "query %i: the JSON text DuckDB renders is the rows, time members repeated under their plain name",
+    async (_i, q) => {
+      const c = compileLoad(q);
+      const objects = (await conn.runAndReadAll(c.sql, c.params)).getRowObjectsJson().map((row) => {
+        const o: Record<string, unknown> = { ...row };
+        for (const [granular, plain] of c.timeAliases) o[plain] = o[granular];
+        return o;
+      });
+      expect(objects.length).toBeGreaterThan(0);
+      const text = String((await conn.runAndReadAll(c.jsonSql, c.params)).getColumns()[0]![0]);
+      expect(JSON.parse(`[${text}]`)).toEqual(objects);
+    },
+  );
   it("does not apply to count-distinct measures or measure filters", () => {
     const q: LoadQuery = { measures: ["orders.customers_count"], dimensions: ["products.category"] };
     expect(compileLoad(q).sql).toBe(compileLoad(q, { pushdown: false }).sql);
-    const f: LoadQuery = { measures: ["orders.count"], dimensions: ["customers.country"], filters: [{ member: "orders.count", operator: "gt", values: ["5"] }] };
+    const f: LoadQuery = {
+      measures: ["orders.count"],
+      dimensions: ["customers.country"],
+      filters: [{ member: "orders.count", operator: "gt", values: ["5"] }],
+    };
     expect(compileLoad(f).sql).toBe(compileLoad(f, { pushdown: false }).sql);
   });
   it("rejects unknown members, bad timezones and unordered order ids", () => {

@@ -14,7 +14,10 @@ function usage(msg: string): never {
 
 let args;
 try {
-  args = parseArgs({ options: { minutes: { type: "string", default: "10" }, seed: { type: "string" }, quiet: { type: "boolean" } }, strict: true }).values;
+  args = parseArgs({
+    options: { minutes: { type: "string", default: "10" }, seed: { type: "string" }, quiet: { type: "boolean" } },
+    strict: true,
+  }).values;
 } catch (e) {
   usage((e as Error).message);
 }
@@ -31,14 +34,20 @@ const out = path.join(root, "bench/results/soak.json");
 mkdirSync(path.dirname(out), { recursive: true });
 writeFileSync(out, JSON.stringify({ ...result, at: new Date().toISOString(), minutes }, null, 2) + "\n");
 
-const line = (o: Record<string, number>) => Object.entries(o).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(", ") || "none";
-process.stdout.write([
-  `soak seed ${result.seed}: ${result.steps} steps in ${(result.durationMs / 1000).toFixed(0)} s`,
-  `  operations: ${line(result.operations)}`,
-  `  platform faults: ${line(result.faults.platform)}`,
-  `  excel faults: ${line(result.faults.excel)} (co-author edits ${result.faults.coauthorEdits})`,
-  `  invariant violations: ${result.violations.length}${result.violations.length ? ` (${line(result.violationCounts)})` : ""}`,
-  ...result.violations.slice(0, 20).map((v) => `    step ${v.step} ${v.op}: ${v.invariant}: ${v.detail}`),
-  `  written to ${path.relative(root, out)}`,
-].join("\n") + "\n");
+const line = (o: Record<string, number>) =>
+  Object.entries(o)
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(", ") || "none";
+process.stdout.write(
+  [
+    `soak seed ${result.seed}: ${result.steps} steps in ${(result.durationMs / 1000).toFixed(0)} s`,
+    `  operations: ${line(result.operations)}`,
+    `  platform faults: ${line(result.faults.platform)}`,
+    `  excel faults: ${line(result.faults.excel)} (co-author edits ${result.faults.coauthorEdits})`,
+    `  invariant violations: ${result.violations.length}${result.violations.length ? ` (${line(result.violationCounts)})` : ""}`,
+    ...result.violations.slice(0, 20).map((v) => `    step ${v.step} ${v.op}: ${v.invariant}: ${v.detail}`),
+    `  written to ${path.relative(root, out)}`,
+  ].join("\n") + "\n",
+);
 process.exit(result.violations.length ? 1 : 0);

@@ -21,9 +21,17 @@ describe("soak (short form)", () => {
 });
 
 describe("soak invariants catch what they guard", () => {
-  it.each([["outside", ["outside"]], ["denied", ["denied"]], ["unrecorded", ["checksum", "falseEdit"]]] as const)("a Cellbound write (%s) is reported", async (sabotage, invariants) => {
-    const r = await runSoak({ seed: 7, durationMs: 30_000, maxSteps: 25, platformRates: {}, excelRates: {}, sabotage });
-    expect(r.operations.place).toBeGreaterThan(0);
-    for (const i of invariants) expect(r.violationCounts[i], i).toBeGreaterThan(0);
-  }, 120_000);
+  it.each([
+    ["outside", ["outside"]],
+    ["denied", ["denied"]],
+    ["unrecorded", ["checksum", "falseEdit"]],
+  ] as const)(
+    "a Cellbound write (%s) is reported",
+    async (sabotage, invariants) => {
+      const r = await runSoak({ seed: 7, durationMs: 30_000, maxSteps: 25, platformRates: {}, excelRates: {}, sabotage });
+      expect(r.operations.place).toBeGreaterThan(0);
+      for (const i of invariants) expect(r.violationCounts[i], i).toBeGreaterThan(0);
+    },
+    120_000,
+  );
 });

@@ -20,7 +20,13 @@
 import { startPlatform, type RunningPlatform } from "../../dev/platform/server.ts";
 import { seededRandom, type FaultKind } from "../../dev/platform/chaos.ts";
 import { createDevExcel, DevExcelFaults, DevWorkbook, type CoauthorEdit, type ExcelFaultKind } from "../../dev/excel/index.ts";
-import { createDataClient, createDeploymentTokenManager, createPlatformClient, type PlatformClient, type Report } from "../../src/api/index.ts";
+import {
+  createDataClient,
+  createDeploymentTokenManager,
+  createPlatformClient,
+  type PlatformClient,
+  type Report,
+} from "../../src/api/index.ts";
 import { ExcelPort } from "../../src/host/excel/index.ts";
 import { cellA1, parseAddress } from "../../src/host/a1.ts";
 import type { Area } from "../../src/host/port.ts";
@@ -69,23 +75,48 @@ export interface SoakResult {
   violations: Violation[];
   /** Per invariant, how many violations (a persisting one counts once). */
   violationCounts: Record<string, number>;
-  config: { actionDeadlineMs: number; platformRates: Partial<Record<FaultKind, number>>; excelRates: Partial<Record<ExcelFaultKind, number>> };
+  config: {
+    actionDeadlineMs: number;
+    platformRates: Partial<Record<FaultKind, number>>;
+    excelRates: Partial<Record<ExcelFaultKind, number>>;
+  };
 }
 
 export const SOAK_PLATFORM_RATES: Partial<Record<FaultKind, number>> = {
-  latency: 0.08, error5xx: 0.03, reset: 0.02, truncate: 0.02, hang: 0.002, upsertRace: 0.05, continueWait: 0.1, tokenExpiry: 0.01,
+  latency: 0.08,
+  error5xx: 0.03,
+  reset: 0.02,
+  truncate: 0.02,
+  hang: 0.002,
+  upsertRace: 0.05,
+  continueWait: 0.1,
+  tokenExpiry: 0.01,
 };
-export const SOAK_EXCEL_RATES: Partial<Record<ExcelFaultKind, number>> = { payloadLimit: 0.04, syncFailure: 0.04, coauthorInside: 0.03, coauthorBeside: 0.03 };
+export const SOAK_EXCEL_RATES: Partial<Record<ExcelFaultKind, number>> = {
+  payloadLimit: 0.04,
+  syncFailure: 0.04,
+  coauthorInside: 0.03,
+  coauthorBeside: 0.03,
+};
 
 type Op = "place" | "refresh" | "refreshAllStop" | "check" | "disconnect" | "edit" | "insertRows" | "renameSheet" | "changeReport";
 const OPS: [Op, number][] = [
-  ["place", 14], ["refresh", 18], ["refreshAllStop", 8], ["check", 10], ["disconnect", 5], ["edit", 16], ["insertRows", 5], ["renameSheet", 4], ["changeReport", 10],
+  ["place", 14],
+  ["refresh", 18],
+  ["refreshAllStop", 8],
+  ["check", 10],
+  ["disconnect", 5],
+  ["edit", 16],
+  ["insertRows", 5],
+  ["renameSheet", 4],
+  ["changeReport", 10],
 ];
 /** Operations where Cellbound writes: the cell diff applies to them. */
 const CELLBOUND_OPS = new Set<Op>(["place", "refresh", "refreshAllStop", "check", "disconnect"]);
 
 /** Report queries of several sizes: a few rows, a screenful, more than one 1,000-row chunk. */
-const customers = (limit: number) => JSON.stringify({ measures: ["orders.count"], dimensions: ["customers.id", "customers.name"], order: [["customers.id", "asc"]], limit });
+const customers = (limit: number) =>
+  JSON.stringify({ measures: ["orders.count"], dimensions: ["customers.id", "customers.name"], order: [["customers.id", "asc"]], limit });
 const statuses = () => JSON.stringify({ measures: ["orders.count"], dimensions: ["orders.status"], order: [["orders.status", "asc"]] });
 const LIMITS = [12, 80, 150, 1_200, 2_100];
 
@@ -122,15 +153,27 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     const wb = new DevWorkbook(`https://contoso.sharepoint.example/Soak-${o.seed}.xlsx`, "Soak.xlsx");
     const dx = createDevExcel({ workbook: wb, platform: "OfficeOnline", faults });
     // Small write blocks: every placement of more than a few rows is written in several syncs.
-    const port = new ExcelPort({ Excel: dx.Excel as unknown as typeof Excel, Office: dx.Office as unknown as typeof Office, writeBlockBytes: 2_000 });
+    const port = new ExcelPort({
+      Excel: dx.Excel as unknown as typeof Excel,
+      Office: dx.Office as unknown as typeof Office,
+      writeBlockBytes: 2_000,
+    });
     const sheets = [wb.addSheet("Alpha").id, wb.addSheet("Beta").id];
     const shared = wb.addSheet("Shared").id;
     const client = (persona: "outsider" | "analyst"): PlatformClient =>
-      createPlatformClient({ baseUrl: platform.info.baseUrl, credential: platform.info.apiKeys[persona], retry: { baseDelayMs: 5, maxDelayMs: 40 } });
+      createPlatformClient({
+        baseUrl: platform.info.baseUrl,
+        credential: platform.info.apiKeys[persona],
+        retry: { baseDelayMs: 5, maxDelayMs: 40 },
+      });
     const me = client(USER);
     const engines = new Map<number, SyncEngine>();
     for (const d of [1, 2]) {
-      const data = createDataClient({ dataUrl: platform.info.dataUrl, token: createDeploymentTokenManager({ client: me, deploymentId: d }), retry: { baseDelayMs: 5, maxDelayMs: 40 } });
+      const data = createDataClient({
+        dataUrl: platform.info.dataUrl,
+        token: createDeploymentTokenManager({ client: me, deploymentId: d }),
+        retry: { baseDelayMs: 5, maxDelayMs: 40 },
+      });
       engines.set(d, new SyncEngine({ port, platform: me, data, deploymentId: d, writeChunksPerCall: 1 }));
     }
     const identity = await port.identity();
@@ -145,11 +188,24 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     // A DENIED placement in this workbook: the analyst's private report, its cells on "Shared".
     const analyst = client("analyst");
     const privateReport = await analyst.createReport(1, { name: "Analyst private", title: "Analyst private", jsonQuery: statuses() });
-    const deniedGrid = [["Status", "Count"], ["cancelled", 1], ["completed", 2], ["processing", 3], ["shipped", 4]];
+    const deniedGrid = [
+      ["Status", "Count"],
+      ["cancelled", 1],
+      ["completed", 2],
+      ["processing", 3],
+      ["shipped", 4],
+    ];
     deniedGrid.forEach((row, r) => row.forEach((v, c) => wb.typeInto(shared, `${"BC"[c]}${r + 3}`, String(v))));
     await analyst.connectWorkbook(1, privateReport.id, {
-      externalWorkbookId: identity.workbookId, sheetId: shared, sheetName: "Shared", workbookName: identity.name, host: port.host,
-      resultChecksum: await fingerprintGrid(deniedGrid), anchorCell: "B3", endResultCell: "C7", resultLocation: "Shared!B3:C7",
+      externalWorkbookId: identity.workbookId,
+      sheetId: shared,
+      sheetName: "Shared",
+      workbookName: identity.name,
+      host: port.host,
+      resultChecksum: await fingerprintGrid(deniedGrid),
+      anchorCell: "B3",
+      endResultCell: "C7",
+      resultLocation: "Shared!B3:C7",
     });
     const deniedBefore = sheetCells(wb, shared);
 
@@ -162,7 +218,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     let userEdits = 0;
     let coauthorSeen = 0;
 
-    const locals = async () => (await engines.get(1)!.placements());
+    const locals = async () => await engines.get(1)!.placements();
     const areas = async (): Promise<Map<string, Area[]>> => {
       // Every area Cellbound may write for a placement: where its name is, and where its record says.
       const out = new Map<string, Area[]>();
@@ -170,7 +226,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       for (const p of await locals()) {
         const list: Area[] = [];
         const t = tracked.find((x) => x.name.toLowerCase() === p.name.toLowerCase());
-        const rows = Math.max(p.shape.rows, p.pending?.shape.rows ?? 0), cols = Math.max(p.shape.cols, p.pending?.shape.cols ?? 0);
+        const rows = Math.max(p.shape.rows, p.pending?.shape.rows ?? 0),
+          cols = Math.max(p.shape.cols, p.pending?.shape.cols ?? 0);
         if (t?.area) list.push({ ...t.area, rows: Math.max(t.area.rows, rows), cols: Math.max(t.area.cols, cols) });
         const a = parseAddress(p.anchorCell);
         list.push({ sheetId: p.sheetId, row: a.row, col: a.col, rows, cols });
@@ -178,7 +235,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       }
       return out;
     };
-    const inside = (a: Area, sheetId: string, row: number, col: number) => a.sheetId === sheetId && row >= a.row && row < a.row + a.rows && col >= a.col && col < a.col + a.cols;
+    const inside = (a: Area, sheetId: string, row: number, col: number) =>
+      a.sheetId === sheetId && row >= a.row && row < a.row + a.rows && col >= a.col && col < a.col + a.cols;
     const markTouched = (edits: readonly { sheetId: string; row: number; col: number }[], byKey: Map<string, Area[]>) => {
       for (const e of edits) for (const [key, list] of byKey) if (list.some((a) => inside(a, e.sheetId, e.row, e.col))) touched.add(key);
     };
@@ -187,7 +245,11 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     const runAction = async (name: string, fn: (signal: AbortSignal) => Promise<string>): Promise<void> => {
       const ac = new AbortController();
       let late = false;
-      const timer = setTimeout(() => { late = true; ac.abort(new Error("soak deadline")); platform.chaos.release(); }, deadline);
+      const timer = setTimeout(() => {
+        late = true;
+        ac.abort(new Error("soak deadline"));
+        platform.chaos.release();
+      }, deadline);
       const started = performance.now();
       try {
         const outcome = await fn(ac.signal);
@@ -203,7 +265,11 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       } finally {
         clearTimeout(timer);
       }
-      if (late) violate("deadline", `${name} did not end within ${deadline / 1000} s (took ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+      if (late)
+        violate(
+          "deadline",
+          `${name} did not end within ${deadline / 1000} s (took ${((performance.now() - started) / 1000).toFixed(1)} s)`,
+        );
     };
 
     const randomPlacement = async (d?: number): Promise<LocalPlacement | undefined> => {
@@ -230,7 +296,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
             if (o.sabotage === "outside") await port.write({ sheetId: slot.sheetId, row: 0, col: 30 }, [[`stray ${step}`]]);
             if (o.sabotage === "denied") await port.write({ sheetId: shared, row: 3, col: 2 }, [[step]]);
             const out = await engine.place(fresh, { at: target, signal });
-            if (o.sabotage === "unrecorded" && out.kind === "placed") await port.write({ ...target, row: target.row + 1 }, [[`unrecorded ${step}`]]);
+            if (o.sabotage === "unrecorded" && out.kind === "placed")
+              await port.write({ ...target, row: target.row + 1 }, [[`unrecorded ${step}`]]);
             // The user confirms overwriting what is there half of the time (left by an earlier placement).
             if (out.kind !== "wouldOverwrite" || rnd() < 0.5) return out.kind;
             const again = await engine.place(fresh, { at: target, confirmed: true, signal });
@@ -247,7 +314,11 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
               if (out.kind === "refreshed") touched.delete(p.key);
               return out.kind;
             }
-            if (!touched.has(p.key)) violate("falseEdit", `refresh of ${p.reportName} said "edited by hand" (rows ${out.edits.ranges.join(", ")}) with no person's edit`);
+            if (!touched.has(p.key))
+              violate(
+                "falseEdit",
+                `refresh of ${p.reportName} said "edited by hand" (rows ${out.edits.ranges.join(", ")}) with no person's edit`,
+              );
             const choice = rnd() < 0.5 ? "overwrite" : "keep";
             const again = await engine.refresh(p.key, choice, { signal });
             if (again.kind === "refreshed") touched.delete(p.key);
@@ -264,7 +335,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
             try {
               const progress = await engine.refreshAll({ signal: stop.signal });
               for (const [key, item] of Object.entries(progress.items)) {
-                if (item.state === "not-refreshed" && /Edited by hand/.test(item.reason) && !touched.has(key)) violate("falseEdit", `refresh all said "${item.reason}" with no person's edit`);
+                if (item.state === "not-refreshed" && /Edited by hand/.test(item.reason) && !touched.has(key))
+                  violate("falseEdit", `refresh all said "${item.reason}" with no person's edit`);
                 if (item.state === "done" && item.detail !== "kept edits") touched.delete(key);
               }
               return stop.signal.aborted ? "stopped" : "finished";
@@ -277,7 +349,12 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         case "check": {
           await runAction("check", async (signal) => {
             const r = await check(engine, { signal });
-            for (const pc of r.placements) if (pc.edit === "edited" && !touched.has(pc.key)) violate("falseEdit", `check says ${pc.reportName ?? pc.key} is edited by hand (rows ${JSON.stringify(pc.editedRows)}) with no person's edit`);
+            for (const pc of r.placements)
+              if (pc.edit === "edited" && !touched.has(pc.key))
+                violate(
+                  "falseEdit",
+                  `check says ${pc.reportName ?? pc.key} is edited by hand (rows ${JSON.stringify(pc.editedRows)}) with no person's edit`,
+                );
             return r.platformProblem ? "platformProblem" : "ok";
           });
           return;
@@ -333,20 +410,33 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     };
     const insertedAbove = new Map<string, number>();
     /** The report of that name as the platform has it now (another writer may have deleted and re-created it). */
-    const current = (r: Report): { id: number; deploymentId: number } | undefined => platform.state.reports().find((x) => x.deploymentId === r.deploymentId && x.name === r.name);
+    const current = (r: Report): { id: number; deploymentId: number } | undefined =>
+      platform.state.reports().find((x) => x.deploymentId === r.deploymentId && x.name === r.name);
 
     // ---- invariants after every step --------------------------------------------------------------
-    const checkInvariants = async (before: Map<string, CellValue>, areasBefore: Map<string, Area[]>, coauthor: readonly CoauthorEdit[], wasCellbound: boolean) => {
+    const checkInvariants = async (
+      before: Map<string, CellValue>,
+      areasBefore: Map<string, Area[]>,
+      coauthor: readonly CoauthorEdit[],
+      wasCellbound: boolean,
+    ) => {
       const areasAfter = await areas();
       markTouched(coauthor, areasBefore);
       markTouched(coauthor, areasAfter);
       // reportOnce
       const names = new Map<string, number>();
-      for (const r of platform.state.reports()) if (r.name.startsWith("Soak ")) names.set(`${r.deploymentId}|${r.name}`, (names.get(`${r.deploymentId}|${r.name}`) ?? 0) + 1);
-      for (const [n, count] of names) if (count > 1) violate("reportOnce", `report "${n.split("|")[1]}" exists ${count} times in deployment ${n.split("|")[0]}`);
+      for (const r of platform.state.reports())
+        if (r.name.startsWith("Soak ")) names.set(`${r.deploymentId}|${r.name}`, (names.get(`${r.deploymentId}|${r.name}`) ?? 0) + 1);
+      for (const [n, count] of names)
+        if (count > 1) violate("reportOnce", `report "${n.split("|")[1]}" exists ${count} times in deployment ${n.split("|")[0]}`);
       // denied
       const denied = sheetCells(wb, shared);
-      if (!sameCells(denied, deniedBefore)) violate("denied", `cells of the DENIED placement on "Shared" changed: ${diffCells(deniedBefore, denied).slice(0, 3).join("; ")}`, "denied");
+      if (!sameCells(denied, deniedBefore))
+        violate(
+          "denied",
+          `cells of the DENIED placement on "Shared" changed: ${diffCells(deniedBefore, denied).slice(0, 3).join("; ")}`,
+          "denied",
+        );
       // outside
       if (wasCellbound) {
         const after = allCells(wb, sheets);
@@ -355,30 +445,67 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         for (const k of changedKeys(before, after)) {
           if (coauthorAt.has(k)) continue;
           const [sheetId, r, c] = k.split("|") as [string, string, string];
-          if (!allowed.some((a) => inside(a, sheetId, Number(r), Number(c)))) violate("outside", `${wb.sheetById(sheetId)?.name}!${cellA1(Number(r), Number(c))} changed from ${JSON.stringify(before.get(k) ?? "")} to ${JSON.stringify(after.get(k) ?? "")} outside every placement`);
+          if (!allowed.some((a) => inside(a, sheetId, Number(r), Number(c))))
+            violate(
+              "outside",
+              `${wb.sheetById(sheetId)?.name}!${cellA1(Number(r), Number(c))} changed from ${JSON.stringify(before.get(k) ?? "")} to ${JSON.stringify(after.get(k) ?? "")} outside every placement`,
+            );
         }
       }
       // checksum / falseEdit, per placement
-      const recorded = new Map(platform.state.placements().filter((p) => p.workbookId === identity.workbookId).map((p) => [p.id, p]));
+      const recorded = new Map(
+        platform.state
+          .placements()
+          .filter((p) => p.workbookId === identity.workbookId)
+          .map((p) => [p.id, p]),
+      );
       const tracked = await port.tracked();
       for (const p of await locals()) {
         const t = tracked.find((x) => x.name.toLowerCase() === p.name.toLowerCase());
         // No name yet: a first placement interrupted before it was tracked; its record says where.
         const anchor = parseAddress(p.anchorCell);
-        const at = t?.area ?? (wb.sheetById(p.sheetId) ? { sheetId: p.sheetId, row: anchor.row, col: anchor.col, rows: p.shape.rows, cols: p.shape.cols } : null);
+        const at =
+          t?.area ??
+          (wb.sheetById(p.sheetId)
+            ? { sheetId: p.sheetId, row: anchor.row, col: anchor.col, rows: p.shape.rows, cols: p.shape.cols }
+            : null);
         if (!at) continue;
         const engine = engines.get(p.deploymentId)!;
-        const union = { ...at, rows: Math.max(at.rows, p.shape.rows, p.pending?.shape.rows ?? 0), cols: Math.max(at.cols, p.shape.cols, p.pending?.shape.cols ?? 0) };
+        const union = {
+          ...at,
+          rows: Math.max(at.rows, p.shape.rows, p.pending?.shape.rows ?? 0),
+          cols: Math.max(at.cols, p.shape.cols, p.pending?.shape.cols ?? 0),
+        };
         const current = await readArea(port, union);
         const state = await engine.classifyCells(p, current);
-        if (state.kind === "edited" && !touched.has(p.key)) violate("falseEdit", `${p.reportName} (${p.sheetName}!${p.anchorCell}) classifies as edited by hand (chunks ${state.editedChunks.join(",")}) with no person's edit${p.pending ? " — a write of it was interrupted" : ""}`, `${p.key}|classify`);
+        if (state.kind === "edited" && !touched.has(p.key))
+          violate(
+            "falseEdit",
+            `${p.reportName} (${p.sheetName}!${p.anchorCell}) classifies as edited by hand (chunks ${state.editedChunks.join(",")}) with no person's edit${p.pending ? " — a write of it was interrupted" : ""}`,
+            `${p.key}|classify`,
+          );
         const rec = p.placementId ? recorded.get(p.placementId) : undefined;
         if (rec && p.pending === null) {
           const cells = current.slice(0, p.shape.rows).map((row) => row.slice(0, p.shape.cols));
           const matches = sameGrid(await fingerprintGrid(cells), rec.resultChecksum as never);
-          if (!matches && !touched.has(p.key)) violate("checksum", `${p.reportName} is recorded with a checksum its cells do not match, and no person edited it`, `${p.key}|${JSON.stringify(rec.resultChecksum)}`);
-          if (!matches && touched.has(p.key) && state.kind !== "edited") violate("checksum", `${p.reportName}'s cells differ from the record after a person's edit, but it classifies as ${state.kind}, not edited`, `${p.key}|shows`);
-          if (p.committed && !sameGrid(p.committed, rec.resultChecksum as never)) violate("agree", `${p.reportName}: the workbook's committed fingerprint differs from the platform's record, with no write pending`, `${p.key}|${JSON.stringify(rec.resultChecksum)}`);
+          if (!matches && !touched.has(p.key))
+            violate(
+              "checksum",
+              `${p.reportName} is recorded with a checksum its cells do not match, and no person edited it`,
+              `${p.key}|${JSON.stringify(rec.resultChecksum)}`,
+            );
+          if (!matches && touched.has(p.key) && state.kind !== "edited")
+            violate(
+              "checksum",
+              `${p.reportName}'s cells differ from the record after a person's edit, but it classifies as ${state.kind}, not edited`,
+              `${p.key}|shows`,
+            );
+          if (p.committed && !sameGrid(p.committed, rec.resultChecksum as never))
+            violate(
+              "agree",
+              `${p.reportName}: the workbook's committed fingerprint differs from the platform's record, with no write pending`,
+              `${p.key}|${JSON.stringify(rec.resultChecksum)}`,
+            );
         }
       }
       // store
@@ -401,7 +528,10 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       coauthorSeen += coauthor.length;
       await new Promise((res) => setTimeout(res, 0)); // let workbook events arrive
       await checkInvariants(before, areasBefore, coauthor, cellbound);
-      if (step % 25 === 0) log(`step ${step}: ${violations.length} violation(s); ${(await locals()).length} placements; ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+      if (step % 25 === 0)
+        log(
+          `step ${step}: ${violations.length} violation(s); ${(await locals()).length} placements; ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+        );
     }
 
     // ---- final phase: faults off, a check per deployment, then everything must agree ------------
@@ -409,34 +539,55 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     platform.chaos.off();
     faults.off();
     // As a user would: check, refresh every placement (an interrupted write is finished then), check.
-    for (const engine of engines.values()) await runAction("finalCheck", async (signal) => (await check(engine, { signal })).platformProblem ? "platformProblem" : "ok");
+    for (const engine of engines.values())
+      await runAction("finalCheck", async (signal) => ((await check(engine, { signal })).platformProblem ? "platformProblem" : "ok"));
     for (const p of await locals()) {
       await runAction("finalRefresh", async (signal) => {
         const engine = engines.get(p.deploymentId)!;
         const out = await engine.refresh(p.key, "ask", { signal });
-        if (out.kind === "handEdited" && !touched.has(p.key)) violate("falseEdit", `final refresh of ${p.reportName} said "edited by hand" (rows ${out.edits.ranges.join(", ")}) with no person's edit`, `${p.key}|classify`);
+        if (out.kind === "handEdited" && !touched.has(p.key))
+          violate(
+            "falseEdit",
+            `final refresh of ${p.reportName} said "edited by hand" (rows ${out.edits.ranges.join(", ")}) with no person's edit`,
+            `${p.key}|classify`,
+          );
         return out.kind;
       });
     }
-    for (const engine of engines.values()) await runAction("finalCheck", async (signal) => (await check(engine, { signal })).platformProblem ? "platformProblem" : "ok");
+    for (const engine of engines.values())
+      await runAction("finalCheck", async (signal) => ((await check(engine, { signal })).platformProblem ? "platformProblem" : "ok"));
     await checkInvariants(new Map(), await areas(), [], false);
     const ours = platform.state.placements().filter((p) => p.workbookId === identity.workbookId && p.reportId !== privateReport.id);
     const byId = new Map((await locals()).filter((p) => p.placementId).map((p) => [p.placementId!, p]));
-    for (const p of ours) if (!byId.has(p.id)) violate("agree", `the platform records placement ${p.id} (${p.sheetName}!${p.anchorCell}) that the workbook does not track`);
+    for (const p of ours)
+      if (!byId.has(p.id))
+        violate("agree", `the platform records placement ${p.id} (${p.sheetName}!${p.anchorCell}) that the workbook does not track`);
     const alive = new Set(platform.state.reports().map((r) => r.id));
     for (const p of await locals()) {
       if (!alive.has(p.reportId)) continue; // another writer deleted its report (an upsert race): the pane says so
-      if (!p.placementId) violate("agree", `${p.reportName} at ${p.sheetName}!${p.anchorCell} was never recorded with the platform, even after a check`);
-      else if (!ours.some((x) => x.id === p.placementId)) violate("agree", `${p.reportName}: the workbook tracks placement ${p.placementId}, the platform has no such placement`);
+      if (!p.placementId)
+        violate("agree", `${p.reportName} at ${p.sheetName}!${p.anchorCell} was never recorded with the platform, even after a check`);
+      else if (!ours.some((x) => x.id === p.placementId))
+        violate("agree", `${p.reportName}: the workbook tracks placement ${p.placementId}, the platform has no such placement`);
     }
 
     const violationCounts: Record<string, number> = {};
     for (const v of violations) violationCounts[v.invariant] = (violationCounts[v.invariant] ?? 0) + 1;
     return {
-      seed: o.seed, steps: step, durationMs: Math.round(performance.now() - t0), operations, outcomes, errors,
+      seed: o.seed,
+      steps: step,
+      durationMs: Math.round(performance.now() - t0),
+      operations,
+      outcomes,
+      errors,
       faults: { platform: platform.chaos.counts(), excel: faults.counts(), coauthorEdits: coauthorSeen },
-      violations, violationCounts,
-      config: { actionDeadlineMs: deadline, platformRates: o.platformRates ?? SOAK_PLATFORM_RATES, excelRates: o.excelRates ?? SOAK_EXCEL_RATES },
+      violations,
+      violationCounts,
+      config: {
+        actionDeadlineMs: deadline,
+        platformRates: o.platformRates ?? SOAK_PLATFORM_RATES,
+        excelRates: o.excelRates ?? SOAK_EXCEL_RATES,
+      },
     };
   } finally {
     platform.chaos.off();
@@ -452,10 +603,12 @@ function sheetCells(wb: DevWorkbook, sheetId: string): Map<string, CellValue> {
   const out = new Map<string, CellValue>();
   const sheet = wb.sheetById(sheetId);
   if (!sheet) return out;
-  sheet.rows.forEach((row, r) => row?.forEach((_, c) => {
-    const v = wb.readCell(sheet, r, c);
-    if (v !== "") out.set(`${sheetId}|${r}|${c}`, v);
-  }));
+  sheet.rows.forEach((row, r) =>
+    row?.forEach((_, c) => {
+      const v = wb.readCell(sheet, r, c);
+      if (v !== "") out.set(`${sheetId}|${r}|${c}`, v);
+    }),
+  );
   return out;
 }
 function allCells(wb: DevWorkbook, sheetIds: readonly string[]): Map<string, CellValue> {

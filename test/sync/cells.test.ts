@@ -6,11 +6,27 @@ import { cellFor, isPlainNumber } from "../../src/sync/cells.ts";
 
 describe("cellFor fast path", () => {
   it("equals toCell for random doubles, decimals and edge values", () => {
-    const edge = fc.constantFrom(0, -0, 0.1, 1e15, 1e15 - 1, 123456789012345.6, 0.000123, 1.7976931348623157e308, 5e-324, 2 ** 53 + 2, -1.5, NaN, Infinity);
+    const edge = fc.constantFrom(
+      0,
+      -0,
+      0.1,
+      1e15,
+      1e15 - 1,
+      123456789012345.6,
+      0.000123,
+      1.7976931348623157e308,
+      5e-324,
+      2 ** 53 + 2,
+      -1.5,
+      NaN,
+      Infinity,
+    );
     const decimal = fc.tuple(fc.integer({ min: -1e9, max: 1e9 }), fc.integer({ min: 0, max: 6 })).map(([n, d]) => n / 10 ** d);
     fc.assert(
       fc.property(fc.oneof(fc.double(), decimal, edge, fc.integer()), (x) => {
-        expect(Object.is(cellFor(x, "number"), toCell(x, "number")) || (cellFor(x, "number") === 0 && toCell(x, "number") === 0)).toBe(true);
+        expect(Object.is(cellFor(x, "number"), toCell(x, "number")) || (cellFor(x, "number") === 0 && toCell(x, "number") === 0)).toBe(
+          true,
+        );
       }),
       { numRuns: 20_000 },
     );

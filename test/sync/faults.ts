@@ -13,7 +13,11 @@ import { byCustomer, byStatus, externalPlacements, startEnv, type Env, type Test
 
 const at = (wb: TestWorkbook, row: number, col: number) => ({ sheetId: wb.user.firstSheetId(), row, col });
 
-async function placed(engine: SyncEngine, report: Parameters<SyncEngine["place"]>[0], where: { sheetId: string; row: number; col: number }) {
+async function placed(
+  engine: SyncEngine,
+  report: Parameters<SyncEngine["place"]>[0],
+  where: { sheetId: string; row: number; col: number },
+) {
   const out = await engine.place(report, { at: where });
   if (out.kind !== "placed") throw new Error(`expected placed, got ${JSON.stringify(out)}`);
   return out;
@@ -21,7 +25,8 @@ async function placed(engine: SyncEngine, report: Parameters<SyncEngine["place"]
 
 /** A port whose write/clear fail on a chosen call (the pane closed, Excel failed mid-write). */
 function flakyPort(port: SheetPort, o: { failWrite?: number; halfWrite?: boolean; failClear?: number }): SheetPort {
-  let writes = 0, clears = 0;
+  let writes = 0,
+    clears = 0;
   const flaky = Object.create(port) as SheetPort;
   flaky.write = async (where, grid, options) => {
     if (++writes === o.failWrite) {
@@ -62,7 +67,12 @@ export function faultScenarios(label: string, kind: WorkbookKind): void {
       await env?.close();
     });
     const hangingClient = (hang: (url: string, init?: RequestInit) => boolean, onHang?: () => void): PlatformClient =>
-      createPlatformClient({ baseUrl: env.platform.info.baseUrl, credential: env.platform.info.apiKeys.analyst, retry: { baseDelayMs: 5, maxDelayMs: 20 }, fetch: hangingFetch(hang, onHang) });
+      createPlatformClient({
+        baseUrl: env.platform.info.baseUrl,
+        credential: env.platform.info.apiKeys.analyst,
+        retry: { baseDelayMs: 5, maxDelayMs: 20 },
+        fetch: hangingFetch(hang, onHang),
+      });
 
     it("a hung record (fetch never answers) ends at Cancel, and check/disconnect work again at once", async () => {
       const wb = newBook();
@@ -132,13 +142,23 @@ export function faultScenarios(label: string, kind: WorkbookKind): void {
       const engine = env.engine(wb);
       const p = await placed(engine, await env.createReport(byCustomer(1200)), at(wb, 0, 0));
       await env.client().updateReport(env.deploymentId, p.reportId, { jsonQuery: byCustomer(1200).jsonQuery!.replace('"asc"', '"desc"') });
-      const broken = env.engine({ ...wb, port: flakyPort(wb.port, { failWrite: 1, halfWrite: true }) }, "analyst", { writeChunksPerCall: 1 });
+      const broken = env.engine({ ...wb, port: flakyPort(wb.port, { failWrite: 1, halfWrite: true }) }, "analyst", {
+        writeChunksPerCall: 1,
+      });
       await expect(broken.refresh(p.key, "overwrite")).rejects.toThrow(/pane closed/);
       const local = (await loadPlacements(wb.port))[0]!;
       expect(local.pending).toMatchObject({ phase: "writing", inFlight: { from: 1, to: 999 } }); // the header row did not change
       const c = (await check(engine)).placements[0]!;
       expect(c.edit).toBe("interrupted");
-      const status = placementStatus({ access: "GRANTED", missing: false, edit: c.edit, editedRows: [], editedRowsExact: false, syncStatus: c.syncStatus, noAccess: null });
+      const status = placementStatus({
+        access: "GRANTED",
+        missing: false,
+        edit: c.edit,
+        editedRows: [],
+        editedRowsExact: false,
+        syncStatus: c.syncStatus,
+        noAccess: null,
+      });
       expect(status).toMatchObject({ kind: "interrupted", label: "Interrupted — finish refresh" });
       const done = await engine.refresh(p.key, "ask");
       expect(done.kind).toBe("refreshed");

@@ -12,19 +12,34 @@ const answer: LoadResult = {
     { key: "orders.status", title: "Orders Status", shortTitle: "Status", type: "string", kind: "dimension" },
     { key: "orders.count", title: "Orders Count", shortTitle: "Count", type: "number", kind: "measure" },
   ],
-  rows: [["shipped", 3]], total: null, timezone: "UTC",
-  query: { measures: ["orders.count"], dimensions: ["orders.status"], timeDimensions: [], filters: [], order: [], limit: 50_000, rowLimit: 50_000, timezone: "UTC" },
+  rows: [["shipped", 3]],
+  total: null,
+  timezone: "UTC",
+  query: {
+    measures: ["orders.count"],
+    dimensions: ["orders.status"],
+    timeDimensions: [],
+    filters: [],
+    order: [],
+    limit: 50_000,
+    rowLimit: 50_000,
+    timezone: "UTC",
+  },
   lastRefreshTime: null,
 };
 const meta: MetaResponse = {
-  cubes: [{
-    name: "orders", title: "Orders", segments: [],
-    measures: [{ name: "orders.count", title: "Orders Count", shortTitle: "Count", type: "number" }],
-    dimensions: [
-      { name: "orders.created_at", title: "Orders Created At", shortTitle: "Created At", type: "time" },
-      { name: "orders.region", title: "Orders Region", shortTitle: "Region", type: "string" },
-    ],
-  }],
+  cubes: [
+    {
+      name: "orders",
+      title: "Orders",
+      segments: [],
+      measures: [{ name: "orders.count", title: "Orders Count", shortTitle: "Count", type: "number" }],
+      dimensions: [
+        { name: "orders.created_at", title: "Orders Created At", shortTitle: "Created At", type: "time" },
+        { name: "orders.region", title: "Orders Region", shortTitle: "Region", type: "string" },
+      ],
+    },
+  ],
 };
 
 function data(o: { metaFails?: boolean } = {}) {
@@ -32,7 +47,9 @@ function data(o: { metaFails?: boolean } = {}) {
   return {
     metaCalls: () => metaCalls,
     fetchLoad: async (): Promise<FetchedLoad> => ({ source: "s", rows: 1, query: answer.query, result: () => answer }),
-    fetchSql: async () => { throw new Error("no SQL here"); },
+    fetchSql: async () => {
+      throw new Error("no SQL here");
+    },
     meta: async () => {
       metaCalls++;
       if (o.metaFails) throw new Error("meta is down");
@@ -46,15 +63,25 @@ const report = (query: object, show = true) => ({
   pivotItems: { rows: [], columns: [], measures: [], filters: [], showAppliedFilters: show },
 });
 const dated: SemanticQuery = {
-  measures: ["orders.count"], dimensions: ["orders.status"],
+  measures: ["orders.count"],
+  dimensions: ["orders.status"],
   timeDimensions: [{ dimension: "orders.created_at", dateRange: ["2024-01-01", "2024-03-31"] }],
-  filters: [{ member: "orders.region", operator: "equals", values: ["EU"] }, { member: "orders.status", operator: "notEquals", values: ["cancelled"] }],
+  filters: [
+    { member: "orders.region", operator: "equals", values: ["EU"] },
+    { member: "orders.status", operator: "notEquals", values: ["cancelled"] },
+  ],
 };
 
 describe("filter summary titles", () => {
   it("names the members the annotation lacks: unselected filter members and date-range-only time dimensions", () => {
     expect(untitledSummaryMembers(dated)).toEqual(["orders.region", "orders.created_at"]);
-    expect(untitledSummaryMembers({ ...dated, timeDimensions: [{ dimension: "orders.created_at", granularity: "month", dateRange: "2024-01-01" }], filters: [] })).toEqual([]);
+    expect(
+      untitledSummaryMembers({
+        ...dated,
+        timeDimensions: [{ dimension: "orders.created_at", granularity: "month", dateRange: "2024-01-01" }],
+        filters: [],
+      }),
+    ).toEqual([]);
   });
 
   it("takes those titles from /v1/meta", async () => {
@@ -70,7 +97,10 @@ describe("filter summary titles", () => {
 
   it("does not ask /v1/meta when the annotation titles everything, or when the summary is off", async () => {
     const d = data();
-    await runReport(d, report({ ...dated, timeDimensions: [], filters: [{ member: "orders.status", operator: "equals", values: ["shipped"] }] }));
+    await runReport(
+      d,
+      report({ ...dated, timeDimensions: [], filters: [{ member: "orders.status", operator: "equals", values: ["shipped"] }] }),
+    );
     await runReport(d, report(dated, false));
     expect(d.metaCalls()).toBe(0);
   });

@@ -23,12 +23,31 @@ describe("formats from the semantic layer", () => {
     expect(numberFormatFor({ type: "string", kind: "dimension" })).toBeNull();
   });
   it("a plain measure gets thousands separators, with decimals only when its values have them", () => {
-    const cells = [["n", "x"], [1200, 1.5], [3, 2]];
+    const cells = [
+      ["n", "x"],
+      [1200, 1.5],
+      [3, 2],
+    ];
     expect(settleNumberFormats(cells, ["#,##0.##", "#,##0.##"], 1)).toEqual(["#,##0", "#,##0.00"]);
   });
   it("titles are short unless two columns would share one", () => {
-    const col = (key: string, title: string, shortTitle: string) => ({ key, title, shortTitle, type: "number" as const, kind: "measure" as const });
-    const r: TypedResult = { columns: [col("orders.is_returned", "Orders Is Returned", "Is Returned"), col("orders.count", "Orders Count", "Count"), col("customers.count", "Customers Count", "Count")], rows: [], total: null, timezone: "UTC" };
+    const col = (key: string, title: string, shortTitle: string) => ({
+      key,
+      title,
+      shortTitle,
+      type: "number" as const,
+      kind: "measure" as const,
+    });
+    const r: TypedResult = {
+      columns: [
+        col("orders.is_returned", "Orders Is Returned", "Is Returned"),
+        col("orders.count", "Orders Count", "Count"),
+        col("customers.count", "Customers Count", "Count"),
+      ],
+      rows: [],
+      total: null,
+      timezone: "UTC",
+    };
     expect(withShortTitles(r).columns.map((c) => c.title)).toEqual(["Is Returned", "Orders Count", "Customers Count"]);
   });
 });
@@ -42,16 +61,33 @@ interface Book {
   width?(col: number): number | undefined;
 }
 const kinds: Array<[string, () => Book]> = [
-  ["memory port", () => {
-    const wb = new MemoryWorkbook("https://files.example/fmt.xlsx", "Fmt.xlsx");
-    const sheetId = wb.sheets[0]!.id;
-    return { port: new MemoryPort(wb), sheetId, cell: (r, c) => wb.cell(sheetId, r, c).value, userFormat: (r, c, f) => wb.userFormat(sheetId, r, c, f) };
-  }],
-  ["Office.js adapter on dev/excel", () => {
-    const t = wrapDevExcel(createDevExcel({ platform: "OfficeOnline" }).workbook.saveAsCopy("https://files.example/fmt.xlsx"));
-    const sheetId = t.user.firstSheetId();
-    return { port: t.port, sheetId, cell: (r, c) => t.user.cell(sheetId, r, c), userFormat: (r, c, f) => t.workbook.setNumberFormat(sheetId, cellA1(r, c), f), width: (c) => t.workbook.sheetById(sheetId)?.colWidths?.[c] };
-  }],
+  [
+    "memory port",
+    () => {
+      const wb = new MemoryWorkbook("https://files.example/fmt.xlsx", "Fmt.xlsx");
+      const sheetId = wb.sheets[0]!.id;
+      return {
+        port: new MemoryPort(wb),
+        sheetId,
+        cell: (r, c) => wb.cell(sheetId, r, c).value,
+        userFormat: (r, c, f) => wb.userFormat(sheetId, r, c, f),
+      };
+    },
+  ],
+  [
+    "Office.js adapter on dev/excel",
+    () => {
+      const t = wrapDevExcel(createDevExcel({ platform: "OfficeOnline" }).workbook.saveAsCopy("https://files.example/fmt.xlsx"));
+      const sheetId = t.user.firstSheetId();
+      return {
+        port: t.port,
+        sheetId,
+        cell: (r, c) => t.user.cell(sheetId, r, c),
+        userFormat: (r, c, f) => t.workbook.setNumberFormat(sheetId, cellA1(r, c), f),
+        width: (c) => t.workbook.sheetById(sheetId)?.colWidths?.[c],
+      };
+    },
+  ],
 ];
 
 const monthly = (limit: number) => ({
@@ -66,8 +102,12 @@ const monthly = (limit: number) => ({
 for (const [label, make] of kinds) {
   describe(`placed formats (${label})`, () => {
     let env: Env;
-    beforeAll(async () => { env = await startEnv(); }, 120_000);
-    afterAll(async () => { await env?.close(); });
+    beforeAll(async () => {
+      env = await startEnv();
+    }, 120_000);
+    afterAll(async () => {
+      await env?.close();
+    });
 
     it("place: formats from meta, short titles, styled and frozen header; growth formatted; the user's format kept and never a hand edit", async () => {
       const book = make();

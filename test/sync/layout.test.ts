@@ -6,29 +6,65 @@ import { layout, timeLabel } from "../../src/sync/layout.ts";
 import { showAppliedFilters } from "../../src/sync/filters.ts";
 
 const status: ResultColumn = { key: "orders.status", title: "Orders Status", shortTitle: "Status", type: "string", kind: "dimension" };
-const region: ResultColumn = { key: "customers.region", title: "Customers Region", shortTitle: "Region", type: "string", kind: "dimension" };
-const month: ResultColumn = { key: "orders.created_at.month", title: "Orders Created at", shortTitle: "Created at", type: "time", kind: "timeDimension", granularity: "month" };
+const region: ResultColumn = {
+  key: "customers.region",
+  title: "Customers Region",
+  shortTitle: "Region",
+  type: "string",
+  kind: "dimension",
+};
+const month: ResultColumn = {
+  key: "orders.created_at.month",
+  title: "Orders Created at",
+  shortTitle: "Created at",
+  type: "time",
+  kind: "timeDimension",
+  granularity: "month",
+};
 const count: ResultColumn = { key: "orders.count", title: "Orders Count", shortTitle: "Count", type: "number", kind: "measure" };
 const avg: ResultColumn = { key: "orders.avg_amount", title: "Orders Avg Amount", shortTitle: "Avg", type: "number", kind: "measure" };
 
 const result = (columns: ResultColumn[], rows: TypedResult["rows"]): TypedResult => ({ columns, rows, total: null, timezone: "UTC" });
 
 // A 2 × 2 pivot source: status × region with count and avg.
-const main = result([status, region, count, avg], [
-  ["shipped", "EU", 10, 5],
-  ["shipped", "US", 20, 7],
-  ["cancelled", "EU", 1, 2],
-  ["cancelled", "US", 3, 4],
-]);
+const main = result(
+  [status, region, count, avg],
+  [
+    ["shipped", "EU", 10, 5],
+    ["shipped", "US", 20, 7],
+    ["cancelled", "EU", 1, 2],
+    ["cancelled", "US", 3, 4],
+  ],
+);
 // Totals from separate queries: averages are NOT the average of averages.
-const byRows = result([status, count, avg], [["shipped", 30, 6.5], ["cancelled", 4, 3.1]]);
-const byColumns = result([region, count, avg], [["EU", 11, 4.9], ["US", 23, 6.6]]);
+const byRows = result(
+  [status, count, avg],
+  [
+    ["shipped", 30, 6.5],
+    ["cancelled", 4, 3.1],
+  ],
+);
+const byColumns = result(
+  [region, count, avg],
+  [
+    ["EU", 11, 4.9],
+    ["US", 23, 6.6],
+  ],
+);
 const grand = result([count, avg], [[34, 6.2]]);
 const totals = { byRows, byColumns, grand };
 
 describe("flat table", () => {
   it("writes a header row of annotation titles and typed cells with column formats", () => {
-    const l = layout({ result: result([month, status, count], [["2024-01-01T00:00:00.000", "shipped", 12], ["2024-02-01T00:00:00.000", null, null]]) });
+    const l = layout({
+      result: result(
+        [month, status, count],
+        [
+          ["2024-01-01T00:00:00.000", "shipped", 12],
+          ["2024-02-01T00:00:00.000", null, null],
+        ],
+      ),
+    });
     expect(l.cells).toEqual([
       ["Orders Created at", "Orders Status", "Orders Count"],
       [45292, "shipped", 12],
@@ -45,14 +81,32 @@ describe("flat table", () => {
   });
 
   it("applies displayScale to measures only, and says so in the title", () => {
-    const l = layout({ result: result([status, count], [["shipped", 2_500_000]]), pivot: { rows: ["orders.status"], measures: ["orders.count"], columns: [], displayScale: "millions" } });
-    expect(l.cells).toEqual([["Orders Status", "Orders Count (in millions)"], ["shipped", 2.5]]);
+    const l = layout({
+      result: result([status, count], [["shipped", 2_500_000]]),
+      pivot: { rows: ["orders.status"], measures: ["orders.count"], columns: [], displayScale: "millions" },
+    });
+    expect(l.cells).toEqual([
+      ["Orders Status", "Orders Count (in millions)"],
+      ["shipped", 2.5],
+    ]);
   });
 });
 
 describe("pivot, measures on columns", () => {
   it("measures after the column tuples, with row and column totals from the totals queries", () => {
-    const l = layout({ result: main, totals, pivot: { rows: ["orders.status"], columns: ["customers.region"], measures: ["orders.count", "orders.avg_amount"], measuresAxis: "columns", measuresPosition: "after", showRowTotals: true, showColumnTotals: true } });
+    const l = layout({
+      result: main,
+      totals,
+      pivot: {
+        rows: ["orders.status"],
+        columns: ["customers.region"],
+        measures: ["orders.count", "orders.avg_amount"],
+        measuresAxis: "columns",
+        measuresPosition: "after",
+        showRowTotals: true,
+        showColumnTotals: true,
+      },
+    });
     expect(l.cells).toEqual([
       ["", "EU", "EU", "US", "US", "Total", "Total"],
       ["Orders Status", "Orders Count", "Orders Avg Amount", "Orders Count", "Orders Avg Amount", "Orders Count", "Orders Avg Amount"],
@@ -64,7 +118,16 @@ describe("pivot, measures on columns", () => {
   });
 
   it("measures before: the measure is the outer header level", () => {
-    const l = layout({ result: main, totals, pivot: { rows: ["orders.status"], columns: ["customers.region"], measures: ["orders.count", "orders.avg_amount"], measuresPosition: "before" } });
+    const l = layout({
+      result: main,
+      totals,
+      pivot: {
+        rows: ["orders.status"],
+        columns: ["customers.region"],
+        measures: ["orders.count", "orders.avg_amount"],
+        measuresPosition: "before",
+      },
+    });
     expect(l.cells).toEqual([
       ["", "Orders Count", "Orders Count", "Orders Avg Amount", "Orders Avg Amount"],
       ["Orders Status", "EU", "US", "EU", "US"],
@@ -74,8 +137,18 @@ describe("pivot, measures on columns", () => {
   });
 
   it("showRowTotals is ignored without a Columns zone", () => {
-    const flatish = result([status, count], [["shipped", 30], ["cancelled", 4]]);
-    const l = layout({ result: flatish, totals: { byColumns: result([count], [[34]]) }, pivot: { rows: ["orders.status"], columns: [], measures: ["orders.count"], showRowTotals: true, showColumnTotals: true } });
+    const flatish = result(
+      [status, count],
+      [
+        ["shipped", 30],
+        ["cancelled", 4],
+      ],
+    );
+    const l = layout({
+      result: flatish,
+      totals: { byColumns: result([count], [[34]]) },
+      pivot: { rows: ["orders.status"], columns: [], measures: ["orders.count"], showRowTotals: true, showColumnTotals: true },
+    });
     expect(l.cells).toEqual([
       ["Orders Status", "Orders Count"],
       ["shipped", 30],
@@ -85,15 +158,36 @@ describe("pivot, measures on columns", () => {
   });
 
   it("a missing combination is an empty cell, not zero", () => {
-    const sparse = result([status, region, count], [["shipped", "EU", 1], ["cancelled", "US", 2]]);
+    const sparse = result(
+      [status, region, count],
+      [
+        ["shipped", "EU", 1],
+        ["cancelled", "US", 2],
+      ],
+    );
     const l = layout({ result: sparse, pivot: { rows: ["orders.status"], columns: ["customers.region"], measures: ["orders.count"] } });
-    expect(l.cells.slice(2)).toEqual([["shipped", 1, ""], ["cancelled", "", 2]]);
+    expect(l.cells.slice(2)).toEqual([
+      ["shipped", 1, ""],
+      ["cancelled", "", 2],
+    ]);
   });
 });
 
 describe("pivot, measures on rows", () => {
   it("after: one row per (row tuple, measure); column totals per measure", () => {
-    const l = layout({ result: main, totals, pivot: { rows: ["orders.status"], columns: ["customers.region"], measures: ["orders.count", "orders.avg_amount"], measuresAxis: "rows", measuresPosition: "after", showRowTotals: true, showColumnTotals: true } });
+    const l = layout({
+      result: main,
+      totals,
+      pivot: {
+        rows: ["orders.status"],
+        columns: ["customers.region"],
+        measures: ["orders.count", "orders.avg_amount"],
+        measuresAxis: "rows",
+        measuresPosition: "after",
+        showRowTotals: true,
+        showColumnTotals: true,
+      },
+    });
     expect(l.cells).toEqual([
       ["Orders Status", "Measure", "EU", "US", "Total"],
       ["shipped", "Orders Count", 10, 20, 30],
@@ -106,7 +200,16 @@ describe("pivot, measures on rows", () => {
   });
 
   it("before: measures group the rows", () => {
-    const l = layout({ result: main, pivot: { rows: ["orders.status"], columns: ["customers.region"], measures: ["orders.count", "orders.avg_amount"], measuresAxis: "rows", measuresPosition: "before" } });
+    const l = layout({
+      result: main,
+      pivot: {
+        rows: ["orders.status"],
+        columns: ["customers.region"],
+        measures: ["orders.count", "orders.avg_amount"],
+        measuresAxis: "rows",
+        measuresPosition: "before",
+      },
+    });
     expect(l.cells).toEqual([
       ["Measure", "Orders Status", "EU", "US"],
       ["Orders Count", "shipped", 10, 20],
@@ -117,8 +220,23 @@ describe("pivot, measures on rows", () => {
   });
 
   it("time dimensions across the columns are labelled by granularity; display scale divides values", () => {
-    const r = result([status, month, count], [["shipped", "2024-01-01T00:00:00.000", 1500], ["shipped", "2024-02-01T00:00:00.000", 2500]]);
-    const l = layout({ result: r, pivot: { rows: ["orders.status"], columns: ["orders.created_at"], measures: ["orders.count"], measuresAxis: "rows", displayScale: "thousands" } });
+    const r = result(
+      [status, month, count],
+      [
+        ["shipped", "2024-01-01T00:00:00.000", 1500],
+        ["shipped", "2024-02-01T00:00:00.000", 2500],
+      ],
+    );
+    const l = layout({
+      result: r,
+      pivot: {
+        rows: ["orders.status"],
+        columns: ["orders.created_at"],
+        measures: ["orders.count"],
+        measuresAxis: "rows",
+        displayScale: "thousands",
+      },
+    });
     expect(l.cells).toEqual([
       ["Orders Status", "Measure", "2024-01", "2024-02"],
       ["shipped", "Orders Count (in thousands)", 1.5, 2.5],
@@ -131,7 +249,18 @@ describe("filter summary", () => {
     const l = layout({
       result: result([status, count], [["shipped", 1]]),
       filterSummary: {
-        query: { filters: [{ member: "orders.status", operator: "equals", values: ["shipped", "returned"] }, { or: [{ member: "orders.count", operator: "gt", values: ["5"] }, { member: "orders.status", operator: "set" }] }], timeDimensions: [{ dimension: "orders.created_at", dateRange: ["2024-01-01", "2024-12-31"] }] },
+        query: {
+          filters: [
+            { member: "orders.status", operator: "equals", values: ["shipped", "returned"] },
+            {
+              or: [
+                { member: "orders.count", operator: "gt", values: ["5"] },
+                { member: "orders.status", operator: "set" },
+              ],
+            },
+          ],
+          timeDimensions: [{ dimension: "orders.created_at", dateRange: ["2024-01-01", "2024-12-31"] }],
+        },
         titles: new Map([["orders.status", "Status"]]),
       },
     });
@@ -156,7 +285,9 @@ describe("filter summary", () => {
 
 describe("errors", () => {
   it("names a pivot member that is not in the result", () => {
-    expect(() => layout({ result: main, pivot: { rows: ["orders.nope"], columns: ["customers.region"], measures: ["orders.count"] } })).toThrow(/orders\.nope/);
+    expect(() =>
+      layout({ result: main, pivot: { rows: ["orders.nope"], columns: ["customers.region"], measures: ["orders.count"] } }),
+    ).toThrow(/orders\.nope/);
   });
   it("time labels", () => {
     expect(timeLabel("2024-05-01T00:00:00.000", "quarter")).toBe("2024-Q2");

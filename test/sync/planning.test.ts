@@ -10,14 +10,18 @@ import { NotRefreshed, runQueue } from "../../src/sync/queue.ts";
 import type { ResultChecksum } from "../../src/checksum/types.ts";
 
 const area = (row: number, col: number, rows: number, cols: number): Area => ({ sheetId: "s", row, col, rows, cols });
-const cellsOf = (as: Area[]) => new Set(as.flatMap((a) => Array.from({ length: a.rows * a.cols }, (_, i) => `${a.row + Math.floor(i / a.cols)},${a.col + (i % a.cols)}`)));
+const cellsOf = (as: Area[]) =>
+  new Set(
+    as.flatMap((a) => Array.from({ length: a.rows * a.cols }, (_, i) => `${a.row + Math.floor(i / a.cols)},${a.col + (i % a.cols)}`)),
+  );
 
 describe("area arithmetic", () => {
   it("subtract covers exactly a minus b, in disjoint pieces", () => {
     const box = fc.record({ row: fc.nat(6), col: fc.nat(6), rows: fc.integer({ min: 1, max: 6 }), cols: fc.integer({ min: 1, max: 6 }) });
     fc.assert(
       fc.property(box, box, (x, y) => {
-        const a = area(x.row, x.col, x.rows, x.cols), b = area(y.row, y.col, y.rows, y.cols);
+        const a = area(x.row, x.col, x.rows, x.cols),
+          b = area(y.row, y.col, y.rows, y.cols);
         const pieces = subtract(a, b);
         const expected = [...cellsOf([a])].filter((c) => !cellsOf([b]).has(c));
         expect([...cellsOf(pieces)].sort()).toEqual(expected.sort());
@@ -36,17 +40,41 @@ describe("area arithmetic", () => {
   });
 
   it("occupied cells skip empty and owned cells and name the rest by address", () => {
-    const out = occupiedCells(area(0, 0, 2, 3), [["", "x", 1], [false, "", "y"]], 0, [area(1, 2, 1, 1)]);
-    expect(out).toEqual([{ address: "B1", value: "x" }, { address: "C1", value: 1 }, { address: "A2", value: false }]);
+    const out = occupiedCells(
+      area(0, 0, 2, 3),
+      [
+        ["", "x", 1],
+        [false, "", "y"],
+      ],
+      0,
+      [area(1, 2, 1, 1)],
+    );
+    expect(out).toEqual([
+      { address: "B1", value: "x" },
+      { address: "C1", value: 1 },
+      { address: "A2", value: false },
+    ]);
   });
 
   it("merges chunk ranges into contiguous runs", () => {
-    expect(mergeRuns([{ from: 10, to: 19 }, { from: 0, to: 9 }, { from: 30, to: 39 }])).toEqual([{ from: 0, to: 19 }, { from: 30, to: 39 }]);
+    expect(
+      mergeRuns([
+        { from: 10, to: 19 },
+        { from: 0, to: 9 },
+        { from: 30, to: 39 },
+      ]),
+    ).toEqual([
+      { from: 0, to: 19 },
+      { from: 30, to: 39 },
+    ]);
   });
 });
 
 describe("classify: committed and pending fingerprints", () => {
-  const cs = (...hashes: string[]): ResultChecksum => ({ v: 1, chunks: hashes.map((hash, i) => ({ from: i * 500, to: (i + 1) * 500, hash })) });
+  const cs = (...hashes: string[]): ResultChecksum => ({
+    v: 1,
+    chunks: hashes.map((hash, i) => ({ from: i * 500, to: (i + 1) * 500, hash })),
+  });
   it("clean, unrecorded, interrupted, edited", () => {
     expect(classify(cs("a", "b"), cs("a", "b"), null)).toEqual({ kind: "clean" });
     expect(classify(cs("A", "B"), cs("a", "b"), cs("A", "B"))).toEqual({ kind: "unrecorded" });
@@ -58,7 +86,10 @@ describe("classify: committed and pending fingerprints", () => {
 
 describe("refresh-all queue", () => {
   it("bounds query concurrency, writes one at a time, isolates failures, reports N of M", async () => {
-    let running = 0, maxRunning = 0, writing = 0, maxWriting = 0;
+    let running = 0,
+      maxRunning = 0,
+      writing = 0,
+      maxWriting = 0;
     const seen: string[] = [];
     const job = (key: string, fail?: "query" | "skip") => ({
       key,
@@ -79,11 +110,18 @@ describe("refresh-all queue", () => {
         return `wrote ${p}`;
       },
     });
-    const out = await runQueue([job("a"), job("b", "query"), job("c"), job("d", "skip"), job("e")], { concurrency: 2, onProgress: (p) => seen.push(`${p.done}/${p.total}`) });
+    const out = await runQueue([job("a"), job("b", "query"), job("c"), job("d", "skip"), job("e")], {
+      concurrency: 2,
+      onProgress: (p) => seen.push(`${p.done}/${p.total}`),
+    });
     expect(maxRunning).toBe(2);
     expect(maxWriting).toBe(1);
     expect(out.done).toBe(3);
-    expect(out.items).toMatchObject({ a: { state: "done", detail: "wrote a" }, b: { state: "not-refreshed", reason: "query for b failed" }, d: { state: "not-refreshed", reason: "Edited by hand" } });
+    expect(out.items).toMatchObject({
+      a: { state: "done", detail: "wrote a" },
+      b: { state: "not-refreshed", reason: "query for b failed" },
+      d: { state: "not-refreshed", reason: "Edited by hand" },
+    });
     expect(seen[0]).toBe("0/5");
     expect(seen.at(-1)).toBe("3/5");
   });
@@ -91,10 +129,21 @@ describe("refresh-all queue", () => {
   it("stops: what has not started ends Not refreshed", async () => {
     const stop = new AbortController();
     const out = await runQueue(
-      ["a", "b", "c"].map((key) => ({ key, prepare: async () => { stop.abort(); return key; }, apply: async () => "ok" })),
+      ["a", "b", "c"].map((key) => ({
+        key,
+        prepare: async () => {
+          stop.abort();
+          return key;
+        },
+        apply: async () => "ok",
+      })),
       { concurrency: 1, signal: stop.signal },
     );
-    expect(out.items).toEqual({ a: { state: "not-refreshed", reason: "Stopped before writing." }, b: { state: "not-refreshed", reason: "Stopped before it started." }, c: { state: "not-refreshed", reason: "Stopped before it started." } });
+    expect(out.items).toEqual({
+      a: { state: "not-refreshed", reason: "Stopped before writing." },
+      b: { state: "not-refreshed", reason: "Stopped before it started." },
+      c: { state: "not-refreshed", reason: "Stopped before it started." },
+    });
   });
 });
 
@@ -116,7 +165,10 @@ describe("refresh-all queue: Stop acts between placements", () => {
       { concurrency: 1, signal: stop.signal },
     );
     expect(written).toEqual(["a"]);
-    expect(out.items).toEqual({ a: { state: "done", detail: "written" }, b: { state: "not-refreshed", reason: "Stopped before it started." } });
+    expect(out.items).toEqual({
+      a: { state: "done", detail: "written" },
+      b: { state: "not-refreshed", reason: "Stopped before it started." },
+    });
     expect(out.done).toBe(1);
   });
 });

@@ -9,10 +9,19 @@ const base: SemanticQuery = {
   filters: [
     { member: "orders.status", operator: "notEquals", values: ["test"] },
     { member: "orders.count", operator: "gt", values: ["10"] },
-    { or: [{ member: "customers.region", operator: "equals", values: ["EU"] }, { member: "orders.avg_amount", operator: "lt", values: ["3"] }] },
+    {
+      or: [
+        { member: "customers.region", operator: "equals", values: ["EU"] },
+        { member: "orders.avg_amount", operator: "lt", values: ["3"] },
+      ],
+    },
     { and: [{ member: "customers.region", operator: "set" }] },
   ],
-  order: [["orders.status", "asc"], ["customers.region", "desc"], ["orders.count", "desc"]],
+  order: [
+    ["orders.status", "asc"],
+    ["customers.region", "desc"],
+    ["orders.count", "desc"],
+  ],
   limit: 100,
   offset: 10,
   total: true,
@@ -28,7 +37,10 @@ describe("totalsQuery", () => {
       { member: "orders.status", operator: "notEquals", values: ["test"] },
       { and: [{ member: "customers.region", operator: "set" }] },
     ]);
-    expect(q.order).toEqual([["orders.status", "asc"], ["orders.count", "desc"]]);
+    expect(q.order).toEqual([
+      ["orders.status", "asc"],
+      ["orders.count", "desc"],
+    ]);
     expect(q.limit).toBeUndefined();
     expect(q.offset).toBeUndefined();
     expect(q.total).toBeUndefined();
@@ -42,12 +54,25 @@ describe("totalsQuery", () => {
   });
 
   it("keeps the normalized {id, desc} order form too", () => {
-    const q = totalsQuery({ ...base, order: [{ id: "customers.region", desc: true }, { id: "orders.count", desc: false }] }, []);
+    const q = totalsQuery(
+      {
+        ...base,
+        order: [
+          { id: "customers.region", desc: true },
+          { id: "orders.count", desc: false },
+        ],
+      },
+      [],
+    );
     expect(q.order).toEqual([{ id: "orders.count", desc: false }]);
   });
 
   it("treats members known as measures from metadata as measures", () => {
-    const q = totalsQuery({ ...base, filters: [{ member: "orders.max_amount", operator: "gt", values: ["1"] }] }, [], new Set(["orders.max_amount"]));
+    const q = totalsQuery(
+      { ...base, filters: [{ member: "orders.max_amount", operator: "gt", values: ["1"] }] },
+      [],
+      new Set(["orders.max_amount"]),
+    );
     expect(q.filters).toEqual([]);
   });
 });

@@ -21,8 +21,19 @@ function server(total: number, o: { clampTo?: number; withRowCounts?: boolean } 
     const ids = Array.from({ length: Math.max(0, Math.min(limit, total - from)) }, (_, i) => from + i + 1);
     const result: LoadResult = {
       columns: [{ key: "orders.id", title: "Orders Id", shortTitle: "Id", type: "number", kind: "dimension" }],
-      rows: ids.map((id) => [id]), total: null, timezone: "UTC",
-      query: { measures: [], dimensions: ["orders.id"], timeDimensions: [], filters: [], order: [], limit, rowLimit: limit, timezone: "UTC" },
+      rows: ids.map((id) => [id]),
+      total: null,
+      timezone: "UTC",
+      query: {
+        measures: [],
+        dimensions: ["orders.id"],
+        timeDimensions: [],
+        filters: [],
+        order: [],
+        limit,
+        rowLimit: limit,
+        timezone: "UTC",
+      },
       lastRefreshTime: null,
     };
     return {
@@ -98,15 +109,39 @@ describe("fetchMainRows", () => {
 
 describe("totalOrder", () => {
   it("Cube's default order, then every grouping member", () => {
-    expect(totalOrder({ measures: ["o.count"], dimensions: ["o.a", "o.b"] })).toEqual([["o.count", "desc"], ["o.a", "asc"], ["o.b", "asc"]]);
-    expect(totalOrder({ measures: ["o.count"], dimensions: ["o.a"], timeDimensions: [{ dimension: "o.t", granularity: "day" }, { dimension: "o.u", dateRange: "2024-01-01" }] }))
-      .toEqual([["o.t", "asc"], ["o.a", "asc"]]);
+    expect(totalOrder({ measures: ["o.count"], dimensions: ["o.a", "o.b"] })).toEqual([
+      ["o.count", "desc"],
+      ["o.a", "asc"],
+      ["o.b", "asc"],
+    ]);
+    expect(
+      totalOrder({
+        measures: ["o.count"],
+        dimensions: ["o.a"],
+        timeDimensions: [
+          { dimension: "o.t", granularity: "day" },
+          { dimension: "o.u", dateRange: "2024-01-01" },
+        ],
+      }),
+    ).toEqual([
+      ["o.t", "asc"],
+      ["o.a", "asc"],
+    ]);
   });
   it("the report's order in any accepted form comes first", () => {
     const dims = { dimensions: ["o.a", "o.b"] };
-    expect(totalOrder({ ...dims, order: { "o.b": "desc" } })).toEqual([["o.b", "desc"], ["o.a", "asc"]]);
-    expect(totalOrder({ ...dims, order: [["o.b", "desc"]] })).toEqual([["o.b", "desc"], ["o.a", "asc"]]);
-    expect(totalOrder({ ...dims, order: [{ id: "o.b", desc: true }] })).toEqual([["o.b", "desc"], ["o.a", "asc"]]);
+    expect(totalOrder({ ...dims, order: { "o.b": "desc" } })).toEqual([
+      ["o.b", "desc"],
+      ["o.a", "asc"],
+    ]);
+    expect(totalOrder({ ...dims, order: [["o.b", "desc"]] })).toEqual([
+      ["o.b", "desc"],
+      ["o.a", "asc"],
+    ]);
+    expect(totalOrder({ ...dims, order: [{ id: "o.b", desc: true }] })).toEqual([
+      ["o.b", "desc"],
+      ["o.a", "asc"],
+    ]);
   });
 });
 
@@ -118,16 +153,27 @@ describe("a pivot with a Columns zone and 0 rows (finding 8)", () => {
       { key: "orders.count", title: "Count", shortTitle: "Count", type: "number", kind: "measure" },
       { key: "orders.amount", title: "Amount", shortTitle: "Amount", type: "number", kind: "measure" },
     ],
-    rows: [], total: null, timezone: "UTC",
+    rows: [],
+    total: null,
+    timezone: "UTC",
   };
   it("keeps the measure headers above an empty body", () => {
-    const out = layout({ result: empty, pivot: { rows: ["orders.region"], columns: ["orders.status"], measures: ["orders.count", "orders.amount"] } });
-    expect(out.cells).toEqual([["", "", ""], ["Region", "Count", "Amount"]]);
+    const out = layout({
+      result: empty,
+      pivot: { rows: ["orders.region"], columns: ["orders.status"], measures: ["orders.count", "orders.amount"] },
+    });
+    expect(out.cells).toEqual([
+      ["", "", ""],
+      ["Region", "Count", "Amount"],
+    ]);
     expect(out.headerRows).toBe(2);
     expect(out.columnFormats).toHaveLength(3);
   });
   it("measures on rows: the header row and no body", () => {
-    const out = layout({ result: empty, pivot: { rows: ["orders.region"], columns: ["orders.status"], measures: ["orders.count"], measuresAxis: "rows" } });
+    const out = layout({
+      result: empty,
+      pivot: { rows: ["orders.region"], columns: ["orders.status"], measures: ["orders.count"], measuresAxis: "rows" },
+    });
     expect(out.cells).toEqual([["Region", "Measure", ""]]);
   });
 });

@@ -4,14 +4,27 @@
 // disconnect. Each starts its own platform stand-in.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PlacementLimitError, isPlaceholderPublicId, type DataClient, type PlatformClient, type Report } from "../../src/api/index.ts";
-import { check, fork, home, HomeLimitError, upsertReport, assignNewPublicId, UpsertStopped, type SyncEngine } from "../../src/sync/index.ts";
+import {
+  check,
+  fork,
+  home,
+  HomeLimitError,
+  upsertReport,
+  assignNewPublicId,
+  UpsertStopped,
+  type SyncEngine,
+} from "../../src/sync/index.ts";
 import { loadPlacements } from "../../src/sync/state.ts";
 import { readArea } from "../../src/sync/context.ts";
 import { byCustomer, byStatus, externalPlacements, startEnv, type Env, type TestWorkbook, type WorkbookKind } from "./support.ts";
 
 const at = (wb: TestWorkbook, row: number, col: number) => ({ sheetId: wb.user.firstSheetId(), row, col });
 
-async function placed(engine: SyncEngine, report: Parameters<SyncEngine["place"]>[0], where: { sheetId: string; row: number; col: number }) {
+async function placed(
+  engine: SyncEngine,
+  report: Parameters<SyncEngine["place"]>[0],
+  where: { sheetId: string; row: number; col: number },
+) {
   const out = await engine.place(report, { at: where });
   if (out.kind !== "placed") throw new Error(`expected placed, got ${JSON.stringify(out)}`);
   return out;
@@ -111,7 +124,11 @@ export function syncScenarios(label: string, kind: WorkbookKind): void {
       expect(wb.user.cell(s, 5, 1)).toBe(original);
 
       // Another report definition is another source, even with the same rows.
-      await env.client().updateReport(env.deploymentId, p.reportId, { jsonQuery: JSON.stringify({ ...JSON.parse(byCustomer(1200).jsonQuery!), timezone: "UTC" }) });
+      await env
+        .client()
+        .updateReport(env.deploymentId, p.reportId, {
+          jsonQuery: JSON.stringify({ ...JSON.parse(byCustomer(1200).jsonQuery!), timezone: "UTC" }),
+        });
       const before = decoded;
       expect(await engine.refresh(p.key, "ask")).toMatchObject({ kind: "refreshed", stats: { cellsWritten: 0 } });
       expect(decoded).toBe(before + 1);
@@ -219,7 +236,12 @@ export function syncScenarios(label: string, kind: WorkbookKind): void {
       await env.client().updateReport(env.deploymentId, p.reportId, byStatus(4));
       // The record step fails (network gone) after the cells were written.
       const real = env.client();
-      const failing: PlatformClient = { ...real, refreshReport: async () => { throw new Error("network down"); } };
+      const failing: PlatformClient = {
+        ...real,
+        refreshReport: async () => {
+          throw new Error("network down");
+        },
+      };
       const broken = env.engine(wb, "analyst", { platform: failing });
       await expect(broken.refresh(p.key, "ask")).rejects.toThrow(/network down/);
       expect(wb.user.cell(wb.user.firstSheetId(), 4, 0)).not.toBe(""); // the new rows are on the sheet
@@ -266,7 +288,7 @@ export function syncScenarios(label: string, kind: WorkbookKind): void {
       const b = await placed(engine, await env.createReport(byStatus(3)), at(wb, 0, 4));
       const c = await placed(engine, await env.createReport(byStatus(3)), at(wb, 0, 8));
       wb.user.edit(s, 1, 5, "edited"); // b edited by hand
-      await env.client().updateReport(env.deploymentId, a.reportId, { jsonQuery: "{\"measures\":[\"orders.nope\"]}" }); // a fails
+      await env.client().updateReport(env.deploymentId, a.reportId, { jsonQuery: '{"measures":["orders.nope"]}' }); // a fails
       const seen: string[] = [];
       const out = await engine.refreshAll({ onProgress: (p) => seen.push(`${p.done}/${p.total}`) });
       expect(out.total).toBe(3);
@@ -277,10 +299,17 @@ export function syncScenarios(label: string, kind: WorkbookKind): void {
       expect(seen[0]).toBe("0/3");
       expect(seen.at(-1)).toBe("1/3");
       const stop = new AbortController();
-      const stopped = await engine.refreshAll({ signal: stop.signal, onProgress: (p) => { if (Object.values(p.items).some((i) => i.state === "refreshing")) stop.abort(); } });
+      const stopped = await engine.refreshAll({
+        signal: stop.signal,
+        onProgress: (p) => {
+          if (Object.values(p.items).some((i) => i.state === "refreshing")) stop.abort();
+        },
+      });
       expect(stopped.done).toBe(0);
       expect(Object.values(stopped.items).every((i) => i.state === "not-refreshed")).toBe(true);
-      expect(Object.values(stopped.items).map((i) => (i.state === "not-refreshed" ? i.reason : ""))).toContain("Stopped before it started.");
+      expect(Object.values(stopped.items).map((i) => (i.state === "not-refreshed" ? i.reason : ""))).toContain(
+        "Stopped before it started.",
+      );
     });
 
     it("check follows rows inserted above and a renamed sheet (address-only, fingerprint kept)", async () => {
@@ -297,7 +326,8 @@ export function syncScenarios(label: string, kind: WorkbookKind): void {
       expect(c.placements[0]!.corrections.join("; ")).toMatch(/anchor moved from B2 to B5; sheet renamed from Sheet1 to Q3 numbers/);
       const after = (await externalPlacements(env.client(), id))[0]!;
       expect(after).toMatchObject({ placementId: before.placementId, anchorCell: "B5", sheetName: "Q3 numbers", sheetId: s });
-      const report = (await env.client().iterateReports(env.deploymentId, { externalWorkbookId: id })[Symbol.asyncIterator]().next()).value!;
+      const report = (await env.client().iterateReports(env.deploymentId, { externalWorkbookId: id })[Symbol.asyncIterator]().next())
+        .value!;
       expect(report.externalWorkbookPlacements![0]!.resultChecksum).toEqual((await loadPlacements(wb.port))[0]!.committed);
       const again = await engine.refresh(p.key, "ask");
       expect(again).toMatchObject({ kind: "refreshed", stats: { cellsWritten: 0 } });
@@ -350,7 +380,10 @@ export function syncScenarios(label: string, kind: WorkbookKind): void {
       const denied = h.entries.find((e) => e.placementId === theirs.placementId)!;
       expect(denied).toMatchObject({ access: "DENIED", readOnly: true, reportName: null, reportId: null, deploymentId: env.deploymentId });
       expect(denied.owner?.email).toMatch(/outsider|@/);
-      expect(h.entries.find((e) => e.placementId === mine.placementId)).toMatchObject({ access: "GRANTED", reportName: expect.any(String) });
+      expect(h.entries.find((e) => e.placementId === mine.placementId)).toMatchObject({
+        access: "GRANTED",
+        reportName: expect.any(String),
+      });
       const before = wb.user.cell(s, 1, 1);
       const all = await analyst.refreshAll({});
       // Refresh all lists it, never counts it as refreshed, and says why.
@@ -377,7 +410,6 @@ export function syncScenarios(label: string, kind: WorkbookKind): void {
       expect(await externalPlacements(env.client(), (await wb.port.identity()).workbookId)).toEqual([]);
     });
   });
-
 }
 
 /**
@@ -426,12 +458,25 @@ export function platformScenarios(kind: WorkbookKind): void {
       const query = {
         measures: ["orders.avg_amount", "orders.count"],
         dimensions: ["orders.status", "orders.is_returned"],
-        filters: [{ member: "orders.status", operator: "notEquals", values: ["cancelled"] }, { member: "orders.count", operator: "gt", values: ["1"] }],
-        order: [["orders.status", "asc"], ["orders.is_returned", "asc"]],
+        filters: [
+          { member: "orders.status", operator: "notEquals", values: ["cancelled"] },
+          { member: "orders.count", operator: "gt", values: ["1"] },
+        ],
+        order: [
+          ["orders.status", "asc"],
+          ["orders.is_returned", "asc"],
+        ],
       };
       const report = await env.createReport({
         jsonQuery: JSON.stringify(query),
-        pivotItems: { rows: ["orders.status"], columns: ["orders.is_returned"], measures: ["orders.avg_amount"], filters: [], showRowTotals: true, showColumnTotals: true },
+        pivotItems: {
+          rows: ["orders.status"],
+          columns: ["orders.is_returned"],
+          measures: ["orders.avg_amount"],
+          filters: [],
+          showRowTotals: true,
+          showColumnTotals: true,
+        },
       });
       const out = await placed(engine, report, { sheetId: wb.user.firstSheetId(), row: 0, col: 0 });
       const s = wb.user.firstSheetId();
@@ -441,22 +486,32 @@ export function platformScenarios(kind: WorkbookKind): void {
       expect(wb.user.cell(s, 2, 0)).toBe("");
       // The grand total is the average over all rows from its own query, not an average of averages.
       const c = env.client();
-      const data = (await import("../../src/api/index.ts")).createDataClient({ dataUrl: env.platform.info.dataUrl, token: (await c.createDeploymentToken(env.deploymentId)).token });
-      const grand = await data.load({ measures: ["orders.avg_amount"], filters: [{ member: "orders.status", operator: "notEquals", values: ["cancelled"] }] });
+      const data = (await import("../../src/api/index.ts")).createDataClient({
+        dataUrl: env.platform.info.dataUrl,
+        token: (await c.createDeploymentToken(env.deploymentId)).token,
+      });
+      const grand = await data.load({
+        measures: ["orders.avg_amount"],
+        filters: [{ member: "orders.status", operator: "notEquals", values: ["cancelled"] }],
+      });
       const rows = Number(out.range.split(":")[1]!.replace(/[A-Z]+/, ""));
       const corner = wb.user.cell(s, rows - 1, 3);
       expect(wb.user.cell(s, rows - 1, 0)).toBe("Total");
       expect(corner).toBeCloseTo(grand.rows[0]![0] as number, 6);
       expect(wb.user.cell(s, 3, 3)).toBe("Total");
       // The report changes after its cells were written: CHANGED.
-      await c.updateReport(env.deploymentId, out.reportId, { pivotItems: { rows: ["orders.status"], columns: ["orders.is_returned"], measures: ["orders.count"], filters: [] } });
+      await c.updateReport(env.deploymentId, out.reportId, {
+        pivotItems: { rows: ["orders.status"], columns: ["orders.is_returned"], measures: ["orders.count"], filters: [] },
+      });
       expect((await check(engine)).placements[0]).toMatchObject({ syncStatus: "CHANGED", edit: "clean" });
     });
 
     it("a sqlQuery report runs through /v1/svcsql as a typed flat table", async () => {
       const wb = kind("https://files.example/sql.xlsx");
       const engine = env.engine(wb);
-      const report = await env.createReport({ sqlQuery: "SELECT id, status, created_at, amount, is_returned FROM orders WHERE id <= 3 ORDER BY id" });
+      const report = await env.createReport({
+        sqlQuery: "SELECT id, status, created_at, amount, is_returned FROM orders WHERE id <= 3 ORDER BY id",
+      });
       const out = await placed(engine, report, { sheetId: wb.user.firstSheetId(), row: 0, col: 0 });
       expect(out.range).toBe("A1:E4");
       const s = wb.user.firstSheetId();
@@ -468,7 +523,8 @@ export function platformScenarios(kind: WorkbookKind): void {
       const wb = kind("https://files.example/shared.xlsx");
       const engine = env.engine(wb);
       let shared: Report | undefined;
-      for await (const r of env.client().iterateReports(env.deploymentId)) if (r.canEdit === false && !isPlaceholderPublicId(r.publicId) && (r.jsonQuery || r.sqlQuery)) shared = r;
+      for await (const r of env.client().iterateReports(env.deploymentId))
+        if (r.canEdit === false && !isPlaceholderPublicId(r.publicId) && (r.jsonQuery || r.sqlQuery)) shared = r;
       expect(shared).toBeDefined();
       const out = await engine.place(shared!, { at: { sheetId: wb.user.firstSheetId(), row: 0, col: 0 } });
       expect(out).toMatchObject({ kind: "placed", reportId: shared!.id, publicId: shared!.publicId });
@@ -476,8 +532,11 @@ export function platformScenarios(kind: WorkbookKind): void {
       const wb2 = kind("https://files.example/legacy.xlsx");
       const admin = env.engine(wb2, "admin");
       let legacy: Report | undefined;
-      for await (const r of env.client("admin").iterateReports(env.deploymentId)) if (r.publicId === env.platform.info.legacyPublicIds.ambiguous) legacy = r;
-      const err = await admin.place({ ...legacy!, ...byStatus() }, { at: { sheetId: wb2.user.firstSheetId(), row: 0, col: 0 } }).catch((e) => e);
+      for await (const r of env.client("admin").iterateReports(env.deploymentId))
+        if (r.publicId === env.platform.info.legacyPublicIds.ambiguous) legacy = r;
+      const err = await admin
+        .place({ ...legacy!, ...byStatus() }, { at: { sheetId: wb2.user.firstSheetId(), row: 0, col: 0 } })
+        .catch((e) => e);
       expect(err).toBeInstanceOf(UpsertStopped);
       expect(wb2.user.cell(wb2.user.firstSheetId(), 0, 0)).toBe("");
       expect(await loadPlacements(wb2.port)).toEqual([]);
@@ -498,9 +557,19 @@ export function platformScenarios(kind: WorkbookKind): void {
 
     it("409 without code: a new publicId is chosen, said, and the upsert carries on", async () => {
       const admin = env.client("admin");
-      const other = await admin.createReport(env.platform.info.deployments[1]!.id, { name: "Elsewhere", title: "Elsewhere", ...byStatus() });
+      const other = await admin.createReport(env.platform.info.deployments[1]!.id, {
+        name: "Elsewhere",
+        title: "Elsewhere",
+        ...byStatus(),
+      });
       const ids = ["NewId0000001"];
-      const out = await upsertReport(admin, env.deploymentId, other.publicId, { name: "Moved", title: "Moved", ...byStatus() }, { newPublicId: () => ids.shift()! });
+      const out = await upsertReport(
+        admin,
+        env.deploymentId,
+        other.publicId,
+        { name: "Moved", title: "Moved", ...byStatus() },
+        { newPublicId: () => ids.shift()! },
+      );
       expect(out.publicId).toBe("NewId0000001");
       expect(out.report.publicId).toBe("NewId0000001");
       expect(out.report.deploymentId).toBe(env.deploymentId);

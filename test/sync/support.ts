@@ -3,7 +3,15 @@
 // deletes, copies). Workbooks come from a WorkbookKind so the same scenarios run on the plain
 // in-memory port and on the Office.js adapter over dev/excel.
 import { startPlatform, type RunningPlatform } from "../../dev/platform/server.ts";
-import { createDataClient, createDeploymentTokenManager, createPlatformClient, type DataClient, type PlatformClient, type Report, type ReportInput } from "../../src/api/index.ts";
+import {
+  createDataClient,
+  createDeploymentTokenManager,
+  createPlatformClient,
+  type DataClient,
+  type PlatformClient,
+  type Report,
+  type ReportInput,
+} from "../../src/api/index.ts";
 import { MemoryPort, MemoryWorkbook } from "../../src/host/memory/index.ts";
 import { cellA1 } from "../../src/host/a1.ts";
 import { ExcelPort } from "../../src/host/excel/index.ts";
@@ -90,7 +98,11 @@ export async function startEnv(): Promise<Env> {
   const platform = await startPlatform({ log: () => {} });
   const deploymentId = platform.info.deployments[0]!.id;
   const client = (persona: "admin" | "analyst" | "viewer" | "outsider" = "analyst") =>
-    createPlatformClient({ baseUrl: platform.info.baseUrl, credential: platform.info.apiKeys[persona], retry: { baseDelayMs: 5, maxDelayMs: 20 } });
+    createPlatformClient({
+      baseUrl: platform.info.baseUrl,
+      credential: platform.info.apiKeys[persona],
+      retry: { baseDelayMs: 5, maxDelayMs: 20 },
+    });
   let n = 0;
   const dataClient = (persona: "admin" | "analyst" | "outsider" = "analyst") =>
     createDataClient({ dataUrl: platform.info.dataUrl, token: createDeploymentTokenManager({ client: client(persona), deploymentId }) });
@@ -117,7 +129,12 @@ export const byStatus = (limit = 5): ReportInput => ({
 
 /** A longer flat report: one row per customer (for edits across chunks of CHUNK_ROWS rows). */
 export const byCustomer = (limit: number): ReportInput => ({
-  jsonQuery: JSON.stringify({ measures: ["orders.count"], dimensions: ["customers.id", "customers.name"], order: [["customers.id", "asc"]], limit }),
+  jsonQuery: JSON.stringify({
+    measures: ["orders.count"],
+    dimensions: ["customers.id", "customers.name"],
+    order: [["customers.id", "asc"]],
+    limit,
+  }),
 });
 
 export async function externalPlacements(client: PlatformClient, workbookId: string) {

@@ -15,7 +15,11 @@ afterAll(async () => {
   await p?.close();
 });
 
-const service = () => createChatService({ baseUrl: p.info.baseUrl, dataUrl: p.info.dataUrl, credential: p.info.apiKeys.analyst }, { id: 1, name: "Sales Analytics" });
+const service = () =>
+  createChatService(
+    { baseUrl: p.info.baseUrl, dataUrl: p.info.dataUrl, credential: p.info.apiKeys.analyst },
+    { id: 1, name: "Sales Analytics" },
+  );
 
 describe("live ChatService", () => {
   it("says why chat is unavailable: turned off, or AI not enabled", async () => {
@@ -30,12 +34,27 @@ describe("live ChatService", () => {
   it("keeps preferences on the platform (agent, open thread, thread list)", async () => {
     const s = service();
     await s.open();
-    await s.savePrefs({ agentId: "sales-auto-agent", openThreadId: "t-1", threads: [{ chatId: "t-1", title: "revenue", at: "2026-01-01T00:00:00Z" }] });
+    await s.savePrefs({
+      agentId: "sales-auto-agent",
+      openThreadId: "t-1",
+      threads: [{ chatId: "t-1", title: "revenue", at: "2026-01-01T00:00:00Z" }],
+    });
     const again = await service().open();
-    expect(again).toEqual({ ok: true, prefs: { agentId: "sales-auto-agent", openThreadId: "t-1", threads: [{ chatId: "t-1", title: "revenue", at: "2026-01-01T00:00:00Z" }] } });
+    expect(again).toEqual({
+      ok: true,
+      prefs: {
+        agentId: "sales-auto-agent",
+        openThreadId: "t-1",
+        threads: [{ chatId: "t-1", title: "revenue", at: "2026-01-01T00:00:00Z" }],
+      },
+    });
     await s.savePrefs({ openThreadId: null });
     // The longest list the pane keeps: 20 threads with 80-character titles.
-    const many = Array.from({ length: 20 }, (_, i) => ({ chatId: `0b7a0b5e-6d5e-4d59-9d1e-6f0f9c1f0a${String(i).padStart(2, "0")}`, title: "q".repeat(80), at: "2026-01-01T00:00:00.000Z" }));
+    const many = Array.from({ length: 20 }, (_, i) => ({
+      chatId: `0b7a0b5e-6d5e-4d59-9d1e-6f0f9c1f0a${String(i).padStart(2, "0")}`,
+      title: "q".repeat(80),
+      at: "2026-01-01T00:00:00.000Z",
+    }));
     await s.savePrefs({ threads: many });
     expect((await service().open()) as { prefs: { threads: unknown[] } }).toMatchObject({ prefs: { threads: many } });
     expect(await service().open()).toMatchObject({ prefs: { openThreadId: null } });
@@ -47,7 +66,9 @@ describe("live ChatService", () => {
     const frames: ChatFrame[] = [];
     const r = await s.send({ input: "revenue by day", onFrame: (f) => frames.push(f) });
     expect(r.completed).toBe(true);
-    const sql = frames.filter((f) => f.toolCall?.name === "svcSqlApi" && f.toolCall.result).map((f) => JSON.parse(f.toolCall!.result!) as { sqlQuery: string; totalRows: number })[0]!;
+    const sql = frames
+      .filter((f) => f.toolCall?.name === "svcSqlApi" && f.toolCall.result)
+      .map((f) => JSON.parse(f.toolCall!.result!) as { sqlQuery: string; totalRows: number })[0]!;
     expect(sql.totalRows).toBe(1095);
     const saved = await s.saveAsReport({ sqlQuery: sql.sqlQuery, title: "Revenue by day" });
     const client = createPlatformClient({ baseUrl: p.info.baseUrl, credential: p.info.apiKeys.analyst });

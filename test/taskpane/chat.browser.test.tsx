@@ -20,12 +20,23 @@ async function until(check: () => boolean, ms = 5000): Promise<void> {
 }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const SPEC = { $schema: "https://vega.github.io/schema/vega-lite/v5.json", mark: "line", encoding: { x: { field: "month", type: "temporal" }, y: { field: "revenue", type: "quantitative" } } };
+const SPEC = {
+  $schema: "https://vega.github.io/schema/vega-lite/v5.json",
+  mark: "line",
+  encoding: { x: { field: "month", type: "temporal" }, y: { field: "revenue", type: "quantitative" } },
+};
 const result = (spec: object = SPEC) => ({
   sqlQuery: "SELECT date_trunc('month', o.created_at) AS month, sum(o.amount) AS revenue\nFROM orders AS o\nGROUP BY 1\nORDER BY 1",
   queryTitle: "Revenue by month",
-  schema: [{ name: "month", column_type: "TIMESTAMP" }, { name: "revenue", column_type: "DECIMAL(18,2)" }],
-  data: [["2024-01-01T00:00:00", 100.5], ["2024-02-01T00:00:00", 150], ["2024-03-01T00:00:00", 120]],
+  schema: [
+    { name: "month", column_type: "TIMESTAMP" },
+    { name: "revenue", column_type: "DECIMAL(18,2)" },
+  ],
+  data: [
+    ["2024-01-01T00:00:00", 100.5],
+    ["2024-02-01T00:00:00", 150],
+    ["2024-03-01T00:00:00", 120],
+  ],
   totalRows: 36,
   uuid: "0b7a0b5e-6d5e-4d59-9d1e-6f0f9c1f0a11",
   vegaSpec: JSON.stringify(spec),
@@ -35,17 +46,64 @@ const result = (spec: object = SPEC) => ({
 function answerFrames(messageId: string, chatId: string, question: string, spec?: object): ChatFrame[] {
   const b = messageId.replace(/-message$/, "");
   const final = ["final", "svc_data_analyst_agent"];
-  const words = ["Here is **Revenue by month**: ", "36 rows. ", "<img src=x onerror=alert(1)> ", "<b>not bold</b> ", "[site](https://example.com)\n\n- Highest: **2024-02**"];
+  const words = [
+    "Here is **Revenue by month**: ",
+    "36 rows. ",
+    "<img src=x onerror=alert(1)> ",
+    "<b>not bold</b> ",
+    "[site](https://example.com)\n\n- Highest: **2024-02**",
+  ];
   return [
     { id: messageId, role: "user", content: question, sort: 1 },
     { id: "__cutoff__", state: { chatId } },
-    { id: `${b}-t`, role: "assistant", thinking: "Revenue is the amount.", isInProcess: false, graphPath: ["svc_data_analyst_agent"], sort: 2 },
-    { id: `${b}-s`, role: "assistant", toolCall: { name: "svcSqlApi", input: JSON.stringify({ sqlQuery: result().sqlQuery }) }, isInProcess: true, graphPath: ["svc_data_analyst_agent", "tools"], sort: 3 },
-    { id: `${b}-s`, role: "assistant", toolCall: { name: "svcSqlApi", input: JSON.stringify({ sqlQuery: result().sqlQuery }), result: JSON.stringify(result(spec)) }, isInProcess: false, graphPath: ["svc_data_analyst_agent", "tools"], sort: 3 },
-    ...words.map((w, i): ChatFrame => ({ id: `${b}-a`, role: "assistant", content: w, isDelta: i > 0, isInProcess: true, graphPath: final, sort: 4 })),
+    {
+      id: `${b}-t`,
+      role: "assistant",
+      thinking: "Revenue is the amount.",
+      isInProcess: false,
+      graphPath: ["svc_data_analyst_agent"],
+      sort: 2,
+    },
+    {
+      id: `${b}-s`,
+      role: "assistant",
+      toolCall: { name: "svcSqlApi", input: JSON.stringify({ sqlQuery: result().sqlQuery }) },
+      isInProcess: true,
+      graphPath: ["svc_data_analyst_agent", "tools"],
+      sort: 3,
+    },
+    {
+      id: `${b}-s`,
+      role: "assistant",
+      toolCall: { name: "svcSqlApi", input: JSON.stringify({ sqlQuery: result().sqlQuery }), result: JSON.stringify(result(spec)) },
+      isInProcess: false,
+      graphPath: ["svc_data_analyst_agent", "tools"],
+      sort: 3,
+    },
+    ...words.map((w, i): ChatFrame => ({
+      id: `${b}-a`,
+      role: "assistant",
+      content: w,
+      isDelta: i > 0,
+      isInProcess: true,
+      graphPath: final,
+      sort: 4,
+    })),
     { id: `${b}-a`, role: "assistant", content: "", isDelta: true, isInProcess: false, graphPath: final, sort: 4 },
     { id: "__state__", state: { chatId, status: "idle" } },
-    { id: "__usage__", type: "usage", usage: { models: ["m"], llmCalls: 2, inputTokens: 1200, outputTokens: 80, cacheWriteTokens: 0, cacheReadTokens: 0, totalTokens: 1280 } },
+    {
+      id: "__usage__",
+      type: "usage",
+      usage: {
+        models: ["m"],
+        llmCalls: 2,
+        inputTokens: 1200,
+        outputTokens: 80,
+        cacheWriteTokens: 0,
+        cacheReadTokens: 0,
+        totalTokens: 1280,
+      },
+    },
   ];
 }
 
@@ -60,14 +118,20 @@ function scriptedChat(o: { availability?: ChatAvailability; send?: (i: ChatSendI
   const saved: Partial<ChatPrefs>[] = [];
   const sends: ChatSendInput[] = [];
   return {
-    calls, saved, sends,
+    calls,
+    saved,
+    sends,
     open: async () => o.availability ?? { ok: true, prefs: { agentId: null, openThreadId: null, threads: [] } },
     savePrefs: async (p) => void saved.push(p),
     async send(i) {
       sends.push(i);
       calls.push(`send ${i.input ?? "(state)"} ${i.chatId ?? "-"} ${i.messageId ?? "-"}`);
       if (o.send) await o.send(i);
-      else for (const f of answerFrames(i.messageId ?? "1763900000000-message", "chat-1", i.input ?? "")) { i.onFrame(f); await sleep(5); }
+      else
+        for (const f of answerFrames(i.messageId ?? "1763900000000-message", "chat-1", i.input ?? "")) {
+          i.onFrame(f);
+          await sleep(5);
+        }
       return { chatId: "chat-1", messageId: i.messageId ?? null, completed: true };
     },
     abort: async (chatId) => void calls.push(`abort ${chatId}`),
@@ -101,7 +165,9 @@ async function mountWith(chat: ChatService, o: { occupied?: boolean } = {}) {
 }
 
 const byText = (root: Element, sel: string, text: string | RegExp) =>
-  [...root.querySelectorAll<HTMLElement>(sel)].find((e) => (typeof text === "string" ? e.textContent?.trim() === text : text.test(e.textContent ?? "")));
+  [...root.querySelectorAll<HTMLElement>(sel)].find((e) =>
+    typeof text === "string" ? e.textContent?.trim() === text : text.test(e.textContent ?? ""),
+  );
 
 async function ask(root: HTMLElement, q: string) {
   await until(() => root.querySelector("textarea") !== null);
@@ -119,7 +185,16 @@ describe("chat pane", () => {
   });
 
   it("explains why chat is unavailable (app-config) and offers no question box", async () => {
-    const { root } = await mountWith(scriptedChat({ availability: { ok: false, title: "Chat is turned off for spreadsheets", detail: "Your platform's settings do not allow it.", next: "Ask an admin." } }));
+    const { root } = await mountWith(
+      scriptedChat({
+        availability: {
+          ok: false,
+          title: "Chat is turned off for spreadsheets",
+          detail: "Your platform's settings do not allow it.",
+          next: "Ask an admin.",
+        },
+      }),
+    );
     await until(() => /turned off for spreadsheets/.test(root.textContent ?? ""));
     expect(root.textContent).toMatch(/Ask an admin/);
     expect(root.querySelector("textarea")).toBeNull();
@@ -150,7 +225,13 @@ describe("chat pane", () => {
 
   it("refuses a chart that points at remote data, and says why", async () => {
     const chat = scriptedChat({
-      send: async (i) => { for (const f of answerFrames(i.messageId ?? "1763900000001-message", "chat-2", i.input!, { ...SPEC, layer: [{ data: { url: "https://evil.example/d.csv" }, mark: "bar" }] })) i.onFrame(f); },
+      send: async (i) => {
+        for (const f of answerFrames(i.messageId ?? "1763900000001-message", "chat-2", i.input!, {
+          ...SPEC,
+          layer: [{ data: { url: "https://evil.example/d.csv" }, mark: "bar" }],
+        }))
+          i.onFrame(f);
+      },
     });
     const { root } = await mountWith(chat);
     await ask(root, "revenue by month");
@@ -228,7 +309,14 @@ describe("chat pane", () => {
   it("after a reload mid-answer, resumes the open thread with the running messageId (no second question)", async () => {
     const mid = "1763900000123-message";
     const chat = scriptedChat({
-      availability: { ok: true, prefs: { agentId: null, openThreadId: "chat-9", threads: [{ chatId: "chat-9", title: "revenue by month", at: "2026-01-01T00:00:00Z" }] } },
+      availability: {
+        ok: true,
+        prefs: {
+          agentId: null,
+          openThreadId: "chat-9",
+          threads: [{ chatId: "chat-9", title: "revenue by month", at: "2026-01-01T00:00:00Z" }],
+        },
+      },
       send: async (i) => {
         const fs = answerFrames(mid, "chat-9", "revenue by month");
         if (i.input === undefined) {

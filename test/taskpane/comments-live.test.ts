@@ -13,7 +13,12 @@ afterAll(() => p?.close());
 
 function memory() {
   const m = new Map<string, string>();
-  return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v), removeItem: (k: string) => void m.delete(k), m };
+  return {
+    getItem: (k: string) => m.get(k) ?? null,
+    setItem: (k: string, v: string) => void m.set(k, v),
+    removeItem: (k: string) => void m.delete(k),
+    m,
+  };
 }
 
 function live(externalId: string, tenant: string, selected: SelectedPlacement | null = null, storage = memory()) {
@@ -47,7 +52,9 @@ describe("live comments adapter", () => {
     const first = await live("x", p.info.embed.tenants[0]!, sel).linkedDashboards();
     expect(first.placement).toEqual({ reportName: "Analyst pipeline", range: "Sheet1!B2:D6" });
     expect(first.dashboards.map((d) => d.publicId)).toEqual([p.info.embed.dashboards.shared, p.info.embed.dashboards.restricted]);
-    expect((await live("x", p.info.embed.tenants[1]!, sel).linkedDashboards()).dashboards.map((d) => d.publicId)).toEqual([p.info.embed.dashboards.shared]);
+    expect((await live("x", p.info.embed.tenants[1]!, sel).linkedDashboards()).dashboards.map((d) => d.publicId)).toEqual([
+      p.info.embed.dashboards.shared,
+    ]);
     expect(await live("x", p.info.embed.tenants[0]!, null).linkedDashboards()).toEqual({ placement: null, dashboards: [] });
   });
 

@@ -24,9 +24,18 @@ function scripted(o: { sessionUrl?: string | null; linked?: number; threads?: nu
   let url = o.sessionUrl === undefined ? "https://broker.example/session" : o.sessionUrl;
   let id = 100;
   const at = (n: number) => new Date(Date.UTC(2026, 10, 20, 9, n)).toISOString();
-  const mk = (body: string, own: boolean, author = own ? "You" : "ben"): CommentView => ({ id: ++id, userId: own ? 1 : 2, author, body, createdAt: at(id % 60), editedAt: null, isOwn: own });
+  const mk = (body: string, own: boolean, author = own ? "You" : "ben"): CommentView => ({
+    id: ++id,
+    userId: own ? 1 : 2,
+    author,
+    body,
+    createdAt: at(id % 60),
+    editedAt: null,
+    isOwn: own,
+  });
   const threads: ThreadView[] = [];
-  for (let i = 0; i < (o.threads ?? 3); i++) threads.push({ root: mk(`Thread ${i}`, i % 2 === 0), replies: [], resolvedAt: null, resolvedBy: null });
+  for (let i = 0; i < (o.threads ?? 3); i++)
+    threads.push({ root: mk(`Thread ${i}`, i % 2 === 0), replies: [], resolvedAt: null, resolvedBy: null });
   threads.reverse();
   const users = [
     { id: 1, username: "ana", email: "ana@acme.test", firstName: "Ana" },
@@ -46,7 +55,13 @@ function scripted(o: { sessionUrl?: string | null; linked?: number; threads?: nu
     linkedDashboards: async () => {
       calls.push("linked");
       const n = o.linked ?? 1;
-      return { placement: { reportName: "Company revenue", range: "Revenue!B2:D6" }, dashboards: [{ publicId: "SalesDash001", title: "Sales overview" }, { publicId: "AcmeDash0002", title: "Acme margins" }].slice(0, n) };
+      return {
+        placement: { reportName: "Company revenue", range: "Revenue!B2:D6" },
+        dashboards: [
+          { publicId: "SalesDash001", title: "Sales overview" },
+          { publicId: "AcmeDash0002", title: "Acme margins" },
+        ].slice(0, n),
+      };
     },
     dashboard: async (publicId) => {
       calls.push(`dashboard ${publicId}`);
@@ -98,7 +113,10 @@ function mount(service: CommentsService, office?: unknown): HTMLElement {
   return root;
 }
 
-const buttons = (root: Element, name: string) => [...root.querySelectorAll("button")].filter((b) => (b.textContent ?? "").trim() === name || (b.textContent ?? "").trim().startsWith(name + " "));
+const buttons = (root: Element, name: string) =>
+  [...root.querySelectorAll("button")].filter(
+    (b) => (b.textContent ?? "").trim() === name || (b.textContent ?? "").trim().startsWith(name + " "),
+  );
 function button(root: Element, name: string): HTMLButtonElement {
   const b = buttons(root, name)[0];
   if (!b) throw new Error(`no button named ${name}`);
@@ -180,14 +198,30 @@ describe("comments pane", () => {
       expect(buttons(li, "Delete").length).toBe(own ? 1 : 0);
     }
     s.forbid();
-    button(threadItems(root).find((li) => buttons(li, "Resolve thread").length)!, "Resolve thread").click();
+    button(
+      threadItems(root).find((li) => buttons(li, "Resolve thread").length)!,
+      "Resolve thread",
+    ).click();
     await until(() => (root.querySelector('[role="alert"]')?.textContent ?? "").includes("You cannot resolve the thread"));
     expect(threadItems(root)).toHaveLength(3);
   });
 
   it("renders bodies as text, never HTML, and times in the user's time zone", async () => {
     const s = scripted({ threads: 0 });
-    s.threads.push({ root: { id: 7, userId: 2, author: "ben", body: '<img src=x onerror="alert(1)"><b>bold</b> @ana', createdAt: "2026-11-20T09:30:00.000Z", editedAt: null, isOwn: false }, replies: [], resolvedAt: null, resolvedBy: null });
+    s.threads.push({
+      root: {
+        id: 7,
+        userId: 2,
+        author: "ben",
+        body: '<img src=x onerror="alert(1)"><b>bold</b> @ana',
+        createdAt: "2026-11-20T09:30:00.000Z",
+        editedAt: null,
+        isOwn: false,
+      },
+      replies: [],
+      resolvedAt: null,
+      resolvedBy: null,
+    });
     const root = mount(s.service);
     await until(() => threadItems(root).length === 1);
     const body = root.querySelector(".cb-comment-body")!;
@@ -196,8 +230,12 @@ describe("comments pane", () => {
     expect(body.querySelector(".cb-mention")!.textContent).toBe("@ana");
     const time = root.querySelector("time")!;
     expect(time.getAttribute("datetime")).toBe("2026-11-20T09:30:00.000Z");
-    expect(time.textContent).toBe(new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(new Date("2026-11-20T09:30:00.000Z")));
-    expect(time.title).toBe(new Intl.DateTimeFormat(undefined, { dateStyle: "full", timeStyle: "long" }).format(new Date("2026-11-20T09:30:00.000Z")));
+    expect(time.textContent).toBe(
+      new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(new Date("2026-11-20T09:30:00.000Z")),
+    );
+    expect(time.title).toBe(
+      new Intl.DateTimeFormat(undefined, { dateStyle: "full", timeStyle: "long" }).format(new Date("2026-11-20T09:30:00.000Z")),
+    );
   });
 
   it("counts characters as code points and refuses to send over 10,000", async () => {
@@ -296,7 +334,12 @@ describe("comments pane", () => {
     const root = mount(s.service, { context: { officeTheme: { bodyBackgroundColor: "#262626" } } });
     expect(document.documentElement.dataset.theme).toBe("dark");
     await until(() => threadItems(root).length === 1);
-    const rgb = (c: string) => "#" + (c.match(/\d+/g) ?? []).slice(0, 3).map((n) => Number(n).toString(16).padStart(2, "0")).join("");
+    const rgb = (c: string) =>
+      "#" +
+      (c.match(/\d+/g) ?? [])
+        .slice(0, 3)
+        .map((n) => Number(n).toString(16).padStart(2, "0"))
+        .join("");
     const card = getComputedStyle(threadItems(root)[0]!);
     expect(luminance(rgb(card.backgroundColor))!).toBeLessThan(0.1);
     expect(luminance(rgb(getComputedStyle(root.querySelector(".cb-comment-body")!).color))!).toBeGreaterThan(0.5);

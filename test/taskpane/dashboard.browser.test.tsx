@@ -25,7 +25,10 @@ function scripted(o: { sessionUrl?: string | null; picture?: string } = {}) {
     sessionUrl: () => (o.sessionUrl === undefined ? "https://broker.example/session" : o.sessionUrl),
     look: () => ({ timezone: "Europe/Paris", scheme: "light", locale: "fr-FR" }),
     pictureOnSheet: async () => o.picture ?? null,
-    linkedDashboards: async () => ({ placement: { reportName: "Company revenue", range: "Sheet1!B2:D6" }, dashboards: [{ publicId: "SalesDash001", title: "Sales overview" }] }),
+    linkedDashboards: async () => ({
+      placement: { reportName: "Company revenue", range: "Sheet1!B2:D6" },
+      dashboards: [{ publicId: "SalesDash001", title: "Sales overview" }],
+    }),
     dashboard: async (publicId) => ({ publicId, title: "Sales overview" }),
     async open(host, publicId, onNews) {
       calls.push(`open ${publicId}`);
@@ -43,12 +46,17 @@ function scripted(o: { sessionUrl?: string | null; picture?: string } = {}) {
       };
     },
     async cellFilter() {
-      if (calls.includes("refuse-cell")) throw new Error("Sheet1!C4 is in the measure column orders.count of Company revenue (Sheet1!B2:D6): select a cell of a dimension column.");
+      if (calls.includes("refuse-cell"))
+        throw new Error(
+          "Sheet1!C4 is in the measure column orders.count of Company revenue (Sheet1!B2:D6): select a cell of a dimension column.",
+        );
       return { member: "orders.status", value: "cancelled", label: "orders.status = cancelled (Sheet1!B5)" };
     },
     async placeDrilldown(_id, drill, confirmed): Promise<PlaceOutcome> {
       calls.push(`place ${drill.member} confirmed=${confirmed}`);
-      return confirmed ? { kind: "placed", placementId: "p1", range: "H2:I3", sheetName: "Sheet1" } : { kind: "wouldOverwrite", count: 3, addresses: ["H2"], target: "Sheet1!H2:I3" };
+      return confirmed
+        ? { kind: "placed", placementId: "p1", range: "H2:I3", sheetName: "Sheet1" }
+        : { kind: "wouldOverwrite", count: 3, addresses: ["H2"], target: "Sheet1!H2:I3" };
     },
     insertPicture(_id, p) {
       pictureSignal = p.signal;
@@ -60,7 +68,8 @@ function scripted(o: { sessionUrl?: string | null; picture?: string } = {}) {
   return { service, calls, sent, news: (n: EmbedNews) => news?.(n), picture: () => ({ signal: pictureSignal, progress: pictureProgress }) };
 }
 
-const byRole = (role: string, name: string) => [...document.querySelectorAll<HTMLElement>(role === "button" ? "button" : `[role="${role}"]`)].find((e) => e.textContent?.includes(name));
+const byRole = (role: string, name: string) =>
+  [...document.querySelectorAll<HTMLElement>(role === "button" ? "button" : `[role="${role}"]`)].find((e) => e.textContent?.includes(name));
 
 describe("dashboard pane", () => {
   let root: HTMLElement;

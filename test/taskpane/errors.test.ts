@@ -2,8 +2,17 @@
 // say what to do, and the errors the API layer really throws read as they should.
 import { describe, expect, it } from "vitest";
 import {
-  DataUrlError, ForbiddenError, NetworkError, PlatformUrlError, RateLimitedError, ResponseTooLargeError, RetryExhaustedError,
-  ServerError, SqlNotSupportedError, TimeoutError, TokenRefusedError,
+  DataUrlError,
+  ForbiddenError,
+  NetworkError,
+  PlatformUrlError,
+  RateLimitedError,
+  ResponseTooLargeError,
+  RetryExhaustedError,
+  ServerError,
+  SqlNotSupportedError,
+  TimeoutError,
+  TokenRefusedError,
 } from "../../src/api";
 import { describeError } from "../../src/taskpane/errors";
 
@@ -43,7 +52,9 @@ describe("describeError", () => {
     expect(h.title).toBe("The platform had a problem");
     expect(h.detail).toContain("Unsupported granularity: quarter");
     expect(h.detail).toContain("retried several times");
-    expect(describeError(new RetryExhaustedError("gave up", 0, undefined, { cause: new NetworkError("reset", 0) })).title).toBe("Cannot reach the platform");
+    expect(describeError(new RetryExhaustedError("gave up", 0, undefined, { cause: new NetworkError("reset", 0) })).title).toBe(
+      "Cannot reach the platform",
+    );
   });
   it("a DOM TimeoutError (AbortSignal.timeout) reads like ours, an AbortError as Stopped", () => {
     expect(describeError(new DOMException("signal timed out", "TimeoutError")).title).toBe("The platform did not answer in time");

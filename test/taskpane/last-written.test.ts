@@ -6,18 +6,34 @@ import { byStatus, memoryWorkbook, startEnv, type Env } from "../sync/support.ts
 
 class FakeStorage implements Storage {
   private m = new Map<string, string>();
-  get length() { return this.m.size; }
-  clear() { this.m.clear(); }
-  getItem(k: string) { return this.m.get(k) ?? null; }
-  key(i: number) { return [...this.m.keys()][i] ?? null; }
-  removeItem(k: string) { this.m.delete(k); }
-  setItem(k: string, v: string) { this.m.set(k, v); }
+  get length() {
+    return this.m.size;
+  }
+  clear() {
+    this.m.clear();
+  }
+  getItem(k: string) {
+    return this.m.get(k) ?? null;
+  }
+  key(i: number) {
+    return [...this.m.keys()][i] ?? null;
+  }
+  removeItem(k: string) {
+    this.m.delete(k);
+  }
+  setItem(k: string, v: string) {
+    this.m.set(k, v);
+  }
 }
 
 describe("last written across a pane reload", () => {
   let env: Env;
-  beforeAll(async () => { env = await startEnv(); }, 120_000);
-  afterAll(async () => { await env?.close(); });
+  beforeAll(async () => {
+    env = await startEnv();
+  }, 120_000);
+  afterAll(async () => {
+    await env?.close();
+  });
 
   it("a new engine over the same session storage still shows the value last written", async () => {
     const storage = new FakeStorage();
@@ -44,7 +60,10 @@ describe("last written across a pane reload", () => {
     const store = sessionLastWritten(storage);
     store.set("k1", [["a", 1, true]]);
     expect(sessionLastWritten(storage).get("k1")).toEqual([["a", 1, true]]);
-    store.set("big", Array.from({ length: MAX_KEPT_CELLS + 1 }, () => [1]));
+    store.set(
+      "big",
+      Array.from({ length: MAX_KEPT_CELLS + 1 }, () => [1]),
+    );
     expect(sessionLastWritten(storage).get("big")).toBeUndefined();
     storage.setItem("cellbound.lastWritten.bad", JSON.stringify([[{ x: 1 }]]));
     expect(sessionLastWritten(storage).get("bad")).toBeUndefined();

@@ -24,11 +24,24 @@ describe("live dashboard adapter", () => {
     const sessionCalls: string[] = [];
     const fetchImpl = async (url: string) => {
       sessionCalls.push(url);
-      return new Response(JSON.stringify({ sessionId: `sid-${sessionCalls.length}` }), { status: 200, headers: { "Content-Type": "application/json" } });
+      return new Response(JSON.stringify({ sessionId: `sid-${sessionCalls.length}` }), {
+        status: 200,
+        headers: { "Content-Type": "application/json" },
+      });
     };
     const service = createLiveDashboard({
-      baseUrl: base, embed: { sessionUrl: `${base}/__broker` }, client: {} as never, storage: null, fetch: fetchImpl, debug: (m) => debug.push(m),
-      selectedPlacement: async () => null, selectedCell: unused, putPicture: unused, activeSheetPictures: async () => [], saveReport: unused, place: unused,
+      baseUrl: base,
+      embed: { sessionUrl: `${base}/__broker` },
+      client: {} as never,
+      storage: null,
+      fetch: fetchImpl,
+      debug: (m) => debug.push(m),
+      selectedPlacement: async () => null,
+      selectedCell: unused,
+      putPicture: unused,
+      activeSheetPictures: async () => [],
+      saveReport: unused,
+      place: unused,
     });
     const host = document.createElement("div");
     document.body.append(host);
@@ -61,9 +74,9 @@ describe("live dashboard adapter", () => {
     await until(() => news.some((n) => n.kind === "ready"));
     expect(debug.some((d) => d.includes("malformed payload"))).toBe(true);
     await until(() => posted.length >= 4);
-    expect(posted.map((p) => p.type)).toEqual(expect.arrayContaining([
-      "svc:action:set-color-scheme", "svc:action:set-timezone", "svc:action:set-filter",
-    ]));
+    expect(posted.map((p) => p.type)).toEqual(
+      expect.arrayContaining(["svc:action:set-color-scheme", "svc:action:set-timezone", "svc:action:set-filter"]),
+    );
     expect(posted.every((p) => p.target === location.origin)).toBe(true);
 
     // Expiry: one fresh session minted for the renewal, posted as set-session to the tenant origin.
@@ -71,7 +84,9 @@ describe("live dashboard adapter", () => {
     child.eval(`parent.postMessage(${JSON.stringify(makeEvent("svc:event:session-expired", { expiredAt: 2 }))}, "*")`);
     await until(() => posted.some((p) => p.type === "svc:action:set-session"));
     await new Promise((r) => setTimeout(r, 50));
-    expect(posted.filter((p) => p.type === "svc:action:set-session")).toEqual([{ type: "svc:action:set-session", target: location.origin }]);
+    expect(posted.filter((p) => p.type === "svc:action:set-session")).toEqual([
+      { type: "svc:action:set-session", target: location.origin },
+    ]);
     expect(sessionCalls).toHaveLength(2);
     expect(news.filter((n) => n.kind === "renewing")).toHaveLength(2);
     handle.close();
@@ -82,12 +97,27 @@ describe("live dashboard adapter", () => {
   it("a viewer's picture export (403) is explained in terms of access, and nothing is inserted", async () => {
     let inserted = false;
     const service = createLiveDashboard({
-      baseUrl: location.origin, embed: {}, storage: null,
-      client: { createDashboardExport: async () => { throw new ForbiddenError("POST /api/v1/dashboard-exports: 403", 403, undefined); } } as never,
-      selectedPlacement: async () => null, selectedCell: unused, activeSheetPictures: async () => [], saveReport: unused, place: unused,
-      putPicture: async () => { inserted = true; return { sheetId: "s", name: "n", address: "A1" }; },
+      baseUrl: location.origin,
+      embed: {},
+      storage: null,
+      client: {
+        createDashboardExport: async () => {
+          throw new ForbiddenError("POST /api/v1/dashboard-exports: 403", 403, undefined);
+        },
+      } as never,
+      selectedPlacement: async () => null,
+      selectedCell: unused,
+      activeSheetPictures: async () => [],
+      saveReport: unused,
+      place: unused,
+      putPicture: async () => {
+        inserted = true;
+        return { sheetId: "s", name: "n", address: "A1" };
+      },
     });
-    await expect(service.insertPicture("SalesDash001", { onProgress: () => {}, signal: new AbortController().signal })).rejects.toThrow(/needs manage access to its deployment/);
+    await expect(service.insertPicture("SalesDash001", { onProgress: () => {}, signal: new AbortController().signal })).rejects.toThrow(
+      /needs manage access to its deployment/,
+    );
     expect(inserted).toBe(false);
   });
 });

@@ -21,8 +21,12 @@ describe("live workbook operations", () => {
     if (!d1 || !d2) throw new Error("the stand-in lists two deployments");
     const wb = memoryWorkbook("https://files.example/live-1.xlsx");
     const client = env.client();
-    const dataFor = (id: number) => createDataClient({ dataUrl: env.platform.info.dataUrl, token: createDeploymentTokenManager({ client, deploymentId: id }) });
-    const names = new Map([[d1.id, d1.name], [d2.id, d2.name]]);
+    const dataFor = (id: number) =>
+      createDataClient({ dataUrl: env.platform.info.dataUrl, token: createDeploymentTokenManager({ client, deploymentId: id }) });
+    const names = new Map([
+      [d1.id, d1.name],
+      [d2.id, d2.name],
+    ]);
     const inD1 = await openWorkbookOps({ client, data: dataFor(d1.id), deploymentId: d1.id, deployments: names, dataFor, port: wb.port });
     const report = await env.createReport(byStatus(2));
     await wb.port.select({ sheetId: wb.user.firstSheetId(), row: 1, col: 1, rows: 1, cols: 1 });

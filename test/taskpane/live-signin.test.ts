@@ -24,8 +24,10 @@ async function platform(withData: boolean): Promise<TestServer> {
     };
     const p = req.url ?? "";
     if (p === "/api/v1/users/me") return json(200, me);
-    if (p.startsWith("/api/v1/deployments?") || p === "/api/v1/deployments") return json(200, page([{ id: 3, name: "Production", role: "editor" }]));
-    if (p === "/api/v1/deployments/3/token") return json(200, { token: "minted-jwt", expiresIn: 60, expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    if (p.startsWith("/api/v1/deployments?") || p === "/api/v1/deployments")
+      return json(200, page([{ id: 3, name: "Production", role: "editor" }]));
+    if (p === "/api/v1/deployments/3/token")
+      return json(200, { token: "minted-jwt", expiresIn: 60, expiresAt: new Date(Date.now() + 60_000).toISOString() });
     if (withData && p === "/cubejs-api/v1/meta") {
       if (req.headers.authorization !== "minted-jwt") return json(403, { error: "Invalid token" });
       return json(200, fixture("meta.json").body);

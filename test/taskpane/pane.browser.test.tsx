@@ -41,9 +41,24 @@ const HOME = {
   workbookName: "Q3 numbers.xlsx",
   copied: false,
   placements: [
-    placement({ id: "a", sheetName: "Sales", range: "A1:D1200", reportName: "Sales by month", status: "editedByHand", editedRows: [{ from: 1001, to: 2000 }] }),
+    placement({
+      id: "a",
+      sheetName: "Sales",
+      range: "A1:D1200",
+      reportName: "Sales by month",
+      status: "editedByHand",
+      editedRows: [{ from: 1001, to: 2000 }],
+    }),
     placement({ id: "b", sheetName: "Sales", range: "F1:G40", reportName: "Top customers", status: "outOfDate" }),
-    placement({ id: "c", sheetName: "Ops", range: "B2:C5", reportName: null, status: "noAccess", owner: { name: "Olga Outsider", email: "olga@example.com" }, deploymentId: 2 }),
+    placement({
+      id: "c",
+      sheetName: "Ops",
+      range: "B2:C5",
+      reportName: null,
+      status: "noAccess",
+      owner: { name: "Olga Outsider", email: "olga@example.com" },
+      deploymentId: 2,
+    }),
   ],
 };
 
@@ -85,7 +100,10 @@ describe("task pane views", () => {
 
   it("a stored connection reconnects on start", async () => {
     const kv = memoryStore();
-    await kv.setItem("cellbound.connection", JSON.stringify({ baseUrl: "http://127.0.0.1:1", dataUrl: null, credential: "good-key", deploymentId: 1 }));
+    await kv.setItem(
+      "cellbound.connection",
+      JSON.stringify({ baseUrl: "http://127.0.0.1:1", dataUrl: null, credential: "good-key", deploymentId: 1 }),
+    );
     const { backend } = scriptedBackend({ home: HOME });
     const store = new PaneStore(backend, new SecretStore(kv));
     const root = mount(store);
@@ -105,7 +123,9 @@ describe("task pane views", () => {
     expect(a().querySelector("[role=group]")!.textContent).toMatch(/Stop refreshing “.+” at .+\? The cells stay/);
     expect(calls.some((c) => c.startsWith("disconnect"))).toBe(false); // nothing yet
     expect(document.activeElement?.getAttribute("aria-label")).toBe("Confirm disconnect");
-    a().querySelector("[role=group]")!.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
+    a()
+      .querySelector("[role=group]")!
+      .dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
     await until(() => a().querySelector("[role=group]") === null);
     expect(calls.some((c) => c.startsWith("disconnect"))).toBe(false);
     button(root, "Disconnect", a()).click();
@@ -114,7 +134,11 @@ describe("task pane views", () => {
     await until(() => calls.includes("disconnect a"));
 
     // An error names the deployment instead of "this deployment", and stays until dismissed.
-    store.notice.value = { tone: "error", title: "You do not have access", detail: "Your account is not allowed to do this in this deployment." };
+    store.notice.value = {
+      tone: "error",
+      title: "You do not have access",
+      detail: "Your account is not allowed to do this in this deployment.",
+    };
     await until(() => root.querySelector("[role=alert]") !== null);
     const deployment = store.workspace.value!.deployment.name;
     expect(root.querySelector("[role=alert]")!.textContent).toContain(`in the deployment “${deployment}”`);
@@ -123,7 +147,17 @@ describe("task pane views", () => {
   });
 
   it("Reports: each report shows its folder; Values only is passed on when placing", async () => {
-    const reports = [{ id: 6, publicId: "DemoReport06", name: "Revenue by month", title: "Revenue by month", updatedAt: null, ownerName: "Ana", folder: "Sales" }];
+    const reports = [
+      {
+        id: 6,
+        publicId: "DemoReport06",
+        name: "Revenue by month",
+        title: "Revenue by month",
+        updatedAt: null,
+        ownerName: "Ana",
+        folder: "Sales",
+      },
+    ];
     const { backend, calls } = scriptedBackend({ home: HOME, reports });
     const store = new PaneStore(backend, new SecretStore(memoryStore()));
     const root = mount(store);
@@ -221,11 +255,19 @@ describe("task pane views", () => {
       home: HOME,
       refreshAll: ({ onProgress, signal }) =>
         new Promise<RefreshAllProgress>((resolve) => {
-          const p: RefreshAllProgress = { done: 1, total: 2, rows: { a: { state: "done", summary: "2 rows added" }, b: { state: "refreshing" } } };
+          const p: RefreshAllProgress = {
+            done: 1,
+            total: 2,
+            rows: { a: { state: "done", summary: "2 rows added" }, b: { state: "refreshing" } },
+          };
           onProgress(p);
           signal.addEventListener("abort", () => {
             stopped = true;
-            resolve({ done: 1, total: 2, rows: { a: { state: "done", summary: "2 rows added" }, b: { state: "skipped", reason: "Stopped before writing." } } });
+            resolve({
+              done: 1,
+              total: 2,
+              rows: { a: { state: "done", summary: "2 rows added" }, b: { state: "skipped", reason: "Stopped before writing." } },
+            });
           });
         }),
     });
@@ -313,7 +355,26 @@ describe("task pane views", () => {
 describe("error messages", () => {
   it("every API error kind gets a title and a next step; retries that ran out name the cause", async () => {
     const { describeError } = await import("../../src/taskpane/errors");
-    const kinds = ["network", "server", "invalid-response", "unauthorized", "forbidden", "not-found", "public-id-taken", "public-id-other-deployment", "upsert-branch-changed", "ambiguous-legacy-id", "public-id-immutable", "placeholder-public-id", "too-long", "bad-request", "placement-limit", "conflict", "data-query", "http"];
+    const kinds = [
+      "network",
+      "server",
+      "invalid-response",
+      "unauthorized",
+      "forbidden",
+      "not-found",
+      "public-id-taken",
+      "public-id-other-deployment",
+      "upsert-branch-changed",
+      "ambiguous-legacy-id",
+      "public-id-immutable",
+      "placeholder-public-id",
+      "too-long",
+      "bad-request",
+      "placement-limit",
+      "conflict",
+      "data-query",
+      "http",
+    ];
     const titles = new Set<string>();
     for (const kind of kinds) {
       const h = describeError(Object.assign(new Error(`x ${kind}`), { kind }));
@@ -409,8 +470,26 @@ describe("task pane: Cancel, one status, several deployments (issue 12)", () => 
 
   it("the card and the banner name the same exact rows", async () => {
     const { backend } = scriptedBackend({
-      home: { ...HOME, placements: [placement({ id: "a", sheetName: "Sales", range: "A1:D1200", reportName: "Sales by month", status: "editedByHand", editedRows: [{ from: 2, to: 1001 }] })] },
-      refresh: async () => ({ kind: "handEdited", reportName: "Sales by month", editedRows: [{ from: 5, to: 5 }], diff: [{ cell: "B5", lastWritten: 1, now: 2, incoming: 1 }], editedCells: 1 }),
+      home: {
+        ...HOME,
+        placements: [
+          placement({
+            id: "a",
+            sheetName: "Sales",
+            range: "A1:D1200",
+            reportName: "Sales by month",
+            status: "editedByHand",
+            editedRows: [{ from: 2, to: 1001 }],
+          }),
+        ],
+      },
+      refresh: async () => ({
+        kind: "handEdited",
+        reportName: "Sales by month",
+        editedRows: [{ from: 5, to: 5 }],
+        diff: [{ cell: "B5", lastWritten: 1, now: 2, incoming: 1 }],
+        editedCells: 1,
+      }),
     });
     const store = new PaneStore(backend, new SecretStore(memoryStore()));
     const root = mount(store);
@@ -431,13 +510,24 @@ describe("task pane: Cancel, one status, several deployments (issue 12)", () => 
       placements: [
         placement({ id: "i", sheetName: "S", range: "A1:B5", reportName: "Pipeline", status: "interrupted" }),
         placement({
-          id: "o", sheetName: "S", range: "D1:E5", reportName: "EU revenue", deploymentId: 2, deploymentName: "Europe",
+          id: "o",
+          sheetName: "S",
+          range: "D1:E5",
+          reportName: "EU revenue",
+          deploymentId: 2,
+          deploymentName: "Europe",
           facts: { ...placement({ id: "x" }).facts, noAccess: "It belongs to deployment Europe, which you cannot use with this sign-in." },
         }),
       ],
     };
     const { backend, calls } = scriptedBackend({ home });
-    backend.signIn = async () => ({ user: { name: "Ana", email: "ana@example.com" }, deployments: [{ id: 1, name: "Production" }, { id: 2, name: "Europe" }] });
+    backend.signIn = async () => ({
+      user: { name: "Ana", email: "ana@example.com" },
+      deployments: [
+        { id: 1, name: "Production" },
+        { id: 2, name: "Europe" },
+      ],
+    });
     const store = new PaneStore(backend, new SecretStore(memoryStore()));
     const root = mount(store);
     await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
@@ -454,7 +544,12 @@ describe("task pane: Cancel, one status, several deployments (issue 12)", () => 
     const select = root.querySelector<HTMLSelectElement>("select[aria-label=Deployment]")!;
     select.value = "2";
     select.dispatchEvent(new Event("change", { bubbles: true }));
-    await until(() => store.workspace.value !== null && JSON.stringify(store.deployments.value).includes("Europe") && calls.filter((c) => c === "close").length >= 1);
+    await until(
+      () =>
+        store.workspace.value !== null &&
+        JSON.stringify(store.deployments.value).includes("Europe") &&
+        calls.filter((c) => c === "close").length >= 1,
+    );
     expect(store.user.value).not.toBeNull();
   });
 });

@@ -1,12 +1,22 @@
 // A scripted Backend/Workspace for the pane's view tests: records calls, answers from a script.
 // (The live backend is exercised end to end in test/e2e against the stand-ins.)
-import type { Backend, HomeData, PlacementView, RefreshAllProgress, RefreshOutcome, ReportSummary, Workspace } from "../../src/taskpane/model";
+import type {
+  Backend,
+  HomeData,
+  PlacementView,
+  RefreshAllProgress,
+  RefreshOutcome,
+  ReportSummary,
+  Workspace,
+} from "../../src/taskpane/model";
 import { factsFor } from "../../src/taskpane/live/status";
 
 type Shorthand = Parameters<typeof factsFor>[0];
 
 /** A card's data; `status` + `editedRows` are shorthand for the facts that give that status. */
-export function placement(p: Partial<PlacementView> & { id: string; status?: Shorthand; editedRows?: { from: number; to: number }[] }): PlacementView {
+export function placement(
+  p: Partial<PlacementView> & { id: string; status?: Shorthand; editedRows?: { from: number; to: number }[] },
+): PlacementView {
   const { status = "upToDate", editedRows = [], ...rest } = p;
   return {
     sheetName: "Sheet1",
@@ -38,14 +48,23 @@ export function scriptedBackend(script: Script) {
   const ws: Workspace = {
     deployment: { id: 1, name: "Production" },
     home: async () => script.home,
-    reports: async (q, signal) => (typeof script.reports === "function" ? script.reports(signal) : { items: script.reports ?? [], next: null }),
+    reports: async (q, signal) =>
+      typeof script.reports === "function" ? script.reports(signal) : { items: script.reports ?? [], next: null },
     place: async (id, o) => {
       calls.push(`place ${id}${o.valuesOnly ? " valuesOnly" : ""}`);
-      return { kind: "placed", placementId: "p", range: "A1:B2", sheetName: "Sheet1", ...(script.placeNotices ? { notices: script.placeNotices } : {}) };
+      return {
+        kind: "placed",
+        placementId: "p",
+        range: "A1:B2",
+        sheetName: "Sheet1",
+        ...(script.placeNotices ? { notices: script.placeNotices } : {}),
+      };
     },
     refresh: async (id, choice, o) => {
       calls.push(`refresh ${id} ${choice}`);
-      return script.refresh ? script.refresh(id, choice, o?.signal) : { kind: "refreshed", cellsWritten: 1, summary: "1 cell changed, 1 of 1 chunk rewritten" };
+      return script.refresh
+        ? script.refresh(id, choice, o?.signal)
+        : { kind: "refreshed", cellsWritten: 1, summary: "1 cell changed, 1 of 1 chunk rewritten" };
     },
     refreshAll: async (o) => {
       calls.push("refreshAll");

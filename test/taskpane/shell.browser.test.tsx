@@ -35,9 +35,7 @@ describe("task-pane shell", () => {
 
   it("inside Excel renders the app with the host info", async () => {
     const fakeOffice = { onReady: () => Promise.resolve({ host: "Excel", platform: "OfficeOnline" }) };
-    const root = mount(
-      <Shell ready={waitForOffice(1000, { Office: fakeOffice })}>{(h) => <p id="app">app on {h.platform}</p>}</Shell>,
-    );
+    const root = mount(<Shell ready={waitForOffice(1000, { Office: fakeOffice })}>{(h) => <p id="app">app on {h.platform}</p>}</Shell>);
     await until(() => root.querySelector("#app") !== null);
     expect(root.querySelector("#app")?.textContent).toBe("app on OfficeOnline");
   });

@@ -36,7 +36,11 @@ function ready(hash) {
 
 function sh(args, what) {
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  const r = spawnSync(npm, args, { cwd: dir, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, npm_config_audit: "false", npm_config_fund: "false" } });
+  const r = spawnSync(npm, args, {
+    cwd: dir,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, npm_config_audit: "false", npm_config_fund: "false" },
+  });
   if (r.error) throw new Error(`${what}: could not run npm (${r.error.message})`);
   if (r.status !== 0) throw new Error(`${what} failed (exit ${r.status}); see the npm output above. sqlite3 needs g++, make and python3.`);
 }
@@ -57,7 +61,9 @@ function withLock(f) {
       // A lock older than 15 minutes was left by a killed installer.
       try {
         if (Date.now() - fs.statSync(lockDir).mtimeMs > 15 * 60_000) fs.rmSync(lockDir, { recursive: true, force: true });
-      } catch { /* gone meanwhile */ }
+      } catch {
+        /* gone meanwhile */
+      }
       if (Date.now() > deadline) throw new Error(`another Cube install holds ${lockDir} for over 10 minutes`);
       sleep(1000);
     }

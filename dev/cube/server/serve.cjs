@@ -40,7 +40,9 @@ async function generate() {
   const tmp = `${dbPath}.${process.pid}.tmp`;
   const db = new sqlite3.Database(tmp);
   // Values from a small multiplicative hash of the row number: deterministic, no randomness.
-  await run(db, `
+  await run(
+    db,
+    `
     CREATE TABLE orders (id INTEGER PRIMARY KEY, status TEXT NOT NULL, created_at TEXT NOT NULL,
                          amount REAL, is_returned INTEGER NOT NULL, coupon TEXT);
     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${orders})
@@ -51,7 +53,8 @@ async function generate() {
            CASE WHEN i % 97 = 0 THEN NULL ELSE ((i * 31337) % 100000) / 100.0 END,
            CASE WHEN (i * 48271) % 10 = 0 THEN 1 ELSE 0 END,
            CASE WHEN i % 50 = 0 THEN 'SAVE' || (i % 7) ELSE NULL END
-    FROM n;`);
+    FROM n;`,
+  );
   await new Promise((resolve, reject) => db.close((e) => (e ? reject(e) : resolve())));
   fs.renameSync(tmp, dbPath);
 }
@@ -70,7 +73,9 @@ async function main() {
     // A query still running after 1 s answers 200 {"error":"Continue wait"}.
     orchestratorOptions: { continueWaitTimeout: 1 },
     telemetry: false,
-    logger: (msg, params) => { if (/error/i.test(msg)) console.error(msg, JSON.stringify(params).slice(0, 500)); },
+    logger: (msg, params) => {
+      if (/error/i.test(msg)) console.error(msg, JSON.stringify(params).slice(0, 500));
+    },
   });
   await core.initApp(app);
   const server = app.listen(0, "127.0.0.1", () => {
@@ -80,7 +85,9 @@ async function main() {
   });
   const stop = () => {
     server.close();
-    Promise.resolve(core.shutdown?.()).catch(() => undefined).finally(() => process.exit(0));
+    Promise.resolve(core.shutdown?.())
+      .catch(() => undefined)
+      .finally(() => process.exit(0));
     setTimeout(() => process.exit(0), 2000).unref();
   };
   process.on("SIGTERM", stop);

@@ -16,14 +16,33 @@ import { z } from "zod";
 import type { TokenProvider } from "../data-client";
 import { DEFAULT_DEADLINES } from "../deadlines";
 import { ApiError, ForbiddenError, InvalidResponseError, NetworkError, TimeoutError } from "../errors";
-import { buildUrl, errorDetails, openStream, parseBody, parseJsonBody, path, resolveCredential, sendRaw, type Credential, type ErrorDetails, type FetchLike } from "../http";
+import {
+  buildUrl,
+  errorDetails,
+  openStream,
+  parseBody,
+  parseJsonBody,
+  path,
+  resolveCredential,
+  sendRaw,
+  type Credential,
+  type ErrorDetails,
+  type FetchLike,
+} from "../http";
 import { managementError } from "../management-client";
 import { sleep } from "../retry";
 import { ChatAuthError, ThreadBusyError } from "./errors";
 import { readNdjson } from "./ndjson";
 import {
-  AppConfig, ChatFrame, JsonRpcError, MESSAGE_ID_PATTERN, SENTINELS, UserSettings,
-  type SessionSettings, type SheetsSettings, type StreamChatInput,
+  AppConfig,
+  ChatFrame,
+  JsonRpcError,
+  MESSAGE_ID_PATTERN,
+  SENTINELS,
+  UserSettings,
+  type SessionSettings,
+  type SheetsSettings,
+  type StreamChatInput,
 } from "./schemas";
 
 /** §7: the error text of a new message while the thread streams. */
@@ -104,18 +123,21 @@ export function createChatClient(o: ChatClientOptions): ChatClient {
   if (!o.auth.deployment && !o.auth.agent) throw new TypeError("createChatClient: give auth.deployment or auth.agent");
 
   function url(suffix: "" | "/abort"): string {
-    const base = form === "deployment"
-      ? path`/api/v1/public/${o.accountName}/deployments/${o.auth.deployment!.deploymentId}/chat/stream-chat-state`
-      : path`/api/v1/public/${o.accountName}/agents/${o.auth.agent!.agentId}/chat/stream-chat-state`;
+    const base =
+      form === "deployment"
+        ? path`/api/v1/public/${o.accountName}/deployments/${o.auth.deployment!.deploymentId}/chat/stream-chat-state`
+        : path`/api/v1/public/${o.accountName}/agents/${o.auth.agent!.agentId}/chat/stream-chat-state`;
     return buildUrl(o.aiUrl, base + suffix);
   }
 
   /** The credential of the current form: X-Svc-Auth-Token, or Authorization: Api-Key. */
   async function auth(signal?: AbortSignal): Promise<{ authorization: string; headers?: Record<string, string> }> {
-    if (form === "deployment") return { authorization: "", headers: { "X-Svc-Auth-Token": await o.auth.deployment!.token.getToken(signal) } };
+    if (form === "deployment")
+      return { authorization: "", headers: { "X-Svc-Auth-Token": await o.auth.deployment!.token.getToken(signal) } };
     return { authorization: `Api-Key ${await resolveCredential(o.auth.agent!.apiKey, signal)}` };
   }
-  const session = (): { sessionSettings?: SessionSettings } => (form === "agent" ? { sessionSettings: { internalId: o.auth.agent!.internalId } } : {});
+  const session = (): { sessionSettings?: SessionSettings } =>
+    form === "agent" ? { sessionSettings: { internalId: o.auth.agent!.internalId } } : {};
 
   /**
    * Runs `call` on the current form. A 403 on the deployment form (its token sign-in for chat is
@@ -137,7 +159,9 @@ export function createChatClient(o: ChatClientOptions): ChatClient {
   /** A JSON-RPC error object (auth failure in a 200) → ChatAuthError; else null. */
   function rpcError(value: unknown): ChatAuthError | null {
     const r = JsonRpcError.safeParse(value);
-    return r.success ? new ChatAuthError(`The chat service refused the credential: ${r.data.error.message}`, r.data.error.code, value) : null;
+    return r.success
+      ? new ChatAuthError(`The chat service refused the credential: ${r.data.error.message}`, r.data.error.code, value)
+      : null;
   }
 
   /** One connection: reads the stream to its end. Throws Dropped when it is lost before __state__. */
@@ -146,8 +170,15 @@ export function createChatClient(o: ChatClientOptions): ChatClient {
     try {
       opened = await onForm(async () =>
         openStream({
-          fetch: doFetch, method: "POST", url: url(""), ...(await auth(s.signal)), body: { ...body, ...session() },
-          accept: "application/x-ndjson, application/json", idleMs, mapError, ...(s.signal ? { signal: s.signal } : {}),
+          fetch: doFetch,
+          method: "POST",
+          url: url(""),
+          ...(await auth(s.signal)),
+          body: { ...body, ...session() },
+          accept: "application/x-ndjson, application/json",
+          idleMs,
+          mapError,
+          ...(s.signal ? { signal: s.signal } : {}),
         }),
       );
     } catch (e) {
@@ -169,7 +200,9 @@ export function createChatClient(o: ChatClientOptions): ChatClient {
         }
         const f = ChatFrame.safeParse(item.value);
         if (!f.success) {
-          s.onWarning?.(new InvalidResponseError(`chat stream: a line is not a frame (${f.error.issues[0]?.message ?? "invalid"})`, 200, item.value));
+          s.onWarning?.(
+            new InvalidResponseError(`chat stream: a line is not a frame (${f.error.issues[0]?.message ?? "invalid"})`, 200, item.value),
+          );
           continue;
         }
         const frame = f.data;
@@ -213,7 +246,9 @@ export function createChatClient(o: ChatClientOptions): ChatClient {
           if (attempt >= maxReconnects) {
             const cause = e.cause;
             if (cause instanceof TimeoutError) throw cause;
-            throw new NetworkError(`The chat connection dropped and ${maxReconnects} reconnects failed: ${e.message}`, 0, undefined, { cause });
+            throw new NetworkError(`The chat connection dropped and ${maxReconnects} reconnects failed: ${e.message}`, 0, undefined, {
+              cause,
+            });
           }
           s.onReconnect?.(attempt + 1);
           await sleep(Math.min(2000, 250 * 2 ** attempt), s.signal);
@@ -224,8 +259,13 @@ export function createChatClient(o: ChatClientOptions): ChatClient {
     async abort(chatId, signal) {
       const res = await onForm(async () => {
         const r = await sendRaw({
-          fetch: doFetch, method: "POST", url: url("/abort"), ...(await auth(signal)), body: { chatId, ...session() },
-          deadlineMs: requestMs, ...(signal ? { signal } : {}),
+          fetch: doFetch,
+          method: "POST",
+          url: url("/abort"),
+          ...(await auth(signal)),
+          body: { chatId, ...session() },
+          deadlineMs: requestMs,
+          ...(signal ? { signal } : {}),
         });
         if (r.status < 200 || r.status > 299) throw mapError(r.status, errorDetails(r.bytes), "POST chat abort", r.headers);
         return r;
@@ -258,14 +298,30 @@ export interface ChatSettingsClient {
 
 const MeSettings = z.looseObject({ settings: z.looseObject({ sheetsSettings: z.record(z.string(), z.unknown()).optional() }).optional() });
 
-export function createChatSettingsClient(o: { baseUrl: string; credential: Credential; fetch?: FetchLike; requestTimeoutMs?: number }): ChatSettingsClient {
+export function createChatSettingsClient(o: {
+  baseUrl: string;
+  credential: Credential;
+  fetch?: FetchLike;
+  requestTimeoutMs?: number;
+}): ChatSettingsClient {
   const doFetch: FetchLike = o.fetch ?? ((u, i) => fetch(u, i));
-  async function call<S extends z.ZodType>(method: "GET" | "PATCH", p: string, schema: S, body: unknown, signal?: AbortSignal): Promise<z.output<S>> {
+  async function call<S extends z.ZodType>(
+    method: "GET" | "PATCH",
+    p: string,
+    schema: S,
+    body: unknown,
+    signal?: AbortSignal,
+  ): Promise<z.output<S>> {
     const what = `${method} ${p}`;
     const token = await resolveCredential(o.credential, signal);
     const res = await sendRaw({
-      fetch: doFetch, method, url: buildUrl(o.baseUrl, p), authorization: `Bearer ${token}`, body,
-      deadlineMs: o.requestTimeoutMs ?? DEFAULT_DEADLINES.managementAttemptMs, ...(signal ? { signal } : {}),
+      fetch: doFetch,
+      method,
+      url: buildUrl(o.baseUrl, p),
+      authorization: `Bearer ${token}`,
+      body,
+      deadlineMs: o.requestTimeoutMs ?? DEFAULT_DEADLINES.managementAttemptMs,
+      ...(signal ? { signal } : {}),
     });
     if (res.status < 200 || res.status > 299) throw mapError(res.status, errorDetails(res.bytes), what, res.headers);
     return parseBody(schema, parseJsonBody(res, what), what, res.status);
@@ -281,5 +337,3 @@ export function createChatSettingsClient(o: { baseUrl: string; credential: Crede
     },
   };
 }
-
-

@@ -5,7 +5,13 @@
 // seed's rule. A Vega-Lite spec stays JSON data: it is checked here (no remote data, no links) and
 // never evaluated.
 import {
-  FailedToolResult, SqlToolInput, SqlToolResult, SENTINELS, type ChatFrame, type SqlToolResult as SqlResult, type Usage,
+  FailedToolResult,
+  SqlToolInput,
+  SqlToolResult,
+  SENTINELS,
+  type ChatFrame,
+  type SqlToolResult as SqlResult,
+  type Usage,
 } from "./schemas";
 
 export type ToolState = "running" | "done" | "failed";
@@ -75,8 +81,14 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
 export function toolPart(call: NonNullable<ChatFrame["toolCall"]>): ToolPart {
   const input = call.input === undefined ? null : parseJson(call.input);
   const part: ToolPart = {
-    name: call.name, state: "running", input: input?.ok ? input.value : null, inputText: call.input ?? null,
-    result: null, error: null, sql: null, sqlResult: null,
+    name: call.name,
+    state: "running",
+    input: input?.ok ? input.value : null,
+    inputText: call.input ?? null,
+    result: null,
+    error: null,
+    sql: null,
+    sqlResult: null,
   };
   if (call.name === "svcSqlApi" && input?.ok) {
     const i = SqlToolInput.safeParse(input.value);
@@ -170,7 +182,13 @@ export function turnsOf(conv: Conversation): Turn[] {
   let cur: Turn | null = null;
   for (const m of conv.messages) {
     if (m.role === "user" || !cur) {
-      cur = { user: m.role === "user" ? m : null, steps: [], answer: [], usage: m.role === "user" ? (conv.usage[m.id] ?? null) : null, inProcess: false };
+      cur = {
+        user: m.role === "user" ? m : null,
+        steps: [],
+        answer: [],
+        usage: m.role === "user" ? (conv.usage[m.id] ?? null) : null,
+        inProcess: false,
+      };
       turns.push(cur);
       if (m.role === "user") continue;
     }

@@ -6,7 +6,11 @@ import { ApiError } from "../errors";
 /** §5.4: an authentication failure, sent as a JSON-RPC error object inside an HTTP 200. */
 export class ChatAuthError extends ApiError {
   readonly kind = "chat-auth";
-  constructor(message: string, readonly code: number, body: unknown) {
+  constructor(
+    message: string,
+    readonly code: number,
+    body: unknown,
+  ) {
     super(message, 200, body);
   }
 }

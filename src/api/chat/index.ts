@@ -4,10 +4,28 @@ export * from "./schemas";
 export * from "./errors";
 export { NdjsonDecoder, MalformedLineError, decodeChunks, readNdjson, type NdjsonItem } from "./ndjson";
 export {
-  applyFrame, chartSpec, EMPTY_CONVERSATION, isFinalAnswer, isSentinelId, toolPart, turnsOf,
-  type ChartSpec, type ChatMessage, type Conversation, type ToolPart, type ToolState, type Turn,
+  applyFrame,
+  chartSpec,
+  EMPTY_CONVERSATION,
+  isFinalAnswer,
+  isSentinelId,
+  toolPart,
+  turnsOf,
+  type ChartSpec,
+  type ChatMessage,
+  type Conversation,
+  type ToolPart,
+  type ToolState,
+  type Turn,
 } from "./conversation";
 export {
-  createChatClient, createChatSettingsClient, newMessageId,
-  type ChatAuthOptions, type ChatClient, type ChatClientOptions, type ChatSettingsClient, type SendOptions as ChatSendOptions, type SendResult as ChatSendResult,
+  createChatClient,
+  createChatSettingsClient,
+  newMessageId,
+  type ChatAuthOptions,
+  type ChatClient,
+  type ChatClientOptions,
+  type ChatSettingsClient,
+  type SendOptions as ChatSendOptions,
+  type SendResult as ChatSendResult,
 } from "./client";

@@ -8,7 +8,11 @@ import { InvalidResponseError } from "../errors";
 
 /** A line of the stream that is not JSON. `line` is 1-based; `text` is its first 200 characters. */
 export class MalformedLineError extends InvalidResponseError {
-  constructor(readonly line: number, readonly text: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly line: number,
+    readonly text: string,
+    options?: { cause?: unknown },
+  ) {
     super(`chat stream: line ${line} is not JSON (${JSON.stringify(text.slice(0, 80))})`, 200, text, options);
   }
 }
@@ -69,7 +73,11 @@ export function decodeChunks(chunks: Iterable<Uint8Array>): NdjsonItem[] {
  * The items of a fetch body as they arrive. `onChunk` is called for every chunk read (the client
  * resets its idle deadline there). Cancelling the iteration, or `signal`, cancels the reader.
  */
-export async function* readNdjson(body: ReadableStream<Uint8Array>, onChunk?: () => void, signal?: AbortSignal): AsyncGenerator<NdjsonItem> {
+export async function* readNdjson(
+  body: ReadableStream<Uint8Array>,
+  onChunk?: () => void,
+  signal?: AbortSignal,
+): AsyncGenerator<NdjsonItem> {
   const reader = body.getReader();
   // A body not tied to the signal (any ReadableStream) still stops: cancelling ends the pending read.
   const onAbort = () => void reader.cancel(signal!.reason).catch(() => undefined);

@@ -23,7 +23,12 @@ export const SessionSettings = z.strictObject({
   roles: z.array(z.string()).optional(),
   securityContext: z.record(z.string(), z.unknown()).optional(),
   isEphemeral: z.boolean().optional(),
-  ephemeralTtlSeconds: z.number().int().positive().max(366 * 24 * 3600).optional(),
+  ephemeralTtlSeconds: z
+    .number()
+    .int()
+    .positive()
+    .max(366 * 24 * 3600)
+    .optional(),
 });
 export type SessionSettings = z.infer<typeof SessionSettings>;
 
@@ -95,7 +100,14 @@ export type JsonRpcError = z.infer<typeof JsonRpcError>;
 
 export const MetaToolInput = z.looseObject({ searchQuery: z.string() });
 export const MetaToolResult = z.looseObject({
-  cubes: z.array(z.looseObject({ name: z.string(), title: z.string().optional(), measures: z.array(z.unknown()).optional(), dimensions: z.array(z.unknown()).optional() })),
+  cubes: z.array(
+    z.looseObject({
+      name: z.string(),
+      title: z.string().optional(),
+      measures: z.array(z.unknown()).optional(),
+      dimensions: z.array(z.unknown()).optional(),
+    }),
+  ),
   searchQuery: z.string(),
 });
 

@@ -6,10 +6,7 @@ import { path, type FetchLike } from "../http";
 import type { Deadlines, RetryPolicy } from "../deadlines";
 import type { EmbedTokenSource } from "../embed/session";
 import { embedCall, embedContext } from "../embed/call";
-import {
-  Comment, MentionableUserList, PostCommentInput, Thread, ThreadList, CommentText,
-  type ThreadFilter,
-} from "./schemas";
+import { Comment, MentionableUserList, PostCommentInput, Thread, ThreadList, CommentText, type ThreadFilter } from "./schemas";
 
 export interface CommentsClientOptions {
   baseUrl: string;
@@ -77,9 +74,12 @@ export function createCommentsClient(o: CommentsClientOptions): CommentsClient {
   const client: CommentsClient = {
     listThreads: (publicId, q = {}, signal) =>
       embedCall(ctx, "GET", base(publicId), ThreadList, {
-        query: { ...FILTER_QUERY[q.filter ?? "open"], first: q.first, after: q.after }, signal, idempotent: true,
+        query: { ...FILTER_QUERY[q.filter ?? "open"], first: q.first, after: q.after },
+        signal,
+        idempotent: true,
       }),
-    threadPages: (publicId, q = {}, signal) => pages((after) => client.listThreads(publicId, { ...q, ...(after ? { after } : {}) }, signal)),
+    threadPages: (publicId, q = {}, signal) =>
+      pages((after) => client.listThreads(publicId, { ...q, ...(after ? { after } : {}) }, signal)),
     postComment: async (publicId, input, signal) => {
       checkBody(input.body);
       const body: PostCommentInput = input.parentId === undefined ? { body: input.body } : { body: input.body, parentId: input.parentId };
@@ -96,9 +96,12 @@ export function createCommentsClient(o: CommentsClientOptions): CommentsClient {
       embedCall(ctx, "POST", base(publicId) + path`/${rootId}/resolve`, Thread, { body: { resolved }, signal, idempotent: true }),
     mentionableUsers: (publicId, q = {}, signal) =>
       embedCall(ctx, "GET", base(publicId) + "/mentionable-users", MentionableUserList, {
-        query: { search: q.search || undefined, first: q.first, after: q.after }, signal, idempotent: true,
+        query: { search: q.search || undefined, first: q.first, after: q.after },
+        signal,
+        idempotent: true,
       }),
-    mentionablePages: (publicId, q = {}, signal) => pages((after) => client.mentionableUsers(publicId, { ...q, ...(after ? { after } : {}) }, signal)),
+    mentionablePages: (publicId, q = {}, signal) =>
+      pages((after) => client.mentionableUsers(publicId, { ...q, ...(after ? { after } : {}) }, signal)),
   };
   return client;
 }

@@ -92,7 +92,10 @@ export const ThreadListQuery = z.strictObject({
   after: z.string().optional(),
 });
 export const MentionableQuery = z.strictObject({
-  search: z.string().refine((s) => codePoints(s) <= COMMENT_LIMITS.searchMax, { error: `search must be at most ${COMMENT_LIMITS.searchMax} characters` }).optional(),
+  search: z
+    .string()
+    .refine((s) => codePoints(s) <= COMMENT_LIMITS.searchMax, { error: `search must be at most ${COMMENT_LIMITS.searchMax} characters` })
+    .optional(),
   first: FirstParam.optional(),
   after: z.string().optional(),
 });

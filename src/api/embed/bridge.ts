@@ -12,8 +12,15 @@
 //     session-renewal; it is surfaced through onRenewalError and the embed keeps running.
 import { TimeoutError } from "../errors";
 import {
-  EMBED_SOURCE, makeAction, normalizeOrigin, parseEvent,
-  type ActionPayload, type ActionType, type EmbedEvent, type EventPayload, type EventType,
+  EMBED_SOURCE,
+  makeAction,
+  normalizeOrigin,
+  parseEvent,
+  type ActionPayload,
+  type ActionType,
+  type EmbedEvent,
+  type EventPayload,
+  type EventType,
 } from "./protocol";
 
 export interface IncomingMessage {

@@ -29,8 +29,11 @@ export interface EmbedContextOptions {
 
 export function embedContext(o: EmbedContextOptions): EmbedCallContext {
   return {
-    baseUrl: o.baseUrl, session: o.session, fetch: o.fetch ?? ((u, i) => fetch(u, i)),
-    retry: { ...DEFAULT_RETRY, ...o.retry }, deadlines: deadlinesWith(o.deadlines),
+    baseUrl: o.baseUrl,
+    session: o.session,
+    fetch: o.fetch ?? ((u, i) => fetch(u, i)),
+    retry: { ...DEFAULT_RETRY, ...o.retry },
+    deadlines: deadlinesWith(o.deadlines),
   };
 }
 
@@ -54,8 +57,14 @@ export async function embedCall<S extends z.ZodType>(
   const once = async (deadlineMs: number): Promise<z.output<S>> => {
     const token = (used = await ctx.session.getToken(o.signal));
     const res = await sendRaw({
-      fetch: ctx.fetch, method, url: buildUrl(ctx.baseUrl, path, o.query), authorization: `Embed-Token ${token}`,
-      body: o.body, signal: o.signal, deadlineMs, maxBytes: ctx.deadlines.maxResponseBytes,
+      fetch: ctx.fetch,
+      method,
+      url: buildUrl(ctx.baseUrl, path, o.query),
+      authorization: `Embed-Token ${token}`,
+      body: o.body,
+      signal: o.signal,
+      deadlineMs,
+      maxBytes: ctx.deadlines.maxResponseBytes,
     });
     if (res.status < 200 || res.status > 299) {
       const d = errorDetails(res.bytes);

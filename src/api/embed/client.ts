@@ -24,8 +24,15 @@ export interface EmbedClient {
 export function createEmbedClient(o: EmbedClientOptions): EmbedClient {
   const ctx = embedContext(o);
   return {
-    getDashboard: (publicId, signal) => embedCall(ctx, "GET", path`/api/v1/embed/dashboard/${publicId}`, EmbedDashboard, { signal, idempotent: true }),
+    getDashboard: (publicId, signal) =>
+      embedCall(ctx, "GET", path`/api/v1/embed/dashboard/${publicId}`, EmbedDashboard, { signal, idempotent: true }),
     linkedDashboards: async (link, signal) =>
-      (await embedCall(ctx, "GET", "/api/v1/embed/dashboards", DashboardList, { query: { deploymentId: link.deploymentId, reportId: link.reportId }, signal, idempotent: true })).items,
+      (
+        await embedCall(ctx, "GET", "/api/v1/embed/dashboards", DashboardList, {
+          query: { deploymentId: link.deploymentId, reportId: link.reportId },
+          signal,
+          idempotent: true,
+        })
+      ).items,
   };
 }

@@ -33,7 +33,10 @@ export const EVENT_PAYLOADS = {
   }),
   "svc:event:drilldown": z.looseObject({ member: z.string().min(1), value: z.unknown().optional(), widgetId: opt(z.string()) }),
   "svc:event:ai-query": z.looseObject({
-    query: z.string(), status: z.enum(["submitted", "completed", "error"]), chatId: opt(z.string()), agentId: opt(z.string()),
+    query: z.string(),
+    status: z.enum(["submitted", "completed", "error"]),
+    chatId: opt(z.string()),
+    agentId: opt(z.string()),
   }),
   "svc:event:session-expiring": z.looseObject({ expiresAt: z.number(), expiresInMs: z.number().nonnegative() }),
   "svc:event:session-expired": z.looseObject({ expiredAt: z.number() }),
@@ -76,7 +79,10 @@ export function parseFilterParameter(p: string): DashboardFilter | null {
   } catch {
     return null;
   }
-  const r = z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])).max(1000).safeParse(json);
+  const r = z
+    .array(z.union([z.string(), z.number(), z.boolean(), z.null()]))
+    .max(1000)
+    .safeParse(json);
   return r.success ? { member: `${m[1]}.${m[2]}`, values: r.data } : null;
 }
 
@@ -87,10 +93,19 @@ export function filterParameter(f: DashboardFilter): string {
 export const ACTION_PAYLOADS = {
   "svc:action:set-color-scheme": z.strictObject({ scheme: z.enum(["light", "dark", "auto"]) }),
   "svc:action:set-theme": z.strictObject({ embedTheme: EmbedTheme }),
-  "svc:action:set-locale": z.strictObject({ locale: z.string().min(1).max(35).regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/) }),
+  "svc:action:set-locale": z.strictObject({
+    locale: z
+      .string()
+      .min(1)
+      .max(35)
+      .regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/),
+  }),
   "svc:action:set-timezone": z.strictObject({ timezone: z.string().min(1).max(64).refine(isIanaTimeZone, "an IANA time zone name") }),
   "svc:action:set-filter": z.strictObject({
-    filterUrlParameter: z.string().max(20_000).refine((p) => parseFilterParameter(p) !== null, "f_<view>.<dimension>=<JSON array>"),
+    filterUrlParameter: z
+      .string()
+      .max(20_000)
+      .refine((p) => parseFilterParameter(p) !== null, "f_<view>.<dimension>=<JSON array>"),
   }),
   "svc:action:navigate": z.strictObject({ path: z.string().min(1).max(2048).startsWith("/") }),
   "svc:action:refresh": z.strictObject({}),
@@ -112,23 +127,49 @@ const Envelope = z.looseObject({
   surface: Surface.optional(),
 });
 
-export type EmbedEvent = { [T in EventType]: { source: typeof EMBED_SOURCE; direction: "event"; type: T; payload: EventPayload<T>; timestamp: number; surface: Surface } }[EventType];
-export type EmbedAction = { [T in ActionType]: { source: typeof EMBED_SOURCE; direction: "action"; type: T; payload: ActionPayload<T>; timestamp: number } }[ActionType];
+export type EmbedEvent = {
+  [T in EventType]: {
+    source: typeof EMBED_SOURCE;
+    direction: "event";
+    type: T;
+    payload: EventPayload<T>;
+    timestamp: number;
+    surface: Surface;
+  };
+}[EventType];
+export type EmbedAction = {
+  [T in ActionType]: { source: typeof EMBED_SOURCE; direction: "action"; type: T; payload: ActionPayload<T>; timestamp: number };
+}[ActionType];
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string };
 
 /** An event as the host receives it: `surface` required, a known type, its payload valid. Unknown event types are not errors but are not acted on. */
 export function parseEvent(data: unknown): Parsed<EmbedEvent> {
   const e = Envelope.safeParse(data);
-  if (!e.success) return { ok: false, reason: `not an svc-embed envelope (${e.error.issues[0]?.path.join(".") || "(root)"}: ${e.error.issues[0]?.message})` };
+  if (!e.success)
+    return {
+      ok: false,
+      reason: `not an svc-embed envelope (${e.error.issues[0]?.path.join(".") || "(root)"}: ${e.error.issues[0]?.message})`,
+    };
   const env = e.data;
   if (env.direction !== "event") return { ok: false, reason: `direction ${env.direction}, not event` };
   if (env.surface === undefined) return { ok: false, reason: "an event without surface" };
   const schema = (EVENT_PAYLOADS as Record<string, z.ZodType>)[env.type];
   if (!schema) return { ok: false, reason: `unknown event type ${env.type}` };
   const p = schema.safeParse(env.payload);
-  if (!p.success) return { ok: false, reason: `${env.type}: malformed payload (${p.error.issues[0]?.path.join(".")}: ${p.error.issues[0]?.message})` };
-  return { ok: true, value: { source: EMBED_SOURCE, direction: "event", type: env.type, payload: p.data, timestamp: env.timestamp, surface: env.surface } as EmbedEvent };
+  if (!p.success)
+    return { ok: false, reason: `${env.type}: malformed payload (${p.error.issues[0]?.path.join(".")}: ${p.error.issues[0]?.message})` };
+  return {
+    ok: true,
+    value: {
+      source: EMBED_SOURCE,
+      direction: "event",
+      type: env.type,
+      payload: p.data,
+      timestamp: env.timestamp,
+      surface: env.surface,
+    } as EmbedEvent,
+  };
 }
 
 /** An action as the embed receives it: direction action, no `surface` (§6.1: never sent on actions). */
@@ -142,14 +183,22 @@ export function parseAction(data: unknown): Parsed<EmbedAction> {
   if (!schema) return { ok: false, reason: `unknown action type ${env.type}` };
   const p = schema.safeParse(env.payload);
   if (!p.success) return { ok: false, reason: `${env.type}: malformed payload` };
-  return { ok: true, value: { source: EMBED_SOURCE, direction: "action", type: env.type, payload: p.data, timestamp: env.timestamp } as EmbedAction };
+  return {
+    ok: true,
+    value: { source: EMBED_SOURCE, direction: "action", type: env.type, payload: p.data, timestamp: env.timestamp } as EmbedAction,
+  };
 }
 
 export function makeAction<T extends ActionType>(type: T, payload: ActionPayload<T>, now: number = Date.now()): EmbedAction {
   return { source: EMBED_SOURCE, direction: "action", type, payload, timestamp: now } as EmbedAction;
 }
 
-export function makeEvent<T extends EventType>(type: T, payload: EventPayload<T>, surface: Surface = "dashboard", now: number = Date.now()): EmbedEvent {
+export function makeEvent<T extends EventType>(
+  type: T,
+  payload: EventPayload<T>,
+  surface: Surface = "dashboard",
+  now: number = Date.now(),
+): EmbedEvent {
   return { source: EMBED_SOURCE, direction: "event", type, payload, timestamp: now, surface } as EmbedEvent;
 }
 

@@ -103,6 +103,14 @@ export const DashboardList = z.object({ items: z.array(DashboardSummary) });
 export type DashboardList = z.infer<typeof DashboardList>;
 
 export const DashboardListQuery = z.strictObject({
-  deploymentId: z.string().regex(/^\d{1,9}$/, { error: "deploymentId must be an integer" }).transform(Number).optional(),
-  reportId: z.string().regex(/^\d{1,9}$/, { error: "reportId must be an integer" }).transform(Number).optional(),
+  deploymentId: z
+    .string()
+    .regex(/^\d{1,9}$/, { error: "deploymentId must be an integer" })
+    .transform(Number)
+    .optional(),
+  reportId: z
+    .string()
+    .regex(/^\d{1,9}$/, { error: "reportId must be an integer" })
+    .transform(Number)
+    .optional(),
 });

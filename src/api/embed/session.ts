@@ -61,7 +61,16 @@ export function createEmbedSession(o: EmbedSessionOptions): EmbedSession {
 
   /** One POST of a JSON body without credentials; never retried here (a session id is single-use). */
   const post = (url: string, body: unknown, signal?: AbortSignal) =>
-    sendRaw({ fetch: doFetch, method: "POST", url, authorization: "", body, signal, deadlineMs: limits.tokenMintMs, maxBytes: limits.maxResponseBytes });
+    sendRaw({
+      fetch: doFetch,
+      method: "POST",
+      url,
+      authorization: "",
+      body,
+      signal,
+      deadlineMs: limits.tokenMintMs,
+      maxBytes: limits.maxResponseBytes,
+    });
   let inflight: Promise<string> | null = null;
 
   async function mintSessionId(signal?: AbortSignal): Promise<string> {

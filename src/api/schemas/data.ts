@@ -7,20 +7,40 @@ export const Granularity = z.enum(["second", "minute", "hour", "day", "week", "m
 export type Granularity = z.infer<typeof Granularity>;
 
 export const FilterOperator = z.enum([
-  "equals", "notEquals", "contains", "notContains", "startsWith", "endsWith",
-  "gt", "gte", "lt", "lte", "set", "notSet",
-  "inDateRange", "notInDateRange", "beforeDate", "afterDate",
+  "equals",
+  "notEquals",
+  "contains",
+  "notContains",
+  "startsWith",
+  "endsWith",
+  "gt",
+  "gte",
+  "lt",
+  "lte",
+  "set",
+  "notSet",
+  "inDateRange",
+  "notInDateRange",
+  "beforeDate",
+  "afterDate",
 ]);
 export type FilterOperator = z.infer<typeof FilterOperator>;
 
-const Member = z.string().min(1).max(255).regex(/^[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$/, {
-  error: "a member is <view>.<name>",
-});
+const Member = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$/, {
+    error: "a member is <view>.<name>",
+  });
 
 export const MemberFilter = z.strictObject({
   member: Member,
   operator: FilterOperator,
-  values: z.array(z.union([z.string(), z.number(), z.boolean()]).transform(String)).max(10_000).optional(),
+  values: z
+    .array(z.union([z.string(), z.number(), z.boolean()]).transform(String))
+    .max(10_000)
+    .optional(),
 });
 export type MemberFilter = z.infer<typeof MemberFilter>;
 export type Filter = MemberFilter | { and: Filter[] } | { or: Filter[] };
@@ -64,11 +84,15 @@ export const LoadRequest = z.strictObject({ query: LoadQuery });
 export const NormalizedQuery = z.object({
   measures: z.array(z.string()).default([]),
   dimensions: z.array(z.string()).default([]),
-  timeDimensions: z.array(z.object({
-    dimension: z.string(),
-    granularity: Granularity.optional(),
-    dateRange: z.union([z.string(), z.array(z.string())]).optional(),
-  })).default([]),
+  timeDimensions: z
+    .array(
+      z.object({
+        dimension: z.string(),
+        granularity: Granularity.optional(),
+        dateRange: z.union([z.string(), z.array(z.string())]).optional(),
+      }),
+    )
+    .default([]),
   filters: z.array(z.unknown()).default([]),
   order: z.array(z.object({ id: z.string(), desc: z.boolean() })).default([]),
   limit: z.number().int().optional(),
@@ -105,10 +129,12 @@ export type Annotation = z.infer<typeof Annotation>;
  * Result rows: an array of plain objects. Checked with one cheap loop rather than a zod
  * schema per row (10,000-row results); each value is then checked by its column's decoder.
  */
-export const DataRows = z.custom<Array<Record<string, unknown>>>(
-  (v) => Array.isArray(v) && v.every((r) => typeof r === "object" && r !== null && !Array.isArray(r)),
-  { error: "data must be an array of row objects" },
-).meta({ type: "array", items: { type: "object", additionalProperties: true } });
+export const DataRows = z
+  .custom<Array<Record<string, unknown>>>(
+    (v) => Array.isArray(v) && v.every((r) => typeof r === "object" && r !== null && !Array.isArray(r)),
+    { error: "data must be an array of row objects" },
+  )
+  .meta({ type: "array", items: { type: "object", additionalProperties: true } });
 
 /** A finished /v1/load answer. */
 export const LoadResponse = z.object({
@@ -138,10 +164,11 @@ export const SqlColumnType = z.enum(["string", "number", "boolean", "time"]);
  * column names are not repeated in every row, and duplicate names cannot clash). One cheap
  * loop checks the shape; each value is then checked by its column's decoder.
  */
-export const DataArrayRows = z.custom<unknown[][]>(
-  (v) => Array.isArray(v) && v.every((r) => Array.isArray(r)),
-  { error: "data must be an array of rows, each an array of values" },
-).meta({ type: "array", items: { type: "array", items: {} } });
+export const DataArrayRows = z
+  .custom<unknown[][]>((v) => Array.isArray(v) && v.every((r) => Array.isArray(r)), {
+    error: "data must be an array of rows, each an array of values",
+  })
+  .meta({ type: "array", items: { type: "array", items: {} } });
 export const SqlResponse = z.object({
   schema: z.array(z.object({ name: z.string(), type: SqlColumnType })),
   data: DataArrayRows,
@@ -158,14 +185,16 @@ export const MetaMember = z.object({
   isVisible: z.boolean().optional(),
 });
 export const MetaResponse = z.object({
-  cubes: z.array(z.object({
-    name: z.string(),
-    title: z.string(),
-    type: z.string().optional(),
-    public: z.boolean().optional(),
-    measures: z.array(MetaMember),
-    dimensions: z.array(MetaMember),
-    segments: z.array(z.unknown()),
-  })),
+  cubes: z.array(
+    z.object({
+      name: z.string(),
+      title: z.string(),
+      type: z.string().optional(),
+      public: z.boolean().optional(),
+      measures: z.array(MetaMember),
+      dimensions: z.array(MetaMember),
+      segments: z.array(z.unknown()),
+    }),
+  ),
 });
 export type MetaResponse = z.infer<typeof MetaResponse>;

@@ -27,7 +27,8 @@ export function check(cond: unknown, message: string): asserts cond {
   if (!cond) throw new Error(message);
 }
 export function checkEqual(actual: unknown, expected: unknown, what: string): void {
-  const a = JSON.stringify(actual), e = JSON.stringify(expected);
+  const a = JSON.stringify(actual),
+    e = JSON.stringify(expected);
   if (a !== e) throw new Error(`${what}: expected ${clip(e)}, got ${clip(a)}`);
 }
 async function checkRejects(p: Promise<unknown>, pattern: RegExp, what: string): Promise<void> {
@@ -55,7 +56,13 @@ export async function readAll(port: SheetPort, area: Area, blockRows?: number): 
 }
 
 /** Listen for changes; `until` resolves with the first change matching pred (or fails after ms). */
-async function listen(port: SheetPort): Promise<{ seen: SheetChange[]; until(pred: (c: SheetChange) => boolean, what: string, ms?: number): Promise<SheetChange>; stop(): Promise<void> }> {
+async function listen(
+  port: SheetPort,
+): Promise<{
+  seen: SheetChange[];
+  until(pred: (c: SheetChange) => boolean, what: string, ms?: number): Promise<SheetChange>;
+  stop(): Promise<void>;
+}> {
   const seen: SheetChange[] = [];
   const stop = await port.onChange((c) => seen.push(c));
   return {
@@ -80,7 +87,7 @@ const area = (sheet: SheetRef, row: number, col: number, rows: number, cols: num
 // ---- the checks ----------------------------------------------------------------------------
 export const CONTRACT_CHECKS: readonly ContractCheck[] = [
   {
-    name: "write then read returns the same values; empty cells read as \"\"",
+    name: 'write then read returns the same values; empty cells read as ""',
     async run({ port, sheet }) {
       const grid: SheetValue[][] = [
         ["id", "name", "amount", "ok"],
@@ -102,7 +109,11 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
     async run({ port, sheet }) {
       await port.write(at(sheet, 0, 0), [[123456789012345], [0.1 + 0.2], [1 / 3], [-9.99999999999999e307]]);
       const { rows } = await readAll(port, area(sheet, 0, 0, 4, 1));
-      checkEqual(rows.map((r) => r[0]), [123456789012345, 0.3, 0.333333333333333, -9.99999999999999e307], "numbers");
+      checkEqual(
+        rows.map((r) => r[0]),
+        [123456789012345, 0.3, 0.333333333333333, -9.99999999999999e307],
+        "numbers",
+      );
     },
   },
   {
@@ -123,7 +134,8 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
       const breaks = [1000, 2000];
       const seen: number[] = [];
       await port.write(at(sheet, 0, 0), grid, { breakRows: breaks, onProgress: (done) => seen.push(done) });
-      for (const done of seen) check(done === grid.length || breaks.includes(done), `a block ended at row ${done}, not on a chunk boundary`);
+      for (const done of seen)
+        check(done === grid.length || breaks.includes(done), `a block ended at row ${done}, not on a chunk boundary`);
       const { rows } = await readAll(port, area(sheet, 0, 0, 2500, 2));
       checkEqual(rows, grid, "values");
     },
@@ -158,7 +170,14 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
   {
     name: "column number formats are applied",
     async run({ port, driver, sheet }) {
-      await port.write(at(sheet, 0, 0), [[45292, "a"], [45293, "b"]], { columnFormats: ["yyyy-mm-dd", null] });
+      await port.write(
+        at(sheet, 0, 0),
+        [
+          [45292, "a"],
+          [45293, "b"],
+        ],
+        { columnFormats: ["yyyy-mm-dd", null] },
+      );
       const cells = await driver.inspect(area(sheet, 0, 0, 2, 1));
       checkEqual(cells.numberFormats, [["yyyy-mm-dd"], ["yyyy-mm-dd"]], "number formats");
       checkEqual(cells.values, [[45292], [45293]], "values stay serial numbers");
@@ -167,10 +186,20 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
   {
     name: "clear empties values",
     async run({ port, sheet }) {
-      await port.write(at(sheet, 0, 0), [[1, 2], [3, 4]]);
+      await port.write(at(sheet, 0, 0), [
+        [1, 2],
+        [3, 4],
+      ]);
       await port.clear(area(sheet, 0, 0, 2, 1));
       const { rows } = await readAll(port, area(sheet, 0, 0, 2, 2));
-      checkEqual(rows, [["", 2], ["", 4]], "after clear");
+      checkEqual(
+        rows,
+        [
+          ["", 2],
+          ["", 4],
+        ],
+        "after clear",
+      );
     },
   },
   {
@@ -180,16 +209,30 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
       await checkRejects(port.write(at(sheet, 0, 0), [[1], [Number.NaN]]), /NaN/, "NaN");
       await checkRejects(port.write(at(sheet, 0, 0), [["ok"], ["x".repeat(32_768)]]), /32767/, "too long a string");
       await checkRejects(port.write(at(sheet, 0, 0), [[null as unknown as SheetValue]]), /null/, "null cell");
-      await checkRejects(port.write(at(sheet, 0, 0), [[1]], { columnFormats: ["0.00", "@"] }), /columnFormats/, "more formats than columns");
+      await checkRejects(
+        port.write(at(sheet, 0, 0), [[1]], { columnFormats: ["0.00", "@"] }),
+        /columnFormats/,
+        "more formats than columns",
+      );
       const { rows } = await readAll(port, area(sheet, 0, 0, 2, 2));
-      checkEqual(rows, [["", ""], ["", ""]], "nothing written");
+      checkEqual(
+        rows,
+        [
+          ["", ""],
+          ["", ""],
+        ],
+        "nothing written",
+      );
     },
   },
   {
     name: "sheets are listed with ids; a rename keeps the id",
     async run({ port, driver, sheet }) {
       const before = await port.sheets();
-      check(before.some((s) => s.id === sheet.id && s.name === sheet.name), "scratch sheet not listed");
+      check(
+        before.some((s) => s.id === sheet.id && s.name === sheet.name),
+        "scratch sheet not listed",
+      );
       const newName = `${sheet.name} r`;
       await driver.renameSheet(sheet.id, newName);
       const after = await port.sheets();
@@ -258,18 +301,26 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
       await port.track("CtrMove", area(sheet, 0, 0, 1, 1));
       await port.track("CtrMove", area(sheet, 9, 9, 2, 2));
       const mine = (await port.tracked()).filter((x) => x.name.toLowerCase() === "ctrmove");
-      checkEqual(mine.map((x) => x.area), [area(sheet, 9, 9, 2, 2)], "re-tracked");
+      checkEqual(
+        mine.map((x) => x.area),
+        [area(sheet, 9, 9, 2, 2)],
+        "re-tracked",
+      );
       await port.untrack("CtrMove");
     },
   },
   {
     name: "per-workbook data round-trips as JSON",
     async run({ port }) {
-      const value = { placements: [{ id: "p1", n: 3, ok: true, nested: { s: "é\"<&>\r\n\t\u0000\uFFFF ]]>" } }], at: null };
+      const value = { placements: [{ id: "p1", n: 3, ok: true, nested: { s: 'é"<&>\r\n\t\u0000\uFFFF ]]>' } }], at: null };
       await port.setData("contract.test", value);
       checkEqual(await port.getData("contract.test"), value, "stored value");
       checkEqual(await port.getData("contract.absent"), undefined, "missing key");
-      await checkRejects(port.setData("contract.bad", () => 1), /cannot be stored/, "a function");
+      await checkRejects(
+        port.setData("contract.bad", () => 1),
+        /cannot be stored/,
+        "a function",
+      );
       await checkRejects(port.setData("bad key!", 1), /data key/, "bad key");
       await port.setData("contract.test", 2);
       checkEqual(await port.getData("contract.test"), 2, "overwritten value");
@@ -306,7 +357,10 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
     async run({ port, driver, sheet }) {
       const ev = await listen(port);
       try {
-        await port.write(at(sheet, 1, 1), [[1, 2], [3, 4]]);
+        await port.write(at(sheet, 1, 1), [
+          [1, 2],
+          [3, 4],
+        ]);
         const w = await ev.until((c) => c.sheetId === sheet.id && c.kind === "RangeEdited", "for our write");
         checkEqual([w.address, w.source], ["B2:C3", "ThisLocalAddin"], "our write");
         await driver.insertRows(sheet.id, 4, 2);
@@ -345,19 +399,38 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
   {
     name: "number formats per column, bold and fill round-trip; values are untouched",
     async run({ port, sheet }) {
-      await port.write(at(sheet, 0, 0), [["Month", "Revenue", "Share"], [45292, 1234.5, 12.5], [45323, 99, 0]], { columnFormats: ["mmm yyyy", "$#,##0.00", '0.0"%"'] });
+      await port.write(
+        at(sheet, 0, 0),
+        [
+          ["Month", "Revenue", "Share"],
+          [45292, 1234.5, 12.5],
+          [45323, 99, 0],
+        ],
+        { columnFormats: ["mmm yyyy", "$#,##0.00", '0.0"%"'] },
+      );
       const before = await readAll(port, area(sheet, 0, 0, 3, 3));
       await port.style(area(sheet, 0, 0, 1, 3), { bold: true, fill: "#DDEBF7" });
       const head = await port.readStyle(area(sheet, 0, 0, 1, 3));
       checkEqual([head.bold, head.fill], [true, "#DDEBF7"], "header bold and fill");
       const body = await port.readStyle(area(sheet, 1, 0, 2, 3));
-      checkEqual(body.numberFormats, [["mmm yyyy", "$#,##0.00", '0.0"%"'], ["mmm yyyy", "$#,##0.00", '0.0"%"']], "column formats");
+      checkEqual(
+        body.numberFormats,
+        [
+          ["mmm yyyy", "$#,##0.00", '0.0"%"'],
+          ["mmm yyyy", "$#,##0.00", '0.0"%"'],
+        ],
+        "column formats",
+      );
       checkEqual([body.bold, body.fill], [false, "#FFFFFF"], "body not bold, no fill (reads as white)");
       const mixed = await port.readStyle(area(sheet, 0, 0, 2, 1));
       checkEqual([mixed.bold, mixed.fill], [null, null], "mixed formatting reads as null");
       // null leaves a column as it is; a later style() sets only what it names.
       await port.style(area(sheet, 3, 0, 2, 3), { columnFormats: ["yyyy-mm-dd", null, "0.00%"] });
-      checkEqual((await port.readStyle(area(sheet, 3, 0, 1, 3))).numberFormats, [["yyyy-mm-dd", "General", "0.00%"]], "formats on empty cells");
+      checkEqual(
+        (await port.readStyle(area(sheet, 3, 0, 1, 3))).numberFormats,
+        [["yyyy-mm-dd", "General", "0.00%"]],
+        "formats on empty cells",
+      );
       await port.style(area(sheet, 0, 0, 1, 3), { bold: false, fill: null });
       const cleared = await port.readStyle(area(sheet, 0, 0, 1, 3));
       checkEqual([cleared.bold, cleared.fill], [false, "#FFFFFF"], "bold off, fill cleared");
@@ -365,14 +438,35 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
     },
   },
   {
-    name: "keepFormats: a rewrite keeps the formats a user chose (text still gets \"@\")",
+    name: 'keepFormats: a rewrite keeps the formats a user chose (text still gets "@")',
     async run({ port, sheet }) {
-      await port.write(at(sheet, 0, 0), [[1.5, "a"], [2.5, "b"]], { columnFormats: ["#,##0.00", null] });
+      await port.write(
+        at(sheet, 0, 0),
+        [
+          [1.5, "a"],
+          [2.5, "b"],
+        ],
+        { columnFormats: ["#,##0.00", null] },
+      );
       await port.style(area(sheet, 0, 0, 2, 1), { columnFormats: ["0.000"] }); // the user's choice
-      await port.write(at(sheet, 0, 0), [[7.25, "c"], [8.5, "d"]], { columnFormats: ["#,##0.00", null], keepFormats: true });
+      await port.write(
+        at(sheet, 0, 0),
+        [
+          [7.25, "c"],
+          [8.5, "d"],
+        ],
+        { columnFormats: ["#,##0.00", null], keepFormats: true },
+      );
       const st = await port.readStyle(area(sheet, 0, 0, 2, 1));
       checkEqual(st.numberFormats, [["0.000"], ["0.000"]], "user format kept");
-      checkEqual((await readAll(port, area(sheet, 0, 0, 2, 2))).rows, [[7.25, "c"], [8.5, "d"]], "values written");
+      checkEqual(
+        (await readAll(port, area(sheet, 0, 0, 2, 2))).rows,
+        [
+          [7.25, "c"],
+          [8.5, "d"],
+        ],
+        "values written",
+      );
     },
   },
   {

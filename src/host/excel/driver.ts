@@ -8,7 +8,8 @@ import type { SheetValue } from "../port.ts";
 import { wrap } from "./errors.ts";
 
 export function officeDriver(X: typeof Excel, label = "Office.js"): ContractDriver {
-  const run = <T>(doing: string, batch: (ctx: Excel.RequestContext) => Promise<T>): Promise<T> => X.run(batch).catch((e: unknown) => wrap(e, doing));
+  const run = <T>(doing: string, batch: (ctx: Excel.RequestContext) => Promise<T>): Promise<T> =>
+    X.run(batch).catch((e: unknown) => wrap(e, doing));
   const shift = (doing: string, sheetId: string, make: (ws: Excel.Worksheet) => void) =>
     run(doing, async (ctx) => {
       make(ctx.workbook.worksheets.getItem(sheetId));
@@ -24,17 +25,26 @@ export function officeDriver(X: typeof Excel, label = "Office.js"): ContractDriv
         return { id: ws.id, name: ws.name };
       }),
     deleteSheet: (id) => shift("deleting a sheet", id, (ws) => ws.delete()),
-    renameSheet: (id, name) => shift("renaming a sheet", id, (ws) => { ws.name = name; }),
+    renameSheet: (id, name) =>
+      shift("renaming a sheet", id, (ws) => {
+        ws.name = name;
+      }),
     insertRows: (id, at, n) => shift("inserting rows", id, (ws) => void ws.getRangeByIndexes(at, 0, n, 1).getEntireRow().insert("Down")),
     deleteRows: (id, at, n) => shift("deleting rows", id, (ws) => ws.getRangeByIndexes(at, 0, n, 1).getEntireRow().delete("Up")),
-    insertColumns: (id, at, n) => shift("inserting columns", id, (ws) => void ws.getRangeByIndexes(0, at, 1, n).getEntireColumn().insert("Right")),
+    insertColumns: (id, at, n) =>
+      shift("inserting columns", id, (ws) => void ws.getRangeByIndexes(0, at, 1, n).getEntireColumn().insert("Right")),
     deleteColumns: (id, at, n) => shift("deleting columns", id, (ws) => ws.getRangeByIndexes(0, at, 1, n).getEntireColumn().delete("Left")),
     inspect: (a) =>
       run("inspecting cells", async (ctx): Promise<CellInspection> => {
         const r = ctx.workbook.worksheets.getItem(a.sheetId).getRangeByIndexes(a.row, a.col, a.rows, a.cols);
         r.load("values,formulas,numberFormat,valueTypes");
         await ctx.sync();
-        return { values: r.values as SheetValue[][], formulas: r.formulas, numberFormats: r.numberFormat as string[][], valueTypes: r.valueTypes as string[][] };
+        return {
+          values: r.values as SheetValue[][],
+          formulas: r.formulas,
+          numberFormats: r.numberFormat as string[][],
+          valueTypes: r.valueTypes as string[][],
+        };
       }),
   };
 }

@@ -16,7 +16,11 @@ export function isPayloadTooLarge(e: unknown): boolean {
 /** An Office error re-thrown with what the adapter was doing, keeping the code. */
 export class HostError extends Error {
   override name = "HostError";
-  constructor(readonly code: string, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly code: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 }

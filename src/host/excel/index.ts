@@ -12,12 +12,44 @@
 
 import { areaA1, parseAddress } from "../a1.ts";
 import type {
-  Area, AreaStyle, AreaStyleRead, ChangeKind, HostKind, ReadOptions, SheetChange, SheetPort, SheetRef, SheetValue, TrackedArea, WorkbookIdentity, WriteOptions, WriteStats,
+  Area,
+  AreaStyle,
+  AreaStyleRead,
+  ChangeKind,
+  HostKind,
+  ReadOptions,
+  SheetChange,
+  SheetPort,
+  SheetRef,
+  SheetValue,
+  TrackedArea,
+  WorkbookIdentity,
+  WriteOptions,
+  WriteStats,
 } from "../port.ts";
-import { dataToJson, pictureSize, PortInputError, validateColumnFormats, validateStyle, validateArea, validateDataKey, validateGrid, validatePlacement, validateTrackName } from "../validate.ts";
+import {
+  dataToJson,
+  pictureSize,
+  PortInputError,
+  validateColumnFormats,
+  validateStyle,
+  validateArea,
+  validateDataKey,
+  validateGrid,
+  validatePlacement,
+  validateTrackName,
+} from "../validate.ts";
 import { HostError, isPayloadTooLarge, wrap } from "./errors.ts";
 import {
-  DATA_NS, dataXml, identityXml, parseDataXml, parseIdentityXml, storedIdentitySchema, WORKBOOK_NS, WORKBOOK_SETTING, type StoredIdentity,
+  DATA_NS,
+  dataXml,
+  identityXml,
+  parseDataXml,
+  parseIdentityXml,
+  storedIdentitySchema,
+  WORKBOOK_NS,
+  WORKBOOK_SETTING,
+  type StoredIdentity,
 } from "./storage.ts";
 
 export { HostError } from "./errors.ts";
@@ -51,7 +83,9 @@ function utf8Length(s: string): number {
 
 /** The largest break row b with from < b <= to (breaks ascending), or -1. */
 function lastBreak(breaks: readonly number[], from: number, to: number): number {
-  let lo = 0, hi = breaks.length - 1, found = -1;
+  let lo = 0,
+    hi = breaks.length - 1,
+    found = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
     if (breaks[mid]! <= to) {
@@ -76,7 +110,8 @@ export class ExcelPort implements SheetPort {
     if (!X || !O) throw new HostError("NotInExcel", "Office.js is not loaded: the Excel adapter needs the Excel and Office namespaces.");
     this.X = X;
     this.O = O;
-    if (!this.supports(MIN_EXCEL_API)) throw new HostError("ApiNotSupported", `This Excel does not support ExcelApi ${MIN_EXCEL_API}, which Cellbound needs.`);
+    if (!this.supports(MIN_EXCEL_API))
+      throw new HostError("ApiNotSupported", `This Excel does not support ExcelApi ${MIN_EXCEL_API}, which Cellbound needs.`);
     const platform = String(O.context.platform);
     // PC and Mac are Excel desktop; OfficeOnline is Excel on the web. Other platforms (iPad, Android)
     // run the desktop-class client, so they count as desktop.
@@ -156,7 +191,10 @@ export class ExcelPort implements SheetPort {
       const r = ctx.workbook.getSelectedRange();
       r.load("rowIndex,columnIndex,rowCount,columnCount");
       await ctx.sync();
-      return { sheet: { id: ws.id, name: ws.name }, area: { sheetId: ws.id, row: r.rowIndex, col: r.columnIndex, rows: r.rowCount, cols: r.columnCount } };
+      return {
+        sheet: { id: ws.id, name: ws.name },
+        area: { sheetId: ws.id, row: r.rowIndex, col: r.columnIndex, rows: r.rowCount, cols: r.columnCount },
+      };
     });
   }
 
@@ -171,7 +209,11 @@ export class ExcelPort implements SheetPort {
   }
 
   // ---- values ------------------------------------------------------------------------------
-  async write(at: Pick<Area, "sheetId" | "row" | "col">, grid: ReadonlyArray<ReadonlyArray<SheetValue>>, options: WriteOptions = {}): Promise<WriteStats> {
+  async write(
+    at: Pick<Area, "sheetId" | "row" | "col">,
+    grid: ReadonlyArray<ReadonlyArray<SheetValue>>,
+    options: WriteOptions = {},
+  ): Promise<WriteStats> {
     const shape = validateGrid(grid);
     validatePlacement(at, shape);
     validateColumnFormats(options.columnFormats, shape.cols);
@@ -193,7 +235,8 @@ export class ExcelPort implements SheetPort {
       let r0 = 0;
       while (r0 < shape.rows) {
         options.signal?.throwIfAborted();
-        let n = 0, bytes = 0;
+        let n = 0,
+          bytes = 0;
         while (r0 + n < shape.rows && n < MAX_BLOCK_ROWS && (n === 0 || bytes + rowBytes[r0 + n]! <= budget)) bytes += rowBytes[r0 + n++]!;
         // Cut on the last chunk boundary inside the block (when the block stopped short of the end).
         if (r0 + n < shape.rows && breaks.length) {
@@ -230,7 +273,10 @@ export class ExcelPort implements SheetPort {
 
   async *read(area: Area, options: ReadOptions = {}): AsyncIterable<SheetValue[][]> {
     validateArea(area);
-    let blockRows = Math.max(1, Math.min(area.rows, options.blockRows ?? Math.max(1, Math.floor(this.readBlockCells / area.cols)), MAX_BLOCK_ROWS));
+    let blockRows = Math.max(
+      1,
+      Math.min(area.rows, options.blockRows ?? Math.max(1, Math.floor(this.readBlockCells / area.cols)), MAX_BLOCK_ROWS),
+    );
     let r0 = 0;
     while (r0 < area.rows) {
       options.signal?.throwIfAborted();
@@ -244,11 +290,17 @@ export class ExcelPort implements SheetPort {
           return range.values as SheetValue[][];
         });
       } catch (e) {
-        if (isPayloadTooLarge(e) && n > 1) { blockRows = Math.max(1, Math.floor(n / 2)); continue; }
+        if (isPayloadTooLarge(e) && n > 1) {
+          blockRows = Math.max(1, Math.floor(n / 2));
+          continue;
+        }
         wrap(e, `reading ${areaA1({ ...area, row: area.row + r0, rows: n })}`);
       }
       if (!Array.isArray(values) || values.length !== n) {
-        throw new HostError("UnexpectedResponse", `Excel returned ${Array.isArray(values) ? values.length : "no"} rows for a block of ${n}`);
+        throw new HostError(
+          "UnexpectedResponse",
+          `Excel returned ${Array.isArray(values) ? values.length : "no"} rows for a block of ${n}`,
+        );
       }
       r0 += n;
       yield values;
@@ -364,7 +416,11 @@ export class ExcelPort implements SheetPort {
         const sheetName = parseAddress(r.address).sheet;
         const s = sheets.items.find((x) => x.name === sheetName);
         if (!s) return { name, sheet: null, area: null };
-        return { name, sheet: { id: s.id, name: s.name }, area: { sheetId: s.id, row: r.rowIndex, col: r.columnIndex, rows: r.rowCount, cols: r.columnCount } };
+        return {
+          name,
+          sheet: { id: s.id, name: s.name },
+          area: { sheetId: s.id, row: r.rowIndex, col: r.columnIndex, rows: r.rowCount, cols: r.columnCount },
+        };
       });
     });
   }
@@ -453,18 +509,28 @@ export class ExcelPort implements SheetPort {
     const ctx = new this.X.RequestContext();
     const ws = ctx.workbook.worksheets;
     const canTell = this.supports("1.14");
-    const deliver = (c: SheetChange) => { try { listener(c); } catch { /* a listener's error is its own */ } };
+    const deliver = (c: SheetChange) => {
+      try {
+        listener(c);
+      } catch {
+        /* a listener's error is its own */
+      }
+    };
     const handlers: OfficeExtension.EventHandlerResult<unknown>[] = [];
-    handlers.push(ws.onChanged.add(async (e) => {
-      const kind = CHANGE_KINDS[e.changeType] ?? null;
-      if (!kind) return;
-      const source: SheetChange["source"] = !canTell ? "Unknown" : e.triggerSource === "ThisLocalAddin" ? "ThisLocalAddin" : "Local";
-      deliver({ sheetId: e.worksheetId, address: e.address, kind, source });
-    }));
+    handlers.push(
+      ws.onChanged.add(async (e) => {
+        const kind = CHANGE_KINDS[e.changeType] ?? null;
+        if (!kind) return;
+        const source: SheetChange["source"] = !canTell ? "Unknown" : e.triggerSource === "ThisLocalAddin" ? "ThisLocalAddin" : "Local";
+        deliver({ sheetId: e.worksheetId, address: e.address, kind, source });
+      }),
+    );
     handlers.push(ws.onAdded.add(async (e) => deliver({ sheetId: e.worksheetId, address: "", kind: "SheetAdded", source: "Unknown" })));
     handlers.push(ws.onDeleted.add(async (e) => deliver({ sheetId: e.worksheetId, address: "", kind: "SheetDeleted", source: "Unknown" })));
     if (this.supports("1.17")) {
-      handlers.push(ws.onNameChanged.add(async (e) => deliver({ sheetId: e.worksheetId, address: "", kind: "SheetRenamed", source: "Unknown" })));
+      handlers.push(
+        ws.onNameChanged.add(async (e) => deliver({ sheetId: e.worksheetId, address: "", kind: "SheetRenamed", source: "Unknown" })),
+      );
     }
     try {
       await ctx.sync();
@@ -482,8 +548,13 @@ export class ExcelPort implements SheetPort {
 }
 
 const CHANGE_KINDS: Record<string, ChangeKind> = {
-  RangeEdited: "RangeEdited", RowInserted: "RowInserted", RowDeleted: "RowDeleted", ColumnInserted: "ColumnInserted",
-  ColumnDeleted: "ColumnDeleted", CellInserted: "CellInserted", CellDeleted: "CellDeleted",
+  RangeEdited: "RangeEdited",
+  RowInserted: "RowInserted",
+  RowDeleted: "RowDeleted",
+  ColumnInserted: "ColumnInserted",
+  ColumnDeleted: "ColumnDeleted",
+  CellInserted: "CellInserted",
+  CellDeleted: "CellDeleted",
 };
 
 function parseMirror(value: unknown): StoredIdentity | null {

@@ -24,10 +24,17 @@ function notXmlChar(c: number): boolean {
 
 export function xmlEscape(s: string): string {
   for (let i = 0; i < s.length; i++) {
-    if (notXmlChar(s.charCodeAt(i))) throw new Error(`text holds U+${s.charCodeAt(i).toString(16).padStart(4, "0")}, which XML cannot store`);
+    if (notXmlChar(s.charCodeAt(i)))
+      throw new Error(`text holds U+${s.charCodeAt(i).toString(16).padStart(4, "0")}, which XML cannot store`);
   }
   // \r is written as a reference: XML parsers turn a literal CR into LF.
-  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;").replace(/\r/g, "&#xD;");
+  return s
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;")
+    .replace(/\r/g, "&#xD;");
 }
 
 /** JSON text with U+FFFE/U+FFFF (legal in JSON strings, not in XML) written as \u escapes. */

@@ -14,12 +14,18 @@ export function memoryDriver(wb: MemoryWorkbook): ContractDriver {
     insertColumns: async (id, at, n) => wb.insertColumns(id, at, n),
     deleteColumns: async (id, at, n) => wb.deleteColumns(id, at, n),
     inspect: async (a) => {
-      const cells = Array.from({ length: a.rows }, (_, r) => Array.from({ length: a.cols }, (_, c) => wb.cell(a.sheetId, a.row + r, a.col + c)));
+      const cells = Array.from({ length: a.rows }, (_, r) =>
+        Array.from({ length: a.cols }, (_, c) => wb.cell(a.sheetId, a.row + r, a.col + c)),
+      );
       return {
         values: cells.map((row) => row.map((x) => x.value)),
         formulas: cells.map((row) => row.map((x) => x.value)),
         numberFormats: cells.map((row) => row.map((x) => x.numberFormat)),
-        valueTypes: cells.map((row) => row.map((x) => (x.value === "" ? "Empty" : typeof x.value === "string" ? "String" : typeof x.value === "number" ? "Double" : "Boolean"))),
+        valueTypes: cells.map((row) =>
+          row.map((x) =>
+            x.value === "" ? "Empty" : typeof x.value === "string" ? "String" : typeof x.value === "number" ? "Double" : "Boolean",
+          ),
+        ),
       };
     },
     userEdit: async (id, r, c, text) => wb.userEdit(id, r, c, text),

@@ -6,22 +6,64 @@
 import { areaA1 } from "../a1.ts";
 import { shiftArea } from "../geometry.ts";
 import type {
-  Area, AreaStyle, AreaStyleRead, HostKind, ReadOptions, SheetChange, SheetPort, SheetRef, SheetValue, TrackedArea, WorkbookIdentity, WriteOptions, WriteStats,
+  Area,
+  AreaStyle,
+  AreaStyleRead,
+  HostKind,
+  ReadOptions,
+  SheetChange,
+  SheetPort,
+  SheetRef,
+  SheetValue,
+  TrackedArea,
+  WorkbookIdentity,
+  WriteOptions,
+  WriteStats,
 } from "../port.ts";
-import { dataToJson, pictureSize, validateColumnFormats, validateStyle, PortInputError, to15Digits, validateArea, validateDataKey, validateGrid, validatePlacement, validateTrackName } from "../validate.ts";
+import {
+  dataToJson,
+  pictureSize,
+  validateColumnFormats,
+  validateStyle,
+  PortInputError,
+  to15Digits,
+  validateArea,
+  validateDataKey,
+  validateGrid,
+  validatePlacement,
+  validateTrackName,
+} from "../validate.ts";
 
-interface MemCell { v: SheetValue; nf: string | null; b?: boolean; fill?: string }
+interface MemCell {
+  v: SheetValue;
+  nf: string | null;
+  b?: boolean;
+  fill?: string;
+}
 /** Cells by row, then column (sparse). */
 type MemCells = Map<number, Map<number, MemCell>>;
-interface MemSheet { id: string; name: string; cells: MemCells; frozenRows?: number; autofitted?: Set<number> }
-interface MemTrack { name: string; sheetId: string; area: Omit<Area, "sheetId"> | null }
+interface MemSheet {
+  id: string;
+  name: string;
+  cells: MemCells;
+  frozenRows?: number;
+  autofitted?: Set<number>;
+}
+interface MemTrack {
+  name: string;
+  sheetId: string;
+  area: Omit<Area, "sheetId"> | null;
+}
 
 function getCell(cells: MemCells, r: number, c: number): MemCell | undefined {
   return cells.get(r)?.get(c);
 }
 function setCell(cells: MemCells, r: number, c: number, cell: MemCell | undefined): void {
   let row = cells.get(r);
-  if (!cell) { row?.delete(c); return; }
+  if (!cell) {
+    row?.delete(c);
+    return;
+  }
   if (!row) cells.set(r, (row = new Map()));
   row.set(c, cell);
 }
@@ -41,7 +83,10 @@ export class MemoryWorkbook {
   private nextSheet = 1;
   private readonly listeners = new Set<(c: SheetChange) => void>();
 
-  constructor(public url: string | null = null, public name = "Book1") {
+  constructor(
+    public url: string | null = null,
+    public name = "Book1",
+  ) {
     this.addSheet("Sheet1");
   }
 
@@ -55,7 +100,8 @@ export class MemoryWorkbook {
   }
   renameSheet(id: string, name: string): void {
     const s = this.sheet(id);
-    if (this.sheets.some((o) => o !== s && o.name.toLowerCase() === name.toLowerCase())) throw new PortInputError(`a sheet named ${name} exists`);
+    if (this.sheets.some((o) => o !== s && o.name.toLowerCase() === name.toLowerCase()))
+      throw new PortInputError(`a sheet named ${name} exists`);
     s.name = name;
     this.emit({ sheetId: id, address: "", kind: "SheetRenamed", source: "Local" });
   }
@@ -77,7 +123,8 @@ export class MemoryWorkbook {
   userEdit(sheetId: string, row: number, col: number, value: SheetValue): void {
     const s = this.sheet(sheetId);
     if (value === "") setCell(s.cells, row, col, undefined);
-    else setCell(s.cells, row, col, { v: typeof value === "number" ? to15Digits(value) : value, nf: getCell(s.cells, row, col)?.nf ?? null });
+    else
+      setCell(s.cells, row, col, { v: typeof value === "number" ? to15Digits(value) : value, nf: getCell(s.cells, row, col)?.nf ?? null });
     this.emit({ sheetId, address: areaA1({ row, col, rows: 1, cols: 1 }), kind: "RangeEdited", source: "Local" });
   }
   insertRows(sheetId: string, at: number, count: number, source: SheetChange["source"] = "Local"): void {
@@ -153,7 +200,10 @@ function colSpan(at: number, count: number): string {
 }
 
 export class MemoryPort implements SheetPort {
-  constructor(readonly wb: MemoryWorkbook = new MemoryWorkbook(), readonly host: HostKind = "SHEETS_DESKTOP") {}
+  constructor(
+    readonly wb: MemoryWorkbook = new MemoryWorkbook(),
+    readonly host: HostKind = "SHEETS_DESKTOP",
+  ) {}
 
   async identity(): Promise<WorkbookIdentity> {
     if (!this.wb.workbookId) {
@@ -171,7 +221,13 @@ export class MemoryPort implements SheetPort {
   }
   private describe(): WorkbookIdentity {
     const { workbookId, url, recordedUrl, name } = this.wb;
-    return { workbookId: workbookId!, documentUrl: url, recordedUrl, copied: recordedUrl !== null && url !== null && recordedUrl !== url, name };
+    return {
+      workbookId: workbookId!,
+      documentUrl: url,
+      recordedUrl,
+      copied: recordedUrl !== null && url !== null && recordedUrl !== url,
+      name,
+    };
   }
   async sheets(): Promise<SheetRef[]> {
     return this.wb.sheets.map((s) => ({ id: s.id, name: s.name }));
@@ -187,7 +243,11 @@ export class MemoryPort implements SheetPort {
     this.wb.selection = { sheetId: area.sheetId, area: { row: area.row, col: area.col, rows: area.rows, cols: area.cols } };
   }
 
-  async write(at: Pick<Area, "sheetId" | "row" | "col">, grid: ReadonlyArray<ReadonlyArray<SheetValue>>, options: WriteOptions = {}): Promise<WriteStats> {
+  async write(
+    at: Pick<Area, "sheetId" | "row" | "col">,
+    grid: ReadonlyArray<ReadonlyArray<SheetValue>>,
+    options: WriteOptions = {},
+  ): Promise<WriteStats> {
     const shape = validateGrid(grid);
     validatePlacement(at, shape);
     validateColumnFormats(options.columnFormats, shape.cols);
@@ -205,7 +265,12 @@ export class MemoryPort implements SheetPort {
     }
     options.onProgress?.(shape.rows, shape.rows);
     if (shape.rows > 0 && shape.cols > 0) {
-      this.wb.emit({ sheetId: s.id, address: areaA1({ row: at.row, col: at.col, ...shape }), kind: "RangeEdited", source: "ThisLocalAddin" });
+      this.wb.emit({
+        sheetId: s.id,
+        address: areaA1({ row: at.row, col: at.col, ...shape }),
+        kind: "RangeEdited",
+        source: "ThisLocalAddin",
+      });
     }
     return { rows: shape.rows, cols: shape.cols, cells: shape.rows * shape.cols, syncs: 0, maxSyncBytes: 0 };
   }
@@ -243,7 +308,10 @@ export class MemoryPort implements SheetPort {
         const cell: MemCell = { ...(getCell(s.cells, area.row + r, area.col + c) ?? { v: "", nf: null }) };
         const nf = style.columnFormats?.[c];
         if (nf !== undefined && nf !== null) cell.nf = nf === "General" ? null : nf;
-        if (style.bold !== undefined) { if (style.bold) cell.b = true; else delete cell.b; }
+        if (style.bold !== undefined) {
+          if (style.bold) cell.b = true;
+          else delete cell.b;
+        }
         if (style.fill === null) delete cell.fill;
         else if (style.fill !== undefined) cell.fill = style.fill.toUpperCase();
         setCell(s.cells, area.row + r, area.col + c, cell);
@@ -253,15 +321,22 @@ export class MemoryPort implements SheetPort {
   async readStyle(area: Area): Promise<AreaStyleRead> {
     validateArea(area);
     const s = this.wb.sheet(area.sheetId);
-    const cells = Array.from({ length: area.rows }, (_, r) => Array.from({ length: area.cols }, (_, c) => getCell(s.cells, area.row + r, area.col + c)));
+    const cells = Array.from({ length: area.rows }, (_, r) =>
+      Array.from({ length: area.cols }, (_, c) => getCell(s.cells, area.row + r, area.col + c)),
+    );
     const all = cells.flat();
-    const same = <V,>(f: (c: MemCell | undefined) => V): V | null => (all.every((c) => f(c) === f(all[0])) ? f(all[0]) : null);
-    return { numberFormats: cells.map((row) => row.map((c) => c?.nf ?? "General")), bold: same((c) => c?.b === true), fill: same((c) => c?.fill ?? "#FFFFFF") };
+    const same = <V>(f: (c: MemCell | undefined) => V): V | null => (all.every((c) => f(c) === f(all[0])) ? f(all[0]) : null);
+    return {
+      numberFormats: cells.map((row) => row.map((c) => c?.nf ?? "General")),
+      bold: same((c) => c?.b === true),
+      fill: same((c) => c?.fill ?? "#FFFFFF"),
+    };
   }
   async freezeRows(sheetId: string, rows: number): Promise<void> {
     if (!Number.isInteger(rows) || rows < 0) throw new PortInputError(`cannot freeze ${rows} rows`);
     const s = this.wb.sheet(sheetId);
-    if (rows === 0) delete s.frozenRows; else s.frozenRows = rows;
+    if (rows === 0) delete s.frozenRows;
+    else s.frozenRows = rows;
   }
   async frozenRows(sheetId: string): Promise<number> {
     return this.wb.sheet(sheetId).frozenRows ?? 0;
@@ -271,7 +346,11 @@ export class MemoryPort implements SheetPort {
     validateTrackName(name);
     validateArea(area);
     this.wb.sheet(area.sheetId);
-    this.wb.tracks.set(name.toLowerCase(), { name, sheetId: area.sheetId, area: { row: area.row, col: area.col, rows: area.rows, cols: area.cols } });
+    this.wb.tracks.set(name.toLowerCase(), {
+      name,
+      sheetId: area.sheetId,
+      area: { row: area.row, col: area.col, rows: area.rows, cols: area.cols },
+    });
   }
   async untrack(name: string): Promise<void> {
     validateTrackName(name);
@@ -314,6 +393,8 @@ export class MemoryPort implements SheetPort {
 
   async onChange(listener: (change: SheetChange) => void): Promise<() => Promise<void>> {
     const off = this.wb.on(listener);
-    return async () => { off(); };
+    return async () => {
+      off();
+    };
   }
 }

@@ -73,7 +73,11 @@ export function App({ store, loadDiagnostics }: AppProps) {
             ))}
           </select>
         ) : (
-          ws && <span class="cb-meta" style={{ margin: 0 }}>{ws.deployment.name}</span>
+          ws && (
+            <span class="cb-meta" style={{ margin: 0 }}>
+              {ws.deployment.name}
+            </span>
+          )
         )}
         {store.user.value && (
           <button type="button" class="cb-btn cb-small" onClick={() => void store.signOut()}>
@@ -84,7 +88,12 @@ export function App({ store, loadDiagnostics }: AppProps) {
       {ws && (
         <nav class="cb-nav" aria-label="Views">
           {TABS.map((t) => (
-            <button key={t.route} type="button" aria-current={route === t.route ? "page" : undefined} onClick={() => store.navigate(t.route)}>
+            <button
+              key={t.route}
+              type="button"
+              aria-current={route === t.route ? "page" : undefined}
+              onClick={() => store.navigate(t.route)}
+            >
               {t.label}
             </button>
           ))}

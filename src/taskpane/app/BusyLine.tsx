@@ -16,7 +16,13 @@ export function BusyLine({ busy }: { busy: Busy }) {
         <ProgressLine label={busy.label} done={busy.done} total={busy.total} />
       </div>
       {busy.cancel && (
-        <button type="button" class="cb-btn cb-small" style={{ flex: "0 0 auto" }} onClick={busy.cancel} aria-label={`Cancel ${busy.label.replace(/…$/, "").toLowerCase()}`}>
+        <button
+          type="button"
+          class="cb-btn cb-small"
+          style={{ flex: "0 0 auto" }}
+          onClick={busy.cancel}
+          aria-label={`Cancel ${busy.label.replace(/…$/, "").toLowerCase()}`}
+        >
           Cancel
         </button>
       )}

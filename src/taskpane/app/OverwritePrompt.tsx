@@ -27,11 +27,14 @@ export function OverwritePrompt({ store }: { store: PaneStore }) {
         <button type="button" class="cb-btn cb-primary" autoFocus onClick={() => (store.pendingPlace.value = null)}>
           Cancel
         </button>
-        <button type="button" class="cb-btn cb-danger" onClick={() => void store.place(pending.reportId, true, { valuesOnly: pending.valuesOnly === true, at: pending.outcome.at })}>
+        <button
+          type="button"
+          class="cb-btn cb-danger"
+          onClick={() => void store.place(pending.reportId, true, { valuesOnly: pending.valuesOnly === true, at: pending.outcome.at })}
+        >
           Overwrite
         </button>
       </div>
     </div>
   );
 }
-

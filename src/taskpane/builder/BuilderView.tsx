@@ -17,7 +17,17 @@ function toggle(list: string[], item: string): string[] {
   return list.includes(item) ? list.filter((x) => x !== item) : [...list, item];
 }
 
-function Checks({ legend, options, chosen, onToggle }: { legend: string; options: { name: string; title: string }[]; chosen: string[]; onToggle: (n: string) => void }) {
+function Checks({
+  legend,
+  options,
+  chosen,
+  onToggle,
+}: {
+  legend: string;
+  options: { name: string; title: string }[];
+  chosen: string[];
+  onToggle: (n: string) => void;
+}) {
   return (
     <fieldset class="cb-fieldset">
       <legend>{legend}</legend>
@@ -37,7 +47,8 @@ function Preview({ grid }: { grid: PreviewGrid }) {
   const body = grid.cells.slice(grid.headerRows, grid.headerRows + PREVIEW_ROWS);
   const text = (v: unknown) => (v === null || v === undefined ? "" : String(v));
   // As the sheet will show it: dates as dates, currency, percent, thousands separators.
-  const shown = (v: SheetValue | null | undefined, col: number) => (v === null || v === undefined ? "" : formatValue(v, grid.columnFormats?.[col]));
+  const shown = (v: SheetValue | null | undefined, col: number) =>
+    v === null || v === undefined ? "" : formatValue(v, grid.columnFormats?.[col]);
   return (
     <div class="cb-table-wrap">
       <table class="cb-table" aria-label="Preview">
@@ -146,7 +157,12 @@ export function BuilderView({ store }: { store: PaneStore }) {
   }
 
   const zone = (label: string, key: "rows" | "columns" | "filters") => (
-    <Checks legend={label} options={zoneMembers.map((m) => ({ name: m, title: members.find((x) => m.startsWith(x.name))?.title ?? m }))} chosen={s.pivotItems[key]} onToggle={(n) => updatePivot({ [key]: toggle(s.pivotItems[key], n) })} />
+    <Checks
+      legend={label}
+      options={zoneMembers.map((m) => ({ name: m, title: members.find((x) => m.startsWith(x.name))?.title ?? m }))}
+      chosen={s.pivotItems[key]}
+      onToggle={(n) => updatePivot({ [key]: toggle(s.pivotItems[key], n) })}
+    />
   );
 
   return (
@@ -163,14 +179,24 @@ export function BuilderView({ store }: { store: PaneStore }) {
           ))}
         </select>
       </div>
-      <Checks legend="Measures" options={view?.measures ?? []} chosen={s.measures} onToggle={(n) => update({ measures: toggle(s.measures, n) })} />
+      <Checks
+        legend="Measures"
+        options={view?.measures ?? []}
+        chosen={s.measures}
+        onToggle={(n) => update({ measures: toggle(s.measures, n) })}
+      />
       <Checks legend="Dimensions" options={dims} chosen={s.dimensions} onToggle={(n) => update({ dimensions: toggle(s.dimensions, n) })} />
       <fieldset class="cb-fieldset">
         <legend>Time</legend>
         <div class="cb-row">
           <div class="cb-field">
             <label for="cb-time">Time dimension</label>
-            <select id="cb-time" class="cb-select" value={s.timeDimension ?? ""} onChange={(e) => update({ timeDimension: e.currentTarget.value || null })}>
+            <select
+              id="cb-time"
+              class="cb-select"
+              value={s.timeDimension ?? ""}
+              onChange={(e) => update({ timeDimension: e.currentTarget.value || null })}
+            >
               <option value="">None</option>
               {times.map((t) => (
                 <option key={t.name} value={t.name}>
@@ -181,7 +207,13 @@ export function BuilderView({ store }: { store: PaneStore }) {
           </div>
           <div class="cb-field">
             <label for="cb-granularity">Granularity</label>
-            <select id="cb-granularity" class="cb-select" value={s.granularity ?? ""} disabled={!s.timeDimension} onChange={(e) => update({ granularity: e.currentTarget.value || null })}>
+            <select
+              id="cb-granularity"
+              class="cb-select"
+              value={s.granularity ?? ""}
+              disabled={!s.timeDimension}
+              onChange={(e) => update({ granularity: e.currentTarget.value || null })}
+            >
               <option value="">None</option>
               {GRANULARITIES.map((g) => (
                 <option key={g} value={g}>
@@ -193,7 +225,14 @@ export function BuilderView({ store }: { store: PaneStore }) {
         </div>
         <div class="cb-field">
           <label for="cb-range">Date range</label>
-          <input id="cb-range" class="cb-input" placeholder="e.g. last 12 months" value={s.dateRange} disabled={!s.timeDimension} onInput={(e) => update({ dateRange: e.currentTarget.value })} />
+          <input
+            id="cb-range"
+            class="cb-input"
+            placeholder="e.g. last 12 months"
+            value={s.dateRange}
+            disabled={!s.timeDimension}
+            onInput={(e) => update({ dateRange: e.currentTarget.value })}
+          />
         </div>
       </fieldset>
       <fieldset class="cb-fieldset">
@@ -202,35 +241,73 @@ export function BuilderView({ store }: { store: PaneStore }) {
           const set = (patch: Partial<BuilderFilter>) => update({ filters: s.filters.map((g, j) => (j === i ? { ...g, ...patch } : g)) });
           return (
             <div class="cb-row" key={i} style={{ marginBottom: "4px" }}>
-              <select class="cb-select" aria-label={`Filter ${i + 1} member`} value={f.member} onChange={(e) => set({ member: e.currentTarget.value })}>
+              <select
+                class="cb-select"
+                aria-label={`Filter ${i + 1} member`}
+                value={f.member}
+                onChange={(e) => set({ member: e.currentTarget.value })}
+              >
                 {members.map((m) => (
                   <option key={m.name} value={m.name}>
                     {m.title}
                   </option>
                 ))}
               </select>
-              <select class="cb-select" aria-label={`Filter ${i + 1} operator`} value={f.operator} onChange={(e) => set({ operator: e.currentTarget.value as BuilderFilter["operator"] })}>
+              <select
+                class="cb-select"
+                aria-label={`Filter ${i + 1} operator`}
+                value={f.operator}
+                onChange={(e) => set({ operator: e.currentTarget.value as BuilderFilter["operator"] })}
+              >
                 {OPERATORS.map((o) => (
                   <option key={o} value={o}>
                     {o}
                   </option>
                 ))}
               </select>
-              <input class="cb-input" aria-label={`Filter ${i + 1} values (comma separated)`} value={f.values.join(",")} disabled={f.operator === "set" || f.operator === "notSet"} onInput={(e) => set({ values: e.currentTarget.value.split(",").map((x) => x.trim()).filter(Boolean) })} />
-              <button type="button" class="cb-btn cb-small" style={{ flex: "0 0 auto" }} onClick={() => update({ filters: s.filters.filter((_, j) => j !== i) })}>
+              <input
+                class="cb-input"
+                aria-label={`Filter ${i + 1} values (comma separated)`}
+                value={f.values.join(",")}
+                disabled={f.operator === "set" || f.operator === "notSet"}
+                onInput={(e) =>
+                  set({
+                    values: e.currentTarget.value
+                      .split(",")
+                      .map((x) => x.trim())
+                      .filter(Boolean),
+                  })
+                }
+              />
+              <button
+                type="button"
+                class="cb-btn cb-small"
+                style={{ flex: "0 0 auto" }}
+                onClick={() => update({ filters: s.filters.filter((_, j) => j !== i) })}
+              >
                 Remove filter {i + 1}
               </button>
             </div>
           );
         })}
-        <button type="button" class="cb-btn cb-small" disabled={members.length === 0} onClick={() => update({ filters: [...s.filters, { member: members[0]!.name, operator: "equals", values: [] }] })}>
+        <button
+          type="button"
+          class="cb-btn cb-small"
+          disabled={members.length === 0}
+          onClick={() => update({ filters: [...s.filters, { member: members[0]!.name, operator: "equals", values: [] }] })}
+        >
           Add filter
         </button>
       </fieldset>
       <fieldset class="cb-fieldset">
         <legend>Order</legend>
         <div class="cb-row">
-          <select class="cb-select" aria-label="Order by" value={s.order?.[0] ?? ""} onChange={(e) => update({ order: e.currentTarget.value ? [e.currentTarget.value, s.order?.[1] ?? "asc"] : null })}>
+          <select
+            class="cb-select"
+            aria-label="Order by"
+            value={s.order?.[0] ?? ""}
+            onChange={(e) => update({ order: e.currentTarget.value ? [e.currentTarget.value, s.order?.[1] ?? "asc"] : null })}
+          >
             <option value="">Default</option>
             {[...s.measures, ...s.dimensions, ...(s.timeDimension ? [s.timeDimension] : [])].map((m) => (
               <option key={m} value={m}>
@@ -238,7 +315,13 @@ export function BuilderView({ store }: { store: PaneStore }) {
               </option>
             ))}
           </select>
-          <select class="cb-select" aria-label="Direction" value={s.order?.[1] ?? "asc"} disabled={!s.order} onChange={(e) => s.order && update({ order: [s.order[0], e.currentTarget.value as "asc" | "desc"] })}>
+          <select
+            class="cb-select"
+            aria-label="Direction"
+            value={s.order?.[1] ?? "asc"}
+            disabled={!s.order}
+            onChange={(e) => s.order && update({ order: [s.order[0], e.currentTarget.value as "asc" | "desc"] })}
+          >
             <option value="asc">Ascending</option>
             <option value="desc">Descending</option>
           </select>
@@ -258,14 +341,24 @@ export function BuilderView({ store }: { store: PaneStore }) {
             <div class="cb-row">
               <div class="cb-field">
                 <label for="cb-axis">Measures on</label>
-                <select id="cb-axis" class="cb-select" value={s.pivotItems.measuresAxis} onChange={(e) => updatePivot({ measuresAxis: e.currentTarget.value as "columns" | "rows" })}>
+                <select
+                  id="cb-axis"
+                  class="cb-select"
+                  value={s.pivotItems.measuresAxis}
+                  onChange={(e) => updatePivot({ measuresAxis: e.currentTarget.value as "columns" | "rows" })}
+                >
                   <option value="columns">Columns</option>
                   <option value="rows">Rows</option>
                 </select>
               </div>
               <div class="cb-field">
                 <label for="cb-position">Measures position</label>
-                <select id="cb-position" class="cb-select" value={s.pivotItems.measuresPosition} onChange={(e) => updatePivot({ measuresPosition: e.currentTarget.value as "before" | "after" })}>
+                <select
+                  id="cb-position"
+                  class="cb-select"
+                  value={s.pivotItems.measuresPosition}
+                  onChange={(e) => updatePivot({ measuresPosition: e.currentTarget.value as "before" | "after" })}
+                >
                   <option value="before">Before</option>
                   <option value="after">After</option>
                 </select>
@@ -273,7 +366,12 @@ export function BuilderView({ store }: { store: PaneStore }) {
             </div>
             <div class="cb-field">
               <label for="cb-scale">Display scale</label>
-              <select id="cb-scale" class="cb-select" value={s.pivotItems.displayScale} onChange={(e) => updatePivot({ displayScale: e.currentTarget.value as PivotItems["displayScale"] })}>
+              <select
+                id="cb-scale"
+                class="cb-select"
+                value={s.pivotItems.displayScale}
+                onChange={(e) => updatePivot({ displayScale: e.currentTarget.value as PivotItems["displayScale"] })}
+              >
                 {["model", "absolute", "thousands", "millions", "billions"].map((x) => (
                   <option key={x} value={x}>
                     {x}
@@ -282,15 +380,28 @@ export function BuilderView({ store }: { store: PaneStore }) {
               </select>
             </div>
             <label class="cb-check">
-              <input type="checkbox" checked={s.pivotItems.showColumnTotals === true} onChange={() => updatePivot({ showColumnTotals: !s.pivotItems.showColumnTotals })} />
+              <input
+                type="checkbox"
+                checked={s.pivotItems.showColumnTotals === true}
+                onChange={() => updatePivot({ showColumnTotals: !s.pivotItems.showColumnTotals })}
+              />
               Column totals
             </label>
             <label class="cb-check">
-              <input type="checkbox" checked={s.pivotItems.showRowTotals === true} disabled={s.pivotItems.columns.length === 0} onChange={() => updatePivot({ showRowTotals: !s.pivotItems.showRowTotals })} />
+              <input
+                type="checkbox"
+                checked={s.pivotItems.showRowTotals === true}
+                disabled={s.pivotItems.columns.length === 0}
+                onChange={() => updatePivot({ showRowTotals: !s.pivotItems.showRowTotals })}
+              />
               Row totals (needs a Columns zone)
             </label>
             <label class="cb-check">
-              <input type="checkbox" checked={s.pivotItems.showAppliedFilters === true} onChange={() => updatePivot({ showAppliedFilters: !s.pivotItems.showAppliedFilters })} />
+              <input
+                type="checkbox"
+                checked={s.pivotItems.showAppliedFilters === true}
+                onChange={() => updatePivot({ showAppliedFilters: !s.pivotItems.showAppliedFilters })}
+              />
               Show applied filters above the table
             </label>
           </fieldset>
@@ -310,9 +421,20 @@ export function BuilderView({ store }: { store: PaneStore }) {
       {preview.value && <Preview grid={preview.value} />}
       <div class="cb-field" style={{ marginTop: "12px" }}>
         <label for="cb-report-name">Report name</label>
-        <input id="cb-report-name" class="cb-input" maxLength={255} value={name.value} onInput={(e) => (name.value = e.currentTarget.value)} />
+        <input
+          id="cb-report-name"
+          class="cb-input"
+          maxLength={255}
+          value={name.value}
+          onInput={(e) => (name.value = e.currentTarget.value)}
+        />
       </div>
-      <button type="button" class="cb-btn cb-primary" disabled={working.value !== null || store.busy.value !== null} onClick={() => void save()}>
+      <button
+        type="button"
+        class="cb-btn cb-primary"
+        disabled={working.value !== null || store.busy.value !== null}
+        onClick={() => void save()}
+      >
         Save report
       </button>
       <p class="cb-meta">Saving creates the report on the platform and places it at the selected cell.</p>

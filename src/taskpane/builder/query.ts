@@ -72,7 +72,13 @@ export function toPivotItems(s: BuilderState): PivotItems | null {
   if (!s.pivot) return null;
   const allowed = new Set(pivotDimensionMembers(s));
   const keep = (xs: string[]) => xs.filter((x) => allowed.has(x));
-  return { ...s.pivotItems, rows: keep(s.pivotItems.rows), columns: keep(s.pivotItems.columns), filters: keep(s.pivotItems.filters), measures: [...s.measures] };
+  return {
+    ...s.pivotItems,
+    rows: keep(s.pivotItems.rows),
+    columns: keep(s.pivotItems.columns),
+    filters: keep(s.pivotItems.filters),
+    measures: [...s.measures],
+  };
 }
 
 /** Problems that must be fixed before preview or save (empty when fine). */

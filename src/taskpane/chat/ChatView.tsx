@@ -36,7 +36,11 @@ function TurnView({ turn, model }: { turn: Turn; model: ChatModel }) {
       <div class="cb-chat-answer" aria-busy={turn.inProcess}>
         {turn.steps.map((m) => (m.toolCall ? <ToolStep key={m.id} m={m} /> : <Thinking key={m.id} m={m} />))}
         {answer && <Markdown text={answer} />}
-        {turn.inProcess && <span class="cb-chat-cursor" aria-hidden="true">▍</span>}
+        {turn.inProcess && (
+          <span class="cb-chat-cursor" aria-hidden="true">
+            ▍
+          </span>
+        )}
         {result && !turn.inProcess && (
           <>
             <ChartPart r={result} />
@@ -46,7 +50,9 @@ function TurnView({ turn, model }: { turn: Turn; model: ChatModel }) {
                 type="button"
                 class="cb-btn cb-primary"
                 disabled={placing !== null}
-                onClick={() => void model.place({ sqlQuery: result.sqlQuery, title: result.queryTitle ?? "Chat answer", uuid: result.uuid })}
+                onClick={() =>
+                  void model.place({ sqlQuery: result.sqlQuery, title: result.queryTitle ?? "Chat answer", uuid: result.uuid })
+                }
               >
                 {placing === result.uuid ? "Placing…" : "Place in sheet"}
               </button>
@@ -109,7 +115,12 @@ function Conversations({ model }: { model: ChatModel }) {
       <ul class="cb-list">
         {threads.map((t) => (
           <li key={t.chatId}>
-            <button type="button" class="cb-btn cb-small cb-subtle" aria-current={t.chatId === open ? "true" : undefined} onClick={() => void model.openThread(t.chatId)}>
+            <button
+              type="button"
+              class="cb-btn cb-small cb-subtle"
+              aria-current={t.chatId === open ? "true" : undefined}
+              onClick={() => void model.openThread(t.chatId)}
+            >
               {t.title}
             </button>
           </li>
@@ -160,7 +171,8 @@ export function ChatView({ store }: { store: PaneStore }) {
   const conv = model?.conversation.value;
   useEffect(() => end.current?.scrollIntoView?.({ block: "end" }), [conv]);
 
-  if (!model) return <NoticeBox notice={{ tone: "warning", title: "Chat is not available here", detail: "This connection offers no agent chat." }} />;
+  if (!model)
+    return <NoticeBox notice={{ tone: "warning", title: "Chat is not available here", detail: "This connection offers no agent chat." }} />;
   const phase = model.phase.value;
   const why = model.unavailable.value;
   const turns = conv ? turnsOf(conv) : [];
@@ -184,7 +196,14 @@ export function ChatView({ store }: { store: PaneStore }) {
           {model.reconnecting.value > 0 && <ProgressLine label={`Connection lost; reconnecting (attempt ${model.reconnecting.value})…`} />}
           {conv && conv.errors.length > 0 && !model.streaming.value && (
             <div>
-              <NoticeBox notice={{ tone: "error", title: "The agent stopped with an error", detail: conv.errors.join(" "), next: "Ask again; if it keeps failing, start a new conversation." }} />
+              <NoticeBox
+                notice={{
+                  tone: "error",
+                  title: "The agent stopped with an error",
+                  detail: conv.errors.join(" "),
+                  next: "Ask again; if it keeps failing, start a new conversation.",
+                }}
+              />
               {lastQuestion(turns) && (
                 <button type="button" class="cb-btn cb-small" onClick={() => void model.ask(lastQuestion(turns)!)}>
                   Ask again
@@ -192,7 +211,9 @@ export function ChatView({ store }: { store: PaneStore }) {
               )}
             </div>
           )}
-          {turns.length === 0 && !model.streaming.value && <p class="cb-meta">Ask a question about your data, for example “revenue by month”. Answers can be placed in the sheet.</p>}
+          {turns.length === 0 && !model.streaming.value && (
+            <p class="cb-meta">Ask a question about your data, for example “revenue by month”. Answers can be placed in the sheet.</p>
+          )}
           <ol class="cb-chat-thread" aria-label="Conversation" aria-live="polite">
             {turns.map((t, i) => (
               <TurnView key={t.user?.id ?? i} turn={t} model={model} />

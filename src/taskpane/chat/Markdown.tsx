@@ -38,7 +38,13 @@ function Node({ node }: { node: Nodes }): preact.JSX.Element | null {
       return node.ordered ? <ol start={node.start ?? 1}>{children(node.children)}</ol> : <ul>{children(node.children)}</ul>;
     case "listItem":
       // Tight list items hold paragraphs; render their content inline.
-      return <li>{node.children.map((c, i) => (c.type === "paragraph" && node.spread !== true ? <span key={i}>{children(c.children)}</span> : <Node key={i} node={c} />))}</li>;
+      return (
+        <li>
+          {node.children.map((c, i) =>
+            c.type === "paragraph" && node.spread !== true ? <span key={i}>{children(c.children)}</span> : <Node key={i} node={c} />,
+          )}
+        </li>
+      );
     case "blockquote":
       return <blockquote>{children(node.children)}</blockquote>;
     case "break":
@@ -60,7 +66,11 @@ function Node({ node }: { node: Nodes }): preact.JSX.Element | null {
     case "html":
       return <>{node.value}</>;
     default:
-      return "value" in node && typeof node.value === "string" ? <>{node.value}</> : "children" in node ? <>{children(node.children as RootContent[])}</> : null;
+      return "value" in node && typeof node.value === "string" ? (
+        <>{node.value}</>
+      ) : "children" in node ? (
+        <>{children(node.children as RootContent[])}</>
+      ) : null;
   }
 }
 

@@ -23,14 +23,19 @@ export function ToolStep({ m }: { m: ChatMessage }) {
   return (
     <details class={`cb-chat-step cb-chat-step-${t.state}`} data-tool={t.name}>
       <summary>
-        {label} <span class={`cb-badge ${t.state === "failed" ? "cb-badge-danger" : t.state === "done" ? "cb-badge-ok" : "cb-badge-info"}`}>{STATE_LABEL[t.state]}</span>
+        {label}{" "}
+        <span class={`cb-badge ${t.state === "failed" ? "cb-badge-danger" : t.state === "done" ? "cb-badge-ok" : "cb-badge-info"}`}>
+          {STATE_LABEL[t.state]}
+        </span>
       </summary>
       {t.sql && (
         <pre class="cb-chat-code" aria-label="SQL">
           <code>{t.sql}</code>
         </pre>
       )}
-      {t.name === "svcMeta" && t.input !== null && typeof t.input === "object" && "searchQuery" in t.input && <p>Search: {String((t.input as { searchQuery: unknown }).searchQuery)}</p>}
+      {t.name === "svcMeta" && t.input !== null && typeof t.input === "object" && "searchQuery" in t.input && (
+        <p>Search: {String((t.input as { searchQuery: unknown }).searchQuery)}</p>
+      )}
       {t.error && (
         <p class="cb-message cb-message-error" role="status">
           The step failed: {t.error}
@@ -53,14 +58,26 @@ export function ResultTable({ r }: { r: SqlToolResult }) {
     <div class="cb-table-wrap" tabIndex={0} role="region" aria-label={`${r.queryTitle ?? "Result"}: first rows`}>
       <table class="cb-table">
         <caption class="cb-meta" style={{ textAlign: "left", captionSide: "bottom" }}>
-          {r.data.length < r.totalRows ? `First ${r.data.length} of ${r.totalRows.toLocaleString()} rows` : `${r.totalRows.toLocaleString()} rows`}
+          {r.data.length < r.totalRows
+            ? `First ${r.data.length} of ${r.totalRows.toLocaleString()} rows`
+            : `${r.totalRows.toLocaleString()} rows`}
         </caption>
         <thead>
-          <tr>{r.schema.map((c) => <th key={c.name} scope="col">{c.name}</th>)}</tr>
+          <tr>
+            {r.schema.map((c) => (
+              <th key={c.name} scope="col">
+                {c.name}
+              </th>
+            ))}
+          </tr>
         </thead>
         <tbody>
           {r.data.map((row, i) => (
-            <tr key={i}>{row.map((v, j) => <td key={j}>{cell(v)}</td>)}</tr>
+            <tr key={i}>
+              {row.map((v, j) => (
+                <td key={j}>{cell(v)}</td>
+              ))}
+            </tr>
           ))}
         </tbody>
       </table>
@@ -80,7 +97,10 @@ export function ChartPart({ r }: { r: SqlToolResult }) {
     const dark = document.documentElement.dataset.theme === "dark";
     import("./render-chart")
       .then((m) => m.renderChart(ref.current!, spec, dark))
-      .then((f) => (live ? (finalize = f) : f()), (e: Error) => live && setFailed(e.message));
+      .then(
+        (f) => (live ? (finalize = f) : f()),
+        (e: Error) => live && setFailed(e.message),
+      );
     return () => {
       live = false;
       finalize?.();
@@ -88,8 +108,18 @@ export function ChartPart({ r }: { r: SqlToolResult }) {
     // The spec object is rebuilt per render; the result's uuid identifies the chart.
   }, [r.uuid]);
   if (!checked) return null;
-  if (!checked.ok) return <p class="cb-message cb-message-warning" role="status">Chart not shown: {checked.reason}</p>;
-  if (failed) return <p class="cb-message cb-message-warning" role="status">The chart could not be drawn: {failed}</p>;
+  if (!checked.ok)
+    return (
+      <p class="cb-message cb-message-warning" role="status">
+        Chart not shown: {checked.reason}
+      </p>
+    );
+  if (failed)
+    return (
+      <p class="cb-message cb-message-warning" role="status">
+        The chart could not be drawn: {failed}
+      </p>
+    );
   return <div class="cb-chat-chart" ref={ref} role="img" aria-label={`Chart: ${r.queryTitle ?? "answer"}`} />;
 }
 
@@ -97,7 +127,8 @@ export function UsageLine({ u }: { u: Usage }) {
   return (
     <p class="cb-meta cb-chat-usage">
       Tokens: {u.totalTokens.toLocaleString()} ({u.inputTokens.toLocaleString()} in, {u.outputTokens.toLocaleString()} out
-      {u.cacheReadTokens ? `, ${u.cacheReadTokens.toLocaleString()} from cache` : ""}) · {u.llmCalls} model call{u.llmCalls === 1 ? "" : "s"}
+      {u.cacheReadTokens ? `, ${u.cacheReadTokens.toLocaleString()} from cache` : ""}) · {u.llmCalls} model call
+      {u.llmCalls === 1 ? "" : "s"}
     </p>
   );
 }

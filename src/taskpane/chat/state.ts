@@ -58,7 +58,11 @@ export class ChatModel {
     } catch (e) {
       const h = describeError(e);
       batch(() => {
-        this.unavailable.value = { title: `Chat could not start: ${h.title}`, detail: h.detail ?? "", next: h.next ?? "Try again in a moment." };
+        this.unavailable.value = {
+          title: `Chat could not start: ${h.title}`,
+          detail: h.detail ?? "",
+          next: h.next ?? "Try again in a moment.",
+        };
         this.phase.value = "unavailable";
       });
     }
@@ -149,7 +153,15 @@ export class ChatModel {
       const st = this.conv.state;
       if (st?.status === "streaming" && typeof st.activeMessageId === "string") {
         const user = this.conv.messages.find((m) => m.id === st.activeMessageId);
-        if (user) await this.o.service.send({ chatId, input: user.content, messageId: user.id, signal, onFrame: this.frame, onReconnect: (n) => (this.reconnecting.value = n) });
+        if (user)
+          await this.o.service.send({
+            chatId,
+            input: user.content,
+            messageId: user.id,
+            signal,
+            onFrame: this.frame,
+            onReconnect: (n) => (this.reconnecting.value = n),
+          });
       }
     });
     void this.o.service.savePrefs({ openThreadId: chatId }).catch(() => undefined);
@@ -175,7 +187,10 @@ export class ChatModel {
     if (this.conv.errors.length) this.conv = { ...this.conv, errors: [] };
     await this.stream(async (signal) => {
       await this.o.service.send({
-        input, ...(chatId ? { chatId } : {}), signal, onFrame: this.frame,
+        input,
+        ...(chatId ? { chatId } : {}),
+        signal,
+        onFrame: this.frame,
         onReconnect: (n) => (this.reconnecting.value = n),
         onWarning: (m) => console.warn(`chat: ${m}`),
       });

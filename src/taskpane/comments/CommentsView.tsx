@@ -52,9 +52,9 @@ function SessionSetup({ service, onSaved }: { service: CommentsService; onSaved:
       <div class="cb-message cb-message-info" role="status">
         <strong>Comments need a session URL from your organisation</strong>
         <p>
-          Dashboard comments are signed in as an embedded-dashboard viewer of your organisation. Your organisation provides a
-          session URL: an address on its own server that, when the pane asks, calls the platform's generate-session with an admin
-          key that stays on that server, and answers with a one-time session id. Cellbound never holds that admin key.
+          Dashboard comments are signed in as an embedded-dashboard viewer of your organisation. Your organisation provides a session URL:
+          an address on its own server that, when the pane asks, calls the platform's generate-session with an admin key that stays on that
+          server, and answers with a one-time session id. Cellbound never holds that admin key.
         </p>
         <p>Ask your platform admin for the session URL, then enter it here.</p>
       </div>
@@ -110,7 +110,7 @@ function Conversation({ model, onSettings }: { model: CommentsModel; onSettings:
   const d = model.dashboard.value;
   const linked = model.linked.value;
   const open = model.openThread.value;
-  const thread = open === null ? null : model.threads.value.find((t) => t.root.id === open) ?? null;
+  const thread = open === null ? null : (model.threads.value.find((t) => t.root.id === open) ?? null);
 
   return (
     <>
@@ -134,7 +134,13 @@ function Conversation({ model, onSettings }: { model: CommentsModel; onSettings:
         {linked && linked.dashboards.length > 1 && (
           <div class="cb-chips" role="group" aria-label="Linked dashboards">
             {linked.dashboards.map((x) => (
-              <button key={x.publicId} type="button" class="cb-btn cb-small" aria-pressed={d?.publicId === x.publicId} onClick={() => void model.open(x)}>
+              <button
+                key={x.publicId}
+                type="button"
+                class="cb-btn cb-small"
+                aria-pressed={d?.publicId === x.publicId}
+                onClick={() => void model.open(x)}
+              >
                 {x.title}
               </button>
             ))}
@@ -155,7 +161,13 @@ function Conversation({ model, onSettings }: { model: CommentsModel; onSettings:
           <label for="cb-dashboard-id" class="cb-sr-only">
             Dashboard id
           </label>
-          <input id="cb-dashboard-id" class="cb-input" placeholder="Dashboard id (from its embed URL)" value={publicId.value} onInput={(e) => (publicId.value = e.currentTarget.value)} />
+          <input
+            id="cb-dashboard-id"
+            class="cb-input"
+            placeholder="Dashboard id (from its embed URL)"
+            value={publicId.value}
+            onInput={(e) => (publicId.value = e.currentTarget.value)}
+          />
           <button type="submit" class="cb-btn cb-small" style={{ flex: "0 0 auto" }}>
             Open
           </button>
@@ -223,12 +235,15 @@ function ThreadList({ model }: { model: CommentsModel }) {
         <legend class="cb-sr-only">Which threads</legend>
         {FILTERS.map((f) => (
           <label key={f.value} class="cb-check">
-            <input type="radio" name="cb-thread-filter" checked={filter === f.value} onChange={() => void model.setFilter(f.value)} /> {f.label}
+            <input type="radio" name="cb-thread-filter" checked={filter === f.value} onChange={() => void model.setFilter(f.value)} />{" "}
+            {f.label}
           </label>
         ))}
       </fieldset>
       {threads.length === 0 && !model.loading.value && (
-        <p class="cb-meta">{filter === "resolved" ? "No resolved threads." : filter === "all" ? "No threads yet." : "No open threads. Start one above."}</p>
+        <p class="cb-meta">
+          {filter === "resolved" ? "No resolved threads." : filter === "all" ? "No threads yet." : "No open threads. Start one above."}
+        </p>
       )}
       <ul class="cb-list" aria-label="Threads" aria-busy={model.loading.value}>
         {threads.map((t) => (

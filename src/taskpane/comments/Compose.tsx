@@ -168,8 +168,14 @@ export function Compose({ model, label, submitLabel, initial = "", onSubmit, onC
         </ul>
       )}
       <div class="cb-row" style={{ justifyContent: "space-between" }}>
-        <span id={`${id}-count`} class={over ? "cb-counter cb-counter-over" : "cb-counter"} aria-live={count > max - 200 ? "polite" : "off"}>
-          {over ? `${(count - max).toLocaleString()} characters over the limit of ${max.toLocaleString()}` : `${count.toLocaleString()} / ${max.toLocaleString()}`}
+        <span
+          id={`${id}-count`}
+          class={over ? "cb-counter cb-counter-over" : "cb-counter"}
+          aria-live={count > max - 200 ? "polite" : "off"}
+        >
+          {over
+            ? `${(count - max).toLocaleString()} characters over the limit of ${max.toLocaleString()}`
+            : `${count.toLocaleString()} / ${max.toLocaleString()}`}
         </span>
         <span class="cb-actions">
           {onCancel && (

@@ -21,7 +21,15 @@ export function Body({ text }: { text: string }) {
   // Text nodes only: a body is never parsed as HTML or markdown.
   return (
     <p class="cb-comment-body">
-      {bodyPieces(text).map((p, i) => (p.mention ? <span key={i} class="cb-mention">{p.text}</span> : p.text))}
+      {bodyPieces(text).map((p, i) =>
+        p.mention ? (
+          <span key={i} class="cb-mention">
+            {p.text}
+          </span>
+        ) : (
+          p.text
+        ),
+      )}
     </p>
   );
 }
@@ -58,7 +66,12 @@ function CommentItem({ model, rootId, c, isRoot }: { model: CommentsModel; rootI
       {c.isOwn && !editing.value && confirming.value && (
         <div class="cb-actions" role="group" aria-label="Confirm delete">
           <span>{isRoot ? "Delete this comment and its whole thread?" : "Delete this reply?"}</span>
-          <button type="button" class="cb-btn cb-small cb-primary" disabled={busy} onClick={() => void model.remove(rootId, c.id).then(() => (confirming.value = false))}>
+          <button
+            type="button"
+            class="cb-btn cb-small cb-primary"
+            disabled={busy}
+            onClick={() => void model.remove(rootId, c.id).then(() => (confirming.value = false))}
+          >
             Yes, delete
           </button>
           <button type="button" class="cb-btn cb-small cb-subtle" onClick={() => (confirming.value = false)}>
@@ -71,12 +84,7 @@ function CommentItem({ model, rootId, c, isRoot }: { model: CommentsModel; rootI
           <button type="button" class="cb-btn cb-small cb-subtle" disabled={busy} onClick={() => (editing.value = true)}>
             Edit<span class="cb-sr-only"> your {isRoot ? "comment" : "reply"}</span>
           </button>
-          <button
-            type="button"
-            class="cb-btn cb-small cb-subtle"
-            disabled={busy}
-            onClick={() => (confirming.value = true)}
-          >
+          <button type="button" class="cb-btn cb-small cb-subtle" disabled={busy} onClick={() => (confirming.value = true)}>
             Delete<span class="cb-sr-only"> your {isRoot ? "comment and its thread" : "reply"}</span>
           </button>
         </div>
@@ -93,7 +101,8 @@ export function ThreadCard({ model, thread, full }: { model: CommentsModel; thre
     <li class={resolved ? "cb-thread cb-thread-resolved" : "cb-thread"}>
       {resolved && (
         <p class="cb-meta" style={{ margin: 0 }}>
-          <span class="cb-badge cb-badge-ok">Resolved</span> by {thread.resolvedBy ?? "the thread starter"} <Time iso={thread.resolvedAt!} prefix="on " />
+          <span class="cb-badge cb-badge-ok">Resolved</span> by {thread.resolvedBy ?? "the thread starter"}{" "}
+          <Time iso={thread.resolvedAt!} prefix="on " />
         </p>
       )}
       <CommentItem model={model} rootId={root.id} c={root} isRoot />

@@ -12,7 +12,10 @@ export function localTime(iso: string): { text: string; title: string } {
 
 /** The body as text pieces; a piece with `mention` is an @name. */
 export function bodyPieces(body: string): { text: string; mention: boolean }[] {
-  return body.split(/(@[^\s@]+)/).filter((s) => s !== "").map((text) => ({ text, mention: /^@[^\s@]+$/.test(text) }));
+  return body
+    .split(/(@[^\s@]+)/)
+    .filter((s) => s !== "")
+    .map((text) => ({ text, mention: /^@[^\s@]+$/.test(text) }));
 }
 
 /** The @word being typed just before the caret, or null. */

@@ -13,11 +13,26 @@ export function commentsNotice(e: unknown, what: string, dashboard: string | nul
   const where = dashboard ? `“${dashboard}”` : "this dashboard";
   switch (kindOf(e)) {
     case "forbidden":
-      return { tone: "error", title: `You cannot ${what}`, detail: `Only the author may edit or delete a comment, and only the person who started a thread may resolve or reopen it. Your session may also lack access to ${where}.`, next: "Ask the author, or the person who started the thread." };
+      return {
+        tone: "error",
+        title: `You cannot ${what}`,
+        detail: `Only the author may edit or delete a comment, and only the person who started a thread may resolve or reopen it. Your session may also lack access to ${where}.`,
+        next: "Ask the author, or the person who started the thread.",
+      };
     case "not-found":
-      return { tone: "warning", title: `Could not ${what}: it is gone`, detail: `The comment, its thread or ${where} was deleted meanwhile.`, next: "The list was reloaded." };
+      return {
+        tone: "warning",
+        title: `Could not ${what}: it is gone`,
+        detail: `The comment, its thread or ${where} was deleted meanwhile.`,
+        next: "The list was reloaded.",
+      };
     case "unauthorized":
-      return { tone: "error", title: "Your comments session was not accepted", detail: "Cellbound asked your organisation's session URL for a new session and the platform refused it too.", next: "Check the session URL with your platform admin, then try again." };
+      return {
+        tone: "error",
+        title: "Your comments session was not accepted",
+        detail: "Cellbound asked your organisation's session URL for a new session and the platform refused it too.",
+        next: "Check the session URL with your platform admin, then try again.",
+      };
     case "bad-request":
       return { tone: "error", title: `Could not ${what}`, detail: (e as Error).message, next: "Change the text and try again." };
     default: {
@@ -80,9 +95,17 @@ export class CommentsModel {
       const k = kindOf(e);
       this.error.value =
         k === "not-found"
-          ? { tone: "error", title: `No published dashboard has the id ${id}`, next: "Copy the id from the dashboard's embed URL (…/embed/dashboard/<id>) and try again." }
+          ? {
+              tone: "error",
+              title: `No published dashboard has the id ${id}`,
+              next: "Copy the id from the dashboard's embed URL (…/embed/dashboard/<id>) and try again.",
+            }
           : k === "forbidden"
-            ? { tone: "error", title: `Your organisation's viewers cannot open dashboard ${id}`, next: "Ask your platform admin to share it with your embed tenant." }
+            ? {
+                tone: "error",
+                title: `Your organisation's viewers cannot open dashboard ${id}`,
+                next: "Ask your platform admin to share it with your embed tenant.",
+              }
             : commentsNotice(e, `open dashboard ${id}`, null);
     }
   }
@@ -169,8 +192,14 @@ export class CommentsModel {
   async startThread(body: string): Promise<boolean> {
     const c = await this.write("Posting…", "post your comment", (id, s) => this.service.post(id, body, null, s));
     if (!c) return false;
-    if (this.filter.value !== "resolved") this.threads.value = [{ root: c, replies: [], resolvedAt: null, resolvedBy: null }, ...this.threads.value];
-    else this.info.value = { tone: "info", title: "Posted", detail: "New threads are open, so they are not shown while the list shows resolved threads only." };
+    if (this.filter.value !== "resolved")
+      this.threads.value = [{ root: c, replies: [], resolvedAt: null, resolvedBy: null }, ...this.threads.value];
+    else
+      this.info.value = {
+        tone: "info",
+        title: "Posted",
+        detail: "New threads are open, so they are not shown while the list shows resolved threads only.",
+      };
     return true;
   }
 
@@ -199,7 +228,9 @@ export class CommentsModel {
   }
 
   async resolve(rootId: number, resolved: boolean): Promise<boolean> {
-    const t = await this.write(resolved ? "Resolving…" : "Reopening…", resolved ? "resolve the thread" : "reopen the thread", (id, s) => this.service.resolve(id, rootId, resolved, s));
+    const t = await this.write(resolved ? "Resolving…" : "Reopening…", resolved ? "resolve the thread" : "reopen the thread", (id, s) =>
+      this.service.resolve(id, rootId, resolved, s),
+    );
     if (!t) return false;
     const hidden = (this.filter.value === "open" && t.resolvedAt !== null) || (this.filter.value === "resolved" && t.resolvedAt === null);
     this.replaceThread(rootId, () => (hidden ? null : t));

@@ -96,7 +96,13 @@ export function ConnectView({ store }: { store: PaneStore }) {
         <summary>Advanced</summary>
         <div class="cb-field">
           <label for="cb-data-url">Data API URL (optional)</label>
-          <input id="cb-data-url" class="cb-input" type="url" value={dataUrl.value} onInput={(e) => (dataUrl.value = e.currentTarget.value)} />
+          <input
+            id="cb-data-url"
+            class="cb-input"
+            type="url"
+            value={dataUrl.value}
+            onInput={(e) => (dataUrl.value = e.currentTarget.value)}
+          />
           <span class="cb-hint">Leave empty to use the one the platform reports for the deployment.</span>
         </div>
       </details>

@@ -23,12 +23,21 @@ export function DashboardView({ store }: { store: PaneStore }) {
 
 type Drill = { member: string; value: unknown; widgetId: string | null };
 const drillLabel = (d: Drill) => {
-  const point = d.value && typeof d.value === "object" ? Object.entries(d.value as Record<string, unknown>).map(([k, v]) => `${k} = ${String(v)}`).join(", ") : "";
+  const point =
+    d.value && typeof d.value === "object"
+      ? Object.entries(d.value as Record<string, unknown>)
+          .map(([k, v]) => `${k} = ${String(v)}`)
+          .join(", ")
+      : "";
   return `${d.member}${point ? ` at ${point}` : ""}`;
 };
 const PROGRESS: Record<PictureProgress["status"], string> = {
-  queued: "Waiting for the platform to start the picture…", running: "The platform is rendering the dashboard…",
-  downloading: "Downloading the picture…", inserting: "Inserting the picture into the sheet…", done: "Done", failed: "Failed",
+  queued: "Waiting for the platform to start the picture…",
+  running: "The platform is rendering the dashboard…",
+  downloading: "Downloading the picture…",
+  inserting: "Inserting the picture into the sheet…",
+  done: "Done",
+  failed: "Failed",
 };
 
 export function DashboardPane({ service }: { service: DashboardService }) {
@@ -52,7 +61,10 @@ export function DashboardPane({ service }: { service: DashboardService }) {
     error.value = null;
     try {
       const l = await service.linkedDashboards();
-      linked.value = { placement: l.placement ? `${l.placement.reportName ?? "A report"} (${l.placement.range})` : null, dashboards: l.dashboards };
+      linked.value = {
+        placement: l.placement ? `${l.placement.reportName ?? "A report"} (${l.placement.range})` : null,
+        dashboards: l.dashboards,
+      };
       if (!publicId.value && l.dashboards[0]) publicId.value = l.dashboards[0].publicId;
     } catch (e) {
       error.value = (e as Error).message;
@@ -71,25 +83,47 @@ export function DashboardPane({ service }: { service: DashboardService }) {
     status.value = "Loading the dashboard…";
     const onNews = (n: EmbedNews) => {
       switch (n.kind) {
-        case "ready": status.value = "Dashboard ready."; break;
-        case "loaded": status.value = `Dashboard loaded (${n.widgetCount ?? "?"} charts).`; break;
-        case "download": downloads.value = [...downloads.value, { format: n.format, title: n.title, rowCount: n.rowCount }]; break;
-        case "drilldown": drill.value = { member: n.member, value: n.value, widgetId: n.widgetId }; overwrite.value = null; break;
-        case "renewing": status.value = n.reason === "expired" ? "The dashboard's session ended; renewing it…" : "Renewing the dashboard's session…"; break;
-        case "renewed": status.value = "Session renewed; the dashboard kept its filters."; error.value = null; break;
-        case "error": error.value = n.message; break;
+        case "ready":
+          status.value = "Dashboard ready.";
+          break;
+        case "loaded":
+          status.value = `Dashboard loaded (${n.widgetCount ?? "?"} charts).`;
+          break;
+        case "download":
+          downloads.value = [...downloads.value, { format: n.format, title: n.title, rowCount: n.rowCount }];
+          break;
+        case "drilldown":
+          drill.value = { member: n.member, value: n.value, widgetId: n.widgetId };
+          overwrite.value = null;
+          break;
+        case "renewing":
+          status.value = n.reason === "expired" ? "The dashboard's session ended; renewing it…" : "Renewing the dashboard's session…";
+          break;
+        case "renewed":
+          status.value = "Session renewed; the dashboard kept its filters.";
+          error.value = null;
+          break;
+        case "error":
+          error.value = n.message;
+          break;
       }
     };
     // A picture of this dashboard already on the sheet can be refreshed.
-    void service.pictureOnSheet(id).then((name) => {
-      if (!closed && name) picture.value = { ...picture.value, name };
-    }, () => undefined);
-    service.open(host, id, onNews).then((h) => {
-      if (closed) h.close();
-      else handle.current = h;
-    }, (e: Error) => {
-      error.value = `The dashboard ${id} could not be opened: ${e.message}`;
-    });
+    void service.pictureOnSheet(id).then(
+      (name) => {
+        if (!closed && name) picture.value = { ...picture.value, name };
+      },
+      () => undefined,
+    );
+    service.open(host, id, onNews).then(
+      (h) => {
+        if (closed) h.close();
+        else handle.current = h;
+      },
+      (e: Error) => {
+        error.value = `The dashboard ${id} could not be opened: ${e.message}`;
+      },
+    );
     // Follow Office's theme (installTheme keeps <html data-theme> current).
     const obs = new MutationObserver(() => handle.current?.setScheme(document.documentElement.dataset.theme === "dark" ? "dark" : "light"));
     obs.observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
@@ -146,13 +180,16 @@ export function DashboardPane({ service }: { service: DashboardService }) {
     try {
       const r = await service.insertPicture(id, {
         ...(refresh && picture.value.name ? { refreshName: picture.value.name } : {}),
-        signal: ac.signal, onProgress: (p) => (picture.value = { ...picture.value, running: p.status }),
+        signal: ac.signal,
+        onProgress: (p) => (picture.value = { ...picture.value, running: p.status }),
       });
       picture.value = { running: null, name: r.name };
       info.value = refresh ? `Refreshed the picture ${r.name}.` : `Inserted the picture ${r.name} at the selection.`;
     } catch (e) {
       picture.value = { ...picture.value, running: null };
-      error.value = ac.signal.aborted ? null : `The dashboard picture could not be ${refresh ? "refreshed" : "inserted"}: ${(e as Error).message}`;
+      error.value = ac.signal.aborted
+        ? null
+        : `The dashboard picture could not be ${refresh ? "refreshed" : "inserted"}: ${(e as Error).message}`;
       if (ac.signal.aborted) info.value = "Stopped: no picture was inserted.";
     }
   };
@@ -161,7 +198,13 @@ export function DashboardPane({ service }: { service: DashboardService }) {
     return (
       <section aria-labelledby="cb-dash-title">
         <h1 id="cb-dash-title">Dashboard</h1>
-        <NoticeBox notice={{ tone: "info", title: "The dashboard needs a session URL from your organisation", detail: "Enter it in the Comments tab; the dashboard uses the same one." }} />
+        <NoticeBox
+          notice={{
+            tone: "info",
+            title: "The dashboard needs a session URL from your organisation",
+            detail: "Enter it in the Comments tab; the dashboard uses the same one.",
+          }}
+        />
       </section>
     );
   }
@@ -173,32 +216,68 @@ export function DashboardPane({ service }: { service: DashboardService }) {
       <h1 id="cb-dash-title">Dashboard</h1>
       <div class="cb-dash-tools">
         {linked.value?.dashboards.map((d) => (
-          <button key={d.publicId} type="button" class="cb-btn cb-small" aria-pressed={publicId.value === d.publicId} onClick={() => (publicId.value = d.publicId)}>
+          <button
+            key={d.publicId}
+            type="button"
+            class="cb-btn cb-small"
+            aria-pressed={publicId.value === d.publicId}
+            onClick={() => (publicId.value = d.publicId)}
+          >
             {d.title}
           </button>
         ))}
-        <button type="button" class="cb-btn cb-small" onClick={() => void findLinked()}>Find for selection</button>
+        <button type="button" class="cb-btn cb-small" onClick={() => void findLinked()}>
+          Find for selection
+        </button>
       </div>
-      {linked.value && <p class="cb-meta">{linked.value.placement ? `Selection: ${linked.value.placement}` : "The selection is not in a placed report."}</p>}
-      <form class="cb-dash-tools" onSubmit={(e) => { e.preventDefault(); if (typed.value.trim()) publicId.value = typed.value.trim(); }}>
-        <label>Dashboard id <input value={typed.value} onInput={(e) => (typed.value = (e.target as HTMLInputElement).value)} size={14} /></label>
-        <button type="submit" class="cb-btn cb-small">Open</button>
+      {linked.value && (
+        <p class="cb-meta">
+          {linked.value.placement ? `Selection: ${linked.value.placement}` : "The selection is not in a placed report."}
+        </p>
+      )}
+      <form
+        class="cb-dash-tools"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (typed.value.trim()) publicId.value = typed.value.trim();
+        }}
+      >
+        <label>
+          Dashboard id <input value={typed.value} onInput={(e) => (typed.value = (e.target as HTMLInputElement).value)} size={14} />
+        </label>
+        <button type="submit" class="cb-btn cb-small">
+          Open
+        </button>
       </form>
-      <p role="status" class="cb-meta" data-testid="dash-status">{status.value}</p>
+      <p role="status" class="cb-meta" data-testid="dash-status">
+        {status.value}
+      </p>
       {error.value && <NoticeBox notice={{ tone: "error", title: error.value }} onDismiss={() => (error.value = null)} />}
       {info.value && <p role="status">{info.value}</p>}
       {publicId.value && (
         <div class="cb-dash-tools">
-          <button type="button" class="cb-btn" onClick={() => void filterByCell()}>Filter dashboard by this cell</button>
-          <button type="button" class="cb-btn" disabled={running !== null} onClick={() => void insertPicture(false)}>Insert dashboard picture</button>
-          {picture.value.name && <button type="button" class="cb-btn" disabled={running !== null} onClick={() => void insertPicture(true)}>Refresh picture</button>}
-          <button type="button" class="cb-btn cb-small" onClick={() => handle.current?.refresh()}>Refresh dashboard</button>
+          <button type="button" class="cb-btn" onClick={() => void filterByCell()}>
+            Filter dashboard by this cell
+          </button>
+          <button type="button" class="cb-btn" disabled={running !== null} onClick={() => void insertPicture(false)}>
+            Insert dashboard picture
+          </button>
+          {picture.value.name && (
+            <button type="button" class="cb-btn" disabled={running !== null} onClick={() => void insertPicture(true)}>
+              Refresh picture
+            </button>
+          )}
+          <button type="button" class="cb-btn cb-small" onClick={() => handle.current?.refresh()}>
+            Refresh dashboard
+          </button>
         </div>
       )}
       {running && (
         <div class="cb-dash-box" role="status">
           <progress aria-label="Dashboard picture" /> {PROGRESS[running]}{" "}
-          <button type="button" class="cb-btn cb-small" onClick={() => pictureAbort.current?.abort()}>Cancel</button>
+          <button type="button" class="cb-btn cb-small" onClick={() => pictureAbort.current?.abort()}>
+            Cancel
+          </button>
         </div>
       )}
       {drill.value && (
@@ -206,12 +285,20 @@ export function DashboardPane({ service }: { service: DashboardService }) {
           <p>Drilled into {drillLabel(drill.value)}.</p>
           {overwrite.value ? (
             <>
-              <p role="alert">Placing it at {overwrite.value.target} would overwrite {overwrite.value.count} cells that hold data.</p>
-              <button type="button" class="cb-btn" onClick={() => void placeDrill(true)}>Overwrite</button>{" "}
-              <button type="button" class="cb-btn" onClick={() => (overwrite.value = null)}>Cancel</button>
+              <p role="alert">
+                Placing it at {overwrite.value.target} would overwrite {overwrite.value.count} cells that hold data.
+              </p>
+              <button type="button" class="cb-btn" onClick={() => void placeDrill(true)}>
+                Overwrite
+              </button>{" "}
+              <button type="button" class="cb-btn" onClick={() => (overwrite.value = null)}>
+                Cancel
+              </button>
             </>
           ) : (
-            <button type="button" class="cb-btn" onClick={() => void placeDrill(false)}>Place this drilldown</button>
+            <button type="button" class="cb-btn" onClick={() => void placeDrill(false)}>
+              Place this drilldown
+            </button>
           )}
         </div>
       )}
@@ -221,7 +308,11 @@ export function DashboardPane({ service }: { service: DashboardService }) {
           <h2 style={{ fontSize: "1em", margin: 0 }}>Downloads from the dashboard</h2>
           <ul aria-label="Downloads">
             {downloads.value.map((d, i) => (
-              <li key={i}>{d.format.toUpperCase()}{d.title ? ` — ${d.title}` : ""}{d.rowCount !== null ? ` — ${d.rowCount} rows` : ""}</li>
+              <li key={i}>
+                {d.format.toUpperCase()}
+                {d.title ? ` — ${d.title}` : ""}
+                {d.rowCount !== null ? ` — ${d.rowCount} rows` : ""}
+              </li>
             ))}
           </ul>
         </div>

@@ -52,9 +52,17 @@ export interface DashboardService {
   /** The selected cell's value and the dimension of its placement column; an Error says why not. */
   cellFilter(signal?: AbortSignal): Promise<CellFilter>;
   /** Saves the drilled query as a report and places it at the selection through the sync engine. */
-  placeDrilldown(publicId: string, drill: { member: string; value: unknown; widgetId: string | null }, confirmed: boolean, signal?: AbortSignal): Promise<PlaceOutcome>;
+  placeDrilldown(
+    publicId: string,
+    drill: { member: string; value: unknown; widgetId: string | null },
+    confirmed: boolean,
+    signal?: AbortSignal,
+  ): Promise<PlaceOutcome>;
   /** Runs a PNG export and puts it at the selection (or replaces `refreshName` in place). */
-  insertPicture(publicId: string, o: { refreshName?: string; onProgress: (p: PictureProgress) => void; signal: AbortSignal }): Promise<{ name: string }>;
+  insertPicture(
+    publicId: string,
+    o: { refreshName?: string; onProgress: (p: PictureProgress) => void; signal: AbortSignal },
+  ): Promise<{ name: string }>;
   /** The name of this dashboard's picture on the active sheet, if one was inserted (so it can be refreshed). */
   pictureOnSheet(publicId: string): Promise<string | null>;
   /** The user's time zone (IANA) and Office's theme, followed by the embed. */

@@ -3,7 +3,14 @@
 // The checks work on scratch sheets they add and delete; the workbook's own sheets are not touched.
 // Failure details are rendered as text (never HTML).
 import { useRef, useState } from "preact/hooks";
-import { CONTRACT_CHECKS, runContract, type CheckResult, type ContractCheck, type ContractDriver, type ContractReport } from "../../host/contract/index.ts";
+import {
+  CONTRACT_CHECKS,
+  runContract,
+  type CheckResult,
+  type ContractCheck,
+  type ContractDriver,
+  type ContractReport,
+} from "../../host/contract/index.ts";
 import type { SheetPort } from "../../host/port.ts";
 
 export interface DiagnosticsProps {
@@ -14,7 +21,11 @@ export interface DiagnosticsProps {
   hostileStrings?: readonly string[];
 }
 
-type Phase = { kind: "idle" } | { kind: "running"; done: CheckResult[] } | { kind: "done"; report: ContractReport } | { kind: "error"; message: string };
+type Phase =
+  | { kind: "idle" }
+  | { kind: "running"; done: CheckResult[] }
+  | { kind: "done"; report: ContractReport }
+  | { kind: "error"; message: string };
 
 export function Diagnostics({ port, driver, checks = CONTRACT_CHECKS, hostileStrings }: DiagnosticsProps) {
   const [phase, setPhase] = useState<Phase>({ kind: "idle" });
@@ -27,9 +38,14 @@ export function Diagnostics({ port, driver, checks = CONTRACT_CHECKS, hostileStr
     setPhase({ kind: "running", done: [] });
     try {
       const report = await runContract({
-        port, driver, checks,
+        port,
+        driver,
+        checks,
         ...(hostileStrings ? { hostileStrings } : {}),
-        onResult: (r) => { done.push(r); setPhase({ kind: "running", done: [...done] }); },
+        onResult: (r) => {
+          done.push(r);
+          setPhase({ kind: "running", done: [...done] });
+        },
       });
       setPhase({ kind: "done", report });
     } catch (e) {
@@ -56,7 +72,8 @@ export function Diagnostics({ port, driver, checks = CONTRACT_CHECKS, hostileStr
       )}
       {phase.kind === "done" && (
         <p role="status" class={phase.report.failed ? "cb-diag-fail" : "cb-diag-pass"} data-testid="diag-summary">
-          {phase.report.failed ? "FAIL" : "PASS"}: {phase.report.passed} passed, {phase.report.failed} failed, {phase.report.skipped} need a person
+          {phase.report.failed ? "FAIL" : "PASS"}: {phase.report.passed} passed, {phase.report.failed} failed, {phase.report.skipped} need a
+          person
         </p>
       )}
       {phase.kind === "error" && <p role="alert">The checks could not run: {phase.message}</p>}
@@ -64,7 +81,8 @@ export function Diagnostics({ port, driver, checks = CONTRACT_CHECKS, hostileStr
         <ol class="cb-diag-results" aria-label="Check results">
           {results.map((r) => (
             <li key={r.name} data-status={r.status}>
-              <strong>{r.status === "pass" ? "✓ pass" : r.status === "fail" ? "✗ fail" : "– skipped"}</strong> {r.name} <span class="cb-meta">({r.ms} ms)</span>
+              <strong>{r.status === "pass" ? "✓ pass" : r.status === "fail" ? "✗ fail" : "– skipped"}</strong> {r.name}{" "}
+              <span class="cb-meta">({r.ms} ms)</span>
               {r.detail && <pre class="cb-diag-detail">{r.detail}</pre>}
             </li>
           ))}

@@ -2,7 +2,17 @@
 // report and range; Escape or "Keep it" closes it; focus moves into the question and back.
 import { useEffect, useRef, useState } from "preact/hooks";
 
-export function DisconnectButton({ title, where, disabled, onConfirm }: { title: string; where: string; disabled: boolean; onConfirm: () => void }) {
+export function DisconnectButton({
+  title,
+  where,
+  disabled,
+  onConfirm,
+}: {
+  title: string;
+  where: string;
+  disabled: boolean;
+  onConfirm: () => void;
+}) {
   const [asking, setAsking] = useState(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
   const openerRef = useRef<HTMLButtonElement>(null);
@@ -15,7 +25,14 @@ export function DisconnectButton({ title, where, disabled, onConfirm }: { title:
   };
   if (!asking) {
     return (
-      <button ref={openerRef} type="button" class="cb-btn cb-small" disabled={disabled} onClick={() => setAsking(true)} aria-label="Disconnect">
+      <button
+        ref={openerRef}
+        type="button"
+        class="cb-btn cb-small"
+        disabled={disabled}
+        onClick={() => setAsking(true)}
+        aria-label="Disconnect"
+      >
         Disconnect
       </button>
     );

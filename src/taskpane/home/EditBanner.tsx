@@ -62,7 +62,14 @@ export function EditBanner({ store, prompt }: { store: PaneStore; prompt: EditPr
         <button type="button" class="cb-btn cb-small" onClick={() => void store.locate(prompt.placementId, rows[0])}>
           Locate
         </button>
-        <button type="button" class="cb-btn cb-small" aria-expanded={open.value} aria-controls="cb-edit-diff" aria-label="Show changes" onClick={() => (open.value = !open.value)}>
+        <button
+          type="button"
+          class="cb-btn cb-small"
+          aria-expanded={open.value}
+          aria-controls="cb-edit-diff"
+          aria-label="Show changes"
+          onClick={() => (open.value = !open.value)}
+        >
           Show changes <span aria-hidden="true">{open.value ? "▴" : "▾"}</span>
         </button>
       </div>
@@ -75,7 +82,13 @@ export function EditBanner({ store, prompt }: { store: PaneStore; prompt: EditPr
         <button type="button" class="cb-btn cb-primary" disabled={busy} onClick={() => void store.resolveEdits("keep")}>
           Keep my edits
         </button>
-        <button type="button" class="cb-btn cb-danger" disabled={busy} aria-label="Overwrite my edits" onClick={() => void store.resolveEdits("overwrite")}>
+        <button
+          type="button"
+          class="cb-btn cb-danger"
+          disabled={busy}
+          aria-label="Overwrite my edits"
+          onClick={() => void store.resolveEdits("overwrite")}
+        >
           Overwrite my edits
         </button>
         <button type="button" class="cb-btn cb-subtle" onClick={() => void store.resolveEdits("cancel")}>

@@ -31,7 +31,12 @@ function PlacementCard({ store, p, now, showDeployment }: { store: PaneStore; p:
   const title = denied ? "Report you cannot open" : (p.reportName ?? "Untitled report");
   const deployment = p.deploymentName ?? (p.deploymentId !== null ? "another deployment" : null);
   return (
-    <li class="cb-card" data-placement={p.id} data-status={st.kind} aria-label={`${title}, ${p.sheetName ?? "deleted sheet"}${p.range ? "!" + p.range : ""}, ${st.label}`}>
+    <li
+      class="cb-card"
+      data-placement={p.id}
+      data-status={st.kind}
+      aria-label={`${title}, ${p.sheetName ?? "deleted sheet"}${p.range ? "!" + p.range : ""}, ${st.label}`}
+    >
       <div class="cb-card-head">
         <span class="cb-card-title">{title}</span>
         <span class={`cb-badge ${STATUS_TONE[st.kind]}`}>{st.label}</span>
@@ -56,7 +61,13 @@ function PlacementCard({ store, p, now, showDeployment }: { store: PaneStore; p:
       {!denied && (
         <div class="cb-actions">
           {st.kind !== "missing" && (
-            <button type="button" class="cb-btn cb-small" disabled={running || !st.canRefresh} onClick={() => void store.refresh(p.id)} aria-label="Refresh">
+            <button
+              type="button"
+              class="cb-btn cb-small"
+              disabled={running || !st.canRefresh}
+              onClick={() => void store.refresh(p.id)}
+              aria-label="Refresh"
+            >
               Refresh
             </button>
           )}
@@ -65,7 +76,12 @@ function PlacementCard({ store, p, now, showDeployment }: { store: PaneStore; p:
               Locate
             </button>
           )}
-          <DisconnectButton title={title} where={`${p.sheetName ?? "a deleted sheet"}${p.range ? "!" + p.range : ""}`} disabled={running} onConfirm={() => void store.disconnect(p.id)} />
+          <DisconnectButton
+            title={title}
+            where={`${p.sheetName ?? "a deleted sheet"}${p.range ? "!" + p.range : ""}`}
+            disabled={running}
+            onConfirm={() => void store.disconnect(p.id)}
+          />
         </div>
       )}
     </li>
@@ -141,7 +157,12 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
           {home?.workbookName ?? "This workbook"}
         </h1>
         <div class="cb-actions" style={{ flex: "0 0 auto" }}>
-          <button type="button" class="cb-btn cb-primary" disabled={!home || refreshable === 0 || all?.running === true} onClick={() => void store.refreshEverything()}>
+          <button
+            type="button"
+            class="cb-btn cb-primary"
+            disabled={!home || refreshable === 0 || all?.running === true}
+            onClick={() => void store.refreshEverything()}
+          >
             Refresh all
           </button>
         </div>
@@ -157,7 +178,9 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
         </div>
       )}
       {prompt && <EditBanner store={store} prompt={prompt} />}
-      {(store.homeLoading.value && !home) || slowCheck ? <BusyLine busy={{ label: home ? "Checking the workbook…" : "Loading placements…", cancel: () => store.cancelHome() }} /> : null}
+      {(store.homeLoading.value && !home) || slowCheck ? (
+        <BusyLine busy={{ label: home ? "Checking the workbook…" : "Loading placements…", cancel: () => store.cancelHome() }} />
+      ) : null}
       {home && home.placements.length === 0 && (
         <div class="cb-message cb-message-info">
           <strong>No reports in this workbook yet</strong>
@@ -186,7 +209,11 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
       {total > limit && <ShowMore remaining={total - limit} onMore={more} />}
       {all && (
         <footer class="cb-footer" aria-label="Refresh all progress">
-          <ProgressLine label={all.running ? "Refreshing" : all.done === all.total ? "Refreshed" : "Refresh all ended: refreshed"} done={all.done} total={all.total} />
+          <ProgressLine
+            label={all.running ? "Refreshing" : all.done === all.total ? "Refreshed" : "Refresh all ended: refreshed"}
+            done={all.done}
+            total={all.total}
+          />
           {all.running ? (
             <button type="button" class="cb-btn" onClick={() => store.stopRefreshAll()}>
               Stop

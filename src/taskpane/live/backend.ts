@@ -1,8 +1,17 @@
 // The live Backend: Connect over src/api's platform client; each Workspace wires the sync engine
 // (src/sync) to the Office.js adapter (src/host/excel) and the API layer.
 import {
-  ApiError, createPlatformClient, DataUrlError, LIMITS, InvalidResponseError, NotFoundError, PlatformUrlError, probeDataUrl,
-  type Deployment as ApiDeployment, type Me, type PlatformClient,
+  ApiError,
+  createPlatformClient,
+  DataUrlError,
+  LIMITS,
+  InvalidResponseError,
+  NotFoundError,
+  PlatformUrlError,
+  probeDataUrl,
+  type Deployment as ApiDeployment,
+  type Me,
+  type PlatformClient,
 } from "../../api";
 import type { Backend, ConnectInput, Deployment, Workspace } from "../model";
 import { defaultDataUrl, openWorkspace } from "./workspace";
@@ -12,8 +21,14 @@ import type { EmbedConfig } from "./comments";
 export function createLiveBackend(fetchImpl?: typeof fetch, embed: EmbedConfig = {}): Backend {
   return {
     async signIn(input: ConnectInput, signal?: AbortSignal) {
-      const client = createPlatformClient({ baseUrl: input.baseUrl, credential: input.credential, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
-      const [me, deployments] = await checkPlatformUrl(input.baseUrl, () => Promise.all([client.getMe(signal), client.listDeployments(signal)]));
+      const client = createPlatformClient({
+        baseUrl: input.baseUrl,
+        credential: input.credential,
+        ...(fetchImpl ? { fetch: fetchImpl } : {}),
+      });
+      const [me, deployments] = await checkPlatformUrl(input.baseUrl, () =>
+        Promise.all([client.getMe(signal), client.listDeployments(signal)]),
+      );
       const first = deployments[0];
       if (first) await checkDataUrl(client, input, first.id, signal, fetchImpl);
       const name = `${me.firstName} ${me.lastName}`.trim();
@@ -35,9 +50,10 @@ async function checkPlatformUrl(baseUrl: string, f: () => Promise<[Me, ApiDeploy
   } catch (e) {
     if (!(e instanceof NotFoundError || e instanceof InvalidResponseError)) throw e;
     const url = new URL(baseUrl);
-    const hint = url.pathname.replace(/\/+$/, "") !== ""
-      ? ` The platform URL is the platform's address without a path: try ${url.origin}.`
-      : " Check that it is your platform's address.";
+    const hint =
+      url.pathname.replace(/\/+$/, "") !== ""
+        ? ` The platform URL is the platform's address without a path: try ${url.origin}.`
+        : " Check that it is your platform's address.";
     throw new PlatformUrlError(`No platform API answers at ${baseUrl} (${e.message}).${hint}`, baseUrl, e);
   }
 }
@@ -48,7 +64,13 @@ async function checkPlatformUrl(baseUrl: string, f: () => Promise<[Me, ApiDeploy
  * blamed on the URL (DataUrlError); a failed mint or a server error there is left to the first real
  * use, where it is reported as what it is.
  */
-async function checkDataUrl(client: PlatformClient, input: ConnectInput, deploymentId: number, signal: AbortSignal | undefined, fetchImpl?: typeof fetch): Promise<void> {
+async function checkDataUrl(
+  client: PlatformClient,
+  input: ConnectInput,
+  deploymentId: number,
+  signal: AbortSignal | undefined,
+  fetchImpl?: typeof fetch,
+): Promise<void> {
   const dataUrl = input.dataUrl ?? defaultDataUrl(input.baseUrl);
   let token: string;
   try {
@@ -64,6 +86,10 @@ async function checkDataUrl(client: PlatformClient, input: ConnectInput, deploym
     if (!(e instanceof DataUrlError)) return; // e.g. a 5xx: the data API is there, reported on first use
     if (input.dataUrl !== null) throw e;
     // The default address was tried: say so, and where to enter the right one.
-    throw new DataUrlError(`${e.message} This is the default data API address; enter your deployment's data API URL under Advanced.`, dataUrl, e.cause);
+    throw new DataUrlError(
+      `${e.message} This is the default data API address; enter your deployment's data API URL under Advanced.`,
+      dataUrl,
+      e.cause,
+    );
   }
 }

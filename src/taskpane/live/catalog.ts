@@ -21,7 +21,15 @@ export const REPORTS_PAGE = 25;
 const SEARCH_SCAN_PAGES = 20;
 
 export function summarize(r: Report): ReportSummary {
-  return { id: r.id, publicId: r.publicId, name: r.name, title: r.title, updatedAt: r.updatedAt, ownerName: r.user.firstName.trim() || r.user.email, folder: r.folderPath?.length ? r.folderPath.map((f) => f.name).join(" › ") : null };
+  return {
+    id: r.id,
+    publicId: r.publicId,
+    name: r.name,
+    title: r.title,
+    updatedAt: r.updatedAt,
+    ownerName: r.user.firstName.trim() || r.user.email,
+    folder: r.folderPath?.length ? r.folderPath.map((f) => f.name).join(" › ") : null,
+  };
 }
 
 export function matches(r: Report, search: string): boolean {
@@ -35,7 +43,12 @@ export function toLoadQuery(q: BuilderQuery): LoadQuery {
   if (q.measures.length) out.measures = q.measures;
   if (q.dimensions.length) out.dimensions = q.dimensions;
   if (q.timeDimensions.length) out.timeDimensions = q.timeDimensions as LoadQuery["timeDimensions"];
-  if (q.filters.length) out.filters = q.filters.map((f) => (f.operator === "set" || f.operator === "notSet" ? { member: f.member, operator: f.operator } : { member: f.member, operator: f.operator, values: f.values }));
+  if (q.filters.length)
+    out.filters = q.filters.map((f) =>
+      f.operator === "set" || f.operator === "notSet"
+        ? { member: f.member, operator: f.operator }
+        : { member: f.member, operator: f.operator, values: f.values },
+    );
   if (q.order.length) out.order = q.order;
   if (q.limit !== undefined) out.limit = q.limit;
   return out;
@@ -70,8 +83,12 @@ export function createCatalog(client: PlatformClient, deploymentId: number, data
       return meta.cubes.map((c) => ({
         name: c.name,
         title: c.title,
-        measures: c.measures.filter((m) => m.isVisible !== false).map((m) => ({ name: m.name, title: m.shortTitle || m.title, type: m.type })),
-        dimensions: c.dimensions.filter((d) => d.isVisible !== false).map((d) => ({ name: d.name, title: d.shortTitle || d.title, type: d.type })),
+        measures: c.measures
+          .filter((m) => m.isVisible !== false)
+          .map((m) => ({ name: m.name, title: m.shortTitle || m.title, type: m.type })),
+        dimensions: c.dimensions
+          .filter((d) => d.isVisible !== false)
+          .map((d) => ({ name: d.name, title: d.shortTitle || d.title, type: d.type })),
       }));
     },
     async preview(query, pivot, signal) {

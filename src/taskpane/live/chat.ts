@@ -2,7 +2,14 @@
 // (src/api/chat) with the deployment's minted token (or the user's API key on the agent form), and
 // "save as report" by upsert under a fresh publicId. Also re-exports the pure conversation reducer
 // and chart check, so the pane's model uses them without importing src/api.
-import { createDeploymentTokenManager, createPlatformClient, generatePublicId, PublicIdInOtherDeploymentError, PublicIdTakenError, type PlatformClient } from "../../api";
+import {
+  createDeploymentTokenManager,
+  createPlatformClient,
+  generatePublicId,
+  PublicIdInOtherDeploymentError,
+  PublicIdTakenError,
+  type PlatformClient,
+} from "../../api";
 import { createChatClient, createChatSettingsClient, type AppConfig, type ChatClient } from "../../api/chat";
 import type { ConnectInput, Deployment } from "../model";
 import type { ChatAvailability, ChatPrefs, ChatService, ThreadRef } from "../chat/service";
@@ -23,7 +30,14 @@ export function parseThreads(v: unknown): ThreadRef[] {
     const list: unknown = JSON.parse(v);
     if (!Array.isArray(list)) return [];
     return list
-      .filter((t): t is ThreadRef => !!t && typeof t === "object" && typeof (t as ThreadRef).chatId === "string" && typeof (t as ThreadRef).title === "string" && typeof (t as ThreadRef).at === "string")
+      .filter(
+        (t): t is ThreadRef =>
+          !!t &&
+          typeof t === "object" &&
+          typeof (t as ThreadRef).chatId === "string" &&
+          typeof (t as ThreadRef).title === "string" &&
+          typeof (t as ThreadRef).at === "string",
+      )
       .slice(0, MAX_THREADS);
   } catch {
     return [];
@@ -63,10 +77,20 @@ export function createChatService(input: ConnectInput, deployment: Deployment, f
       config = c;
       email = me.email;
       if (c.aiPaywalled) {
-        return { ok: false, title: "AI is not enabled for this account", detail: `Your platform account (${deployment.name}) does not include the AI features, so the agent chat is not offered.`, next: "Ask an account admin about enabling AI; the other views work as before." };
+        return {
+          ok: false,
+          title: "AI is not enabled for this account",
+          detail: `Your platform account (${deployment.name}) does not include the AI features, so the agent chat is not offered.`,
+          next: "Ask an account admin about enabling AI; the other views work as before.",
+        };
       }
       if (!c.sheetsAgentChatEnabled) {
-        return { ok: false, title: "Chat is turned off for spreadsheets", detail: "Your platform's settings do not allow the agent chat in the spreadsheet add-in.", next: "Ask an admin to enable the agent chat for Sheets, then open this tab again." };
+        return {
+          ok: false,
+          title: "Chat is turned off for spreadsheets",
+          detail: "Your platform's settings do not allow the agent chat in the spreadsheet add-in.",
+          next: "Ask an admin to enable the agent chat for Sheets, then open this tab again.",
+        };
       }
       const s = (me.settings?.sheetsSettings ?? {}) as Record<string, unknown>;
       prefs = {
@@ -90,7 +114,12 @@ export function createChatService(input: ConnectInput, deployment: Deployment, f
       const name = answer.title.trim().slice(0, 200) || "Chat answer";
       for (let attempt = 0; ; attempt++) {
         try {
-          const r = await platform.upsertReport(deployment.id, generatePublicId(), { name, title: name, sqlQuery: answer.sqlQuery }, signal);
+          const r = await platform.upsertReport(
+            deployment.id,
+            generatePublicId(),
+            { name, title: name, sqlQuery: answer.sqlQuery },
+            signal,
+          );
           return { reportId: r.id, name: r.name };
         } catch (e) {
           if (attempt < 2 && (e instanceof PublicIdTakenError || e instanceof PublicIdInOtherDeploymentError)) continue;

@@ -53,7 +53,8 @@ export function createLiveComments(deps: CommentsDeps): CommentsService {
     if (!configured) throw new Error("No session URL is configured for comments.");
     if (!clients) {
       const session = createEmbedSession({
-        baseUrl: deps.baseUrl, sessionUrl: configured,
+        baseUrl: deps.baseUrl,
+        sessionUrl: configured,
         ...(deps.embed.sessionRequest ? { sessionRequest: deps.embed.sessionRequest } : {}),
         ...(deps.fetch ? { fetch: deps.fetch } : {}),
       });
@@ -79,11 +80,16 @@ export function createLiveComments(deps: CommentsDeps): CommentsService {
   }
 
   const author = (dir: Map<number, string>, userId: number | null | undefined, own: boolean) =>
-    own ? "You" : userId == null ? "A former viewer" : dir.get(userId) ?? `Viewer #${userId}`;
+    own ? "You" : userId == null ? "A former viewer" : (dir.get(userId) ?? `Viewer #${userId}`);
 
   const commentView = (dir: Map<number, string>, c: Comment): CommentView => ({
-    id: c.id, userId: c.userId ?? null, author: author(dir, c.userId, c.isOwn), body: c.body,
-    createdAt: c.createdAt, editedAt: c.editedAt ?? null, isOwn: c.isOwn,
+    id: c.id,
+    userId: c.userId ?? null,
+    author: author(dir, c.userId, c.isOwn),
+    body: c.body,
+    createdAt: c.createdAt,
+    editedAt: c.editedAt ?? null,
+    isOwn: c.isOwn,
   });
 
   const threadView = (dir: Map<number, string>, t: Thread): ThreadView => {
@@ -98,7 +104,8 @@ export function createLiveComments(deps: CommentsDeps): CommentsService {
     };
   };
 
-  const usersIn = (ts: Thread[]) => ts.flatMap((t) => [t.root, ...t.replies].map((c) => c.userId).concat(t.resolvedBy)).filter((x): x is number => typeof x === "number");
+  const usersIn = (ts: Thread[]) =>
+    ts.flatMap((t) => [t.root, ...t.replies].map((c) => c.userId).concat(t.resolvedBy)).filter((x): x is number => typeof x === "number");
 
   return {
     sessionUrl: () => configured,
@@ -115,16 +122,22 @@ export function createLiveComments(deps: CommentsDeps): CommentsService {
       const p = await deps.selectedPlacement();
       if (!p) return { placement: null, dashboards: [] };
       const found = await api().embed.linkedDashboards({ deploymentId: p.deploymentId, reportId: p.reportId }, signal);
-      return { placement: { reportName: p.reportName, range: p.range }, dashboards: found.map((d) => ({ publicId: d.publicId, title: d.title })) };
+      return {
+        placement: { reportName: p.reportName, range: p.range },
+        dashboards: found.map((d) => ({ publicId: d.publicId, title: d.title })),
+      };
     },
     async dashboard(publicId, signal) {
       const d = await api().embed.getDashboard(publicId, signal);
       return { publicId: d.publicId, title: d.title };
     },
     async threads(publicId, filter, after, signal) {
-      const page = await api().comments.listThreads(publicId, { filter, ...(after ? { after } : {}) , first: 20 }, signal);
+      const page = await api().comments.listThreads(publicId, { filter, ...(after ? { after } : {}), first: 20 }, signal);
       const dir = await directory(publicId, usersIn(page.items), signal);
-      return { threads: page.items.map((t) => threadView(dir, t)), next: page.pageInfo.hasNextPage ? page.pageInfo.endCursor ?? null : null };
+      return {
+        threads: page.items.map((t) => threadView(dir, t)),
+        next: page.pageInfo.hasNextPage ? (page.pageInfo.endCursor ?? null) : null,
+      };
     },
     async post(publicId, body, parentId, signal) {
       const c = await api().comments.postComment(publicId, parentId === null ? { body } : { body, parentId }, signal);

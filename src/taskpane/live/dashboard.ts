@@ -4,8 +4,14 @@
 // from the organisation's session URL (shared with comments): one fresh id for the iframe's URL and
 // one per renewal, never cached ahead (seeds 02 §4.2 note 3, §6.3).
 import {
-  createEmbedBridge, createEmbedClient, createEmbedSession, filterParameter, isIanaTimeZone,
-  type EmbedBridge, type EmbedSession, type DashboardWidget,
+  createEmbedBridge,
+  createEmbedClient,
+  createEmbedSession,
+  filterParameter,
+  isIanaTimeZone,
+  type EmbedBridge,
+  type EmbedSession,
+  type DashboardWidget,
 } from "../../api/embed";
 import { ForbiddenError, NotFoundError, type FetchLike, type PlatformClient } from "../../api";
 import { sleep } from "../../api/retry";
@@ -54,10 +60,17 @@ const toBase64 = (bytes: Uint8Array): string => {
 
 /** The drilled query: the widget's query narrowed to the drilled point (a time bucket becomes its date range). */
 export function drilledQuery(w: DashboardWidget, drill: { member: string; value: unknown }): BuilderQuery {
-  const q = w.query as { measures?: string[]; dimensions?: string[]; timeDimensions?: Array<{ dimension: string; granularity?: string; dateRange?: string | [string, string] }> };
+  const q = w.query as {
+    measures?: string[];
+    dimensions?: string[];
+    timeDimensions?: Array<{ dimension: string; granularity?: string; dateRange?: string | [string, string] }>;
+  };
   const out: BuilderQuery = {
-    measures: [drill.member], dimensions: [...(q.dimensions ?? [])],
-    timeDimensions: (q.timeDimensions ?? []).map((t) => ({ ...t })), filters: [], order: [],
+    measures: [drill.member],
+    dimensions: [...(q.dimensions ?? [])],
+    timeDimensions: (q.timeDimensions ?? []).map((t) => ({ ...t })),
+    filters: [],
+    order: [],
   };
   const point = drill.value && typeof drill.value === "object" ? Object.entries(drill.value as Record<string, unknown>) : [];
   for (const [key, v] of point) {
@@ -89,7 +102,8 @@ export function createLiveDashboard(deps: DashboardDeps): DashboardService {
       session = {
         url,
         s: createEmbedSession({
-          baseUrl: deps.baseUrl, sessionUrl: url,
+          baseUrl: deps.baseUrl,
+          sessionUrl: url,
           ...(deps.embed.sessionRequest ? { sessionRequest: deps.embed.sessionRequest } : {}),
           ...(deps.fetch ? { fetch: deps.fetch } : {}),
         }),
@@ -97,7 +111,8 @@ export function createLiveDashboard(deps: DashboardDeps): DashboardService {
     }
     return session.s;
   };
-  const embedClient = () => createEmbedClient({ baseUrl: deps.baseUrl, session: embedSession(), ...(deps.fetch ? { fetch: deps.fetch } : {}) });
+  const embedClient = () =>
+    createEmbedClient({ baseUrl: deps.baseUrl, session: embedSession(), ...(deps.fetch ? { fetch: deps.fetch } : {}) });
 
   const look = () => {
     const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -121,7 +136,10 @@ export function createLiveDashboard(deps: DashboardDeps): DashboardService {
       const p = await deps.selectedPlacement();
       if (!p) return { placement: null, dashboards: [] };
       const found = await embedClient().linkedDashboards({ deploymentId: p.deploymentId, reportId: p.reportId }, signal);
-      return { placement: { reportName: p.reportName, range: p.range }, dashboards: found.map((d) => ({ publicId: d.publicId, title: d.title })) };
+      return {
+        placement: { reportName: p.reportName, range: p.range },
+        dashboards: found.map((d) => ({ publicId: d.publicId, title: d.title })),
+      };
     },
     async dashboard(publicId, signal) {
       const d = await embedClient().getDashboard(publicId, signal);
@@ -142,7 +160,12 @@ export function createLiveDashboard(deps: DashboardDeps): DashboardService {
       iframe.referrerPolicy = "no-referrer";
       // Keep any path of the platform URL (a same-origin proxy such as the harness's /_platform).
       const src = new URL(`${deps.baseUrl.replace(/\/+$/, "")}/embed/dashboard/${encodeURIComponent(publicId)}`);
-      src.search = new URLSearchParams({ session: first, hostOrigin: win.location.origin, allowExport: "true", timezone: l.timezone }).toString();
+      src.search = new URLSearchParams({
+        session: first,
+        hostOrigin: win.location.origin,
+        allowExport: "true",
+        timezone: l.timezone,
+      }).toString();
       iframe.src = src.toString();
       host.replaceChildren(iframe);
 
@@ -189,19 +212,28 @@ export function createLiveDashboard(deps: DashboardDeps): DashboardService {
             break;
           case "svc:event:error":
             // A refused renewal also reaches onRenewalError (below) as EmbedSessionExchangeError.
-            if (e.payload.context !== "session-renewal") onNews({ kind: "error", message: e.payload.message, context: e.payload.context ?? null });
+            if (e.payload.context !== "session-renewal")
+              onNews({ kind: "error", message: e.payload.message, context: e.payload.context ?? null });
             break;
           default:
             break;
         }
       });
-      bridge.onRenewalError((err) => onNews({
-        kind: "error", context: "session-renewal",
-        message: err.name === "EmbedSessionExchangeError"
-          ? `The dashboard's session could not be renewed (${err.message}). The dashboard keeps working until its session ends; it will try again then.`
-          : `The dashboard's session could not be renewed: ${err.message}`,
-      }));
-      void bridge.whenReady(READY_DEADLINE_MS).catch((err: Error) => onNews({ kind: "error", message: `${err.message}. Check the platform address and your network.`, context: "ready" }));
+      bridge.onRenewalError((err) =>
+        onNews({
+          kind: "error",
+          context: "session-renewal",
+          message:
+            err.name === "EmbedSessionExchangeError"
+              ? `The dashboard's session could not be renewed (${err.message}). The dashboard keeps working until its session ends; it will try again then.`
+              : `The dashboard's session could not be renewed: ${err.message}`,
+        }),
+      );
+      void bridge
+        .whenReady(READY_DEADLINE_MS)
+        .catch((err: Error) =>
+          onNews({ kind: "error", message: `${err.message}. Check the platform address and your network.`, context: "ready" }),
+        );
       // The look the user has now, sent as soon as the embed is ready (the bridge queues until then).
       bridge.send("svc:action:set-color-scheme", { scheme: l.scheme });
       bridge.send("svc:action:set-timezone", { timezone: l.timezone });
@@ -231,17 +263,30 @@ export function createLiveDashboard(deps: DashboardDeps): DashboardService {
       if (p.header) throw new Error(`${c.address} is the header of ${where}: select a value below it.`);
       if (p.pivot && p.columnKey === null) throw new Error(`${c.address} is in the values of the pivot ${where}: select a row label.`);
       if (!p.columnKey) throw new Error(`Cellbound does not know which dimension column ${c.address} of ${where} is.`);
-      if (p.measure) throw new Error(`${c.address} is in the measure column ${p.columnKey} of ${where}: a dashboard filters by dimensions; select a cell of a dimension column.`);
-      if (/\.(second|minute|hour|day|week|month|quarter|year)$/.test(p.columnKey)) throw new Error(`${c.address} is a date bucket (${p.columnKey}); filtering the dashboard by a date is not supported yet: select a text dimension.`);
+      if (p.measure)
+        throw new Error(
+          `${c.address} is in the measure column ${p.columnKey} of ${where}: a dashboard filters by dimensions; select a cell of a dimension column.`,
+        );
+      if (/\.(second|minute|hour|day|week|month|quarter|year)$/.test(p.columnKey))
+        throw new Error(
+          `${c.address} is a date bucket (${p.columnKey}); filtering the dashboard by a date is not supported yet: select a text dimension.`,
+        );
       if (c.value === "") throw new Error(`${c.address} is empty: select a cell with a value.`);
       return { member: p.columnKey, value: c.value, label: `${p.columnKey} = ${String(c.value)} (${c.address})` };
     },
 
     async placeDrilldown(publicId, drill, confirmed, signal) {
       const d = await embedClient().getDashboard(publicId, signal);
-      const w = d.widgets.find((x) => x.id === drill.widgetId) ?? d.widgets.find((x) => (x.query as { measures?: string[] }).measures?.includes(drill.member));
+      const w =
+        d.widgets.find((x) => x.id === drill.widgetId) ??
+        d.widgets.find((x) => (x.query as { measures?: string[] }).measures?.includes(drill.member));
       if (!w) throw new Error(`The dashboard ${d.title} has no chart of ${drill.member} any more: refresh it and drill again.`);
-      const point = drill.value && typeof drill.value === "object" ? Object.values(drill.value as object).map(String).join(", ") : "";
+      const point =
+        drill.value && typeof drill.value === "object"
+          ? Object.values(drill.value as object)
+              .map(String)
+              .join(", ")
+          : "";
       const name = `${w.title}${point ? ` – ${point}` : ""} (drilldown)`.slice(0, 255);
       const saved = await deps.saveReport({ name, query: drilledQuery(w, drill), pivotItems: null }, signal);
       return deps.place(saved.id, { confirmed, ...(signal ? { signal } : {}) });
@@ -255,9 +300,13 @@ export function createLiveDashboard(deps: DashboardDeps): DashboardService {
       o.onProgress({ status: "queued" });
       const job = await deps.client.createDashboardExport({ publicId, format: "png" }, o.signal).catch((e: unknown) => {
         if (e instanceof ForbiddenError) {
-          throw new Error(`A picture of dashboard ${publicId} needs manage access to its deployment (admin, or editor); your role there cannot export it. Ask an admin of that deployment.`, { cause: e });
+          throw new Error(
+            `A picture of dashboard ${publicId} needs manage access to its deployment (admin, or editor); your role there cannot export it. Ask an admin of that deployment.`,
+            { cause: e },
+          );
         }
-        if (e instanceof NotFoundError) throw new Error(`Dashboard ${publicId} is not published any more (the platform does not know it).`, { cause: e });
+        if (e instanceof NotFoundError)
+          throw new Error(`Dashboard ${publicId} is not published any more (the platform does not know it).`, { cause: e });
         throw e;
       });
       let j = job;

@@ -5,11 +5,27 @@ import type { DataClient, PlatformClient } from "../../api";
 import { areaA1, parseAddress } from "../../host/a1";
 import { createExcelPort } from "../../host/excel";
 import type { Area, SheetPort, SheetValue } from "../../host/port";
-import { check, describeChange, groupingKeys, parseJsonQuery, fork, home, SyncEngine, type HandEdits, type HomeEntry, type PlacementCheck, type QueueProgress, type SyncContext } from "../../sync";
+import {
+  check,
+  describeChange,
+  groupingKeys,
+  parseJsonQuery,
+  fork,
+  home,
+  SyncEngine,
+  type HandEdits,
+  type HomeEntry,
+  type PlacementCheck,
+  type QueueProgress,
+  type SyncContext,
+} from "../../sync";
 import type { HomeData, PlacementFacts, PlacementView, RefreshAllProgress, RowRefreshState, RowSpan, Workspace } from "../model";
 import type { SelectedPlacement } from "./comments";
 
-export type WorkbookOps = Pick<Workspace, "home" | "place" | "refresh" | "refreshAll" | "locate" | "disconnect" | "fork" | "watch" | "close"> & {
+export type WorkbookOps = Pick<
+  Workspace,
+  "home" | "place" | "refresh" | "refreshAll" | "locate" | "disconnect" | "fork" | "watch" | "close"
+> & {
   /** The placement under the Excel selection (for the comments pane's "which dashboard"). */
   selectedPlacement(): Promise<SelectedPlacement | null>;
   /**
@@ -53,7 +69,9 @@ export function factsOf(e: HomeEntry, c: PlacementCheck | undefined, usable?: Re
     editedRows: c?.edit === "edited" ? sheetRows(c.editedRows, range) : [],
     editedRowsExact: c?.editedRowsExact ?? false,
     syncStatus: c?.syncStatus === "CHANGED" || e.syncStatus === "CHANGED" ? "CHANGED" : e.access === "LOCAL" ? "UNKNOWN" : e.syncStatus,
-    noAccess: otherDeployment ? `It belongs to ${e.deploymentName ? `deployment ${e.deploymentName}` : "a deployment"} you cannot use with this sign-in.` : null,
+    noAccess: otherDeployment
+      ? `It belongs to ${e.deploymentName ? `deployment ${e.deploymentName}` : "a deployment"} you cannot use with this sign-in.`
+      : null,
     problem: c?.problem ?? null,
   };
 }
@@ -103,7 +121,11 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
   const port = deps.port ?? createExcelPort();
   const names = deps.deployments;
   const engine = new SyncEngine({
-    port, platform: deps.client, data: deps.data, deploymentId: deps.deploymentId, lastWritten: sessionLastWritten(),
+    port,
+    platform: deps.client,
+    data: deps.data,
+    deploymentId: deps.deploymentId,
+    lastWritten: sessionLastWritten(),
     ...(names?.get(deps.deploymentId) ? { deploymentName: names.get(deps.deploymentId)! } : {}),
     ...(names ? { deploymentNames: (id: number) => names.get(id) } : {}),
     // Only deployments this sign-in can use get a data client; the others say No access.
@@ -147,7 +169,13 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
       });
       switch (out.kind) {
         case "placed":
-          return { kind: "placed", placementId: out.key, range: out.range, sheetName: out.sheetName, ...(out.notices.length ? { notices: out.notices } : {}) };
+          return {
+            kind: "placed",
+            placementId: out.key,
+            range: out.range,
+            sheetName: out.sheetName,
+            ...(out.notices.length ? { notices: out.notices } : {}),
+          };
         case "wouldOverwrite":
           return out;
         case "collides":
@@ -160,7 +188,12 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
       const edits = (e: HandEdits) => rowsOfRanges(e.ranges);
       switch (out.kind) {
         case "refreshed":
-          return { kind: "refreshed", cellsWritten: out.stats.cellsWritten, summary: describeChange(out.stats), ...(out.notices.length ? { notices: out.notices } : {}) };
+          return {
+            kind: "refreshed",
+            cellsWritten: out.stats.cellsWritten,
+            summary: describeChange(out.stats),
+            ...(out.notices.length ? { notices: out.notices } : {}),
+          };
         case "kept":
           return { kind: "kept", editedRows: edits(out.edits) };
         case "handEdited":
@@ -190,7 +223,15 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
       for (const p of placements) {
         const t = tracked.find((x) => x.name.toLowerCase() === p.name.toLowerCase());
         const a = t?.area;
-        if (a && t.sheet && a.sheetId === at.sheetId && at.row >= a.row && at.row < a.row + a.rows && at.col >= a.col && at.col < a.col + a.cols) {
+        if (
+          a &&
+          t.sheet &&
+          a.sheetId === at.sheetId &&
+          at.row >= a.row &&
+          at.row < a.row + a.rows &&
+          at.col >= a.col &&
+          at.col < a.col + a.cols
+        ) {
           return { deploymentId: p.deploymentId, reportId: p.reportId, reportName: p.reportName, range: `${t.sheet.name}!${areaA1(a)}` };
         }
       }
@@ -206,15 +247,33 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
       for (const p of placements) {
         const t = tracked.find((x) => x.name.toLowerCase() === p.name.toLowerCase());
         const a = t?.area;
-        if (!a || !t.sheet || a.sheetId !== at.sheetId || at.row < a.row || at.row >= a.row + a.rows || at.col < a.col || at.col >= a.col + a.cols) continue;
+        if (
+          !a ||
+          !t.sheet ||
+          a.sheetId !== at.sheetId ||
+          at.row < a.row ||
+          at.row >= a.row + a.rows ||
+          at.col < a.col ||
+          at.col >= a.col + a.cols
+        )
+          continue;
         const report = await engine.report(p.reportId, signal);
         const q = parseJsonQuery(report.jsonQuery ?? "{}");
         const pivot = (report.pivotItems?.columns?.length ?? 0) > 0;
         const dims = groupingKeys(q);
         const keys = [...dims, ...(q.measures ?? [])];
-        const key = pivot ? (report.pivotItems?.rows ?? [])[at.col - a.col] ?? null : keys[at.col - a.col] ?? null;
-        const base = { deploymentId: p.deploymentId, reportId: p.reportId, reportName: p.reportName, range: `${t.sheet.name}!${areaA1(a)}` };
-        return { address, value, placement: { ...base, columnKey: key, measure: key !== null && !dims.includes(key), header: at.row === a.row, pivot } };
+        const key = pivot ? ((report.pivotItems?.rows ?? [])[at.col - a.col] ?? null) : (keys[at.col - a.col] ?? null);
+        const base = {
+          deploymentId: p.deploymentId,
+          reportId: p.reportId,
+          reportName: p.reportName,
+          range: `${t.sheet.name}!${areaA1(a)}`,
+        };
+        return {
+          address,
+          value,
+          placement: { ...base, columnKey: key, measure: key !== null && !dims.includes(key), header: at.row === a.row, pivot },
+        };
       }
       return { address, value, placement: null };
     },

@@ -11,7 +11,9 @@ const PREFIX = "cellbound.lastWritten.";
 export const MAX_KEPT_CELLS = 20_000;
 const GridSchema = z.array(z.array(z.union([z.string(), z.number(), z.boolean()])));
 
-export function sessionLastWritten(storage: Storage | null = typeof sessionStorage === "undefined" ? null : sessionStorage): LastWrittenStore {
+export function sessionLastWritten(
+  storage: Storage | null = typeof sessionStorage === "undefined" ? null : sessionStorage,
+): LastWrittenStore {
   const memory = new Map<string, Grid>();
   return {
     get(key) {

@@ -1,5 +1,13 @@
 // The pane's door to the one placement status (src/sync/status.ts): views call these, never src/sync.
-import { describeRows, editedRowsLine, noAccessPrefix, placementStatus, type PlacementStatus, type StatusFacts, type StatusKind } from "../../sync/status";
+import {
+  describeRows,
+  editedRowsLine,
+  noAccessPrefix,
+  placementStatus,
+  type PlacementStatus,
+  type StatusFacts,
+  type StatusKind,
+} from "../../sync/status";
 import type { PlacementView, RowRefreshState } from "../model";
 
 export type { PlacementStatus, StatusKind };
@@ -37,8 +45,19 @@ export const STATUS_TONE: Record<StatusKind, string> = {
 };
 
 /** Facts that produce a given status (scripted backends, the harness's benchmark page). */
-export function factsFor(kind: "upToDate" | "outOfDate" | "editedByHand" | "interrupted" | "missing" | "noAccess", editedRows: { from: number; to: number }[] = []): PlacementView["facts"] {
-  const base: PlacementView["facts"] = { access: "GRANTED", missing: false, edit: "clean", editedRows: [], editedRowsExact: true, syncStatus: "UP_TO_DATE", noAccess: null };
+export function factsFor(
+  kind: "upToDate" | "outOfDate" | "editedByHand" | "interrupted" | "missing" | "noAccess",
+  editedRows: { from: number; to: number }[] = [],
+): PlacementView["facts"] {
+  const base: PlacementView["facts"] = {
+    access: "GRANTED",
+    missing: false,
+    edit: "clean",
+    editedRows: [],
+    editedRowsExact: true,
+    syncStatus: "UP_TO_DATE",
+    noAccess: null,
+  };
   switch (kind) {
     case "upToDate":
       return base;

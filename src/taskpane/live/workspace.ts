@@ -13,7 +13,13 @@ export function defaultDataUrl(baseUrl: string): string {
   return `${baseUrl.replace(/\/$/, "")}/cubejs-api`;
 }
 
-export async function openWorkspace(input: ConnectInput, deployment: Deployment, fetchImpl?: typeof fetch, deployments?: readonly Deployment[], embed: EmbedConfig = {}): Promise<Workspace> {
+export async function openWorkspace(
+  input: ConnectInput,
+  deployment: Deployment,
+  fetchImpl?: typeof fetch,
+  deployments?: readonly Deployment[],
+  embed: EmbedConfig = {},
+): Promise<Workspace> {
   const client = createPlatformClient({ baseUrl: input.baseUrl, credential: input.credential, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
   const dataUrl = input.dataUrl ?? defaultDataUrl(input.baseUrl);
   const catalog = createCatalog(client, deployment.id, dataUrl, fetchImpl);
@@ -21,15 +27,30 @@ export async function openWorkspace(input: ConnectInput, deployment: Deployment,
   const others = new Map<number, DataClient>();
   const dataFor = (id: number): DataClient => {
     let d = others.get(id);
-    if (!d) others.set(id, (d = createDataClient({ dataUrl, token: createDeploymentTokenManager({ client, deploymentId: id }), ...(fetchImpl ? { fetch: fetchImpl } : {}) })));
+    if (!d)
+      others.set(
+        id,
+        (d = createDataClient({
+          dataUrl,
+          token: createDeploymentTokenManager({ client, deploymentId: id }),
+          ...(fetchImpl ? { fetch: fetchImpl } : {}),
+        })),
+      );
     return d;
   };
   const names = new Map((deployments ?? [deployment]).map((d) => [d.id, d.name]));
   names.set(deployment.id, deployment.name);
   const ops = await openWorkbookOps({ client, data: catalog.data, deploymentId: deployment.id, deployments: names, dataFor });
-  const comments = createLiveComments({ baseUrl: input.baseUrl, embed, selectedPlacement: () => ops.selectedPlacement(), ...(fetchImpl ? { fetch: fetchImpl } : {}) });
+  const comments = createLiveComments({
+    baseUrl: input.baseUrl,
+    embed,
+    selectedPlacement: () => ops.selectedPlacement(),
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+  });
   const dashboard = createLiveDashboard({
-    baseUrl: input.baseUrl, embed, client,
+    baseUrl: input.baseUrl,
+    embed,
+    client,
     selectedPlacement: () => ops.selectedPlacement(),
     selectedCell: (signal) => ops.selectedCell(signal),
     putPicture: (name, b64, atSelection) => ops.putPicture(name, b64, atSelection),

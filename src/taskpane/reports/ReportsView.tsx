@@ -33,7 +33,9 @@ export function ReportsView({ store }: { store: PaneStore }) {
       next.value = page.next;
     } catch (e) {
       if (inflight.current !== c) return; // a newer listing took over
-      error.value = c.signal.aborted ? { tone: "info", title: "Loading reports was cancelled", next: "Search again to load them." } : errorNotice(e);
+      error.value = c.signal.aborted
+        ? { tone: "info", title: "Loading reports was cancelled", next: "Search again to load them." }
+        : errorNotice(e);
     } finally {
       if (inflight.current === c) {
         inflight.current = null;
@@ -63,7 +65,14 @@ export function ReportsView({ store }: { store: PaneStore }) {
         <label for="cb-search" class="cb-sr-only">
           Search reports
         </label>
-        <input id="cb-search" class="cb-input" type="search" placeholder="Search reports" value={search.value} onInput={(e) => (search.value = e.currentTarget.value)} />
+        <input
+          id="cb-search"
+          class="cb-input"
+          type="search"
+          placeholder="Search reports"
+          value={search.value}
+          onInput={(e) => (search.value = e.currentTarget.value)}
+        />
         <button type="submit" class="cb-btn" style={{ flex: "0 0 auto" }}>
           Search
         </button>

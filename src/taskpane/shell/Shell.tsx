@@ -21,7 +21,12 @@ export function Shell({ ready, children }: ShellProps) {
     };
   }, [ready]);
 
-  if (!host) return <p role="status" class="cb-loading">Loading Cellbound…</p>;
+  if (!host)
+    return (
+      <p role="status" class="cb-loading">
+        Loading Cellbound…
+      </p>
+    );
   if (host.host !== "Excel") return <NotInOffice />;
   return <>{children(host)}</>;
 }

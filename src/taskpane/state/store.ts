@@ -59,7 +59,11 @@ export class PaneStore {
   readonly rowStates = signal<Record<string, RowRefreshState>>({});
   readonly refreshAll = signal<(RefreshAllProgress & { running: boolean }) | null>(null);
   readonly editPrompt = signal<EditPrompt | null>(null);
-  readonly pendingPlace = signal<{ reportId: number; outcome: Extract<PlaceOutcome, { kind: "wouldOverwrite" }>; valuesOnly?: boolean } | null>(null);
+  readonly pendingPlace = signal<{
+    reportId: number;
+    outcome: Extract<PlaceOutcome, { kind: "wouldOverwrite" }>;
+    valuesOnly?: boolean;
+  } | null>(null);
 
   readonly signedIn = computed(() => this.workspace.value !== null);
   private connection: ConnectInput | null = null;
@@ -141,7 +145,12 @@ export class PaneStore {
         this.deployments.value = deployments;
       });
       if (deployments.length === 0) {
-        this.notice.value = { tone: "warning", title: "No deployments", detail: "This account cannot use any deployment.", next: "Ask an admin for access." };
+        this.notice.value = {
+          tone: "warning",
+          title: "No deployments",
+          detail: "This account cannot use any deployment.",
+          next: "Ask an admin for access.",
+        };
       } else if (deployments.length === 1) {
         await this.chooseDeployment(deployments[0]!);
       }
@@ -239,7 +248,9 @@ export class PaneStore {
       });
     } catch (e) {
       if (this.homeAbort !== c) return; // a newer load took over
-      this.homeError.value = c.signal.aborted ? { tone: "info", title: "Checking the workbook was cancelled", next: "Open the Workbook tab again to check it." } : errorNotice(e);
+      this.homeError.value = c.signal.aborted
+        ? { tone: "info", title: "Checking the workbook was cancelled", next: "Open the Workbook tab again to check it." }
+        : errorNotice(e);
     } finally {
       if (this.homeAbort === c) {
         this.homeAbort = null;
@@ -289,9 +300,17 @@ export class PaneStore {
       this.setRow(placementId, { state: "done", summary });
       this.notice.value =
         outcome.kind === "kept"
-          ? { tone: "info", title: "Refreshed, your edits kept", detail: "The rows you edited were left as they are; the placement stays marked Edited by hand." }
+          ? {
+              tone: "info",
+              title: "Refreshed, your edits kept",
+              detail: "The rows you edited were left as they are; the placement stays marked Edited by hand.",
+            }
           : outcome.notices?.length
-            ? { tone: "warning", title: "Refreshed, with a warning", detail: [name ? `${name}: ${summary}` : summary, ...outcome.notices].join(" ") }
+            ? {
+                tone: "warning",
+                title: "Refreshed, with a warning",
+                detail: [name ? `${name}: ${summary}` : summary, ...outcome.notices].join(" "),
+              }
             : { tone: "success", title: "Refreshed", detail: name ? `${name}: ${summary}` : summary };
     } catch (e) {
       // Cancelled: nothing claims it was refreshed; the next check shows an interrupted write as such.
@@ -310,7 +329,10 @@ export class PaneStore {
   private patchFacts(placementId: string, change: Partial<PlacementView["facts"]>): void {
     const home = this.home.value;
     if (!home) return;
-    this.home.value = { ...home, placements: home.placements.map((p) => (p.id === placementId ? { ...p, facts: { ...p.facts, ...change } } : p)) };
+    this.home.value = {
+      ...home,
+      placements: home.placements.map((p) => (p.id === placementId ? { ...p, facts: { ...p.facts, ...change } } : p)),
+    };
   }
 
   async resolveEdits(choice: "overwrite" | "keep" | "cancel"): Promise<void> {
@@ -362,7 +384,11 @@ export class PaneStore {
   async disconnect(placementId: string): Promise<void> {
     await this.whileBusy("Disconnecting…", async (signal) => {
       await this.requireWorkspace().disconnect(placementId, signal);
-      this.notice.value = { tone: "success", title: "Disconnected", detail: "The cells stay in the sheet; Cellbound no longer refreshes them." };
+      this.notice.value = {
+        tone: "success",
+        title: "Disconnected",
+        detail: "The cells stay in the sheet; Cellbound no longer refreshes them.",
+      };
       await this.loadHome();
     });
   }
@@ -372,8 +398,17 @@ export class PaneStore {
     await this.whileBusy("Separating this copy…", async (signal) => {
       const out = await this.requireWorkspace().fork(signal);
       this.notice.value = out.failed.length
-        ? { tone: "warning", title: "This copy is now a separate workbook, with problems", detail: out.failed.join(" "), next: "Refresh the placements listed, or place them again." }
-        : { tone: "success", title: "This copy is now a separate workbook", detail: `${out.reconnected} placements were connected to it; the original's stay as they were.` };
+        ? {
+            tone: "warning",
+            title: "This copy is now a separate workbook, with problems",
+            detail: out.failed.join(" "),
+            next: "Refresh the placements listed, or place them again.",
+          }
+        : {
+            tone: "success",
+            title: "This copy is now a separate workbook",
+            detail: `${out.reconnected} placements were connected to it; the original's stay as they were.`,
+          };
       await this.loadHome();
     });
   }
@@ -400,7 +435,11 @@ export class PaneStore {
    * Place a report at the selected cell; asks first when it would overwrite content. The
    * confirmation passes `at` (the cell chosen the first time), so it lands where it was asked about.
    */
-  async place(reportId: number, confirmed = false, o: { valuesOnly?: boolean; at?: { sheetId: string; row: number; col: number } } = {}): Promise<boolean> {
+  async place(
+    reportId: number,
+    confirmed = false,
+    o: { valuesOnly?: boolean; at?: { sheetId: string; row: number; col: number } } = {},
+  ): Promise<boolean> {
     const ws = this.requireWorkspace();
     this.pendingPlace.value = null;
     const c = this.begin("Placing report…");
@@ -427,7 +466,11 @@ export class PaneStore {
       }
       // A notice (e.g. rows cut at the maximum a placement holds) stays until dismissed: it is about the data.
       this.notice.value = outcome.notices?.length
-        ? { tone: "warning", title: "Report placed, with a warning", detail: [`${outcome.sheetName}!${outcome.range}.`, ...outcome.notices].join(" ") }
+        ? {
+            tone: "warning",
+            title: "Report placed, with a warning",
+            detail: [`${outcome.sheetName}!${outcome.range}.`, ...outcome.notices].join(" "),
+          }
         : { tone: "success", title: "Report placed", detail: `${outcome.sheetName}!${outcome.range}` };
       await this.loadHome();
       this.route.value = "home";

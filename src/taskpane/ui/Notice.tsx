@@ -17,7 +17,8 @@ const SIGN_IN_AGAIN = /^Sign out and sign in again with (.*)$/;
 
 /** Fit a notice's wording to where it is shown (no "Sign out" on Connect; the deployment by name). */
 export function fitNotice(notice: Notice, ctx: NoticeContext = {}): Notice {
-  const named = (s: string | undefined) => (s && ctx.deployment ? s.replace(/\bthis deployment\b/g, `the deployment “${ctx.deployment}”`) : s);
+  const named = (s: string | undefined) =>
+    s && ctx.deployment ? s.replace(/\bthis deployment\b/g, `the deployment “${ctx.deployment}”`) : s;
   let next = named(notice.next);
   if (ctx.view === "connect" && next) next = next.replace(SIGN_IN_AGAIN, "Check the API key or access token and sign in again with $1");
   const out: Notice = { ...notice };

@@ -6,8 +6,18 @@ import { startPlatform, type RunningPlatform } from "../../../dev/platform/serve
 import { signJwt } from "../../../dev/platform/auth";
 import { createDeploymentTokenManager, createPlatformClient, TimeoutError, type FetchLike } from "../../../src/api";
 import {
-  applyFrame, ChatAuthError, createChatClient, createChatSettingsClient, EMPTY_CONVERSATION, isFinalAnswer, MalformedLineError,
-  newMessageId, ThreadBusyError, type ChatClientOptions, type ChatFrame, type Conversation,
+  applyFrame,
+  ChatAuthError,
+  createChatClient,
+  createChatSettingsClient,
+  EMPTY_CONVERSATION,
+  isFinalAnswer,
+  MalformedLineError,
+  newMessageId,
+  ThreadBusyError,
+  type ChatClientOptions,
+  type ChatFrame,
+  type Conversation,
 } from "../../../src/api/chat";
 
 let p: RunningPlatform;
@@ -20,7 +30,10 @@ afterAll(async () => {
 
 const analystEmail = "ana.analyst@cellbound.test";
 function tokens(deploymentId: number) {
-  return createDeploymentTokenManager({ client: createPlatformClient({ baseUrl: p.info.baseUrl, credential: p.info.apiKeys.admin }), deploymentId });
+  return createDeploymentTokenManager({
+    client: createPlatformClient({ baseUrl: p.info.baseUrl, credential: p.info.apiKeys.admin }),
+    deploymentId,
+  });
 }
 function client(deploymentId = 1, extra: Partial<ChatClientOptions> = {}) {
   return createChatClient({
@@ -28,7 +41,11 @@ function client(deploymentId = 1, extra: Partial<ChatClientOptions> = {}) {
     accountName: p.info.accountName,
     auth: {
       deployment: { deploymentId, token: tokens(deploymentId) },
-      agent: { agentId: deploymentId === 1 ? p.info.chat.agentId : "finance-auto-agent", apiKey: p.info.apiKeys.admin, internalId: "ada.admin@cellbound.test" },
+      agent: {
+        agentId: deploymentId === 1 ? p.info.chat.agentId : "finance-auto-agent",
+        apiKey: p.info.apiKeys.admin,
+        internalId: "ada.admin@cellbound.test",
+      },
     },
     ...extra,
   });
@@ -36,7 +53,14 @@ function client(deploymentId = 1, extra: Partial<ChatClientOptions> = {}) {
 function collect() {
   let conv: Conversation = EMPTY_CONVERSATION;
   const frames: ChatFrame[] = [];
-  return { onFrame: (f: ChatFrame) => { frames.push(f); conv = applyFrame(conv, f); }, frames, conv: () => conv };
+  return {
+    onFrame: (f: ChatFrame) => {
+      frames.push(f);
+      conv = applyFrame(conv, f);
+    },
+    frames,
+    conv: () => conv,
+  };
 }
 
 describe("createChatClient", () => {
@@ -59,7 +83,11 @@ describe("createChatClient", () => {
 
   it("a JSON-RPC error in an HTTP 200 is a ChatAuthError", async () => {
     const bad = { getToken: async () => signJwt({ externalId: "u", scope: ["chat"], exp: p.clock.nowSec() + 60 }, "wrong-secret") };
-    const c = createChatClient({ aiUrl: p.info.aiUrl, accountName: p.info.accountName, auth: { deployment: { deploymentId: 1, token: bad } } });
+    const c = createChatClient({
+      aiUrl: p.info.aiUrl,
+      accountName: p.info.accountName,
+      auth: { deployment: { deploymentId: 1, token: bad } },
+    });
     await expect(c.send({ input: "revenue", onFrame: () => {} })).rejects.toBeInstanceOf(ChatAuthError);
   });
 
@@ -105,7 +133,9 @@ describe("createChatClient", () => {
       // Identical to a clean read of the thread.
       const clean = collect();
       await c.send({ chatId: r.chatId!, onFrame: clean.onFrame });
-      expect(sink.conv().messages.map((m) => [m.id, m.content, m.thinking])).toEqual(clean.conv().messages.map((m) => [m.id, m.content, m.thinking]));
+      expect(sink.conv().messages.map((m) => [m.id, m.content, m.thinking])).toEqual(
+        clean.conv().messages.map((m) => [m.id, m.content, m.thinking]),
+      );
     } finally {
       p.setChatDeltaMs(3);
     }
@@ -113,7 +143,14 @@ describe("createChatClient", () => {
 
   it("a stream silent past its idle deadline ends with a TimeoutError after its reconnects", async () => {
     const silent: FetchLike = async () => new Response(new ReadableStream({ pull: () => new Promise(() => {}) }), { status: 200 });
-    const c = createChatClient({ aiUrl: p.info.aiUrl, accountName: p.info.accountName, auth: { deployment: { deploymentId: 1, token: { getToken: async () => "t" } } }, fetch: silent, idleTimeoutMs: 80, maxReconnects: 1 });
+    const c = createChatClient({
+      aiUrl: p.info.aiUrl,
+      accountName: p.info.accountName,
+      auth: { deployment: { deploymentId: 1, token: { getToken: async () => "t" } } },
+      fetch: silent,
+      idleTimeoutMs: 80,
+      maxReconnects: 1,
+    });
     const t0 = Date.now();
     await expect(c.send({ input: "revenue", onFrame: () => {} })).rejects.toBeInstanceOf(TimeoutError);
     expect(Date.now() - t0).toBeLessThan(3000);
@@ -129,7 +166,11 @@ describe("createChatClient", () => {
     };
     const warnings: unknown[] = [];
     const sink = collect();
-    const r = await client(1, { fetch: garbling }).send({ input: "revenue by month", onFrame: sink.onFrame, onWarning: (e) => warnings.push(e) });
+    const r = await client(1, { fetch: garbling }).send({
+      input: "revenue by month",
+      onFrame: sink.onFrame,
+      onWarning: (e) => warnings.push(e),
+    });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toBeInstanceOf(MalformedLineError);
     expect(r.completed).toBe(true);
@@ -142,7 +183,13 @@ describe("createChatClient", () => {
       const c = client(1);
       const sink = collect();
       let chatId: string | null = null;
-      const done = c.send({ input: "revenue by week", onFrame: (f) => { sink.onFrame(f); if (f.id === "__cutoff__") chatId = f.state!.chatId as string; } });
+      const done = c.send({
+        input: "revenue by week",
+        onFrame: (f) => {
+          sink.onFrame(f);
+          if (f.id === "__cutoff__") chatId = f.state!.chatId as string;
+        },
+      });
       await expect.poll(() => chatId).not.toBeNull();
       await c.abort(chatId!);
       const r = await done;
@@ -153,7 +200,13 @@ describe("createChatClient", () => {
       await expect(busy).resolves.toBeTruthy(); // not busy any more after the abort
       const sink2 = collect();
       let id2: string | null = null;
-      const running = c.send({ input: "revenue by day", onFrame: (f) => { sink2.onFrame(f); if (f.id === "__cutoff__") id2 = f.state!.chatId as string; } });
+      const running = c.send({
+        input: "revenue by day",
+        onFrame: (f) => {
+          sink2.onFrame(f);
+          if (f.id === "__cutoff__") id2 = f.state!.chatId as string;
+        },
+      });
       await expect.poll(() => id2).not.toBeNull();
       await expect(c.send({ input: "another", chatId: id2!, onFrame: () => {} })).rejects.toBeInstanceOf(ThreadBusyError);
       await c.abort(id2!);

@@ -10,7 +10,9 @@ import { ChatFrame, type ChatFrame as Frame } from "../../../src/api/chat/schema
 
 const run = (fs: Frame[]) => fs.reduce(applyFrame, EMPTY_CONVERSATION);
 const RECORDED = readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), "recorded-stream.ndjson"));
-const recorded = decodeChunks([RECORDED]).map((i) => (i.ok ? ChatFrame.parse(i.value) : null)).filter((f): f is Frame => f !== null);
+const recorded = decodeChunks([RECORDED])
+  .map((i) => (i.ok ? ChatFrame.parse(i.value) : null))
+  .filter((f): f is Frame => f !== null);
 
 describe("applyFrame", () => {
   it("merges deltas by id, replaces on a full frame, and orders by sort (ties by arrival)", () => {
@@ -21,7 +23,12 @@ describe("applyFrame", () => {
       { id: "c", role: "assistant", thinking: "hm", sort: 2 },
       { id: "d", role: "assistant", content: "x", sort: 2 },
     ]);
-    expect(c.messages.map((m) => [m.id, m.content || m.thinking])).toEqual([["a", "hi"], ["c", "hm"], ["d", "x"], ["b", "world"]]);
+    expect(c.messages.map((m) => [m.id, m.content || m.thinking])).toEqual([
+      ["a", "hi"],
+      ["c", "hm"],
+      ["d", "x"],
+      ["b", "world"],
+    ]);
     const again = applyFrame(c, { id: "b", role: "assistant", content: "world!", isDelta: false });
     expect(again.messages.find((m) => m.id === "b")!.content).toBe("world!");
     expect(c.messages.find((m) => m.id === "b")!.content).toBe("world"); // immutable
@@ -68,29 +75,63 @@ describe("toolPart", () => {
   it("running (no result), done, failed (error in result), failed (result not JSON)", () => {
     expect(toolPart({ name: "svcMeta", input: '{"searchQuery":"x"}' })).toMatchObject({ state: "running", input: { searchQuery: "x" } });
     expect(toolPart({ name: "svcSqlApi", input: '{"sqlQuery":"SELECT 1"}' })).toMatchObject({ state: "running", sql: "SELECT 1" });
-    expect(toolPart({ name: "svcSqlApi", input: "{}", result: '{"sqlQuery":"S","error":"no such column"}' })).toMatchObject({ state: "failed", error: "no such column" });
+    expect(toolPart({ name: "svcSqlApi", input: "{}", result: '{"sqlQuery":"S","error":"no such column"}' })).toMatchObject({
+      state: "failed",
+      error: "no such column",
+    });
     expect(toolPart({ name: "svcMeta", input: "{}", result: "{not json" })).toMatchObject({ state: "failed" });
-    const ok = toolPart({ name: "svcSqlApi", input: "{}", result: JSON.stringify({ sqlQuery: "S", schema: [{ name: "a", column_type: "INTEGER" }], data: [[1]], totalRows: 1, uuid: "u" }) });
+    const ok = toolPart({
+      name: "svcSqlApi",
+      input: "{}",
+      result: JSON.stringify({ sqlQuery: "S", schema: [{ name: "a", column_type: "INTEGER" }], data: [[1]], totalRows: 1, uuid: "u" }),
+    });
     expect(ok).toMatchObject({ state: "done", sql: "S", sqlResult: { totalRows: 1 } });
   });
 });
 
 describe("chartSpec", () => {
-  const base = { schema: [{ name: "m", column_type: "TIMESTAMP" }, { name: "v", column_type: "DOUBLE" }], data: [["2024-01-01T00:00:00", 1], ["2024-02-01T00:00:00", 2]] };
-  const spec = (s: object) => ({ ...base, vegaSpec: JSON.stringify({ $schema: "https://vega.github.io/schema/vega-lite/v5.json", mark: "line", ...s }) });
+  const base = {
+    schema: [
+      { name: "m", column_type: "TIMESTAMP" },
+      { name: "v", column_type: "DOUBLE" },
+    ],
+    data: [
+      ["2024-01-01T00:00:00", 1],
+      ["2024-02-01T00:00:00", 2],
+    ],
+  };
+  const spec = (s: object) => ({
+    ...base,
+    vegaSpec: JSON.stringify({ $schema: "https://vega.github.io/schema/vega-lite/v5.json", mark: "line", ...s }),
+  });
 
   it("inlines the result's rows as data.values", () => {
     const c = chartSpec(spec({ encoding: { x: { field: "m", type: "temporal" } } }));
-    expect(c).toMatchObject({ ok: true, spec: { data: { values: [{ m: "2024-01-01T00:00:00", v: 1 }, { m: "2024-02-01T00:00:00", v: 2 }] } } });
+    expect(c).toMatchObject({
+      ok: true,
+      spec: {
+        data: {
+          values: [
+            { m: "2024-01-01T00:00:00", v: 1 },
+            { m: "2024-02-01T00:00:00", v: 2 },
+          ],
+        },
+      },
+    });
   });
 
   it("refuses remote data, links, its own data, other versions and non-JSON", () => {
     expect(chartSpec(spec({ data: { url: "https://evil.example/x.csv" } }))).toMatchObject({ ok: false });
-    expect(chartSpec(spec({ layer: [{ data: { url: "x" }, mark: "bar" }] }))).toMatchObject({ ok: false, reason: expect.stringMatching(/URL or link/) });
+    expect(chartSpec(spec({ layer: [{ data: { url: "x" }, mark: "bar" }] }))).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/URL or link/),
+    });
     expect(chartSpec(spec({ encoding: { href: { field: "v" } } }))).toMatchObject({ ok: false });
     expect(chartSpec(spec({ mark: { type: "image" }, encoding: { url: { field: "v" } } }))).toMatchObject({ ok: false });
     expect(chartSpec(spec({ datasets: { a: [] } }))).toMatchObject({ ok: false });
-    expect(chartSpec({ ...base, vegaSpec: JSON.stringify({ $schema: "https://vega.github.io/schema/vega/v5.json", marks: [] }) })).toMatchObject({ ok: false });
+    expect(
+      chartSpec({ ...base, vegaSpec: JSON.stringify({ $schema: "https://vega.github.io/schema/vega/v5.json", marks: [] }) }),
+    ).toMatchObject({ ok: false });
     expect(chartSpec({ ...base, vegaSpec: "{oops" })).toMatchObject({ ok: false });
     expect(chartSpec(base)).toBeNull();
   });

@@ -67,7 +67,13 @@ describe("NdjsonDecoder", () => {
 });
 
 describe("readNdjson over a ReadableStream", () => {
-  const streamOf = (chunks: Uint8Array[]) => new ReadableStream<Uint8Array>({ start(c) { for (const x of chunks) c.enqueue(x); c.close(); } });
+  const streamOf = (chunks: Uint8Array[]) =>
+    new ReadableStream<Uint8Array>({
+      start(c) {
+        for (const x of chunks) c.enqueue(x);
+        c.close();
+      },
+    });
 
   it("yields the items as they arrive and calls onChunk per chunk", async () => {
     let chunks = 0;
@@ -80,8 +86,12 @@ describe("readNdjson over a ReadableStream", () => {
   it("cancels the body when the consumer stops early", async () => {
     let cancelled = false;
     const body = new ReadableStream<Uint8Array>({
-      pull(c) { c.enqueue(bytes('{"x":1}\n')); },
-      cancel() { cancelled = true; },
+      pull(c) {
+        c.enqueue(bytes('{"x":1}\n'));
+      },
+      cancel() {
+        cancelled = true;
+      },
     });
     for await (const _ of readNdjson(body)) break;
     expect(cancelled).toBe(true);

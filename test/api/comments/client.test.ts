@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPlatform, type RunningPlatform } from "../../../dev/platform/server";
 import { createCommentsClient, type CommentsClient } from "../../../src/api/comments";
 import { createEmbedClient, createEmbedSession, EmbedSessionError, type EmbedSession } from "../../../src/api/embed";
-import { BadRequestError, ForbiddenError, InvalidResponseError, NotFoundError, TimeoutError, UnauthorizedError, type FetchLike } from "../../../src/api";
+import {
+  BadRequestError,
+  ForbiddenError,
+  InvalidResponseError,
+  NotFoundError,
+  TimeoutError,
+  UnauthorizedError,
+  type FetchLike,
+} from "../../../src/api";
 
 let p: RunningPlatform;
 let shared: string;
@@ -17,7 +25,11 @@ beforeAll(async () => {
 });
 afterAll(() => p?.close());
 
-interface Seen { url: string; method: string; headers: Record<string, string> }
+interface Seen {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+}
 
 /** A fetch that records every request on its way to the stand-in. */
 function recording(): { fetch: FetchLike; seen: Seen[] } {
@@ -38,7 +50,10 @@ function viewer(externalId: string, t = tenant, f?: FetchLike): { session: Embed
     sessionRequest: { externalId, embedTenantName: t },
     ...(f ? { fetch: f } : {}),
   });
-  return { session, comments: createCommentsClient({ baseUrl: p.info.baseUrl, session, ...(f ? { fetch: f } : {}), retry: { maxAttempts: 1 } }) };
+  return {
+    session,
+    comments: createCommentsClient({ baseUrl: p.info.baseUrl, session, ...(f ? { fetch: f } : {}), retry: { maxAttempts: 1 } }),
+  };
 }
 
 describe("embed session", () => {
@@ -64,7 +79,11 @@ describe("embed session", () => {
     let now = Date.now();
     const rec = recording();
     const session = createEmbedSession({
-      baseUrl: p.info.baseUrl, sessionUrl: `${p.info.baseUrl}/__dev/embed-session`, sessionRequest: { externalId: "sess-3" }, fetch: rec.fetch, now: () => now,
+      baseUrl: p.info.baseUrl,
+      sessionUrl: `${p.info.baseUrl}/__dev/embed-session`,
+      sessionRequest: { externalId: "sess-3" },
+      fetch: rec.fetch,
+      now: () => now,
     });
     const first = await session.getToken();
     now += 18 * 3600_000;
@@ -84,9 +103,20 @@ describe("embed session", () => {
   });
 
   it("a session id the platform refuses (redeemed, expired) is an UnauthorizedError", async () => {
-    const used = (await (await fetch(`${p.info.baseUrl}/__dev/embed-session`, { method: "POST", body: JSON.stringify({ externalId: "x" }), headers: { "content-type": "application/json" } })).json()) as { sessionId: string };
-    await fetch(`${p.info.baseUrl}/api/v1/embed/session/token`, { method: "POST", body: JSON.stringify(used), headers: { "content-type": "application/json" } });
-    const broker: FetchLike = (url, init) => (url.startsWith("https://broker.example") ? Promise.resolve(new Response(JSON.stringify(used))) : fetch(url, init));
+    const used = (await (
+      await fetch(`${p.info.baseUrl}/__dev/embed-session`, {
+        method: "POST",
+        body: JSON.stringify({ externalId: "x" }),
+        headers: { "content-type": "application/json" },
+      })
+    ).json()) as { sessionId: string };
+    await fetch(`${p.info.baseUrl}/api/v1/embed/session/token`, {
+      method: "POST",
+      body: JSON.stringify(used),
+      headers: { "content-type": "application/json" },
+    });
+    const broker: FetchLike = (url, init) =>
+      url.startsWith("https://broker.example") ? Promise.resolve(new Response(JSON.stringify(used))) : fetch(url, init);
     const s = createEmbedSession({ baseUrl: p.info.baseUrl, sessionUrl: "https://broker.example/session", fetch: broker });
     await expect(s.getToken()).rejects.toBeInstanceOf(UnauthorizedError);
   });
@@ -140,7 +170,9 @@ describe("comments client", () => {
       const token = await session.getToken();
       const sid = (JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as { sid: string }).sid;
       const r = await fetch(`${p.info.baseUrl}/api/v1/embed/session/revoke`, {
-        method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${p.info.apiKeys.admin}` }, body: JSON.stringify({ sessionId: sid }),
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${p.info.apiKeys.admin}` },
+        body: JSON.stringify({ sessionId: sid }),
       });
       expect(r.status).toBe(204);
     };
@@ -155,7 +187,8 @@ describe("comments client", () => {
     let tokens = 0;
     const f: FetchLike = async (url) => {
       if (url.includes("session-url")) return new Response(JSON.stringify({ sessionId: "s" }));
-      if (url.endsWith("/session/token")) return new Response(JSON.stringify({ token: `t${++tokens}`, expiresAt: new Date(Date.now() + 86_400_000).toISOString() }));
+      if (url.endsWith("/session/token"))
+        return new Response(JSON.stringify({ token: `t${++tokens}`, expiresAt: new Date(Date.now() + 86_400_000).toISOString() }));
       return new Response(JSON.stringify({ error: "Invalid token" }), { status: 401 });
     };
     const session = createEmbedSession({ baseUrl: "https://p.example", sessionUrl: "https://p.example/session-url", fetch: f });
@@ -191,9 +224,13 @@ describe("comments client", () => {
   it("checks the status before the body: an error body is never a comment", async () => {
     const f: FetchLike = async (url) => {
       if (url.includes("session-url")) return new Response(JSON.stringify({ sessionId: "s" }));
-      if (url.endsWith("/session/token")) return new Response(JSON.stringify({ token: "t", expiresAt: new Date(Date.now() + 86_400_000).toISOString() }));
+      if (url.endsWith("/session/token"))
+        return new Response(JSON.stringify({ token: "t", expiresAt: new Date(Date.now() + 86_400_000).toISOString() }));
       // A 403 whose body even looks like a comment.
-      return new Response(JSON.stringify({ id: 1, dashboardId: "x", body: "x", createdAt: new Date().toISOString(), isOwn: true, error: "no" }), { status: 403 });
+      return new Response(
+        JSON.stringify({ id: 1, dashboardId: "x", body: "x", createdAt: new Date().toISOString(), isOwn: true, error: "no" }),
+        { status: 403 },
+      );
     };
     const session = createEmbedSession({ baseUrl: "https://p.example", sessionUrl: "https://p.example/session-url", fetch: f });
     const comments = createCommentsClient({ baseUrl: "https://p.example", session, fetch: f });
@@ -203,11 +240,14 @@ describe("comments client", () => {
   it("a malformed success body is an InvalidResponseError, not a crash", async () => {
     const f: FetchLike = async (url) => {
       if (url.includes("session-url")) return new Response(JSON.stringify({ sessionId: "s" }));
-      if (url.endsWith("/session/token")) return new Response(JSON.stringify({ token: "t", expiresAt: new Date(Date.now() + 86_400_000).toISOString() }));
+      if (url.endsWith("/session/token"))
+        return new Response(JSON.stringify({ token: "t", expiresAt: new Date(Date.now() + 86_400_000).toISOString() }));
       return new Response(JSON.stringify({ items: [{ root: { id: "1" } }], pageInfo: { hasNextPage: false, hasPreviousPage: false } }));
     };
     const session = createEmbedSession({ baseUrl: "https://p.example", sessionUrl: "https://p.example/session-url", fetch: f });
-    await expect(createCommentsClient({ baseUrl: "https://p.example", session, fetch: f }).listThreads("X")).rejects.toBeInstanceOf(InvalidResponseError);
+    await expect(createCommentsClient({ baseUrl: "https://p.example", session, fetch: f }).listThreads("X")).rejects.toBeInstanceOf(
+      InvalidResponseError,
+    );
   });
 
   it("rejects bodies outside 1..10,000 code points before sending anything", async () => {
@@ -231,14 +271,21 @@ describe("comments client", () => {
 
 describe("deadlines", () => {
   /** A fetch that never answers (until its signal aborts). */
-  const hang = (answer?: (url: string) => Response | null): FetchLike => (url, init) => {
-    const r = answer?.(url);
-    if (r) return Promise.resolve(r);
-    return new Promise((_, reject) => init.signal?.addEventListener("abort", () => reject(init.signal!.reason)));
-  };
+  const hang =
+    (answer?: (url: string) => Response | null): FetchLike =>
+    (url, init) => {
+      const r = answer?.(url);
+      if (r) return Promise.resolve(r);
+      return new Promise((_, reject) => init.signal?.addEventListener("abort", () => reject(init.signal!.reason)));
+    };
 
   it("a session URL that never answers ends in a TimeoutError (tokenMintMs), not a hang", async () => {
-    const s = createEmbedSession({ baseUrl: "https://p.example", sessionUrl: "https://broker.example/s", fetch: hang(), deadlines: { tokenMintMs: 150 } });
+    const s = createEmbedSession({
+      baseUrl: "https://p.example",
+      sessionUrl: "https://broker.example/s",
+      fetch: hang(),
+      deadlines: { tokenMintMs: 150 },
+    });
     const t0 = Date.now();
     await expect(s.getToken()).rejects.toBeInstanceOf(TimeoutError);
     expect(Date.now() - t0).toBeLessThan(2_000);
@@ -246,11 +293,20 @@ describe("deadlines", () => {
 
   it("a comments call that hangs ends in a TimeoutError within its budget; the caller's abort stays an abort", async () => {
     const f = hang((url) =>
-      url.includes("session-url") ? new Response(JSON.stringify({ sessionId: "s" }))
-      : url.endsWith("/session/token") ? new Response(JSON.stringify({ token: "t", expiresAt: new Date(Date.now() + 86_400_000).toISOString() }))
-      : null);
+      url.includes("session-url")
+        ? new Response(JSON.stringify({ sessionId: "s" }))
+        : url.endsWith("/session/token")
+          ? new Response(JSON.stringify({ token: "t", expiresAt: new Date(Date.now() + 86_400_000).toISOString() }))
+          : null,
+    );
     const session = createEmbedSession({ baseUrl: "https://p.example", sessionUrl: "https://p.example/session-url", fetch: f });
-    const comments = createCommentsClient({ baseUrl: "https://p.example", session, fetch: f, deadlines: { managementAttemptMs: 100 }, retry: { maxElapsedMs: 250, maxAttempts: 10 } });
+    const comments = createCommentsClient({
+      baseUrl: "https://p.example",
+      session,
+      fetch: f,
+      deadlines: { managementAttemptMs: 100 },
+      retry: { maxElapsedMs: 250, maxAttempts: 10 },
+    });
     await expect(comments.listThreads("SalesDash001")).rejects.toBeInstanceOf(TimeoutError);
     await expect(comments.postComment("SalesDash001", { body: "x" })).rejects.toBeInstanceOf(TimeoutError);
     const ac = new AbortController();
@@ -266,7 +322,10 @@ describe("embed client", () => {
     const embed = createEmbedClient({ baseUrl: p.info.baseUrl, session });
     const d = await embed.getDashboard(shared);
     expect(d.widgets.length).toBeGreaterThan(0);
-    expect((await embed.linkedDashboards({ deploymentId: 1, reportId: 1 })).map((x) => x.publicId)).toEqual([shared, p.info.embed.dashboards.restricted]);
+    expect((await embed.linkedDashboards({ deploymentId: 1, reportId: 1 })).map((x) => x.publicId)).toEqual([
+      shared,
+      p.info.embed.dashboards.restricted,
+    ]);
     await expect(embed.getDashboard("NoSuchDash01")).rejects.toBeInstanceOf(NotFoundError);
   });
 });

@@ -4,7 +4,13 @@
 import { describe, expect, it, vi } from "vitest";
 import { createEmbedBridge, EmbedSessionExchangeError, type IncomingMessage } from "../../../src/api/embed/bridge";
 import {
-  filterParameter, isIanaTimeZone, makeAction, makeEvent, parseAction, parseEvent, parseFilterParameter,
+  filterParameter,
+  isIanaTimeZone,
+  makeAction,
+  makeEvent,
+  parseAction,
+  parseEvent,
+  parseFilterParameter,
 } from "../../../src/api/embed/protocol";
 import { TimeoutError } from "../../../src/api/errors";
 
@@ -39,7 +45,10 @@ describe("protocol schemas", () => {
 
   it("parses actions and rejects one carrying surface, a bare offset time zone or a bad filter", () => {
     expect(parseAction(makeAction("svc:action:set-timezone", { timezone: "Europe/Paris" })).ok).toBe(true);
-    expect(parseAction({ ...makeAction("svc:action:refresh", {}), surface: "dashboard" })).toMatchObject({ ok: false, reason: "an action carrying surface" });
+    expect(parseAction({ ...makeAction("svc:action:refresh", {}), surface: "dashboard" })).toMatchObject({
+      ok: false,
+      reason: "an action carrying surface",
+    });
     expect(parseAction(makeAction("svc:action:set-timezone", { timezone: "+02:00" })).ok).toBe(false);
     expect(parseAction(makeAction("svc:action:set-timezone", { timezone: "UTC+2" })).ok).toBe(false);
     expect(parseAction(makeAction("svc:action:set-filter", { filterUrlParameter: 'f_orders.status="returned"' })).ok).toBe(false);
@@ -152,7 +161,13 @@ describe("embed bridge", () => {
     r.ready();
     r.deliver(makeEvent("svc:event:session-expiring", { expiresAt: 1, expiresInMs: 5 }));
     await flush();
-    r.deliver(makeEvent("svc:event:error", { message: "That session id cannot be redeemed", name: "EmbedSessionExchangeError", context: "session-renewal" }));
+    r.deliver(
+      makeEvent("svc:event:error", {
+        message: "That session id cannot be redeemed",
+        name: "EmbedSessionExchangeError",
+        context: "session-renewal",
+      }),
+    );
     expect(errors).toHaveLength(1);
     expect(errors[0]).toBeInstanceOf(EmbedSessionExchangeError);
     r.bridge.send("svc:action:refresh", {});
