@@ -124,9 +124,22 @@ const SLOT_COLS = [0, 5, 10, 15];
 const SLOT_ROW = 2;
 const USER = "outsider"; // editor in both deployments; cannot read the analyst's private reports (DENIED)
 
+/**
+ * The request layer's deadlines, scaled down for the soak (the product's are in src/api/deadlines.ts:
+ * same shape, longer values). An action's deadline follows from them: the longest chain of requests
+ * one action makes in turn — a token mint, a report lookup, the data, the record — each at its full
+ * budget, plus time for Excel and the engine's own work.
+ */
+const SOAK_DEADLINES = { managementAttemptMs: 4_000, dataAttemptMs: 6_000, tokenMintMs: 4_000 } as const;
+const SOAK_MANAGEMENT_BUDGET_MS = 8_000;
+const SOAK_DATA_BUDGET_MS = 20_000;
+const SOAK_LOCAL_WORK_MS = 20_000;
+export const SOAK_ACTION_DEADLINE_MS =
+  SOAK_DEADLINES.tokenMintMs + 2 * SOAK_MANAGEMENT_BUDGET_MS + SOAK_DATA_BUDGET_MS + SOAK_LOCAL_WORK_MS;
+
 export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   const log = o.log ?? (() => {});
-  const deadline = o.actionDeadlineMs ?? 60_000;
+  const deadline = o.actionDeadlineMs ?? SOAK_ACTION_DEADLINE_MS;
   const rnd = seededRandom(o.seed ^ 0x5eed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   const t0 = performance.now();
@@ -164,15 +177,17 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       createPlatformClient({
         baseUrl: platform.info.baseUrl,
         credential: platform.info.apiKeys[persona],
-        retry: { baseDelayMs: 5, maxDelayMs: 40 },
+        retry: { baseDelayMs: 5, maxDelayMs: 40, maxElapsedMs: SOAK_MANAGEMENT_BUDGET_MS },
+        deadlines: SOAK_DEADLINES,
       });
     const me = client(USER);
     const engines = new Map<number, SyncEngine>();
     for (const d of [1, 2]) {
       const data = createDataClient({
         dataUrl: platform.info.dataUrl,
-        token: createDeploymentTokenManager({ client: me, deploymentId: d }),
-        retry: { baseDelayMs: 5, maxDelayMs: 40 },
+        token: createDeploymentTokenManager({ client: me, deploymentId: d, mintDeadlineMs: SOAK_DEADLINES.tokenMintMs }),
+        retry: { baseDelayMs: 5, maxDelayMs: 40, maxElapsedMs: SOAK_DATA_BUDGET_MS },
+        deadlines: SOAK_DEADLINES,
       });
       engines.set(d, new SyncEngine({ port, platform: me, data, deploymentId: d, writeChunksPerCall: 1 }));
     }
