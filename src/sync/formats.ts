@@ -9,7 +9,9 @@
 //   percent     0.00"%": the semantic layer's percent values are already ×100 (Cube's own example is
 //               `sql: {a} / {b} * 100.0, format: percent`), so Excel must not multiply them again;
 //   number      a measure (or format "number"): thousands separators, "#,##0" when every value of the
-//               column is whole, else "#,##0.00"; a number dimension (an id, a year) stays General.
+//               column is whole, else "#,##0.00"; a number dimension (an id, a year) stays General
+//               unless its values have decimals (an amount from a SQL report): "#,##0.00";
+//   SQL time    no granularity is known: "yyyy-mm-dd" when every value is a whole day, else seconds.
 import type { SheetValue } from "../host/port.ts";
 import type { ResultColumn, TypedResult } from "../checksum/types.ts";
 
@@ -21,6 +23,10 @@ export const INTEGER_FORMAT = "#,##0";
 export const DECIMAL_FORMAT = "#,##0.00";
 /** Placeholder for "thousands separators, decimals if the values have any"; settled by settleNumberFormats. */
 export const NUMBER_AUTO = "#,##0.##";
+/** Placeholder for "General, or #,##0.00 if the values have decimals" (valid in Excel should it ever be written). */
+export const DECIMALS_AUTO = "General";
+/** Placeholder for a time column of unknown granularity: a date when every value is a whole day. */
+export const TIME_AUTO = "yyyy-mm-dd h:mm:ss";
 
 /** The header row's look: bold on a light accent fill (Office theme "Blue, Accent 1, Lighter 80%"). */
 export const HEADER_STYLE = { bold: true, fill: "#DDEBF7" } as const;
@@ -38,7 +44,7 @@ const TIME_FORMATS: Record<string, string> = {
 
 /** The Excel number format of a column (null = General). */
 export function numberFormatFor(c: FormatColumn): string | null {
-  if (c.type === "time") return TIME_FORMATS[c.granularity ?? "second"] ?? "yyyy-mm-dd hh:mm:ss";
+  if (c.type === "time") return c.granularity ? (TIME_FORMATS[c.granularity] ?? TIME_FORMATS.second!) : TIME_AUTO;
   if (c.type !== "number") return null;
   switch (c.format) {
     case "currency":
@@ -52,7 +58,7 @@ export function numberFormatFor(c: FormatColumn): string | null {
     case "imageUrl":
       return null;
   }
-  return c.kind === "measure" ? NUMBER_AUTO : null;
+  return c.kind === "measure" ? NUMBER_AUTO : DECIMALS_AUTO;
 }
 
 /** Replace NUMBER_AUTO by "#,##0" or "#,##0.00" from the column's data rows. */
@@ -61,13 +67,19 @@ export function settleNumberFormats(
   formats: (string | null)[],
   headerRows: number,
 ): (string | null)[] {
-  return formats.map((f, c) => {
-    if (f !== NUMBER_AUTO) return f;
+  const anyFraction = (c: number): boolean => {
     for (let r = headerRows; r < cells.length; r++) {
       const v = cells[r]![c];
-      if (typeof v === "number" && !Number.isInteger(v)) return DECIMAL_FORMAT;
+      if (typeof v === "number" && !Number.isInteger(v)) return true;
     }
-    return INTEGER_FORMAT;
+    return false;
+  };
+  return formats.map((f, c) => {
+    if (f === NUMBER_AUTO) return anyFraction(c) ? DECIMAL_FORMAT : INTEGER_FORMAT;
+    if (f === DECIMALS_AUTO) return anyFraction(c) ? DECIMAL_FORMAT : null;
+    // Times are serial numbers: a whole number is midnight, a whole day.
+    if (f === TIME_AUTO) return anyFraction(c) ? TIME_FORMATS.second! : TIME_FORMATS.day!;
+    return f;
   });
 }
 

@@ -64,7 +64,7 @@ export interface Layout {
  * last wrote (run-report.ts `source`), so a change that lays the same answer out differently
  * must bump this number.
  */
-export const LAYOUT_VERSION = 3; // 2: a pivot with columns and 0 rows keeps its headers; 3: short column titles (formats.ts withShortTitles)
+export const LAYOUT_VERSION = 4; // 2: a pivot with columns and 0 rows keeps its headers; 3: short column titles (formats.ts withShortTitles); 4: SQL columns get date and decimal formats from their values
 
 export const TOTAL_LABEL = "Total";
 const SCALE: Record<DisplayScale, number> = { model: 1, absolute: 1, thousands: 1e3, millions: 1e6, billions: 1e9 };

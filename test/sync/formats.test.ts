@@ -15,10 +15,9 @@ describe("formats from the semantic layer", () => {
     expect(numberFormatFor({ type: "time", granularity: "month" })).toBe("mmm yyyy");
     expect(numberFormatFor({ type: "time", granularity: "day" })).toBe("yyyy-mm-dd");
     expect(numberFormatFor({ type: "time", granularity: "year" })).toBe("yyyy");
-    expect(numberFormatFor({ type: "time" })).toBe("yyyy-mm-dd hh:mm:ss");
+    expect(numberFormatFor({ type: "time", granularity: "second" })).toBe("yyyy-mm-dd hh:mm:ss");
     expect(numberFormatFor({ type: "number", format: "currency", kind: "measure" })).toBe("$#,##0.00");
     expect(numberFormatFor({ type: "number", format: "percent", kind: "measure" })).toBe('0.00"%"');
-    expect(numberFormatFor({ type: "number", kind: "dimension" })).toBeNull(); // ids, years: no separators
     expect(numberFormatFor({ type: "number", format: "id", kind: "dimension" })).toBeNull();
     expect(numberFormatFor({ type: "string", kind: "dimension" })).toBeNull();
   });
@@ -29,6 +28,17 @@ describe("formats from the semantic layer", () => {
       [3, 2],
     ];
     expect(settleNumberFormats(cells, ["#,##0.##", "#,##0.##"], 1)).toEqual(["#,##0", "#,##0.00"]);
+  });
+  it("a SQL report's columns (no granularity, no format) take their formats from their values", () => {
+    const time = numberFormatFor({ type: "time", kind: "dimension" });
+    const num = numberFormatFor({ type: "number", kind: "dimension" });
+    // Serial dates: whole days (a month's first day) read as dates, times of day keep their time.
+    const cells = [
+      ["month", "at", "revenue", "year"],
+      [45292, 45292.5, 17004330.82, 2024],
+      [45323, 45323, 15294788.18, 2025],
+    ];
+    expect(settleNumberFormats(cells, [time, time, num, num], 1)).toEqual(["yyyy-mm-dd", "yyyy-mm-dd hh:mm:ss", "#,##0.00", null]);
   });
   it("titles are short unless two columns would share one", () => {
     const col = (key: string, title: string, shortTitle: string) => ({

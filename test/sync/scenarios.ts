@@ -481,8 +481,8 @@ export function platformScenarios(kind: WorkbookKind): void {
       const out = await placed(engine, report, { sheetId: wb.user.firstSheetId(), row: 0, col: 0 });
       const s = wb.user.firstSheetId();
       // Filter summary (account setting on; the report does not say) above the table.
-      expect(wb.user.cell(s, 0, 0)).toBe("Applied filter: Status is not cancelled");
-      expect(wb.user.cell(s, 1, 0)).toBe("Applied filter: Count > 1");
+      expect(wb.user.cell(s, 0, 0)).toBe("Applied filter: Orders Status is not cancelled");
+      expect(wb.user.cell(s, 1, 0)).toBe("Applied filter: Orders Count > 1");
       expect(wb.user.cell(s, 2, 0)).toBe("");
       // The grand total is the average over all rows from its own query, not an average of averages.
       const c = env.client();
