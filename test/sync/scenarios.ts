@@ -124,11 +124,9 @@ export function syncScenarios(label: string, kind: WorkbookKind): void {
       expect(wb.user.cell(s, 5, 1)).toBe(original);
 
       // Another report definition is another source, even with the same rows.
-      await env
-        .client()
-        .updateReport(env.deploymentId, p.reportId, {
-          jsonQuery: JSON.stringify({ ...JSON.parse(byCustomer(1200).jsonQuery!), timezone: "UTC" }),
-        });
+      await env.client().updateReport(env.deploymentId, p.reportId, {
+        jsonQuery: JSON.stringify({ ...JSON.parse(byCustomer(1200).jsonQuery!), timezone: "UTC" }),
+      });
       const before = decoded;
       expect(await engine.refresh(p.key, "ask")).toMatchObject({ kind: "refreshed", stats: { cellsWritten: 0 } });
       expect(decoded).toBe(before + 1);
