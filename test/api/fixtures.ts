@@ -1,10 +1,11 @@
-// Loads the recorded real semantic-layer responses (/work/shared/fixtures/semantic-layer)
+// Loads the recorded real semantic-layer responses (test/fixtures/semantic-layer, recorded from Cube 0.33.65)
 // and serves them through a fake fetch, in order.
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { FetchLike } from "../../src/api";
 
-export const FIXTURE_DIR = "/work/shared/fixtures/semantic-layer";
+export const FIXTURE_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "semantic-layer");
 
 export interface Recorded {
   request: { method: string; path: string; body?: unknown; authorization: string };

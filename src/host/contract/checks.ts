@@ -56,9 +56,7 @@ export async function readAll(port: SheetPort, area: Area, blockRows?: number): 
 }
 
 /** Listen for changes; `until` resolves with the first change matching pred (or fails after ms). */
-async function listen(
-  port: SheetPort,
-): Promise<{
+async function listen(port: SheetPort): Promise<{
   seen: SheetChange[];
   until(pred: (c: SheetChange) => boolean, what: string, ms?: number): Promise<SheetChange>;
   stop(): Promise<void>;
