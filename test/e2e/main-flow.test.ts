@@ -341,6 +341,18 @@ describe("main flow", { timeout: 120_000 }, () => {
         });
         // The pane started: its first view is there (not "Loading…", not a blank frame).
         await pwExpect(opened.pane.getByRole("button", { name: /^(Sign in|Refresh all)$/ }).first()).toBeVisible({ timeout: 20_000 });
+        if (i === 0) {
+          // Offline: office.js's telemetry frame (opened 3 s after its start) never loads; nothing leaves this origin.
+          await opened.page.waitForTimeout(4_000);
+          const away = await frame!.evaluate(() => [
+            ...performance
+              .getEntriesByType("resource")
+              .map((e) => e.name)
+              .filter((u) => new URL(u).origin !== location.origin),
+            ...[...document.querySelectorAll("iframe")].map((f) => f.src).filter((u) => u && new URL(u).origin !== location.origin),
+          ]);
+          expect(away).toEqual([]);
+        }
         expect(opened.problems).toEqual([]);
       } finally {
         await opened.page.context().close();
