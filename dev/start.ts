@@ -42,6 +42,8 @@ async function main(): Promise<void> {
     // Comments sign in through the stand-in's dev session broker (a customer's backend in production).
     sessionUrl: via(`${info.baseUrl}/__dev/embed-session`),
     embedViewer: { externalId: "ana", embedTenantName: info.embed.tenants[0]! },
+    // The agent form (deployments whose token sign-in for chat is off) needs an agent id: the stand-in's default.
+    chatAgentId: info.chat.agentId,
   };
 
   const { default: configFn } = (await import(path.join(root, "webpack.config.js"))) as {

@@ -12,6 +12,8 @@ export interface HarnessConfig {
   sessionUrl?: string;
   /** Who the dev broker signs in as (the harness page's ?embedUser=&embedTenant= override it). */
   embedViewer?: { externalId: string; embedTenantName?: string };
+  /** The stand-in's default agent (its start line's chat.agentId): the chat's agent id when the user has none. */
+  chatAgentId?: string;
 }
 
 export const CONFIG_PATH = "/harness-config.json";
@@ -31,6 +33,11 @@ export function parseHarnessConfig(x: unknown): HarnessConfig {
   if (o.sessionUrl !== undefined) {
     if (typeof o.sessionUrl !== "string") throw new Error("harness config: sessionUrl must be a string");
     out.sessionUrl = o.sessionUrl;
+  }
+  if (o.chatAgentId !== undefined) {
+    if (typeof o.chatAgentId !== "string" || o.chatAgentId === "")
+      throw new Error("harness config: chatAgentId must be a non-empty string");
+    out.chatAgentId = o.chatAgentId;
   }
   const v = o.embedViewer as Record<string, unknown> | undefined;
   if (v !== undefined) {

@@ -10,6 +10,7 @@ import { defaultStore, SecretStore } from "./state/secrets";
 import { installTheme } from "./theme/theme";
 import { createLiveBackend } from "./live/backend";
 import type { EmbedConfig } from "./live/comments";
+import type { ChatDefaults } from "./live/chat";
 
 function readPrefill(): Prefill {
   const raw = (globalThis as { __cellboundPrefill?: unknown }).__cellboundPrefill;
@@ -40,6 +41,12 @@ function readEmbedPrefill(): EmbedConfig {
   return out;
 }
 
+/** The harness's default agent id for the chat's agent form (real Excel sets none: the user enters one). */
+function readChatPrefill(): ChatDefaults {
+  const raw = (globalThis as { __cellboundPrefill?: { chatAgentId?: unknown } }).__cellboundPrefill;
+  return typeof raw?.chatAgentId === "string" && raw.chatAgentId ? { defaultAgentId: raw.chatAgentId } : {};
+}
+
 /** The hidden Diagnostics view (the sheet-port contract suite), in its own chunk. */
 const loadDiagnostics = () => import("./diagnostics/index").then((m) => m.DiagnosticsView as ComponentType<{ store: PaneStore }>);
 
@@ -54,7 +61,11 @@ render(
     {() => {
       if (!store) {
         installTheme();
-        store = new PaneStore(createLiveBackend(undefined, readEmbedPrefill()), new SecretStore(defaultStore()), readPrefill());
+        store = new PaneStore(
+          createLiveBackend(undefined, readEmbedPrefill(), readChatPrefill()),
+          new SecretStore(defaultStore()),
+          readPrefill(),
+        );
         void store.restore();
       }
       return <App store={store} loadDiagnostics={loadDiagnostics} />;

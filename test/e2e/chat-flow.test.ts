@@ -123,4 +123,20 @@ describe("chat flow", { timeout: 120_000 }, () => {
       rig.platform.setAppConfig({ sheetsAgentChatEnabled: true });
     }
   });
+
+  it("5. on a deployment whose token sign-in for chat is off (deployment 2), the chat works with no agent id typed (issue 14)", async () => {
+    expect(rig.platform.info.chat.tokenChatDeploymentIds).not.toContain(2);
+    // The outsider is an editor in both deployments; the harness's config carries the stand-in's default agent.
+    if (await button("Sign out").isVisible()) await button("Sign out").click();
+    await pane.getByLabel("API key or access token").fill(rig.platform.info.apiKeys.outsider);
+    await button("Sign in").click();
+    await button("Use Finance Sandbox").click();
+    await pwExpect(button("Chat")).toBeVisible({ timeout: 20_000 });
+    await button("Chat").click();
+    await pane.getByText("Chat settings").click();
+    await pwExpect(pane.getByLabel(/^Agent id/)).toHaveValue(rig.platform.info.chat.agentId);
+    await askAgent("revenue by month");
+    await pwExpect(pane.getByText(/^Tokens: /)).toBeVisible({ timeout: 30_000 });
+    await pwExpect(pane.locator(".cb-chat-md strong").first()).toHaveText("Revenue by month");
+  });
 });

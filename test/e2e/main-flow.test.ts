@@ -303,4 +303,60 @@ describe("main flow", { timeout: 120_000 }, () => {
     await pwExpect(frame.locator("html")).toHaveAttribute("data-theme", "light", { timeout: 20_000 });
     expect(problems).toEqual([]);
   });
+
+  it("loads Office.js from the pinned package in the pane and starts every time (issue 13 §3)", async () => {
+    for (let i = 0; i < 5; i++) {
+      const opened = await openHarness(rig);
+      try {
+        const frame = await (await opened.page.locator("#taskpane").elementHandle())!.contentFrame();
+        const office = await frame!.evaluate(async () => {
+          const w = window as unknown as {
+            Office: { onReady(): Promise<{ host: unknown }>; onReadyInternal?: unknown };
+            OSF?: unknown;
+            Microsoft?: { Office?: { WebExtension?: unknown } };
+          };
+          const info = await w.Office.onReady();
+          const script = performance.getEntriesByType("resource").find((e) => new URL(e.name).pathname === "/office-js/office.js");
+          return {
+            host: info.host,
+            // Only the real library has these: the dev/excel shim defines neither.
+            onReadyInternal: typeof w.Office.onReadyInternal,
+            osf: typeof w.OSF,
+            // Office is the library's own namespace (the shim patches it, never replaces it)…
+            library: w.Office === w.Microsoft?.Office?.WebExtension,
+            // …and its context getter answers dev/excel's workbook.
+            contextHost: (w.Office as unknown as { context?: { host?: unknown } }).context?.host ?? null,
+            script: script ? new URL(script.name).origin : null,
+            url: location.pathname,
+          };
+        });
+        expect(office).toEqual({
+          host: "Excel",
+          onReadyInternal: "function",
+          osf: "object",
+          library: true,
+          contextHost: "Excel",
+          script: rig.served.url,
+          url: "/harness-taskpane.html",
+        });
+        // The pane started: its first view is there (not "Loading…", not a blank frame).
+        await pwExpect(opened.pane.getByRole("button", { name: /^(Sign in|Refresh all)$/ }).first()).toBeVisible({ timeout: 20_000 });
+        if (i === 0) {
+          // Offline: office.js's telemetry frame (opened 3 s after its start) never loads; nothing leaves this origin.
+          await opened.page.waitForTimeout(4_000);
+          const away = await frame!.evaluate(() => [
+            ...performance
+              .getEntriesByType("resource")
+              .map((e) => e.name)
+              .filter((u) => new URL(u).origin !== location.origin),
+            ...[...document.querySelectorAll("iframe")].map((f) => f.src).filter((u) => u && new URL(u).origin !== location.origin),
+          ]);
+          expect(away).toEqual([]);
+        }
+        expect(opened.problems).toEqual([]);
+      } finally {
+        await opened.page.context().close();
+      }
+    }
+  });
 });

@@ -37,6 +37,7 @@ export async function startRig(o: { embed?: boolean } = {}): Promise<Rig> {
       dataUrl: platform.info.dataUrl,
       credential: platform.info.apiKeys.analyst,
       persona: "analyst",
+      chatAgentId: platform.info.chat.agentId,
       ...(o.embed
         ? {
             sessionUrl: `${platform.info.baseUrl}/__dev/embed-session`,

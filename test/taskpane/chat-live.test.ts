@@ -77,3 +77,31 @@ describe("live ChatService", () => {
     expect(found).toMatchObject({ name: "Revenue by day", sqlQuery: sql.sqlQuery });
   });
 });
+
+describe("live ChatService on a deployment whose token sign-in for chat is off (issue 14)", () => {
+  // Deployment 2 refuses the deployment form; the agent form needs an agent id. The outsider (an
+  // editor in both deployments) has saved none: the host's default (in dev, the stand-in's) is used.
+  const onDeployment2 = (defaults?: { defaultAgentId?: string }) =>
+    createChatService(
+      { baseUrl: p.info.baseUrl, dataUrl: p.info.dataUrl, credential: p.info.apiKeys.outsider },
+      { id: 2, name: "Finance Sandbox" },
+      undefined,
+      defaults,
+    );
+
+  it("answers without the user typing an agent id, using the stand-in's default agent", async () => {
+    expect(p.info.chat.tokenChatDeploymentIds).not.toContain(2);
+    const s = onDeployment2({ defaultAgentId: p.info.chat.agentId });
+    expect(await s.open()).toMatchObject({ ok: true, prefs: { agentId: p.info.chat.agentId } });
+    const frames: ChatFrame[] = [];
+    const r = await s.send({ input: "revenue by month", onFrame: (f) => frames.push(f) });
+    expect(r.completed).toBe(true);
+    expect(frames.some((f) => f.toolCall?.name === "svcSqlApi" && f.toolCall.result)).toBe(true);
+  });
+
+  it("without a default, the agent form has no agent and the question is refused", async () => {
+    const s = onDeployment2();
+    expect(await s.open()).toMatchObject({ ok: true, prefs: { agentId: null } });
+    await expect(s.send({ input: "revenue by month", onFrame: () => {} })).rejects.toThrow();
+  });
+});

@@ -329,6 +329,63 @@ describe("task pane views", () => {
     expect(calls).toContain("fork");
   });
 
+  it("one notification area: a bad URL on Connect replaces the sign-in error, with advice fitted to Connect", async () => {
+    const { backend } = scriptedBackend({ home: HOME });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    type(root.querySelector<HTMLInputElement>("#cb-base-url")!, "http://127.0.0.1:9999");
+    type(root.querySelector<HTMLInputElement>("#cb-credential")!, "bad-key");
+    button(root, "Sign in").click();
+    await until(() => root.textContent!.includes("Your sign-in was not accepted"));
+    expect(root.querySelectorAll(".cb-message")).toHaveLength(1);
+    expect(root.querySelector(".cb-message")!.textContent).not.toContain("Sign out");
+    // A new message replaces the last one: never two boxes at once.
+    type(root.querySelector<HTMLInputElement>("#cb-base-url")!, "http://127.0.0.1:9999/app");
+    button(root, "Sign in").click();
+    await until(() => root.textContent!.includes("without a path"));
+    expect(root.querySelectorAll(".cb-message, [role=alert]")).toHaveLength(1);
+    expect(root.textContent).not.toContain("Your sign-in was not accepted");
+    expect(root.querySelector("#cb-base-url")!.getAttribute("aria-invalid")).toBe("true");
+    // An error stays until dismissed.
+    button(root, "Dismiss", root.querySelector(".cb-message")!).click();
+    await until(() => root.querySelector(".cb-message") === null);
+    expect(root.querySelector("#cb-base-url")!.hasAttribute("aria-invalid")).toBe(false);
+  });
+
+  it("one notification area: a failed reports listing is said there (dismissible), replacing the last message; a good search withdraws it", async () => {
+    let fail = true;
+    let release: () => void = () => {};
+    const { backend } = scriptedBackend({
+      home: HOME,
+      reports: async () => {
+        if (!fail) return { items: [], next: null };
+        await new Promise<void>((r) => (release = r));
+        throw Object.assign(new Error("401"), { kind: "unauthorized", status: 401 });
+      },
+    });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
+    await until(() => root.querySelector('[data-placement="b"]') !== null);
+    button(root, "Reports").click();
+    await until(() => root.textContent!.includes("Loading reports…"));
+    store.notice.value = { tone: "success", title: "Report placed" };
+    await until(() => root.textContent!.includes("Report placed"));
+    release();
+    await until(() => root.textContent!.includes("Your sign-in was not accepted"));
+    expect(root.querySelectorAll(".cb-message")).toHaveLength(1);
+    expect(root.textContent).not.toContain("Report placed");
+    expect(root.textContent).not.toContain("No reports match.");
+    const box = root.querySelector(".cb-message")!;
+    expect(box.getAttribute("role")).toBe("alert");
+    button(root, "Dismiss", box); // an error stays until dismissed: it has its ✕
+    // The cause gone (a good search), the message is withdrawn.
+    fail = false;
+    button(root, "Search").click();
+    await until(() => root.textContent!.includes("No reports match."));
+    expect(root.querySelector(".cb-message")).toBeNull();
+  });
+
   it("a 422 gets its own clear message", async () => {
     const { backend, ws } = scriptedBackend({ home: HOME });
     ws.home = async () => {

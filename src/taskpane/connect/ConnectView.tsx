@@ -3,11 +3,18 @@
 import { useSignal } from "@preact/signals";
 import type { PaneStore } from "../state/store";
 
+const URL_NOTICE = "connect-url";
+
 export function ConnectView({ store }: { store: PaneStore }) {
   const baseUrl = useSignal(store.prefill.baseUrl ?? "");
   const dataUrl = useSignal(store.prefill.dataUrl ?? "");
   const credential = useSignal(store.prefill.credential ?? "");
-  const urlError = useSignal<string | null>(null);
+  // A bad URL is said in the pane's one notification area (kind "connect-url"), the field marked invalid.
+  const urlError = (detail: string) => {
+    store.notice.value = { tone: "error", title: "Check the platform URL", detail, kind: URL_NOTICE };
+    document.getElementById("cb-base-url")?.focus();
+  };
+  const urlInvalid = store.notice.value?.kind === URL_NOTICE;
   const busy = store.busy.value !== null;
 
   const submit = async (ev: Event) => {
@@ -16,19 +23,19 @@ export function ConnectView({ store }: { store: PaneStore }) {
     try {
       url = new URL(baseUrl.value.trim());
     } catch {
-      urlError.value = "Enter the platform's address, for example https://acme.example.com";
+      urlError("Enter the platform's address, for example https://acme.example.com");
       return;
     }
     if (url.protocol !== "https:" && !(url.protocol === "http:" && /^(127\.0\.0\.1|localhost)$/.test(url.hostname))) {
-      urlError.value = "Use an https:// address (plain http is allowed only for a local stand-in).";
+      urlError("Use an https:// address (plain http is allowed only for a local stand-in).");
       return;
     }
     if (url.pathname.replace(/\/+$/, "") !== "" || url.search || url.hash) {
       // The API lives at the tenant host itself (seeds 01): a path here only leads to 404s.
-      urlError.value = `Enter the platform's address without a path, for example ${url.origin}`;
+      urlError(`Enter the platform's address without a path, for example ${url.origin}`);
       return;
     }
-    urlError.value = null;
+    store.clearNotice(URL_NOTICE);
     const data = dataUrl.value.trim();
     await store.signIn({ baseUrl: url.origin, dataUrl: data === "" ? null : data, credential: credential.value.trim() });
   };
@@ -69,14 +76,8 @@ export function ConnectView({ store }: { store: PaneStore }) {
           placeholder="https://acme.example.com"
           value={baseUrl.value}
           onInput={(e) => (baseUrl.value = e.currentTarget.value)}
-          aria-invalid={urlError.value ? true : undefined}
-          aria-describedby={urlError.value ? "cb-url-error" : undefined}
+          aria-invalid={urlInvalid ? true : undefined}
         />
-        {urlError.value && (
-          <span id="cb-url-error" class="cb-hint" role="alert">
-            {urlError.value}
-          </span>
-        )}
       </div>
       <div class="cb-field">
         <label for="cb-credential">API key or access token</label>

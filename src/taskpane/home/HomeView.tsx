@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { PlacementView } from "../model";
 import type { PaneStore } from "../state/store";
-import { NoticeBox, ProgressLine } from "../ui/Notice";
+import { ProgressLine } from "../ui/Notice";
 import { relativeTime } from "../ui/time";
 import { DisconnectButton } from "./ConfirmDisconnect";
 import { EditBanner } from "./EditBanner";
@@ -167,7 +167,6 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
           </button>
         </div>
       </div>
-      {store.homeError.value && <NoticeBox notice={store.homeError.value} />}
       {home?.copied && (
         <div class="cb-message cb-message-warning" role="status">
           <strong>This looks like a copy of another workbook</strong>

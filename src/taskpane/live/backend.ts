@@ -16,9 +16,13 @@ import {
 import type { Backend, ConnectInput, Deployment, Workspace } from "../model";
 import { defaultDataUrl, openWorkspace } from "./workspace";
 import type { EmbedConfig } from "./comments";
+import type { ChatDefaults } from "./chat";
 
-/** `embed`: the comments pane's default session URL (and broker request), e.g. from the harness. */
-export function createLiveBackend(fetchImpl?: typeof fetch, embed: EmbedConfig = {}): Backend {
+/**
+ * `embed`: the comments pane's default session URL (and broker request), e.g. from the harness;
+ * `chat`: the chat's defaults (the harness gives the stand-in's default agent id).
+ */
+export function createLiveBackend(fetchImpl?: typeof fetch, embed: EmbedConfig = {}, chat: ChatDefaults = {}): Backend {
   return {
     async signIn(input: ConnectInput, signal?: AbortSignal) {
       const client = createPlatformClient({
@@ -35,7 +39,7 @@ export function createLiveBackend(fetchImpl?: typeof fetch, embed: EmbedConfig =
       return { user: { name: name || me.email, email: me.email }, deployments: deployments.map((d) => ({ id: d.id, name: d.name })) };
     },
     open(input: ConnectInput, deployment: Deployment, deployments?: readonly Deployment[]): Promise<Workspace> {
-      return openWorkspace(input, deployment, fetchImpl, deployments, embed);
+      return openWorkspace(input, deployment, fetchImpl, deployments, embed, chat);
     },
   };
 }

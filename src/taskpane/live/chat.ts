@@ -44,7 +44,18 @@ export function parseThreads(v: unknown): ThreadRef[] {
   }
 }
 
-export function createChatService(input: ConnectInput, deployment: Deployment, fetchImpl?: typeof fetch): ChatService {
+/** Defaults a host gives the chat (the harness: the stand-in's default agent). Real Excel gives none. */
+export interface ChatDefaults {
+  /** The agent id for the agent form when the user has saved none. */
+  defaultAgentId?: string;
+}
+
+export function createChatService(
+  input: ConnectInput,
+  deployment: Deployment,
+  fetchImpl?: typeof fetch,
+  defaults: ChatDefaults = {},
+): ChatService {
   const f = fetchImpl ? { fetch: fetchImpl } : {};
   const platform: PlatformClient = createPlatformClient({ baseUrl: input.baseUrl, credential: input.credential, ...f });
   const settings = createChatSettingsClient({ baseUrl: input.baseUrl, credential: input.credential, ...f });
@@ -94,7 +105,8 @@ export function createChatService(input: ConnectInput, deployment: Deployment, f
       }
       const s = (me.settings?.sheetsSettings ?? {}) as Record<string, unknown>;
       prefs = {
-        agentId: typeof s.chatAgentId === "string" ? s.chatAgentId : null,
+        // The user's saved agent wins; else the host's default (dev: the stand-in's), else none.
+        agentId: typeof s.chatAgentId === "string" && s.chatAgentId ? s.chatAgentId : (defaults.defaultAgentId ?? null),
         openThreadId: typeof s.chatOpenThreadId === "string" ? s.chatOpenThreadId : null,
         threads: parseThreads(s.chatThreads),
       };

@@ -5,7 +5,7 @@ import type { ConnectInput, Deployment, Workspace } from "../model";
 import { createCatalog, summarize } from "./catalog";
 import { openWorkbookOps } from "./engine";
 import { createLiveComments, type EmbedConfig } from "./comments";
-import { createChatService } from "./chat";
+import { createChatService, type ChatDefaults } from "./chat";
 import { createLiveDashboard } from "./dashboard";
 
 /** The data API's base when Connect leaves it empty: the platform's documented default path. */
@@ -19,6 +19,7 @@ export async function openWorkspace(
   fetchImpl?: typeof fetch,
   deployments?: readonly Deployment[],
   embed: EmbedConfig = {},
+  chatDefaults: ChatDefaults = {},
 ): Promise<Workspace> {
   const client = createPlatformClient({ baseUrl: input.baseUrl, credential: input.credential, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
   const dataUrl = input.dataUrl ?? defaultDataUrl(input.baseUrl);
@@ -74,7 +75,7 @@ export async function openWorkspace(
     fork: (signal) => ops.fork(signal),
     watch: (listener) => ops.watch(listener),
     comments,
-    chat: createChatService(input, deployment, fetchImpl),
+    chat: createChatService(input, deployment, fetchImpl, chatDefaults),
     dashboard,
     close: async () => {
       comments.close();

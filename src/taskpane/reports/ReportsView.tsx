@@ -3,17 +3,20 @@
 import { useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import type { ReportSummary } from "../model";
-import { errorNotice, type Notice, type PaneStore } from "../state/store";
+import { errorNotice, type PaneStore } from "../state/store";
 import { BusyLine } from "../app/BusyLine";
-import { NoticeBox } from "../ui/Notice";
 import { relativeTime } from "../ui/time";
+
+const LOAD = "reports-load";
 
 export function ReportsView({ store }: { store: PaneStore }) {
   const search = useSignal("");
   const items = useSignal<ReportSummary[]>([]);
   const next = useSignal<string | null>(null);
   const loading = useSignal(false);
-  const error = useSignal<Notice | null>(null);
+  // A failed listing is said in the pane's one notification area (kind "reports-load"); this only
+  // keeps "No reports match." from claiming an empty result.
+  const failed = useSignal(false);
   const selected = useSignal<number | null>(null);
   const valuesOnly = useSignal(false);
   const ws = store.workspace.value;
@@ -26,16 +29,18 @@ export function ReportsView({ store }: { store: PaneStore }) {
     const c = new AbortController();
     inflight.current = c;
     loading.value = true;
-    error.value = null;
+    failed.value = false;
+    store.clearNotice(LOAD);
     try {
       const page = await ws.reports({ search: search.value.trim(), after }, c.signal);
       items.value = after ? [...items.value, ...page.items] : page.items;
       next.value = page.next;
     } catch (e) {
       if (inflight.current !== c) return; // a newer listing took over
-      error.value = c.signal.aborted
-        ? { tone: "info", title: "Loading reports was cancelled", next: "Search again to load them." }
-        : errorNotice(e);
+      failed.value = true;
+      store.notice.value = c.signal.aborted
+        ? { tone: "info", title: "Loading reports was cancelled", next: "Search again to load them.", kind: LOAD }
+        : { ...errorNotice(e), kind: LOAD };
     } finally {
       if (inflight.current === c) {
         inflight.current = null;
@@ -81,7 +86,6 @@ export function ReportsView({ store }: { store: PaneStore }) {
         <input type="checkbox" checked={valuesOnly.value} onChange={(e) => (valuesOnly.value = e.currentTarget.checked)} />
         Values only <span class="cb-meta">(no number formats or header style; you format the cells)</span>
       </label>
-      {error.value && <NoticeBox notice={error.value} />}
       {busy && <BusyLine busy={busy} />}
       <ul class="cb-list" aria-label="Reports" aria-busy={loading.value}>
         {items.value.map((r) => (
@@ -109,7 +113,7 @@ export function ReportsView({ store }: { store: PaneStore }) {
         ))}
       </ul>
       {loading.value && <BusyLine busy={{ label: "Loading reports…", cancel: () => inflight.current?.abort() }} />}
-      {!loading.value && items.value.length === 0 && !error.value && <p>No reports match.</p>}
+      {!loading.value && items.value.length === 0 && !failed.value && <p>No reports match.</p>}
       {next.value && !loading.value && (
         <button type="button" class="cb-btn" onClick={() => void load(next.value)}>
           Load more

@@ -25,6 +25,11 @@ export interface Notice {
   title: string;
   detail?: string;
   next?: string;
+  /**
+   * What the message is about, for a view's own messages ("reports-load", "home-load", "connect-url"):
+   * the view withdraws its message (clearNotice) when the cause is gone, never someone else's.
+   */
+  kind?: string;
 }
 
 export interface Prefill {
@@ -55,7 +60,6 @@ export class PaneStore {
 
   readonly home = signal<HomeData | null>(null);
   readonly homeLoading = signal(false);
-  readonly homeError = signal<Notice | null>(null);
   readonly rowStates = signal<Record<string, RowRefreshState>>({});
   readonly refreshAll = signal<(RefreshAllProgress & { running: boolean }) | null>(null);
   readonly editPrompt = signal<EditPrompt | null>(null);
@@ -105,6 +109,11 @@ export class PaneStore {
     } catch (e) {
       this.notice.value = { ...errorNotice(e), title: `Could not reconnect: ${describeError(e).title}` };
     }
+  }
+
+  /** Withdraw the notice if it is of this kind (its cause is gone); any other message stays. */
+  clearNotice(kind: string): void {
+    if (this.notice.value?.kind === kind) this.notice.value = null;
   }
 
   /** Abort every action in flight (its request too) and the home load; Refresh all stops. */
@@ -244,13 +253,19 @@ export class PaneStore {
       if (c.signal.aborted) return;
       batch(() => {
         this.home.value = data;
-        this.homeError.value = null;
+        this.clearNotice("home-load");
       });
     } catch (e) {
       if (this.homeAbort !== c) return; // a newer load took over
-      this.homeError.value = c.signal.aborted
-        ? { tone: "info", title: "Checking the workbook was cancelled", next: "Open the Workbook tab again to check it." }
-        : errorNotice(e);
+      // In the pane's one notification area (replacing what is there), withdrawn by the next good load.
+      this.notice.value = c.signal.aborted
+        ? {
+            tone: "info",
+            title: "Checking the workbook was cancelled",
+            next: "Open the Workbook tab again to check it.",
+            kind: "home-load",
+          }
+        : { ...errorNotice(e), kind: "home-load" };
     } finally {
       if (this.homeAbort === c) {
         this.homeAbort = null;
