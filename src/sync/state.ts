@@ -46,6 +46,12 @@ const Pending = z.object({
   phase: z.enum(["writing", "written"]).optional(),
   /** Rows (relative to the anchor) of the write call under way: a chunk there may hold neither fingerprint. */
   inFlight: RowSpan.nullable().optional(),
+  /**
+   * Rows (relative to the anchor) that held an earlier unfinished write of this placement when
+   * this write began, and that this write rewrites: until it reaches them they hold neither
+   * fingerprint, yet they are Cellbound's (an earlier journal's `inFlight` is replaced by this one).
+   */
+  carried: z.array(RowSpan).max(1000).optional(),
   /** Cells the write clears when it shrinks the placement (relative to the anchor). */
   clears: z.array(Relative).max(8).optional(),
 });
