@@ -48,6 +48,7 @@ import {
   addPlacement,
   classify,
   loadPlacements,
+  MAX_CARRIED,
   updatePlacement,
   type CellState,
   type LocalPlacement,
@@ -139,8 +140,6 @@ export type RefreshOutcome =
   | { kind: "missing"; reason: string };
 
 export const MAX_DIFF = 500;
-/** Spans a journal's `carried` lists at most (state.ts). */
-const MAX_CARRIED = 1000;
 
 export interface PreparedRefresh {
   placement: LocalPlacement;
@@ -661,7 +660,8 @@ export class SyncEngine {
         .map((i) => chunkRows(prep.incoming, i, prep.shape.rows))
         .filter((r) => !kept(r)),
     );
-    // The journal holds a bounded list: past it, one span over them all (the safe side for our own rows).
+    // The journal holds a bounded list (a sheet's 1,048,576 rows make at most 525 separate spans of
+    // 1,000-row chunks, so this never applies in Excel): past it, one span over them all.
     return rows.length > MAX_CARRIED ? [{ from: rows[0]!.from, to: rows[rows.length - 1]!.to }] : rows;
   }
 
