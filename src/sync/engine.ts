@@ -48,6 +48,7 @@ import {
   addPlacement,
   classify,
   loadPlacements,
+  MAX_CARRIED,
   updatePlacement,
   type CellState,
   type LocalPlacement,
@@ -541,6 +542,7 @@ export class SyncEngine {
     }
     const writes = calls.length > 0 || leftovers.length > 0; // nothing to write: the journal opens already complete
     const clears = leftovers.map((a) => ({ row: a.row - anchor.row, col: a.col - anchor.col, rows: a.rows, cols: a.cols }));
+    const carried = p.pending && writes ? await this.carriedRows(p, prep, current, fpOf, inKept) : [];
     await updatePlacement(port, p.key, (x) => ({
       ...x,
       pending: {
@@ -551,6 +553,7 @@ export class SyncEngine {
         phase: writes ? "writing" : "written",
         inFlight: null,
         ...(clears.length ? { clears } : {}),
+        ...(carried.length ? { carried } : {}),
       },
     }));
     // Formats: grown rows/columns get theirs first; the values keep whatever format a cell has (styling.ts).
@@ -634,6 +637,34 @@ export class SyncEngine {
     }));
   }
 
+  /**
+   * The rows an earlier unfinished write left holding neither the committed grid nor the one this
+   * write brings (the half-written call of its journal, or whole chunks of its grid). The new
+   * journal replaces the earlier one, its `inFlight` with it, so it carries these rows until this
+   * write rewrites them: an interruption before then still reads "Interrupted", never a hand edit.
+   * Only rows this write rewrites are carried (rows kept as edits stay edits).
+   */
+  private async carriedRows(
+    p: LocalPlacement,
+    prep: PreparedRefresh,
+    current: Grid,
+    fpOf: (s: Shape) => Promise<ResultChecksum>,
+    kept: (r: { from: number; to: number }) => boolean,
+  ): Promise<{ from: number; to: number }[]> {
+    const next: PendingWrite = { checksum: prep.incoming, shape: prep.shape, at: "", phase: "writing", inFlight: null };
+    const probe = await this.classifyCells({ ...p, pending: next }, current, fpOf);
+    if (probe.kind !== "edited") return [];
+    const rows = mergeRuns(
+      probe.editedChunks
+        .filter((i) => i < prep.incoming.chunks.length)
+        .map((i) => chunkRows(prep.incoming, i, prep.shape.rows))
+        .filter((r) => !kept(r)),
+    );
+    // The journal holds a bounded list (a sheet's 1,048,576 rows make at most 525 separate spans of
+    // 1,000-row chunks, so this never applies in Excel): past it, one span over them all.
+    return rows.length > MAX_CARRIED ? [{ from: rows[0]!.from, to: rows[rows.length - 1]!.to }] : rows;
+  }
+
   /** Classify the current cells (read in the union shape) of a placement. */
   async classifyCells(
     p: LocalPlacement,
@@ -649,13 +680,14 @@ export class SyncEngine {
     if (!pending) return classify(committedNow, committed, null, pendingNow);
     const emptyPending =
       committed && pending.shape.rows > p.shape.rows ? await fingerprintGrid(emptyGrid(pending.shape.rows, pending.shape.cols)) : null;
-    const inFlight = pending.phase === "writing" && pending.inFlight ? pending.inFlight : null;
+    // Rows that may hold neither fingerprint: the call under way, and what an earlier unfinished write left (`carried`).
+    const spans = pending.phase === "writing" ? [...(pending.inFlight ? [pending.inFlight] : []), ...(pending.carried ?? [])] : [];
     return classify(committedNow, committed, pending.checksum, pendingNow, {
       emptyPending,
       inFlight: (i) => {
-        if (!inFlight || i >= pending.checksum.chunks.length) return false;
+        if (spans.length === 0 || i >= pending.checksum.chunks.length) return false;
         const r = chunkRows(pending.checksum, i, pending.shape.rows);
-        return r.from <= inFlight.to && inFlight.from <= r.to;
+        return spans.some((s) => r.from <= s.to && s.from <= r.to);
       },
     });
   }

@@ -26,6 +26,8 @@ const Checksum = z.object({
 });
 
 const Shape = z.object({ rows: z.number().int().min(1), cols: z.number().int().min(1) });
+/** Spans a journal's `carried` lists at most (the engine merges them into one span past it). */
+export const MAX_CARRIED = 1000;
 const RowSpan = z.object({ from: z.number().int().min(0), to: z.number().int().min(0) });
 /** An area relative to the placement's anchor (rows/cols offsets), e.g. the rows a shrink leaves. */
 const Relative = z.object({
@@ -46,6 +48,12 @@ const Pending = z.object({
   phase: z.enum(["writing", "written"]).optional(),
   /** Rows (relative to the anchor) of the write call under way: a chunk there may hold neither fingerprint. */
   inFlight: RowSpan.nullable().optional(),
+  /**
+   * Rows (relative to the anchor) that held an earlier unfinished write of this placement when
+   * this write began, and that this write rewrites: until it reaches them they hold neither
+   * fingerprint, yet they are Cellbound's (an earlier journal's `inFlight` is replaced by this one).
+   */
+  carried: z.array(RowSpan).max(MAX_CARRIED).optional(),
   /** Cells the write clears when it shrinks the placement (relative to the anchor). */
   clears: z.array(Relative).max(8).optional(),
 });

@@ -165,6 +165,70 @@ export function faultScenarios(label: string, kind: WorkbookKind): void {
       expect((await check(engine)).placements[0]).toMatchObject({ edit: "clean" });
     });
 
+    it("a refresh interrupted over an earlier interrupted one: the rows the first left half written stay Interrupted (soak seed 20261123)", async () => {
+      const wb = newBook();
+      const engine = env.engine(wb);
+      const asc = byCustomer(1200);
+      const p = await placed(engine, await env.createReport(asc), at(wb, 0, 0));
+      const desc = { jsonQuery: asc.jsonQuery!.replace('"asc"', '"desc"') };
+      await env.client().updateReport(env.deploymentId, p.reportId, desc);
+      // First write: chunk 0 lands, then the call for chunk 1 stops after half its rows.
+      const first = env.engine({ ...wb, port: flakyPort(wb.port, { failWrite: 2, halfWrite: true }) }, "analyst", {
+        writeChunksPerCall: 1,
+      });
+      await expect(first.refresh(p.key, "ask")).rejects.toThrow(/pane closed/);
+      expect((await check(engine)).placements[0]!.edit).toBe("interrupted");
+      // The report changes again; Refresh all starts writing it and fails on its first call (chunk 0), nothing landed.
+      await env.client().updateReport(env.deploymentId, p.reportId, asc);
+      const second = env.engine({ ...wb, port: flakyPort(wb.port, { failWrite: 1 }) }, "analyst", { writeChunksPerCall: 1 });
+      const all = await second.refreshAll({});
+      expect(all.items[p.key]).toMatchObject({ state: "not-refreshed", reason: "pane closed" });
+      // Chunk 1 still holds the first write's half: Cellbound's, not a hand edit.
+      expect((await check(engine)).placements[0]!.edit).toBe("interrupted");
+      const done = await engine.refresh(p.key, "ask");
+      expect(done.kind).toBe("refreshed");
+      expect((await check(engine)).placements[0]).toMatchObject({ edit: "clean" });
+    });
+
+    it("a refresh interrupted over an unrecorded one: the earlier write's chunks it did not reach stay Interrupted", async () => {
+      const wb = newBook();
+      const engine = env.engine(wb);
+      const asc = byCustomer(1200);
+      const p = await placed(engine, await env.createReport(asc), at(wb, 0, 0));
+      await env.client().updateReport(env.deploymentId, p.reportId, { jsonQuery: asc.jsonQuery!.replace('"asc"', '"desc"') });
+      // Every cell lands, then the record never answers (Cancel): the journal ends "written", unrecorded.
+      const cancel = new AbortController();
+      const isRecord = (url: string, init?: RequestInit) => init?.method === "PUT" && url.endsWith("/refresh");
+      const unrecorded = env.engine(wb, "analyst", { platform: hangingClient(isRecord, () => setTimeout(() => cancel.abort(), 10)) });
+      await expect(unrecorded.refresh(p.key, "ask", { signal: cancel.signal })).rejects.toThrow();
+      expect((await loadPlacements(wb.port))[0]!.pending).toMatchObject({ phase: "written" });
+      // The report changes back; the next write fails on its first call (chunk 0): chunk 1 still holds the earlier grid.
+      await env.client().updateReport(env.deploymentId, p.reportId, asc);
+      const broken = env.engine({ ...wb, port: flakyPort(wb.port, { failWrite: 1 }) }, "analyst", { writeChunksPerCall: 1 });
+      await expect(broken.refresh(p.key, "ask")).rejects.toThrow(/pane closed/);
+      expect((await check(engine)).placements[0]!.edit).toBe("interrupted");
+      expect(await engine.refresh(p.key, "ask")).toMatchObject({ kind: "refreshed" });
+      expect((await check(engine)).placements[0]).toMatchObject({ edit: "clean" });
+    });
+
+    it("a person's edit kept by a write over an earlier interrupted one is still reported after it is interrupted too", async () => {
+      const wb = newBook();
+      const s = wb.user.firstSheetId();
+      const engine = env.engine(wb);
+      const asc = byCustomer(1200);
+      const p = await placed(engine, await env.createReport(asc), at(wb, 0, 0));
+      await env.client().updateReport(env.deploymentId, p.reportId, { jsonQuery: asc.jsonQuery!.replace('"asc"', '"desc"') });
+      // The first write fails on its first call, nothing landed: every chunk is still the committed grid.
+      const first = env.engine({ ...wb, port: flakyPort(wb.port, { failWrite: 1 }) }, "analyst", { writeChunksPerCall: 1 });
+      await expect(first.refresh(p.key, "ask")).rejects.toThrow(/pane closed/);
+      wb.user.edit(s, 1100, 1, "typed by hand"); // chunk 1
+      // "Keep my edits": the next write leaves chunk 1 alone, and fails on its first call (chunk 0).
+      const second = env.engine({ ...wb, port: flakyPort(wb.port, { failWrite: 1 }) }, "analyst", { writeChunksPerCall: 1 });
+      await expect(second.refresh(p.key, "keep")).rejects.toThrow(/pane closed/);
+      expect((await loadPlacements(wb.port))[0]!.pending?.carried ?? []).toEqual([]);
+      expect((await check(engine)).placements[0]).toMatchObject({ edit: "edited", editedRows: [{ from: 1100, to: 1100 }] });
+    });
+
     it("rows the placement grew into (still empty after an interruption) are not counted as edited", async () => {
       const wb = newBook();
       const engine = env.engine(wb);
