@@ -778,11 +778,27 @@ export class SyncEngine {
         }
       }
       const t = (await this.ctx.port.tracked()).find((x) => x.name.toLowerCase() === p.name.toLowerCase());
-      if (o.clear && t?.area) await this.ctx.port.clear(t.area);
+      let clearFailed: unknown = null;
+      if (o.clear && t?.area) {
+        try {
+          await this.ctx.port.clear(t.area);
+        } catch (e) {
+          clearFailed = e;
+        }
+      }
+      // The platform no longer has this placement: the workbook stops tracking it even when clearing failed
+      // (a record kept here would point at nothing, and every refresh of it would fail).
       if (t) await this.ctx.port.untrack(p.name);
       await updatePlacement(this.ctx.port, key, () => null);
       await forgetStyle(this.ctx.port, key);
       this.lastWritten.delete(key);
+      if (clearFailed) {
+        const why = clearFailed instanceof Error ? clearFailed.message : String(clearFailed);
+        throw new Error(
+          `“${p.reportName}” is disconnected, but its cells at ${p.sheetName}!${t?.area ? areaA1(t.area) : p.anchorCell} could not all be cleared (${why}). They are plain values now: clear them by hand if you do not want them.`,
+          { cause: clearFailed },
+        );
+      }
     }, o.signal);
   }
 

@@ -291,6 +291,20 @@ export function faultScenarios(label: string, kind: WorkbookKind): void {
       expect(await wb.port.tracked()).toEqual([]);
     });
 
+    it("disconnect whose clearing fails still stops tracking (the platform no longer has it) and says the cells stay", async () => {
+      const wb = newBook();
+      const engine = env.engine(wb);
+      const p = await placed(engine, await env.createReport(byStatus(2)), at(wb, 0, 0));
+      const broken = env.engine({ ...wb, port: flakyPort(wb.port, { failClear: 1 }) });
+      await expect(broken.disconnect(p.key, { clear: true })).rejects.toThrow(
+        /is disconnected, but its cells at .+ could not all be cleared/,
+      );
+      expect(await loadPlacements(wb.port)).toEqual([]);
+      expect(await wb.port.tracked()).toEqual([]);
+      const listed = await env.client().listExternalPlacements((await wb.port.identity()).workbookId);
+      expect(listed.items.filter((x) => x.placementId === p.placementId)).toEqual([]);
+    });
+
     it("check names the exact edited rows (the same rows a refresh reports)", async () => {
       const wb = newBook();
       const s = wb.user.firstSheetId();
