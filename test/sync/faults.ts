@@ -5,23 +5,11 @@
 // Written once and run per workbook kind (memory port; Office.js adapter over dev/excel).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPlatformClient, type DataClient, type PlatformClient } from "../../src/api/index.ts";
-import { check, type SyncEngine } from "../../src/sync/index.ts";
+import { check } from "../../src/sync/index.ts";
 import { describeChange, placementStatus } from "../../src/sync/status.ts";
 import { loadPlacements } from "../../src/sync/state.ts";
 import type { SheetPort } from "../../src/host/port.ts";
-import { byCustomer, byStatus, externalPlacements, startEnv, type Env, type TestWorkbook, type WorkbookKind } from "./support.ts";
-
-const at = (wb: TestWorkbook, row: number, col: number) => ({ sheetId: wb.user.firstSheetId(), row, col });
-
-async function placed(
-  engine: SyncEngine,
-  report: Parameters<SyncEngine["place"]>[0],
-  where: { sheetId: string; row: number; col: number },
-) {
-  const out = await engine.place(report, { at: where });
-  if (out.kind !== "placed") throw new Error(`expected placed, got ${JSON.stringify(out)}`);
-  return out;
-}
+import { at, byCustomer, byStatus, externalPlacements, placed, startEnv, type Env, type WorkbookKind } from "./support.ts";
 
 /** A port whose write/clear fail on a chosen call (the pane closed, Excel failed mid-write). */
 function flakyPort(port: SheetPort, o: { failWrite?: number; halfWrite?: boolean; failClear?: number }): SheetPort {

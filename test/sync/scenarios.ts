@@ -4,31 +4,20 @@
 // disconnect. Each starts its own platform stand-in.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PlacementLimitError, isPlaceholderPublicId, type DataClient, type PlatformClient, type Report } from "../../src/api/index.ts";
-import {
-  check,
-  fork,
-  home,
-  HomeLimitError,
-  upsertReport,
-  assignNewPublicId,
-  UpsertStopped,
-  type SyncEngine,
-} from "../../src/sync/index.ts";
+import { check, fork, home, HomeLimitError, upsertReport, assignNewPublicId, UpsertStopped } from "../../src/sync/index.ts";
 import { loadPlacements } from "../../src/sync/state.ts";
 import { readArea } from "../../src/sync/context.ts";
-import { byCustomer, byStatus, externalPlacements, startEnv, type Env, type TestWorkbook, type WorkbookKind } from "./support.ts";
-
-const at = (wb: TestWorkbook, row: number, col: number) => ({ sheetId: wb.user.firstSheetId(), row, col });
-
-async function placed(
-  engine: SyncEngine,
-  report: Parameters<SyncEngine["place"]>[0],
-  where: { sheetId: string; row: number; col: number },
-) {
-  const out = await engine.place(report, { at: where });
-  if (out.kind !== "placed") throw new Error(`expected placed, got ${JSON.stringify(out)}`);
-  return out;
-}
+import {
+  at,
+  byCustomer,
+  byStatus,
+  externalPlacements,
+  placed,
+  startEnv,
+  type Env,
+  type TestWorkbook,
+  type WorkbookKind,
+} from "./support.ts";
 
 export function syncScenarios(label: string, kind: WorkbookKind): void {
   describe(`sync scenarios (${label})`, () => {

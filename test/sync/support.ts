@@ -142,3 +142,17 @@ export async function externalPlacements(client: PlatformClient, workbookId: str
   for await (const p of client.iterateExternalPlacements(workbookId)) out.push(p);
   return out;
 }
+
+/** The cell at (row, col) of the workbook's first sheet, as a place target. */
+export const at = (wb: TestWorkbook, row: number, col: number) => ({ sheetId: wb.user.firstSheetId(), row, col });
+
+/** Place a report at `where`; anything but "placed" fails the test with the outcome. */
+export async function placed(
+  engine: SyncEngine,
+  report: Parameters<SyncEngine["place"]>[0],
+  where: { sheetId: string; row: number; col: number },
+) {
+  const out = await engine.place(report, { at: where });
+  if (out.kind !== "placed") throw new Error(`expected placed, got ${JSON.stringify(out)}`);
+  return out;
+}
