@@ -75,7 +75,12 @@ export async function openHarness(rig: Rig, options: { colorScheme?: "light" | "
   page.on("console", (m) => {
     if (process.env.E2E_DEBUG) process.stderr.write(`console ${m.type()}: ${m.text()}\n`);
   });
-  page.on("requestfailed", (r) => problems.push(`failed: ${r.url()}`));
+  page.on("requestfailed", (r) => {
+    // The pane aborts a request it no longer needs (a home load superseded by the next one, Cancel):
+    // that is by design. Anything else that fails to load is a problem.
+    const why = r.failure()?.errorText ?? "";
+    if (why !== "net::ERR_ABORTED") problems.push(`failed: ${r.url()} (${why})`);
+  });
   page.on("response", (r) => {
     // The platform answers 4xx on purpose at times (409s of an upsert); the harness's own files never should.
     if (r.status() === 404 && r.url().startsWith(rig.served.url) && !r.url().includes("/_platform/")) problems.push(`404: ${r.url()}`);
