@@ -274,6 +274,9 @@ describe("main flow", { timeout: 120_000 }, () => {
     // The user re-formats the revenue column; a refresh that grows keeps it, and it is no hand edit.
     await page.getByLabel("Name box").fill("B2:B8");
     await page.getByLabel("Name box").press("Enter");
+    // The harness applies a format to its current selection: wait until B2:B8 is it.
+    await pwExpect(page.locator('[data-cell="B8"]')).toHaveAttribute("aria-selected", "true");
+    await pwExpect(page.locator('[data-cell="C2"]')).not.toHaveAttribute("aria-selected", "true");
     await page.getByLabel("Number format").selectOption("#,##0");
     await pwExpect(shown("B2")).toHaveText(/^[\d,]+$/);
     await analyst.updateReport(1, report.id, { jsonQuery: query(9) });
