@@ -128,8 +128,75 @@ export interface SheetChange {
   source: "ThisLocalAddin" | "Local" | "Unknown";
 }
 
+// ---- batched steps (docs/HOST.md "Round trips") ------------------------------------------------
+// Every context.sync() is a round trip to Excel. An operation reads what it needs in one step
+// (snapshot) and writes in one step (commit); the adapter runs each in as few syncs as Excel's limits
+// allow. The single-purpose methods below stay for the pane's small reads and for simple callers.
+
+export interface SnapshotRequest {
+  /** Values of these tracked names' current areas (case-insensitive), or every tracked name. */
+  trackedValues?: readonly string[] | "all";
+  /** Values of these areas too (e.g. a placement's target). */
+  areas?: readonly Area[];
+  /** Frozen rows of these sheets. */
+  frozenRows?: readonly string[];
+  signal?: AbortSignal;
+}
+
+export interface Snapshot {
+  identity: WorkbookIdentity;
+  sheets: SheetRef[];
+  tracked: TrackedArea[];
+  /** Every per-workbook data key and its value (getData's answers). */
+  data: Map<string, unknown>;
+  /** Values of the areas asked for (tracked ones at their current area), each with where it was read. */
+  values: Array<{ area: Area; grid: SheetValue[][] }>;
+  /** Frozen rows per sheet id asked for. */
+  frozenRows: Map<string, number>;
+  /** Port-private facts a commit based on this snapshot may use (e.g. which parts and names exist). */
+  readonly basis?: unknown;
+}
+
+/** One command of a commit; commands are applied in order. */
+export type Command =
+  | { kind: "data"; key: string; value: unknown }
+  | { kind: "write"; at: Pick<Area, "sheetId" | "row" | "col">; grid: ReadonlyArray<ReadonlyArray<SheetValue>>; options?: WriteOptions }
+  | { kind: "clear"; area: Area }
+  | { kind: "style"; area: Area; style: AreaStyle }
+  | { kind: "freeze"; sheetId: string; rows: number }
+  | { kind: "track"; name: string; area: Area }
+  | { kind: "untrack"; name: string };
+
+export interface CommitOptions {
+  /** The snapshot the commands were planned on: lets the adapter skip looking things up again. */
+  basis?: Snapshot;
+  signal?: AbortSignal;
+}
+
+export interface CommitStats {
+  /** Round trips the commit took (0 when there was nothing to send). */
+  syncs: number;
+  /** Largest estimated request of one sync, in bytes. */
+  maxSyncBytes: number;
+  /** Estimated bytes sent in all. */
+  bytes: number;
+  cellsWritten: number;
+}
+
 export interface SheetPort {
   readonly host: HostKind;
+
+  /**
+   * One read step: identity, sheets, tracked areas, every data key, and the values asked for, in as
+   * few round trips as the host allows (Excel: two for anything under its limits).
+   */
+  snapshot(req?: SnapshotRequest): Promise<Snapshot>;
+  /**
+   * One write step: the commands applied in order, packed into as few syncs as the request limits
+   * allow. Not atomic: a failure leaves a prefix of the commands applied and none after it, so a
+   * journal entry ("data") placed before the cells it covers is a write-ahead log.
+   */
+  commit(commands: readonly Command[], options?: CommitOptions): Promise<CommitStats>;
 
   // Workbook and sheets
   identity(): Promise<WorkbookIdentity>;

@@ -156,3 +156,27 @@ export async function placed(
   if (out.kind !== "placed") throw new Error(`expected placed, got ${JSON.stringify(out)}`);
   return out;
 }
+
+/**
+ * A port whose n-th cell write or clear fails (the pane closed, Excel failed mid-write): the commands
+ * before it in its commit land, as after a failing sync; with `halfWrite`, half of that write's rows too.
+ */
+export function flakyPort(port: SheetPort, o: { failWrite?: number; halfWrite?: boolean; failClear?: number }): SheetPort {
+  let writes = 0,
+    clears = 0;
+  const flaky = Object.create(port) as SheetPort;
+  flaky.commit = async (commands, options) => {
+    for (let i = 0; i < commands.length; i++) {
+      const c = commands[i]!;
+      const failing = (c.kind === "write" && ++writes === o.failWrite) || (c.kind === "clear" && ++clears === o.failClear);
+      if (!failing) continue;
+      const landed = commands.slice(0, i);
+      if (c.kind === "write" && o.halfWrite && c.grid.length > 1)
+        landed.push({ ...c, grid: c.grid.slice(0, Math.floor(c.grid.length / 2)) });
+      await port.commit(landed, options);
+      throw new Error("pane closed");
+    }
+    return port.commit(commands, options);
+  };
+  return flaky;
+}

@@ -5,9 +5,15 @@
 
 import { areaA1 } from "../a1.ts";
 import { shiftArea } from "../geometry.ts";
+import { commitVia, snapshotVia } from "../batch.ts";
 import type {
   Area,
   AreaStyle,
+  Command,
+  CommitOptions,
+  CommitStats,
+  Snapshot,
+  SnapshotRequest,
   AreaStyleRead,
   HostKind,
   ReadOptions,
@@ -204,6 +210,17 @@ export class MemoryPort implements SheetPort {
     readonly wb: MemoryWorkbook = new MemoryWorkbook(),
     readonly host: HostKind = "SHEETS_DESKTOP",
   ) {}
+
+  /** Batched steps cost nothing here: the same contract, built from the methods below (src/host/batch.ts). */
+  snapshot(req?: SnapshotRequest): Promise<Snapshot> {
+    return snapshotVia(this, req);
+  }
+  commit(commands: readonly Command[], options?: CommitOptions): Promise<CommitStats> {
+    return commitVia(this, commands, options);
+  }
+  dataKeys(): string[] {
+    return [...this.wb.data.keys()];
+  }
 
   async identity(): Promise<WorkbookIdentity> {
     if (!this.wb.workbookId) {
