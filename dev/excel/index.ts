@@ -8,10 +8,12 @@ import { DevWorkbookProxy } from "./objects.ts";
 import { DevRequestContext, versionAtLeast, type DevEnv } from "./proxy.ts";
 import { OfficeError } from "./errors.ts";
 import type { DevExcelFaults } from "./faults.ts";
+import type { LatencyProfile } from "./latency.ts";
 
 export { DevWorkbook, type WorkbookSnapshot, type SyncStats } from "./model.ts";
 export { OfficeError } from "./errors.ts";
 export { PAYLOAD_LIMIT_BYTES, READ_CELL_LIMIT } from "./proxy.ts";
+export { LATENCY, LATENCY_PROFILES, isLatencyProfile, syncCostMs, type LatencyProfile } from "./latency.ts";
 export { DevExcelFaults, EXCEL_FAULT_KINDS, type ExcelFaultKind, type ExcelFaultSettings, type CoauthorEdit } from "./faults.ts";
 
 export type DevPlatform = "PC" | "Mac" | "OfficeOnline";
@@ -24,6 +26,8 @@ export interface DevExcelOptions {
   apiVersion?: string;
   /** Seeded faults at sync() (faults.ts); none when omitted. */
   faults?: DevExcelFaults;
+  /** What each round trip costs (latency.ts); default "none". */
+  latency?: LatencyProfile;
 }
 
 /** A RequestContext with the members the adapter uses. */
@@ -67,6 +71,7 @@ export function createDevExcel(options: DevExcelOptions = {}): DevExcel {
     wb: options.workbook ?? new DevWorkbook("https://contoso.sharepoint.example/Shared%20Documents/Book1.xlsx"),
     apiVersion: options.apiVersion ?? "1.20",
     ...(options.faults ? { faults: options.faults } : {}),
+    ...(options.latency ? { latency: options.latency } : {}),
   };
   const platform = options.platform ?? "OfficeOnline";
 

@@ -81,6 +81,11 @@ export type WorkbookEvent =
 
 export interface SyncStats {
   syncs: number;
+  /** Syncs that carried no command at all (a round trip for nothing). */
+  emptySyncs: number;
+  /** Round-trip time the latency profile charged (proxy.ts; 0 under "none"). */
+  modelledMs: number;
+  totalResponseBytes: number;
   maxRequestBytes: number;
   maxResponseBytes: number;
   totalRequestBytes: number;
@@ -445,6 +450,9 @@ function validateSheetName(name: string): void {
 function emptyStats(): SyncStats {
   return {
     syncs: 0,
+    emptySyncs: 0,
+    modelledMs: 0,
+    totalResponseBytes: 0,
     maxRequestBytes: 0,
     maxResponseBytes: 0,
     totalRequestBytes: 0,

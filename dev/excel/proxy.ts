@@ -8,6 +8,7 @@
 import { OfficeError } from "./errors.ts";
 import type { DevWorkbook, WorkbookEvent } from "./model.ts";
 import type { DevExcelFaults } from "./faults.ts";
+import { syncCostMs, type LatencyProfile } from "./latency.ts";
 
 export const PAYLOAD_LIMIT_BYTES = 5_000_000;
 export const READ_CELL_LIMIT = 5_000_000;
@@ -18,6 +19,10 @@ export interface DevEnv {
   apiVersion: string;
   /** The fault mode (faults.ts), when a test asks for it. */
   faults?: DevExcelFaults;
+  /** What a round trip costs (latency.ts); "none" when absent. Changeable at run time (the harness's selector). */
+  latency?: LatencyProfile;
+  /** A stalled Excel: while set, every sync waits until it is cleared (Excel on the web's unanswered syncs). */
+  stall?: Promise<void> | null;
 }
 
 export interface SyncState {
@@ -84,10 +89,16 @@ export class DevRequestContext {
     const { wb } = this.env;
     const stats = wb.stats;
     stats.syncs++;
+    if (ops.length === 0) stats.emptySyncs++;
     const requestBytes = ops.reduce((n, o) => n + o.bytes, 64);
     stats.totalRequestBytes += requestBytes;
     stats.maxRequestBytes = Math.max(stats.maxRequestBytes, requestBytes);
-    await Promise.resolve();
+    const profile = this.env.latency ?? "none";
+    const requestMs = profile === "none" ? 0 : syncCostMs(profile, requestBytes, 0);
+    stats.modelledMs += syncCostMs(profile, requestBytes, 0);
+    if (requestMs > 0) await new Promise((r) => setTimeout(r, requestMs));
+    else await Promise.resolve();
+    while (this.env.stall) await this.env.stall;
     const fault = this.env.faults?.decide(ops.map((o) => o.payload)) ?? null;
     if (fault?.kind === "payloadLimit") {
       stats.failedSyncs++;
@@ -126,6 +137,10 @@ export class DevRequestContext {
         ? e
         : new OfficeError("GeneralException", `An internal error has occurred. (${(e as Error)?.message ?? e})`);
     }
+    const responseMs = profile === "none" ? 0 : syncCostMs(profile, 0, st.responseBytes) - syncCostMs(profile, 0, 0);
+    stats.modelledMs += syncCostMs(profile, 0, st.responseBytes) - syncCostMs(profile, 0, 0);
+    stats.totalResponseBytes += st.responseBytes;
+    if (responseMs > 0) await new Promise((r) => setTimeout(r, responseMs));
     for (const c of st.commits) c();
     for (const ev of st.events) wb.emit(ev);
     this.env.faults?.afterSync(wb, fault, st.events);

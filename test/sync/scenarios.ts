@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PlacementLimitError, isPlaceholderPublicId, type DataClient, type PlatformClient, type Report } from "../../src/api/index.ts";
 import { check, fork, home, HomeLimitError, upsertReport, assignNewPublicId, UpsertStopped } from "../../src/sync/index.ts";
 import { loadPlacements } from "../../src/sync/state.ts";
-import { readArea } from "../../src/sync/context.ts";
 import {
   at,
   byCustomer,
@@ -127,8 +126,6 @@ export function syncScenarios(label: string, kind: WorkbookKind): void {
       const engine = env.engine(wb);
       const p = await placed(engine, await env.createReport(byCustomer(1200)), at(wb, 0, 0));
       const s = wb.user.firstSheetId();
-      const { shape } = (await loadPlacements(wb.port))[0]!;
-      const area = { sheetId: s, row: 0, col: 0, rows: shape.rows, cols: shape.cols };
       const ahead = await engine.session({ trackedValues: "all" }); // what a read-ahead saw
       // Meanwhile the report shrinks (rows past 1,101 are to be cleared) and the user types there.
       await env.client().updateReport(env.deploymentId, p.reportId, byCustomer(1100));
@@ -138,7 +135,6 @@ export function syncScenarios(label: string, kind: WorkbookKind): void {
       expect(out.edits.ranges).toEqual(["A1151:C1151"]);
       expect(wb.user.cell(s, 1150, 1)).toBe("typed while the query ran");
       // A read-ahead that is still true is used as it is.
-      const fresh = await readArea(wb.port, area);
       const kept = await engine.applyRefresh(
         await engine.prepareRefresh(p.key),
         "keep",

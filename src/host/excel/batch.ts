@@ -75,6 +75,8 @@ export function trackedFromFormula(name: string, formula: string, sheets: readon
 export interface RawSnapshot {
   workbookName: string;
   identityXml: string[];
+  /** The identity parts found (loaded: their ids), to update without looking them up again. */
+  identityParts: Excel.CustomXmlPart[];
   /** The settings mirror's value, when there is one. */
   mirror: unknown;
   sheets: SheetRef[];
@@ -99,6 +101,8 @@ export async function readSnapshot(
   req: SnapshotRequest,
   limits: BatchLimits,
   settingKey: string,
+  /** Called between the first and second sync with what the first found, to queue writes that ride along. */
+  between?: (found: { identityParts: number; mirror: boolean }) => boolean,
 ): Promise<RawSnapshot> {
   const wb = ctx.workbook;
   wb.load("name");
@@ -131,14 +135,18 @@ export async function readSnapshot(
   }
   const idXml = idParts.items.map((p) => p.getXml());
   const dataXmls = dataParts.items.map((p) => ({ id: p.id, xml: p.getXml() }));
-  // Sync 2 carries the XML and the values; more syncs only while values remain.
-  do {
+  const queued = between?.({ identityParts: idParts.items.length, mirror: !mirror.isNullObject }) ?? false;
+  // Sync 2 carries the XML, what `between` queued, and the values; more syncs only while values remain.
+  let first = true;
+  while (first || !reader.done()) {
     reader.queue();
+    if (first && idXml.length + dataXmls.length === 0 && reader.done() && !queued) break; // nothing to ask: no round trip
+    first = false;
     await sync(ctx, req.signal).catch((e: unknown) => {
       if (!isPayloadTooLarge(e) || !reader.shrink()) throw e;
     });
     reader.collect();
-  } while (!reader.done());
+  }
 
   const data = new Map<string, unknown>();
   const parts = new Map<string, string[]>();
@@ -159,6 +167,7 @@ export async function readSnapshot(
   return {
     workbookName: wb.name,
     identityXml: idXml.map((x) => x.value),
+    identityParts: idParts.items,
     mirror: mirror.isNullObject ? undefined : mirror.value,
     sheets: sheetRefs,
     tracked,

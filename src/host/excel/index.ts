@@ -14,7 +14,7 @@
 //   identity / data — custom XML parts (+ settings mirror), see storage.ts;
 //   events — WorksheetCollection.onChanged/onAdded/onDeleted (+ onNameChanged on ExcelApi 1.17).
 
-import { areaA1, parseAddress } from "../a1.ts";
+import { areaA1 } from "../a1.ts";
 import type {
   Area,
   AreaStyle,
@@ -50,7 +50,6 @@ import {
 import { HostError, isPayloadTooLarge, wrap } from "./errors.ts";
 import {
   DATA_NS,
-  dataXml,
   identityXml,
   parseDataXml,
   parseIdentityXml,
@@ -159,9 +158,19 @@ export class ExcelPort implements SheetPort {
     return this.run(
       "reading the workbook",
       async (ctx) => {
-        const raw = await readSnapshot(ctx, this.sync, req, this.limits, WORKBOOK_SETTING);
+        // A workbook Cellbound never saw gets its identity in the snapshot's second sync (no extra round trip).
+        let created: StoredIdentity | null = null;
+        const raw = await readSnapshot(ctx, this.sync, req, this.limits, WORKBOOK_SETTING, (found) => {
+          if (found.identityParts > 0 || found.mirror) return false;
+          created = { workbookId: crypto.randomUUID(), documentUrl: this.documentUrl() };
+          writeIdentityXml(ctx, [], created);
+          ctx.workbook.settings.add(WORKBOOK_SETTING, JSON.stringify(created));
+          return true;
+        });
         if (raw.corrupt.length) throw corruptData(raw.corrupt[0]!);
-        const identity = await this.settleIdentity(ctx, raw.identityXml, raw.mirror, raw.workbookName, req.signal);
+        const identity = created
+          ? describe(created, this.documentUrl(), raw.workbookName)
+          : await this.settleIdentity(ctx, raw.identityXml, raw.mirror, raw.workbookName, req.signal, raw.identityParts);
         return {
           identity,
           sheets: raw.sheets,
@@ -227,6 +236,8 @@ export class ExcelPort implements SheetPort {
     mirrorValue: unknown,
     workbookName: string,
     signal?: AbortSignal,
+    /** The identity parts, when already loaded. */
+    loaded?: Excel.CustomXmlPart[],
   ): Promise<WorkbookIdentity> {
     const fromXml = xmls.map((x) => parseIdentityXml(x)).find((x) => x !== null) ?? null;
     const fromSettings = mirrorValue === undefined ? null : parseMirror(mirrorValue);
@@ -238,9 +249,13 @@ export class ExcelPort implements SheetPort {
     const mirrorOk = sameIdentity(fromSettings, stored);
     if (!xmlOk || !mirrorOk) {
       if (!xmlOk) {
-        const parts = ctx.workbook.customXmlParts.getByNamespace(WORKBOOK_NS).load("items/id");
-        await this.sync(ctx, signal);
-        writeIdentityXml(ctx, parts.items, stored);
+        let parts = loaded;
+        if (!parts) {
+          const found = ctx.workbook.customXmlParts.getByNamespace(WORKBOOK_NS).load("items/id");
+          await this.sync(ctx, signal);
+          parts = found.items;
+        }
+        writeIdentityXml(ctx, parts, stored);
       }
       if (!mirrorOk) ctx.workbook.settings.add(WORKBOOK_SETTING, JSON.stringify(stored));
       await this.sync(ctx, signal);
