@@ -2,9 +2,55 @@
 // file port that holds the workbook in memory): the same contract as the Office.js adapter's batched
 // steps, built from the port's own methods. Round trips are counted as a host that batches would
 // count them: one commit of anything is one "sync", an empty one none.
+import {
+  dataToJson,
+  PortInputError,
+  validateArea,
+  validateColumnFormats,
+  validateDataKey,
+  validateGrid,
+  validatePlacement,
+  validateStyle,
+  validateTrackName,
+} from "./validate.ts";
 import type { Area, Command, CommitOptions, CommitStats, SheetPort, SheetValue, Snapshot, SnapshotRequest } from "./port.ts";
 
 type Basic = Omit<SheetPort, "snapshot" | "commit">;
+
+/** Every command checked before any is applied: bad input never leaves a half-applied commit. */
+export function validateCommands(commands: readonly Command[]): void {
+  for (const c of commands) {
+    switch (c.kind) {
+      case "data":
+        validateDataKey(c.key);
+        dataToJson(c.key, c.value);
+        break;
+      case "write": {
+        const shape = validateGrid(c.grid);
+        validatePlacement(c.at, shape);
+        validateColumnFormats(c.options?.columnFormats, shape.cols);
+        break;
+      }
+      case "clear":
+        validateArea(c.area);
+        break;
+      case "style":
+        validateArea(c.area);
+        validateStyle(c.style, c.area.cols);
+        break;
+      case "freeze":
+        if (!Number.isInteger(c.rows) || c.rows < 0) throw new PortInputError(`cannot freeze ${c.rows} rows`);
+        break;
+      case "track":
+        validateTrackName(c.name);
+        validateArea(c.area);
+        break;
+      case "untrack":
+        validateTrackName(c.name);
+        break;
+    }
+  }
+}
 
 /** Every data key a port holds (the port lists them: getData has no listing). */
 export interface ListsDataKeys {
@@ -33,6 +79,7 @@ export async function snapshotVia(port: Basic & ListsDataKeys, req: SnapshotRequ
 export async function commitVia(port: Basic, commands: readonly Command[], o: CommitOptions = {}): Promise<CommitStats> {
   const stats: CommitStats = { syncs: 0, maxSyncBytes: 0, bytes: 0, cellsWritten: 0 };
   if (commands.length === 0) return stats;
+  validateCommands(commands);
   o.signal?.throwIfAborted();
   for (const c of commands) {
     const bytes = commandBytes(c);

@@ -11,16 +11,7 @@
 //              snapshot found (no look-up); without a snapshot the commit looks the parts up first.
 import { areaA1, parseAddress } from "../a1.ts";
 import type { Area, Command, CommitStats, SheetRef, SheetValue, Snapshot, SnapshotRequest, TrackedArea, WriteOptions } from "../port.ts";
-import {
-  dataToJson,
-  validateArea,
-  validateColumnFormats,
-  validateDataKey,
-  validateGrid,
-  validatePlacement,
-  validateStyle,
-  validateTrackName,
-} from "../validate.ts";
+import { dataToJson, validateArea } from "../validate.ts";
 import { HostError, isPayloadTooLarge } from "./errors.ts";
 import { DATA_NS, dataXml, parseDataXml, WORKBOOK_NS } from "./storage.ts";
 
@@ -272,40 +263,6 @@ interface SyncScope {
   added: Map<string, Excel.CustomXmlPart>;
   /** Lower-case tracking names added (true) or deleted (false) by this sync. */
   names: Map<string, boolean>;
-}
-
-export function validateCommands(commands: readonly Command[]): void {
-  for (const c of commands) {
-    switch (c.kind) {
-      case "data":
-        validateDataKey(c.key);
-        dataToJson(c.key, c.value);
-        break;
-      case "write": {
-        const shape = validateGrid(c.grid);
-        validatePlacement(c.at, shape);
-        validateColumnFormats(c.options?.columnFormats, shape.cols);
-        break;
-      }
-      case "clear":
-        validateArea(c.area);
-        break;
-      case "style":
-        validateArea(c.area);
-        validateStyle(c.style, c.area.cols);
-        break;
-      case "freeze":
-        if (!Number.isInteger(c.rows) || c.rows < 0) throw new HostError("InvalidArgument", `cannot freeze ${c.rows} rows`);
-        break;
-      case "track":
-        validateTrackName(c.name);
-        validateArea(c.area);
-        break;
-      case "untrack":
-        validateTrackName(c.name);
-        break;
-    }
-  }
 }
 
 export async function runCommit(

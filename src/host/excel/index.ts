@@ -37,16 +37,8 @@ import type {
   WriteStats,
 } from "../port.ts";
 import { pictureSize, PortInputError, validateArea, validateDataKey, validateGrid, validatePlacement } from "../validate.ts";
-import {
-  describeCommands,
-  readSnapshot,
-  runCommit,
-  TRACK_PREFIX,
-  trackedFromFormula,
-  validateCommands,
-  type BatchLimits,
-  type ExcelBasis,
-} from "./batch.ts";
+import { describeCommands, readSnapshot, runCommit, TRACK_PREFIX, trackedFromFormula, type BatchLimits, type ExcelBasis } from "./batch.ts";
+import { validateCommands } from "../batch.ts";
 import { HostError, isPayloadTooLarge, wrap } from "./errors.ts";
 import {
   DATA_NS,
