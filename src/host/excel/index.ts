@@ -540,7 +540,7 @@ export class ExcelNotAnswering extends HostError {
   constructor(readonly waitedMs: number) {
     super(
       "ExcelNotAnswering",
-      `Excel is not answering: a request got no reply within ${Math.round(waitedMs / 1000)} s. Check that Excel is not busy (a dialog open, a cell being edited, a lost connection), then try again; an unfinished write is completed by the next refresh.`,
+      `Excel is not answering: a request got no reply within ${waitedMs < 1000 ? `${waitedMs} ms` : `${Math.round(waitedMs / 1000)} s`}. Check that Excel is not busy (a dialog open, a cell being edited, a lost connection), then try again; an unfinished write is completed by the next refresh.`,
     );
   }
 }
