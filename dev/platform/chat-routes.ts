@@ -11,6 +11,7 @@ import { randomUUID } from "node:crypto";
 import { Hono, type Context } from "hono";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { AbortChatInput, StreamChatInput, type ChatFrame, type SessionSettings, type Usage } from "../../src/api/chat/schemas";
+import { CONTROL_CHARACTER } from "../../src/api/schemas/common";
 import { verifyJwt, type Credentials } from "./auth";
 import type { Clock } from "./clock";
 import type { Store } from "./store";
@@ -155,10 +156,18 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
     if (removed.length) persist([], removed);
   }
 
+  /**
+   * An external user's request: a new one is made ephemeral (unless isEphemeral is false) with its
+   * lifetime from now. Seed 03: ephemeral users "never outlive" ephemeralTtlSeconds, so a later
+   * request never extends that lifetime: its ephemeralTtlSeconds may only bring the end closer.
+   * Users past their lifetime are removed first (expire()), so such a request makes a new user.
+   */
   function provision(key: string, s: SessionSettings | undefined): void {
+    expire();
+    const until = ephemeral.get(key);
     if (s?.isEphemeral === false) ephemeral.delete(key);
-    else if (!ephemeral.has(key) || s?.ephemeralTtlSeconds !== undefined)
-      ephemeral.set(key, clock.now() + (s?.ephemeralTtlSeconds ?? ONE_WEEK_S) * 1000);
+    else if (until === undefined) ephemeral.set(key, clock.now() + (s?.ephemeralTtlSeconds ?? ONE_WEEK_S) * 1000);
+    else if (s?.ephemeralTtlSeconds !== undefined) ephemeral.set(key, Math.min(until, clock.now() + s.ephemeralTtlSeconds * 1000));
   }
 
   const userByEmail = (email: string) => USERS.find((u) => u.email.toLowerCase() === email.toLowerCase()) ?? null;
@@ -167,8 +176,22 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
     if (!u.roles[deploymentId]) throw new Problem(403, `${u.email} has no access to the agent's deployment`);
   }
 
-  /** §5.2: the deployment's own JWT. */
+  /**
+   * §5.2: the deployment's own JWT. A token the platform minted for a console user (`sub` = their
+   * email) is that user. Any other token is signed by a customer backend for one of its own end
+   * users: its `externalId` (else `sub`), lowercased, names an external user of the deployment, in
+   * a namespace of its own, whatever it spells (an internal user's email included).
+   */
   function fromToken(token: string, deploymentId: number, s: SessionSettings | undefined): Caller {
+    const hasChat = (c: Record<string, unknown>) => Array.isArray(c.scope) && c.scope.includes("chat");
+    const minted = creds.verifyMinted(token, deploymentId);
+    if (minted) {
+      const u = typeof minted.sub === "string" ? USERS.find((x) => x.email === minted.sub) : undefined;
+      if (!u) throw new AuthFailure(RPC.identity, "Invalid token: its sub names no user of this platform");
+      if (!hasChat(minted)) throw new AuthFailure(RPC.scope, "Invalid token: the scope claim must include chat");
+      needsAccess(u, deploymentId);
+      return { key: `user:${u.email}`, user: u, deploymentId };
+    }
     const claims = verifyJwt(token, creds.apiSecrets[deploymentId]!, clock.nowSec());
     if (!claims) throw new AuthFailure(RPC.invalid, "Invalid token: bad signature, expired, or not signed for this deployment");
     const raw =
@@ -178,16 +201,10 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
           ? claims.sub
           : null;
     if (!raw) throw new AuthFailure(RPC.identity, "Invalid token: neither externalId nor sub is set");
-    if (!Array.isArray(claims.scope) || !claims.scope.includes("chat"))
-      throw new AuthFailure(RPC.scope, "Invalid token: the scope claim must include chat");
-    const id = raw.toLowerCase();
-    // A token naming an internal user (as the platform's own minted tokens do: sub = email) is that user.
-    const internal = userByEmail(id);
-    if (internal) {
-      needsAccess(internal, deploymentId);
-      return { key: `user:${internal.email}`, user: internal, deploymentId };
-    }
-    const key = `ext:${deploymentId}:${id}`;
+    if (raw.length > 255 || CONTROL_CHARACTER.test(raw))
+      throw new AuthFailure(RPC.identity, "Invalid token: externalId (or sub) must be at most 255 characters, with no control characters");
+    if (!hasChat(claims)) throw new AuthFailure(RPC.scope, "Invalid token: the scope claim must include chat");
+    const key = `ext:${deploymentId}:${raw.toLowerCase()}`;
     provision(key, s);
     return { key, user: null, deploymentId };
   }

@@ -28,7 +28,7 @@ import { embedPageRoutes } from "./embed-page";
 import { exportsRoutes } from "./exports-routes";
 import { SQL_VIEW_NAMES } from "./semantic";
 import { DataDb } from "./data-db";
-import { jsonDepthLimit } from "./json-depth";
+import { clientWentAway, requestBody } from "./request-body";
 import { Chaos, type ChaosSettings } from "./chaos";
 import { ACCOUNT_NAME, DEPLOYMENTS, USERS, type PersonaName } from "./personas";
 import { chatRoutes, DEFAULT_AGENTS } from "./chat-routes";
@@ -151,14 +151,19 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     "*",
     bodyLimit({
       maxSize: 2 * 1024 * 1024,
-      onError: (c) => c.json({ error: "The body is over 2 MiB", code: "too_long", field: "(body)" }, 400),
+      // The rest of the body is never read: say so, or a keep-alive client would send its next request
+      // on a connection the server drops once it stops draining (a slow client's bytes arrive too late).
+      onError: (c) =>
+        c.json({ error: "The body is over 2 MiB", code: "too_long", field: "(body)" }, 400, {
+          Connection: "close",
+        }),
     }),
   );
   const running = { svcsql: 0 };
   const chaos = new Chaos({ clock, raceNextUpsert: (kind, times) => hooks.raceNextUpsert(kind, times, "caller") });
   if (options.chaos) chaos.set(options.chaos);
   app.use("*", chaos.middleware());
-  app.use("*", jsonDepthLimit());
+  app.use("*", requestBody());
   if (options.devHooks) app.route("/__dev", devRoutes(clock, chaos, embed));
   // Embed routes first: they authenticate with embed tokens, not the management API's Bearer keys.
   app.route("/api/v1/embed/dashboard/:publicId/comments", commentsRoutes(embed, comments));
@@ -198,7 +203,14 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     if (e instanceof HttpProblem) {
       return c.json({ error: e.message, ...(e.code ? { code: e.code } : {}), ...(e.field ? { field: e.field } : {}) }, e.status as 400);
     }
-    log(`platform: internal error on ${c.req.method} ${new URL(c.req.url).pathname}: ${(e as Error).stack ?? e}`);
+    const where = `${c.req.method} ${new URL(c.req.url).pathname}`;
+    // A client that closed its connection mid-request is not a fault of ours: one quiet line, no 500
+    // (nobody is left to read the answer; a half-closed client still gets a 400 that says why).
+    if (clientWentAway(e)) {
+      log(`platform: the client went away during ${where} (the request was not served)`);
+      return c.json({ error: "The request ended before its body did: send it again", code: "invalid", field: "(body)" }, 400);
+    }
+    log(`platform: internal error on ${where}: ${(e as Error).stack ?? e}`);
     return c.json({ error: "Internal error" }, 500);
   });
 
