@@ -15,6 +15,10 @@ export const CHAT_CSS = `
 .cb-chat .cb-table th { position: sticky; top: 0; }
 .cb-chat-chart { width: 100%; min-height: 120px; margin: var(--spacingS) 0; }
 .cb-chat-chart svg { max-width: 100%; height: auto; }
+.cb-chart-tooltip { position: fixed; z-index: 10; max-width: 280px; pointer-events: none; padding: var(--spacingXS) var(--spacingS);
+  background: var(--colorNeutralBackground1); color: var(--colorNeutralForeground1); border: 1px solid var(--colorNeutralStroke2);
+  border-radius: var(--borderRadiusMedium); font-size: var(--fontSizeBase200); overflow-wrap: anywhere; box-shadow: 0 2px 6px rgba(0, 0, 0, 0.25); }
+.cb-chart-tooltip-key { font-weight: 600; }
 .cb-chat-cursor { animation: cb-blink 1s steps(2) infinite; }
 @keyframes cb-blink { 50% { opacity: 0; } }
 @media (prefers-reduced-motion: reduce) { .cb-chat-cursor { animation: none; } }
