@@ -29,13 +29,6 @@ import type { Store } from "./store";
 import { userById, type User } from "./personas";
 import { intParam, jsonBody, parseWith } from "./validation";
 
-/** Error codes of these routes (docs/API.md §12). */
-export const SCHEDULE_CODES = {
-  disabled: "scheduled_tasks_disabled",
-  embedSession: "embed_session",
-  limit: "scheduled_task_limit",
-} as const;
-
 interface StoredTask {
   id: number;
   deploymentId: number;
@@ -172,7 +165,7 @@ export class ScheduledTasks {
       throw new HttpProblem(
         409,
         `The task's creator already has ${SCHEDULE_LIMITS.activePerUser} active scheduled tasks (the most a user may have across the account's deployments): pause or delete one, or make this one on demand`,
-        SCHEDULE_CODES.limit,
+        ERROR_CODES.scheduledTaskLimit,
       );
   }
 
@@ -262,10 +255,11 @@ export function scheduledTaskRoutes(tasks: ScheduledTasks, service: ReportServic
     const user = creds.userForBearer(header);
     if (!user) {
       if (embed.isEmbedSession(header?.replace(/^Embed-Token /, "Bearer ")))
-        throw new HttpProblem(403, "Scheduled tasks cannot be used with an embed session", SCHEDULE_CODES.embedSession);
+        throw new HttpProblem(403, "Scheduled tasks cannot be used with an embed session", ERROR_CODES.embedSession);
       throw new HttpProblem(401, "Missing or unknown credential: send Authorization: Bearer <API key>");
     }
-    if (!tasks.enabled()) throw new HttpProblem(403, "Scheduled tasks are not enabled for this account", SCHEDULE_CODES.disabled);
+    if (!tasks.enabled())
+      throw new HttpProblem(403, "Scheduled tasks are not enabled for this account", ERROR_CODES.scheduledTasksDisabled);
     const deploymentId = intParam(c, "deploymentId");
     service.deployment(user, deploymentId);
     c.set("user", user);
