@@ -9,6 +9,8 @@ import { Markdown } from "./Markdown";
 import { ChartPart, ResultTable, Thinking, ToolStep, UsageLine } from "./parts";
 import { ChatModel, type ChatModelOptions } from "./state";
 import { CHAT_CSS } from "./styles";
+import { SchedulesModel } from "./schedules";
+import { SchedulesView, localTime } from "./SchedulesView";
 
 /** The last complete svcSqlApi result of a turn: what the chart, table and Place in sheet use. */
 function resultOf(t: Turn): SqlToolResult | null {
@@ -66,8 +68,17 @@ function TurnView({ turn, model }: { turn: Turn; model: ChatModel }) {
   );
 }
 
-function Composer({ model }: { model: ChatModel }) {
-  const [text, setText] = useState("");
+function Composer({
+  model,
+  text,
+  setText,
+  onSchedule,
+}: {
+  model: ChatModel;
+  text: string;
+  setText: (s: string) => void;
+  onSchedule?: () => void;
+}) {
   const streaming = model.streaming.value;
   const submit = (e: Event) => {
     e.preventDefault();
@@ -99,6 +110,11 @@ function Composer({ model }: { model: ChatModel }) {
         ) : (
           <button type="submit" class="cb-btn cb-primary" disabled={!text.trim()}>
             Send
+          </button>
+        )}
+        {onSchedule && (
+          <button type="button" class="cb-btn" onClick={onSchedule} title="Run this question on a schedule, e.g. every Monday at 8:00">
+            Schedule…
           </button>
         )}
       </div>
@@ -167,6 +183,13 @@ export function ChatView({ store }: { store: PaneStore }) {
     void model.init();
     return () => model.dispose();
   }, [model]);
+  const schedules = useMemo(() => (service?.schedules ? new SchedulesModel(service.schedules) : null), [service]);
+  useEffect(() => () => schedules?.dispose(), [schedules]);
+  const [mode, setMode] = useState<"chat" | "schedules">("chat");
+  const [text, setText] = useState("");
+  /** What "Schedule the current question" starts from: the composer's text, else the open thread's last question. */
+  const [scheduleFrom, setScheduleFrom] = useState<string | null>(null);
+  const [autoCreate, setAutoCreate] = useState(false);
   const end = useRef<HTMLDivElement>(null);
   const conv = model?.conversation.value;
   useEffect(() => end.current?.scrollIntoView?.({ block: "end" }), [conv]);
@@ -181,15 +204,46 @@ export function ChatView({ store }: { store: PaneStore }) {
       <style>{CHAT_CSS}</style>
       <div class="cb-row">
         <h1 id="cb-chat-title">Chat</h1>
-        {phase === "ready" && (
+        {phase === "ready" && mode === "chat" && (
           <button type="button" class="cb-btn cb-small" onClick={() => model.newThread()} disabled={model.streaming.value}>
             New conversation
           </button>
         )}
       </div>
+      {phase === "ready" && schedules && (
+        <div class="cb-row cb-chat-modes" role="group" aria-label="Chat views">
+          <button type="button" class="cb-btn cb-small" aria-pressed={mode === "chat"} onClick={() => setMode("chat")}>
+            Conversation
+          </button>
+          <button
+            type="button"
+            class="cb-btn cb-small"
+            aria-pressed={mode === "schedules"}
+            onClick={() => {
+              setScheduleFrom(text.trim() || lastQuestion(turns));
+              setAutoCreate(false);
+              setMode("schedules");
+            }}
+          >
+            Schedules
+          </button>
+        </div>
+      )}
+      {phase === "ready" && mode === "schedules" && schedules && (
+        <SchedulesView
+          model={schedules}
+          question={scheduleFrom}
+          deploymentName={ws?.deployment.name ?? null}
+          autoCreate={autoCreate}
+          onOpenRun={(run, task) => {
+            setMode("chat");
+            void model.openRun(run.chatId, `${task.name} · ${localTime(run.startedAt)}`);
+          }}
+        />
+      )}
       {phase === "loading" && <ProgressLine label="Opening the chat…" />}
       {phase === "unavailable" && why && <NoticeBox notice={{ tone: "warning", title: why.title, detail: why.detail, next: why.next }} />}
-      {phase === "ready" && (
+      {phase === "ready" && mode === "chat" && (
         <>
           <Conversations model={model} />
           {model.error.value && <NoticeBox notice={model.error.value} onDismiss={() => (model.error.value = null)} />}
@@ -221,7 +275,20 @@ export function ChatView({ store }: { store: PaneStore }) {
           </ol>
           {conv?.state?.aborted === true && <p class="cb-meta">Stopped.</p>}
           <div ref={end} />
-          <Composer model={model} />
+          <Composer
+            model={model}
+            text={text}
+            setText={setText}
+            {...(schedules
+              ? {
+                  onSchedule: () => {
+                    setScheduleFrom(text.trim() || lastQuestion(turns));
+                    setAutoCreate(true);
+                    setMode("schedules");
+                  },
+                }
+              : {})}
+          />
           <Settings model={model} />
         </>
       )}

@@ -167,6 +167,12 @@ export class ChatModel {
     void this.o.service.savePrefs({ openThreadId: chatId }).catch(() => undefined);
   }
 
+  /** Open a scheduled prompt's run: its thread joins the conversations list, then shows (following it if still answering). */
+  async openRun(chatId: string, title: string): Promise<void> {
+    await this.remember(chatId, title);
+    await this.openThread(chatId);
+  }
+
   newThread(): void {
     this.reading?.abort();
     this.conv = EMPTY_CONVERSATION;
