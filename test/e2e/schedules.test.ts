@@ -109,6 +109,33 @@ describe("scheduled prompts", { timeout: 180_000 }, () => {
     await button("Conversation").click();
     await button("Schedules").click();
     const card2 = pane.locator("li.cb-card[data-task]").filter({ hasText: "revenue by month" });
+    // Dark mode: the view is drawn on the theme's colours (light text on a dark card).
+    await page.getByLabel("Office theme").selectOption("dark");
+    await pwExpect(pane.locator("html")).toHaveAttribute("data-theme", "dark", { timeout: 20_000 });
+    if (!(await card2.isVisible())) {
+      await button("Chat").click({ timeout: 20_000 });
+      await button("Schedules").click();
+    }
+    await pwExpect(card2).toBeVisible({ timeout: 20_000 });
+    const colours = await card2.evaluate((el) => {
+      const lum = (c: string) => {
+        const [r, g, b] = (c.match(/\d+(\.\d+)?/g) ?? ["0", "0", "0"]).map(Number) as [number, number, number];
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      };
+      let bg = "rgba(0, 0, 0, 0)";
+      for (let e: Element | null = el; e && /rgba\(0, 0, 0, 0\)|transparent/.test(bg); e = e.parentElement)
+        bg = getComputedStyle(e).backgroundColor;
+      return { text: lum(getComputedStyle(el).color), bg: lum(bg) };
+    });
+    expect(colours.text).toBeGreaterThan(150);
+    expect(colours.bg).toBeLessThan(100);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "schedules-dark.png") });
+    await page.getByLabel("Office theme").selectOption("light");
+    await pwExpect(pane.locator("html")).toHaveAttribute("data-theme", "light", { timeout: 20_000 });
+    if (!(await card2.isVisible())) {
+      await button("Chat").click({ timeout: 20_000 });
+      await button("Schedules").click();
+    }
     await card2.getByRole("button", { name: "Delete…" }).click();
     await card2.getByRole("button", { name: /^Confirm delete/ }).click();
     await pwExpect(pane.locator("li.cb-card[data-task]")).toHaveCount(0);
