@@ -99,7 +99,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener("abort", onAbort, { once: true });
   });
 
-export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Clock, o: ChatOptions): Hono {
+export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Clock, o: ChatOptions): Hono & { runs: ChatRuns } {
   const app = new Hono();
   const threads = new Map<string, Thread>();
   /** Ephemeral users (by caller key) and when they expire (ms, stand-in clock). */
@@ -372,8 +372,9 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
     });
   }
 
-  /** One turn of the agent, detached from any request. */
-  async function runTurn(t: Thread, turn: Turn, input: string): Promise<void> {
+  /** One turn of the agent, detached from any request; true when it answered without failing. */
+  async function runTurn(t: Thread, turn: Turn, input: string): Promise<boolean> {
+    let failed = false;
     const signal = turn.abort.signal;
     /** Sends a message frame and keeps the consolidated message (deltas appended) for resubscribers. */
     const emit = (f: ChatFrame & { id: string; role: "user" | "assistant" }) => {
@@ -429,7 +430,7 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
         emit({ id: thinkId, role: "assistant", thinking: d, isDelta: i > 0, isInProcess: true, graphPath: agentPath });
         await pause();
       }
-      if (signal.aborted) return;
+      if (signal.aborted) return false;
       emit({ id: thinkId, role: "assistant", thinking: "", isDelta: true, isInProcess: false, graphPath: agentPath });
       open = null;
       count(tokens(input) + 400, tokens(plan.thinking));
@@ -444,7 +445,7 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
         const metaInput = JSON.stringify({ searchQuery: plan.searchQuery });
         emit({ id: metaId, role: "assistant", toolCall: { name: "svcMeta", input: metaInput }, isInProcess: true, graphPath: toolPath });
         await pause();
-        if (signal.aborted) return;
+        if (signal.aborted) return false;
         const cubes = [
           {
             name: "orders",
@@ -475,13 +476,14 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
         open = sqlId;
         emit({ id: sqlId, role: "assistant", toolCall: { name: "svcSqlApi", input: sqlInput }, isInProcess: true, graphPath: toolPath });
         await pause();
-        if (signal.aborted) return;
+        if (signal.aborted) return false;
         let resultText: string;
         try {
           const r = await runSql(conn, { ...plan, sql }, input, randomUUID());
           resultText = JSON.stringify(r);
           answer = answerFor(plan, r);
         } catch (e) {
+          failed = true;
           resultText = JSON.stringify({ sqlQuery: sql, error: (e as Error).message });
           answer = "The query failed, so I have no numbers to show. The error is in the SQL step above.";
         }
@@ -499,15 +501,16 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
       open = answerId;
       const parts = deltas(answer);
       for (const [i, d] of parts.entries()) {
-        if (signal.aborted) return;
+        if (signal.aborted) return false;
         emit({ id: answerId, role: "assistant", content: d, isDelta: i > 0, isInProcess: true, graphPath: finalPath });
         await pause();
       }
-      if (signal.aborted) return;
+      if (signal.aborted) return false;
       emit({ id: answerId, role: "assistant", content: "", isDelta: true, isInProcess: false, graphPath: finalPath });
       open = null;
       count(tokens(answer) + 600, tokens(answer));
     } catch (e) {
+      failed = true;
       send({ error: (e as Error).message });
     } finally {
       if (open && t.messages.get(open)?.isInProcess) emit({ id: open, role: "assistant", isDelta: true, isInProcess: false });
@@ -519,6 +522,19 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
       for (const fn of turn.listeners) fn(null);
       turn.listeners.clear();
     }
+    return !failed && !signal.aborted;
+  }
+
+  function newThread(owner: string, deploymentId: number): Thread {
+    const t: Thread = { chatId: randomUUID(), owner, deploymentId, messages: new Map(), nextSort: 1, active: null, done: new Set() };
+    threads.set(t.chatId, t);
+    return t;
+  }
+
+  function startTurn(t: Thread, input: string, messageId: string): { turn: Turn; finished: Promise<boolean> } {
+    const turn: Turn = { messageId, abort: new AbortController(), listeners: new Set(), ids: [] };
+    t.active = turn;
+    return { turn, finished: runTurn(t, turn, input) };
   }
 
   const streamHandler = handle(async (c) => {
@@ -554,28 +570,10 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
       });
     }
     if (t && body.messageId && t.done.has(body.messageId)) return snapshot(t); // idempotent repeat
-    if (!t) {
-      t = {
-        chatId: randomUUID(),
-        owner: caller.key,
-        deploymentId: caller.deploymentId,
-        messages: new Map(),
-        nextSort: 1,
-        active: null,
-        done: new Set(),
-      };
-      threads.set(t.chatId, t);
-    }
-    const turn: Turn = {
-      messageId: body.messageId ?? `${clock.now()}-message`,
-      abort: new AbortController(),
-      listeners: new Set(),
-      ids: [],
-    };
-    t.active = turn;
-    const res = subscribe(t, turn);
-    void runTurn(t, turn, body.input);
-    return res;
+    t ??= newThread(caller.key, caller.deploymentId);
+    const { turn, finished } = startTurn(t, body.input, body.messageId ?? `${clock.now()}-message`);
+    void finished;
+    return subscribe(t, turn);
   });
 
   const abortHandler = handle(async (c) => {
@@ -595,5 +593,19 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
     app.post(`${prefix}/${form}/chat/stream-chat-state`, streamHandler);
     app.post(`${prefix}/${form}/chat/stream-chat-state/abort`, abortHandler);
   }
-  return app;
+  const runs: ChatRuns = {
+    start(user, deploymentId, input) {
+      // The internal user's own thread (key as on both chat forms): the run's thread is theirs.
+      const t = newThread(`user:${user.email}`, deploymentId);
+      // Unique per thread, and a 13+ digit millisecond timestamp then -message, as §4.1 requires.
+      const { finished } = startTurn(t, input, `${clock.now()}-message`);
+      return { chatId: t.chatId, finished };
+    },
+  };
+  return Object.assign(app, { runs });
+}
+
+/** Turns the platform starts itself (scheduled tasks, docs/API.md §12): a new thread of `user`. */
+export interface ChatRuns {
+  start(user: User, deploymentId: number, input: string): { chatId: string; finished: Promise<boolean> };
 }

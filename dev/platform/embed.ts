@@ -295,6 +295,16 @@ export class EmbedService {
       : { kind: "internal", sessionId: s.id, user: s.principal.user };
   }
 
+  /** True when the header carries a live embed session's token (routes that reject embed sessions answer 403 for it). */
+  isEmbedSession(header: string | undefined): boolean {
+    try {
+      this.caller(header);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** The comment endpoints need an embed tenant (§5.1–5.2): an internalId session → 403. */
   tenantCaller(header: string | undefined): Extract<EmbedCaller, { kind: "external" }> {
     const c = this.caller(header);

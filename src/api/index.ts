@@ -4,6 +4,8 @@ export * from "./public-id";
 export * from "./schemas/common";
 export * from "./schemas/management";
 export * from "./schemas/data";
+export * from "./schemas/scheduled-tasks";
+export { isIanaTimeZone } from "./timezone";
 export { createPlatformClient, managementError, ERROR_CODES } from "./management-client";
 export type { PlatformClient, PlatformClientOptions, ListReportsOptions } from "./management-client";
 export { createDataClient, dataError, DEFAULT_DATA_RETRY, normalizeOrder, wireQuery, probeDataUrl } from "./data-client";

@@ -26,4 +26,12 @@ export const CHAT_CSS = `
 .cb-chat-composer textarea { width: 100%; resize: vertical; font: inherit; }
 .cb-chat-threads, .cb-chat-settings { margin-bottom: var(--spacingS); }
 .cb-chat-threads button[aria-current="true"] { font-weight: 600; }
+.cb-chat-context { margin-top: var(--spacingXS); font-size: var(--fontSizeBase200); }
+.cb-chat-context pre { white-space: pre-wrap; overflow-wrap: anywhere; }
+.cb-chat-modes { justify-content: flex-start; gap: var(--spacingXS); margin-bottom: var(--spacingS); }
+.cb-chat-modes button[aria-pressed="true"] { font-weight: 600; border-color: var(--colorNeutralForeground1); background: var(--colorNeutralBackground3); }
+.cb-sched-list { display: flex; flex-direction: column; gap: var(--spacingS); }
+.cb-sched-form { margin-bottom: var(--spacingS); }
+.cb-sched-form textarea { width: 100%; resize: vertical; font: inherit; }
+.cb-sched-runs li { justify-content: flex-start; gap: var(--spacingS); padding: var(--spacingXS) 0; border-top: 1px solid var(--colorNeutralStroke2); }
 `;
