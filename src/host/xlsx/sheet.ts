@@ -5,10 +5,11 @@
 //             changed (a row it touches loses only its "spans" hint), inserts new cells and rows in
 //             order, keeps every other byte (formulas elsewhere, merged cells, conditional formats,
 //             data validation, drawings, comments' anchors…), and updates <dimension> and the frozen pane.
-import { cellA1, columnIndex, parseAddress } from "../a1.ts";
+import { cellA1, parseAddress } from "../a1.ts";
 import type { SheetValue } from "../port.ts";
 import type { Styles } from "./styles.ts";
 import {
+  attrOf,
   excelText,
   findElement,
   fromExcelText,
@@ -46,7 +47,17 @@ export function sheetDataSpan(xml: string): { start: number; end: number; inner:
   return findElement(xml, "sheetData");
 }
 
-const cellRef = /^([A-Z]{1,3})([0-9]+)$/;
+/** The column of a cell reference such as "AB12" (`fallback + 1` when it is not one). */
+function refColumn(ref: string, fallback: number): number {
+  let col = 0;
+  let i = 0;
+  for (; i < ref.length; i++) {
+    const c = ref.charCodeAt(i) & ~0x20; // upper case
+    if (c < 0x41 || c > 0x5a) break;
+    col = col * 26 + (c - 0x40);
+  }
+  return i === 0 || i > 3 ? fallback + 1 : col - 1;
+}
 
 /** Every row of sheetData, in document order. */
 export function* scanRows(xml: string, sst: readonly string[]): Generator<ScannedRow> {
@@ -59,8 +70,8 @@ export function* scanRows(xml: string, sst: readonly string[]): Generator<Scanne
       t = nextTag(xml, t.end);
       continue;
     }
-    const a = tagAttrs(xml.slice(t.start, t.end));
-    rowNo = a.r !== undefined ? Number(a.r) - 1 : rowNo + 1;
+    const rAttr = attrOf(xml, t.start, t.end, "r");
+    rowNo = rAttr !== undefined ? Number(rAttr) - 1 : rowNo + 1;
     const row: ScannedRow = { start: t.start, openEnd: t.end, closeStart: t.end, end: t.end, row: rowNo, cells: [] };
     if (t.selfClosing) {
       yield row;
@@ -71,10 +82,17 @@ export function* scanRows(xml: string, sst: readonly string[]): Generator<Scanne
     let u = nextTag(xml, t.end);
     while (u && !(u.name === "row" && u.closing)) {
       if (u.name === "c" && !u.closing) {
-        const ca = tagAttrs(xml.slice(u.start, u.end));
-        const m = ca.r ? cellRef.exec(ca.r.toUpperCase()) : null;
-        col = m ? columnIndex(m[1]!) : col + 1;
-        const cell: ScannedCell = { start: u.start, end: u.end, col, s: Number(ca.s ?? 0), value: "", formula: false };
+        const ref = attrOf(xml, u.start, u.end, "r");
+        col = ref ? refColumn(ref, col) : col + 1;
+        const sAttr = attrOf(xml, u.start, u.end, "s");
+        const cell: ScannedCell = {
+          start: u.start,
+          end: u.end,
+          col,
+          s: sAttr === undefined ? 0 : Number(sAttr),
+          value: "",
+          formula: false,
+        };
         if (!u.selfClosing) {
           let v: string | null = null;
           let inline = "";
@@ -86,7 +104,8 @@ export function* scanRows(xml: string, sst: readonly string[]): Generator<Scanne
               else if (w.name === "rPh") inPhonetic = true;
               else if (w.name === "v" || (w.name === "t" && !inPhonetic)) {
                 const close = xml.indexOf("<", w.end);
-                const text = xmlUnescape(xml.slice(w.end, close));
+                const raw = xml.slice(w.end, close);
+                const text = raw.includes("&") ? xmlUnescape(raw) : raw;
                 if (w.name === "v") v = text;
                 else inline += text;
               }
@@ -96,7 +115,7 @@ export function* scanRows(xml: string, sst: readonly string[]): Generator<Scanne
           }
           if (!w) break;
           cell.end = w.end;
-          cell.value = cellValue(ca.t, v, inline, sst);
+          cell.value = cellValue(attrOf(xml, u.start, u.end, "t"), v, inline, sst);
         }
         row.cells.push(cell);
         u = nextTag(xml, cell.end);

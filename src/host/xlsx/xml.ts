@@ -96,21 +96,61 @@ export function nextTag(s: string, from: number): Tag | null {
     const closing = c === 0x2f;
     let j = i + (closing ? 2 : 1);
     const nameStart = j;
-    while (j < s.length && !" \t\r\n/>".includes(s[j]!)) j++;
-    const qname = s.slice(nameStart, j);
-    let quote = 0;
     for (; j < s.length; j++) {
       const d = s.charCodeAt(j);
-      if (quote) {
-        if (d === quote) quote = 0;
-      } else if (d === 0x22 || d === 0x27) quote = d;
-      else if (d === 0x3e) break;
+      if (d === 0x20 || d === 0x3e || d === 0x2f || d === 0x09 || d === 0x0a || d === 0x0d) break;
     }
-    if (j >= s.length) return null;
+    const qname = s.slice(nameStart, j);
+    // The tag ends at the first ">" outside quotes; most tags have no quoted ">" (the fast path).
+    let gt = s.indexOf(">", j);
+    if (gt < 0) return null;
+    let quoted = false;
+    for (let k = j; k < gt && !quoted; k++) {
+      const d = s.charCodeAt(k);
+      quoted = d === 0x22 || d === 0x27;
+    }
+    if (quoted) {
+      let quote = 0;
+      for (; j < s.length; j++) {
+        const d = s.charCodeAt(j);
+        if (quote) {
+          if (d === quote) quote = 0;
+        } else if (d === 0x22 || d === 0x27) quote = d;
+        else if (d === 0x3e) break;
+      }
+      if (j >= s.length) return null;
+      gt = j;
+    }
+    j = gt;
     const colon = qname.indexOf(":");
     return { start: i, end: j + 1, name: colon >= 0 ? qname.slice(colon + 1) : qname, closing, selfClosing: s.charCodeAt(j - 1) === 0x2f };
   }
   return null;
+}
+
+/** One attribute of the raw tag s[start, end) (by its exact qualified name), unescaped; undefined when absent. */
+export function attrOf(s: string, start: number, end: number, name: string): string | undefined {
+  let at = start;
+  for (;;) {
+    at = s.indexOf(name, at);
+    if (at < 0 || at >= end) return undefined;
+    const before = s.charCodeAt(at - 1);
+    let k = at + name.length;
+    if (before === 0x20 || before === 0x09 || before === 0x0a || before === 0x0d) {
+      while (s.charCodeAt(k) === 0x20) k++;
+      if (s.charCodeAt(k) === 0x3d /* = */) {
+        k++;
+        while (s.charCodeAt(k) === 0x20) k++;
+        const q = s.charCodeAt(k);
+        if (q === 0x22 || q === 0x27) {
+          const close = s.indexOf(q === 0x22 ? '"' : "'", k + 1);
+          const raw = s.slice(k + 1, close);
+          return raw.includes("&") ? xmlUnescape(raw) : raw;
+        }
+      }
+    }
+    at += name.length;
+  }
 }
 
 /** Attributes of a raw tag, by qualified name, unescaped. */
