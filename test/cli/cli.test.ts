@@ -69,6 +69,33 @@ describe("cellbound place", () => {
     await libreOfficeAgrees(file);
   });
 
+  it("dates, money and percentages: LibreOffice shows them as the engine formatted them", async () => {
+    const report = await env.createReport({
+      jsonQuery: JSON.stringify({
+        measures: ["orders.total_amount", "orders.count", "orders.return_rate"],
+        timeDimensions: [{ dimension: "orders.created_at", granularity: "month" }],
+        order: [["orders.created_at", "asc"]],
+        limit: 6,
+      }),
+    });
+    const file = tmp.file("formats.xlsx");
+    const out = await env.cli(["place", file, "--report", String(report.id), "--at", "Sheet1!A1", "--json"]);
+    expect(out.code).toBe(0);
+    const port = XlsxPort.open(file);
+    const s = port.wb.sheets[0]!;
+    const formats = [...s.cells.get(1)!.values()].map((c) => c.nf);
+    expect(formats[0]).toBe("mmm yyyy");
+    expect(formats.some((f) => f !== null && /0/.test(f))).toBe(true);
+    const shown = (await libreOfficeAgrees(file)).get("Sheet1")!;
+    const [month, money, count, rate] = shown[1]!;
+    expect([month, money, count, rate]).toEqual([
+      expect.stringMatching(/^[A-Z][a-z]{2} \d{4}$/),
+      expect.stringMatching(/^\$\d{1,3}(,\d{3})*\.\d\d$/),
+      expect.stringMatching(/^\d{1,3}(,\d{3})*$/),
+      expect.stringMatching(/^\d+\.\d\d%$/),
+    ]);
+  });
+
   it("refuses with exit 3 when the target holds someone else's values, and leaves the file untouched", async () => {
     const report = await env.createReport(byStatus(3));
     const file = tmp.file("occupied.xlsx");

@@ -6,7 +6,24 @@ import { memoryDriver } from "../../../src/host/memory/driver.ts";
 import type { SheetPort } from "../../../src/host/port.ts";
 import { XlsxPort } from "../../../src/host/xlsx/port.ts";
 import { HOSTILE_STRINGS } from "../fixtures/hostile-strings.ts";
+import { differences, expectedText, libreOffice, type LibreOffice } from "../../support/libreoffice.ts";
 import { saveAndReopen, tempDir } from "./support.ts";
+
+let lo: LibreOffice;
+beforeAll(() => {
+  lo = libreOffice();
+});
+afterAll(() => lo.close());
+
+/** LibreOffice opens the file and shows what the port says every cell of every sheet shows. */
+async function libreOfficeAgrees(file: string): Promise<void> {
+  const fresh = XlsxPort.open(file);
+  const shown = await lo.sheets(file);
+  for (const s of fresh.wb.sheets) {
+    const diffs = differences(shown.get(s.name) ?? [], expectedText(fresh.wb, s.name));
+    if (diffs.length) throw new Error(`LibreOffice shows ${s.name} otherwise: ${diffs.slice(0, 5).join("; ")}`);
+  }
+}
 
 const MUTATING = new Set(["write", "clear", "style", "freezeRows", "track", "untrack", "setData", "identity", "forkIdentity"]);
 
@@ -48,6 +65,7 @@ function fileDriver(port: XlsxPort): ContractDriver {
     // What the file holds, as a fresh port reads it.
     inspect: async (a) => {
       const fresh = saveAndReopen(port);
+      await libreOfficeAgrees(port.file);
       const id = port.wb.sheets.find((s) => s.id === a.sheetId)!.name;
       const sheetId = fresh.wb.sheets.find((s) => s.name === id)!.id;
       return memoryDriver(fresh.wb).inspect({ ...a, sheetId });
@@ -70,6 +88,7 @@ describe("SheetPort contract: xlsx file port", () => {
         }
         expect(r.detail ?? "").toBe("");
         expect(r.status).toBe("pass");
+        await libreOfficeAgrees(port.file);
       } finally {
         tmp.remove();
       }
