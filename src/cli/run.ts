@@ -2,6 +2,7 @@
 // own engine (src/sync) over the file port (src/host/xlsx). runCli is the whole program, testable in
 // process; main.ts only wires it to the process.
 import {
+  ApiError,
   createDataClient,
   createDeploymentTokenManager,
   createPlatformClient,
@@ -90,23 +91,37 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   try {
     session = await openSession(creds, cmd.kind === "place" ? cmd.deployment : null, io.fetch);
   } catch (e) {
+    // A key the platform refuses is a credentials problem (2); a platform that cannot be reached or
+    // fails is a platform error (1).
+    const status = e instanceof ApiError ? e.status : 0;
     io.stderr(`cellbound: cannot sign in to ${new URL(creds.platformUrl).origin}: ${(e as Error).message}\n`);
-    return 2;
+    return status === 401 || status === 403 || !(e instanceof ApiError) ? 2 : 1;
   }
   const progress = io.progress && !cmd.json ? new Progress(io.stderr) : null;
   if (cmd.kind === "status") {
-    const files = await pool(cmd.files, 4, (f) => statusOf(f, session));
+    const files = await pool(cmd.files, 4, (f) =>
+      statusOf(f, session).catch((e: unknown): StatusResult => ({ file: f, error: `${f}: ${(e as Error).message}`, placements: [] })),
+    );
     if (cmd.json) io.stdout(`${JSON.stringify({ files })}\n`);
     else io.stdout(files.map(statusText).join("\n"));
     return files.some((f) => f.error) ? 2 : 0;
   }
   let results: FileResult[];
-  if (cmd.kind === "place") results = [await placeInto(cmd, session)];
+  if (cmd.kind === "place")
+    results = [
+      await placeInto(cmd, session).catch((e: unknown): FileResult => ({
+        file: cmd.file,
+        error: `${cmd.file}: ${(e as Error).message}; the file is as it was`,
+        placements: [],
+      })),
+    ];
   else {
     let done = 0;
     progress?.show(`Refreshing ${cmd.files.length} workbook${cmd.files.length === 1 ? "" : "s"}…`);
     results = await pool(cmd.files, cmd.concurrency, async (f) => {
-      const r = await refreshFile(f, cmd, session, (what) => progress?.show(`[${done}/${cmd.files.length}] ${f}: ${what}`));
+      const r = await refreshFile(f, cmd, session, (what) => progress?.show(`[${done}/${cmd.files.length}] ${f}: ${what}`)).catch(
+        (e: unknown): FileResult => ({ file: f, error: `${f}: ${(e as Error).message}; the file is as it was`, placements: [] }),
+      );
       done++;
       progress?.show(`[${done}/${cmd.files.length}] ${f}: done`);
       return r;

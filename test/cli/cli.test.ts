@@ -225,7 +225,51 @@ describe("cellbound refresh", () => {
   });
 });
 
+describe("files Cellbound cannot use", () => {
+  it("unreadable placement data in the file: exit 2 naming the file, untouched", async () => {
+    const report = await env.createReport(byStatus(2));
+    const file = tmp.file("corrupt-data.xlsx");
+    expect((await env.cli(["place", file, "--report", String(report.id), "--at", "Sheet1!A1"])).code).toBe(0);
+    const port = XlsxPort.open(file);
+    port.wb.data.set("cellbound.sync.placements.v1", JSON.stringify({ v: 1, placements: [{ key: "?" }] }));
+    port.save();
+    const same = untouched(file);
+    const out = await env.cli(["refresh", file, "--json"]);
+    expect(out.code).toBe(2);
+    expect(out.json().files[0]!.error).toMatch(/^.*corrupt-data\.xlsx: Cellbound's placement data in this workbook is unreadable/);
+    same();
+  });
+});
+
+describe("progress", () => {
+  it("a progress line on a terminal, none with --json", async () => {
+    const report = await env.createReport(byStatus(2));
+    const file = tmp.file("progress.xlsx");
+    expect((await env.cli(["place", file, "--report", String(report.id), "--at", "Sheet1!A1"])).code).toBe(0);
+    const { runCli } = await import("../../src/cli/run.ts");
+    const run = async (args: string[]) => {
+      let err = "";
+      const code = await runCli(args, { stdout: () => {}, stderr: (t) => void (err += t), progress: true, env: env.env() });
+      return { code, err };
+    };
+    const tty = await run(["refresh", file]);
+    expect(tty.code).toBe(0);
+    expect(tty.err).toMatch(/^\r\x1b\[2KRefreshing 1 workbook…/);
+    expect(tty.err.endsWith("\r\x1b[2K")).toBe(true);
+    expect((await run(["refresh", file, "--json"])).err).toBe("");
+  });
+});
+
 describe("usage and credentials: exit 2, never a key on the command line", () => {
+  it("a key the platform refuses is exit 2; a platform that cannot be reached is exit 1", async () => {
+    const { runCli } = await import("../../src/cli/run.ts");
+    let err = "";
+    const io = (e: Record<string, string>) => ({ stdout: () => {}, stderr: (t: string) => void (err += t), progress: false, env: e });
+    expect(await runCli(["status", "x.xlsx"], io({ ...env.env(), CELLBOUND_API_KEY: "not-a-key" }))).toBe(2);
+    expect(err).toMatch(/cannot sign in/);
+    expect(err).not.toContain("not-a-key");
+    expect(await runCli(["status", "x.xlsx"], io({ ...env.env(), CELLBOUND_PLATFORM_URL: "http://127.0.0.1:9" }))).toBe(1);
+  });
   it("refuses an API key on the command line without echoing it", async () => {
     const out = await env.cli(["refresh", "x.xlsx", "--api-key=sk_secret_123"]);
     expect(out.code).toBe(2);
