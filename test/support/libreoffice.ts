@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { formatValue } from "../../src/host/number-format.ts";
+import { formatValue, isDateFormat } from "../../src/host/number-format.ts";
 import type { MemoryWorkbook } from "../../src/host/memory/index.ts";
 
 const run = promisify(execFile);
@@ -76,12 +76,20 @@ export function parseCsv(text: string): string[][] {
   return rows;
 }
 
-/** What a sheet of the model should show, as text per cell (Excel's rendering of value + number format). */
-export function expectedText(wb: MemoryWorkbook, sheetName: string): Map<string, string> {
+/**
+ * What a sheet of the model should show, as text per cell (Excel's rendering of value + number format).
+ * `date1904`: the workbook counts dates from 1904, so a date-formatted serial is 1,462 days later.
+ */
+export function expectedText(wb: MemoryWorkbook, sheetName: string, date1904 = false): Map<string, string> {
   const s = wb.sheets.find((x) => x.name === sheetName);
   const out = new Map<string, string>();
   if (!s) return out;
-  for (const [r, row] of s.cells) for (const [c, cell] of row) if (cell.v !== "") out.set(`${r},${c}`, formatValue(cell.v, cell.nf));
+  for (const [r, row] of s.cells)
+    for (const [c, cell] of row) {
+      if (cell.v === "") continue;
+      const v = date1904 && typeof cell.v === "number" && cell.nf !== null && isDateFormat(cell.nf) ? cell.v + 1462 : cell.v;
+      out.set(`${r},${c}`, formatValue(v, cell.nf));
+    }
   return out;
 }
 

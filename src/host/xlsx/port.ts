@@ -93,6 +93,11 @@ export class XlsxPort extends MemoryPort {
     return { bytes: bytes.length, cellsWritten: out?.cellsWritten ?? 0, partsChanged: out?.partsChanged ?? [] };
   }
 
+  /** The workbook counts dates from 1904 (workbookPr date1904): its serial numbers are 1,462 days smaller. */
+  get date1904(): boolean {
+    return this.book.date1904;
+  }
+
   /** Sheet ids, for tests: what a sheet added by the port is called after the next open. */
   get sheetAliases(): ReadonlyMap<number, string> {
     return this.aliases;

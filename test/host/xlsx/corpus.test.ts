@@ -73,6 +73,7 @@ for (const name of FILES) {
     const kept = JSON.parse(otherCells) as Array<[number, Array<[number, unknown]>]>;
     for (const [r, row] of kept) for (const [c, cell] of row) expect(now.cells.get(r)?.get(c)).toEqual(cell);
     const shown = await lo.sheets(file);
-    for (const s of port.wb.sheets) expect(differences(shown.get(s.name) ?? [], expectedText(port.wb, s.name)), s.name).toEqual([]);
+    for (const s of port.wb.sheets)
+      expect(differences(shown.get(s.name) ?? [], expectedText(port.wb, s.name, port.date1904)), s.name).toEqual([]);
   });
 }
