@@ -8,6 +8,8 @@ import type { Area, SheetPort, SheetValue } from "../../host/port";
 import {
   check,
   describeChange,
+  factsOf,
+  sheetRows,
   groupingKeys,
   parseJsonQuery,
   fork,
@@ -19,7 +21,7 @@ import {
   type QueueProgress,
   type SyncContext,
 } from "../../sync";
-import type { HomeData, PlacementFacts, PlacementView, RefreshAllProgress, RowRefreshState, RowSpan, Workspace } from "../model";
+import type { HomeData, PlacementView, RefreshAllProgress, RowRefreshState, RowSpan, Workspace } from "../model";
 import type { SelectedPlacement } from "./comments";
 import { freeAreaBeside, readSelectionContext, selectionState, type SelectionDeps } from "./selection";
 
@@ -60,30 +62,7 @@ export interface EngineDeps {
   port?: SheetPort;
 }
 
-/** What is known about one home entry (the status comes from these, see live/status.ts). */
-export function factsOf(e: HomeEntry, c: PlacementCheck | undefined, usable?: ReadonlyMap<number, string>): PlacementFacts {
-  const range = c?.range ?? e.range;
-  const otherDeployment = usable !== undefined && e.access !== "DENIED" && !usable.has(e.deploymentId);
-  return {
-    access: e.access,
-    missing: e.missing || (c?.missing ?? false),
-    edit: c?.edit ?? "unknown",
-    editedRows: c?.edit === "edited" ? sheetRows(c.editedRows, range) : [],
-    editedRowsExact: c?.editedRowsExact ?? false,
-    syncStatus: c?.syncStatus === "CHANGED" || e.syncStatus === "CHANGED" ? "CHANGED" : e.access === "LOCAL" ? "UNKNOWN" : e.syncStatus,
-    noAccess: otherDeployment
-      ? `It belongs to ${e.deploymentName ? `deployment ${e.deploymentName}` : "a deployment"} you cannot use with this sign-in.`
-      : null,
-    problem: c?.problem ?? null,
-  };
-}
-
-/** Zero-based rows relative to a placement → sheet rows as Excel numbers them. */
-export function sheetRows(rows: { from: number; to: number }[], range: string | null): RowSpan[] {
-  if (!range) return [];
-  const top = parseAddress(range).row;
-  return rows.map((r) => ({ from: top + r.from + 1, to: top + r.to + 1 }));
-}
+export { factsOf, sheetRows };
 
 function rowsOfRanges(ranges: string[]): RowSpan[] {
   return ranges.map((a) => {

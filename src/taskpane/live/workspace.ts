@@ -1,6 +1,6 @@
 // A live Workspace: the catalog (src/api) plus the workbook operations of the sync engine (src/sync)
 // over the Office.js adapter (src/host/excel).
-import { createDataClient, createDeploymentTokenManager, createPlatformClient, type DataClient } from "../../api";
+import { createDataClient, createDeploymentTokenManager, createPlatformClient, defaultDataUrl, type DataClient } from "../../api";
 import type { ConnectInput, Deployment, Workspace } from "../model";
 import { createCatalog, summarize } from "./catalog";
 import { openWorkbookOps } from "./engine";
@@ -8,10 +8,7 @@ import { createLiveComments, type EmbedConfig } from "./comments";
 import { createChatService, type ChatDefaults } from "./chat";
 import { createLiveDashboard } from "./dashboard";
 
-/** The data API's base when Connect leaves it empty: the platform's documented default path. */
-export function defaultDataUrl(baseUrl: string): string {
-  return `${baseUrl.replace(/\/$/, "")}/cubejs-api`;
-}
+export { defaultDataUrl };
 
 export async function openWorkspace(
   input: ConnectInput,
