@@ -21,6 +21,37 @@ const OFFICE_CDN = "https://appsforoffice.microsoft.com/lib/1/hosted/office.js";
 export const OFFICE_JS_PATH = "/office-js/";
 export const OFFICE_JS_DIR = path.resolve(here, "node_modules/@microsoft/office-js/dist");
 
+/** Where Office.js comes from in production: its scripts (office.js loads its host-specific files from there too). */
+const OFFICE_ORIGIN = new URL(OFFICE_CDN).origin;
+/** The platform stand-in and the dev broker on this machine (their ports are chosen at start: port 0 in tests). */
+const LOOPBACK = ["http://127.0.0.1:*", "http://localhost:*"];
+
+/**
+ * The task pane's Content-Security-Policy, a <meta> in taskpane.html and harness-taskpane.html
+ * (docs/UI.md, "Content-Security-Policy"). Scripts only from the pane's own origin (and Office.js's
+ * in production): no inline script, no eval — charts use vega's expression interpreter, zod runs
+ * jitless (src/taskpane/csp.ts); 'wasm-unsafe-eval' lets xxhash-wasm compile its WebAssembly (it
+ * allows no JavaScript eval). The platform, data and AI hosts are the user's own (entered in the
+ * pane, learned from app-config), so the build cannot name them: connect-src and frame-src allow
+ * https: (plus loopback, for the stand-ins, outside production). Images only from the pane itself,
+ * data: and blob: — no image beacons to any host.
+ */
+export function contentSecurityPolicy({ officeCdn }) {
+  const hosts = officeCdn ? ["https:"] : ["https:", ...LOOPBACK];
+  return [
+    "default-src 'self'",
+    `script-src 'self'${officeCdn ? ` ${OFFICE_ORIGIN}` : ""} 'wasm-unsafe-eval'`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src 'self' ${hosts.join(" ")}`,
+    `frame-src 'self' ${hosts.join(" ")}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+  ].join("; ");
+}
+
 export default async (env = {}, argv = {}) => {
   const production = argv.mode === "production";
   const port = Number(process.env.PORT ?? 3000);
@@ -30,7 +61,9 @@ export default async (env = {}, argv = {}) => {
   }
 
   const entry = { taskpane: "./src/taskpane/index.tsx" };
-  const officeJs = production && !env.harness ? OFFICE_CDN : `${OFFICE_JS_PATH}office.js`;
+  const officeCdn = production && !env.harness;
+  const officeJs = officeCdn ? OFFICE_CDN : `${OFFICE_JS_PATH}office.js`;
+  const csp = contentSecurityPolicy({ officeCdn });
   const favicon = "./assets/icon-16.png";
   const pages = [
     new HtmlWebpackPlugin({
@@ -38,12 +71,15 @@ export default async (env = {}, argv = {}) => {
       template: "./src/taskpane/taskpane.html",
       chunks: ["taskpane"],
       officeJs,
+      csp,
       favicon,
     }),
   ];
   if (!production || env.harness) {
     entry.harness = "./dev/harness/index.tsx";
     entry["harness-office"] = "./dev/harness/office-shim.ts";
+    // Runs before office.js (a file, not an inline script: the pane's CSP has no 'unsafe-inline').
+    entry["harness-before-office"] = { import: "./dev/harness/before-office.ts", filename: "harness-before-office.js" };
     entry["home-bench"] = "./dev/harness/home-bench.tsx";
     pages.push(
       new HtmlWebpackPlugin({ filename: "harness.html", template: "./dev/harness/harness.html", chunks: ["harness"], favicon }),
@@ -53,6 +89,7 @@ export default async (env = {}, argv = {}) => {
         template: "./dev/harness/harness-taskpane.html",
         chunks: ["home-bench"],
         officeJs,
+        csp,
         favicon,
       }),
       // The real task-pane bundle, with the dev/excel Office shim loaded first instead of the CDN.
@@ -62,6 +99,7 @@ export default async (env = {}, argv = {}) => {
         chunks: ["harness-office", "taskpane"],
         chunksSortMode: "manual",
         officeJs,
+        csp,
         favicon,
       }),
     );
@@ -75,7 +113,8 @@ export default async (env = {}, argv = {}) => {
 
   return {
     mode: production ? "production" : "development",
-    devtool: production ? "source-map" : "eval-cheap-module-source-map",
+    // No eval-based source maps in development: the pane's CSP has no 'unsafe-eval'.
+    devtool: production ? "source-map" : "cheap-module-source-map",
     entry,
     output: {
       path: path.resolve(here, "dist"),

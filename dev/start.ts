@@ -12,6 +12,7 @@ import WebpackDevServer from "webpack-dev-server";
 import { startPlatform } from "./platform/server.ts";
 import { CONFIG_PATH, type HarnessConfig } from "./harness/config.ts";
 import { answersCors } from "./harness/serve.ts";
+import { handleXlsxBridge } from "./harness/xlsx-bridge.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -56,6 +57,10 @@ async function main(): Promise<void> {
       ...config.devServer,
       ...(proxied ? { proxy: [{ context: ["/_platform"], target, pathRewrite: { "^/_platform": "" }, changeOrigin: true }] } : {}),
       setupMiddlewares: (middlewares, devServer) => {
+        // The harness's "Open .xlsx…" / "Save as .xlsx" (dev/harness/xlsx-bridge.ts).
+        devServer.app?.use((req, res, next) => {
+          if (!handleXlsxBridge(req, res)) next();
+        });
         devServer.app?.get(CONFIG_PATH, (_req, res) => {
           res.setHeader("cache-control", "no-store");
           res.json(harnessConfig);

@@ -86,6 +86,7 @@ const NUMBER_FORMATS: [string, string][] = [
 function Toolbar({ book, onReset }: { book: HarnessBook; onReset: () => void }) {
   const sel = book.selection();
   const [copied, setCopied] = useState<string | null>(null);
+  const [fileNote, setFileNote] = useState<string | null>(null);
   return (
     <div class="hx-toolbar" role="toolbar" aria-label="Workbook">
       <button onClick={() => book.insertRows(sel.sheetId, sel.row, sel.rows)}>Insert rows above</button>
@@ -111,6 +112,10 @@ function Toolbar({ book, onReset }: { book: HarnessBook; onReset: () => void }) 
         </select>
       </label>
       <button onClick={() => setCopied(book.saveAsCopy())}>Save as copy</button>
+      <XlsxButtons book={book} onDone={setFileNote} />
+      <span role="status" data-testid="xlsx-status" class="hx-note">
+        {fileNote ?? ""}
+      </span>
       <button onClick={onReset} title="Forget this simulated workbook and start with an empty one">
         New workbook
       </button>
@@ -122,6 +127,57 @@ function Toolbar({ book, onReset }: { book: HarnessBook; onReset: () => void }) 
 }
 
 export type HarnessTheme = "light" | "dark";
+
+/**
+ * "Open .xlsx…" and "Save as .xlsx": the harness server converts between this workbook and an .xlsx
+ * file through the file port's mapping (dev/harness/xlsx-bridge.ts), so a file saved here is what the
+ * command line refreshes, and a file it refreshed opens here.
+ */
+function XlsxButtons({ book, onDone }: { book: HarnessBook; onDone: (message: string) => void }) {
+  if (!book.snapshot || !book.replaceWith) return null;
+  const save = async () => {
+    const res = await fetch("/__harness/xlsx/save", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(book.snapshot!()),
+    });
+    if (!res.ok) return onDone(`Not saved: ${((await res.json()) as { error: string }).error}`);
+    const name = (book.fileName?.() ?? "Book.xlsx").replace(/(\.xlsx)?$/i, ".xlsx");
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(await res.blob());
+    a.download = name;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+    onDone(`Saved as ${name}`);
+  };
+  const open = async (file: File) => {
+    const res = await fetch(`/__harness/xlsx/open?name=${encodeURIComponent(file.name)}`, {
+      method: "POST",
+      body: await file.arrayBuffer(),
+    });
+    const json = (await res.json()) as unknown;
+    if (!res.ok) return onDone(`Not opened: ${(json as { error: string }).error}`);
+    book.replaceWith!(json); // the harness redraws on the opened workbook; its URL shows in the toolbar
+  };
+  return (
+    <>
+      <label class="hx-file">
+        <span>Open .xlsx…</span>
+        <input
+          type="file"
+          accept=".xlsx,.xlsm"
+          aria-label="Open .xlsx…"
+          onChange={(e) => {
+            const f = e.currentTarget.files?.[0];
+            e.currentTarget.value = "";
+            if (f) void open(f);
+          }}
+        />
+      </label>
+      <button onClick={() => void save()}>Save as .xlsx</button>
+    </>
+  );
+}
 
 export function Harness({
   book,

@@ -50,6 +50,12 @@ export interface HarnessBook {
   /** "Save as copy": same stored workbook id, another document URL. */
   saveAsCopy(): string;
   documentUrl(): string | null;
+  /** The workbook's name ("Q3 numbers.xlsx"). */
+  fileName?(): string;
+  /** The workbook as JSON (what "Save as .xlsx" sends to the harness server). */
+  snapshot?(): unknown;
+  /** Open another workbook in place of this one (what "Open .xlsx…" gets back); the pane reloads. */
+  replaceWith?(snapshot: unknown): void;
   /** Called after any change (user or add-in). Returns an unsubscribe function. */
   subscribe(listener: () => void): () => void;
 }

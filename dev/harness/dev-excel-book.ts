@@ -142,6 +142,18 @@ export class DevExcelBook implements HarnessBook {
   documentUrl(): string | null {
     return this.wb.url;
   }
+  fileName(): string {
+    return this.wb.name;
+  }
+  snapshot(): unknown {
+    return this.wb.snapshot();
+  }
+  replaceWith(snapshot: unknown): void {
+    this.wb = DevWorkbook.restore(snapshot);
+    this.attach();
+    this.onReplaced(this.wb);
+    this.changed();
+  }
   subscribe(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

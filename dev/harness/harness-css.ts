@@ -8,6 +8,10 @@ html, body { margin: 0; height: 100%; font: 13px "Segoe UI", system-ui, sans-ser
 .hx-toolbar button, .hx-tab { font: inherit; padding: 3px 8px; border: 1px solid #c8c8c8; background: #fff; border-radius: 3px; cursor: pointer; }
 .hx-toolbar button:focus-visible, .hx-tab:focus-visible, .hx-scroller:focus-visible { outline: 2px solid #000; outline-offset: 1px; }
 .hx-docurl { color: #616161; margin-left: auto; font-size: 12px; }
+.hx-file { position: relative; padding: 3px 8px; border: 1px solid #c8c8c8; background: #fff; border-radius: 3px; cursor: pointer; }
+.hx-file input { position: absolute; inset: 0; opacity: 0; cursor: pointer; width: 100%; }
+.hx-file:focus-within { outline: 2px solid #000; outline-offset: 1px; }
+.hx-note { font-size: 12px; color: #616161; }
 .hx-gridwrap { flex: 1; display: flex; flex-direction: column; min-height: 0; }
 .hx-formula { display: flex; gap: 6px; padding: 4px 6px; border-bottom: 1px solid #d1d1d1; align-items: center; min-height: 30px; }
 .hx-namebox { width: 110px; padding: 2px 6px; border: 1px solid #d1d1d1; font-family: monospace; font-size: 13px; }
@@ -44,6 +48,8 @@ html[data-theme="dark"] .hx-cell { border-color: #3d3d3d; }
 html[data-theme="dark"] .hx-cell.hx-sel { background: #1a3a5c; }
 html[data-theme="dark"] .hx-rowhead, html[data-theme="dark"] .hx-colhead, html[data-theme="dark"] .hx-corner { background: #333; color: #adadad; border-color: #474747; }
 html[data-theme="dark"] .hx-formula { border-color: #474747; }
-html[data-theme="dark"] .hx-docurl { color: #adadad; }
+html[data-theme="dark"] .hx-docurl, html[data-theme="dark"] .hx-note { color: #adadad; }
+html[data-theme="dark"] .hx-file { background: #383838; color: #e6e6e6; border-color: #5c5c5c; }
+html[data-theme="dark"] .hx-file:focus-within { outline-color: #fff; }
 html[data-theme="dark"] .hx-tab[aria-selected="true"] { background: #292929; }
 `;

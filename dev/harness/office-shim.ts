@@ -7,6 +7,8 @@
 // It takes the simulated workbook from the harness page (same origin) and leaves the stand-in's demo
 // credential as the Connect pre-fill (harness only). Opened on its own, outside the harness page, it
 // installs nothing: the library answers host null and the pane shows its "not in Office" message.
+// First: the pane's CSP settings (zod without generated code) hold for this chunk's zod too.
+import "../../src/taskpane/csp.ts";
 import { createDevExcel } from "../excel/index.ts";
 import { parseHarnessConfig } from "./config.ts";
 import type { HarnessGlobal } from "./index.tsx";

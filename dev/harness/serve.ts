@@ -7,6 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AddressInfo } from "node:net";
 import { CONFIG_PATH, type HarnessConfig } from "./config.ts";
+import { handleXlsxBridge } from "./xlsx-bridge.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 /** Where Office.js is served from in local runs (same as webpack.config.js) and where it is read from. */
@@ -84,6 +85,7 @@ export async function serveDir(dir: string, upstream: HarnessConfig): Promise<Se
   let config = upstream;
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
+    if (handleXlsxBridge(req, res)) return; // "Open .xlsx…" / "Save as .xlsx"
     if (proxied && url.pathname.startsWith(PROXY_PREFIX + "/")) {
       void passThrough(req, res, target + url.pathname.slice(PROXY_PREFIX.length) + url.search);
       return;

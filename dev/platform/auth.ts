@@ -1,7 +1,12 @@
 // Credentials of the stand-in: one API key per persona (random per data dir, kept in the
-// database) for the management API, and HS256 JWTs for the data API and the chat API, minted by
-// POST /api/v1/deployments/{id}/token and signed with the deployment's own secret (`apiSecret` on
-// the start line: a customer backend signs its own deployment tokens with it, seed 03 §5.2).
+// database) for the management API, and HS256 JWTs for the data API and the chat API. Two kinds of
+// deployment token, told apart by the key that signed them:
+//   - minted by POST /api/v1/deployments/{id}/token for a console user (`sub` = their email), signed
+//     with the deployment's mint secret, which never leaves the platform;
+//   - signed by a customer backend for its own end users with the deployment's `apiSecret` (on the
+//     start line; seed 03 §5.2).
+// The data API takes both. Only a minted token acts as a console user: a customer holds the
+// apiSecret, so whatever its claims say, its token names an external user (docs/API.md §10).
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { DEPLOYMENTS, USERS, type PersonaName, type User } from "./personas";
 import type { Store } from "./store";
@@ -21,6 +26,8 @@ const b64url = (b: Buffer | string) => Buffer.from(b).toString("base64url");
 export class Credentials {
   private constructor(
     readonly apiSecrets: Record<number, string>,
+    /** Per deployment: signs the tokens the platform mints for console users (never handed out). */
+    private readonly mintSecrets: Record<number, string>,
     readonly apiKeys: Record<PersonaName, string>,
     readonly clock: Clock,
   ) {}
@@ -35,11 +42,12 @@ export class Credentials {
       return fresh[k]!;
     };
     const secrets = Object.fromEntries(DEPLOYMENTS.map((d) => [d.id, get(`apiSecret.${d.id}`, () => randomBytes(32).toString("hex"))]));
+    const mint = Object.fromEntries(DEPLOYMENTS.map((d) => [d.id, get(`mintSecret.${d.id}`, () => randomBytes(32).toString("hex"))]));
     const keys = Object.fromEntries(
       USERS.map((u) => [u.persona, get(`apiKey.${u.persona}`, () => `cbk_${u.persona}_${randomBytes(18).toString("base64url")}`)]),
     ) as Record<PersonaName, string>;
     if (Object.keys(fresh).length) await store.commit({ meta: fresh });
-    return new Credentials(secrets, keys, clock);
+    return new Credentials(secrets, mint, keys, clock);
   }
 
   /** The user behind `Authorization: Bearer <key>`, or null. */
@@ -58,17 +66,25 @@ export class Credentials {
     return null;
   }
 
+  /** A token minted for a console user (signed with the deployment's mint secret). */
   sign(claims: DataClaims): string {
-    return signJwt(claims, this.apiSecrets[claims.deploymentId]!);
+    return signJwt(claims, this.mintSecrets[claims.deploymentId]!);
   }
 
-  /** Verified, unexpired claims of a data-API token (signed with its deploymentId's secret), or null. */
+  /** Verified, unexpired claims of a data-API token (minted, or signed with its deploymentId's apiSecret), or null. */
   verify(token: string, nowSec = this.clock.nowSec()): DataClaims | null {
     const body = jwtPayload(token);
     const deploymentId = body?.deploymentId;
     if (typeof deploymentId !== "number" || !this.apiSecrets[deploymentId]) return null;
-    const c = verifyJwt(token, this.apiSecrets[deploymentId], nowSec) as DataClaims | null;
+    const c = (verifyJwt(token, this.mintSecrets[deploymentId]!, nowSec) ??
+      verifyJwt(token, this.apiSecrets[deploymentId], nowSec)) as DataClaims | null;
     return c && typeof c.exp === "number" ? c : null;
+  }
+
+  /** The claims of a token the platform minted for `deploymentId` (valid, unexpired), or null: only these act as a console user. */
+  verifyMinted(token: string, deploymentId: number, nowSec = this.clock.nowSec()): Record<string, unknown> | null {
+    const secret = this.mintSecrets[deploymentId];
+    return secret ? verifyJwt(token, secret, nowSec) : null;
   }
 }
 

@@ -11,6 +11,7 @@ import { randomUUID } from "node:crypto";
 import { Hono, type Context } from "hono";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { AbortChatInput, StreamChatInput, type ChatFrame, type SessionSettings, type Usage } from "../../src/api/chat/schemas";
+import { CONTROL_CHARACTER } from "../../src/api/schemas/common";
 import { verifyJwt, type Credentials } from "./auth";
 import type { Clock } from "./clock";
 import type { Store } from "./store";
@@ -98,7 +99,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener("abort", onAbort, { once: true });
   });
 
-export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Clock, o: ChatOptions): Hono {
+export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Clock, o: ChatOptions): Hono & { runs: ChatRuns } {
   const app = new Hono();
   const threads = new Map<string, Thread>();
   /** Ephemeral users (by caller key) and when they expire (ms, stand-in clock). */
@@ -155,10 +156,18 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
     if (removed.length) persist([], removed);
   }
 
+  /**
+   * An external user's request: a new one is made ephemeral (unless isEphemeral is false) with its
+   * lifetime from now. Seed 03: ephemeral users "never outlive" ephemeralTtlSeconds, so a later
+   * request never extends that lifetime: its ephemeralTtlSeconds may only bring the end closer.
+   * Users past their lifetime are removed first (expire()), so such a request makes a new user.
+   */
   function provision(key: string, s: SessionSettings | undefined): void {
+    expire();
+    const until = ephemeral.get(key);
     if (s?.isEphemeral === false) ephemeral.delete(key);
-    else if (!ephemeral.has(key) || s?.ephemeralTtlSeconds !== undefined)
-      ephemeral.set(key, clock.now() + (s?.ephemeralTtlSeconds ?? ONE_WEEK_S) * 1000);
+    else if (until === undefined) ephemeral.set(key, clock.now() + (s?.ephemeralTtlSeconds ?? ONE_WEEK_S) * 1000);
+    else if (s?.ephemeralTtlSeconds !== undefined) ephemeral.set(key, Math.min(until, clock.now() + s.ephemeralTtlSeconds * 1000));
   }
 
   const userByEmail = (email: string) => USERS.find((u) => u.email.toLowerCase() === email.toLowerCase()) ?? null;
@@ -167,8 +176,22 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
     if (!u.roles[deploymentId]) throw new Problem(403, `${u.email} has no access to the agent's deployment`);
   }
 
-  /** §5.2: the deployment's own JWT. */
+  /**
+   * §5.2: the deployment's own JWT. A token the platform minted for a console user (`sub` = their
+   * email) is that user. Any other token is signed by a customer backend for one of its own end
+   * users: its `externalId` (else `sub`), lowercased, names an external user of the deployment, in
+   * a namespace of its own, whatever it spells (an internal user's email included).
+   */
   function fromToken(token: string, deploymentId: number, s: SessionSettings | undefined): Caller {
+    const hasChat = (c: Record<string, unknown>) => Array.isArray(c.scope) && c.scope.includes("chat");
+    const minted = creds.verifyMinted(token, deploymentId);
+    if (minted) {
+      const u = typeof minted.sub === "string" ? USERS.find((x) => x.email === minted.sub) : undefined;
+      if (!u) throw new AuthFailure(RPC.identity, "Invalid token: its sub names no user of this platform");
+      if (!hasChat(minted)) throw new AuthFailure(RPC.scope, "Invalid token: the scope claim must include chat");
+      needsAccess(u, deploymentId);
+      return { key: `user:${u.email}`, user: u, deploymentId };
+    }
     const claims = verifyJwt(token, creds.apiSecrets[deploymentId]!, clock.nowSec());
     if (!claims) throw new AuthFailure(RPC.invalid, "Invalid token: bad signature, expired, or not signed for this deployment");
     const raw =
@@ -178,16 +201,10 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
           ? claims.sub
           : null;
     if (!raw) throw new AuthFailure(RPC.identity, "Invalid token: neither externalId nor sub is set");
-    if (!Array.isArray(claims.scope) || !claims.scope.includes("chat"))
-      throw new AuthFailure(RPC.scope, "Invalid token: the scope claim must include chat");
-    const id = raw.toLowerCase();
-    // A token naming an internal user (as the platform's own minted tokens do: sub = email) is that user.
-    const internal = userByEmail(id);
-    if (internal) {
-      needsAccess(internal, deploymentId);
-      return { key: `user:${internal.email}`, user: internal, deploymentId };
-    }
-    const key = `ext:${deploymentId}:${id}`;
+    if (raw.length > 255 || CONTROL_CHARACTER.test(raw))
+      throw new AuthFailure(RPC.identity, "Invalid token: externalId (or sub) must be at most 255 characters, with no control characters");
+    if (!hasChat(claims)) throw new AuthFailure(RPC.scope, "Invalid token: the scope claim must include chat");
+    const key = `ext:${deploymentId}:${raw.toLowerCase()}`;
     provision(key, s);
     return { key, user: null, deploymentId };
   }
@@ -355,8 +372,9 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
     });
   }
 
-  /** One turn of the agent, detached from any request. */
-  async function runTurn(t: Thread, turn: Turn, input: string): Promise<void> {
+  /** One turn of the agent, detached from any request; true when it answered without failing. */
+  async function runTurn(t: Thread, turn: Turn, input: string): Promise<boolean> {
+    let failed = false;
     const signal = turn.abort.signal;
     /** Sends a message frame and keeps the consolidated message (deltas appended) for resubscribers. */
     const emit = (f: ChatFrame & { id: string; role: "user" | "assistant" }) => {
@@ -412,7 +430,7 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
         emit({ id: thinkId, role: "assistant", thinking: d, isDelta: i > 0, isInProcess: true, graphPath: agentPath });
         await pause();
       }
-      if (signal.aborted) return;
+      if (signal.aborted) return false;
       emit({ id: thinkId, role: "assistant", thinking: "", isDelta: true, isInProcess: false, graphPath: agentPath });
       open = null;
       count(tokens(input) + 400, tokens(plan.thinking));
@@ -427,7 +445,7 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
         const metaInput = JSON.stringify({ searchQuery: plan.searchQuery });
         emit({ id: metaId, role: "assistant", toolCall: { name: "svcMeta", input: metaInput }, isInProcess: true, graphPath: toolPath });
         await pause();
-        if (signal.aborted) return;
+        if (signal.aborted) return false;
         const cubes = [
           {
             name: "orders",
@@ -458,13 +476,14 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
         open = sqlId;
         emit({ id: sqlId, role: "assistant", toolCall: { name: "svcSqlApi", input: sqlInput }, isInProcess: true, graphPath: toolPath });
         await pause();
-        if (signal.aborted) return;
+        if (signal.aborted) return false;
         let resultText: string;
         try {
           const r = await runSql(conn, { ...plan, sql }, input, randomUUID());
           resultText = JSON.stringify(r);
           answer = answerFor(plan, r);
         } catch (e) {
+          failed = true;
           resultText = JSON.stringify({ sqlQuery: sql, error: (e as Error).message });
           answer = "The query failed, so I have no numbers to show. The error is in the SQL step above.";
         }
@@ -482,15 +501,16 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
       open = answerId;
       const parts = deltas(answer);
       for (const [i, d] of parts.entries()) {
-        if (signal.aborted) return;
+        if (signal.aborted) return false;
         emit({ id: answerId, role: "assistant", content: d, isDelta: i > 0, isInProcess: true, graphPath: finalPath });
         await pause();
       }
-      if (signal.aborted) return;
+      if (signal.aborted) return false;
       emit({ id: answerId, role: "assistant", content: "", isDelta: true, isInProcess: false, graphPath: finalPath });
       open = null;
       count(tokens(answer) + 600, tokens(answer));
     } catch (e) {
+      failed = true;
       send({ error: (e as Error).message });
     } finally {
       if (open && t.messages.get(open)?.isInProcess) emit({ id: open, role: "assistant", isDelta: true, isInProcess: false });
@@ -502,6 +522,19 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
       for (const fn of turn.listeners) fn(null);
       turn.listeners.clear();
     }
+    return !failed && !signal.aborted;
+  }
+
+  function newThread(owner: string, deploymentId: number): Thread {
+    const t: Thread = { chatId: randomUUID(), owner, deploymentId, messages: new Map(), nextSort: 1, active: null, done: new Set() };
+    threads.set(t.chatId, t);
+    return t;
+  }
+
+  function startTurn(t: Thread, input: string, messageId: string): { turn: Turn; finished: Promise<boolean> } {
+    const turn: Turn = { messageId, abort: new AbortController(), listeners: new Set(), ids: [] };
+    t.active = turn;
+    return { turn, finished: runTurn(t, turn, input) };
   }
 
   const streamHandler = handle(async (c) => {
@@ -537,28 +570,10 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
       });
     }
     if (t && body.messageId && t.done.has(body.messageId)) return snapshot(t); // idempotent repeat
-    if (!t) {
-      t = {
-        chatId: randomUUID(),
-        owner: caller.key,
-        deploymentId: caller.deploymentId,
-        messages: new Map(),
-        nextSort: 1,
-        active: null,
-        done: new Set(),
-      };
-      threads.set(t.chatId, t);
-    }
-    const turn: Turn = {
-      messageId: body.messageId ?? `${clock.now()}-message`,
-      abort: new AbortController(),
-      listeners: new Set(),
-      ids: [],
-    };
-    t.active = turn;
-    const res = subscribe(t, turn);
-    void runTurn(t, turn, body.input);
-    return res;
+    t ??= newThread(caller.key, caller.deploymentId);
+    const { turn, finished } = startTurn(t, body.input, body.messageId ?? `${clock.now()}-message`);
+    void finished;
+    return subscribe(t, turn);
   });
 
   const abortHandler = handle(async (c) => {
@@ -578,5 +593,19 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
     app.post(`${prefix}/${form}/chat/stream-chat-state`, streamHandler);
     app.post(`${prefix}/${form}/chat/stream-chat-state/abort`, abortHandler);
   }
-  return app;
+  const runs: ChatRuns = {
+    start(user, deploymentId, input) {
+      // The internal user's own thread (key as on both chat forms): the run's thread is theirs.
+      const t = newThread(`user:${user.email}`, deploymentId);
+      // Unique per thread, and a 13+ digit millisecond timestamp then -message, as §4.1 requires.
+      const { finished } = startTurn(t, input, `${clock.now()}-message`);
+      return { chatId: t.chatId, finished };
+    },
+  };
+  return Object.assign(app, { runs });
+}
+
+/** Turns the platform starts itself (scheduled tasks, docs/API.md §12): a new thread of `user`. */
+export interface ChatRuns {
+  start(user: User, deploymentId: number, input: string): { chatId: string; finished: Promise<boolean> };
 }

@@ -3,6 +3,7 @@
 // with the dev hook `POST /__dev/clock {"advanceMs": n}` (only when started with --dev-hooks).
 export class Clock {
   private offsetMs = 0;
+  private readonly listeners = new Set<() => void>();
 
   /** ms since the epoch, as the stand-in sees it. */
   now(): number {
@@ -21,5 +22,12 @@ export class Clock {
   advance(ms: number): void {
     if (!Number.isSafeInteger(ms) || ms < 0) throw new RangeError("advanceMs must be a non-negative integer");
     this.offsetMs += ms;
+    for (const fn of this.listeners) fn();
+  }
+
+  /** Hear about every advance (the scheduler runs tasks that became due at once); returns unsubscribe. */
+  onAdvance(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
   }
 }

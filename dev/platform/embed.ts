@@ -113,6 +113,14 @@ interface EmbedClaims {
 
 const b64url = (s: string) => Buffer.from(s).toString("base64url");
 
+/**
+ * The key of an embed user: the exact tenant name and externalId, as a JSON pair. A separator
+ * character would let ("acme", "x<sep>y") and ("acme<sep>x", "y") meet in one key, and so one tenant's
+ * session act in another's; JSON escapes every character it could be (control characters are refused
+ * at the door too, docs/API.md §4).
+ */
+const userKey = (tenant: string, externalId: string) => JSON.stringify([tenant, externalId]);
+
 export class EmbedService {
   private readonly sessions = new Map<string, Session>();
   private readonly users = new Map<string, EmbedUser>();
@@ -126,7 +134,7 @@ export class EmbedService {
     readonly persist: EmbedStore<EmbedUser, { id: number }>,
   ) {
     for (const u of persist.users) {
-      this.users.set(`${u.tenant}\u0000${u.username}`, u);
+      this.users.set(userKey(u.tenant, u.username), u);
       this.nextUserId = Math.max(this.nextUserId, u.id + 1);
     }
   }
@@ -208,7 +216,7 @@ export class EmbedService {
     externalId: string,
     input: { email?: string | undefined; firstName?: string | undefined },
   ): Promise<EmbedUser> {
-    const key = `${tenant}\u0000${externalId}`;
+    const key = userKey(tenant, externalId);
     const had = this.users.get(key);
     const u: EmbedUser = had ? { ...had } : { id: this.nextUserId++, tenant, username: externalId, email: null, firstName: null };
     if (input.email !== undefined) u.email = input.email;
@@ -285,6 +293,16 @@ export class EmbedService {
     return s.principal.kind === "external"
       ? { kind: "external", sessionId: s.id, user: s.principal.user, tenant: s.principal.user.tenant }
       : { kind: "internal", sessionId: s.id, user: s.principal.user };
+  }
+
+  /** True when the header carries a live embed session's token (routes that reject embed sessions answer 403 for it). */
+  isEmbedSession(header: string | undefined): boolean {
+    try {
+      this.caller(header);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** The comment endpoints need an embed tenant (§5.1–5.2): an internalId session → 403. */

@@ -2,8 +2,7 @@
 // JSON.parse copes with deep nesting, but what walks the value afterwards (zod, JSON.stringify,
 // structured clones) recurses and overflows the stack: a 500, which clients retry. A careful
 // platform answers 400 at the door; no body of this API needs more than a handful of levels.
-import type { MiddlewareHandler } from "hono";
-
+// The check runs in request-body.ts, with the other checks of every body.
 export const MAX_JSON_DEPTH = 64;
 
 /** The deepest nesting of arrays and objects in `text` (strings skipped), stopping once past `limit`. */
@@ -25,18 +24,4 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
     }
   }
   return max;
-}
-
-/** Middleware: a body nested deeper than MAX_JSON_DEPTH is a 400 naming the body. (Hono caches the text for the handler.) */
-export function jsonDepthLimit(): MiddlewareHandler {
-  return async (c, next) => {
-    // Handlers parse the text as JSON whatever the Content-Type says; only binary uploads are skipped.
-    const type = c.req.header("Content-Type") ?? "";
-    if (c.req.method !== "GET" && c.req.method !== "HEAD" && !/multipart|octet-stream|image\//i.test(type)) {
-      if (jsonDepth(await c.req.text()) > MAX_JSON_DEPTH) {
-        return c.json({ error: `The body is nested deeper than ${MAX_JSON_DEPTH} levels`, code: "invalid", field: "(body)" }, 400);
-      }
-    }
-    await next();
-  };
 }

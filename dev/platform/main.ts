@@ -1,5 +1,5 @@
 // `npm run platform -- [--port N] [--data-dir DIR] [--slow-query-ms N] [--dev-hooks] [--chaos SEED [--chaos-rates k=p,…]]
-//   [--chat-delta-ms N] [--no-chat] [--ai-paywalled] [--no-dashboard-apps] [--restrict-data-download] [--timezone TZ]` (the last five set app-config): starts the
+//   [--chat-delta-ms N] [--no-chat] [--ai-paywalled] [--no-dashboard-apps] [--restrict-data-download] [--timezone TZ] [--no-scheduled-tasks]` (--no-chat … --timezone set app-config; --no-scheduled-tasks turns scheduled tasks off for the account): starts the
 // stand-in, prints exactly one JSON line (PlatformInfo) on stdout when ready, logs to
 // stderr, and stops cleanly (connections closed, database checkpointed) on SIGTERM/SIGINT.
 import { parseArgs } from "node:util";
@@ -8,7 +8,7 @@ import { DEFAULT_CHAOS_RATES, parseRates } from "./chaos";
 
 function usage(msg: string): never {
   process.stderr.write(
-    `${msg}\nusage: npm run platform -- [--port N] [--data-dir DIR] [--slow-query-ms N] [--dev-hooks] [--chaos SEED [--chaos-rates kind=chance,…]] [--chat-delta-ms N] [--no-chat] [--ai-paywalled] [--no-dashboard-apps] [--restrict-data-download] [--timezone TZ]\n`,
+    `${msg}\nusage: npm run platform -- [--port N] [--data-dir DIR] [--slow-query-ms N] [--dev-hooks] [--chaos SEED [--chaos-rates kind=chance,…]] [--chat-delta-ms N] [--no-chat] [--ai-paywalled] [--no-dashboard-apps] [--restrict-data-download] [--timezone TZ] [--no-scheduled-tasks]\n`,
   );
   process.exit(2);
 }
@@ -29,6 +29,7 @@ try {
       "no-dashboard-apps": { type: "boolean" },
       "restrict-data-download": { type: "boolean" },
       timezone: { type: "string" },
+      "no-scheduled-tasks": { type: "boolean" },
     },
     strict: true,
   }).values;
@@ -57,6 +58,7 @@ const platform = await startPlatform({
   devHooks: args["dev-hooks"] === true,
   ...(chaosSeed !== undefined ? { chaos: { seed: chaosSeed, rates } } : {}),
   chatDeltaMs: num(args["chat-delta-ms"], "chat-delta-ms", 10_000),
+  scheduledTasks: args["no-scheduled-tasks"] !== true,
   appConfig: {
     ...(args["no-chat"] ? { sheetsAgentChatEnabled: false } : {}),
     ...(args["ai-paywalled"] ? { aiPaywalled: true } : {}),

@@ -6,6 +6,7 @@
 // query's timezone) happens in the outer query, on the grouped rows only.
 import type { DuckDBValue } from "@duckdb/node-api";
 import type { Filter, LoadQuery, MemberFilter } from "../../src/api/schemas/data";
+import { isIanaTimeZone } from "../../src/api/timezone";
 
 export class QueryError extends Error {}
 
@@ -155,7 +156,6 @@ export function metaBody() {
   };
 }
 
-const TIMEZONES = new Set<string>(["UTC", ...Intl.supportedValuesOf("timeZone")]);
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/;
 
@@ -202,7 +202,8 @@ export const ROW_LIMITS = { default: 10_000, max: 50_000 } as const;
 
 export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = {}): CompiledQuery {
   const timezone = query.timezone ?? "UTC";
-  if (!TIMEZONES.has(timezone)) throw new QueryError(`Unknown timezone: '${timezone}'`);
+  // Every current IANA name (Asia/Kathmandu too): Intl.supportedValuesOf lists only ICU's older ones.
+  if (!isIanaTimeZone(timezone)) throw new QueryError(`Unknown timezone: '${timezone}'`);
   const measures = query.measures ?? [];
   const dimensions = query.dimensions ?? [];
   const timeDimensions = query.timeDimensions ?? [];

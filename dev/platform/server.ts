@@ -28,12 +28,13 @@ import { embedPageRoutes } from "./embed-page";
 import { exportsRoutes } from "./exports-routes";
 import { SQL_VIEW_NAMES } from "./semantic";
 import { DataDb } from "./data-db";
-import { jsonDepthLimit } from "./json-depth";
+import { clientWentAway, requestBody } from "./request-body";
 import { Chaos, type ChaosSettings } from "./chaos";
 import { ACCOUNT_NAME, DEPLOYMENTS, USERS, type PersonaName } from "./personas";
 import { chatRoutes, DEFAULT_AGENTS } from "./chat-routes";
 import { DEFAULT_APP_CONFIG } from "./management-routes";
 import type { AppConfig } from "../../src/api/chat/schemas";
+import { ScheduledTasks, scheduledTaskRoutes } from "./scheduled-tasks";
 
 export interface PlatformOptions {
   /** Where the DuckDB file lives; omitted → a fresh temp dir, removed on close. */
@@ -60,6 +61,8 @@ export interface PlatformOptions {
   chatDeltaMs?: number;
   /** Overrides of GET /api/v1/app-config (tests turn chat off with `{ sheetsAgentChatEnabled: false }`). */
   appConfig?: Partial<AppConfig>;
+  /** Scheduled tasks enabled for the account (default true; `--no-scheduled-tasks` turns them off). */
+  scheduledTasks?: boolean;
   /** DuckDB worker threads (default 1: on a 2-core dev machine the JS thread needs the other; A/B measured in docs/API.md §7). */
   threads?: number;
 }
@@ -113,6 +116,8 @@ export interface RunningPlatform {
   setChatDeltaMs(ms: number): void;
   /** Changes GET /api/v1/app-config from now on (tests: turn chat off). */
   setAppConfig(patch: Partial<AppConfig>): void;
+  /** Turn scheduled tasks on or off for the account (as `--no-scheduled-tasks` does at start). */
+  setScheduledTasks(on: boolean): void;
   /** Startup figures in ms; `generated` is true when the dataset was built on this start. */
   startup: { ms: number; datasetMs: number; generated: boolean };
   close(): Promise<void>;
@@ -151,14 +156,19 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     "*",
     bodyLimit({
       maxSize: 2 * 1024 * 1024,
-      onError: (c) => c.json({ error: "The body is over 2 MiB", code: "too_long", field: "(body)" }, 400),
+      // The rest of the body is never read: say so, or a keep-alive client would send its next request
+      // on a connection the server drops once it stops draining (a slow client's bytes arrive too late).
+      onError: (c) =>
+        c.json({ error: "The body is over 2 MiB", code: "too_long", field: "(body)" }, 400, {
+          Connection: "close",
+        }),
     }),
   );
   const running = { svcsql: 0 };
   const chaos = new Chaos({ clock, raceNextUpsert: (kind, times) => hooks.raceNextUpsert(kind, times, "caller") });
   if (options.chaos) chaos.set(options.chaos);
   app.use("*", chaos.middleware());
-  app.use("*", jsonDepthLimit());
+  app.use("*", requestBody());
   if (options.devHooks) app.route("/__dev", devRoutes(clock, chaos, embed));
   // Embed routes first: they authenticate with embed tokens, not the management API's Bearer keys.
   app.route("/api/v1/embed/dashboard/:publicId/comments", commentsRoutes(embed, comments));
@@ -166,6 +176,18 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   // The embed page and its own endpoints (seeds 02 §4.2 note 3, §6; docs/API.md §11), and dashboard exports.
   app.route("/embed", embedPageRoutes(embed, dataDb.loadConn));
   app.route("/api/v1/dashboard-exports", exportsRoutes(creds, clock, dataDb.loadConn));
+  // The agent chat (its threads also hold the runs of scheduled tasks).
+  const chat = chatRoutes(dataDb.loadConn, creds, clock, {
+    agents: DEFAULT_AGENTS,
+    tokenChatDeploymentIds,
+    deltaMs: () => chatDeltaMs,
+    devHooks: options.devHooks === true,
+    store,
+  });
+  let scheduledOn = options.scheduledTasks ?? true;
+  const scheduled = new ScheduledTasks(store, clock, chat.runs, () => scheduledOn);
+  // Before the other management routes: an embed token meets this family's 403, not an unknown key's 401.
+  app.route("/api/v1/deployments/:deploymentId/scheduled-tasks", scheduledTaskRoutes(scheduled, service, creds, embed));
   // app-config also names where the chat API is (aiUrl, accountName): our choice, docs/API.md §Chat.
   let aiUrl = "";
   let appConfig: AppConfig = { ...DEFAULT_APP_CONFIG, ...options.appConfig };
@@ -174,16 +196,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     managementRoutes(service, creds, () => ({ ...appConfig, aiUrl, accountName: ACCOUNT_NAME })),
   );
   // The agent's SQL runs in the data API's sandbox (data-db.ts), never on the state database.
-  app.route(
-    "/ai",
-    chatRoutes(dataDb.loadConn, creds, clock, {
-      agents: DEFAULT_AGENTS,
-      tokenChatDeploymentIds,
-      deltaMs: () => chatDeltaMs,
-      devHooks: options.devHooks === true,
-      store,
-    }),
-  );
+  app.route("/ai", chat);
   app.route(
     "/cubejs-api",
     dataRoutes(dataDb, creds, {
@@ -198,7 +211,14 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     if (e instanceof HttpProblem) {
       return c.json({ error: e.message, ...(e.code ? { code: e.code } : {}), ...(e.field ? { field: e.field } : {}) }, e.status as 400);
     }
-    log(`platform: internal error on ${c.req.method} ${new URL(c.req.url).pathname}: ${(e as Error).stack ?? e}`);
+    const where = `${c.req.method} ${new URL(c.req.url).pathname}`;
+    // A client that closed its connection mid-request is not a fault of ours: one quiet line, no 500
+    // (nobody is left to read the answer; a half-closed client still gets a 400 that says why).
+    if (clientWentAway(e)) {
+      log(`platform: the client went away during ${where} (the request was not served)`);
+      return c.json({ error: "The request ended before its body did: send it again", code: "invalid", field: "(body)" }, 400);
+    }
+    log(`platform: internal error on ${where}: ${(e as Error).stack ?? e}`);
     return c.json({ error: "Internal error" }, 500);
   });
 
@@ -213,6 +233,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     server.headersTimeout = 66_000;
   }
   const port = (server.address() as AddressInfo).port;
+  scheduled.start();
   const baseUrl = `http://127.0.0.1:${port}`;
   aiUrl = `${baseUrl}/ai`;
   const info: PlatformInfo = {
@@ -248,6 +269,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
       // Stop accepting, let in-flight requests finish (at most 2 s), then drop what is left.
       // Writes are committed before their response, and db.close() waits for the write queue.
       chaos.release();
+      scheduled.stop();
       const http = server as unknown as { closeIdleConnections?: () => void; closeAllConnections?: () => void };
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => http.closeAllConnections?.(), 2_000);
@@ -283,6 +305,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     },
     setChatDeltaMs: (ms) => {
       chatDeltaMs = ms;
+    },
+    setScheduledTasks: (on) => {
+      scheduledOn = on;
     },
     setAppConfig: (patch) => {
       appConfig = { ...appConfig, ...patch };

@@ -302,3 +302,8 @@ export async function probeDataUrl(o: {
 const SMALL_BODY = 4096;
 const utf8 = new TextDecoder();
 const utf8Encoder = new TextEncoder();
+
+/** The data API's base when none is given: the platform's documented default path. */
+export function defaultDataUrl(baseUrl: string): string {
+  return `${baseUrl.replace(/\/$/, "")}/cubejs-api`;
+}

@@ -20,6 +20,8 @@ export type ApiErrorKind =
   | "bad-request"
   | "placement-limit"
   | "conflict"
+  | "scheduled-task-limit"
+  | "scheduled-tasks-disabled"
   | "embed-session"
   | "data-query"
   | "continue-wait"
@@ -129,6 +131,14 @@ export class PlacementLimitError extends ApiError {
 /** A 409 of another cause. */
 export class ConflictError extends ApiError {
   readonly kind = "conflict";
+}
+/** 409 `scheduled_task_limit`: the task's creator already has 20 active scheduled tasks (seeds 01 §4.5 rule 4). */
+export class ScheduledTaskLimitError extends ApiError {
+  readonly kind = "scheduled-task-limit";
+}
+/** 403 `scheduled_tasks_disabled`: scheduled tasks are not enabled for the account (§4.5 rule 1). */
+export class ScheduledTasksDisabledError extends ApiError {
+  readonly kind = "scheduled-tasks-disabled";
 }
 /** The data API rejected the query (400 `{type: "UserError", error}`). */
 export class DataQueryError extends ApiError {

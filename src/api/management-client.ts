@@ -21,6 +21,15 @@ import {
   type ReportInput,
 } from "./schemas/management";
 import {
+  RunStarted,
+  ScheduledTask,
+  ScheduledTaskPage,
+  ScheduledTaskRunPage,
+  type ScheduledTaskInput,
+  type ScheduledTaskRun,
+  type ScheduledTaskUpdate,
+} from "./schemas/scheduled-tasks";
+import {
   AmbiguousLegacyIdError,
   ApiError,
   BadRequestError,
@@ -33,6 +42,8 @@ import {
   UpsertBranchChangedError,
   ConflictError,
   InvalidResponseError,
+  ScheduledTaskLimitError,
+  ScheduledTasksDisabledError,
 } from "./errors";
 import {
   buildUrl,
@@ -59,6 +70,10 @@ export const ERROR_CODES = {
   tooLong: "too_long",
   invalid: "invalid",
   placementLimit: "placement_limit",
+  /** Scheduled tasks (docs/API.md §12): 409 limit of active tasks, 403 off for the account, 403 embed session. */
+  scheduledTaskLimit: "scheduled_task_limit",
+  scheduledTasksDisabled: "scheduled_tasks_disabled",
+  embedSession: "embed_session",
 } as const;
 
 export interface PlatformClientOptions {
@@ -111,6 +126,30 @@ export interface PlatformClient {
   getDashboardExport(jobId: string, signal?: AbortSignal): Promise<DashboardExportJob>;
   /** The rendered file (image/png or application/pdf); 409 until the job is done. */
   downloadDashboardExport(jobId: string, signal?: AbortSignal): Promise<{ contentType: string; bytes: Uint8Array }>;
+  // Scheduled tasks (seeds 01 §4.4, §4.5; docs/API.md §12). Errors: ScheduledTasksDisabledError,
+  // ForbiddenError (no access, an embed session, not the creator or an admin), ScheduledTaskLimitError
+  // (409 on create or resume), BadRequestError with field cron or timezone.
+  /** One page (`first` omitted: every task). */
+  listScheduledTasks(
+    deploymentId: number,
+    options?: { first?: number; after?: string },
+    signal?: AbortSignal,
+  ): Promise<Page<ScheduledTask>>;
+  getScheduledTask(deploymentId: number, taskId: number, signal?: AbortSignal): Promise<ScheduledTask>;
+  /** POST → 201; not retried (each POST creates a task). */
+  createScheduledTask(deploymentId: number, input: ScheduledTaskInput, signal?: AbortSignal): Promise<ScheduledTask>;
+  /** PUT: only the fields sent change (pause/resume = `{ enabled }`). */
+  updateScheduledTask(deploymentId: number, taskId: number, patch: ScheduledTaskUpdate, signal?: AbortSignal): Promise<ScheduledTask>;
+  deleteScheduledTask(deploymentId: number, taskId: number, signal?: AbortSignal): Promise<void>;
+  /** POST …/run → 202 {runId, chatId}; not retried (each POST starts a run). */
+  runScheduledTask(deploymentId: number, taskId: number, signal?: AbortSignal): Promise<RunStarted>;
+  /** The most recent runs (at most 50), newest first; `first`/`after` page within them. */
+  listScheduledTaskRuns(
+    deploymentId: number,
+    taskId: number,
+    options?: { first?: number; after?: string },
+    signal?: AbortSignal,
+  ): Promise<Page<ScheduledTaskRun>>;
 }
 
 type Endpoint = "upsert" | "other";
@@ -137,6 +176,7 @@ export function managementError(
     case 409:
       if (body?.code === ERROR_CODES.upsertBranchChanged) return new UpsertBranchChangedError(msg, status, json);
       if (body?.code === ERROR_CODES.ambiguousLegacyId) return new AmbiguousLegacyIdError(msg, status, json);
+      if (body?.code === ERROR_CODES.scheduledTaskLimit) return new ScheduledTaskLimitError(msg, status, json);
       if (body?.code === undefined) {
         return endpoint === "upsert" ? new PublicIdInOtherDeploymentError(msg, status, json) : new PublicIdTakenError(msg, status, json);
       }
@@ -146,6 +186,9 @@ export function managementError(
       if (body?.code === ERROR_CODES.placeholderPublicId) return new PlaceholderPublicIdError(msg, status, json);
       if (body?.code === ERROR_CODES.tooLong && body.field) return new FieldTooLongError(msg, status, json, body.field);
       return new BadRequestError(msg, status, json, body?.field);
+    case 403:
+      if (body?.code === ERROR_CODES.scheduledTasksDisabled) return new ScheduledTasksDisabledError(msg, status, json);
+      return statusError(status, { json, message }, what, o.headers);
     default:
       return statusError(status, { json, message }, what, o.headers);
   }
@@ -237,6 +280,27 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     createDeploymentToken: (deploymentId, input = {}, signal) =>
       call("POST", path`/api/v1/deployments/${deploymentId}/token`, DeploymentToken, { body: input, signal }),
     getSpec: (signal) => call("GET", "/api/v1/spec", SpecShape, { signal }),
+    listScheduledTasks: (deploymentId, o = {}, signal) =>
+      call("GET", path`/api/v1/deployments/${deploymentId}/scheduled-tasks`, ScheduledTaskPage, {
+        query: { first: o.first, after: o.after },
+        signal,
+      }),
+    getScheduledTask: (deploymentId, taskId, signal) =>
+      call("GET", path`/api/v1/deployments/${deploymentId}/scheduled-tasks/${taskId}`, ScheduledTask, { signal }),
+    createScheduledTask: (deploymentId, input, signal) =>
+      call("POST", path`/api/v1/deployments/${deploymentId}/scheduled-tasks`, ScheduledTask, { body: input, signal, retry: false }),
+    updateScheduledTask: (deploymentId, taskId, patch, signal) =>
+      call("PUT", path`/api/v1/deployments/${deploymentId}/scheduled-tasks/${taskId}`, ScheduledTask, { body: patch, signal }),
+    deleteScheduledTask: async (deploymentId, taskId, signal) => {
+      await call("DELETE", path`/api/v1/deployments/${deploymentId}/scheduled-tasks/${taskId}`, z.undefined(), { signal });
+    },
+    runScheduledTask: (deploymentId, taskId, signal) =>
+      call("POST", path`/api/v1/deployments/${deploymentId}/scheduled-tasks/${taskId}/run`, RunStarted, { signal, retry: false }),
+    listScheduledTaskRuns: (deploymentId, taskId, o = {}, signal) =>
+      call("GET", path`/api/v1/deployments/${deploymentId}/scheduled-tasks/${taskId}/runs`, ScheduledTaskRunPage, {
+        query: { first: o.first, after: o.after },
+        signal,
+      }),
     createDashboardExport: (input, signal) =>
       call("POST", "/api/v1/dashboard-exports", DashboardExportJob, { body: input, signal, retry: false }),
     getDashboardExport: (jobId, signal) => call("GET", path`/api/v1/dashboard-exports/${jobId}`, DashboardExportJob, { signal }),

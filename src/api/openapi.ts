@@ -5,6 +5,7 @@ import { z } from "zod";
 import { ErrorBody, PageInfo } from "./schemas/common";
 import * as M from "./schemas/management";
 import * as D from "./schemas/data";
+import * as S from "./schemas/scheduled-tasks";
 import { EMBED_COMPONENTS, embedPaths } from "./openapi-embed";
 
 const components: Record<string, z.ZodType> = {
@@ -36,6 +37,13 @@ const components: Record<string, z.ZodType> = {
   ContinueWait: D.ContinueWait,
   DashboardExportInput: M.DashboardExportInput,
   DashboardExportJob: M.DashboardExportJob,
+  ScheduledTask: S.ScheduledTask,
+  ScheduledTaskInput: S.ScheduledTaskInput,
+  ScheduledTaskUpdate: S.ScheduledTaskUpdate,
+  ScheduledTaskPage: S.ScheduledTaskPage,
+  ScheduledTaskRun: S.ScheduledTaskRun,
+  ScheduledTaskRunPage: S.ScheduledTaskRunPage,
+  RunStarted: S.RunStarted,
   ...EMBED_COMPONENTS,
 };
 
@@ -90,6 +98,86 @@ const reportOp = (summary: string, operationId: string, extra: Record<string, un
   responses: { "200": ok("Report"), ...commonErrors, ...(extra.responses as object | undefined) },
   ...Object.fromEntries(Object.entries(extra).filter(([k]) => k !== "responses")),
 });
+
+/** Seeds 01 §4.4/§4.5 (docs/API.md §12). */
+function scheduledTaskPaths(dep: ReturnType<typeof intParam>): Record<string, unknown> {
+  const task = intParam("taskId");
+  const tags = ["scheduled-tasks"];
+  const errors = {
+    "401": commonErrors["401"],
+    "403": err(
+      "Scheduled tasks not enabled for the account (code scheduled_tasks_disabled), no read access to the deployment, an embed session (code embed_session), or (update, delete, run) neither the task's creator nor an admin",
+    ),
+    "404": err("Unknown deployment or task"),
+  };
+  const bad = {
+    "400": err("Bad input: a cron firing more than once an hour (minute field not one number), a bad cron or time zone (field names it)"),
+  };
+  const limit = {
+    "409": err("The creator already has 20 active (scheduled and enabled) tasks across the account (code scheduled_task_limit)"),
+  };
+  return {
+    "/api/v1/deployments/{deploymentId}/scheduled-tasks": {
+      get: {
+        operationId: "listScheduledTasks",
+        summary: "The deployment's scheduled tasks (no cap when first is omitted)",
+        tags,
+        parameters: [dep, ...cursorParams],
+        responses: { "200": ok("ScheduledTaskPage"), ...errors },
+      },
+      post: {
+        operationId: "createScheduledTask",
+        summary: "Create a scheduled (cron + IANA time zone) or on-demand task; the caller is its creator",
+        tags,
+        parameters: [dep],
+        requestBody: body("ScheduledTaskInput"),
+        responses: { "201": ok("ScheduledTask", "Created"), ...bad, ...errors, ...limit },
+      },
+    },
+    "/api/v1/deployments/{deploymentId}/scheduled-tasks/{taskId}": {
+      get: {
+        operationId: "getScheduledTask",
+        summary: "One task",
+        tags,
+        parameters: [dep, task],
+        responses: { "200": ok("ScheduledTask"), ...errors },
+      },
+      put: {
+        operationId: "updateScheduledTask",
+        summary: "Change the fields sent (enabled false pauses, true resumes)",
+        tags,
+        parameters: [dep, task],
+        requestBody: body("ScheduledTaskUpdate"),
+        responses: { "200": ok("ScheduledTask"), ...bad, ...errors, ...limit },
+      },
+      delete: {
+        operationId: "deleteScheduledTask",
+        summary: "Delete the task and its runs list (the runs' chat threads stay)",
+        tags,
+        parameters: [dep, task],
+        responses: { "204": { description: "Deleted" }, ...errors },
+      },
+    },
+    "/api/v1/deployments/{deploymentId}/scheduled-tasks/{taskId}/run": {
+      post: {
+        operationId: "runScheduledTask",
+        summary: "Run now, as the task's creator: a new chat thread",
+        tags,
+        parameters: [dep, task],
+        responses: { "202": ok("RunStarted", "Accepted"), ...errors },
+      },
+    },
+    "/api/v1/deployments/{deploymentId}/scheduled-tasks/{taskId}/runs": {
+      get: {
+        operationId: "listScheduledTaskRuns",
+        summary: "The 50 most recent runs, newest first; first/after page within them",
+        tags,
+        parameters: [dep, task, ...cursorParams],
+        responses: { "200": ok("ScheduledTaskRunPage"), ...errors },
+      },
+    },
+  };
+}
 
 export function buildOpenApiDocument(): Record<string, unknown> {
   const dep = intParam("deploymentId");
@@ -171,6 +259,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           responses: { "200": ok("ExternalPlacementPage"), ...commonErrors, "422": err("Over 500 placed explorations or 2000 placements") },
         },
       },
+      ...scheduledTaskPaths(dep),
       ...embedPaths(),
       "/api/v1/dashboard-exports": {
         post: {

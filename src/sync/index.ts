@@ -31,7 +31,16 @@
 //
 // Design and the choices where the seeds are silent: docs/SYNC.md.
 export { SyncEngine, MAX_DIFF, NoAccess } from "./engine.ts";
-export { noAccessPrefix, placementStatus, describeChange, describeRows, editedRowsLine, STATUS_LABELS } from "./status.ts";
+export {
+  noAccessPrefix,
+  placementStatus,
+  factsOf,
+  sheetRows,
+  describeChange,
+  describeRows,
+  editedRowsLine,
+  STATUS_LABELS,
+} from "./status.ts";
 export type { PlacementStatus, StatusFacts, StatusKind } from "./status.ts";
 export type {
   PlaceOptions,

@@ -13,6 +13,8 @@
 //   out of date the platform says the report changed since the last refresh
 //   unknown     not checked (platform unreachable) — never shown as "Up to date"
 //   up to date  checked clean and the platform says UP_TO_DATE
+import { parseAddress } from "../host/a1.ts";
+import type { HomeEntry, PlacementCheck } from "./check.ts";
 import type { RefreshStats } from "./engine.ts";
 
 /** Not-refreshed reasons of placements the user cannot refresh start with this (Refresh all items). */
@@ -135,4 +137,32 @@ export function describeChange(
   if (parts.length === 0) return s.cellsCleared ? `${n(s.cellsCleared, "cell", "cells")} cleared` : "No change";
   const text = parts.join(", ");
   return text[0]!.toUpperCase() + text.slice(1);
+}
+
+/**
+ * What is known about one home entry, for placementStatus (the pane and the command line use the
+ * same facts). `usable`: the deployments this sign-in can use, by id → name.
+ */
+export function factsOf(e: HomeEntry, c: PlacementCheck | undefined, usable?: ReadonlyMap<number, string>): Omit<StatusFacts, "activity"> {
+  const range = c?.range ?? e.range;
+  const otherDeployment = usable !== undefined && e.access !== "DENIED" && !usable.has(e.deploymentId);
+  return {
+    access: e.access,
+    missing: e.missing || (c?.missing ?? false),
+    edit: c?.edit ?? "unknown",
+    editedRows: c?.edit === "edited" ? sheetRows(c.editedRows, range) : [],
+    editedRowsExact: c?.editedRowsExact ?? false,
+    syncStatus: c?.syncStatus === "CHANGED" || e.syncStatus === "CHANGED" ? "CHANGED" : e.access === "LOCAL" ? "UNKNOWN" : e.syncStatus,
+    noAccess: otherDeployment
+      ? `It belongs to ${e.deploymentName ? `deployment ${e.deploymentName}` : "a deployment"} you cannot use with this sign-in.`
+      : null,
+    problem: c?.problem ?? null,
+  };
+}
+
+/** Zero-based rows relative to a placement → sheet rows as Excel numbers them (1 = row 1). */
+export function sheetRows(rows: { from: number; to: number }[], range: string | null): Rows[] {
+  if (!range) return [];
+  const top = parseAddress(range).row;
+  return rows.map((r) => ({ from: top + r.from + 1, to: top + r.to + 1 }));
 }

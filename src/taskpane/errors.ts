@@ -147,6 +147,17 @@ const KIND_MESSAGES: Record<string, HumanError | ((e: unknown) => HumanError)> =
     next: "Disconnect placements you no longer need, or split the workbook, then reload.",
   },
   conflict: (e) => ({ title: "The platform reported a conflict", detail: messageOf(e), next: "Reload and try again." }),
+  "scheduled-task-limit": {
+    title: "You already have 20 active scheduled prompts",
+    detail:
+      "The platform allows each person at most 20 scheduled prompts that are switched on, across all deployments of the account. Paused and on-demand prompts do not count.",
+    next: "Pause or delete one of your scheduled prompts, or save this one as on demand (Run now only).",
+  },
+  "scheduled-tasks-disabled": {
+    title: "Scheduled prompts are turned off for your account",
+    detail: "Your platform account does not have scheduled tasks enabled, so prompts cannot be scheduled or run from here.",
+    next: "Ask an account admin to enable scheduled tasks; the chat works as before.",
+  },
   "embed-session": (e) => ({
     title: "Your organisation's session URL did not give a session",
     detail: messageOf(e),

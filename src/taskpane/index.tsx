@@ -1,6 +1,7 @@
 // Task-pane entry: wait for Office, install the theme, restore the connection, render the app.
 // The harness's Office shim may leave a pre-fill (the stand-in's demo credential) on
 // globalThis.__cellboundPrefill; in real Excel nothing sets it.
+import "./csp";
 import { render, type ComponentType } from "preact";
 import { waitForOffice } from "./office-host";
 import { Shell } from "./shell/Shell";

@@ -6,6 +6,7 @@ import type { StatusFacts } from "../sync/status";
 import type { CommentsService } from "./comments/service";
 import type { ChatService } from "./chat/service";
 import type { DashboardService } from "./dashboard/service";
+import type { SelectionRead, SelectionState } from "./chat/ask-selection";
 
 export interface Deployment {
   id: number;
@@ -192,6 +193,19 @@ export interface Workspace {
   ): Promise<PlaceOutcome>;
   refresh(placementId: string, choice: RefreshChoice, options?: { onProgress?: OnProgress; signal?: AbortSignal }): Promise<RefreshOutcome>;
   refreshAll(options: { onProgress: (p: RefreshAllProgress) => void; signal: AbortSignal }): Promise<RefreshAllProgress>;
+  /** Ask about the selection: is the selection inside a placement the chat can ask about (else why not). */
+  selectionState?(): Promise<SelectionState>;
+  /** The selected cells' context (the placement's query, row and column members, values; only readable cells). */
+  selectionContext?(signal?: AbortSignal): Promise<SelectionRead>;
+  /**
+   * Place beside: the first free top-left cell to the right of `beside` (a placement's area), else
+   * below it, for `size`; `free: false` when neither is free (placing there then asks before overwriting).
+   */
+  besideArea?(
+    beside: { sheetId: string; row: number; col: number; rows: number; cols: number },
+    size: { rows: number; cols: number },
+    signal?: AbortSignal,
+  ): Promise<{ sheetId: string; row: number; col: number; free: boolean }>;
   /** Select the placement's range (or only some of its rows) in Excel. */
   locate(placementId: string, rows?: RowSpan): Promise<void>;
   disconnect(placementId: string, signal?: AbortSignal): Promise<void>;

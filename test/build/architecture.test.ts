@@ -94,6 +94,9 @@ const RULES: Rule[] = [
   // The dashboard pane likewise: the iframe, window and origin checks live in src/taskpane/live/dashboard.ts.
   { from: "src/taskpane/dashboard", forbidden: forbidDirs("src/api", "src/sync", "src/host") },
   { from: "src/sync", forbidden: forbidDirs("src/taskpane", "src/host/excel") },
+  // The command line: the engine over the file port; no UI, no Office.js adapter of its own.
+  { from: "src/cli", forbidden: forbidDirs("src/taskpane") },
+  { from: "src/host/xlsx", forbidden: forbidDirs("src/host/memory/driver.ts", "src/host/contract") },
   { from: "dev/platform", forbidden: forbidDirs("src/host", "src/sync", "src/taskpane") },
   { from: "dev/excel", forbidden: forbidDirs("src/api", "src/sync", "src/taskpane") },
   // The Cube peer (installer, server, model, and its starter for tests and benchmarks) stands alone.

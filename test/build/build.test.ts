@@ -1,7 +1,7 @@
 // The production build (what `npm run build` does), run through webpack's Node API
 // into a temp dir with ADDIN_URL=https://cellbound.example.com: the manifest's dev
 // URLs are replaced, the copied manifest still passes the offline validator
-// (icons included), and taskpane.html loads Office.js from the Office CDN first.
+// (icons included), taskpane.html loads Office.js from the Office CDN first, under the pane's CSP.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
@@ -68,6 +68,28 @@ describe("production build", () => {
     expect(bundle).toBeDefined();
     expect(existsSync(path.join(out, bundle!))).toBe(true);
     expect(scripts.some((s) => s.includes("node_modules") || s.includes("harness"))).toBe(false);
+  });
+
+  it("taskpane.html carries the pane's CSP before any script: scripts from itself and the Office CDN only, no inline script, no eval", () => {
+    const html = readFileSync(path.join(out, "taskpane.html"), "utf8");
+    const meta = /<meta http-equiv="?Content-Security-Policy"? content="([^"]+)"/.exec(html);
+    expect(meta).not.toBeNull();
+    expect(html.indexOf(meta![0])).toBeLessThan(html.indexOf("<script"));
+    const policy = new Map(
+      meta![1]!.split(";").map((d) => {
+        const [name, ...values] = d.trim().split(/\s+/);
+        return [name!, values] as const;
+      }),
+    );
+    expect(policy.get("script-src")).toEqual(["'self'", "https://appsforoffice.microsoft.com", "'wasm-unsafe-eval'"]);
+    expect(policy.get("img-src")).toEqual(["'self'", "data:", "blob:"]);
+    expect(policy.get("connect-src")).toEqual(["'self'", "https:"]);
+    expect(policy.get("frame-src")).toEqual(["'self'", "https:"]);
+    expect(policy.get("object-src")).toEqual(["'none'"]);
+    expect(policy.get("default-src")).toEqual(["'self'"]);
+    // Every script of the page is a file: nothing inline for the policy to refuse.
+    const inline = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter((m) => !/\bsrc=/.test(m[1]!) || m[2]!.trim() !== "");
+    expect(inline).toEqual([]);
   });
 
   it("the first bundle stays within 150 KB gzip; vega (the chat's charts) comes only in an on-demand chunk", () => {

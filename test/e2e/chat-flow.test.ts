@@ -10,10 +10,11 @@ import { cellText, clickCell, openHarness, SCREENSHOTS, startRig, type Rig } fro
 let rig: Rig;
 let page: Page;
 let pane: FrameLocator;
+let csp: string[];
 
 beforeAll(async () => {
   rig = await startRig();
-  ({ page, pane } = await openHarness(rig));
+  ({ page, pane, csp } = await openHarness(rig));
 }, 240_000);
 afterAll(async () => {
   await rig?.stop();
@@ -62,6 +63,8 @@ describe("chat flow", { timeout: 120_000 }, () => {
     await pwExpect(pane.locator(".cb-chat-chart svg")).toBeVisible({ timeout: 30_000 });
     await pane.locator(".cb-chat-chart").scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SCREENSHOTS, "chat.png") });
+    // The chart (vega-embed, expression interpreter) drew under the pane's CSP without a violation.
+    expect(csp).toEqual([]);
   });
 
   it("2. Stop mid-stream ends the answer; the thread stays usable", async () => {

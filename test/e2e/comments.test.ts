@@ -17,6 +17,8 @@ interface Viewer {
   sessions: string[];
   /** The last Authorization header the pane sent to a comments endpoint. */
   lastAuth: string | null;
+  /** CSP violations reported in this page's frames (setup.ts). */
+  csp: string[];
 }
 
 beforeAll(async () => {
@@ -32,8 +34,8 @@ const button = (within: FrameLocator | Locator, name: string | RegExp) =>
 const threads = (v: Viewer) => v.pane.getByRole("list", { name: "Threads" }).locator(":scope > li");
 
 async function open(externalId: string, tenant: string): Promise<Viewer> {
-  const { page, pane } = await openHarness(rig, { query: `?embedUser=${externalId}&embedTenant=${tenant}` });
-  const v: Viewer = { page, pane, sessions: [], lastAuth: null };
+  const { page, pane, csp } = await openHarness(rig, { query: `?embedUser=${externalId}&embedTenant=${tenant}` });
+  const v: Viewer = { page, pane, sessions: [], lastAuth: null, csp };
   page.on("response", (r) => {
     if (r.url().endsWith("/__dev/embed-session") && r.status() === 200)
       void r.json().then((j: { sessionId: string }) => v.sessions.push(j.sessionId));
@@ -184,5 +186,7 @@ describe("comments", { timeout: 180_000 }, () => {
     await refresh(ben);
     await ben.pane.getByLabel("Open", { exact: true }).check();
     await pwExpect(threads(ben).first()).toContainText("Posted after my session was revoked");
+    // Every viewer's pane, its embedded dashboard and renewals ran under the pane's CSP without a violation.
+    for (const v of [ana, ben, carol]) expect(v.csp).toEqual([]);
   });
 });

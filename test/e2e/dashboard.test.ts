@@ -13,6 +13,7 @@ let rig: Rig;
 let page: Page;
 let pane: FrameLocator;
 let embed: FrameLocator;
+let csp: string[];
 const minted: string[] = [];
 
 beforeAll(async () => {
@@ -38,7 +39,7 @@ const advance = (ms: number) =>
 
 describe("dashboard pane", { timeout: 200_000 }, () => {
   it("loads the dashboard linked to the selected placement: ready, charts drawn", async () => {
-    ({ page, pane } = await openHarness(rig, { query: `?embedUser=ana&embedTenant=${rig.platform.info.embed.tenants[0]!}` }));
+    ({ page, pane, csp } = await openHarness(rig, { query: `?embedUser=ana&embedTenant=${rig.platform.info.embed.tenants[0]!}` }));
     page.on("response", (r) => {
       if (r.url().endsWith("/__dev/embed-session") && r.status() === 200)
         void r.json().then(
@@ -140,5 +141,7 @@ describe("dashboard pane", { timeout: 200_000 }, () => {
     await pwExpect(embed.locator("body")).toHaveAttribute("data-loading", "false", { timeout: 15_000 });
     expect((await statusRows()).length).toBe(1);
     await page.screenshot({ path: path.join(SCREENSHOTS, "dashboard-renewal-error.png") });
+    // The embedded dashboard, its picture export and every renewal ran under the pane's CSP without a violation.
+    expect(csp).toEqual([]);
   });
 });

@@ -362,4 +362,56 @@ describe("main flow", { timeout: 120_000 }, () => {
       }
     }
   });
+  it("the pane's CSP refuses script injected into its DOM, eval, image beacons and plain-http hosts (issue #26)", async () => {
+    const opened = await openHarness(rig);
+    try {
+      await pwExpect(opened.pane.getByRole("button", { name: /^(Sign in|Refresh all)$/ }).first()).toBeVisible({ timeout: 20_000 });
+      const frame = await (await opened.page.locator("#taskpane").elementHandle())!.contentFrame();
+      const seen = await frame!.evaluate(async () => {
+        const w = window as unknown as Record<string, unknown>;
+        const violations: string[] = [];
+        document.addEventListener("securitypolicyviolation", (e) => violations.push(`${e.effectiveDirective} ${e.blockedURI}`));
+        // What an injection into the pane's DOM would try: an inline script, an inline handler, an image beacon…
+        const script = document.createElement("script");
+        script.textContent = "window.__cbInline = 1";
+        document.head.append(script);
+        const div = document.createElement("div");
+        div.innerHTML = '<img src="data:," onerror="window.__cbHandler = 1"><img src="http://192.0.2.1/beacon.png">';
+        document.body.append(div);
+        // …eval (from a task of the page's own: the evaluation that drives this test is the inspector's)…
+        const evalRefused = await new Promise<boolean>((resolve) =>
+          setTimeout(() => {
+            try {
+              (0, eval)("window.__cbEval = 1");
+              resolve(false);
+            } catch {
+              resolve(true);
+            }
+          }, 0),
+        );
+        // …and a request to a host that is neither https nor this machine.
+        await fetch("http://192.0.2.1/collect", { signal: AbortSignal.timeout(3000) }).catch(() => undefined);
+        await new Promise((r) => setTimeout(r, 500));
+        div.remove();
+        script.remove();
+        const ran = Object.entries({ inline: w.__cbInline, handler: w.__cbHandler, eval: w.__cbEval }).filter(([, v]) => v !== undefined);
+        return { ran: ran.map(([k]) => k), evalRefused, violations };
+      });
+      expect(seen.ran).toEqual([]);
+      expect(seen.evalRefused).toBe(true);
+      expect(seen.violations).toEqual(
+        expect.arrayContaining([
+          "script-src-elem inline",
+          "script-src-attr inline",
+          "script-src eval",
+          "img-src http://192.0.2.1/beacon.png",
+          "connect-src http://192.0.2.1/collect",
+        ]),
+      );
+      // The console saw them too: the e2e's CSP watch (setup.ts) works.
+      expect(opened.csp.length).toBeGreaterThanOrEqual(5);
+    } finally {
+      await opened.page.context().close();
+    }
+  });
 });

@@ -60,8 +60,10 @@ export async function startRig(o: { embed?: boolean } = {}): Promise<Rig> {
 export interface Opened {
   page: Page;
   pane: FrameLocator;
-  /** Uncaught errors of the page or the pane, and 404s of the harness's own files (favicon, Office.js…). */
+  /** Uncaught errors of the page or the pane, CSP violations, and 404s of the harness's own files (favicon, Office.js…). */
   problems: string[];
+  /** Content-Security-Policy violations reported in any frame (Chromium logs each as a console error). */
+  csp: string[];
 }
 
 export async function openHarness(rig: Rig, options: { colorScheme?: "light" | "dark"; query?: string } = {}): Promise<Opened> {
@@ -72,8 +74,15 @@ export async function openHarness(rig: Rig, options: { colorScheme?: "light" | "
   const page = await context.newPage();
   const problems: string[] = [];
   page.on("pageerror", (e) => problems.push(`error: ${e.message}`));
+  const csp: string[] = [];
   page.on("console", (m) => {
     if (process.env.E2E_DEBUG) process.stderr.write(`console ${m.type()}: ${m.text()}\n`);
+    // The pane's CSP (webpack.config.js): a refused script, eval, image, connection or frame is a problem.
+    if (/Content Security Policy/i.test(m.text())) {
+      const where = m.location().url ? ` (${m.location().url})` : "";
+      csp.push(m.text() + where);
+      problems.push(`csp: ${m.text()}${where}`);
+    }
   });
   page.on("requestfailed", (r) => {
     // The pane aborts a request it no longer needs (a home load superseded by the next one, Cancel):
@@ -91,7 +100,7 @@ export async function openHarness(rig: Rig, options: { colorScheme?: "light" | "
     .catch((e: unknown) => {
       throw new Error(`the harness did not get ready (${problems.join("; ") || "no errors seen"}): ${(e as Error).message}`);
     });
-  return { page, pane: page.frameLocator("#taskpane"), problems };
+  return { page, pane: page.frameLocator("#taskpane"), problems, csp };
 }
 
 /** Click a grid cell by its A1 address (going there first with the Name box: the grid is virtualized). */

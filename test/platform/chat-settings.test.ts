@@ -79,7 +79,7 @@ describe("PATCH /api/v1/users/me/settings", () => {
 });
 
 describe("npm run platform app-config flags", () => {
-  it("--no-chat --ai-paywalled --no-dashboard-apps --restrict-data-download --timezone set each field; --chat-delta-ms is accepted", async () => {
+  it("--no-chat --ai-paywalled --no-dashboard-apps --restrict-data-download --timezone set each field; --chat-delta-ms is accepted; --no-scheduled-tasks turns scheduled tasks off", async () => {
     const { spawnPlatform } = await import("../../dev/platform/spawn");
     const p = await spawnPlatform([
       "--no-chat",
@@ -90,6 +90,7 @@ describe("npm run platform app-config flags", () => {
       "Asia/Tokyo",
       "--chat-delta-ms",
       "5",
+      "--no-scheduled-tasks",
     ]);
     try {
       const res = await fetch(`${p.info.baseUrl}/api/v1/app-config`, { headers: { authorization: `Bearer ${p.info.apiKeys.analyst}` } });
@@ -102,6 +103,11 @@ describe("npm run platform app-config flags", () => {
       });
       expect(p.info.chat).toEqual({ agentId: "sales-auto-agent", tokenChatDeploymentIds: [1] });
       expect(p.info.deployments.every((d) => /^[0-9a-f]{64}$/.test(d.apiSecret))).toBe(true);
+      const tasks = await fetch(`${p.info.baseUrl}/api/v1/deployments/1/scheduled-tasks`, {
+        headers: { authorization: `Bearer ${p.info.apiKeys.admin}` },
+      });
+      expect(tasks.status).toBe(403);
+      expect(await tasks.json()).toMatchObject({ code: "scheduled_tasks_disabled" });
     } finally {
       expect(await p.stop()).toBe(0);
     }

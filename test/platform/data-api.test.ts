@@ -104,6 +104,24 @@ describe("data API on the stand-in", () => {
     const diff = Date.parse(tokyo.rows[0]![1] + "Z") - Date.parse(utc.rows[0]![1] + "Z");
     expect(diff).toBe(9 * 3600 * 1000);
   });
+  it("accepts every current IANA name as the query timezone (Asia/Kathmandu, Asia/Kolkata, Europe/Kyiv), not only ICU's older ones", async () => {
+    const q = {
+      dimensions: ["orders.id"],
+      timeDimensions: [{ dimension: "orders.created_at", granularity: "second" as const }],
+      filters: [{ member: "orders.id", operator: "equals" as const, values: ["1"] }],
+    };
+    const utc = await data.load(q);
+    for (const [timezone, minutes] of [
+      ["Asia/Kathmandu", 345],
+      ["Asia/Kolkata", 330],
+    ] as const) {
+      const r = await data.load({ ...q, timezone });
+      expect(r.timezone).toBe(timezone);
+      expect(Date.parse(r.rows[0]![1] + "Z") - Date.parse(utc.rows[0]![1] + "Z")).toBe(minutes * 60_000);
+    }
+    expect((await data.load({ ...q, timezone: "Europe/Kyiv" })).timezone).toBe("Europe/Kyiv");
+    await expect(data.load({ ...q, timezone: "Mars/Olympus" })).rejects.toThrow(/Unknown timezone/);
+  });
   it("answers Continue wait for slow queries; the client waits it out", async () => {
     platform.setSlowQueryMs(400);
     try {

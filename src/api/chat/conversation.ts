@@ -2,8 +2,9 @@
 // messages. Frames with the same id are merged (a delta appends, a full frame replaces), messages
 // are kept in `sort` order, sentinels update the thread's chatId/state/usage and never become
 // messages, tool-call strings are parsed into explicit states, and the final answer is picked by the
-// seed's rule. A Vega-Lite spec stays JSON data: it is checked here (no remote data, no links) and
-// never evaluated.
+// seed's rule. A Vega-Lite spec stays JSON data: it is checked here against the subset the pane
+// draws (chart-spec.ts) and never evaluated.
+import { ChartSpecSubset, outsideSubset } from "./chart-spec";
 import {
   FailedToolResult,
   SqlToolInput,
@@ -202,32 +203,11 @@ export function turnsOf(conv: Conversation): Turn[] {
 
 export type ChartSpec = { ok: true; spec: Record<string, unknown> } | { ok: false; reason: string };
 
-/** Keys that would make vega fetch or link to something: refused anywhere in the spec. */
-const REMOTE_KEYS = new Set(["url", "href"]);
-
-function findRemote(v: unknown, path: string): string | null {
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      const hit = findRemote(v[i], `${path}[${i}]`);
-      if (hit) return hit;
-    }
-    return null;
-  }
-  if (v && typeof v === "object") {
-    for (const [k, x] of Object.entries(v)) {
-      if (REMOTE_KEYS.has(k)) return `${path}.${k}`;
-      if (k === "datasets") return `${path}.datasets`;
-      const hit = findRemote(x, `${path}.${k}`);
-      if (hit) return hit;
-    }
-  }
-  return null;
-}
-
 /**
  * The chart of a svcSqlApi result as a Vega-Lite v5 spec with the result's rows inlined as
- * `data.values` (§2.3: the spec carries no data). Refused: a spec that is not JSON, not Vega-Lite v5,
- * carries its own data, or names a URL or a link anywhere (remote data, images, hrefs).
+ * `data.values` (§2.3: the spec carries no data). Accepted only inside the subset the pane draws
+ * (chart-spec.ts, an allow-list): anything else (usermeta, its own or remote data, links, images,
+ * params, expressions, tooltips of every field…) refuses the chart and the reason names what it used.
  */
 export function chartSpec(r: Pick<SqlResult, "vegaSpec" | "schema" | "data">): ChartSpec | null {
   if (r.vegaSpec === undefined) return null;
@@ -235,13 +215,16 @@ export function chartSpec(r: Pick<SqlResult, "vegaSpec" | "schema" | "data">): C
   if (!parsed.ok || !parsed.value || typeof parsed.value !== "object" || Array.isArray(parsed.value)) {
     return { ok: false, reason: "The chart specification is not a JSON object." };
   }
-  const spec = parsed.value as Record<string, unknown>;
-  const schema = typeof spec.$schema === "string" ? spec.$schema : "";
-  if (!/vega-lite\/v5(\.|\/|\.json|$)/.test(schema)) return { ok: false, reason: "The chart is not a Vega-Lite v5 specification." };
-  if ("data" in spec) return { ok: false, reason: "The chart specification carries its own data; only the answer's rows are drawn." };
-  const remote = findRemote(spec, "spec");
-  if (remote) return { ok: false, reason: `The chart refers to a URL or link (${remote}); Cellbound draws only the answer's own rows.` };
+  const schema = (parsed.value as Record<string, unknown>).$schema;
+  if (typeof schema !== "string" || !/vega-lite\/v5(\.|\/|\.json|$)/.test(schema)) {
+    return { ok: false, reason: "The chart is not a Vega-Lite v5 specification." };
+  }
+  const checked = ChartSpecSubset.safeParse(parsed.value);
+  if (!checked.success) {
+    const used = outsideSubset(parsed.value).join(", ");
+    return { ok: false, reason: `The agent's chart used features the pane does not draw (${used}); here is the table.` };
+  }
   const names = r.schema.map((c) => c.name);
   const values = r.data.map((row) => Object.fromEntries(names.map((n, i) => [n, row[i] ?? null])));
-  return { ok: true, spec: { ...spec, data: { values } } };
+  return { ok: true, spec: { ...checked.data, data: { values } } };
 }

@@ -2,6 +2,7 @@
 // conversation reducer and the client. Imported as "src/api/chat" (or through "src/api").
 export * from "./schemas";
 export * from "./errors";
+export { ChartSpecSubset, outsideSubset } from "./chart-spec";
 export { NdjsonDecoder, MalformedLineError, decodeChunks, readNdjson, type NdjsonItem } from "./ndjson";
 export {
   applyFrame,

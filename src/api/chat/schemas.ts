@@ -3,6 +3,7 @@
 // management API's app-config and users/me settings (seed 01 §4.4), which decide whether the pane
 // offers chat at all. Written once: types, client validation, the stand-in's request validation.
 import { z } from "zod";
+import { identifier } from "../schemas/common";
 
 /** Seed 03 §4.1 / §8: a 13-or-more-digit millisecond timestamp then "-message". */
 export const MESSAGE_ID_PATTERN = /^\d{13,}-message$/;
@@ -14,11 +15,12 @@ export const SENTINEL_IDS: ReadonlySet<string> = new Set(Object.values(SENTINELS
 
 /** §2.1 */
 export const SessionSettings = z.strictObject({
-  externalId: z.string().min(1).max(255).optional(),
-  internalId: z.string().min(3).max(255).optional(),
+  /** Identifiers: no control characters (docs/API.md §4). */
+  externalId: identifier(255).optional(),
+  internalId: identifier(255).min(3).optional(),
   email: z.string().max(255).optional(),
   userAttributes: z.array(z.strictObject({ name: z.string().min(1), value: z.string() })).optional(),
-  groups: z.array(z.string()).optional(),
+  groups: z.array(identifier(255)).optional(),
   /** Not in §2.1's table, but named by §2.1's internalId rule: accepted with externalId only. */
   roles: z.array(z.string()).optional(),
   securityContext: z.record(z.string(), z.unknown()).optional(),
@@ -35,7 +37,7 @@ export type SessionSettings = z.infer<typeof SessionSettings>;
 /** §4.1 request body. Strict: an unknown field is a 400 (our choice, docs/API.md §Chat). */
 export const StreamChatInput = z.strictObject({
   input: z.string().min(1).max(20_000).optional(),
-  chatId: z.string().min(1).max(200).optional(),
+  chatId: identifier(200).optional(),
   messageId: MessageId.optional(),
   sessionSettings: SessionSettings.optional(),
   activeBranchName: z.string().min(1).max(255).optional(),
@@ -45,7 +47,7 @@ export type StreamChatInput = z.infer<typeof StreamChatInput>;
 
 /** §4.2 request body. */
 export const AbortChatInput = z.strictObject({
-  chatId: z.string().min(1).max(200),
+  chatId: identifier(200),
   sessionSettings: SessionSettings.optional(),
 });
 export type AbortChatInput = z.infer<typeof AbortChatInput>;

@@ -3,6 +3,9 @@
 // host (bridge.ts) and the stand-in's embed page (dev/platform/embed-page.ts) both use these.
 import { z } from "zod";
 import { EmbedTheme } from "./schemas";
+import { isIanaTimeZone } from "../timezone";
+
+export { isIanaTimeZone };
 
 export const EMBED_SOURCE = "svc-embed";
 
@@ -48,17 +51,6 @@ export type EventPayload<T extends EventType> = z.infer<(typeof EVENT_PAYLOADS)[
 export const EVENT_TYPES = Object.keys(EVENT_PAYLOADS) as EventType[];
 
 // ---- actions (host → embed), §6.3 --------------------------------------------------------------
-
-/** A bare UTC offset ("+02:00", "UTC+2", "GMT-5") is not an IANA name (§6.3: ignored). */
-export function isIanaTimeZone(tz: string): boolean {
-  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(tz) || /^(UTC|GMT)[+-]/i.test(tz) || /^[+-]\d/.test(tz)) return false;
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** `f_<view>.<dimension>=<JSON array>` (§6.3 set-filter), e.g. `f_orders.status=["returned"]`. */
 export const FILTER_PARAMETER = /^f_([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s;

@@ -2,7 +2,7 @@
 // responses and by the stand-in to check requests (strict: an unknown field is a 400). Shapes the
 // seeds leave "not shown" are our choices, recorded in docs/API.md §Embedded dashboards.
 import { z } from "zod";
-import { Timestamp } from "../schemas/common";
+import { CONTROL_CHARACTER, Timestamp, identifier } from "../schemas/common";
 
 /** Seeds 02 §8 (and §2.4 "usable about 23 hours"). */
 export const EMBED_LIMITS = {
@@ -39,7 +39,8 @@ export const SessionSettings = z.strictObject({
 });
 export type SessionSettings = z.infer<typeof SessionSettings>;
 
-const Name = z.string().min(1).max(EMBED_LIMITS.nameMax);
+/** Tenant names, external ids, branch names: no control characters, kept exactly as sent (docs/API.md §4, §9). */
+const Name = identifier(EMBED_LIMITS.nameMax);
 
 /**
  * POST /api/v1/embed/generate-session (§4.2; full shape "not shown"). Exactly one of externalId /
@@ -48,7 +49,11 @@ const Name = z.string().min(1).max(EMBED_LIMITS.nameMax);
 export const GenerateSessionInput = z
   .strictObject({
     externalId: Name.optional(),
-    internalId: z.email().max(EMBED_LIMITS.nameMax).optional(),
+    internalId: z
+      .email()
+      .max(EMBED_LIMITS.nameMax)
+      .refine((v) => !CONTROL_CHARACTER.test(v), { error: "must not contain control characters" })
+      .optional(),
     embedTenantName: Name.optional(),
     embedTheme: EmbedTheme.optional(),
     branchName: Name.optional(),
@@ -66,7 +71,7 @@ export const GenerateSessionInput = z
   });
 export type GenerateSessionInput = z.infer<typeof GenerateSessionInput>;
 
-export const SessionIdBody = z.strictObject({ sessionId: z.string().min(1).max(512) });
+export const SessionIdBody = z.strictObject({ sessionId: identifier(512) });
 export type SessionIdBody = z.infer<typeof SessionIdBody>;
 
 /** What generate-session (and a customer's session broker) answers. */

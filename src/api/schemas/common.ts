@@ -27,6 +27,22 @@ export const PublicId = z
   .length(LIMITS.publicIdLength, { error: "publicId must be exactly 12 characters" })
   .regex(/^[0-9A-Za-z]+$/, { error: "publicId must match ^[0-9A-Za-z]+$" });
 
+/** Any control character (Unicode category Cc: U+0000–U+001F, U+007F–U+009F). */
+export const CONTROL_CHARACTER = /\p{Cc}/u;
+
+/**
+ * An identifier (a tenant name, an external or internal user id, a branch, a session, chat,
+ * workbook, sheet or placement id): 1..`max` characters, none of them a control character. Our
+ * choice where the seeds say "not shown" (docs/API.md §4): a NUL or a newline inside an id is never
+ * meant, and a store or a log that cuts or splits on it would merge two ids into one.
+ */
+export const identifier = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .refine((v) => !CONTROL_CHARACTER.test(v), { error: "must not contain control characters (U+0000–U+001F, U+007F–U+009F)" });
+
 /** ISO 8601 timestamp as the platform sends it (with a zone). */
 export const Timestamp = z.iso.datetime({ offset: true });
 

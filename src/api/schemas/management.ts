@@ -2,7 +2,7 @@
 // TypeScript types (z.infer), the client's response validation, the stand-in's request
 // validation, and the OpenAPI document (src/api/openapi.ts).
 import { z } from "zod";
-import { LIMITS, PublicId, Timestamp, cursorPage } from "./common";
+import { LIMITS, PublicId, Timestamp, cursorPage, identifier } from "./common";
 
 export const Host = z.enum(["SHEETS_CLOUD", "SHEETS_DESKTOP"]);
 export type Host = z.infer<typeof Host>;
@@ -15,6 +15,8 @@ export type SyncStatus = z.infer<typeof SyncStatus>;
 const Name = z.string().max(LIMITS.nameMax, { error: `name must be at most ${LIMITS.nameMax} characters` });
 const Title = z.string().max(LIMITS.titleMax, { error: `title must be at most ${LIMITS.titleMax} characters` });
 const Id = z.number().int().nonnegative();
+/** Workbook, sheet and placement ids: no control characters (docs/API.md §4). */
+const Ident = identifier(LIMITS.nameMax);
 
 /** §2.3: a client-computed fingerprint of the cells a write placed. */
 export const ResultChecksum = z.object({
@@ -115,9 +117,9 @@ export const ReportInput = z.strictObject({
   folderId: Id.optional(),
   workbookId: Id.optional(),
   workbookName: z.string().max(LIMITS.nameMax).optional(),
-  externalWorkbookId: z.string().min(1).max(LIMITS.nameMax).optional(),
+  externalWorkbookId: Ident.optional(),
   host: Host.optional(),
-  sheetId: z.string().min(1).max(LIMITS.nameMax).optional(),
+  sheetId: Ident.optional(),
   resultLocation: z.string().min(1).max(LIMITS.nameMax).optional(),
   endResultCell: z.string().min(1).max(LIMITS.nameMax).optional(),
   jsonQuery: z.string().max(1_000_000).optional(),
@@ -126,7 +128,7 @@ export const ReportInput = z.strictObject({
   pivotItems: PivotItems.optional(),
   resultChecksum: ResultChecksum.optional(),
   source: ReportSource.optional(),
-  placementId: z.string().min(1).max(LIMITS.nameMax).optional(),
+  placementId: Ident.optional(),
 });
 export type ReportInput = z.infer<typeof ReportInput>;
 
@@ -134,10 +136,10 @@ const Address = z.string().min(1).max(LIMITS.nameMax);
 
 /** §2.6: addresses one placement (placementId, or externalWorkbookId + sheetName|sheetId + anchorCell). */
 export const RefreshInput = z.strictObject({
-  placementId: Address.optional(),
-  externalWorkbookId: Address.optional(),
+  placementId: Ident.optional(),
+  externalWorkbookId: Ident.optional(),
   sheetName: Address.optional(),
-  sheetId: Address.optional(),
+  sheetId: Ident.optional(),
   anchorCell: Address.optional(),
   resultChecksum: ResultChecksum.optional(),
   resultLocation: Address.optional(),
@@ -151,9 +153,9 @@ export type RefreshInput = z.infer<typeof RefreshInput>;
  * connect input does not name them.
  */
 export const ConnectInput = z.strictObject({
-  placementId: Address.optional(),
-  externalWorkbookId: Address.optional(),
-  sheetId: Address,
+  placementId: Ident.optional(),
+  externalWorkbookId: Ident.optional(),
+  sheetId: Ident,
   sheetName: Address,
   anchorCell: Address,
   workbookName: z.string().max(LIMITS.nameMax).optional(),
@@ -167,8 +169,8 @@ export type ConnectInput = z.infer<typeof ConnectInput>;
 
 /** §4.1 disconnect: placementId, or externalWorkbookId + sheetName + anchorCell. */
 export const DisconnectInput = z.strictObject({
-  placementId: Address.optional(),
-  externalWorkbookId: Address.optional(),
+  placementId: Ident.optional(),
+  externalWorkbookId: Ident.optional(),
   sheetName: Address.optional(),
   anchorCell: Address.optional(),
 });
@@ -247,7 +249,7 @@ export const Me = z.object({
 export type Me = z.infer<typeof Me>;
 
 export const ReportListQuery = z.strictObject({
-  externalWorkbookId: z.string().min(1).max(LIMITS.nameMax).optional(),
+  externalWorkbookId: Ident.optional(),
   first: z.coerce.number().int().min(1).max(LIMITS.pageSizeMax).optional(),
   after: z.string().min(1).max(200).optional(),
 });

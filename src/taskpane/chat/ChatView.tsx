@@ -8,7 +8,10 @@ import { turnsOf, type SqlToolResult, type Turn } from "../live/chat";
 import { Markdown } from "./Markdown";
 import { ChartPart, ResultTable, Thinking, ToolStep, UsageLine } from "./parts";
 import { ChatModel, type ChatModelOptions } from "./state";
+import { splitPrompt } from "./ask-selection";
 import { CHAT_CSS } from "./styles";
+import { SchedulesModel } from "./schedules";
+import { SchedulesView, localTime } from "./SchedulesView";
 
 /** The last complete svcSqlApi result of a turn: what the chart, table and Place in sheet use. */
 function resultOf(t: Turn): SqlToolResult | null {
@@ -26,11 +29,19 @@ function TurnView({ turn, model }: { turn: Turn; model: ChatModel }) {
   const result = resultOf(turn);
   const answer = turn.answer.map((m) => m.content).join("\n\n");
   const placing = model.placing.value;
+  const asked = turn.user ? splitPrompt(turn.user.content) : null;
+  const beside = turn.user ? model.besides.value[turn.user.content] : undefined;
   return (
     <li class="cb-chat-turn" data-turn={turn.user?.id}>
-      {turn.user && (
+      {turn.user && asked && (
         <div class="cb-chat-user" aria-label="Your question">
-          {turn.user.content}
+          {asked.question}
+          {asked.context && (
+            <details class="cb-chat-context">
+              <summary>Context sent with the question</summary>
+              <pre class="cb-chat-code">{asked.context}</pre>
+            </details>
+          )}
         </div>
       )}
       <div class="cb-chat-answer" aria-busy={turn.inProcess}>
@@ -56,6 +67,28 @@ function TurnView({ turn, model }: { turn: Turn; model: ChatModel }) {
               >
                 {placing === result.uuid ? "Placing…" : "Place in sheet"}
               </button>
+              {beside && (
+                <button
+                  type="button"
+                  class="cb-btn"
+                  disabled={placing !== null}
+                  title="In the first free area to the right of the report asked about, or below it; asks before overwriting anything"
+                  onClick={() =>
+                    void model.placeBeside(
+                      {
+                        sqlQuery: result.sqlQuery,
+                        title: result.queryTitle ?? "Chat answer",
+                        uuid: result.uuid,
+                        rows: result.totalRows + 1,
+                        cols: result.schema.length,
+                      },
+                      beside,
+                    )
+                  }
+                >
+                  Place beside
+                </button>
+              )}
               <span class="cb-meta">All {result.totalRows.toLocaleString()} rows, at the selected cell</span>
             </div>
           </>
@@ -66,9 +99,20 @@ function TurnView({ turn, model }: { turn: Turn; model: ChatModel }) {
   );
 }
 
-function Composer({ model }: { model: ChatModel }) {
-  const [text, setText] = useState("");
+function Composer({
+  model,
+  text,
+  setText,
+  onSchedule,
+}: {
+  model: ChatModel;
+  text: string;
+  setText: (s: string) => void;
+  onSchedule?: () => void;
+}) {
   const streaming = model.streaming.value;
+  const sel = model.selection.value;
+  const selectionWhy = !sel ? null : !sel.ok ? sel.reason : !text.trim() ? "Type a question first." : null;
   const submit = (e: Event) => {
     e.preventDefault();
     if (!text.trim() || streaming) return;
@@ -101,7 +145,34 @@ function Composer({ model }: { model: ChatModel }) {
             Send
           </button>
         )}
+        {sel && !streaming && (
+          <button
+            type="button"
+            class="cb-btn"
+            disabled={selectionWhy !== null}
+            aria-describedby="cb-ask-selection-why"
+            onClick={() => {
+              const q = text;
+              setText("");
+              void model.askAboutSelection(q);
+            }}
+          >
+            Ask about the selection
+          </button>
+        )}
+        {onSchedule && (
+          <button type="button" class="cb-btn" onClick={onSchedule} title="Run this question on a schedule, e.g. every Monday at 8:00">
+            Schedule…
+          </button>
+        )}
       </div>
+      {sel && (
+        <p id="cb-ask-selection-why" class="cb-meta" role="status">
+          {sel.ok
+            ? `Ask about the selection sends the question with the selected cells of “${sel.reportName ?? "the report"}” (${sel.range}): the report's query, each cell's row and column and its value.`
+            : sel.reason}
+        </p>
+      )}
     </form>
   );
 }
@@ -160,13 +231,38 @@ export function ChatView({ store }: { store: PaneStore }) {
     if (!service) return null;
     // The paint benchmark (bench/chat-paint.bench.ts) listens through this global; unset otherwise.
     const onPaint = (globalThis as { cellboundChatPaint?: ChatModelOptions["onPaint"] }).cellboundChatPaint;
-    return new ChatModel({ service, place: (id) => store.place(id), ...(onPaint ? { onPaint } : {}) });
+    const selection =
+      ws?.selectionState && ws.selectionContext && ws.besideArea
+        ? { state: () => ws.selectionState!(), context: (s?: AbortSignal) => ws.selectionContext!(s), beside: ws.besideArea.bind(ws) }
+        : undefined;
+    return new ChatModel({
+      service,
+      place: (id, at) => store.place(id, false, at ? { at } : {}),
+      ...(selection ? { selection } : {}),
+      ...(onPaint ? { onPaint } : {}),
+    });
   }, [service, store]);
   useEffect(() => {
     if (!model) return;
     void model.init();
     return () => model.dispose();
   }, [model]);
+  const schedules = useMemo(() => (service?.schedules ? new SchedulesModel(service.schedules) : null), [service]);
+  useEffect(() => () => schedules?.dispose(), [schedules]);
+  const [mode, setMode] = useState<"chat" | "schedules">("chat");
+  // Ask about the selection: Office.js gives no selection event here; check every 1.5 s while the conversation shows.
+  useEffect(() => {
+    if (!model || mode !== "chat") return;
+    void model.checkSelection();
+    const t = setInterval(() => {
+      if (document.visibilityState === "visible") void model.checkSelection();
+    }, 1500);
+    return () => clearInterval(t);
+  }, [model, mode]);
+  const [text, setText] = useState("");
+  /** What "Schedule the current question" starts from: the composer's text, else the open thread's last question. */
+  const [scheduleFrom, setScheduleFrom] = useState<string | null>(null);
+  const [autoCreate, setAutoCreate] = useState(false);
   const end = useRef<HTMLDivElement>(null);
   const conv = model?.conversation.value;
   useEffect(() => end.current?.scrollIntoView?.({ block: "end" }), [conv]);
@@ -181,15 +277,46 @@ export function ChatView({ store }: { store: PaneStore }) {
       <style>{CHAT_CSS}</style>
       <div class="cb-row">
         <h1 id="cb-chat-title">Chat</h1>
-        {phase === "ready" && (
+        {phase === "ready" && mode === "chat" && (
           <button type="button" class="cb-btn cb-small" onClick={() => model.newThread()} disabled={model.streaming.value}>
             New conversation
           </button>
         )}
       </div>
+      {phase === "ready" && schedules && (
+        <div class="cb-row cb-chat-modes" role="group" aria-label="Chat views">
+          <button type="button" class="cb-btn cb-small" aria-pressed={mode === "chat"} onClick={() => setMode("chat")}>
+            Conversation
+          </button>
+          <button
+            type="button"
+            class="cb-btn cb-small"
+            aria-pressed={mode === "schedules"}
+            onClick={() => {
+              setScheduleFrom(text.trim() || lastQuestion(turns));
+              setAutoCreate(false);
+              setMode("schedules");
+            }}
+          >
+            Schedules
+          </button>
+        </div>
+      )}
+      {phase === "ready" && mode === "schedules" && schedules && (
+        <SchedulesView
+          model={schedules}
+          question={scheduleFrom}
+          deploymentName={ws?.deployment.name ?? null}
+          autoCreate={autoCreate}
+          onOpenRun={(run, task) => {
+            setMode("chat");
+            void model.openRun(run.chatId, `${task.name} · ${localTime(run.startedAt)}`);
+          }}
+        />
+      )}
       {phase === "loading" && <ProgressLine label="Opening the chat…" />}
       {phase === "unavailable" && why && <NoticeBox notice={{ tone: "warning", title: why.title, detail: why.detail, next: why.next }} />}
-      {phase === "ready" && (
+      {phase === "ready" && mode === "chat" && (
         <>
           <Conversations model={model} />
           {model.error.value && <NoticeBox notice={model.error.value} onDismiss={() => (model.error.value = null)} />}
@@ -221,7 +348,20 @@ export function ChatView({ store }: { store: PaneStore }) {
           </ol>
           {conv?.state?.aborted === true && <p class="cb-meta">Stopped.</p>}
           <div ref={end} />
-          <Composer model={model} />
+          <Composer
+            model={model}
+            text={text}
+            setText={setText}
+            {...(schedules
+              ? {
+                  onSchedule: () => {
+                    setScheduleFrom(text.trim() || lastQuestion(turns));
+                    setAutoCreate(true);
+                    setMode("schedules");
+                  },
+                }
+              : {})}
+          />
           <Settings model={model} />
         </>
       )}

@@ -2,6 +2,7 @@
 // tests give a scripted one). Frames and the conversation reducer come from the API layer through
 // live/chat.ts, so views never import src/api.
 import type { ChatFrame } from "../live/chat";
+import type { SchedulesService } from "./schedules-service";
 
 export interface ThreadRef {
   chatId: string;
@@ -43,4 +44,6 @@ export interface ChatService {
   abort(chatId: string): Promise<void>;
   /** Save an answer's full SQL as a report of this deployment (then placed like any other). */
   saveAsReport(answer: { sqlQuery: string; title: string }, signal?: AbortSignal): Promise<{ reportId: number; name: string }>;
+  /** Scheduled prompts of this deployment (absent where the backend offers none). */
+  readonly schedules?: SchedulesService;
 }

@@ -6,17 +6,36 @@ import { describeError } from "../errors";
 import type { Notice } from "../state/store";
 import { applyFrame, EMPTY_CONVERSATION, type ChatFrame, type Conversation } from "../live/chat";
 import type { ChatPrefs, ChatService, ThreadRef } from "./service";
+import { selectionPrompt, type SelectionContext, type SelectionRead, type SelectionState } from "./ask-selection";
+
+type Area = SelectionContext["area"];
+
+/** The workbook side of Ask about the selection and Place beside (the live Workspace's functions). */
+export interface SelectionAccess {
+  state(): Promise<SelectionState>;
+  context(signal?: AbortSignal): Promise<SelectionRead>;
+  beside(
+    beside: Area,
+    size: { rows: number; cols: number },
+    signal?: AbortSignal,
+  ): Promise<{ sheetId: string; row: number; col: number; free: boolean }>;
+}
 
 export type ChatPhase = "loading" | "unavailable" | "ready";
 
 export interface ChatModelOptions {
   service: ChatService;
-  /** Places a saved report at the selection through the sync engine (asks before overwriting). */
-  place: (reportId: number) => Promise<boolean>;
+  /** Places a saved report at the selection (or at `at`) through the sync engine (asks before overwriting). */
+  place: (reportId: number, at?: { sheetId: string; row: number; col: number }) => Promise<boolean>;
+  /** Ask about the selection / Place beside; absent where the workspace has no sheet. */
+  selection?: SelectionAccess;
   /** For the paint benchmark: arrival times (performance.now) of the frames one paint showed. */
   onPaint?: (arrivals: number[], paintedAt: number) => void;
   now?: () => string;
 }
+
+/** Areas to place beside, by prompt, for this pane session (the chat view's model is rebuilt when the tab is reopened). */
+const besideMemory = new Map<string, Area>();
 
 const toNotice = (e: unknown, title?: string): Notice => ({ tone: "error", ...describeError(e), ...(title ? { title } : {}) });
 
@@ -30,6 +49,12 @@ export class ChatModel {
   readonly reconnecting = signal(0);
   readonly error = signal<Notice | null>(null);
   readonly placing = signal<string | null>(null);
+  /** Whether the selection can be asked about (polled while the pane shows the conversation). */
+  readonly selection = signal<SelectionState | null>(null);
+  /** Prompts sent by Ask about the selection → the placement's area their answer can be placed beside. */
+  readonly besides = signal<Record<string, Area>>({});
+  /** The last prompt Ask about the selection sent (the exact text; docs and the e2e print it). */
+  readonly lastSelectionPrompt = signal<string | null>(null);
 
   private conv: Conversation = EMPTY_CONVERSATION;
   private arrivals: number[] = [];
@@ -37,7 +62,9 @@ export class ChatModel {
   private reading: AbortController | null = null;
   private disposed = false;
 
-  constructor(private readonly o: ChatModelOptions) {}
+  constructor(private readonly o: ChatModelOptions) {
+    this.besides.value = Object.fromEntries(besideMemory);
+  }
 
   /** Open the pane: availability, preferences, then the last open thread (resuming a running answer). */
   async init(): Promise<void> {
@@ -167,6 +194,12 @@ export class ChatModel {
     void this.o.service.savePrefs({ openThreadId: chatId }).catch(() => undefined);
   }
 
+  /** Open a scheduled prompt's run: its thread joins the conversations list, then shows (following it if still answering). */
+  async openRun(chatId: string, title: string): Promise<void> {
+    await this.remember(chatId, title);
+    await this.openThread(chatId);
+  }
+
   newThread(): void {
     this.reading?.abort();
     this.conv = EMPTY_CONVERSATION;
@@ -236,6 +269,59 @@ export class ChatModel {
     const v = agentId.trim() || null;
     this.prefs.value = { ...this.prefs.value, agentId: v };
     await this.o.service.savePrefs({ agentId: v }).catch((e) => (this.error.value = toNotice(e, "Could not save the agent")));
+  }
+
+  /** Re-check whether the selection is inside a placement the chat can ask about. */
+  async checkSelection(): Promise<void> {
+    if (!this.o.selection) return;
+    try {
+      const st = await this.o.selection.state();
+      const cur = this.selection.value;
+      if (!cur || cur.ok !== st.ok || (st.ok ? cur.ok && cur.range !== st.range : !cur.ok && cur.reason !== st.reason))
+        this.selection.value = st;
+    } catch {
+      /* the next check tries again */
+    }
+  }
+
+  /** Ask about the selected cells: the question plus their context (query, members, values) in the prompt. */
+  async askAboutSelection(question: string): Promise<void> {
+    const q = question.trim();
+    if (!q || this.streaming.value || !this.o.selection) return;
+    let read: SelectionRead;
+    try {
+      read = await this.o.selection.context();
+    } catch (e) {
+      this.error.value = toNotice(e, "Could not read the selected cells");
+      return;
+    }
+    if (!read.ok) {
+      this.selection.value = { ok: false, reason: read.reason };
+      this.error.value = { tone: "warning", title: "Nothing to ask about here", detail: read.reason };
+      return;
+    }
+    const prompt = selectionPrompt(q, read.context);
+    besideMemory.set(prompt, read.context.area);
+    batch(() => {
+      this.besides.value = { ...this.besides.value, [prompt]: read.context.area };
+      this.lastSelectionPrompt.value = prompt;
+    });
+    await this.ask(prompt);
+  }
+
+  /** Place beside: save the answer as a report and place it in the first free area beside the placement asked about. */
+  async placeBeside(answer: { sqlQuery: string; title: string; uuid: string; rows: number; cols: number }, beside: Area): Promise<void> {
+    if (!this.o.selection) return;
+    this.placing.value = answer.uuid;
+    try {
+      const saved = await this.o.service.saveAsReport(answer);
+      const at = await this.o.selection.beside(beside, { rows: answer.rows, cols: answer.cols });
+      await this.o.place(saved.reportId, { sheetId: at.sheetId, row: at.row, col: at.col });
+    } catch (e) {
+      this.error.value = toNotice(e, `Could not place “${answer.title}” beside the report`);
+    } finally {
+      this.placing.value = null;
+    }
   }
 
   /** Place in sheet: save the answer's full SQL as a report, then place it (all rows, via the data API). */

@@ -13,6 +13,7 @@ import {
 import { createChatClient, createChatSettingsClient, type AppConfig, type ChatClient } from "../../api/chat";
 import type { ConnectInput, Deployment } from "../model";
 import type { ChatAvailability, ChatPrefs, ChatService, ThreadRef } from "../chat/service";
+import { createSchedulesService } from "./schedules";
 
 export { applyFrame, chartSpec, EMPTY_CONVERSATION, isFinalAnswer, turnsOf } from "../../api/chat";
 export type { ChartSpec, ChatFrame, ChatMessage, Conversation, SqlToolResult, ToolPart, Turn, Usage } from "../../api/chat";
@@ -83,6 +84,7 @@ export function createChatService(
   }
 
   return {
+    schedules: createSchedulesService(platform, deployment),
     async open(signal): Promise<ChatAvailability> {
       const [c, me] = await Promise.all([settings.appConfig(signal), platform.getMe(signal)]);
       config = c;

@@ -8,6 +8,8 @@ import type { Area, SheetPort, SheetValue } from "../../host/port";
 import {
   check,
   describeChange,
+  factsOf,
+  sheetRows,
   groupingKeys,
   parseJsonQuery,
   fork,
@@ -19,26 +21,28 @@ import {
   type QueueProgress,
   type SyncContext,
 } from "../../sync";
-import type { HomeData, PlacementFacts, PlacementView, RefreshAllProgress, RowRefreshState, RowSpan, Workspace } from "../model";
+import type { HomeData, PlacementView, RefreshAllProgress, RowRefreshState, RowSpan, Workspace } from "../model";
 import type { SelectedPlacement } from "./comments";
+import { freeAreaBeside, readSelectionContext, selectionState, type SelectionDeps } from "./selection";
 
 export type WorkbookOps = Pick<
   Workspace,
   "home" | "place" | "refresh" | "refreshAll" | "locate" | "disconnect" | "fork" | "watch" | "close"
-> & {
-  /** The placement under the Excel selection (for the comments pane's "which dashboard"). */
-  selectedPlacement(): Promise<SelectedPlacement | null>;
-  /**
-   * The selected cell, and when it lies in a flat placement, the result column it is in (the
-   * column's member key: dimensions, then time dimensions with a granularity, then measures, as the
-   * flat layout writes them) and whether it is the header row.
-   */
-  selectedCell(signal?: AbortSignal): Promise<SelectedCell>;
-  /** The dashboard picture (port.putPicture at the selection, or replaced in place). */
-  putPicture(name: string, base64: string, atSelection: boolean): Promise<{ sheetId: string; name: string; address: string }>;
-  /** Picture names on the active sheet. */
-  activeSheetPictures(): Promise<string[]>;
-};
+> &
+  Required<Pick<Workspace, "selectionState" | "selectionContext" | "besideArea">> & {
+    /** The placement under the Excel selection (for the comments pane's "which dashboard"). */
+    selectedPlacement(): Promise<SelectedPlacement | null>;
+    /**
+     * The selected cell, and when it lies in a flat placement, the result column it is in (the
+     * column's member key: dimensions, then time dimensions with a granularity, then measures, as the
+     * flat layout writes them) and whether it is the header row.
+     */
+    selectedCell(signal?: AbortSignal): Promise<SelectedCell>;
+    /** The dashboard picture (port.putPicture at the selection, or replaced in place). */
+    putPicture(name: string, base64: string, atSelection: boolean): Promise<{ sheetId: string; name: string; address: string }>;
+    /** Picture names on the active sheet. */
+    activeSheetPictures(): Promise<string[]>;
+  };
 
 export interface SelectedCell {
   address: string;
@@ -58,30 +62,7 @@ export interface EngineDeps {
   port?: SheetPort;
 }
 
-/** What is known about one home entry (the status comes from these, see live/status.ts). */
-export function factsOf(e: HomeEntry, c: PlacementCheck | undefined, usable?: ReadonlyMap<number, string>): PlacementFacts {
-  const range = c?.range ?? e.range;
-  const otherDeployment = usable !== undefined && e.access !== "DENIED" && !usable.has(e.deploymentId);
-  return {
-    access: e.access,
-    missing: e.missing || (c?.missing ?? false),
-    edit: c?.edit ?? "unknown",
-    editedRows: c?.edit === "edited" ? sheetRows(c.editedRows, range) : [],
-    editedRowsExact: c?.editedRowsExact ?? false,
-    syncStatus: c?.syncStatus === "CHANGED" || e.syncStatus === "CHANGED" ? "CHANGED" : e.access === "LOCAL" ? "UNKNOWN" : e.syncStatus,
-    noAccess: otherDeployment
-      ? `It belongs to ${e.deploymentName ? `deployment ${e.deploymentName}` : "a deployment"} you cannot use with this sign-in.`
-      : null,
-    problem: c?.problem ?? null,
-  };
-}
-
-/** Zero-based rows relative to a placement → sheet rows as Excel numbers them. */
-export function sheetRows(rows: { from: number; to: number }[], range: string | null): RowSpan[] {
-  if (!range) return [];
-  const top = parseAddress(range).row;
-  return rows.map((r) => ({ from: top + r.from + 1, to: top + r.to + 1 }));
-}
+export { factsOf, sheetRows };
 
 function rowsOfRanges(ranges: string[]): RowSpan[] {
   return ranges.map((a) => {
@@ -132,6 +113,13 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
     ...(deps.dataFor ? { dataFor: (id: number) => (names === undefined || names.has(id) ? deps.dataFor!(id) : undefined) } : {}),
   });
   const unsubscribers: (() => Promise<void>)[] = [];
+  const selection: SelectionDeps = {
+    port,
+    engine,
+    deploymentId: deps.deploymentId,
+    deploymentName: names?.get(deps.deploymentId) ?? null,
+    ...(names ? { deploymentNames: names } : {}),
+  };
 
   const localName = async (key: string) => {
     const p = (await engine.placements()).find((x) => x.key === key);
@@ -218,6 +206,9 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
       await port.select({ sheetId: area.sheetId, row: rows.from - 1, col: area.col, rows: rows.to - rows.from + 1, cols: area.cols });
     },
     disconnect: (key, signal) => engine.disconnect(key, signal ? { signal } : {}),
+    selectionState: () => selectionState(selection),
+    selectionContext: (signal) => readSelectionContext(selection, signal),
+    besideArea: (beside, size, signal) => freeAreaBeside(selection, beside, size, signal),
     async selectedPlacement() {
       const [{ area: at }, tracked, placements] = await Promise.all([port.selection(), port.tracked(), engine.placements()]);
       for (const p of placements) {

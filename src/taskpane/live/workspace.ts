@@ -1,6 +1,6 @@
 // A live Workspace: the catalog (src/api) plus the workbook operations of the sync engine (src/sync)
 // over the Office.js adapter (src/host/excel).
-import { createDataClient, createDeploymentTokenManager, createPlatformClient, type DataClient } from "../../api";
+import { createDataClient, createDeploymentTokenManager, createPlatformClient, defaultDataUrl, type DataClient } from "../../api";
 import type { ConnectInput, Deployment, Workspace } from "../model";
 import { createCatalog, summarize } from "./catalog";
 import { openWorkbookOps } from "./engine";
@@ -8,10 +8,7 @@ import { createLiveComments, type EmbedConfig } from "./comments";
 import { createChatService, type ChatDefaults } from "./chat";
 import { createLiveDashboard } from "./dashboard";
 
-/** The data API's base when Connect leaves it empty: the platform's documented default path. */
-export function defaultDataUrl(baseUrl: string): string {
-  return `${baseUrl.replace(/\/$/, "")}/cubejs-api`;
-}
+export { defaultDataUrl };
 
 export async function openWorkspace(
   input: ConnectInput,
@@ -69,6 +66,9 @@ export async function openWorkspace(
     refreshAll: (o) => ops.refreshAll(o),
     locate: (id, rows) => ops.locate(id, rows),
     disconnect: (id, signal) => ops.disconnect(id, signal),
+    selectionState: () => ops.selectionState(),
+    selectionContext: (signal) => ops.selectionContext(signal),
+    besideArea: (beside, size, signal) => ops.besideArea(beside, size, signal),
     meta: (signal) => catalog.meta(signal),
     preview: (q, pivot, signal) => catalog.preview(q, pivot, signal),
     saveReport: async (i, signal) => summarize(await catalog.saveReport(i, signal)),

@@ -1,6 +1,9 @@
 // Where the pane keeps the connection: the add-in's own storage, never the workbook, a URL or a log.
-//   - OfficeRuntime.storage (shared runtime, partitioned per add-in) where it exists;
+//   - OfficeRuntime.storage (shared runtime) where it exists: per domain, unencrypted, readable by every
+//     part of the add-in (Microsoft's docs);
 //   - otherwise localStorage (partitioned per origin: the add-in's own origin).
+// Neither is out of reach of script running in the pane; docs/UI.md ("The API key and an XSS in the
+// pane") says what such script could reach and what keeps it out.
 // Everything is stored under keys starting with "cellbound." so Sign out can remove every one of them.
 // What is stored is validated when read back: a corrupted entry is dropped, not trusted.
 

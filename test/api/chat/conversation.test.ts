@@ -100,10 +100,8 @@ describe("chartSpec", () => {
       ["2024-02-01T00:00:00", 2],
     ],
   };
-  const spec = (s: object) => ({
-    ...base,
-    vegaSpec: JSON.stringify({ $schema: "https://vega.github.io/schema/vega-lite/v5.json", mark: "line", ...s }),
-  });
+  const SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json";
+  const spec = (s: object) => ({ ...base, vegaSpec: JSON.stringify({ $schema: SCHEMA, mark: "line", ...s }) });
 
   it("inlines the result's rows as data.values", () => {
     const c = chartSpec(spec({ encoding: { x: { field: "m", type: "temporal" } } }));
@@ -120,19 +118,73 @@ describe("chartSpec", () => {
     });
   });
 
-  it("refuses remote data, links, its own data, other versions and non-JSON", () => {
-    expect(chartSpec(spec({ data: { url: "https://evil.example/x.csv" } }))).toMatchObject({ ok: false });
-    expect(chartSpec(spec({ layer: [{ data: { url: "x" }, mark: "bar" }] }))).toMatchObject({
-      ok: false,
-      reason: expect.stringMatching(/URL or link/),
-    });
-    expect(chartSpec(spec({ encoding: { href: { field: "v" } } }))).toMatchObject({ ok: false });
-    expect(chartSpec(spec({ mark: { type: "image" }, encoding: { url: { field: "v" } } }))).toMatchObject({ ok: false });
-    expect(chartSpec(spec({ datasets: { a: [] } }))).toMatchObject({ ok: false });
+  it("accepts the subset the pane draws: the stand-in agent's charts, layers, scales, axes, legends, simple transforms", () => {
+    const ok = [
+      {
+        title: "Revenue by month",
+        width: "container",
+        mark: { type: "line", point: true, tooltip: true },
+        encoding: { x: { field: "m", type: "temporal", title: "Month" }, y: { field: "v", type: "quantitative", title: "Revenue" } },
+      },
+      {
+        mark: { type: "bar", tooltip: { content: "encoding" }, color: "#4c78a8" },
+        encoding: {
+          x: { field: "m", type: "ordinal", timeUnit: "yearmonth", axis: { labelAngle: -45, format: "%b %Y", title: null } },
+          y: { field: "v", type: "quantitative", aggregate: "sum", scale: { zero: true, nice: true }, axis: { grid: false } },
+          color: { field: "m", type: "nominal", legend: { orient: "bottom" }, scale: { scheme: "tableau10" } },
+          tooltip: [
+            { field: "m", type: "temporal" },
+            { field: "v", type: "quantitative", format: ",.2f" },
+          ],
+        },
+        transform: [{ filter: { field: "v", gt: 0 } }, { fold: ["v"], as: ["k", "val"] }],
+        config: { axis: { labelFontSize: 11 }, view: { stroke: null } },
+      },
+      {
+        layer: [
+          { mark: "line", encoding: { x: { field: "m", type: "temporal" }, y: { field: "v", type: "quantitative" } } },
+          { mark: { type: "text", dy: -8 }, encoding: { text: { field: "v", type: "quantitative", format: "," } } },
+        ],
+      },
+    ];
+    for (const s of ok)
+      expect(chartSpec({ ...base, vegaSpec: JSON.stringify({ $schema: SCHEMA, ...s }) }), JSON.stringify(s)).toMatchObject({ ok: true });
+  });
+
+  it("refuses what is outside the subset and names it: the answer says the pane does not draw it", () => {
+    const cases: [object, string][] = [
+      [{ usermeta: { embedOptions: { actions: true, sourceHeader: "<script>x()</script>" } } }, "usermeta"],
+      [{ mark: { type: "bar", tooltip: { content: "data" } } }, "mark.tooltip.content"],
+      [{ data: { url: "https://evil.example/x.csv" } }, "data"],
+      [{ datasets: { a: [] } }, "datasets"],
+      [{ layer: [{ data: { url: "x" }, mark: "bar" }], mark: undefined }, "layer.0.data"],
+      [{ encoding: { href: { field: "v" } } }, "encoding.href"],
+      [{ mark: { type: "image" }, encoding: { url: { field: "v" } } }, "encoding.url"],
+      [{ params: [{ name: "p", bind: { input: "range" } }] }, "params"],
+      [{ encoding: { x: { field: "m", scale: { domain: { param: "p" } } } } }, "encoding.x.scale.domain"],
+      [{ encoding: { x: { field: "m", condition: { param: "p", value: 1 } } } }, "encoding.x.condition"],
+      [{ transform: [{ calculate: "datum.v * 2", as: "w" }] }, "transform.0.calculate"],
+      [{ transform: [{ filter: "datum.v > 1" }] }, "transform.0.filter"],
+      [{ config: { background: "red", autosize: "fit" } }, "config.background"],
+      [{ encoding: { color: { value: "url(https://evil.example/p.svg#g)" } } }, "encoding.color.value"],
+      [{ encoding: { x: { field: "m", formatType: "myFn" } } }, "encoding.x.formatType"],
+      [{ facet: { field: "m" }, spec: {} }, "facet"],
+    ];
+    for (const [s, named] of cases) {
+      const c = chartSpec(spec(s));
+      expect(c, JSON.stringify(s)).toMatchObject({
+        ok: false,
+        reason: expect.stringMatching(/^The agent's chart used features the pane does not draw \(.*\); here is the table\.$/),
+      });
+      expect((c as { reason: string }).reason, JSON.stringify(s)).toContain(named);
+    }
+  });
+
+  it("refuses other versions and non-JSON", () => {
     expect(
       chartSpec({ ...base, vegaSpec: JSON.stringify({ $schema: "https://vega.github.io/schema/vega/v5.json", marks: [] }) }),
-    ).toMatchObject({ ok: false });
-    expect(chartSpec({ ...base, vegaSpec: "{oops" })).toMatchObject({ ok: false });
+    ).toMatchObject({ ok: false, reason: expect.stringMatching(/not a Vega-Lite v5/) });
+    expect(chartSpec({ ...base, vegaSpec: "{oops" })).toMatchObject({ ok: false, reason: expect.stringMatching(/not a JSON object/) });
     expect(chartSpec(base)).toBeNull();
   });
 });

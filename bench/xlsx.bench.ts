@@ -1,0 +1,162 @@
+// The file port and the command line (issue 21), the platform stand-in in its own process:
+//   1. refresh of a workbook holding a 100,000 × 20 placement with the last 1 % of rows changed:
+//      time, peak RSS of the refreshing process, bytes written (the new file; the sheet part);
+//   2. refresh with nothing changed: time, and the file untouched (same bytes, same mtime);
+//   3. 200 workbooks of 5 placements each in one `cellbound refresh` call: time and concurrency.
+// Each cellbound run is its own process (bench/xlsx-child.ts), so peak RSS is that run's.
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { spawnPlatform } from "../dev/platform/spawn.ts";
+import { createPlatformClient, type Report } from "../src/api/index.ts";
+import { runCli } from "../src/cli/run.ts";
+import { ZipReader } from "../src/host/xlsx/zip.ts";
+import { round, writeResult } from "./lib.ts";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const ROWS = 100_000;
+const BOOKS = 200;
+const PER_BOOK = 5;
+const base = ["id", "external_ref", "status", "created_at", "quantity", "amount", "is_returned", "customer_id", "product_id"];
+const extra = (changed: boolean) =>
+  Array.from({ length: 11 }, (_, i) =>
+    changed && i === 0
+      ? `CASE WHEN id > ${ROWS - ROWS / 100} THEN amount * 2 + 1 ELSE amount * 2 END AS amount_x2`
+      : `amount * ${i + 2} AS amount_x${i + 2}`,
+  );
+const sql = (changed: boolean) => `SELECT ${[...base, ...extra(changed)].join(", ")} FROM orders WHERE id <= ${ROWS} ORDER BY id`;
+
+const platform = await spawnPlatform();
+const dir = mkdtempSync(path.join(tmpdir(), "cb-bench-xlsx-"));
+const env = {
+  ...process.env,
+  CELLBOUND_PLATFORM_URL: platform.info.baseUrl,
+  CELLBOUND_API_KEY: platform.info.apiKeys.admin,
+  CELLBOUND_DATA_URL: platform.info.dataUrl,
+};
+interface Run {
+  code: number;
+  ms: number;
+  maxRssMb: number;
+  stdout: string;
+}
+const cellbound = (...args: string[]): Run => {
+  const out = execFileSync(process.execPath, ["--import", "tsx", path.join(here, "xlsx-child.ts"), ...args], {
+    env,
+    maxBuffer: 64 * 1024 * 1024,
+    encoding: "utf8",
+  });
+  const r = JSON.parse(out.trim().split("\n").pop()!) as Run;
+  if (r.code !== 0) throw new Error(`cellbound ${args.join(" ")} exited ${r.code}: ${r.stdout}`);
+  return r;
+};
+const fingerprint = (file: string) => ({
+  sha: createHash("sha256").update(readFileSync(file)).digest("hex"),
+  mtimeMs: statSync(file).mtimeMs,
+});
+const sheetPart = (file: string) => {
+  const z = new ZipReader(file, readFileSync(file));
+  const e = z.entries.find((x) => x.name.startsWith("xl/worksheets/sheet"))!;
+  return { compressed: e.compressedSize, uncompressed: e.size };
+};
+
+try {
+  const deploymentId = platform.info.deployments[0]!.id;
+  const client = createPlatformClient({ baseUrl: platform.info.baseUrl, credential: platform.info.apiKeys.admin });
+
+  // 1–2: the large placement.
+  const big = path.join(dir, "Big.xlsx");
+  const report = await client.createReport(deploymentId, { name: "Bench 100k × 20", title: "Bench 100k × 20", sqlQuery: sql(false) });
+  const place = cellbound("place", big, "--report", String(report.id), "--at", "Data!A1", "--json");
+  const placed = { fileBytes: statSync(big).size, sheetPart: sheetPart(big) };
+  const before = fingerprint(big);
+  const unchanged = cellbound("refresh", big, "--json");
+  const after = fingerprint(big);
+  await client.updateReport(deploymentId, report.id, { sqlQuery: sql(true) });
+  const changed = cellbound("refresh", big, "--json");
+  const changedOut = (JSON.parse(changed.stdout) as { files: Array<{ placements: Array<{ outcome: string; cellsWritten: number }> }> })
+    .files[0]!.placements[0]!;
+
+  // 3: 200 workbooks × 5 small placements (set up in this process, measured in one child run).
+  const small: Report[] = [];
+  for (let i = 0; i < PER_BOOK; i++)
+    small.push(
+      await client.createReport(deploymentId, {
+        name: `Bench small ${i}`,
+        title: `Bench small ${i}`,
+        jsonQuery: JSON.stringify({
+          measures: ["orders.count"],
+          dimensions: ["orders.status"],
+          order: [["orders.status", "asc"]],
+          limit: 2 + i,
+        }),
+      }),
+    );
+  const books = Array.from({ length: BOOKS }, (_, i) => path.join(dir, `book-${String(i).padStart(3, "0")}.xlsx`));
+  const tSetup = performance.now();
+  const quiet = { stdout: () => {}, stderr: (s: string) => void process.stderr.write(s), progress: false, env };
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < books.length) {
+        const b = books[next++]!;
+        for (let k = 0; k < PER_BOOK; k++) {
+          const code = await runCli(
+            ["place", b, "--report", String(small[k]!.id), "--at", `Sheet1!${String.fromCharCode(65 + k * 4)}1`],
+            quiet,
+          );
+          if (code !== 0) throw new Error(`place into ${b} exited ${code}`);
+        }
+      }
+    }),
+  );
+  const setupMs = performance.now() - tSetup;
+  // Every report changes (one row more), so every placement is rewritten.
+  for (const r of small)
+    await client.updateReport(deploymentId, r.id, {
+      jsonQuery: r.jsonQuery!.replace(/"limit":(\d+)/, (_, n: string) => `"limit":${Number(n) + 1}`),
+    });
+  const many = cellbound("refresh", ...books, "--json");
+  const manyOut = JSON.parse(many.stdout) as { files: Array<{ placements: Array<{ outcome: string }> }> };
+  const outcomes: Record<string, number> = {};
+  for (const f of manyOut.files) for (const p of f.placements) outcomes[p.outcome] = (outcomes[p.outcome] ?? 0) + 1;
+  const many1 = cellbound("refresh", ...books, "--concurrency", "1", "--json");
+
+  const details = {
+    bigPlacement: {
+      rows: ROWS,
+      cols: 20,
+      place: { ms: round(place.ms), maxRssMb: round(place.maxRssMb), ...placed },
+      refreshUnchanged: {
+        ms: round(unchanged.ms),
+        maxRssMb: round(unchanged.maxRssMb),
+        fileUntouched: before.sha === after.sha && before.mtimeMs === after.mtimeMs,
+        bytesWritten: before.sha === after.sha ? 0 : statSync(big).size,
+      },
+      refreshLast1Percent: {
+        ms: round(changed.ms),
+        maxRssMb: round(changed.maxRssMb),
+        outcome: changedOut.outcome,
+        cellsWritten: changedOut.cellsWritten,
+        bytesWritten: statSync(big).size,
+        sheetPartAfter: sheetPart(big),
+        note: "the whole file is written anew (atomic rename); parts other than the sheet, styles, workbook and Cellbound's own are copied compressed",
+      },
+    },
+    manyWorkbooks: {
+      workbooks: BOOKS,
+      placementsPerWorkbook: PER_BOOK,
+      setupMs: round(setupMs),
+      refreshAll: { concurrency: 4, ms: round(many.ms), maxRssMb: round(many.maxRssMb), outcomes },
+      refreshAllSequential: { concurrency: 1, ms: round(many1.ms), maxRssMb: round(many1.maxRssMb) },
+    },
+  };
+  console.log(JSON.stringify(details, null, 2));
+  writeResult({ name: "xlsx", unit: "ms", value: round(changed.ms), details });
+} finally {
+  await platform.stop();
+  rmSync(dir, { recursive: true, force: true });
+}

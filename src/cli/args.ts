@@ -1,0 +1,122 @@
+// The command line's grammar (docs: README "Refresh on a schedule"). Credentials never come from here.
+import { parseArgs } from "node:util";
+
+export const USAGE = `Usage:
+  cellbound place <book.xlsx> --report <id or publicId> --at "<Sheet>!<A1>" [--deployment <id>] [--json]
+  cellbound refresh <book.xlsx>… [--overwrite-edits] [--dry-run] [--json] [--concurrency <n>]
+  cellbound status <book.xlsx>… [--json]
+
+Credentials come from the environment only:
+  CELLBOUND_PLATFORM_URL   the platform's address (required)
+  CELLBOUND_API_KEY        an API key (required)
+  CELLBOUND_DATA_URL       the data API's address (default: <platform>/cubejs-api)
+
+Exit codes: 0 all refreshed or unchanged · 3 some left because of hand edits or occupied cells ·
+1 some not refreshed for another reason (no access, platform error) · 2 usage, credentials or a file
+that cannot be read.`;
+
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+export type Command =
+  | { kind: "help" }
+  | { kind: "place"; file: string; report: string; at: string; deployment: number | null; json: boolean }
+  | { kind: "refresh"; files: string[]; overwriteEdits: boolean; dryRun: boolean; json: boolean; concurrency: number }
+  | { kind: "status"; files: string[]; json: boolean };
+
+const SECRET_FLAGS = /^--(api-?key|key|token|password|secret)(=|$)/i;
+
+export function parseCommand(argv: readonly string[]): Command {
+  const secret = argv.find((a) => SECRET_FLAGS.test(a));
+  if (secret)
+    throw new UsageError(
+      `${secret.split("=")[0]} is not an option: the API key is read from CELLBOUND_API_KEY only, never the command line.`,
+    );
+  const [verb, ...rest] = argv;
+  if (verb === undefined || verb === "help" || verb === "--help" || verb === "-h") return { kind: "help" };
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        report: { type: "string" },
+        at: { type: "string" },
+        deployment: { type: "string" },
+        json: { type: "boolean", default: false },
+        "overwrite-edits": { type: "boolean", default: false },
+        "dry-run": { type: "boolean", default: false },
+        concurrency: { type: "string" },
+      },
+    });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const v = parsed.values as Record<string, string | boolean | undefined>;
+  const files = parsed.positionals;
+  const json = v.json === true;
+  const only = (allowed: string[]) => {
+    const extra = Object.keys(v).filter((k) => v[k] !== undefined && v[k] !== false && !allowed.includes(k));
+    if (extra.length) throw new UsageError(`${verb} does not take --${extra[0]}`);
+  };
+  switch (verb) {
+    case "place": {
+      only(["report", "at", "deployment", "json"]);
+      if (files.length !== 1) throw new UsageError("place takes exactly one workbook");
+      if (typeof v.report !== "string" || v.report === "") throw new UsageError("place needs --report <id or publicId>");
+      if (typeof v.at !== "string" || v.at === "") throw new UsageError('place needs --at "<Sheet>!<A1>"');
+      let deployment: number | null = null;
+      if (v.deployment !== undefined) {
+        deployment = Number(v.deployment);
+        if (!Number.isInteger(deployment) || deployment <= 0)
+          throw new UsageError(`--deployment must be a deployment id, not ${String(v.deployment)}`);
+      }
+      return { kind: "place", file: files[0]!, report: v.report, at: v.at, deployment, json };
+    }
+    case "refresh": {
+      only(["overwrite-edits", "dry-run", "json", "concurrency"]);
+      if (files.length === 0) throw new UsageError("refresh needs at least one workbook");
+      const concurrency = v.concurrency === undefined ? 4 : Number(v.concurrency);
+      if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new UsageError("--concurrency must be 1–64");
+      return { kind: "refresh", files, overwriteEdits: v["overwrite-edits"] === true, dryRun: v["dry-run"] === true, json, concurrency };
+    }
+    case "status":
+      only(["json"]);
+      if (files.length === 0) throw new UsageError("status needs at least one workbook");
+      return { kind: "status", files, json };
+    default:
+      throw new UsageError(`unknown command ${JSON.stringify(verb)}`);
+  }
+}
+
+export interface Credentials {
+  platformUrl: string;
+  apiKey: string;
+  dataUrl: string | null;
+}
+
+/** CELLBOUND_PLATFORM_URL, CELLBOUND_API_KEY, optional CELLBOUND_DATA_URL. */
+export function credentialsFrom(env: Readonly<Record<string, string | undefined>>): Credentials {
+  const platformUrl = env.CELLBOUND_PLATFORM_URL?.trim();
+  const apiKey = env.CELLBOUND_API_KEY?.trim();
+  if (!platformUrl)
+    throw new UsageError("CELLBOUND_PLATFORM_URL is not set: export the platform's address, e.g. https://analytics.example.com");
+  if (!apiKey) throw new UsageError("CELLBOUND_API_KEY is not set: export an API key (from the platform's profile page)");
+  for (const [name, url] of [
+    ["CELLBOUND_PLATFORM_URL", platformUrl],
+    ["CELLBOUND_DATA_URL", env.CELLBOUND_DATA_URL?.trim()],
+  ] as const) {
+    if (!url) continue;
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      throw new UsageError(`${name} is not a URL`);
+    }
+    if (u.protocol !== "https:" && u.protocol !== "http:") throw new UsageError(`${name} must be an http(s) address`);
+    if (u.username || u.password) throw new UsageError(`${name} must not hold a user name or password`);
+  }
+  return { platformUrl, apiKey, dataUrl: env.CELLBOUND_DATA_URL?.trim() || null };
+}

@@ -1,0 +1,661 @@
+// An .xlsx/.xlsm package as the port sees it, and back.
+//
+//   openBook(file)          → Book: the package (zip), its sheets, styles, shared strings, Cellbound's
+//                              tracking names and custom XML parts. Nothing is changed.
+//   book.load(model)        → fills a MemoryWorkbook (values, number formats, bold, fill, frozen rows,
+//                              tracked areas, per-workbook data, identity).
+//   book.render(model)      → the new package bytes, or null when the model shows exactly what the file
+//                              holds (a refresh that changes nothing does not rewrite the file). Every
+//                              part it does not edit is copied through compressed, byte for byte.
+//   saveFile(file, bytes)   → atomic: a temporary file beside it, fsync, rename over, fsync the folder.
+//
+// The mapping (which part holds what) is documented in docs/XLSX.md.
+import { randomUUID } from "node:crypto";
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import path from "node:path";
+import { areaA1, parseAddress, quoteSheetName } from "../a1.ts";
+import { DATA_NS, WORKBOOK_NS, dataXml, identityXml, parseDataXml, parseIdentityXml, type StoredIdentity } from "../excel/storage.ts";
+import { TRACK_PREFIX } from "../excel/index.ts";
+import type { MemoryWorkbook } from "../memory/index.ts";
+import { XlsxError } from "./errors.ts";
+import { frozenRowsOf, rewriteSheet, scanRows, type ModelCell, type ModelCells } from "./sheet.ts";
+import { MINIMAL_STYLES, Styles } from "./styles.ts";
+import {
+  child,
+  children,
+  findElement,
+  fromExcelText,
+  mainPrefix,
+  nextTag,
+  parseTree,
+  removeAttr,
+  setAttr,
+  tagAttrs,
+  withPrefix,
+  xmlEscape,
+  xmlUnescape,
+  type El,
+} from "./xml.ts";
+import { ZipReader, writeZip, type ZipOut } from "./zip.ts";
+
+const NS_MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
+const NS_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+const REL_TYPE = {
+  officeDocument: "http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument",
+  worksheet: "http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet",
+  styles: "http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles",
+  sharedStrings: "http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings",
+  customXml: "http://schemas.openxmlformats.org/officeDocument/2006/relationships/customXml",
+  customXmlProps: "http://schemas.openxmlformats.org/officeDocument/2006/relationships/customXmlProps",
+  calcChain: "http://schemas.openxmlformats.org/officeDocument/2006/relationships/calcChain",
+};
+const CT = {
+  worksheet: "application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml",
+  styles: "application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml",
+  customXmlProps: "application/vnd.openxmlformats-officedocument.customXmlProperties+xml",
+};
+
+interface SheetInfo {
+  /** The port's sheet id: "xlsx-" + the workbook's sheetId attribute (stable across renames). */
+  id: string;
+  /** The sheetId attribute. */
+  no: number;
+  name: string;
+  rid: string;
+  part: string;
+}
+interface OurPart {
+  item: string;
+  kind: "workbook" | "data";
+  key: string | null;
+  text: string;
+}
+
+export interface RenderResult {
+  bytes: Buffer;
+  cellsWritten: number;
+  /** Sheets the port added: sheetId attribute → the model's id (pass to the next openBook). */
+  addedSheets: Map<number, string>;
+  /** Parts replaced, added, or removed ("-name"). */
+  partsChanged: string[];
+}
+
+export const sheetIdOf = (n: number) => `xlsx-${n}`;
+
+export class Book {
+  readonly sheets: SheetInfo[] = [];
+  readonly date1904: boolean;
+  readonly tracked = new Map<string, string>(); // lower-case name without the prefix → the definedName's text, for change detection
+  private readonly wbPart: string;
+  private readonly wbXml: string;
+  private readonly wbRels: string;
+  private readonly wbRelsPart: string;
+  private readonly stylesPart: string | null;
+  private readonly sst: string[] = [];
+  private readonly ours: OurPart[] = [];
+
+  constructor(
+    readonly file: string,
+    readonly zip: ZipReader,
+    /** Port ids of sheets by their sheetId attribute, for sheets the port added (their model id stays). */
+    private readonly aliases: ReadonlyMap<number, string> = new Map(),
+  ) {
+    const rels = relsOf(this.zipText("_rels/.rels"), "_rels/.rels", "");
+    const main = rels.find((r) => r.type === REL_TYPE.officeDocument || r.type.endsWith("/officeDocument"));
+    if (!main || !zip.has(main.target))
+      throw new XlsxError(file, "notWorkbook", "it is a zip file but not a workbook (no workbook part); is it a Word or PowerPoint file?");
+    this.wbPart = main.target;
+    this.wbXml = this.zipText(this.wbPart);
+    this.wbRelsPart = relsPartOf(this.wbPart);
+    this.wbRels = zip.has(this.wbRelsPart) ? this.zipText(this.wbRelsPart) : emptyRels();
+    const wbRels = relsOf(this.wbRels, this.wbRelsPart, dirOf(this.wbPart));
+    const wb = this.tree(this.wbXml, this.wbPart);
+    if (wb.name !== "workbook") throw new XlsxError(file, "notWorkbook", `its main part is <${wb.name}>, not a spreadsheet workbook`);
+    const pr = child(wb, "workbookPr");
+    this.date1904 = pr?.attrs.date1904 === "1" || pr?.attrs.date1904 === "true";
+    const sheetsEl = child(wb, "sheets");
+    for (const s of sheetsEl ? children(sheetsEl, "sheet") : []) {
+      const rid = s.attrs[`r:id`] ?? s.attrs.id ?? "";
+      const rel = wbRels.find((r) => r.id === rid);
+      if (!rel || rel.type !== REL_TYPE.worksheet) continue; // chart sheets, dialog sheets: not cells
+      if (!zip.has(rel.target)) throw new XlsxError(file, "corrupt", `sheet ${s.attrs.name} points to a missing part ${rel.target}`);
+      const no = Number(s.attrs.sheetId);
+      this.sheets.push({ id: this.aliases.get(no) ?? sheetIdOf(no), no, name: s.attrs.name ?? "", rid, part: rel.target });
+    }
+    const styles = wbRels.find((r) => r.type === REL_TYPE.styles);
+    this.stylesPart = styles && zip.has(styles.target) ? styles.target : null;
+    const sst = wbRels.find((r) => r.type === REL_TYPE.sharedStrings);
+    if (sst && zip.has(sst.target)) this.sst = sharedStrings(this.zipText(sst.target));
+    const names = child(wb, "definedNames");
+    for (const n of names ? children(names, "definedName") : []) {
+      const name = n.attrs.name ?? "";
+      if (n.attrs.localSheetId === undefined && name.toLowerCase().startsWith(TRACK_PREFIX.toLowerCase()))
+        this.tracked.set(name.slice(TRACK_PREFIX.length).toLowerCase(), `${name.slice(TRACK_PREFIX.length)}\u0000${n.text.trim()}`);
+    }
+    for (const r of wbRels.filter((x) => x.type === REL_TYPE.customXml)) {
+      if (!zip.has(r.target)) continue;
+      const text = this.zipText(r.target);
+      let root: El;
+      try {
+        root = parseTree(text, r.target);
+      } catch {
+        continue; // someone else's broken part: not ours, left as it is
+      }
+      if (root.ns === WORKBOOK_NS) this.ours.push({ item: r.target, kind: "workbook", key: null, text });
+      else if (root.ns === DATA_NS) {
+        const d = parseDataXml(text.replace(/^\uFEFF?\s*<\?xml[^>]*\?>\s*/, ""));
+        if (d) this.ours.push({ item: r.target, kind: "data", key: d.key, text });
+      }
+    }
+  }
+
+  private zipText(name: string): string {
+    if (!this.zip.has(name)) throw new XlsxError(this.file, "notWorkbook", `it has no ${name}; it is not an Office package`);
+    return this.zip.text(name);
+  }
+  private tree(xml: string, part: string): El {
+    try {
+      return parseTree(xml, part);
+    } catch (e) {
+      throw new XlsxError(this.file, "corrupt", (e as Error).message);
+    }
+  }
+  private styles(): Styles {
+    return new Styles(this.stylesPart ? this.zipText(this.stylesPart) : MINIMAL_STYLES);
+  }
+
+  /** Fill an empty MemoryWorkbook with what the file holds. */
+  load(wb: MemoryWorkbook): void {
+    wb.sheets.length = 0;
+    const styles = this.styles();
+    for (const s of this.sheets) {
+      const xml = this.zipText(s.part);
+      const cells: ModelCells = new Map();
+      for (const row of scanRows(xml, this.sst)) {
+        let out: Map<number, ModelCell> | undefined;
+        for (const c of row.cells) {
+          const st = styles.style(c.s);
+          if (c.value === "" && st.nf === null && !st.bold && st.fill === undefined) continue;
+          const cell: ModelCell = { v: c.value, nf: st.nf };
+          if (st.bold) cell.b = true;
+          if (st.fill !== undefined) cell.fill = st.fill;
+          if (!out) cells.set(row.row, (out = new Map()));
+          out.set(c.col, cell);
+        }
+      }
+      const frozen = frozenRowsOf(xml);
+      wb.sheets.push({ id: s.id, name: s.name, cells, ...(frozen ? { frozenRows: frozen } : {}) });
+    }
+    wb.tracks.clear();
+    for (const [lower, text] of this.tracked) {
+      const [name, ref] = text.split("\u0000") as [string, string];
+      wb.tracks.set(lower, { name, ...this.resolve(ref) });
+    }
+    wb.data.clear();
+    for (const p of this.ours) if (p.kind === "data") wb.data.set(p.key!, parseDataXml(stripDecl(p.text))!.json);
+    const id = this.storedIdentity();
+    wb.workbookId = id?.workbookId ?? null;
+    wb.recordedUrl = id?.documentUrl ?? null;
+    // The file port reports the recorded URL as the current one: a scheduled job's path is not a copy.
+    wb.url = wb.recordedUrl;
+  }
+
+  private storedIdentity(): StoredIdentity | null {
+    return this.ours.map((p) => (p.kind === "workbook" ? parseIdentityXml(stripDecl(p.text)) : null)).find((x) => x) ?? null;
+  }
+
+  private resolve(ref: string): { sheetId: string; area: { row: number; col: number; rows: number; cols: number } | null } {
+    try {
+      const a = parseAddress(ref.replace(/^=/, ""));
+      const s = this.sheets.find((x) => x.name === a.sheet);
+      if (s) return { sheetId: s.id, area: { row: a.row, col: a.col, rows: a.rows, cols: a.cols } };
+    } catch {
+      // #REF! and the like
+    }
+    return { sheetId: "", area: null };
+  }
+
+  /** The new package, or null when `wb` shows what the file holds. */
+  render(wb: MemoryWorkbook): RenderResult | null {
+    const replaced = new Map<string, Buffer>();
+    const added: Array<{ name: string; data: Buffer }> = [];
+    const removed = new Set<string>();
+    const styles = this.styles();
+    let cellsWritten = 0;
+    let formulaReplaced = false;
+    let cellsChanged = false;
+
+    // Sheets: the port writes cells of existing sheets (the contract's scratch sheets may come and go).
+    const known = new Map(this.sheets.map((s) => [s.id, s]));
+    for (const ms of wb.sheets) {
+      const info = known.get(ms.id);
+      if (!info) continue; // new sheets are added below
+      const xml = this.zipText(info.part);
+      const r = rewriteSheet(xml, this.sst, styles, ms.cells, { was: frozenRowsOf(xml), now: ms.frozenRows ?? 0 });
+      if (r.changed) {
+        replaced.set(info.part, Buffer.from(r.xml, "utf8"));
+        cellsWritten += r.cellsWritten;
+        cellsChanged ||= r.cellsWritten > 0;
+        formulaReplaced ||= r.formulaReplaced;
+      }
+    }
+    let wbXml = this.wbXml;
+    let rels = this.wbRels;
+    let types = this.zipText("[Content_Types].xml");
+    const sheetsNow = new Set(wb.sheets.map((s) => s.id));
+    for (const s of this.sheets) {
+      if (sheetsNow.has(s.id)) continue;
+      removed.add(s.part);
+      wbXml = removeSheetEntry(wbXml, s.rid);
+      rels = removeRel(rels, s.rid);
+      types = removeOverride(types, s.part);
+    }
+    let nextSheetNo = Math.max(0, ...this.sheets.map((s) => s.no)) + 1;
+    const addedSheets = new Map<number, string>();
+    for (const ms of wb.sheets) {
+      const info = known.get(ms.id);
+      if (info) {
+        if (info.name !== ms.name) wbXml = renameSheetEntry(wbXml, info.rid, ms.name);
+        continue;
+      }
+      // A sheet the port added (the model gives it an id of its own; it is mapped on the next load).
+      const part = freePart(this.zip, added, "xl/worksheets/sheet", ".xml");
+      const rid = freeRid(rels);
+      const empty = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="${NS_MAIN}" xmlns:r="${NS_REL}"><sheetData/></worksheet>`;
+      const r = rewriteSheet(empty, [], styles, ms.cells, { was: 0, now: ms.frozenRows ?? 0 });
+      cellsWritten += r.cellsWritten;
+      cellsChanged ||= r.cellsWritten > 0;
+      added.push({ name: part, data: Buffer.from(r.xml, "utf8") });
+      rels = addRel(rels, rid, REL_TYPE.worksheet, relTarget(dirOf(this.wbPart), part));
+      types = addOverride(types, part, CT.worksheet);
+      addedSheets.set(nextSheetNo, ms.id);
+      wbXml = addSheetEntry(wbXml, ms.name, nextSheetNo++, rid);
+    }
+    // Reorder? Sheet order follows the model only for added sheets (appended); Cellbound never moves sheets.
+
+    // Tracking names.
+    const namesNow = new Map<string, string>();
+    for (const [lower, t] of wb.tracks) {
+      const s = wb.sheets.find((x) => x.id === t.sheetId);
+      const ref = s && t.area ? `${quoteSheetName(s.name)}!${absolute(areaA1(t.area))}` : "#REF!";
+      namesNow.set(lower, `${t.name}\u0000${ref}`);
+    }
+    if (!sameMap(namesNow, this.tracked)) wbXml = withTrackingNames(wbXml, namesNow);
+
+    // Cellbound's custom XML parts.
+    const dataNow = new Map(wb.data);
+    const partsToWrite: Array<{ item: string | null; text: string }> = [];
+    for (const p of this.ours.filter((x) => x.kind === "data")) {
+      const json = dataNow.get(p.key!);
+      dataNow.delete(p.key!);
+      if (json === undefined) continue; // the port never deletes data; keep it
+      const text = dataXml(p.key!, json);
+      if (text !== stripDecl(p.text)) partsToWrite.push({ item: p.item, text });
+    }
+    for (const [key, json] of dataNow) partsToWrite.push({ item: null, text: dataXml(key, json) });
+    if (wb.workbookId) {
+      const text = identityXml({ workbookId: wb.workbookId, documentUrl: wb.recordedUrl });
+      const stored = this.storedIdentity();
+      if (!stored || text !== identityXml(stored))
+        partsToWrite.push({ item: this.ours.find((p) => p.kind === "workbook")?.item ?? null, text });
+    }
+    for (const w of partsToWrite) {
+      const body = Buffer.from(`<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n${w.text}`, "utf8");
+      if (w.item) {
+        replaced.set(w.item, body);
+        continue;
+      }
+      const item = freePart(this.zip, added, "customXml/item", ".xml");
+      const n = item.slice("customXml/item".length, -4);
+      const props = `customXml/itemProps${n}.xml`;
+      added.push({ name: item, data: body });
+      added.push({
+        name: props,
+        data: Buffer.from(
+          `<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n<ds:datastoreItem ds:itemID="{${randomUUID().toUpperCase()}}" xmlns:ds="http://schemas.openxmlformats.org/officeDocument/2006/customXml"><ds:schemaRefs/></ds:datastoreItem>`,
+          "utf8",
+        ),
+      });
+      added.push({
+        name: `customXml/_rels/item${n}.xml.rels`,
+        data: Buffer.from(
+          `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL_TYPE.customXmlProps}" Target="itemProps${n}.xml"/></Relationships>`,
+          "utf8",
+        ),
+      });
+      rels = addRel(rels, freeRid(rels), REL_TYPE.customXml, relTarget(dirOf(this.wbPart), item));
+      types = addOverride(types, props, CT.customXmlProps);
+      if (!/<Default\b[^>]*Extension="xml"/i.test(types)) types = addDefault(types, "xml", "application/xml");
+    }
+
+    // Styles the rewritten cells needed.
+    if (styles.changed) {
+      const text = styles.serialize();
+      if (this.stylesPart) replaced.set(this.stylesPart, Buffer.from(text, "utf8"));
+      else {
+        const part = "xl/styles.xml";
+        added.push({ name: part, data: Buffer.from(text, "utf8") });
+        rels = addRel(rels, freeRid(rels), REL_TYPE.styles, relTarget(dirOf(this.wbPart), part));
+        types = addOverride(types, part, CT.styles);
+      }
+    }
+
+    // Formulas elsewhere read the placed cells: recalculate everything when the file is next opened.
+    if (cellsChanged) wbXml = withFullCalcOnLoad(wbXml);
+    // A replaced formula cell would leave the calculation chain pointing at it: Excel rebuilds the chain.
+    if (formulaReplaced) {
+      const chain = relsOf(rels, this.wbRelsPart, dirOf(this.wbPart)).find((r) => r.type === REL_TYPE.calcChain);
+      if (chain) {
+        removed.add(chain.target);
+        rels = removeRel(rels, chain.id);
+        types = removeOverride(types, chain.target);
+      }
+    }
+
+    if (wbXml !== this.wbXml) replaced.set(this.wbPart, Buffer.from(wbXml, "utf8"));
+    if (rels !== this.wbRels) {
+      if (this.zip.has(this.wbRelsPart)) replaced.set(this.wbRelsPart, Buffer.from(rels, "utf8"));
+      else added.push({ name: this.wbRelsPart, data: Buffer.from(rels, "utf8") });
+    }
+    if (types !== this.zipText("[Content_Types].xml")) replaced.set("[Content_Types].xml", Buffer.from(types, "utf8"));
+
+    if (replaced.size === 0 && added.length === 0 && removed.size === 0) return null;
+    const parts: ZipOut[] = [];
+    for (const e of this.zip.entries) {
+      if (removed.has(e.name)) continue;
+      const data = replaced.get(e.name);
+      parts.push(data ? { name: e.name, data } : { name: e.name, from: e });
+    }
+    parts.push(...added);
+    return {
+      bytes: writeZip(this.zip.bytes, parts),
+      cellsWritten,
+      addedSheets,
+      partsChanged: [...replaced.keys(), ...added.map((a) => a.name), ...[...removed].map((r) => `-${r}`)],
+    };
+  }
+}
+
+/** Read and check a workbook file (nothing is changed). */
+export function openBook(file: string, aliases?: ReadonlyMap<number, string>): Book {
+  let bytes: Buffer;
+  try {
+    if (statSync(file).isDirectory()) throw new XlsxError(file, "notWorkbook", "it is a folder, not a workbook");
+    bytes = readFileSync(file);
+  } catch (e) {
+    if (e instanceof XlsxError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new XlsxError(file, code === "ENOENT" ? "notFound" : "corrupt", code === "ENOENT" ? "no such file" : (e as Error).message);
+  }
+  const zip = new ZipReader(file, bytes);
+  try {
+    return new Book(file, zip, aliases);
+  } catch (e) {
+    if (e instanceof XlsxError) throw e;
+    throw new XlsxError(file, "corrupt", (e as Error).message);
+  }
+}
+
+/**
+ * Replace `file` with `bytes` atomically: a temporary file in the same folder, flushed to disk,
+ * renamed over the original (and the folder flushed), so a crash, a kill or a full disk leaves
+ * either the old file or the new one, never a mix. The temporary file is removed on failure.
+ */
+export function saveFile(file: string, bytes: Buffer): void {
+  const dir = path.dirname(path.resolve(file));
+  const tmp = path.join(dir, `.~${path.basename(file)}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);
+  let mode = 0o644;
+  try {
+    mode = statSync(file).mode & 0o777;
+  } catch {
+    // a new file
+  }
+  const fd = openSync(tmp, "wx", mode);
+  try {
+    for (let off = 0; off < bytes.length;) off += writeSync(fd, bytes, off, Math.min(bytes.length - off, 1 << 24));
+    fsyncSync(fd);
+    closeSync(fd);
+    renameSync(tmp, file);
+  } catch (e) {
+    try {
+      closeSync(fd);
+    } catch {
+      // already closed
+    }
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // already gone
+    }
+    throw e;
+  }
+  try {
+    const d = openSync(dir, "r");
+    try {
+      fsyncSync(d);
+    } finally {
+      closeSync(d);
+    }
+  } catch {
+    // some file systems cannot flush a folder; the rename itself is still atomic
+  }
+}
+
+// ---------------------------------------------------------------- a new workbook
+
+/** The package of an empty workbook with one sheet (what `cellbound place` starts from). */
+export function emptyWorkbook(sheetName: string): Buffer {
+  const parts: Array<{ name: string; data: Buffer }> = [
+    [
+      "[Content_Types].xml",
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="${CT.worksheet}"/><Override PartName="/xl/styles.xml" ContentType="${CT.styles}"/></Types>`,
+    ],
+    [
+      "_rels/.rels",
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL_TYPE.officeDocument}" Target="xl/workbook.xml"/></Relationships>`,
+    ],
+    [
+      "xl/workbook.xml",
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<workbook xmlns="${NS_MAIN}" xmlns:r="${NS_REL}"><bookViews><workbookView/></bookViews><sheets><sheet name="${xmlEscape(sheetName)}" sheetId="1" r:id="rId1"/></sheets><calcPr calcId="191029"/></workbook>`,
+    ],
+    [
+      "xl/_rels/workbook.xml.rels",
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL_TYPE.worksheet}" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${REL_TYPE.styles}" Target="styles.xml"/></Relationships>`,
+    ],
+    [
+      "xl/worksheets/sheet1.xml",
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="${NS_MAIN}" xmlns:r="${NS_REL}"><dimension ref="A1"/><sheetViews><sheetView workbookViewId="0"/></sheetViews><sheetData/></worksheet>`,
+    ],
+    ["xl/styles.xml", MINIMAL_STYLES],
+  ].map(([name, text]) => ({ name: name!, data: Buffer.from(text!, "utf8") }));
+  return writeZip(Buffer.alloc(0), parts);
+}
+
+// ---------------------------------------------------------------- small XML edits
+
+interface Rel {
+  id: string;
+  type: string;
+  /** Package path of the target (resolved against the source part's folder). */
+  target: string;
+  external: boolean;
+}
+
+function relsOf(xml: string, part: string, baseDir: string): Rel[] {
+  const root = parseTree(xml, part);
+  return children(root, "Relationship").map((r) => ({
+    id: r.attrs.Id ?? "",
+    type: r.attrs.Type ?? "",
+    external: r.attrs.TargetMode === "External",
+    target: resolvePart(baseDir, r.attrs.Target ?? ""),
+  }));
+}
+
+function resolvePart(baseDir: string, target: string): string {
+  if (target.startsWith("/")) return target.slice(1);
+  return path.posix.normalize(path.posix.join(baseDir, target)).replace(/^\.\//, "");
+}
+function relTarget(baseDir: string, part: string): string {
+  return path.posix.relative(baseDir, part);
+}
+function dirOf(part: string): string {
+  return path.posix.dirname(part) === "." ? "" : path.posix.dirname(part);
+}
+function relsPartOf(part: string): string {
+  return path.posix.join(dirOf(part), "_rels", `${path.posix.basename(part)}.rels`);
+}
+function emptyRels(): string {
+  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>`;
+}
+function stripDecl(text: string): string {
+  return text.replace(/^\uFEFF?\s*<\?xml[^>]*\?>\s*/, "");
+}
+
+function sharedStrings(xml: string): string[] {
+  const out: string[] = [];
+  const root = findElement(xml, "sst");
+  if (!root) return out;
+  for (let at = root.inner; at < root.innerEnd;) {
+    const si = findElement(xml, "si", at, root.innerEnd);
+    if (!si) break;
+    let text = "";
+    let phonetic = 0;
+    for (let t = nextTag(xml, si.inner); t && t.start < si.innerEnd; t = nextTag(xml, t.end)) {
+      if (t.name === "rPh") phonetic += t.closing ? -1 : t.selfClosing ? 0 : 1;
+      else if (t.name === "t" && !t.closing && !t.selfClosing && phonetic === 0)
+        text += xmlUnescapeText(xml.slice(t.end, xml.indexOf("<", t.end)));
+    }
+    out.push(text);
+    at = si.end;
+  }
+  return out;
+}
+function xmlUnescapeText(s: string): string {
+  return fromExcelText(xmlUnescape(s));
+}
+
+function freePart(zip: ZipReader, added: ReadonlyArray<{ name: string }>, prefix: string, ext: string): string {
+  for (let n = 1; ; n++) {
+    const name = `${prefix}${n}${ext}`;
+    if (!zip.has(name) && !added.some((a) => a.name === name)) return name;
+  }
+}
+function freeRid(rels: string): string {
+  const ids = new Set([...rels.matchAll(/\bId="([^"]*)"/g)].map((m) => m[1]));
+  for (let n = 1; ; n++) if (!ids.has(`rId${n}`)) return `rId${n}`;
+}
+function addRel(rels: string, id: string, type: string, target: string): string {
+  const at = rels.lastIndexOf("</Relationships>");
+  const rel = `<Relationship Id="${id}" Type="${type}" Target="${xmlEscape(target)}"/>`;
+  if (at < 0) return rels.replace(/<Relationships([^>]*)\/>/, `<Relationships$1>${rel}</Relationships>`);
+  return rels.slice(0, at) + rel + rels.slice(at);
+}
+function removeRel(rels: string, id: string): string {
+  return rels.replace(new RegExp(`<Relationship\\b[^>]*\\bId="${id}"[^>]*/>`), "");
+}
+function addOverride(types: string, part: string, type: string): string {
+  const at = types.lastIndexOf("</Types>");
+  return `${types.slice(0, at)}<Override PartName="/${part}" ContentType="${type}"/>${types.slice(at)}`;
+}
+function addDefault(types: string, ext: string, type: string): string {
+  const root = findElement(types, "Types")!;
+  return `${types.slice(0, root.inner)}<Default Extension="${ext}" ContentType="${type}"/>${types.slice(root.inner)}`;
+}
+function removeOverride(types: string, part: string): string {
+  return types.replace(new RegExp(`<Override\\b[^>]*\\bPartName="/${part.replace(/[.[\]]/g, "\\$&")}"[^>]*/>`), "");
+}
+
+function sheetEntries(wbXml: string): Array<{ start: number; end: number; rid: string }> {
+  const sheets = findElement(wbXml, "sheets");
+  const out: Array<{ start: number; end: number; rid: string }> = [];
+  if (!sheets) return out;
+  for (let t = nextTag(wbXml, sheets.inner); t && t.start < sheets.innerEnd; t = nextTag(wbXml, t.end)) {
+    if (t.name !== "sheet" || t.closing) continue;
+    const a = tagAttrs(wbXml.slice(t.start, t.end));
+    out.push({ start: t.start, end: t.end, rid: a["r:id"] ?? Object.entries(a).find(([k]) => k.endsWith(":id"))?.[1] ?? "" });
+  }
+  return out;
+}
+function removeSheetEntry(wbXml: string, rid: string): string {
+  const e = sheetEntries(wbXml).find((x) => x.rid === rid);
+  return e ? wbXml.slice(0, e.start) + wbXml.slice(e.end) : wbXml;
+}
+function renameSheetEntry(wbXml: string, rid: string, name: string): string {
+  const e = sheetEntries(wbXml).find((x) => x.rid === rid);
+  return e ? wbXml.slice(0, e.start) + setAttr(wbXml.slice(e.start, e.end), "name", name) + wbXml.slice(e.end) : wbXml;
+}
+function addSheetEntry(wbXml: string, name: string, sheetId: number, rid: string): string {
+  const sheets = findElement(wbXml, "sheets")!;
+  const prefix = /<(\w+):workbook\b/.exec(wbXml)?.[1];
+  const rPrefix = Object.entries(tagAttrs(wbXml.slice(nextTag(wbXml, 0)!.start, nextTag(wbXml, 0)!.end))).find(
+    ([k, v]) => k.startsWith("xmlns:") && v === NS_REL,
+  )?.[0];
+  const r = rPrefix ? rPrefix.slice(6) : "r";
+  const ns = rPrefix ? "" : ` xmlns:r="${NS_REL}"`;
+  const el = `<${prefix ? `${prefix}:` : ""}sheet name="${xmlEscape(name)}" sheetId="${sheetId}" ${r}:id="${rid}"${ns}/>`;
+  return wbXml.slice(0, sheets.innerEnd) + el + wbXml.slice(sheets.innerEnd);
+}
+
+/** $B$2:$E$40 from B2:E40. */
+function absolute(a1: string): string {
+  return a1.replace(/([A-Z]+)([0-9]+)/g, "$$$1$$$2");
+}
+
+function sameMap(a: Map<string, string>, b: Map<string, string>): boolean {
+  return a.size === b.size && [...a].every(([k, v]) => b.get(k) === v);
+}
+
+/** workbook.xml with Cellbound's names (hidden, workbook-scoped) replaced by `names`; other names untouched. */
+function withTrackingNames(wbXml: string, names: Map<string, string>): string {
+  const p = mainPrefix(wbXml);
+  const mine = [...names.values()]
+    .map((t) => t.split("\u0000") as [string, string])
+    .sort(([a], [b]) => a.toLowerCase().localeCompare(b.toLowerCase()))
+    .map(
+      ([name, ref]) =>
+        withPrefix(`<definedName name="${xmlEscape(TRACK_PREFIX + name)}" comment="Cellbound placement (do not edit)" hidden="1">`, p) +
+        xmlEscape(ref) +
+        withPrefix("</definedName>", p),
+    )
+    .join("");
+  const el = findElement(wbXml, "definedNames");
+  if (el) {
+    let inner = el.inner === el.end ? "" : wbXml.slice(el.inner, el.innerEnd);
+    // Drop our old names (workbook-scoped, with the prefix); keep everyone else's bytes.
+    let kept = "";
+    for (let at = 0; at < inner.length;) {
+      const d = findElement(inner, "definedName", at);
+      if (!d) {
+        kept += inner.slice(at);
+        break;
+      }
+      const a = tagAttrs(inner.slice(d.start, d.inner === d.end ? d.end : d.inner));
+      const ours = a.localSheetId === undefined && (a.name ?? "").toLowerCase().startsWith(TRACK_PREFIX.toLowerCase());
+      kept += inner.slice(at, d.start) + (ours ? "" : inner.slice(d.start, d.end));
+      at = d.end;
+    }
+    inner = kept + mine;
+    if (!inner.trim()) return wbXml.slice(0, el.start) + wbXml.slice(el.end);
+    const open = wbXml.slice(el.start, el.inner === el.end ? el.end : el.inner).replace(/\s*\/>$/, ">");
+    return `${wbXml.slice(0, el.start)}${open}${inner}${withPrefix("</definedNames>", p)}${wbXml.slice(el.end)}`;
+  }
+  if (!mine) return wbXml;
+  // definedNames comes after sheets, functionGroups and externalReferences.
+  const after = findElement(wbXml, "externalReferences") ?? findElement(wbXml, "functionGroups") ?? findElement(wbXml, "sheets")!;
+  return `${wbXml.slice(0, after.end)}${withPrefix("<definedNames>", p)}${mine}${withPrefix("</definedNames>", p)}${wbXml.slice(after.end)}`;
+}
+
+function withFullCalcOnLoad(wbXml: string): string {
+  const calc = findElement(wbXml, "calcPr");
+  if (calc) {
+    const open = wbXml.slice(calc.start, calc.inner === calc.end ? calc.end : calc.inner);
+    const next = setAttr(removeAttr(open, "fullCalcOnLoad"), "fullCalcOnLoad", "1");
+    return wbXml.slice(0, calc.start) + next + wbXml.slice(calc.start + open.length);
+  }
+  const after =
+    findElement(wbXml, "definedNames") ??
+    findElement(wbXml, "externalReferences") ??
+    findElement(wbXml, "functionGroups") ??
+    findElement(wbXml, "sheets")!;
+  return `${wbXml.slice(0, after.end)}${withPrefix('<calcPr fullCalcOnLoad="1"/>', mainPrefix(wbXml))}${wbXml.slice(after.end)}`;
+}

@@ -1,0 +1,112 @@
+// src/host/xlsx: the SheetPort over an .xlsx/.xlsm file nobody has open.
+//
+// The file is read once into the memory port's model (src/host/memory): the engine runs on it
+// unchanged, and `save()` writes what changed back into the package surgically and atomically
+// (book.ts). Nothing is written until save(); a save with nothing changed leaves the file as it was
+// (same bytes, same mtime). A file changed on disk since it was read is not overwritten.
+//
+//   const port = XlsxPort.open("Sales.xlsx");              // XlsxError when it is not a workbook
+//   const port = XlsxPort.open("New.xlsx", { create: "Sheet1" }); // a new workbook when missing
+//   …engine operations…
+//   port.save();                                            // → SaveStats | null
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import type { Area, HostKind } from "../port.ts";
+import { MemoryPort, MemoryWorkbook } from "../memory/index.ts";
+import { PortInputError } from "../validate.ts";
+import { Book, emptyWorkbook, openBook, saveFile } from "./book.ts";
+import { XlsxError } from "./errors.ts";
+import { ZipReader } from "./zip.ts";
+
+export interface SaveStats {
+  /** Size of the new file. */
+  bytes: number;
+  /** Cells whose XML was written (values or formats). */
+  cellsWritten: number;
+  /** Parts replaced, added or removed ("-name"). */
+  partsChanged: string[];
+}
+
+export interface OpenOptions {
+  /** Create a new workbook with one sheet of this name when the file does not exist. */
+  create?: string;
+}
+
+function stamp(file: string): string | null {
+  try {
+    const s = statSync(file);
+    return `${s.size}:${s.mtimeMs}`;
+  } catch {
+    return null;
+  }
+}
+
+export class XlsxPort extends MemoryPort {
+  private book: Book;
+  private aliases = new Map<number, string>();
+  private readStamp: string | null;
+  private fresh: boolean;
+
+  private constructor(
+    readonly file: string,
+    book: Book,
+    fresh: boolean,
+    host: HostKind,
+  ) {
+    super(new MemoryWorkbook(null, path.basename(file)), host);
+    this.book = book;
+    this.fresh = fresh;
+    this.readStamp = fresh ? null : stamp(file);
+    book.load(this.wb);
+  }
+
+  static open(file: string, options: OpenOptions = {}): XlsxPort {
+    if (options.create !== undefined && !existsSync(file)) {
+      if (!/\.xls[xm]$/i.test(file)) throw new XlsxError(file, "unsupported", "a new workbook must be named *.xlsx");
+      return new XlsxPort(file, new Book(file, new ZipReader(file, emptyWorkbook(options.create))), true, "SHEETS_DESKTOP");
+    }
+    return new XlsxPort(file, openBook(file), false, "SHEETS_DESKTOP");
+  }
+
+  /** Whether the model differs from the file (what save() would write). */
+  pending(): boolean {
+    return this.fresh || this.book.render(this.wb) !== null;
+  }
+
+  /** Write the changes to the file atomically; null when there was nothing to write. */
+  save(): SaveStats | null {
+    const out = this.book.render(this.wb);
+    if (!out && !this.fresh) return null;
+    const bytes = out?.bytes ?? this.book.zip.bytes;
+    if (!this.fresh && stamp(this.file) !== this.readStamp)
+      throw new XlsxError(
+        this.file,
+        "changed",
+        "the file changed on disk while Cellbound was working on it; nothing was written, run it again",
+      );
+    saveFile(this.file, bytes);
+    for (const [no, id] of out?.addedSheets ?? []) this.aliases.set(no, id);
+    this.fresh = false;
+    this.readStamp = stamp(this.file);
+    // The saved package becomes the baseline of the next save (the model already shows it).
+    this.book = new Book(this.file, new ZipReader(this.file, bytes), this.aliases);
+    return { bytes: bytes.length, cellsWritten: out?.cellsWritten ?? 0, partsChanged: out?.partsChanged ?? [] };
+  }
+
+  /** The workbook counts dates from 1904 (workbookPr date1904): its serial numbers are 1,462 days smaller. */
+  get date1904(): boolean {
+    return this.book.date1904;
+  }
+
+  /** Sheet ids, for tests: what a sheet added by the port is called after the next open. */
+  get sheetAliases(): ReadonlyMap<number, string> {
+    return this.aliases;
+  }
+
+  override async putPicture(): Promise<{ sheetId: string; name: string }> {
+    throw new PortInputError("pictures are not written into files: place the dashboard picture from the task pane");
+  }
+  override async select(area: Area): Promise<void> {
+    await super.select(area); // kept in the model only: a file has no live selection worth changing
+  }
+}

@@ -1,0 +1,394 @@
+// Worksheet parts (xl/worksheets/sheetN.xml), scanned as text, never as a tree.
+//   scanRows: each <row> of <sheetData> with its cells' offsets and values — the load uses it, and so
+//             does the rewrite, which compares each cell with the model as it goes.
+//   rewriteSheet: copies the part through and replaces only the cells whose value or shown format
+//             changed (a row it touches loses only its "spans" hint), inserts new cells and rows in
+//             order, keeps every other byte (formulas elsewhere, merged cells, conditional formats,
+//             data validation, drawings, comments' anchors…), and updates <dimension> and the frozen pane.
+import { cellA1, parseAddress } from "../a1.ts";
+import type { SheetValue } from "../port.ts";
+import type { Styles } from "./styles.ts";
+import {
+  attrOf,
+  excelText,
+  findElement,
+  fromExcelText,
+  mainPrefix,
+  nextTag,
+  removeAttr,
+  setAttr,
+  tagAttrs,
+  withPrefix,
+  xmlUnescape,
+} from "./xml.ts";
+
+export interface ScannedCell {
+  start: number;
+  end: number;
+  col: number;
+  /** Style index (0 when absent). */
+  s: number;
+  value: SheetValue;
+  formula: boolean;
+}
+export interface ScannedRow {
+  start: number;
+  /** End of the open tag (== end for <row/>). */
+  openEnd: number;
+  /** Start of the </row> tag (== end for <row/>). */
+  closeStart: number;
+  end: number;
+  row: number;
+  cells: ScannedCell[];
+}
+
+/** Offsets of <sheetData>'s content in a sheet part. */
+export function sheetDataSpan(xml: string): { start: number; end: number; inner: number; innerEnd: number } | null {
+  return findElement(xml, "sheetData");
+}
+
+/** The column of a cell reference such as "AB12" (`fallback + 1` when it is not one). */
+function refColumn(ref: string, fallback: number): number {
+  let col = 0;
+  let i = 0;
+  for (; i < ref.length; i++) {
+    const c = ref.charCodeAt(i) & ~0x20; // upper case
+    if (c < 0x41 || c > 0x5a) break;
+    col = col * 26 + (c - 0x40);
+  }
+  return i === 0 || i > 3 ? fallback + 1 : col - 1;
+}
+
+/** Every row of sheetData, in document order. */
+export function* scanRows(xml: string, sst: readonly string[]): Generator<ScannedRow> {
+  const span = sheetDataSpan(xml);
+  if (!span) return;
+  let rowNo = -1;
+  let t = nextTag(xml, span.inner);
+  while (t && t.start < span.innerEnd) {
+    if (t.name !== "row" || t.closing) {
+      t = nextTag(xml, t.end);
+      continue;
+    }
+    const rAttr = attrOf(xml, t.start, t.end, "r");
+    rowNo = rAttr !== undefined ? Number(rAttr) - 1 : rowNo + 1;
+    const row: ScannedRow = { start: t.start, openEnd: t.end, closeStart: t.end, end: t.end, row: rowNo, cells: [] };
+    if (t.selfClosing) {
+      yield row;
+      t = nextTag(xml, t.end);
+      continue;
+    }
+    let col = -1;
+    let u = nextTag(xml, t.end);
+    while (u && !(u.name === "row" && u.closing)) {
+      if (u.name === "c" && !u.closing) {
+        const ref = attrOf(xml, u.start, u.end, "r");
+        col = ref ? refColumn(ref, col) : col + 1;
+        const sAttr = attrOf(xml, u.start, u.end, "s");
+        const cell: ScannedCell = {
+          start: u.start,
+          end: u.end,
+          col,
+          s: sAttr === undefined ? 0 : Number(sAttr),
+          value: "",
+          formula: false,
+        };
+        if (!u.selfClosing) {
+          let v: string | null = null;
+          let inline = "";
+          let inPhonetic = false;
+          let w = nextTag(xml, u.end);
+          while (w && !(w.name === "c" && w.closing)) {
+            if (!w.closing && !w.selfClosing) {
+              if (w.name === "f") cell.formula = true;
+              else if (w.name === "rPh") inPhonetic = true;
+              else if (w.name === "v" || (w.name === "t" && !inPhonetic)) {
+                const close = xml.indexOf("<", w.end);
+                const raw = xml.slice(w.end, close);
+                const text = raw.includes("&") ? xmlUnescape(raw) : raw;
+                if (w.name === "v") v = text;
+                else inline += text;
+              }
+            } else if (w.closing && w.name === "rPh") inPhonetic = false;
+            else if (w.selfClosing && w.name === "f") cell.formula = true;
+            w = nextTag(xml, w.end);
+          }
+          if (!w) break;
+          cell.end = w.end;
+          cell.value = cellValue(attrOf(xml, u.start, u.end, "t"), v, inline, sst);
+        }
+        row.cells.push(cell);
+        u = nextTag(xml, cell.end);
+        continue;
+      }
+      u = nextTag(xml, u.end);
+    }
+    if (!u) return;
+    row.closeStart = u.start;
+    row.end = u.end;
+    yield row;
+    t = nextTag(xml, u.end);
+  }
+}
+
+function cellValue(t: string | undefined, v: string | null, inline: string, sst: readonly string[]): SheetValue {
+  switch (t) {
+    case "s":
+      return v === null ? "" : (sst[Number(v)] ?? "");
+    case "inlineStr":
+      return fromExcelText(inline);
+    case "b":
+      return v === "1" || v === "true";
+    case "str":
+    case "e":
+      return v === null ? "" : fromExcelText(v);
+    case "d":
+      return v === null ? "" : isoToSerial(v);
+    default:
+      return v === null || v === "" ? "" : Number(v);
+  }
+}
+
+/** An ISO 8601 date (t="d") as a 1900-system serial number. */
+function isoToSerial(iso: string): number {
+  const ms = Date.parse(/[zZ]|[+-]\d\d:\d\d$/.test(iso) || !iso.includes("T") ? iso : `${iso}Z`);
+  return Number.isNaN(ms) ? 0 : ms / 86_400_000 + 25_569;
+}
+
+/** What the port keeps per cell (the memory model's cell). */
+export interface ModelCell {
+  v: SheetValue;
+  nf: string | null;
+  b?: boolean;
+  fill?: string;
+}
+export type ModelCells = Map<number, Map<number, ModelCell>>;
+
+/** The XML of one cell showing `cell`, with style `s`; "" for a cell with nothing to keep. */
+function cellXml(row: number, col: number, cell: ModelCell | undefined, s: number): string {
+  const r = cellA1(row, col);
+  const sa = s > 0 ? ` s="${s}"` : "";
+  if (!cell || cell.v === "") return s > 0 ? `<c r="${r}"${sa}/>` : "";
+  if (typeof cell.v === "number") return `<c r="${r}"${sa}><v>${numberText(cell.v)}</v></c>`;
+  if (typeof cell.v === "boolean") return `<c r="${r}"${sa} t="b"><v>${cell.v ? 1 : 0}</v></c>`;
+  const space = /^\s|\s$/.test(cell.v) ? ' xml:space="preserve"' : "";
+  return `<c r="${r}"${sa} t="inlineStr"><is><t${space}>${excelText(cell.v)}</t></is></c>`;
+}
+
+function numberText(n: number): string {
+  return String(n).replace("e", "E");
+}
+
+const sameValue = (a: SheetValue, b: SheetValue) => a === b || (typeof a === "number" && typeof b === "number" && Object.is(a + 0, b + 0));
+
+export interface RewriteResult {
+  xml: string;
+  changed: boolean;
+  /** A formula cell was replaced (the calculation chain must go). */
+  formulaReplaced: boolean;
+  cellsWritten: number;
+}
+
+/**
+ * The sheet part with the cells of `model` (the whole sheet as the port sees it). Cells that show
+ * the same value and format keep their bytes; `frozenRows` (undefined = leave the view alone).
+ */
+export function rewriteSheet(
+  xml: string,
+  sst: readonly string[],
+  styles: Styles,
+  model: ModelCells,
+  frozen: { was: number; now: number },
+): RewriteResult {
+  const p = mainPrefix(xml);
+  const px = (snippet: string) => withPrefix(snippet, p);
+  let span = sheetDataSpan(xml);
+  if (!span) {
+    const ws = findElement(xml, "worksheet");
+    if (!ws) throw new Error("a worksheet part has no <worksheet>");
+    xml = `${xml.slice(0, ws.innerEnd)}${px("<sheetData></sheetData>")}${xml.slice(ws.innerEnd)}`;
+    span = sheetDataSpan(xml)!;
+  }
+  if (span.inner === span.end) {
+    // <sheetData/>: open it so rows can go inside.
+    xml = `${xml.slice(0, span.start)}${px("<sheetData></sheetData>")}${xml.slice(span.end)}`;
+    span = sheetDataSpan(xml)!;
+  }
+  const out: string[] = [];
+  let copied = span.inner; // everything before this offset is in `out` (after the prefix)
+  let changed = false;
+  let formulaReplaced = false;
+  let cellsWritten = 0;
+  const rows = [...model.keys()].sort((a, b) => a - b);
+  let ri = 0; // next model row not yet seen in the file
+  const seen = new Set<number>();
+
+  const newCells = (row: number, cells: Map<number, ModelCell> | undefined, from: number, to: number): string => {
+    if (!cells) return "";
+    let s = "";
+    for (const col of [...cells.keys()].filter((c) => c >= from && c < to).sort((a, b) => a - b)) {
+      const cell = cells.get(col)!;
+      const x = px(cellXml(row, col, cell, styles.derive(0, styleOf(cell))));
+      if (x) {
+        s += x;
+        cellsWritten++;
+      }
+    }
+    return s;
+  };
+  const newRow = (row: number): string => {
+    const inner = newCells(row, model.get(row), 0, Infinity);
+    return inner ? `${px(`<row r="${row + 1}">`)}${inner}${px("</row>")}` : "";
+  };
+
+  for (const r of scanRows(xml, sst)) {
+    // Model rows before this one that the file does not have.
+    while (ri < rows.length && rows[ri]! < r.row) {
+      const add = newRow(rows[ri]!);
+      if (add) {
+        out.push(xml.slice(copied, r.start), add);
+        copied = r.start;
+        changed = true;
+      }
+      ri++;
+    }
+    if (ri < rows.length && rows[ri] === r.row) ri++;
+    seen.add(r.row);
+    const cells = model.get(r.row);
+    let parts: string[] | null = null;
+    let at = r.openEnd;
+    let prevCol = -1;
+    for (const c of r.cells) {
+      const want = cells?.get(c.col);
+      const have = styles.style(c.s);
+      const inserted = newCells(r.row, cells, prevCol + 1, c.col);
+      prevCol = c.col;
+      const same =
+        want !== undefined
+          ? sameValue(want.v, c.value) && sameStyle(styleOf(want), have)
+          : c.value === "" && have.nf === null && !have.bold && have.fill === undefined;
+      if (!inserted && same) continue;
+      parts ??= [];
+      parts.push(xml.slice(at, c.start), inserted);
+      if (same) parts.push(xml.slice(c.start, c.end));
+      else {
+        if (c.formula) formulaReplaced = true;
+        const x = px(cellXml(r.row, c.col, want, styles.derive(c.s, want ? styleOf(want) : { nf: null, bold: false, fill: undefined })));
+        parts.push(x);
+        cellsWritten++;
+      }
+      at = c.end;
+    }
+    const tail = newCells(r.row, cells, prevCol + 1, Infinity);
+    if (tail) {
+      parts ??= [];
+      parts.push(xml.slice(at, r.closeStart), tail);
+      at = r.closeStart;
+    }
+    if (!parts) continue;
+    changed = true;
+    let open = removeAttr(xml.slice(r.start, r.openEnd), "spans");
+    if (r.end === r.openEnd) open = open.replace(/\s*\/>$/, ">");
+    out.push(xml.slice(copied, r.start), open, ...parts, r.end === r.openEnd ? px("</row>") : xml.slice(at, r.end));
+    copied = r.end;
+  }
+  let tail = "";
+  for (; ri < rows.length; ri++) if (!seen.has(rows[ri]!)) tail += newRow(rows[ri]!);
+  if (tail) changed = true;
+  out.push(xml.slice(copied, span.innerEnd), tail);
+  const body = out.join("");
+  let prefix = xml.slice(0, span.inner);
+  const suffix = xml.slice(span.innerEnd);
+  if (changed) prefix = withDimension(prefix, model, p);
+  if (frozen.now !== frozen.was) {
+    prefix = withFrozenRows(prefix, frozen.now, p);
+    changed = true;
+  }
+  // `suffix` is untouched: merged cells, conditional formats, validation, drawings, legacy drawings…
+  return { xml: changed ? prefix + body + suffix : xml, changed, formulaReplaced, cellsWritten };
+}
+
+function styleOf(c: ModelCell) {
+  return { nf: c.nf, bold: c.b === true, fill: c.fill };
+}
+function sameStyle(a: { nf: string | null; bold: boolean; fill: string | undefined }, b: typeof a): boolean {
+  return a.nf === b.nf && a.bold === b.bold && a.fill === b.fill;
+}
+
+/** <dimension ref> grown to cover the model's cells. */
+function withDimension(prefix: string, model: ModelCells, p: string): string {
+  const el = findElement(prefix, "dimension");
+  let r0 = Infinity,
+    c0 = Infinity,
+    r1 = -1,
+    c1 = -1;
+  for (const [r, cells] of model) {
+    if (cells.size === 0) continue;
+    r0 = Math.min(r0, r);
+    r1 = Math.max(r1, r);
+    for (const c of cells.keys()) {
+      c0 = Math.min(c0, c);
+      c1 = Math.max(c1, c);
+    }
+  }
+  if (r1 < 0) return prefix;
+  if (el) {
+    try {
+      const old = parseAddress(tagAttrs(prefix.slice(el.start, el.end)).ref ?? "A1");
+      if (!(old.rows === 1 && old.cols === 1 && old.row === 0 && old.col === 0)) {
+        r0 = Math.min(r0, old.row);
+        c0 = Math.min(c0, old.col);
+        r1 = Math.max(r1, old.row + old.rows - 1);
+        c1 = Math.max(c1, old.col + old.cols - 1);
+      }
+    } catch {
+      // an unreadable ref is replaced
+    }
+  }
+  const ref = r0 === r1 && c0 === c1 ? cellA1(r0, c0) : `${cellA1(r0, c0)}:${cellA1(r1, c1)}`;
+  if (el) return prefix.slice(0, el.start) + setAttr(prefix.slice(el.start, el.end), "ref", ref) + prefix.slice(el.end);
+  const ws = nextTagNamed(prefix, "worksheet");
+  const pr = findElement(prefix, "sheetPr");
+  const at = pr ? pr.end : ws;
+  return `${prefix.slice(0, at)}${withPrefix(`<dimension ref="${ref}"/>`, p)}${prefix.slice(at)}`;
+}
+
+function nextTagNamed(s: string, name: string): number {
+  for (let t = nextTag(s, 0); t; t = nextTag(s, t.end)) if (t.name === name && !t.closing) return t.end;
+  throw new Error(`no <${name}>`);
+}
+
+/** The first sheet view's pane set to freeze `rows` top rows (0 removes a frozen pane). */
+function withFrozenRows(prefix: string, rows: number, p: string): string {
+  const pane = withPrefix(
+    rows > 0
+      ? `<pane ySplit="${rows}" topLeftCell="${cellA1(rows, 0)}" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft"/>`
+      : "",
+    p,
+  );
+  const view = findElement(prefix, "sheetView");
+  if (!view) {
+    if (rows === 0) return prefix;
+    const views = `${withPrefix('<sheetViews><sheetView workbookViewId="0">', p)}${pane}${withPrefix("</sheetView></sheetViews>", p)}`;
+    const dim = findElement(prefix, "dimension");
+    const pr = findElement(prefix, "sheetPr");
+    const at = dim ? dim.end : pr ? pr.end : nextTagNamed(prefix, "worksheet");
+    return prefix.slice(0, at) + views + prefix.slice(at);
+  }
+  let inner = view.inner === view.end ? "" : prefix.slice(view.inner, view.innerEnd);
+  // The old pane and the selections that belong to panes go; other children (e.g. extLst) stay.
+  inner = inner.replace(/<(?:\w+:)?pane\b[^>]*\/>/g, "").replace(/<(?:\w+:)?selection\b[^>]*\bpane="[^"]*"[^>]*\/>/g, "");
+  const open = prefix.slice(view.start, view.inner === view.end ? view.end : view.inner).replace(/\s*\/>$/, ">");
+  return `${prefix.slice(0, view.start)}${open}${pane}${inner}${withPrefix("</sheetView>", p)}${prefix.slice(view.end)}`;
+}
+
+/** Frozen top rows of a sheet part (0 when none), from the first sheet view's pane. */
+export function frozenRowsOf(xml: string): number {
+  const span = sheetDataSpan(xml);
+  const view = findElement(xml, "sheetView", 0, span?.start ?? xml.length);
+  if (!view) return 0;
+  const pane = findElement(xml, "pane", view.inner, view.innerEnd);
+  if (!pane) return 0;
+  const a = tagAttrs(xml.slice(pane.start, pane.end));
+  return (a.state === "frozen" || a.state === "frozenSplit") && a.ySplit ? Math.max(0, Math.round(Number(a.ySplit))) : 0;
+}

@@ -1,0 +1,277 @@
+// The zip layer of an .xlsx/.xlsm package: read the central directory, inflate the parts we edit
+// (with limits: a zip bomb is refused), and write a new package in which every entry we did not
+// edit is copied through byte for byte (local header, compressed data and data descriptor as they
+// were; the central record too, with only its offset changed). Only the parts Cellbound edits are
+// recompressed. Written here rather than taken from npm: the libraries we tried either recompress
+// on save or rebuild every header, and a package must come back exactly as Excel left it.
+import { deflateRawSync, inflateRawSync, crc32 } from "node:zlib";
+import { XlsxError } from "./errors.ts";
+
+const LOCAL = 0x04034b50;
+const CENTRAL = 0x02014b50;
+const EOCD = 0x06054b50;
+const EOCD64 = 0x06064b50;
+const EOCD64_LOCATOR = 0x07064b50;
+const OLE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+
+/** Limits that keep a hostile file from exhausting memory. */
+export const ZIP_LIMITS = {
+  /** Largest uncompressed part we inflate. */
+  maxPartBytes: 1024 * 1024 * 1024,
+  /** Largest sum of declared uncompressed sizes. */
+  maxTotalBytes: 4 * 1024 * 1024 * 1024,
+  /** Largest compression ratio of a part of more than 1 MiB (Excel's XML compresses ~10–30×). */
+  maxRatio: 1000,
+  maxEntries: 65_000,
+};
+
+export interface ZipEntry {
+  name: string;
+  method: number;
+  flags: number;
+  crc: number;
+  compressedSize: number;
+  size: number;
+  /** Offset of the local header in the source file. */
+  offset: number;
+  /** End of this entry's bytes in the source file (next entry or the central directory). */
+  end: number;
+  /** The raw central directory record. */
+  central: Buffer;
+}
+
+export class ZipReader {
+  readonly entries: ZipEntry[];
+  private readonly byName: Map<string, ZipEntry>;
+
+  constructor(
+    readonly file: string,
+    readonly bytes: Buffer,
+  ) {
+    this.entries = readCentral(file, bytes);
+    this.byName = new Map(this.entries.map((e) => [e.name, e]));
+  }
+
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+  entry(name: string): ZipEntry | undefined {
+    return this.byName.get(name);
+  }
+
+  /** The uncompressed bytes of a part, checked against its size and CRC. */
+  read(name: string): Buffer {
+    const e = this.byName.get(name);
+    if (!e) throw new XlsxError(this.file, "corrupt", `the package has no part ${name}`);
+    const data = this.bytes.subarray(dataStart(this.file, this.bytes, e), dataStart(this.file, this.bytes, e) + e.compressedSize);
+    let out: Buffer;
+    if (e.method === 0) out = Buffer.from(data);
+    else if (e.method === 8) {
+      try {
+        out = inflateRawSync(data, { maxOutputLength: Math.max(1, Math.min(e.size, ZIP_LIMITS.maxPartBytes)) });
+      } catch (err) {
+        const msg = (err as Error).message;
+        throw new XlsxError(
+          this.file,
+          /maxOutputLength|buffer/i.test(msg) ? "zipBomb" : "corrupt",
+          `part ${name} does not inflate to its declared size (${msg})`,
+        );
+      }
+    } else throw new XlsxError(this.file, "corrupt", `part ${name} uses compression method ${e.method}, which Excel never writes`);
+    if (out.length !== e.size) throw new XlsxError(this.file, "corrupt", `part ${name} has ${out.length} bytes, its header says ${e.size}`);
+    if (crc32(out) >>> 0 !== e.crc) throw new XlsxError(this.file, "corrupt", `part ${name} fails its CRC check`);
+    return out;
+  }
+  text(name: string): string {
+    return this.read(name).toString("utf8");
+  }
+}
+
+function dataStart(file: string, bytes: Buffer, e: ZipEntry): number {
+  if (e.offset + 30 > bytes.length || bytes.readUInt32LE(e.offset) !== LOCAL)
+    throw new XlsxError(file, "truncated", `the local header of ${e.name} is missing`);
+  const start = e.offset + 30 + bytes.readUInt16LE(e.offset + 26) + bytes.readUInt16LE(e.offset + 28);
+  if (start + e.compressedSize > bytes.length) throw new XlsxError(file, "truncated", `part ${e.name} is cut short`);
+  return start;
+}
+
+function readCentral(file: string, b: Buffer): ZipEntry[] {
+  if (b.length >= 8 && b.subarray(0, 8).equals(OLE))
+    throw new XlsxError(
+      file,
+      "encrypted",
+      "it is an encrypted (password-protected) workbook or an old binary .xls, not an .xlsx package; remove the password in Excel and save it as .xlsx",
+    );
+  if (b.length < 4 || b.readUInt32LE(0) !== LOCAL)
+    throw new XlsxError(file, "notZip", "it is not an .xlsx/.xlsm workbook (not a zip package)");
+  let eocd = -1;
+  for (let i = b.length - 22; i >= Math.max(0, b.length - 22 - 65_535); i--) {
+    if (b.readUInt32LE(i) === EOCD) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) throw new XlsxError(file, "truncated", "the zip package is truncated (its central directory is missing)");
+  let count = b.readUInt16LE(eocd + 10);
+  let size = b.readUInt32LE(eocd + 12);
+  let offset = b.readUInt32LE(eocd + 16);
+  if ((count === 0xffff || offset === 0xffffffff) && eocd >= 20 && b.readUInt32LE(eocd - 20) === EOCD64_LOCATOR) {
+    const at = Number(b.readBigUInt64LE(eocd - 12));
+    if (at + 56 > b.length || b.readUInt32LE(at) !== EOCD64) throw new XlsxError(file, "truncated", "the zip64 directory is missing");
+    count = Number(b.readBigUInt64LE(at + 32));
+    size = Number(b.readBigUInt64LE(at + 40));
+    offset = Number(b.readBigUInt64LE(at + 48));
+  }
+  if (count > ZIP_LIMITS.maxEntries) throw new XlsxError(file, "zipBomb", `the package holds ${count} parts`);
+  if (offset + size > b.length) throw new XlsxError(file, "truncated", "the zip package is truncated (its directory points past the end)");
+  const entries: ZipEntry[] = [];
+  let p = offset;
+  let total = 0;
+  for (let i = 0; i < count; i++) {
+    if (p + 46 > b.length || b.readUInt32LE(p) !== CENTRAL) throw new XlsxError(file, "corrupt", "the zip directory is damaged");
+    const nameLen = b.readUInt16LE(p + 28);
+    const extraLen = b.readUInt16LE(p + 30);
+    const commentLen = b.readUInt16LE(p + 32);
+    const flags = b.readUInt16LE(p + 8);
+    const e: ZipEntry = {
+      name: b.toString(flags & 0x800 ? "utf8" : "latin1", p + 46, p + 46 + nameLen),
+      method: b.readUInt16LE(p + 10),
+      flags,
+      crc: b.readUInt32LE(p + 16),
+      compressedSize: b.readUInt32LE(p + 20),
+      size: b.readUInt32LE(p + 24),
+      offset: b.readUInt32LE(p + 42),
+      end: 0,
+      central: b.subarray(p, p + 46 + nameLen + extraLen + commentLen),
+    };
+    applyZip64(e, b.subarray(p + 46 + nameLen, p + 46 + nameLen + extraLen));
+    if (flags & 1) throw new XlsxError(file, "encrypted", `part ${e.name} is encrypted`);
+    if (e.offset >= offset) throw new XlsxError(file, "corrupt", `part ${e.name} points into the directory`);
+    total += e.size;
+    if (e.size > ZIP_LIMITS.maxPartBytes || total > ZIP_LIMITS.maxTotalBytes)
+      throw new XlsxError(
+        file,
+        "zipBomb",
+        `part ${e.name} would inflate to ${e.size} bytes, past the ${ZIP_LIMITS.maxPartBytes}-byte limit`,
+      );
+    if (e.size > 1024 * 1024 && e.size / Math.max(1, e.compressedSize) > ZIP_LIMITS.maxRatio)
+      throw new XlsxError(file, "zipBomb", `part ${e.name} compresses ${Math.round(e.size / e.compressedSize)}:1, like a zip bomb`);
+    entries.push(e);
+    p += e.central.length;
+  }
+  const starts = [...entries].sort((x, y) => x.offset - y.offset);
+  starts.forEach((e, i) => (e.end = i + 1 < starts.length ? starts[i + 1]!.offset : offset));
+  for (const e of entries) if (e.end > b.length) throw new XlsxError(file, "truncated", `part ${e.name} is cut short`);
+  return entries;
+}
+
+/** Fields a zip64 "extra" (0x0001) holds for the values stored as 0xFFFFFFFF. */
+function applyZip64(e: ZipEntry, extra: Buffer): void {
+  for (let q = 0; q + 4 <= extra.length;) {
+    const id = extra.readUInt16LE(q);
+    const len = extra.readUInt16LE(q + 2);
+    if (id === 1) {
+      let r = q + 4;
+      const next = () => {
+        const v = Number(extra.readBigUInt64LE(r));
+        r += 8;
+        return v;
+      };
+      if (e.size === 0xffffffff) e.size = next();
+      if (e.compressedSize === 0xffffffff) e.compressedSize = next();
+      if (e.offset === 0xffffffff) e.offset = next();
+    }
+    q += 4 + len;
+  }
+}
+
+/** One part of the new package: copied through (`from`) or new/edited bytes. */
+export type ZipOut = { name: string; from: ZipEntry } | { name: string; data: Buffer };
+
+/** DOS date/time of 1980-01-01 00:00, as Excel stamps every part: the output depends only on the content. */
+const DOS_DATE = (0 << 9) | (1 << 5) | 1;
+
+/** Build a package. Entries keep the order given; copied ones are byte-identical to the source. */
+export function writeZip(source: Buffer, parts: readonly ZipOut[]): Buffer {
+  const chunks: Buffer[] = [];
+  const central: Buffer[] = [];
+  let pos = 0;
+  for (const part of parts) {
+    if ("from" in part) {
+      const e = part.from;
+      const raw = source.subarray(e.offset, e.end);
+      chunks.push(raw);
+      central.push(withOffset(e, pos));
+      pos += raw.length;
+      continue;
+    }
+    const name = Buffer.from(part.name, "utf8");
+    const data = deflateRawSync(part.data, { level: 6 });
+    const crc = crc32(part.data) >>> 0;
+    if (pos > 0xfffffffe || data.length > 0xfffffffe || part.data.length > 0xfffffffe)
+      throw new Error("the workbook would be larger than 4 GB, which this writer does not support");
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(LOCAL, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x800, 6); // UTF-8 names
+    local.writeUInt16LE(8, 8);
+    local.writeUInt16LE(0, 10);
+    local.writeUInt16LE(DOS_DATE, 12);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(part.data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    local.writeUInt16LE(0, 28);
+    const rec = Buffer.alloc(46);
+    rec.writeUInt32LE(CENTRAL, 0);
+    rec.writeUInt16LE(20, 4);
+    rec.writeUInt16LE(20, 6);
+    rec.writeUInt16LE(0x800, 8);
+    rec.writeUInt16LE(8, 10);
+    rec.writeUInt16LE(0, 12);
+    rec.writeUInt16LE(DOS_DATE, 14);
+    rec.writeUInt32LE(crc, 16);
+    rec.writeUInt32LE(data.length, 20);
+    rec.writeUInt32LE(part.data.length, 24);
+    rec.writeUInt16LE(name.length, 28);
+    rec.writeUInt32LE(pos, 42);
+    chunks.push(local, name, data);
+    central.push(Buffer.concat([rec, name]));
+    pos += 30 + name.length + data.length;
+  }
+  const dir = Buffer.concat(central);
+  if (parts.length > 0xfffe || pos > 0xfffffffe) throw new Error("the workbook would need zip64, which this writer does not support");
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(EOCD, 0);
+  end.writeUInt16LE(parts.length, 8);
+  end.writeUInt16LE(parts.length, 10);
+  end.writeUInt32LE(dir.length, 12);
+  end.writeUInt32LE(pos, 16);
+  return Buffer.concat([...chunks, dir, end]);
+}
+
+/** The source's central record with the local header offset moved to `pos`. */
+function withOffset(e: ZipEntry, pos: number): Buffer {
+  const rec = Buffer.from(e.central);
+  if (rec.readUInt32LE(42) !== 0xffffffff) {
+    if (pos > 0xfffffffe) throw new Error("the workbook would need zip64, which this writer does not support");
+    rec.writeUInt32LE(pos, 42);
+    return rec;
+  }
+  // The offset lives in the zip64 extra field, after the sizes stored there.
+  const nameLen = rec.readUInt16LE(28);
+  const extraLen = rec.readUInt16LE(30);
+  for (let q = 46 + nameLen; q + 4 <= 46 + nameLen + extraLen;) {
+    const id = rec.readUInt16LE(q);
+    const len = rec.readUInt16LE(q + 2);
+    if (id === 1) {
+      let r = q + 4;
+      if (rec.readUInt32LE(24) === 0xffffffff) r += 8;
+      if (rec.readUInt32LE(20) === 0xffffffff) r += 8;
+      rec.writeBigUInt64LE(BigInt(pos), r);
+      return rec;
+    }
+    q += 4 + len;
+  }
+  throw new Error(`the zip64 record of ${e.name} has no offset`);
+}
