@@ -40,6 +40,7 @@ import {
   validateTrackName,
 } from "../validate.ts";
 import { HostError, isPayloadTooLarge, wrap } from "./errors.ts";
+import { clearTextFormat, hasNonText, loadNumberFormats } from "./text-format.ts";
 import {
   DATA_NS,
   dataXml,
@@ -246,9 +247,17 @@ export class ExcelPort implements SheetPort {
             n = cut - r0;
           }
         }
-        ctx.application.suspendApiCalculationUntilNextSync();
         const range = sheet.getRangeByIndexes(at.row + r0, at.col, n, shape.cols);
-        range.numberFormat = formats.slice(r0, r0 + n);
+        // issue 22 (1): under keepFormats, a number must not land in a cell the user or an old string left "@".
+        let blockFormats: Array<Array<string | null>> = formats.slice(r0, r0 + n);
+        if (options.keepFormats && hasNonText(grid.slice(r0, r0 + n))) {
+          const current = loadNumberFormats(range);
+          stats.syncs++;
+          await ctx.sync();
+          blockFormats = clearTextFormat(blockFormats, grid.slice(r0, r0 + n), current(), (c) => options.columnFormats?.[c] ?? "General");
+        }
+        ctx.application.suspendApiCalculationUntilNextSync();
+        range.numberFormat = blockFormats as string[][];
         range.values = grid.slice(r0, r0 + n) as SheetValue[][];
         stats.syncs++;
         stats.maxSyncBytes = Math.max(stats.maxSyncBytes, bytes);
