@@ -89,6 +89,8 @@ export function createDevExcel(options: DevExcelOptions = {}): DevExcel {
     else if (first && typeof first === "object" && "context" in first && (first as { context: unknown }).context instanceof RequestContext)
       ctx = (first as { context: RequestContext }).context;
     else ctx = new RequestContext();
+    if (first && typeof first === "object" && (first as { delayForCellEdit?: unknown }).delayForCellEdit === true)
+      ctx.delayForCellEdit = true;
     if (first && typeof first === "object" && (first as { mergeUndoGroup?: unknown }).mergeUndoGroup === true) {
       if (!versionAtLeast(env.apiVersion, "1.20"))
         throw new OfficeError("InvalidArgument", "RunOptions.mergeUndoGroup requires ExcelApi 1.20");
@@ -115,6 +117,10 @@ export function createDevExcel(options: DevExcelOptions = {}): DevExcel {
       notImplemented: "NotImplemented",
       rangeExceedsLimit: "RangeExceedsLimit",
       responsePayloadSizeLimitExceeded: "ResponsePayloadSizeLimitExceeded",
+      invalidOperationInCellEditMode: "InvalidOperationInCellEditMode",
+      accessDenied: "AccessDenied",
+      invalidSelection: "InvalidSelection",
+      mergedRangeConflict: "MergedRangeConflict",
     },
     InsertShiftDirection: { down: "Down", right: "Right" },
     DeleteShiftDirection: { up: "Up", left: "Left" },

@@ -101,6 +101,8 @@ export class DevWorkbook {
   activeSheetId = "";
   selection: Rect = { row: 0, col: 0, rows: 1, cols: 1 };
   stats: SyncStats = emptyStats();
+  /** The user is typing in a cell (cell-edit mode): Excel refuses API batches meanwhile (cellEdit below). */
+  private editing: { ended: Promise<void>; end: () => void } | null = null;
   private nextSheet = 1;
   private nextPart = 1;
   private readonly listeners = new Set<(e: WorkbookEvent) => void>();
@@ -230,6 +232,23 @@ export class DevWorkbook {
   }
 
   // ---- the user side -------------------------------------------------------------------------
+  /** The user starts typing in a cell: until leaveCellEdit(), batches fail or wait (proxy.ts sync). */
+  enterCellEdit(): void {
+    if (this.editing) return;
+    let end!: () => void;
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    this.editing = { ended, end };
+  }
+  /** The user presses Enter or Esc: batches delayed with delayForCellEdit run now. */
+  leaveCellEdit(): void {
+    const e = this.editing;
+    this.editing = null;
+    e?.end();
+  }
+  /** null when not in cell-edit mode, else a promise that settles when the user leaves it. */
+  cellEdit(): Promise<void> | null {
+    return this.editing?.ended ?? null;
+  }
   /** Type into a cell as the user: converted like a typed entry; fires onChanged with triggerSource "Unknown". */
   typeInto(sheetKey: string, address: string, text: string): void {
     const sheet = this.requireSheet(sheetKey);

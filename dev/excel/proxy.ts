@@ -2,6 +2,8 @@
 //   - a RequestContext queues commands; nothing reaches the workbook until sync();
 //   - load() asks for properties; reading one before load() + sync() throws PropertyNotLoaded;
 //   - errors surface at sync() as RichApi.Error with a code; commands before the failing one stay applied;
+//   - while the user edits a cell, sync() fails with InvalidOperationInCellEditMode, or waits when the
+//     batch was run with delayForCellEdit;
 //   - per sync, a request or response over 5 MB fails (Request/ResponsePayloadSizeLimitExceeded) and
 //     reading more than 5,000,000 cells fails (RangeExceedsLimit) — Excel on the web's limits.
 
@@ -65,6 +67,8 @@ export function versionAtLeast(have: string, want: string): boolean {
 
 export class DevRequestContext {
   private queue: Op[] = [];
+  /** Excel.run({ delayForCellEdit: true }): wait for the user to leave cell-edit mode instead of failing. */
+  delayForCellEdit = false;
   readonly trackedObjects = { add: (_o: unknown) => undefined, remove: (_o: unknown) => undefined };
   constructor(readonly env: DevEnv) {}
 
@@ -79,9 +83,23 @@ export class DevRequestContext {
   }
 
   async sync<T>(passThroughValue?: T): Promise<T> {
+    const { wb } = this.env;
+    // Cell-edit mode (RunOptions.delayForCellEdit, excel-add-ins-delay-in-cell-edit): the batch fails
+    // with InvalidOperationInCellEditMode, or with delayForCellEdit waits until the user leaves the cell.
+    for (let editing = wb.cellEdit(); editing; editing = wb.cellEdit()) {
+      if (!this.delayForCellEdit) {
+        this.queue = [];
+        wb.stats.syncs++;
+        wb.stats.failedSyncs++;
+        throw new OfficeError(
+          "InvalidOperationInCellEditMode",
+          "The operation isn't available while Excel is in Edit cell mode. Please exit the edit mode by pressing ENTER or TAB, or by selecting another cell, and try again.",
+        );
+      }
+      await editing;
+    }
     const ops = this.queue;
     this.queue = [];
-    const { wb } = this.env;
     const stats = wb.stats;
     stats.syncs++;
     const requestBytes = ops.reduce((n, o) => n + o.bytes, 64);

@@ -198,6 +198,13 @@ export function describeError(e: unknown): HumanError {
       next: "Make room below or to the right of the placement (Cellbound never pushes other content aside), then refresh again.",
     };
   }
+  if (/InvalidOperationInCellEditMode/.test(tag)) {
+    return {
+      title: "Waiting for you to finish editing the cell",
+      detail: "Excel does not let add-ins change the workbook while a cell is being edited, so nothing was changed.",
+      next: "Press Enter or Esc to finish editing the cell, then try again.",
+    };
+  }
   if (/PayloadSize|RequestPayloadSizeLimitExceeded/i.test(tag)) {
     return {
       title: "Excel refused a write that was too large",

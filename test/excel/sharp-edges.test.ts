@@ -21,3 +21,33 @@ describe("dev/excel: numbers written into text-formatted cells", () => {
     expect(cells.valueTypes).toEqual([["String", "String", "Double"]]);
   });
 });
+
+describe("dev/excel: cell-edit mode", () => {
+  it("a batch fails with InvalidOperationInCellEditMode while the user edits a cell, and nothing is applied", async () => {
+    const { X, wb } = excel();
+    wb.enterCellEdit();
+    const write = X.run(async (ctx) => {
+      ctx.workbook.worksheets.getItem("Sheet1").getRange("A1").values = [[1]];
+      await ctx.sync();
+    });
+    await expect(write).rejects.toMatchObject({ name: "RichApi.Error", code: "InvalidOperationInCellEditMode" });
+    expect(wb.inspect("Sheet1", "A1").values).toEqual([[""]]);
+    wb.leaveCellEdit();
+  });
+
+  it("with delayForCellEdit the batch waits until the user leaves the cell, then runs", async () => {
+    const { X, wb } = excel();
+    wb.enterCellEdit();
+    let done = false;
+    const write = X.run({ delayForCellEdit: true }, async (ctx) => {
+      ctx.workbook.worksheets.getItem("Sheet1").getRange("A1").values = [[1]];
+      await ctx.sync();
+    }).then(() => (done = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(done).toBe(false);
+    expect(wb.inspect("Sheet1", "A1").values).toEqual([[""]]);
+    wb.leaveCellEdit();
+    await write;
+    expect(wb.inspect("Sheet1", "A1").values).toEqual([[1]]);
+  });
+});

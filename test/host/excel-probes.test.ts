@@ -9,7 +9,9 @@ describe("Excel probes on dev/excel", () => {
   for (const [i, name] of names.entries()) {
     it(name, async () => {
       const { dx, port, driver } = adapterOnDevExcel();
-      const probe = excelProbes(dx.Excel as unknown as typeof Excel)[i]!;
+      const probe = excelProbes(dx.Excel as unknown as typeof Excel, {
+        cellEdit: { enter: () => dx.workbook.enterCellEdit(), leave: () => dx.workbook.leaveCellEdit() },
+      })[i]!;
       const r = await runCheck(probe, { port, driver });
       expect(r.detail ?? "").toBe("");
       expect(r.status).toBe("pass");

@@ -27,3 +27,35 @@ describe("adapter: numbers into text-formatted cells", () => {
     expect(cells.numberFormats).toEqual([["#,##0.00"], ["#,##0.00"]]);
   });
 });
+
+describe("adapter: cell-edit mode", () => {
+  it("a write and a read while the user types in a cell wait for them (delayForCellEdit) instead of failing", async () => {
+    const { dx, port } = adapterOnDevExcel();
+    const at = { sheetId: sheet1(dx), row: 0, col: 0 };
+    dx.workbook.enterCellEdit();
+    const settled: string[] = [];
+    const write = port.write(at, [[1, "a"]]).then(
+      () => settled.push("written"),
+      (e: Error) => settled.push(`failed: ${e.message}`),
+    );
+    const sheets = port.sheets().then(
+      () => settled.push("listed"),
+      (e: Error) => settled.push(`failed: ${e.message}`),
+    );
+    await new Promise((r) => setTimeout(r, 30));
+    expect(settled).toEqual([]);
+    dx.workbook.leaveCellEdit();
+    await Promise.all([write, sheets]);
+    expect(settled.sort()).toEqual(["listed", "written"]);
+    expect(dx.workbook.inspect(sheet1(dx), "A1:B1").values).toEqual([[1, "a"]]);
+  });
+
+  it("if Excel still refuses (InvalidOperationInCellEditMode), the error says to finish editing the cell", async () => {
+    const { describeError } = await import("../../src/taskpane/errors.ts");
+    const { HostError } = await import("../../src/host/excel/index.ts");
+    const e = new HostError("InvalidOperationInCellEditMode", "writing 1×1 cells at A1: … (InvalidOperationInCellEditMode)");
+    const human = describeError(e);
+    expect(human.title).toBe("Waiting for you to finish editing the cell");
+    expect(human.next).toMatch(/Enter or Esc/);
+  });
+});

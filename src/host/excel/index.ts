@@ -41,6 +41,7 @@ import {
 } from "../validate.ts";
 import { HostError, isPayloadTooLarge, wrap } from "./errors.ts";
 import { clearTextFormat, hasNonText, loadNumberFormats } from "./text-format.ts";
+import { runInExcel } from "./cell-edit.ts";
 import {
   DATA_NS,
   dataXml,
@@ -127,7 +128,7 @@ export class ExcelPort implements SheetPort {
   }
 
   private run<T>(doing: string, batch: (ctx: Excel.RequestContext) => Promise<T>): Promise<T> {
-    return this.X.run(batch).catch((e: unknown) => wrap(e, doing));
+    return runInExcel(this.X, batch).catch((e: unknown) => wrap(e, doing));
   }
 
   // ---- workbook and sheets -----------------------------------------------------------------
@@ -273,7 +274,7 @@ export class ExcelPort implements SheetPort {
       }
     };
     const where = `writing ${shape.rows}×${shape.cols} cells at ${areaA1({ ...at, ...shape })}`;
-    await (runOptions ? this.X.run(runOptions, batch) : this.X.run(batch)).catch((e: unknown) => {
+    await runInExcel(this.X, batch, runOptions ?? {}).catch((e: unknown) => {
       if ((e as Error)?.name === "AbortError") throw e;
       wrap(e, where);
     });
@@ -292,7 +293,7 @@ export class ExcelPort implements SheetPort {
       const n = Math.min(blockRows, area.rows - r0);
       let values: SheetValue[][];
       try {
-        values = await this.X.run(async (ctx) => {
+        values = await runInExcel(this.X, async (ctx) => {
           const range = ctx.workbook.worksheets.getItem(area.sheetId).getRangeByIndexes(area.row + r0, area.col, n, area.cols);
           range.load("values");
           await ctx.sync();

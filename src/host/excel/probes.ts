@@ -33,5 +33,38 @@ export function excelProbes(X: typeof Excel, user: ProbeUserSide = {}): Contract
       if (JSON.stringify(seen) !== JSON.stringify({ values: [["42.5", "TRUE"]], valueTypes: [["String", "String"]] }))
         throw differs("number into a text cell", 'the text "42.5" / "TRUE" (valueTypes String)', seen);
     }),
+    probe("Excel.run accepts delayForCellEdit and runs at once when no cell is being edited", async ({ sheet }) => {
+      await X.run({ delayForCellEdit: true }, async (ctx) => {
+        ctx.workbook.worksheets.getItem(sheet.id).getRange("A1").values = [[1]];
+        await ctx.sync();
+      });
+    }),
+    probe("in cell-edit mode a batch fails with InvalidOperationInCellEditMode; with delayForCellEdit it waits", async ({ sheet }) => {
+      const edit = user.cellEdit;
+      if (!edit)
+        throw new CheckSkipped(
+          "needs a person: code cannot put Excel in cell-edit mode. To check by hand, run a Refresh all while typing in a cell (do not press Enter): it must wait, not fail.",
+        );
+      const write = (delay: boolean) =>
+        X.run({ delayForCellEdit: delay }, async (ctx) => {
+          ctx.workbook.worksheets.getItem(sheet.id).getRange("A1").values = [[delay ? 2 : 1]];
+          await ctx.sync();
+        });
+      edit.enter();
+      let code: unknown = "no error";
+      try {
+        await write(false);
+      } catch (e) {
+        code = (e as { code?: unknown }).code;
+      }
+      let waited = true;
+      const delayed = write(true).then(() => void (waited = false));
+      await new Promise((r) => setTimeout(r, 50));
+      const stillWaiting = waited;
+      edit.leave();
+      await delayed;
+      if (code !== "InvalidOperationInCellEditMode") throw differs("a batch in cell-edit mode", "InvalidOperationInCellEditMode", code);
+      if (!stillWaiting) throw differs("a delayed batch in cell-edit mode", "waiting until the cell is left", "ran at once");
+    }),
   ];
 }
