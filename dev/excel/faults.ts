@@ -12,6 +12,7 @@
 //   coauthorInside  the sync succeeds, then a co-author types into one cell of the block just
 //                   written (before the writer's next block)
 //   coauthorBeside  the same, into the cell just right of the block
+// failAtCommand(key) fails the sync that reaches one particular command (tests of non-atomic syncs).
 // Co-author edits fire onChanged with triggerSource "Unknown" (DevWorkbook.typeInto) and are logged
 // (`edits()`) so that a test knows which cells a person, not Cellbound, changed.
 import { OfficeError } from "./errors.ts";
@@ -52,6 +53,7 @@ export class DevExcelFaults {
   private readonly injected = Object.fromEntries(EXCEL_FAULT_KINDS.map((k) => [k, 0])) as Record<ExcelFaultKind, number>;
   private readonly log: CoauthorEdit[] = [];
   private n = 0;
+  private readonly atCommand: Array<{ command: string; times: number; skip: number }> = [];
 
   constructor(s?: ExcelFaultSettings) {
     if (s) this.set(s);
@@ -81,6 +83,29 @@ export class DevExcelFaults {
   /** Every co-author edit made so far, in order. */
   edits(): readonly CoauthorEdit[] {
     return this.log;
+  }
+
+  /**
+   * Fail the next `times` syncs that reach a command with this payload key ("addImage", "addName",
+   * "formula", "delete", "setXml", …) with GeneralException, just before that command: the commands
+   * before it stay applied, it and the rest do not (a sync is not atomic). Independent of the rates.
+   * `skip` lets that many matching commands through first (to reach, say, the second `name`).
+   */
+  failAtCommand(command: string, times = 1, skip = 0): void {
+    this.atCommand.push({ command, times, skip });
+  }
+
+  /** Called by sync() before each command: the error to fail with here, if a failAtCommand matches. */
+  commandFault(payload: unknown): OfficeError | null {
+    if (typeof payload !== "object" || payload === null) return null;
+    const hit = this.atCommand.find((a) => a.times > 0 && a.command in payload);
+    if (!hit) return null;
+    if (hit.skip > 0) {
+      hit.skip--;
+      return null;
+    }
+    hit.times--;
+    return new OfficeError("GeneralException", `An internal error has occurred. (fault at ${hit.command})`);
   }
 
   /** Called by sync() with its commands' payloads: the fault for this sync, if any. */

@@ -859,6 +859,21 @@ export class DevNamedItem extends DevClientObject<ModelName> {
   get formula(): string {
     return this._get("formula");
   }
+  /** ExcelApi 1.7: point the name at another reference ("=Sheet1!$A$1:$B$2") in one command. */
+  set formula(v: string) {
+    this._do({ formula: v }, (n) => {
+      const wb = this.context.env.wb;
+      let a;
+      try {
+        a = parseAddress(String(v).replace(/^=/, ""));
+      } catch {
+        throw bad(`formula ${v}`);
+      }
+      if (a.sheet === null) throw bad(`formula ${v} has no sheet`);
+      const s = wb.requireSheet(a.sheet);
+      n.ref = { sheetId: s.id, row: a.row, col: a.col, rows: a.rows, cols: a.cols };
+    });
+  }
   get visible(): boolean {
     return this._get("visible");
   }

@@ -122,6 +122,8 @@ export class DevRequestContext {
     try {
       for (const [i, op] of ops.entries()) {
         if (fault?.kind === "syncFailure" && i === fault.afterCommands) throw fault.error;
+        const at = this.env.faults?.commandFault(op.payload);
+        if (at) throw at;
         op.run(st);
       }
       if (st.cellsRead > READ_CELL_LIMIT) {

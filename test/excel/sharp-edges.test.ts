@@ -1,6 +1,6 @@
 // dev/excel models the sharp edges of real Excel listed in issue 22 (docs/EXCEL-FIDELITY.md, "Sharp edges"):
 // driven through the Excel API as an add-in would, typed with @types/office-js.
-import { createDevExcel, type DevExcelOptions } from "../../dev/excel/index.ts";
+import { createDevExcel, DevExcelFaults, type DevExcelOptions } from "../../dev/excel/index.ts";
 
 function excel(options: DevExcelOptions = {}) {
   const dx = createDevExcel(options);
@@ -49,5 +49,35 @@ describe("dev/excel: cell-edit mode", () => {
     wb.leaveCellEdit();
     await write;
     expect(wb.inspect("Sheet1", "A1").values).toEqual([[1]]);
+  });
+});
+
+describe("dev/excel: a failing sync is not atomic", () => {
+  it("failAtCommand fails the sync at that command: the commands before it stay applied, it and the rest do not", async () => {
+    const faults = new DevExcelFaults();
+    const { X, wb } = excel({ faults });
+    faults.failAtCommand("addName");
+    const run = X.run(async (ctx) => {
+      const ws = ctx.workbook.worksheets.getItem("Sheet1");
+      ws.getRange("A1").values = [[1]];
+      ctx.workbook.names.add("Name_One", ws.getRange("A1"));
+      ws.getRange("A2").values = [[2]];
+      await ctx.sync();
+    });
+    await expect(run).rejects.toMatchObject({ code: "GeneralException" });
+    expect(wb.inspect("Sheet1", "A1:A2").values).toEqual([[1], [""]]);
+    expect(wb.names).toEqual([]);
+  });
+
+  it("NamedItem.formula (ExcelApi 1.7) points a name at another range in one command", async () => {
+    const { X, wb } = excel();
+    await X.run(async (ctx) => {
+      const ws = ctx.workbook.worksheets.getItem("Sheet1");
+      ctx.workbook.names.add("Name_One", ws.getRange("A1"));
+      await ctx.sync();
+      ctx.workbook.names.getItem("Name_One").formula = "=Sheet1!$B$2:$C$4";
+      await ctx.sync();
+    });
+    expect(wb.names[0]!.ref).toMatchObject({ row: 1, col: 1, rows: 3, cols: 2 });
   });
 });

@@ -1,5 +1,7 @@
 // The Office.js adapter survives the sharp edges of real Excel listed in issue 22, observed on dev/excel
 // (which models them: test/excel/sharp-edges.test.ts).
+import { DevExcelFaults, sheetShapes } from "../../dev/excel/index.ts";
+import { TRACK_PREFIX } from "../../src/host/excel/index.ts";
 import { adapterOnDevExcel } from "./dev-excel-driver.ts";
 
 const sheet1 = (dx: ReturnType<typeof adapterOnDevExcel>["dx"]) => dx.workbook.sheets[0]!.id;
@@ -57,5 +59,54 @@ describe("adapter: cell-edit mode", () => {
     const human = describeError(e);
     expect(human.title).toBe("Waiting for you to finish editing the cell");
     expect(human.next).toMatch(/Enter or Esc/);
+  });
+});
+
+/** A PNG header (IHDR) of the given size: enough for Excel (and dev/excel) to size it. */
+function png(width: number, height: number): string {
+  const b = new Uint8Array(33);
+  b.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52], 0);
+  new DataView(b.buffer).setUint32(16, width);
+  new DataView(b.buffer).setUint32(20, height);
+  return btoa(String.fromCharCode(...b));
+}
+
+describe("adapter: a failing sync keeps what came before (no delete-then-add)", () => {
+  const cases: Array<[string, number, string]> = [
+    ["addImage", 0, "the old picture, unchanged"],
+    ["name", 0, "the old picture (and an unnamed new one)"],
+    ["delete", 0, "the old picture (and the new one under a temporary name)"],
+    ["name", 1, "the new picture under a temporary name, found by the name"],
+  ];
+  for (const [command, skip, leaves] of cases) {
+    it(`replacing a picture: a failure at ${command}${skip ? ` #${skip + 1}` : ""} leaves ${leaves}`, async () => {
+      const faults = new DevExcelFaults();
+      const { dx, port } = adapterOnDevExcel({ faults });
+      const sheet = dx.workbook.sheets[0]!;
+      await port.putPicture("Dash A", png(96, 48), { sheetId: sheet.id, row: 3, col: 2 });
+      faults.failAtCommand(command, 1, skip);
+      await expect(port.putPicture("Dash A", png(192, 48))).rejects.toThrow(/internal error/);
+      // The dashboard still finds its picture by name (never "missing").
+      expect((await port.pictures(sheet.id)).filter((p) => p.name === "Dash A")).toHaveLength(1);
+      // The next replacement succeeds in place and leaves exactly one picture of that name, none pending.
+      await port.putPicture("Dash A", png(192, 48));
+      const named = sheetShapes(sheet).filter((s) => s.name.startsWith("Dash A"));
+      expect(named).toMatchObject([{ name: "Dash A", width: 144, left: 96, top: 45 }]);
+    });
+  }
+
+  it("re-tracking a placement: a failure leaves the tracking name (old area), never no name", async () => {
+    const faults = new DevExcelFaults();
+    const { dx, port } = adapterOnDevExcel({ faults });
+    const sheetId = sheet1(dx);
+    await port.track("p1", { sheetId, row: 1, col: 1, rows: 2, cols: 2 });
+    faults.failAtCommand("addName");
+    faults.failAtCommand("formula");
+    await expect(port.track("p1", { sheetId, row: 1, col: 1, rows: 5, cols: 2 })).rejects.toThrow(/internal error/);
+    const t = (await port.tracked()).find((x) => x.name === "p1");
+    expect(t?.area).toEqual({ sheetId, row: 1, col: 1, rows: 2, cols: 2 });
+    await port.track("p1", { sheetId, row: 1, col: 1, rows: 5, cols: 2 });
+    expect((await port.tracked()).find((x) => x.name === "p1")?.area).toEqual({ sheetId, row: 1, col: 1, rows: 5, cols: 2 });
+    expect(dx.workbook.names.filter((n) => n.name === TRACK_PREFIX + "p1")).toHaveLength(1);
   });
 });

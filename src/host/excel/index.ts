@@ -42,6 +42,7 @@ import {
 import { HostError, isPayloadTooLarge, wrap } from "./errors.ts";
 import { clearTextFormat, hasNonText, loadNumberFormats } from "./text-format.ts";
 import { runInExcel } from "./cell-edit.ts";
+import { PICTURE_PENDING_SUFFIX, pictureNamed, queueReplacePicture, queueTrackName } from "./replace.ts";
 import {
   DATA_NS,
   dataXml,
@@ -382,11 +383,11 @@ export class ExcelPort implements SheetPort {
     await this.run(`tracking the placement at ${areaA1(area)}`, async (ctx) => {
       const existing = ctx.workbook.names.getItemOrNullObject(TRACK_PREFIX + name);
       existing.load("name");
+      const ws = ctx.workbook.worksheets.getItem(area.sheetId).load("name");
       await ctx.sync();
-      if (!existing.isNullObject) existing.delete();
-      const range = ctx.workbook.worksheets.getItem(area.sheetId).getRangeByIndexes(area.row, area.col, area.rows, area.cols);
-      const item = ctx.workbook.names.add(TRACK_PREFIX + name, range, "Cellbound placement (do not edit)");
-      item.visible = false;
+      const range = ws.getRangeByIndexes(area.row, area.col, area.rows, area.cols);
+      // issue 22 (3): re-point the name in one command, never delete-then-add (a failing sync keeps a prefix).
+      queueTrackName(ctx, existing.isNullObject ? null : existing, TRACK_PREFIX + name, range, ws.name, area);
       await ctx.sync();
     });
   }
@@ -457,23 +458,26 @@ export class ExcelPort implements SheetPort {
       if (!sheetId) {
         const sheets = ctx.workbook.worksheets.load("items/id");
         await ctx.sync();
-        const found = sheets.items.map((ws) => ({ ws, s: ws.shapes.getItemOrNullObject(name).load("id") }));
+        const found = sheets.items.map((ws) => ({
+          ws,
+          s: ws.shapes.getItemOrNullObject(name).load("id"),
+          pending: ws.shapes.getItemOrNullObject(name + PICTURE_PENDING_SUFFIX).load("id"),
+        }));
         await ctx.sync();
-        sheetId = found.find((f) => !f.s.isNullObject)?.ws.id;
+        sheetId = found.find((f) => !f.s.isNullObject || !f.pending.isNullObject)?.ws.id;
         if (!sheetId) throw new PortInputError(`no picture named ${name} to replace`);
       }
       const ws = ctx.workbook.worksheets.getItem(sheetId);
       const old = ws.shapes.getItemOrNullObject(name).load("left,top");
+      const stray = ws.shapes.getItemOrNullObject(name + PICTURE_PENDING_SUFFIX).load("left,top");
       const cell = at ? ws.getRangeByIndexes(at.row, at.col, 1, 1).load("left,top") : null;
       await ctx.sync();
-      const left = cell ? cell.left : old.isNullObject ? 0 : old.left;
-      const top = cell ? cell.top : old.isNullObject ? 0 : old.top;
-      // Delete and add in one sync: the sheet never shows two pictures or none.
-      if (!old.isNullObject) old.delete();
-      const shape = ws.shapes.addImage(base64);
-      shape.name = name;
-      shape.left = left;
-      shape.top = top;
+      const where = !old.isNullObject ? old : !stray.isNullObject ? stray : null; // a replacement left half-done counts
+      const left = cell ? cell.left : where ? where.left : 0;
+      const top = cell ? cell.top : where ? where.top : 0;
+      // issue 22 (3): add the new picture, then delete the old one, then rename, in one sync: a failure
+      // at any command leaves a picture findable by this name (a sync is not atomic; replace.ts).
+      queueReplacePicture(ws, name, base64, { left, top }, old.isNullObject ? null : old, stray.isNullObject ? null : stray);
       await ctx.sync();
       return { sheetId, name };
     });
@@ -484,7 +488,14 @@ export class ExcelPort implements SheetPort {
     return this.run("listing pictures", async (ctx) => {
       const shapes = ctx.workbook.worksheets.getItem(sheetId).shapes.load("items/name,items/type,items/width,items/height");
       await ctx.sync();
-      return shapes.items.filter((s) => s.type === "Image").map((s) => ({ name: s.name, width: s.width, height: s.height }));
+      const images = shapes.items.filter((s) => s.type === "Image");
+      const names = images.map((s) => s.name);
+      // A replacement interrupted at its last command left the picture under its temporary name (replace.ts).
+      const shown = (n: string) =>
+        n.endsWith(PICTURE_PENDING_SUFFIX) && pictureNamed(names, n.slice(0, -PICTURE_PENDING_SUFFIX.length)) === n
+          ? n.slice(0, -PICTURE_PENDING_SUFFIX.length)
+          : n;
+      return images.map((s) => ({ name: shown(s.name), width: s.width, height: s.height }));
     });
   }
 

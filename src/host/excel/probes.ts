@@ -5,6 +5,7 @@
 // In vitest they run on dev/excel (test/host/excel-probes.test.ts), where they must all pass.
 
 import { CheckSkipped, type CheckContext, type ContractCheck } from "../contract/checks.ts";
+import { nameFormula } from "./replace.ts";
 
 /** What a stand-in can do that code in real Excel cannot (a person does it there). */
 export interface ProbeUserSide {
@@ -65,6 +66,45 @@ export function excelProbes(X: typeof Excel, user: ProbeUserSide = {}): Contract
       await delayed;
       if (code !== "InvalidOperationInCellEditMode") throw differs("a batch in cell-edit mode", "InvalidOperationInCellEditMode", code);
       if (!stillWaiting) throw differs("a delayed batch in cell-edit mode", "waiting until the cell is left", "ran at once");
+    }),
+    probe("a sync that fails at one command keeps the commands before it (not atomic)", async ({ sheet }) => {
+      let code: unknown = "no error";
+      try {
+        await X.run(async (ctx) => {
+          const ws = ctx.workbook.worksheets.getItem(sheet.id);
+          ws.getRange("A1").values = [[1]];
+          ctx.workbook.names.add("A1", ws.getRange("A1")); // not a valid name: fails at sync
+          ws.getRange("A2").values = [[2]];
+          await ctx.sync();
+        });
+      } catch (e) {
+        code = (e as { code?: unknown }).code;
+      }
+      const seen = await X.run(async (ctx) => {
+        const r = ctx.workbook.worksheets.getItem(sheet.id).getRange("A1:A2").load("values");
+        await ctx.sync();
+        return r.values;
+      });
+      if (code !== "InvalidArgument") throw differs("adding the name A1", "InvalidArgument", code);
+      if (JSON.stringify(seen) !== JSON.stringify([[1], [""]])) throw differs("cells around the failing command", '[[1],[""]]', seen);
+    }),
+    probe("a name is re-pointed in one command (NamedItem.formula), then deleted", async ({ sheet }) => {
+      const name = `CbProbe_${Date.now() % 100000}`;
+      const seen = await X.run(async (ctx) => {
+        const ws = ctx.workbook.worksheets.getItem(sheet.id).load("name");
+        const item = ctx.workbook.names.add(name, ws.getRange("B2"));
+        item.visible = false;
+        await ctx.sync();
+        item.formula = nameFormula(ws.name, { row: 1, col: 1, rows: 3, cols: 2 });
+        const r = item.getRange().load("address");
+        await ctx.sync();
+        const address = r.address;
+        item.delete();
+        const gone = ctx.workbook.names.getItemOrNullObject(name).load("name");
+        await ctx.sync();
+        return { address: address.split("!")[1], deleted: gone.isNullObject };
+      });
+      if (seen.address !== "B2:C4" || !seen.deleted) throw differs("re-pointing and deleting a name", "B2:C4, then gone", seen);
     }),
   ];
 }
