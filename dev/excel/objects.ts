@@ -10,7 +10,9 @@ import {
   cellFormula,
   cellValue,
   cellValueType,
+  contains,
   formatOnly,
+  overlaps,
   orNothing,
   rectA1,
   type Cell,
@@ -104,9 +106,12 @@ export class DevWorkbookProxy extends DevClientObject<true> {
   get name(): string {
     return this._get("name");
   }
+  /** "If there are multiple ranges selected, this method will throw an error" (Workbook.getSelectedRange). */
   getSelectedRange(): DevRange {
     const wb = this.context.env.wb;
     return new DevRange(this.context, () => {
+      if (wb.selectionAreas)
+        throw new OfficeError("InvalidSelection", "The current selection is invalid for this operation: more than one range is selected.");
       const s = wb.sheetById(wb.activeSheetId);
       return s ? { sheet: s, rect: { ...wb.selection } } : null;
     });
@@ -232,7 +237,16 @@ function shared<V>(cells: Array<Cell | undefined>, get: (c: Cell | undefined) =>
   const first = get(cells[0]);
   return cells.every((c) => get(c) === first) ? first : null;
 }
+/** A protected sheet refuses changes to its (locked) cells. */
+export function guardProtected(sheet: ModelSheet): void {
+  if (sheet.protected)
+    throw new OfficeError(
+      "AccessDenied",
+      "The cell or chart you're trying to change is on a protected sheet. (worksheet " + sheet.name + ")",
+    );
+}
 function restyle(t: RangeTarget, wb: DevRequestContext["env"]["wb"], change: (c: Cell) => void): void {
+  guardProtected(t.sheet);
   for (let r = 0; r < t.rect.rows; r++) {
     for (let c = 0; c < t.rect.cols; c++) {
       const next: Cell = { ...(wb.cell(t.sheet, t.rect.row + r, t.rect.col + c) ?? { t: "s", v: "" }) };
@@ -280,6 +294,7 @@ export class DevRangeFormat extends DevClientObject<RangeTarget> {
    */
   autofitColumns(): void {
     this._do({ autofitColumns: 1 }, (t) => {
+      guardProtected(t.sheet);
       const wb = this.context.env.wb;
       const widths = (t.sheet.colWidths ??= {});
       for (let c = 0; c < Math.min(t.rect.cols, 16_384); c++) {
@@ -372,6 +387,79 @@ export class DevWorksheetFreezePanes {
   }
 }
 
+export class DevWorksheetProtection extends DevClientObject<ModelSheet> {
+  protected readonly _scalarProps = ["protected"] as const;
+  protected _read(s: ModelSheet, prop: string): unknown {
+    if (prop === "protected") return s.protected === true;
+    throw bad(`WorksheetProtection.${prop} is not modelled`);
+  }
+  get protected(): boolean {
+    return this._get("protected");
+  }
+  protect(): void {
+    this._do({ protect: 1 }, (s) => {
+      s.protected = true;
+    });
+  }
+  unprotect(): void {
+    this._do({ unprotect: 1 }, (s) => {
+      delete s.protected;
+    });
+  }
+}
+
+/** Range.getMergedAreasOrNullObject() (ExcelApi 1.13): the merged areas that overlap a range. */
+export class DevRangeAreas extends DevClientObject<{ sheet: ModelSheet; areas: Rect[] }> {
+  protected readonly _scalarProps = ["address", "areaCount", "cellCount"] as const;
+  protected _read(t: { sheet: ModelSheet; areas: Rect[] }, prop: string): unknown {
+    const wb = this.context.env.wb;
+    if (prop === "address") return t.areas.map((a) => wb.address(t.sheet, a)).join(", ");
+    if (prop === "areaCount") return t.areas.length;
+    if (prop === "cellCount") return t.areas.reduce((n, a) => n + a.rows * a.cols, 0);
+    throw bad(`RangeAreas.${prop} is not modelled`);
+  }
+  get address(): string {
+    return this._get("address");
+  }
+  get areaCount(): number {
+    return this._get("areaCount");
+  }
+  get cellCount(): number {
+    return this._get("cellCount");
+  }
+}
+
+/** Range.getTables() (ExcelApi 1.9): the tables that overlap a range (name only). */
+export class DevTableScopedCollection extends DevCollection<{ name: string; rect: Rect }, DevTable> {
+  protected readonly _itemScalarProps = ["name"] as const;
+  constructor(
+    ctx: DevRequestContext,
+    private readonly list: () => Array<{ name: string; rect: Rect }>,
+  ) {
+    super(ctx);
+  }
+  protected _list(): Array<{ name: string; rect: Rect }> {
+    return this.list();
+  }
+  protected _proxy(t: { name: string; rect: Rect }): DevTable {
+    return new DevTable(this.context, () => t);
+  }
+  protected _readItem(t: { name: string; rect: Rect }, prop: string): unknown {
+    if (prop === "name") return t.name;
+    throw bad(`Table.${prop} is not modelled`);
+  }
+}
+export class DevTable extends DevClientObject<{ name: string; rect: Rect }> {
+  protected readonly _scalarProps = ["name"] as const;
+  protected _read(t: { name: string; rect: Rect }, prop: string): unknown {
+    if (prop === "name") return t.name;
+    throw bad(`Table.${prop} is not modelled`);
+  }
+  get name(): string {
+    return this._get("name");
+  }
+}
+
 export class DevWorksheet extends DevClientObject<ModelSheet> {
   protected readonly _scalarProps = ["id", "name", "position", "visibility"] as const;
   readonly onChanged: DevEventHandlers<Record<string, unknown>>;
@@ -402,6 +490,10 @@ export class DevWorksheet extends DevClientObject<ModelSheet> {
   }
   get freezePanes(): DevWorksheetFreezePanes {
     return new DevWorksheetFreezePanes(this.context, () => this._target());
+  }
+  /** ExcelApi 1.2: protected, protect(), unprotect(). */
+  get protection(): DevWorksheetProtection {
+    return new DevWorksheetProtection(this.context, () => this._target());
   }
   get visibility(): string {
     return this._get("visibility");
@@ -607,6 +699,43 @@ export class DevRange extends DevClientObject<RangeTarget> {
   get format(): DevRangeFormat {
     return new DevRangeFormat(this.context, () => this._target());
   }
+  /** ExcelApi 1.13: the merged areas overlapping this range, or a null object when there are none. */
+  getMergedAreasOrNullObject(): DevRangeAreas {
+    if (!versionAtLeast(this.context.env.apiVersion, "1.13"))
+      throw new OfficeError("InvalidArgument", "getMergedAreasOrNullObject requires ExcelApi 1.13");
+    return new DevRangeAreas(
+      this.context,
+      () => {
+        const t = this._target();
+        const areas = (t.sheet.merges ?? []).filter((m) => overlaps(m, t.rect));
+        return areas.length ? { sheet: t.sheet, areas } : null;
+      },
+      true,
+    );
+  }
+  /** ExcelApi 1.2: merge the range into one cell (the top-left value stays, the others are cleared). */
+  merge(across = false): void {
+    this._do({ merge: across }, (t) => {
+      guardProtected(t.sheet);
+      const wb = this.context.env.wb;
+      if (!across) wb.mergeRaw(t.sheet, t.rect);
+      else for (let r = 0; r < t.rect.rows; r++) wb.mergeRaw(t.sheet, { ...t.rect, row: t.rect.row + r, rows: 1 });
+    });
+  }
+  /** ExcelApi 1.2: unmerge every merged area overlapping the range. */
+  unmerge(): void {
+    this._do({ unmerge: 1 }, (t) => {
+      guardProtected(t.sheet);
+      t.sheet.merges = (t.sheet.merges ?? []).filter((m) => !overlaps(m, t.rect));
+    });
+  }
+  /** ExcelApi 1.9: the tables overlapping the range (fullyContained: only those inside it). */
+  getTables(fullyContained = false): DevTableScopedCollection {
+    return new DevTableScopedCollection(this.context, () => {
+      const t = this._target();
+      return (t.sheet.tables ?? []).filter((x) => (fullyContained ? contains(t.rect, x.rect) : overlaps(x.rect, t.rect)));
+    });
+  }
 
   private setGrid(prop: "values" | "formulas" | "numberFormat", input: unknown): void {
     this._do({ [prop]: input }, (t, st) => {
@@ -617,6 +746,13 @@ export class DevRange extends DevClientObject<RangeTarget> {
         return (input[r] as unknown[])[c];
       };
       if (input === null || input === undefined) throw bad(`Range.${prop} cannot be set to null`); // null is valid only inside a 2-D array
+      guardProtected(sheet);
+      // Merged areas: a write must cover a merged area whole; only its top-left cell holds a value.
+      const merges = (sheet.merges ?? []).filter((m) => overlaps(m, rect));
+      if (prop !== "numberFormat" && merges.some((m) => !contains(rect, m)))
+        throw new OfficeError("InvalidOperation", "The operation isn't allowed: cannot change part of a merged cell.");
+      const hidden = (row: number, col: number) =>
+        prop !== "numberFormat" && merges.some((m) => contains(m, { row, col, rows: 1, cols: 1 }) && (m.row !== row || m.col !== col));
       if (Array.isArray(input)) {
         if (input.length !== rect.rows || input.some((row) => !Array.isArray(row) || row.length !== rect.cols)) {
           throw new OfficeError(
@@ -638,7 +774,7 @@ export class DevRange extends DevClientObject<RangeTarget> {
             if (v === "General" || v === "") delete next.nf;
             else next.nf = v; // "" resets to General
             wb.setCell(sheet, row, col, orNothing(next));
-          } else {
+          } else if (!hidden(row, col)) {
             wb.writeValue(sheet, row, col, v, `Range.${prop}[${r}][${c}]`);
           }
         }
@@ -658,6 +794,7 @@ export class DevRange extends DevClientObject<RangeTarget> {
     this._do({ clear: applyTo }, (t, st) => {
       const wb = this.context.env.wb;
       const { sheet, rect } = t;
+      guardProtected(sheet);
       for (let r = 0; r < rect.rows; r++) {
         const src = sheet.rows[rect.row + r];
         if (!src) continue;

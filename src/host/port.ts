@@ -128,6 +128,15 @@ export interface SheetChange {
   source: "ThisLocalAddin" | "Local" | "Unknown";
 }
 
+/** Something in a target area that refuses or breaks a write (issue 22, item 8). */
+export interface Obstacle {
+  kind: "merged" | "table" | "protected";
+  /** A1 address on the sheet (no sheet prefix) when the host knows it; "" otherwise. */
+  address: string;
+  /** The table's name. */
+  name?: string;
+}
+
 export interface SheetPort {
   readonly host: HostKind;
 
@@ -165,6 +174,12 @@ export interface SheetPort {
   freezeRows(sheetId: string, rows: number): Promise<void>;
   /** How many top rows of a sheet are frozen (0 when none). */
   frozenRows(sheetId: string): Promise<number>;
+
+  /**
+   * What in an area would refuse or break a write: merged cells, a table (ListObject), a protected
+   * sheet. Hosts without these (the memory port) may omit it. Checked before place/refresh write.
+   */
+  obstacles?(area: Area): Promise<Obstacle[]>;
 
   // Tracking (hidden workbook-scoped names)
   track(name: string, area: Area): Promise<void>;

@@ -41,6 +41,7 @@ import {
   type OccupiedCell,
   type Shape,
 } from "./plan.ts";
+import { refuseObstacles } from "./obstacles.ts";
 import { NotRefreshed, runQueue, type QueueProgress } from "./queue.ts";
 import { prepareReport, runReport, type RowCut } from "./run-report.ts";
 import { describeChange, noAccessPrefix } from "./status.ts";
@@ -200,6 +201,7 @@ export class SyncEngine {
       const tracked = await port.tracked();
       const hit = collisions([target], neighbours(tracked, null, await this.placements()));
       if (hit.length) return { kind: "collides", target: targetA1, placements: hit.map((h) => h.label) };
+      await refuseObstacles(port, target, sheet.name); // issue 22 (8): merged cells, tables, protection
       const occupied = occupiedCells(target, await readArea(port, target, o.signal), 0, []);
       if (occupied.length > 0 && !o.confirmed) {
         return {
@@ -479,6 +481,7 @@ export class SyncEngine {
     // What the sheet holds now, in every shape we need to compare.
     const union = maxShape(maxShape(old, next), p.pending?.shape ?? old);
     const unionArea = areaAt(anchor, union);
+    await refuseObstacles(port, unionArea, t.sheet.name); // issue 22 (8): merged cells, tables, protection
     const tRead = performance.now();
     const early = ahead && sameArea(ahead.area, unionArea) ? ahead.grid : null;
     const current = early ?? (await readArea(port, unionArea, signal));

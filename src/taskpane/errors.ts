@@ -198,6 +198,16 @@ export function describeError(e: unknown): HumanError {
       next: "Make room below or to the right of the placement (Cellbound never pushes other content aside), then refresh again.",
     };
   }
+  if (/TargetObstacle/.test(tag)) {
+    return {
+      title: "Cellbound cannot write there",
+      detail: messageOf(e),
+      next: "Remove what is in the way (it is named above) or choose other cells, then try again.",
+    };
+  }
+  if (/InvalidSelection/.test(tag)) {
+    return { title: "Select one cell", detail: messageOf(e), next: "Click the one cell where the report should start, then try again." };
+  }
   if (/InvalidOperationInCellEditMode/.test(tag)) {
     return {
       title: "Waiting for you to finish editing the cell",

@@ -81,3 +81,67 @@ describe("dev/excel: a failing sync is not atomic", () => {
     expect(wb.names[0]!.ref).toMatchObject({ row: 1, col: 1, rows: 3, cols: 2 });
   });
 });
+
+describe("dev/excel: merged cells, tables, protected sheets, multi-area selections", () => {
+  it("merged areas: getMergedAreasOrNullObject; a write must cover them whole and only the top-left cell keeps a value", async () => {
+    const { X, wb } = excel();
+    wb.mergeCells("Sheet1", "B2:C2");
+    const seen = await X.run(async (ctx) => {
+      const ws = ctx.workbook.worksheets.getItem("Sheet1");
+      const none = ws.getRange("A1").getMergedAreasOrNullObject().load("address");
+      const some = ws.getRange("A1:C3").getMergedAreasOrNullObject().load("address,areaCount");
+      await ctx.sync();
+      return { none: none.isNullObject, address: some.address, count: some.areaCount };
+    });
+    expect(seen).toEqual({ none: true, address: "Sheet1!B2:C2", count: 1 });
+    const part = X.run(async (ctx) => {
+      ctx.workbook.worksheets.getItem("Sheet1").getRange("C2").values = [[1]];
+      await ctx.sync();
+    });
+    await expect(part).rejects.toMatchObject({ code: "InvalidOperation" });
+    await X.run(async (ctx) => {
+      ctx.workbook.worksheets.getItem("Sheet1").getRange("B2:C2").values = [[1, 2]];
+      await ctx.sync();
+    });
+    expect(wb.inspect("Sheet1", "B2:C2").values).toEqual([[1, ""]]);
+  });
+
+  it("a protected sheet refuses writes and formats with AccessDenied; protection.protected reads it", async () => {
+    const { X, wb } = excel();
+    wb.protectSheet("Sheet1");
+    const write = X.run(async (ctx) => {
+      ctx.workbook.worksheets.getItem("Sheet1").getRange("A1").values = [[1]];
+      await ctx.sync();
+    });
+    await expect(write).rejects.toMatchObject({ code: "AccessDenied" });
+    const isProtected = await X.run(async (ctx) => {
+      const p = ctx.workbook.worksheets.getItem("Sheet1").protection.load("protected");
+      await ctx.sync();
+      return p.protected;
+    });
+    expect(isProtected).toBe(true);
+  });
+
+  it("Range.getTables() lists the tables overlapping a range", async () => {
+    const { X, wb } = excel();
+    wb.addTable("Sheet1", "B2:D5", "Orders");
+    const names = await X.run(async (ctx) => {
+      const ws = ctx.workbook.worksheets.getItem("Sheet1");
+      const over = ws.getRange("A1:B2").getTables().load("items/name");
+      const apart = ws.getRange("F1").getTables().load("items/name");
+      await ctx.sync();
+      return [over.items.map((t) => t.name), apart.items.map((t) => t.name)];
+    });
+    expect(names).toEqual([["Orders"], []]);
+  });
+
+  it("getSelectedRange() fails when several areas are selected", async () => {
+    const { X, wb } = excel();
+    wb.selectAreas("Sheet1", ["A1:B2", "D4"]);
+    const read = X.run(async (ctx) => {
+      ctx.workbook.getSelectedRange().load("address");
+      await ctx.sync();
+    });
+    await expect(read).rejects.toMatchObject({ code: "InvalidSelection" });
+  });
+});

@@ -110,3 +110,26 @@ describe("adapter: a failing sync keeps what came before (no delete-then-add)", 
     expect(dx.workbook.names.filter((n) => n.name === TRACK_PREFIX + "p1")).toHaveLength(1);
   });
 });
+
+describe("adapter: obstacles in a target", () => {
+  it("obstacles() names merged areas, tables and a protected sheet; [] for a plain area", async () => {
+    const { dx, port } = adapterOnDevExcel();
+    const sheetId = sheet1(dx);
+    const area = { sheetId, row: 0, col: 0, rows: 10, cols: 5 };
+    expect(await port.obstacles(area)).toEqual([]);
+    dx.workbook.mergeCells(sheetId, "B2:C2");
+    dx.workbook.addTable(sheetId, "D4:G8", "Orders");
+    dx.workbook.protectSheet(sheetId);
+    expect(await port.obstacles(area)).toEqual([
+      { kind: "protected", address: "" },
+      { kind: "merged", address: "B2:C2" },
+      { kind: "table", address: "", name: "Orders" },
+    ]);
+  });
+
+  it("selection() with several areas selected says to select one cell", async () => {
+    const { dx, port } = adapterOnDevExcel();
+    dx.workbook.selectAreas(sheet1(dx), ["A1:B2", "D4"]);
+    await expect(port.selection()).rejects.toThrow(/Several ranges are selected/);
+  });
+});

@@ -17,6 +17,7 @@ import type {
   AreaStyleRead,
   ChangeKind,
   HostKind,
+  Obstacle,
   ReadOptions,
   SheetChange,
   SheetPort,
@@ -39,9 +40,10 @@ import {
   validatePlacement,
   validateTrackName,
 } from "../validate.ts";
-import { HostError, isPayloadTooLarge, wrap } from "./errors.ts";
+import { HostError, isPayloadTooLarge, officeErrorCode, wrap } from "./errors.ts";
 import { clearTextFormat, hasNonText, loadNumberFormats } from "./text-format.ts";
 import { runInExcel } from "./cell-edit.ts";
+import { queueObstacles } from "./obstacles.ts";
 import { PICTURE_PENDING_SUFFIX, pictureNamed, queueReplacePicture, queueTrackName } from "./replace.ts";
 import {
   DATA_NS,
@@ -193,7 +195,15 @@ export class ExcelPort implements SheetPort {
       ws.load("id,name");
       const r = ctx.workbook.getSelectedRange();
       r.load("rowIndex,columnIndex,rowCount,columnCount");
-      await ctx.sync();
+      // issue 22 (8): getSelectedRange fails when several areas are selected.
+      await ctx.sync().catch((e: unknown) => {
+        if (officeErrorCode(e) === "InvalidSelection")
+          throw new HostError(
+            "InvalidSelection",
+            "Several ranges are selected: select one cell where the report should start, then try again.",
+          );
+        throw e;
+      });
       return {
         sheet: { id: ws.id, name: ws.name },
         area: { sheetId: ws.id, row: r.rowIndex, col: r.columnIndex, rows: r.rowCount, cols: r.columnCount },
@@ -373,6 +383,17 @@ export class ExcelPort implements SheetPort {
       await ctx.sync();
       // Frozen rows start at the top: their count is where the frozen range ends.
       return at.isNullObject || at.rowIndex !== 0 ? 0 : at.rowCount;
+    });
+  }
+
+  /** issue 22 (8): merged cells, tables and sheet protection in an area (obstacles.ts), in one sync. */
+  async obstacles(area: Area): Promise<Obstacle[]> {
+    validateArea(area);
+    return this.run(`checking ${areaA1(area)} for merged cells, tables and protection`, async (ctx) => {
+      const ws = ctx.workbook.worksheets.getItem(area.sheetId);
+      const found = queueObstacles(ws, ws.getRangeByIndexes(area.row, area.col, area.rows, area.cols), (v) => this.supports(v));
+      await ctx.sync();
+      return found();
     });
   }
 

@@ -106,5 +106,41 @@ export function excelProbes(X: typeof Excel, user: ProbeUserSide = {}): Contract
       });
       if (seen.address !== "B2:C4" || !seen.deleted) throw differs("re-pointing and deleting a name", "B2:C4, then gone", seen);
     }),
+    probe(
+      "a merged target: getMergedAreasOrNullObject finds it; writing part of it fails; a whole write keeps the top-left value",
+      async ({ sheet }) => {
+        const seen = await X.run(async (ctx) => {
+          const ws = ctx.workbook.worksheets.getItem(sheet.id);
+          ws.getRange("B2:C2").merge(false);
+          const areas = ws.getRange("A1:D4").getMergedAreasOrNullObject().load("address");
+          await ctx.sync();
+          const address = areas.isNullObject ? null : areas.address.split("!").pop();
+          let partCode: unknown = "no error";
+          ws.getRange("C2").values = [[1]];
+          await ctx.sync().catch((e: unknown) => void (partCode = (e as { code?: unknown }).code));
+          let wholeCode: unknown = "no error";
+          ws.getRange("B2:C2").values = [[1, 2]];
+          await ctx.sync().catch((e: unknown) => void (wholeCode = (e as { code?: unknown }).code));
+          const r = ws.getRange("B2:C2").load("values");
+          await ctx.sync();
+          return { address, partCode, wholeCode, values: r.values };
+        });
+        const modelled = { address: "B2:C2", partCode: "InvalidOperation", wholeCode: "no error", values: [[1, ""]] };
+        if (JSON.stringify(seen) !== JSON.stringify(modelled)) throw differs("a merged target", JSON.stringify(modelled), seen);
+      },
+    ),
+    probe("a protected sheet refuses a write with AccessDenied", async ({ sheet }) => {
+      let code: unknown = "no error";
+      await X.run(async (ctx) => {
+        const ws = ctx.workbook.worksheets.getItem(sheet.id);
+        ws.protection.protect();
+        await ctx.sync();
+        ws.getRange("A1").values = [[1]];
+        await ctx.sync().catch((e: unknown) => void (code = (e as { code?: unknown }).code));
+        ws.protection.unprotect();
+        await ctx.sync();
+      });
+      if (code !== "AccessDenied") throw differs("writing on a protected sheet", "AccessDenied", code);
+    }),
   ];
 }
