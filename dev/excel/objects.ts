@@ -6,6 +6,7 @@
 import { MAX_COLS, MAX_ROWS, parseAddress } from "../../src/host/a1.ts";
 import { OfficeError } from "./errors.ts";
 import { formatValue } from "../../src/host/number-format.ts";
+import { DEFAULT_COLUMN_WIDTH_PT, textWidthPoints } from "../../src/host/column-width.ts";
 import {
   cellFormula,
   cellValue,
@@ -277,8 +278,14 @@ function parseColour(v: unknown): string {
 }
 
 export class DevRangeFormat extends DevClientObject<RangeTarget> {
-  protected readonly _scalarProps = [] as const;
-  protected _read(_t: RangeTarget, prop: string): unknown {
+  protected readonly _scalarProps = ["columnWidth"] as const;
+  protected _read(t: RangeTarget, prop: string): unknown {
+    if (prop === "columnWidth") {
+      const w = (c: number) => t.sheet.colWidths?.[c] ?? DEFAULT_COLUMN_WIDTH_PT;
+      const first = w(t.rect.col);
+      for (let c = 1; c < Math.min(t.rect.cols, 16_384); c++) if (w(t.rect.col + c) !== first) return null;
+      return first;
+    }
     throw bad(`RangeFormat.${prop} is not modelled`);
   }
   get font(): DevRangeFont {
@@ -288,23 +295,38 @@ export class DevRangeFormat extends DevClientObject<RangeTarget> {
     return new DevRangeFill(this.context, () => this._target());
   }
   /**
-   * Fit each column of the range to the widest text its cells show (Range.text through the number
-   * format). dev/excel's width model: 7 points per character plus 5 (Calibri 11 is ~7 px per digit);
-   * real Excel measures the font, so only "wide enough to show the text" is meant to match.
+   * Fit each column of the range to the widest text ANY used cell of that column shows (Range.text
+   * through the number format): Excel's autofitColumns fits the entire column, not the range
+   * (OfficeDev/office-js issues 1017 and 5999). Widths are modelled by `textWidthPoints` (Calibri 11:
+   * 7 px per character plus 5 px padding, one more character for bold, in points); real Excel measures
+   * the font, so only "wide enough to show the text" is meant to match.
    */
   autofitColumns(): void {
     this._do({ autofitColumns: 1 }, (t) => {
       guardProtected(t.sheet);
-      const wb = this.context.env.wb;
       const widths = (t.sheet.colWidths ??= {});
-      for (let c = 0; c < Math.min(t.rect.cols, 16_384); c++) {
-        let chars = 0;
-        for (let r = 0; r < Math.min(t.rect.rows, 100_000); r++) {
-          const cell = wb.cell(t.sheet, t.rect.row + r, t.rect.col + c);
-          if (cell) chars = Math.max(chars, formatValue(cellValue(cell), cell.nf).length + (cell.b ? 1 : 0));
+      const cols = Math.min(t.rect.cols, 16_384);
+      const chars = new Array<number>(cols).fill(0);
+      for (const row of t.sheet.rows) {
+        if (!row) continue;
+        for (let c = 0; c < cols; c++) {
+          const cell = row[t.rect.col + c];
+          if (cell) chars[c] = Math.max(chars[c]!, formatValue(cellValue(cell), cell.nf).length + (cell.b ? 1 : 0));
         }
-        widths[t.rect.col + c] = Math.max(48, chars * 7 + 5);
       }
+      for (let c = 0; c < cols; c++) widths[t.rect.col + c] = textWidthPoints(chars[c]!);
+    });
+  }
+  /** ExcelApi 1.2: the width of the range's columns in points (null when they differ); setting it sets every column's. */
+  get columnWidth(): number | null {
+    return this._get("columnWidth");
+  }
+  set columnWidth(v: number | null) {
+    if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || v > 1_000) throw bad(`columnWidth ${v}`);
+    this._do({ columnWidth: v }, (t) => {
+      guardProtected(t.sheet);
+      const widths = (t.sheet.colWidths ??= {});
+      for (let c = 0; c < Math.min(t.rect.cols, 16_384); c++) widths[t.rect.col + c] = v;
     });
   }
 }

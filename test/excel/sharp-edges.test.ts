@@ -1,6 +1,7 @@
 // dev/excel models the sharp edges of real Excel listed in issue 22 (docs/EXCEL-FIDELITY.md, "Sharp edges"):
 // driven through the Excel API as an add-in would, typed with @types/office-js.
 import { createDevExcel, DevExcelFaults, type DevExcelOptions } from "../../dev/excel/index.ts";
+import { textWidthPoints } from "../../src/host/column-width.ts";
 
 function excel(options: DevExcelOptions = {}) {
   const dx = createDevExcel(options);
@@ -143,5 +144,26 @@ describe("dev/excel: merged cells, tables, protected sheets, multi-area selectio
       await ctx.sync();
     });
     await expect(read).rejects.toMatchObject({ code: "InvalidSelection" });
+  });
+});
+
+describe("dev/excel: autofitColumns fits whole columns", () => {
+  it("the widest used cell of the column counts, also outside the range; columnWidth reads and sets widths", async () => {
+    const { X, wb } = excel();
+    wb.typeInto("Sheet1", "A1", "a long note the user typed above the report");
+    wb.typeInto("Sheet1", "A3", "short");
+    const widths = await X.run(async (ctx) => {
+      const ws = ctx.workbook.worksheets.getItem("Sheet1");
+      ws.getRange("A3:B4").format.autofitColumns();
+      const a = ws.getRange("A3").format.load("columnWidth");
+      const b = ws.getRange("B:B").format.load("columnWidth");
+      await ctx.sync();
+      ws.getRange("C1").format.columnWidth = 100;
+      const c = ws.getRange("C5").format.load("columnWidth");
+      const mixed = ws.getRange("A1:C1").format.load("columnWidth");
+      await ctx.sync();
+      return [a.columnWidth, b.columnWidth, c.columnWidth, mixed.columnWidth];
+    });
+    expect(widths).toEqual([textWidthPoints("a long note the user typed above the report".length), 48, 100, null]);
   });
 });

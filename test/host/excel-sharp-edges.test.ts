@@ -2,6 +2,7 @@
 // (which models them: test/excel/sharp-edges.test.ts).
 import { DevExcelFaults, sheetShapes } from "../../dev/excel/index.ts";
 import { TRACK_PREFIX } from "../../src/host/excel/index.ts";
+import { textWidthPoints } from "../../src/host/column-width.ts";
 import { adapterOnDevExcel } from "./dev-excel-driver.ts";
 
 const sheet1 = (dx: ReturnType<typeof adapterOnDevExcel>["dx"]) => dx.workbook.sheets[0]!.id;
@@ -131,5 +132,24 @@ describe("adapter: obstacles in a target", () => {
     const { dx, port } = adapterOnDevExcel();
     dx.workbook.selectAreas(sheet1(dx), ["A1:B2", "D4"]);
     await expect(port.selection()).rejects.toThrow(/Several ranges are selected/);
+  });
+});
+
+describe("adapter: autofit fits the placed cells, not whole columns", () => {
+  it("style({ autofit }) widens columns to the area's text only, and never narrows the user's wider columns", async () => {
+    const { dx, port } = adapterOnDevExcel();
+    const sheetId = sheet1(dx);
+    const widths = () => dx.workbook.sheetById(sheetId)!.colWidths ?? {};
+    dx.workbook.typeInto(sheetId, "A1", "a long filter summary line above the report's titles");
+    await port.write({ sheetId, row: 2, col: 0 }, [
+      ["Status", "Total"],
+      ["complete", 1234567.5],
+    ]);
+    await port.style({ sheetId, row: 3, col: 1, rows: 1, cols: 1 }, { columnFormats: ["$#,##0.00"] });
+    dx.workbook.sheetById(sheetId)!.colWidths = { 2: 300 }; // the user widened column C
+    await port.style({ sheetId, row: 2, col: 0, rows: 2, cols: 3 }, { autofit: true });
+    expect(widths()[0]).toBe(textWidthPoints("complete".length + 1));
+    expect(widths()[1]).toBe(textWidthPoints("$1,234,567.50".length + 1));
+    expect(widths()[2]).toBe(300);
   });
 });

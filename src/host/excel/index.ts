@@ -44,6 +44,7 @@ import { HostError, isPayloadTooLarge, officeErrorCode, wrap } from "./errors.ts
 import { clearTextFormat, hasNonText, loadNumberFormats } from "./text-format.ts";
 import { runInExcel } from "./cell-edit.ts";
 import { queueObstacles } from "./obstacles.ts";
+import { fitColumnsToCells } from "./autofit.ts";
 import { PICTURE_PENDING_SUFFIX, pictureNamed, queueReplacePicture, queueTrackName } from "./replace.ts";
 import {
   DATA_NS,
@@ -341,7 +342,8 @@ export class ExcelPort implements SheetPort {
     validateArea(area);
     validateStyle(style, area.cols);
     await this.run(`formatting ${areaA1(area)}`, async (ctx) => {
-      const range = ctx.workbook.worksheets.getItem(area.sheetId).getRangeByIndexes(area.row, area.col, area.rows, area.cols);
+      const ws = ctx.workbook.worksheets.getItem(area.sheetId);
+      const range = ws.getRangeByIndexes(area.row, area.col, area.rows, area.cols);
       const formats = style.columnFormats;
       if (formats?.some((f) => f !== null)) {
         // One row of formats repeated: null leaves a column as it is.
@@ -351,7 +353,8 @@ export class ExcelPort implements SheetPort {
       if (style.bold !== undefined) range.format.font.bold = style.bold;
       if (style.fill === null) range.format.fill.clear();
       else if (style.fill !== undefined) range.format.fill.color = style.fill;
-      if (style.autofit) range.format.autofitColumns();
+      // issue 22 (4): autofitColumns() would fit whole columns; fit the area's own text (autofit.ts).
+      if (style.autofit) await fitColumnsToCells(ctx, ws, area);
       await ctx.sync();
     });
   }

@@ -6,6 +6,7 @@
 
 import { CheckSkipped, type CheckContext, type ContractCheck } from "../contract/checks.ts";
 import { nameFormula } from "./replace.ts";
+import { textWidthPoints } from "../column-width.ts";
 
 /** What a stand-in can do that code in real Excel cannot (a person does it there). */
 export interface ProbeUserSide {
@@ -141,6 +142,34 @@ export function excelProbes(X: typeof Excel, user: ProbeUserSide = {}): Contract
         await ctx.sync();
       });
       if (code !== "AccessDenied") throw differs("writing on a protected sheet", "AccessDenied", code);
+    }),
+    probe("autofitColumns fits the whole column, not the range", async ({ sheet }) => {
+      const seen = await X.run(async (ctx) => {
+        const ws = ctx.workbook.worksheets.getItem(sheet.id);
+        ws.getRange("A3").values = [["short"]];
+        ws.getRange("A3").format.autofitColumns();
+        const before = ws.getRange("A3").format.load("columnWidth");
+        await ctx.sync();
+        const narrow = before.columnWidth;
+        ws.getRange("A1").values = [["a much longer note typed above the placed cells"]];
+        ws.getRange("A3").format.autofitColumns();
+        const after = ws.getRange("A3").format.load("columnWidth");
+        await ctx.sync();
+        return { narrow, wide: after.columnWidth };
+      });
+      if (!(seen.wide > seen.narrow)) throw differs("autofit of A3 under a long A1", "a wider column (the whole column is fitted)", seen);
+    }),
+    probe("a column as wide as Cellbound's estimate shows a formatted amount, not ####", async ({ sheet }) => {
+      const shown = await X.run(async (ctx) => {
+        const r = ctx.workbook.worksheets.getItem(sheet.id).getRange("B2");
+        r.numberFormat = [["$#,##0.00"]];
+        r.values = [[1234567.5]];
+        r.format.columnWidth = textWidthPoints("$1,234,567.50".length + 1);
+        r.load("text");
+        await ctx.sync();
+        return r.text[0]![0];
+      });
+      if (shown !== "$1,234,567.50") throw differs("text of $1,234,567.50 at the estimated width", '"$1,234,567.50"', shown);
     }),
   ];
 }
