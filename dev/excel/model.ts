@@ -120,6 +120,11 @@ export class DevWorkbook {
   settings = new Map<string, unknown>();
   activeSheetId = "";
   selection: Rect = { row: 0, col: 0, rows: 1, cols: 1 };
+  /**
+   * File › Options › Advanced › "Use 1904 date system": serial 0 is 1 Jan 1904 instead of 0 Jan 1900, so
+   * the same number shows a date 1,462 days later (Range.text) and DATE() returns 1,462 less.
+   */
+  date1904 = false;
   /** More than one selected area (Ctrl+click): getSelectedRange() fails; null for a single range. */
   selectionAreas: Rect[] | null = null;
   stats: SyncStats = emptyStats();
@@ -434,6 +439,7 @@ export class DevWorkbook {
       nextPart: this.nextPart,
       activeSheetId: this.activeSheetId,
       selection: { ...this.selection },
+      ...(this.date1904 ? { date1904: true } : {}),
       sheets: this.sheets.map((s) => ({
         id: s.id,
         name: s.name,
@@ -465,6 +471,7 @@ export class DevWorkbook {
     wb.xmlParts = snap.xmlParts;
     wb.settings = new Map(snap.settings.map(([k, v]) => [k, v] as [string, unknown]));
     wb.activeSheetId = snap.activeSheetId;
+    wb.date1904 = snap.date1904 === true;
     wb.selection = snap.selection;
     wb.nextSheet = snap.nextSheet;
     wb.nextPart = snap.nextPart;
@@ -562,6 +569,7 @@ const snapshotSchema = z.object({
   nextPart: z.number().int().min(1),
   activeSheetId: z.string(),
   selection: rectSchema,
+  date1904: z.boolean().optional(),
   sheets: z
     .array(
       z.object({

@@ -5,7 +5,7 @@
 
 import { MAX_COLS, MAX_ROWS, parseAddress } from "../../src/host/a1.ts";
 import { OfficeError } from "./errors.ts";
-import { formatValue } from "../../src/host/number-format.ts";
+import { formatValue, isDateFormat } from "../../src/host/number-format.ts";
 import { DEFAULT_COLUMN_WIDTH_PT, textWidthPoints } from "../../src/host/column-width.ts";
 import {
   cellFormula,
@@ -107,6 +107,10 @@ export class DevWorkbookProxy extends DevClientObject<true> {
   get name(): string {
     return this._get("name");
   }
+  /** ExcelApi 1.2: worksheet functions evaluated without a cell (only DATE is modelled). */
+  get functions(): DevFunctions {
+    return new DevFunctions(this.context);
+  }
   /** "If there are multiple ranges selected, this method will throw an error" (Workbook.getSelectedRange). */
   getSelectedRange(): DevRange {
     const wb = this.context.env.wb;
@@ -123,6 +127,36 @@ export class DevWorkbookProxy extends DevClientObject<true> {
       const s = wb.sheetById(wb.activeSheetId);
       return s ? { sheet: s, rect: { row: wb.selection.row, col: wb.selection.col, rows: 1, cols: 1 } } : null;
     });
+  }
+}
+
+/** Days from 1 Jan 1904 (serial 0 of the 1904 date system) to 30 Dec 1899 (serial 0 of the 1900 system, from March 1900). */
+export const DATE1904_OFFSET = 1462;
+
+export class DevFunctions {
+  constructor(readonly context: DevRequestContext) {}
+  /** DATE(year, month, day): the serial number in the workbook's date system. */
+  date(year: number, month: number, day: number): DevFunctionResult {
+    return new DevFunctionResult(this.context, () => {
+      const days = Math.round((Date.UTC(year, month - 1, day) - Date.UTC(1899, 11, 30)) / 86_400_000);
+      const serial1900 = days < 61 ? days - 1 : days; // Excel's fictitious 29 Feb 1900
+      const serial = this.context.env.wb.date1904 ? serial1900 - DATE1904_OFFSET : serial1900;
+      return serial < 0 ? { value: null, error: "#NUM!" } : { value: serial, error: null };
+    });
+  }
+}
+export class DevFunctionResult extends DevClientObject<{ value: number | null; error: string | null }> {
+  protected readonly _scalarProps = ["value", "error"] as const;
+  protected _read(t: { value: number | null; error: string | null }, prop: string): unknown {
+    if (prop === "value") return t.value;
+    if (prop === "error") return t.error;
+    throw bad(`FunctionResult.${prop} is not modelled`);
+  }
+  get value(): number | null {
+    return this._get("value");
+  }
+  get error(): string | null {
+    return this._get("error");
   }
 }
 
@@ -568,6 +602,13 @@ export class DevWorksheet extends DevClientObject<ModelSheet> {
   }
 }
 
+/** Range.text of a cell: its value through its format; in the 1904 date system a date shows 1,462 days later. */
+function shownText(c: Cell | undefined, date1904: boolean): string {
+  const v = cellValue(c);
+  if (date1904 && typeof v === "number" && c?.nf && isDateFormat(c.nf)) return formatValue(v + DATE1904_OFFSET, c.nf);
+  return formatValue(v, c?.nf);
+}
+
 function checkRect(r: Rect): void {
   const ok =
     [r.row, r.col, r.rows, r.cols].every(Number.isInteger) &&
@@ -619,7 +660,7 @@ export class DevRange extends DevClientObject<RangeTarget> {
       }
       const f =
         prop === "values" || prop === "text"
-          ? (c: Cell | undefined) => (prop === "text" ? formatValue(cellValue(c), c?.nf) : cellValue(c))
+          ? (c: Cell | undefined) => (prop === "text" ? shownText(c, wb.date1904) : cellValue(c))
           : prop === "formulas"
             ? cellFormula
             : prop === "numberFormat"

@@ -180,6 +180,8 @@ export interface SheetPort {
    * sheet. Hosts without these (the memory port) may omit it. Checked before place/refresh write.
    */
   obstacles?(area: Area): Promise<Obstacle[]>;
+  /** The workbook's date system (Excel's "Use 1904 date system"); hosts without one may omit it (1900). */
+  dateSystem?(): Promise<1900 | 1904>;
 
   // Tracking (hidden workbook-scoped names)
   track(name: string, area: Area): Promise<void>;

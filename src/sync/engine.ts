@@ -41,7 +41,7 @@ import {
   type OccupiedCell,
   type Shape,
 } from "./plan.ts";
-import { refuseObstacles } from "./obstacles.ts";
+import { refuseDateSystem, refuseObstacles } from "./obstacles.ts";
 import { NotRefreshed, runQueue, type QueueProgress } from "./queue.ts";
 import { prepareReport, runReport, type RowCut } from "./run-report.ts";
 import { describeChange, noAccessPrefix } from "./status.ts";
@@ -202,6 +202,7 @@ export class SyncEngine {
       const hit = collisions([target], neighbours(tracked, null, await this.placements()));
       if (hit.length) return { kind: "collides", target: targetA1, placements: hit.map((h) => h.label) };
       await refuseObstacles(port, target, sheet.name); // issue 22 (8): merged cells, tables, protection
+      await refuseDateSystem(port, () => layout.columnFormats); // issue 22 (10): the 1904 date system
       const occupied = occupiedCells(target, await readArea(port, target, o.signal), 0, []);
       if (occupied.length > 0 && !o.confirmed) {
         return {
@@ -482,6 +483,7 @@ export class SyncEngine {
     const union = maxShape(maxShape(old, next), p.pending?.shape ?? old);
     const unionArea = areaAt(anchor, union);
     await refuseObstacles(port, unionArea, t.sheet.name); // issue 22 (8): merged cells, tables, protection
+    await refuseDateSystem(port, () => prep.layout().columnFormats); // issue 22 (10): the 1904 date system
     const tRead = performance.now();
     const early = ahead && sameArea(ahead.area, unionArea) ? ahead.grid : null;
     const current = early ?? (await readArea(port, unionArea, signal));

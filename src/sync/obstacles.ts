@@ -1,9 +1,10 @@
-// The engine's pre-write check for obstacles in a target (issue 22, item 8): merged cells, a table, a
-// protected sheet. Empty merged or protected cells pass the overwrite check (it reads values), and Excel
+// The engine's pre-write checks (issue 22): obstacles in a target (item 8: merged cells, a table, a
+// protected sheet) and the workbook's date system (item 10). Empty merged or protected cells pass the overwrite check (it reads values), and Excel
 // then refuses the write halfway — after the journal and the tracking name. Place and refresh call
 // `refuseObstacles` once, before anything is written, and stop with a message naming the obstacle.
 
 import { areaA1 } from "../host/a1.ts";
+import { isDateFormat } from "../host/number-format.ts";
 import type { Area, Obstacle, SheetPort } from "../host/port.ts";
 import { NotRefreshed } from "./queue.ts";
 
@@ -47,5 +48,19 @@ export async function refuseObstacles(port: SheetPort, area: Area, sheetName: st
   throw new TargetObstacle(
     `Cellbound cannot write to ${sheetName}!${areaA1(area)}: ${what}. Nothing was changed; ${fix}, or place the report elsewhere.`,
     found,
+  );
+}
+
+/**
+ * Throws TargetObstacle when the workbook uses the 1904 date system and the report has date columns:
+ * Cellbound writes dates as 1900-system serials, which a 1904 workbook shows 1,462 days later. The
+ * formats are asked for only then (a refresh lays its cells out lazily).
+ */
+export async function refuseDateSystem(port: SheetPort, columnFormats: () => ReadonlyArray<string | null>): Promise<void> {
+  if (!port.dateSystem || (await port.dateSystem()) !== 1904) return;
+  if (!columnFormats().some((f) => f !== null && isDateFormat(f))) return;
+  throw new TargetObstacle(
+    "This workbook uses the 1904 date system, so the report's dates would show 4 years and 1 day late. Nothing was changed; turn off File › Options › Advanced › “Use 1904 date system” (if no other dates in the workbook rely on it), or place a report without dates.",
+    [],
   );
 }

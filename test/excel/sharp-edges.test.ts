@@ -167,3 +167,22 @@ describe("dev/excel: autofitColumns fits whole columns", () => {
     expect(widths).toEqual([textWidthPoints("a long note the user typed above the report".length), 48, 100, null]);
   });
 });
+
+describe("dev/excel: the 1904 date system", () => {
+  it("DATE() answers in the workbook's date system and a date-formatted serial shows 1,462 days later", async () => {
+    const { X, wb } = excel();
+    const read = () =>
+      X.run(async (ctx) => {
+        const d = ctx.workbook.functions.date(1904, 1, 2).load("value");
+        const r = ctx.workbook.worksheets.getItem("Sheet1").getRange("A1");
+        r.numberFormat = [["yyyy-mm-dd"]];
+        r.values = [[45292]];
+        r.load("text,values");
+        await ctx.sync();
+        return { date: d.value, text: r.text[0]![0], value: r.values[0]![0] };
+      });
+    expect(await read()).toEqual({ date: 1463, text: "2024-01-01", value: 45292 });
+    wb.date1904 = true;
+    expect(await read()).toEqual({ date: 1, text: "2028-01-02", value: 45292 });
+  });
+});

@@ -57,3 +57,43 @@ describe("place and refresh refuse targets Excel would refuse or break", () => {
     expect(wb.user.cell(s, 3, 0)).toBe("");
   });
 });
+
+describe("the 1904 date system", () => {
+  let env: Env;
+  beforeAll(async () => {
+    env = await startEnv();
+  }, 120_000);
+  afterAll(async () => {
+    await env?.close();
+  });
+  const monthly = {
+    jsonQuery: JSON.stringify({
+      measures: ["orders.count"],
+      timeDimensions: [{ dimension: "orders.created_at", granularity: "month" }],
+      order: [["orders.created_at", "asc"]],
+      limit: 3,
+    }),
+  };
+
+  it("a report with dates is refused in a 1904 workbook (its dates would shift 1,462 days); one without dates is placed", async () => {
+    const wb = wrapDevExcel(createDevExcel().workbook.saveAsCopy("https://files.example/mac-1904.xlsx"));
+    wb.workbook.date1904 = true;
+    const engine = env.engine(wb);
+    const s = wb.user.firstSheetId();
+    const out = engine.place(await env.createReport(monthly), { at: at(wb, 0, 0) });
+    await expect(out).rejects.toThrow(/1904 date system/);
+    expect(await loadPlacements(wb.port)).toEqual([]);
+    expect(wb.user.cell(s, 0, 0)).toBe("");
+    await placed(engine, await env.createReport(byStatus()), at(wb, 0, 0));
+  });
+
+  it("a refresh that brings dates into a workbook switched to 1904 is refused before writing", async () => {
+    const wb = wrapDevExcel(createDevExcel().workbook.saveAsCopy("https://files.example/later-1904.xlsx"));
+    const engine = env.engine(wb);
+    const p = await placed(engine, await env.createReport(monthly), at(wb, 0, 0));
+    const before = await loadPlacements(wb.port);
+    wb.workbook.date1904 = true;
+    await expect(engine.refresh(p.key, "overwrite")).rejects.toThrow(/1904 date system/);
+    expect(await loadPlacements(wb.port)).toEqual(before);
+  });
+});

@@ -44,6 +44,7 @@ import { HostError, isPayloadTooLarge, officeErrorCode, wrap } from "./errors.ts
 import { clearTextFormat, hasNonText, loadNumberFormats } from "./text-format.ts";
 import { runInExcel } from "./cell-edit.ts";
 import { queueObstacles } from "./obstacles.ts";
+import { queueDateSystem } from "./date-system.ts";
 import { fitColumnsToCells } from "./autofit.ts";
 import { PICTURE_PENDING_SUFFIX, pictureNamed, queueReplacePicture, queueTrackName } from "./replace.ts";
 import {
@@ -397,6 +398,15 @@ export class ExcelPort implements SheetPort {
       const found = queueObstacles(ws, ws.getRangeByIndexes(area.row, area.col, area.rows, area.cols), (v) => this.supports(v));
       await ctx.sync();
       return found();
+    });
+  }
+
+  /** issue 22 (10): 1900 or 1904, from DATE(1904,1,2) evaluated by Excel (date-system.ts). */
+  async dateSystem(): Promise<1900 | 1904> {
+    return this.run("reading the workbook's date system", async (ctx) => {
+      const system = queueDateSystem(ctx);
+      await ctx.sync();
+      return system();
     });
   }
 

@@ -6,6 +6,7 @@
 
 import { CheckSkipped, type CheckContext, type ContractCheck } from "../contract/checks.ts";
 import { nameFormula } from "./replace.ts";
+import { queueDateSystem } from "./date-system.ts";
 import { textWidthPoints } from "../column-width.ts";
 
 /** What a stand-in can do that code in real Excel cannot (a person does it there). */
@@ -170,6 +171,19 @@ export function excelProbes(X: typeof Excel, user: ProbeUserSide = {}): Contract
         return r.text[0]![0];
       });
       if (shown !== "$1,234,567.50") throw differs("text of $1,234,567.50 at the estimated width", '"$1,234,567.50"', shown);
+    }),
+    probe("1904 date system: DATE(1904,1,2) tells it, and agrees with how a date serial is shown", async ({ sheet }) => {
+      const seen = await X.run(async (ctx) => {
+        const system = queueDateSystem(ctx);
+        const r = ctx.workbook.worksheets.getItem(sheet.id).getRange("A1");
+        r.numberFormat = [["yyyy-mm-dd"]];
+        r.values = [[45292]];
+        r.load("text");
+        await ctx.sync();
+        return { system: system(), text: r.text[0]![0] };
+      });
+      const expected = seen.system === 1904 ? "2028-01-02" : "2024-01-01";
+      if (seen.text !== expected) throw differs("serial 45292 as yyyy-mm-dd", `"${expected}" in the ${seen.system} date system`, seen);
     }),
   ];
 }
