@@ -12,6 +12,7 @@
 //   coauthorInside  the sync succeeds, then a co-author types into one cell of the block just
 //                   written (before the writer's next block)
 //   coauthorBeside  the same, into the cell just right of the block
+// coauthorRewritesPart(ns, f) rewrites a custom XML part just after the add-in read it (lost updates).
 // failAtCommand(key) fails the sync that reaches one particular command (tests of non-atomic syncs).
 // Co-author edits fire onChanged with triggerSource "Unknown" (DevWorkbook.typeInto) and are logged
 // (`edits()`) so that a test knows which cells a person, not Cellbound, changed.
@@ -54,6 +55,8 @@ export class DevExcelFaults {
   private readonly log: CoauthorEdit[] = [];
   private n = 0;
   private readonly atCommand: Array<{ command: string; times: number; skip: number }> = [];
+  private readonly partRewrites: Array<{ namespaceUri: string; rewrite: (xml: string) => string; times: number }> = [];
+  private rewrites = 0;
 
   constructor(s?: ExcelFaultSettings) {
     if (s) this.set(s);
@@ -106,6 +109,28 @@ export class DevExcelFaults {
     }
     hit.times--;
     return new OfficeError("GeneralException", `An internal error has occurred. (fault at ${hit.command})`);
+  }
+
+  /**
+   * A co-author's save lands right after the add-in read a custom XML part of this namespace (the next
+   * `times` reads): the part's XML becomes `rewrite(xml)`, so the add-in's copy is stale when it writes.
+   */
+  coauthorRewritesPart(namespaceUri: string, rewrite: (xml: string) => string, times = 1): void {
+    this.partRewrites.push({ namespaceUri, rewrite, times });
+  }
+
+  /** Called when a sync delivered a part's XML to the add-in. */
+  partRead(part: { namespaceUri: string; xml: string }): void {
+    const hit = this.partRewrites.find((r) => r.times > 0 && r.namespaceUri === part.namespaceUri);
+    if (!hit) return;
+    hit.times--;
+    part.xml = hit.rewrite(part.xml);
+    this.rewrites++;
+  }
+
+  /** Co-author rewrites of custom XML parts so far. */
+  partRewritesDone(): number {
+    return this.rewrites;
   }
 
   /** Called by sync() with its commands' payloads: the fault for this sync, if any. */

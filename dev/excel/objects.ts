@@ -1141,7 +1141,10 @@ export class DevCustomXmlPart extends DevClientObject<ModelXmlPart> {
     this._do({ getXml: 1 }, (p, st) => {
       const x = p.xml;
       st.responseBytes += x.length;
-      st.commits.push(() => r.set(x));
+      st.commits.push(() => {
+        r.set(x);
+        this.context.env.faults?.partRead(p);
+      });
     });
     return r;
   }

@@ -128,6 +128,24 @@ export interface SheetChange {
   source: "ThisLocalAddin" | "Local" | "Unknown";
 }
 
+export interface SetDataOptions {
+  /** The value read before (undefined when there was none): write only if the stored data still equals it. */
+  ifUnchanged?: { value: unknown };
+}
+
+/** The stored data changed since it was read (setData with ifUnchanged). */
+export class DataChangedError extends Error {
+  override name = "DataChanged";
+  constructor(readonly key: string) {
+    super(`Workbook data ${key} was changed by someone else (a co-author or another Cellbound pane) since it was read.`);
+  }
+}
+
+/** Whether two stored values are the same data (compared as JSON text). */
+export function sameData(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 /** Something in a target area that refuses or breaks a write (issue 22, item 8). */
 export interface Obstacle {
   kind: "merged" | "table" | "protected";
@@ -190,7 +208,12 @@ export interface SheetPort {
 
   // Per-workbook data (travels with the file; never secrets)
   getData(key: string): Promise<unknown>;
-  setData(key: string, value: unknown): Promise<void>;
+  /**
+   * Store per-workbook data. With `ifUnchanged` (the value read before), store only if the stored data
+   * is still that value; otherwise throw DataChangedError (a co-author or another pane changed it):
+   * the caller re-reads and re-applies its change (issue 22, item 5).
+   */
+  setData(key: string, value: unknown, options?: SetDataOptions): Promise<void>;
 
   // Pictures (Excel shapes, ExcelApi 1.9)
   /**

@@ -27,7 +27,9 @@ import type {
   WorkbookIdentity,
   WriteOptions,
   WriteStats,
+  SetDataOptions,
 } from "../port.ts";
+import { DataChangedError } from "../port.ts";
 import {
   dataToJson,
   pictureSize,
@@ -53,6 +55,7 @@ import {
   identityXml,
   parseDataXml,
   parseIdentityXml,
+  storedIs,
   storedIdentitySchema,
   WORKBOOK_NS,
   WORKBOOK_SETTING,
@@ -546,17 +549,21 @@ export class ExcelPort implements SheetPort {
     });
   }
 
-  async setData(key: string, value: unknown): Promise<void> {
+  async setData(key: string, value: unknown, options: SetDataOptions = {}): Promise<void> {
     validateDataKey(key);
     const json = dataToJson(key, value);
-    await this.run(`storing data ${key}`, async (ctx) => {
+    const stored = await this.run(`storing data ${key}`, async (ctx) => {
       const all = (await this.dataParts(ctx)).filter((d) => d.key === key);
+      // issue 22 (5): re-read just before the write; someone else changed it since the caller read it.
+      if (options.ifUnchanged && !storedIs(all[0]?.json, options.ifUnchanged.value)) return false;
       const xml = dataXml(key, json);
       if (all[0]) all[0].part.setXml(xml);
       else ctx.workbook.customXmlParts.add(xml);
       for (const extra of all.slice(1)) extra.part.delete();
       await ctx.sync();
+      return true;
     });
+    if (!stored) throw new DataChangedError(key);
   }
 
   // ---- events ------------------------------------------------------------------------------
