@@ -208,6 +208,13 @@ export function describeError(e: unknown): HumanError {
   if (/InvalidSelection/.test(tag)) {
     return { title: "Select one cell", detail: messageOf(e), next: "Click the one cell where the report should start, then try again." };
   }
+  if (/PictureTooLarge/.test(tag)) {
+    return {
+      title: "The picture is too large for Excel on the web",
+      detail: messageOf(e),
+      next: "Make the dashboard smaller on the platform, or insert the picture from Excel desktop.",
+    };
+  }
   if (/InvalidOperationInCellEditMode/.test(tag)) {
     return {
       title: "Waiting for you to finish editing the cell",

@@ -11,6 +11,7 @@ describe("Excel probes on dev/excel", () => {
       const { dx, port, driver } = adapterOnDevExcel();
       const probe = excelProbes(dx.Excel as unknown as typeof Excel, {
         cellEdit: { enter: () => dx.workbook.enterCellEdit(), leave: () => dx.workbook.leaveCellEdit() },
+        platform: dx.Office.context.platform, // "OfficeOnline": dev/excel enforces the web's 5 MB on every platform
       })[i]!;
       const r = await runCheck(probe, { port, driver });
       expect(r.detail ?? "").toBe("");

@@ -153,3 +153,32 @@ describe("adapter: autofit fits the placed cells, not whole columns", () => {
     expect(widths()[2]).toBe(300);
   });
 });
+
+describe("adapter: pictures over Excel on the web's 5 MB request", () => {
+  /** A PNG of `bytes` bytes (a valid header, then filler), as base64. */
+  const bigPng = (bytes: number) => {
+    const b = new Uint8Array(bytes);
+    b.set(Uint8Array.from(atob(png(800, 600)), (c) => c.charCodeAt(0)));
+    let s = "";
+    for (let i = 0; i < b.length; i += 0x8000) s += String.fromCharCode(...b.subarray(i, i + 0x8000));
+    return btoa(s);
+  };
+
+  it("on the web a picture too large for one request is refused before sending, saying so plainly", async () => {
+    const { dx, port } = adapterOnDevExcel({ platform: "OfficeOnline" });
+    const sheetId = sheet1(dx);
+    const syncs = dx.workbook.stats.syncs;
+    const put = port.putPicture("Dash Big", bigPng(4_000_000), { sheetId, row: 0, col: 0 });
+    await expect(put).rejects.toThrow(/too large|at most 5 MB/);
+    await expect(put).rejects.toMatchObject({ code: "PictureTooLarge" });
+    expect(dx.workbook.stats.syncs).toBe(syncs); // nothing sent
+    const { describeError } = await import("../../src/taskpane/errors.ts");
+    expect(describeError(await put.catch((e: unknown) => e)).title).toBe("The picture is too large for Excel on the web");
+  });
+
+  it("a picture that fits is inserted on the web", async () => {
+    const { dx, port } = adapterOnDevExcel({ platform: "OfficeOnline" });
+    await port.putPicture("Dash Fits", bigPng(3_000_000), { sheetId: sheet1(dx), row: 0, col: 0 });
+    expect(sheetShapes(dx.workbook.sheets[0]!).map((s) => s.name)).toEqual(["Dash Fits"]);
+  });
+});

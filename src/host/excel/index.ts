@@ -46,6 +46,7 @@ import { HostError, isPayloadTooLarge, officeErrorCode, wrap } from "./errors.ts
 import { clearTextFormat, hasNonText, loadNumberFormats } from "./text-format.ts";
 import { runInExcel } from "./cell-edit.ts";
 import { queueObstacles } from "./obstacles.ts";
+import { checkPictureFits } from "./picture-limit.ts";
 import { queueDateSystem } from "./date-system.ts";
 import { fitColumnsToCells } from "./autofit.ts";
 import { PICTURE_PENDING_SUFFIX, pictureNamed, queueReplacePicture, queueTrackName } from "./replace.ts";
@@ -489,6 +490,7 @@ export class ExcelPort implements SheetPort {
   // ---- pictures (ExcelApi 1.9: Worksheet.shapes, Shape.delete; Range.left/top give a cell's place) ----
   async putPicture(name: string, base64: string, at?: Pick<Area, "sheetId" | "row" | "col">): Promise<{ sheetId: string; name: string }> {
     pictureSize(base64);
+    checkPictureFits(this.host, base64); // issue 22 (6): one request, 5 MB on Excel on the web
     if (!this.supports("1.14")) throw new Error("Pictures need a newer Excel (ExcelApi 1.14: Microsoft 365 or Excel on the web).");
     return this.run(`putting the picture ${name}`, async (ctx) => {
       let sheetId = at?.sheetId;

@@ -13,6 +13,8 @@ import { textWidthPoints } from "../column-width.ts";
 export interface ProbeUserSide {
   /** Put the user in cell-edit mode (typing in a cell) and take them out of it. */
   cellEdit?: { enter(): void; leave(): void };
+  /** Office.context.platform ("OfficeOnline" is Excel on the web). */
+  platform?: string;
 }
 
 export const PROBE_PREFIX = "Excel: ";
@@ -184,6 +186,21 @@ export function excelProbes(X: typeof Excel, user: ProbeUserSide = {}): Contract
       });
       const expected = seen.system === 1904 ? "2028-01-02" : "2024-01-01";
       if (seen.text !== expected) throw differs("serial 45292 as yyyy-mm-dd", `"${expected}" in the ${seen.system} date system`, seen);
+    }),
+    probe("Excel on the web refuses one request over 5 MB (RequestPayloadSizeLimitExceeded); desktop accepts it", async ({ sheet }) => {
+      const web = user.platform === "OfficeOnline";
+      let code: unknown = "no error";
+      await X.run(async (ctx) => {
+        const r = ctx.workbook.worksheets.getItem(sheet.id).getRange("A1:A200");
+        r.numberFormat = Array.from({ length: 200 }, () => ["@"]);
+        r.values = Array.from({ length: 200 }, (_, i) => [`${i} ${"x".repeat(29_990)}`]); // 6 MB of text in one request
+        await ctx.sync().catch((e: unknown) => void (code = (e as { code?: unknown }).code));
+      });
+      const modelled = web ? "RequestPayloadSizeLimitExceeded" : "no error";
+      if (code !== modelled)
+        throw new Error(
+          `a 6 MB request on ${web ? "Excel on the web" : "Excel desktop"}: Cellbound assumes ${modelled}; this Excel gave ${JSON.stringify(code)}`,
+        );
     }),
   ];
 }

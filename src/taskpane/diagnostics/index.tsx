@@ -19,7 +19,10 @@ export function DiagnosticsView(_props: Record<string, unknown>) {
         port: new ExcelPort({ Excel: X }),
         driver: officeDriver(X, "Office.js adapter in this Excel"),
         // The port contract, then the probes of Excel's own behaviour that dev/excel assumes (issue 22).
-        checks: [...CONTRACT_CHECKS, ...excelProbes(X)],
+        checks: [
+          ...CONTRACT_CHECKS,
+          ...excelProbes(X, { platform: String((globalThis as { Office?: typeof Office }).Office?.context?.platform ?? "") }),
+        ],
       };
     } catch (e) {
       return { error: (e as Error).message };
