@@ -386,6 +386,14 @@ export class DevWorkbook {
     this.selection = { row: a.row, col: a.col, rows: a.rows, cols: a.cols };
     this.emit({ kind: "selectionChanged", worksheetId: s.id, address: rectA1(this.selection) });
   }
+  /**
+   * The user renames or moves the file: Office.context.document.url changes (it is the file's address),
+   * the stored id and everything else stay. A guest on the web sees no URL at all (url = null).
+   */
+  renameFile(url: string | null): void {
+    this.url = url;
+    if (url) this.name = decodeURIComponent(url.split("/").pop() || this.name);
+  }
   /** "Save as copy": another file with the same cells, names, custom XML parts and settings, at another URL. */
   saveAsCopy(url: string): DevWorkbook {
     const copy = DevWorkbook.restore(this.snapshot());

@@ -34,7 +34,10 @@ export interface WorkbookIdentity {
   documentUrl: string | null;
   /** The document URL stored beside the id when it was last confirmed. */
   recordedUrl: string | null;
-  /** Same stored id but another document URL: this file is probably a copy. */
+  /**
+   * Same stored id but another document URL: this file is a copy — or the same file renamed or moved
+   * (the URL changes then too). Only the person can tell: never fork without asking (keepIdentity / forkIdentity).
+   */
   copied: boolean;
   /** Human-readable file name, e.g. "Sales.xlsx" ("Book1" when unsaved). */
   name: string;
@@ -162,6 +165,11 @@ export interface SheetPort {
   identity(): Promise<WorkbookIdentity>;
   /** Give this file a new workbook id (fork a copy), recording the current URL. */
   forkIdentity(): Promise<WorkbookIdentity>;
+  /**
+   * The person says this file is the same workbook, renamed or moved (not a copy): keep its id and
+   * record the current URL, so `copied` turns false (issue 22, item 7). Hosts without URLs may omit it.
+   */
+  keepIdentity?(): Promise<WorkbookIdentity>;
   sheets(): Promise<SheetRef[]>;
   /** The active sheet and the selected range (top-left cell when a single cell). */
   selection(): Promise<{ sheet: SheetRef; area: Area }>;

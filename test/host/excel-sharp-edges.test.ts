@@ -182,3 +182,24 @@ describe("adapter: pictures over Excel on the web's 5 MB request", () => {
     expect(sheetShapes(dx.workbook.sheets[0]!).map((s) => s.name)).toEqual(["Dash Fits"]);
   });
 });
+
+describe("adapter: a copy or the same file renamed or moved", () => {
+  it("a renamed file looks like a copy until the person says it is the same file: then the id stays and the URL is recorded", async () => {
+    const { dx, port } = adapterOnDevExcel();
+    const before = await port.identity();
+    expect(before.copied).toBe(false);
+    dx.workbook.renameFile("https://contoso.sharepoint.example/Shared%20Documents/Sales%202026.xlsx");
+    const renamed = await port.identity();
+    expect(renamed).toMatchObject({ workbookId: before.workbookId, copied: true }); // the URL alone cannot tell
+    const kept = await port.keepIdentity();
+    expect(kept).toMatchObject({ workbookId: before.workbookId, copied: false, name: "Sales 2026.xlsx" });
+    expect(await port.identity()).toMatchObject({ workbookId: before.workbookId, copied: false });
+  });
+
+  it("a guest on the web (no URL) is never taken for a copy", async () => {
+    const { dx, port } = adapterOnDevExcel();
+    await port.identity();
+    dx.workbook.renameFile(null);
+    expect((await port.identity()).copied).toBe(false);
+  });
+});

@@ -186,6 +186,24 @@ export class ExcelPort implements SheetPort {
     });
   }
 
+  /** issue 22 (7): the person says this is the same file, renamed or moved: keep the id, record the URL. */
+  async keepIdentity(): Promise<WorkbookIdentity> {
+    const now = await this.identity();
+    if (!now.copied) return now;
+    return this.run("recording the workbook's new address", async (ctx) => {
+      const wb = ctx.workbook;
+      wb.load("name");
+      const parts = wb.customXmlParts.getByNamespace(WORKBOOK_NS);
+      parts.load("items/id");
+      await ctx.sync();
+      const stored: StoredIdentity = { workbookId: now.workbookId, documentUrl: this.documentUrl() };
+      writeIdentityXml(ctx, parts.items, stored);
+      wb.settings.add(WORKBOOK_SETTING, JSON.stringify(stored));
+      await ctx.sync();
+      return describe(stored, stored.documentUrl, wb.name);
+    });
+  }
+
   async sheets(): Promise<SheetRef[]> {
     return this.run("listing sheets", async (ctx) => {
       const ws = ctx.workbook.worksheets;

@@ -221,6 +221,11 @@ export class MemoryPort implements SheetPort {
     this.wb.recordedUrl = this.wb.url;
     return this.describe();
   }
+  async keepIdentity(): Promise<WorkbookIdentity> {
+    await this.identity();
+    this.wb.recordedUrl = this.wb.url;
+    return this.describe();
+  }
   private describe(): WorkbookIdentity {
     const { workbookId, url, recordedUrl, name } = this.wb;
     return {

@@ -11,6 +11,7 @@ import {
   groupingKeys,
   parseJsonQuery,
   fork,
+  keepIdentity,
   home,
   SyncEngine,
   type HandEdits,
@@ -24,7 +25,7 @@ import type { SelectedPlacement } from "./comments";
 
 export type WorkbookOps = Pick<
   Workspace,
-  "home" | "place" | "refresh" | "refreshAll" | "locate" | "disconnect" | "fork" | "watch" | "close"
+  "home" | "place" | "refresh" | "refreshAll" | "locate" | "disconnect" | "fork" | "keepIdentity" | "watch" | "close"
 > & {
   /** The placement under the Excel selection (for the comments pane's "which dashboard"). */
   selectedPlacement(): Promise<SelectedPlacement | null>;
@@ -285,6 +286,9 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
     async activeSheetPictures() {
       const { sheet } = await port.selection();
       return (await port.pictures(sheet.id)).map((p) => p.name);
+    },
+    async keepIdentity() {
+      await keepIdentity(engine);
     },
     async fork(signal) {
       const out = await fork(engine, signal ? { signal } : {});
