@@ -66,6 +66,7 @@ export function createDevExcel(options: DevExcelOptions = {}): DevExcel {
   const env: DevEnv = {
     wb: options.workbook ?? new DevWorkbook("https://contoso.sharepoint.example/Shared%20Documents/Book1.xlsx"),
     apiVersion: options.apiVersion ?? "1.20",
+    platform: options.platform ?? "OfficeOnline",
     ...(options.faults ? { faults: options.faults } : {}),
   };
   const platform = options.platform ?? "OfficeOnline";
@@ -95,6 +96,7 @@ export function createDevExcel(options: DevExcelOptions = {}): DevExcel {
       if (!versionAtLeast(env.apiVersion, "1.20"))
         throw new OfficeError("InvalidArgument", "RunOptions.mergeUndoGroup requires ExcelApi 1.20");
       env.wb.stats.undoGroups++;
+      ctx.mergeUndoGroup = true;
     }
     const out = (batch as (c: RequestContext) => unknown)(ctx);
     if (!(out instanceof Promise))

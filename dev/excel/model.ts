@@ -108,6 +108,10 @@ export interface SyncStats {
   screenSuspensions: number;
   /** Excel.run calls made with mergeUndoGroup: true. */
   undoGroups: number;
+  /** Undo records the add-in's syncs made (one per changing sync; one per Excel.run with mergeUndoGroup). */
+  undoRecords: number;
+  /** Times the add-in cleared the user's undo stack (NamedItem.comment on Excel on the web). */
+  undoStackCleared: number;
   failedSyncs: number;
 }
 
@@ -548,6 +552,8 @@ function emptyStats(): SyncStats {
     calcSuspensions: 0,
     screenSuspensions: 0,
     undoGroups: 0,
+    undoRecords: 0,
+    undoStackCleared: 0,
     failedSyncs: 0,
   };
 }

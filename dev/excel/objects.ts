@@ -963,6 +963,10 @@ function wholeAxis(rect: Rect, shift: string, op: string): "row" | "col" {
 }
 
 // ---- named items --------------------------------------------------------------------------------
+/** On Excel on the web NamedItem.comment has no undo support and clears the user's undo stack (excel-add-ins-undo-capabilities). */
+function commentTouched(ctx: DevRequestContext): void {
+  if (ctx.env.platform === "OfficeOnline") ctx.env.wb.stats.undoStackCleared++;
+}
 const NAME_RE = /^[A-Za-z_\\][A-Za-z0-9_.\\]{0,254}$/;
 function looksLikeCellRef(name: string): boolean {
   return /^[A-Za-z]{1,3}[0-9]{1,7}$/.test(name) || /^[Rr][0-9]*[Cc][0-9]*$/.test(name) || /^[RrCc]$/.test(name);
@@ -989,6 +993,7 @@ export class DevNamedItemCollection extends DevCollection<ModelName, DevNamedIte
     let created: ModelName | null = null;
     const refPayload = typeof reference === "string" ? reference : "[Range]";
     this.context.enqueue({ addName: name, reference: refPayload, comment: comment ?? "" }, () => {
+      if (comment) commentTouched(this.context);
       const wb = this.context.env.wb;
       if (typeof name !== "string" || !NAME_RE.test(name) || looksLikeCellRef(name)) throw bad(`name ${JSON.stringify(name)}`);
       if (wb.nameItem(name))
@@ -1087,6 +1092,7 @@ export class DevNamedItem extends DevClientObject<ModelName> {
   }
   set comment(v: string) {
     this._do({ comment: v }, (n) => {
+      commentTouched(this.context);
       n.comment = String(v);
     });
   }

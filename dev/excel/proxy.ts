@@ -20,6 +20,8 @@ export interface DevEnv {
   apiVersion: string;
   /** The fault mode (faults.ts), when a test asks for it. */
   faults?: DevExcelFaults;
+  /** Office.context.platform ("OfficeOnline" is Excel on the web). */
+  platform?: string;
 }
 
 export interface SyncState {
@@ -69,6 +71,9 @@ export class DevRequestContext {
   private queue: Op[] = [];
   /** Excel.run({ delayForCellEdit: true }): wait for the user to leave cell-edit mode instead of failing. */
   delayForCellEdit = false;
+  /** Excel.run({ mergeUndoGroup: true }): the run's changing syncs make one undo record, not one each. */
+  mergeUndoGroup = false;
+  private undoRecorded = false;
   readonly trackedObjects = { add: (_o: unknown) => undefined, remove: (_o: unknown) => undefined };
   constructor(readonly env: DevEnv) {}
 
@@ -147,10 +152,30 @@ export class DevRequestContext {
         : new OfficeError("GeneralException", `An internal error has occurred. (${(e as Error)?.message ?? e})`);
     }
     for (const c of st.commits) c();
+    // Undo (RunOptions.mergeUndoGroup): "When false, each context.sync() call creates an undo record."
+    if (ops.some((o) => changes(o.payload)) && !(this.mergeUndoGroup && this.undoRecorded)) {
+      stats.undoRecords++;
+      this.undoRecorded = true;
+    }
     for (const ev of st.events) wb.emit(ev);
     this.env.faults?.afterSync(wb, fault, st.events);
     return passThroughValue as T;
   }
+}
+
+/** Commands that read (load, getXml, getCount) or listen change nothing: no undo record. */
+const READS = new Set([
+  "load",
+  "loadItems",
+  "getXml",
+  "getCount",
+  "addHandler",
+  "removeHandler",
+  "suspendApiCalculationUntilNextSync",
+  "suspendScreenUpdatingUntilNextSync",
+]);
+function changes(payload: unknown): boolean {
+  return typeof payload === "object" && payload !== null && Object.keys(payload).some((k) => !READS.has(k));
 }
 
 export function notLoaded(prop: string): OfficeError {

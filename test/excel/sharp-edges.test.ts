@@ -186,3 +186,40 @@ describe("dev/excel: the 1904 date system", () => {
     expect(await read()).toEqual({ date: 1, text: "2028-01-02", value: 45292 });
   });
 });
+
+describe("dev/excel: undo", () => {
+  it("each changing sync is an undo record; with mergeUndoGroup one per Excel.run; reads make none", async () => {
+    const { X, wb } = excel();
+    const twoSyncs = async (ctx: Excel.RequestContext) => {
+      const ws = ctx.workbook.worksheets.getItem("Sheet1");
+      ws.getRange("A1").values = [[1]];
+      await ctx.sync();
+      ws.getRange("A2").values = [[2]];
+      ws.getRange("A1:A2").load("values");
+      await ctx.sync();
+      ws.getRange("A3").load("values");
+      await ctx.sync();
+    };
+    await X.run(twoSyncs);
+    expect(wb.stats.undoRecords).toBe(2);
+    await X.run({ mergeUndoGroup: true }, twoSyncs);
+    expect(wb.stats.undoRecords).toBe(3);
+  });
+
+  it("setting a named item's comment clears the undo stack on Excel on the web, not on desktop", async () => {
+    for (const [platform, cleared] of [
+      ["OfficeOnline", 1],
+      ["PC", 0],
+    ] as const) {
+      const { X, wb } = excel({ platform });
+      await X.run(async (ctx) => {
+        const ws = ctx.workbook.worksheets.getItem("Sheet1");
+        ctx.workbook.names.add("Plain", ws.getRange("A1"));
+        await ctx.sync();
+        ctx.workbook.names.add("Commented", ws.getRange("A2"), "a note");
+        await ctx.sync();
+      });
+      expect(wb.stats.undoStackCleared).toBe(cleared);
+    }
+  });
+});

@@ -1,7 +1,7 @@
 // The Office.js adapter survives the sharp edges of real Excel listed in issue 22, observed on dev/excel
 // (which models them: test/excel/sharp-edges.test.ts).
-import { DevExcelFaults, sheetShapes } from "../../dev/excel/index.ts";
-import { TRACK_PREFIX } from "../../src/host/excel/index.ts";
+import { createDevExcel, DevExcelFaults, sheetShapes } from "../../dev/excel/index.ts";
+import { ExcelPort, TRACK_PREFIX } from "../../src/host/excel/index.ts";
 import { textWidthPoints } from "../../src/host/column-width.ts";
 import { adapterOnDevExcel } from "./dev-excel-driver.ts";
 
@@ -201,5 +201,34 @@ describe("adapter: a copy or the same file renamed or moved", () => {
     await port.identity();
     dx.workbook.renameFile(null);
     expect((await port.identity()).copied).toBe(false);
+  });
+});
+
+describe("adapter: undo", () => {
+  it("tracking a placement never clears the user's undo stack on Excel on the web (no NamedItem.comment)", async () => {
+    const { dx, port } = adapterOnDevExcel({ platform: "OfficeOnline" });
+    const sheetId = sheet1(dx);
+    await port.track("p1", { sheetId, row: 0, col: 0, rows: 2, cols: 2 });
+    await port.track("p1", { sheetId, row: 0, col: 0, rows: 3, cols: 2 });
+    expect(dx.workbook.stats.undoStackCleared).toBe(0);
+    expect(dx.workbook.names.map((n) => n.comment)).toEqual([""]);
+  });
+
+  it("a multi-block write is one undo record with ExcelApi 1.20, one per block before it", async () => {
+    const grid = Array.from({ length: 3000 }, (_, r) => [r, `row ${r}`]);
+    for (const [apiVersion, records] of [
+      ["1.20", 1],
+      ["1.19", 3],
+    ] as const) {
+      const dx = createDevExcel({ apiVersion });
+      const port = new ExcelPort({
+        Excel: dx.Excel as unknown as typeof Excel,
+        Office: dx.Office as unknown as typeof Office,
+        writeBlockBytes: 20_000,
+      });
+      const stats = await port.write({ sheetId: dx.workbook.sheets[0]!.id, row: 0, col: 0 }, grid, { breakRows: [1000, 2000] });
+      expect(stats.syncs).toBeGreaterThan(1);
+      expect(dx.workbook.stats.undoRecords).toBe(records === 1 ? 1 : stats.syncs);
+    }
   });
 });

@@ -7,9 +7,6 @@
 import { columnLetters, quoteSheetName } from "../a1.ts";
 import type { Area } from "../port.ts";
 
-/** The comment on a tracking name. */
-export const TRACK_COMMENT = "Cellbound placement (do not edit)";
-
 /** Suffix of a replacement picture until it takes the old one's name. */
 export const PICTURE_PENDING_SUFFIX = " (new)";
 
@@ -66,7 +63,9 @@ export function queueTrackName(
     existing.visible = false;
     return;
   }
-  const item = ctx.workbook.names.add(fullName, range, TRACK_COMMENT);
+  // No comment: on Excel on the web NamedItem.comment has no undo support and clears the user's undo
+  // stack (issue 22, item 9). The hidden name's prefix (Cellbound_) says whose it is.
+  const item = ctx.workbook.names.add(fullName, range);
   item.visible = false;
 }
 
