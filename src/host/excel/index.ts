@@ -9,6 +9,12 @@
 //   track  — hidden workbook-scoped names, which Excel moves when rows/columns are inserted;
 //   identity / data — custom XML parts (+ settings mirror), see storage.ts;
 //   events — WorksheetCollection.onChanged/onAdded/onDeleted (+ onNameChanged on ExcelApi 1.17).
+//
+// Real Excel's sharp edges (issue 22; docs/EXCEL-FIDELITY.md "Sharp edges") live in their own modules:
+// cell-edit.ts (every batch with delayForCellEdit), text-format.ts (no number into an "@" cell),
+// replace.ts (no delete-then-add), obstacles.ts (merged cells, tables, protection), autofit.ts (fit the
+// placed cells, not whole columns), date-system.ts (1904), picture-limit.ts (5 MB on the web),
+// probes.ts (the Diagnostics view's checks of Excel itself).
 
 import { areaA1, parseAddress } from "../a1.ts";
 import type {
@@ -171,14 +177,19 @@ export class ExcelPort implements SheetPort {
   }
 
   async forkIdentity(): Promise<WorkbookIdentity> {
-    return this.run("forking the workbook identity", async (ctx) => {
+    return this.recordIdentity("forking the workbook identity", crypto.randomUUID());
+  }
+
+  /** Store `workbookId` with the current URL (part + settings mirror). */
+  private recordIdentity(doing: string, workbookId: string): Promise<WorkbookIdentity> {
+    return this.run(doing, async (ctx) => {
       const wb = ctx.workbook;
       wb.load("name");
       const parts = wb.customXmlParts.getByNamespace(WORKBOOK_NS);
       parts.load("items/id");
       await ctx.sync();
       const url = this.documentUrl();
-      const stored: StoredIdentity = { workbookId: crypto.randomUUID(), documentUrl: url };
+      const stored: StoredIdentity = { workbookId, documentUrl: url };
       writeIdentityXml(ctx, parts.items, stored);
       wb.settings.add(WORKBOOK_SETTING, JSON.stringify(stored));
       await ctx.sync();
@@ -189,19 +200,7 @@ export class ExcelPort implements SheetPort {
   /** issue 22 (7): the person says this is the same file, renamed or moved: keep the id, record the URL. */
   async keepIdentity(): Promise<WorkbookIdentity> {
     const now = await this.identity();
-    if (!now.copied) return now;
-    return this.run("recording the workbook's new address", async (ctx) => {
-      const wb = ctx.workbook;
-      wb.load("name");
-      const parts = wb.customXmlParts.getByNamespace(WORKBOOK_NS);
-      parts.load("items/id");
-      await ctx.sync();
-      const stored: StoredIdentity = { workbookId: now.workbookId, documentUrl: this.documentUrl() };
-      writeIdentityXml(ctx, parts.items, stored);
-      wb.settings.add(WORKBOOK_SETTING, JSON.stringify(stored));
-      await ctx.sync();
-      return describe(stored, stored.documentUrl, wb.name);
-    });
+    return now.copied ? this.recordIdentity("recording the workbook's new address", now.workbookId) : now;
   }
 
   async sheets(): Promise<SheetRef[]> {
