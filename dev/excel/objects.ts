@@ -889,6 +889,7 @@ export class DevRange extends DevClientObject<RangeTarget> {
     this._do({ select: 1 }, (t) => {
       const wb = this.context.env.wb;
       wb.activeSheetId = t.sheet.id;
+      wb.selectionAreas = null; // one range selected again
       wb.selection = { ...t.rect, rows: Math.min(t.rect.rows, MAX_ROWS), cols: Math.min(t.rect.cols, MAX_COLS) };
     });
   }

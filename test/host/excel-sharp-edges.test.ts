@@ -132,6 +132,8 @@ describe("adapter: obstacles in a target", () => {
     const { dx, port } = adapterOnDevExcel();
     dx.workbook.selectAreas(sheet1(dx), ["A1:B2", "D4"]);
     await expect(port.selection()).rejects.toThrow(/Several ranges are selected/);
+    await port.select({ sheetId: sheet1(dx), row: 3, col: 3, rows: 1, cols: 1 }); // Locate selects one range again
+    expect((await port.selection()).area).toMatchObject({ row: 3, col: 3, rows: 1, cols: 1 });
   });
 });
 
