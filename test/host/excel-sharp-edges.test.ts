@@ -234,3 +234,30 @@ describe("adapter: undo", () => {
     }
   });
 });
+
+describe("adapter: the keepFormats format read stays under the response limit", () => {
+  it("a large refresh-style write (keepFormats, numbers) reads the formats in pieces Excel can answer", async () => {
+    const { dx, port } = adapterOnDevExcel();
+    // One-digit numbers: a small request per cell, but each cell's format ("General") in the answer is bigger.
+    const grid = Array.from({ length: 20_000 }, (_, r) => Array.from({ length: 40 }, (_, c) => (r + c) % 10));
+    dx.workbook.setNumberFormat(sheet1(dx), "B2", "@");
+    const stats = await port.write({ sheetId: sheet1(dx), row: 0, col: 0 }, grid, { keepFormats: true });
+    expect(dx.workbook.stats.maxResponseBytes).toBeLessThanOrEqual(5_000_000);
+    expect(stats.syncs).toBe(dx.workbook.stats.syncs);
+    expect(dx.workbook.inspect(sheet1(dx), "B2").values).toEqual([[2]]);
+    expect(dx.workbook.inspect(sheet1(dx), "B2").valueTypes).toEqual([["Double"]]);
+  });
+});
+
+describe("adapter: fitting widths never fails a style", () => {
+  it("text too large to read in one answer leaves the widths as they were and keeps the other formats", async () => {
+    const { dx, port } = adapterOnDevExcel();
+    const sheetId = sheet1(dx);
+    const big = Array.from({ length: 200 }, (_, r) => [`${r} ${"x".repeat(30_000)}`]);
+    await port.write({ sheetId, row: 0, col: 0 }, big.slice(0, 100));
+    await port.write({ sheetId, row: 100, col: 0 }, big.slice(100));
+    await port.style({ sheetId, row: 0, col: 0, rows: 200, cols: 1 }, { bold: true, autofit: true });
+    expect((await port.readStyle({ sheetId, row: 0, col: 0, rows: 200, cols: 1 })).bold).toBe(true);
+    expect(dx.workbook.sheetById(sheetId)!.colWidths?.[0]).toBeUndefined();
+  });
+});

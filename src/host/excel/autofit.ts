@@ -4,20 +4,31 @@
 // it means to fit: it reads the text the area's cells show (Range.text, through their number formats)
 // and widens each column to that text (column-width.ts), never narrowing a column the user made wider.
 // Only the area's first FIT_MAX_CELLS cells are read (titles and the first rows), to keep the read small.
+// The style commands are synced before the read, so a refused read never takes them down with it.
 
 import { textWidthPoints } from "../column-width.ts";
 import type { Area } from "../port.ts";
+import { isPayloadTooLarge } from "./errors.ts";
 
-export const FIT_MAX_CELLS = 20_000;
+export const FIT_MAX_CELLS = 10_000;
 
-/** Loads the area's text and its columns' widths, then queues the wider widths (the caller syncs after). */
+/**
+ * Reads the area's text and its columns' widths, then sets the wider widths (two syncs). Widths are
+ * cosmetic: when the text is too large to read in one answer (ResponsePayloadSizeLimitExceeded), the
+ * columns keep their widths.
+ */
 export async function fitColumnsToCells(ctx: Excel.RequestContext, ws: Excel.Worksheet, area: Area): Promise<void> {
   const rows = Math.max(1, Math.min(area.rows, Math.floor(FIT_MAX_CELLS / area.cols)));
   const text = ws.getRangeByIndexes(area.row, area.col, rows, area.cols).load("text");
   const columns = Array.from({ length: area.cols }, (_, c) =>
     ws.getRangeByIndexes(area.row, area.col + c, 1, 1).format.load("columnWidth"),
   );
-  await ctx.sync();
+  try {
+    await ctx.sync();
+  } catch (e) {
+    if (isPayloadTooLarge(e)) return;
+    throw e;
+  }
   columns.forEach((format, c) => {
     let chars = 0;
     for (const row of text.text) chars = Math.max(chars, String(row[c] ?? "").length);
@@ -25,4 +36,5 @@ export async function fitColumnsToCells(ctx: Excel.RequestContext, ws: Excel.Wor
     const want = textWidthPoints(chars + 1);
     if (want > (format.columnWidth ?? 0)) format.columnWidth = want;
   });
+  await ctx.sync();
 }

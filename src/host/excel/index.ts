@@ -49,7 +49,7 @@ import {
   validateTrackName,
 } from "../validate.ts";
 import { HostError, isPayloadTooLarge, officeErrorCode, wrap } from "./errors.ts";
-import { clearTextFormat, hasNonText, loadNumberFormats } from "./text-format.ts";
+import { clearTextFormat, hasNonText, readNumberFormats } from "./text-format.ts";
 import { runInExcel } from "./cell-edit.ts";
 import { queueObstacles } from "./obstacles.ts";
 import { checkPictureFits } from "./picture-limit.ts";
@@ -286,10 +286,14 @@ export class ExcelPort implements SheetPort {
         // issue 22 (1): under keepFormats, a number must not land in a cell the user or an old string left "@".
         let blockFormats: Array<Array<string | null>> = formats.slice(r0, r0 + n);
         if (options.keepFormats && hasNonText(grid.slice(r0, r0 + n))) {
-          const current = loadNumberFormats(range);
-          stats.syncs++;
-          await ctx.sync();
-          blockFormats = clearTextFormat(blockFormats, grid.slice(r0, r0 + n), current(), (c) => options.columnFormats?.[c] ?? "General");
+          const current = await readNumberFormats(ctx, sheet, { row: at.row + r0, col: at.col, rows: n, cols: shape.cols });
+          stats.syncs += current.syncs;
+          blockFormats = clearTextFormat(
+            blockFormats,
+            grid.slice(r0, r0 + n),
+            current.formats,
+            (c) => options.columnFormats?.[c] ?? "General",
+          );
         }
         ctx.application.suspendApiCalculationUntilNextSync();
         range.numberFormat = blockFormats as string[][];
@@ -375,9 +379,9 @@ export class ExcelPort implements SheetPort {
       if (style.bold !== undefined) range.format.font.bold = style.bold;
       if (style.fill === null) range.format.fill.clear();
       else if (style.fill !== undefined) range.format.fill.color = style.fill;
+      await ctx.sync();
       // issue 22 (4): autofitColumns() would fit whole columns; fit the area's own text (autofit.ts).
       if (style.autofit) await fitColumnsToCells(ctx, ws, area);
-      await ctx.sync();
     });
   }
 

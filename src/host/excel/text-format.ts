@@ -18,10 +18,28 @@ export function hasNonText(rows: ReadonlyArray<ReadonlyArray<SheetValue>>): bool
   return rows.some((row) => row.some((v) => typeof v === "number" || typeof v === "boolean"));
 }
 
-/** Queue a load of a range's number formats (read at the next sync). */
-export function loadNumberFormats(range: Excel.Range): () => string[][] {
-  range.load("numberFormat");
-  return () => range.numberFormat as string[][];
+/** Cells per format read: at ~10 response bytes a cell ("General" as JSON), well under the 5 MB response limit. */
+export const FORMAT_READ_CELLS = 200_000;
+
+/**
+ * The number formats of a block, read in pieces of at most FORMAT_READ_CELLS cells (one sync each):
+ * a write block is sized by its request, and its formats' answer can be larger than that.
+ */
+export async function readNumberFormats(
+  ctx: Excel.RequestContext,
+  sheet: Excel.Worksheet,
+  at: { row: number; col: number; rows: number; cols: number },
+): Promise<{ formats: string[][]; syncs: number }> {
+  const step = Math.max(1, Math.floor(FORMAT_READ_CELLS / at.cols));
+  const formats: string[][] = [];
+  let syncs = 0;
+  for (let r = 0; r < at.rows; r += step) {
+    const range = sheet.getRangeByIndexes(at.row + r, at.col, Math.min(step, at.rows - r), at.cols).load("numberFormat");
+    syncs++;
+    await ctx.sync();
+    formats.push(...(range.numberFormat as string[][]));
+  }
+  return { formats, syncs };
 }
 
 /**
