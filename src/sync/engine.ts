@@ -41,7 +41,7 @@ import {
   type OccupiedCell,
   type Shape,
 } from "./plan.ts";
-import { refuseDateSystem, refuseObstacles } from "./obstacles.ts";
+import { refuseToWrite } from "./obstacles.ts";
 import { NotRefreshed, runQueue, type QueueProgress } from "./queue.ts";
 import { prepareReport, runReport, type RowCut } from "./run-report.ts";
 import { describeChange, noAccessPrefix } from "./status.ts";
@@ -201,8 +201,7 @@ export class SyncEngine {
       const tracked = await port.tracked();
       const hit = collisions([target], neighbours(tracked, null, await this.placements()));
       if (hit.length) return { kind: "collides", target: targetA1, placements: hit.map((h) => h.label) };
-      await refuseObstacles(port, target, sheet.name); // issue 22 (8): merged cells, tables, protection
-      await refuseDateSystem(port, () => layout.columnFormats); // issue 22 (10): the 1904 date system
+      await refuseToWrite(port, target, sheet.name, () => layout.columnFormats); // issue 22: merged, table, protected, 1904
       const occupied = occupiedCells(target, await readArea(port, target, o.signal), 0, []);
       if (occupied.length > 0 && !o.confirmed) {
         return {
@@ -482,8 +481,7 @@ export class SyncEngine {
     // What the sheet holds now, in every shape we need to compare.
     const union = maxShape(maxShape(old, next), p.pending?.shape ?? old);
     const unionArea = areaAt(anchor, union);
-    await refuseObstacles(port, unionArea, t.sheet.name); // issue 22 (8): merged cells, tables, protection
-    await refuseDateSystem(port, () => prep.layout().columnFormats); // issue 22 (10): the 1904 date system
+    await refuseToWrite(port, unionArea, t.sheet.name, () => prep.layout().columnFormats); // issue 22: merged, table, protected, 1904
     const tRead = performance.now();
     const early = ahead && sameArea(ahead.area, unionArea) ? ahead.grid : null;
     const current = early ?? (await readArea(port, unionArea, signal));

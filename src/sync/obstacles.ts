@@ -64,3 +64,17 @@ export async function refuseDateSystem(port: SheetPort, columnFormats: () => Rea
     [],
   );
 }
+
+/**
+ * The engine's one pre-write check (issue 22): obstacles in the target area, then the date system.
+ * Place and refresh call it once each, before the journal, the tracking name or any cell.
+ */
+export async function refuseToWrite(
+  port: SheetPort,
+  area: Area,
+  sheetName: string,
+  columnFormats: () => ReadonlyArray<string | null>,
+): Promise<void> {
+  await refuseObstacles(port, area, sheetName);
+  await refuseDateSystem(port, columnFormats);
+}
