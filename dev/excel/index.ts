@@ -70,6 +70,7 @@ export function createDevExcel(options: DevExcelOptions = {}): DevExcel {
   const env: DevEnv = {
     wb: options.workbook ?? new DevWorkbook("https://contoso.sharepoint.example/Shared%20Documents/Book1.xlsx"),
     apiVersion: options.apiVersion ?? "1.20",
+    platform: options.platform ?? "OfficeOnline",
     ...(options.faults ? { faults: options.faults } : {}),
     ...(options.latency ? { latency: options.latency } : {}),
   };
@@ -94,10 +95,13 @@ export function createDevExcel(options: DevExcelOptions = {}): DevExcel {
     else if (first && typeof first === "object" && "context" in first && (first as { context: unknown }).context instanceof RequestContext)
       ctx = (first as { context: RequestContext }).context;
     else ctx = new RequestContext();
+    if (first && typeof first === "object" && (first as { delayForCellEdit?: unknown }).delayForCellEdit === true)
+      ctx.delayForCellEdit = true;
     if (first && typeof first === "object" && (first as { mergeUndoGroup?: unknown }).mergeUndoGroup === true) {
       if (!versionAtLeast(env.apiVersion, "1.20"))
         throw new OfficeError("InvalidArgument", "RunOptions.mergeUndoGroup requires ExcelApi 1.20");
       env.wb.stats.undoGroups++;
+      ctx.mergeUndoGroup = true;
     }
     const out = (batch as (c: RequestContext) => unknown)(ctx);
     if (!(out instanceof Promise))
@@ -120,6 +124,10 @@ export function createDevExcel(options: DevExcelOptions = {}): DevExcel {
       notImplemented: "NotImplemented",
       rangeExceedsLimit: "RangeExceedsLimit",
       responsePayloadSizeLimitExceeded: "ResponsePayloadSizeLimitExceeded",
+      invalidOperationInCellEditMode: "InvalidOperationInCellEditMode",
+      accessDenied: "AccessDenied",
+      invalidSelection: "InvalidSelection",
+      mergedRangeConflict: "MergedRangeConflict",
     },
     InsertShiftDirection: { down: "Down", right: "Right" },
     DeleteShiftDirection: { up: "Up", left: "Left" },

@@ -34,7 +34,10 @@ export interface WorkbookIdentity {
   documentUrl: string | null;
   /** The document URL stored beside the id when it was last confirmed. */
   recordedUrl: string | null;
-  /** Same stored id but another document URL: this file is probably a copy. */
+  /**
+   * Same stored id but another document URL: this file is a copy — or the same file renamed or moved
+   * (the URL changes then too). Only the person can tell: never fork without asking (keepIdentity / forkIdentity).
+   */
   copied: boolean;
   /** Human-readable file name, e.g. "Sales.xlsx" ("Book1" when unsaved). */
   name: string;
@@ -140,6 +143,8 @@ export interface SnapshotRequest {
   areas?: readonly Area[];
   /** Frozen rows of these sheets. */
   frozenRows?: readonly string[];
+  /** Also what would refuse a write to each area whose values are read (obstacles), and the date system. */
+  writeChecks?: boolean;
   signal?: AbortSignal;
 }
 
@@ -153,6 +158,9 @@ export interface Snapshot {
   values: Array<{ area: Area; grid: SheetValue[][] }>;
   /** Frozen rows per sheet id asked for. */
   frozenRows: Map<string, number>;
+  /** With writeChecks, where the host can tell: obstacles per area read, and the workbook's date system. */
+  obstacles?: Array<{ area: Area; found: Obstacle[] }>;
+  dateSystem?: 1900 | 1904;
   /** Port-private facts a commit based on this snapshot may use (e.g. which parts and names exist). */
   readonly basis?: unknown;
 }
@@ -183,6 +191,33 @@ export interface CommitStats {
   cellsWritten: number;
 }
 
+export interface SetDataOptions {
+  /** The value read before (undefined when there was none): write only if the stored data still equals it. */
+  ifUnchanged?: { value: unknown };
+}
+
+/** The stored data changed since it was read (setData with ifUnchanged). */
+export class DataChangedError extends Error {
+  override name = "DataChanged";
+  constructor(readonly key: string) {
+    super(`Workbook data ${key} was changed by someone else (a co-author or another Cellbound pane) since it was read.`);
+  }
+}
+
+/** Whether two stored values are the same data (compared as JSON text). */
+export function sameData(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Something in a target area that refuses or breaks a write (issue 22, item 8). */
+export interface Obstacle {
+  kind: "merged" | "table" | "protected";
+  /** A1 address on the sheet (no sheet prefix) when the host knows it; "" otherwise. */
+  address: string;
+  /** The table's name. */
+  name?: string;
+}
+
 export interface SheetPort {
   readonly host: HostKind;
 
@@ -202,6 +237,11 @@ export interface SheetPort {
   identity(): Promise<WorkbookIdentity>;
   /** Give this file a new workbook id (fork a copy), recording the current URL. */
   forkIdentity(): Promise<WorkbookIdentity>;
+  /**
+   * The person says this file is the same workbook, renamed or moved (not a copy): keep its id and
+   * record the current URL, so `copied` turns false (issue 22, item 7). Hosts without URLs may omit it.
+   */
+  keepIdentity?(): Promise<WorkbookIdentity>;
   sheets(): Promise<SheetRef[]>;
   /** The active sheet and the selected range (top-left cell when a single cell). */
   selection(): Promise<{ sheet: SheetRef; area: Area }>;
@@ -233,6 +273,14 @@ export interface SheetPort {
   /** How many top rows of a sheet are frozen (0 when none). */
   frozenRows(sheetId: string): Promise<number>;
 
+  /**
+   * What in an area would refuse or break a write: merged cells, a table (ListObject), a protected
+   * sheet. Hosts without these (the memory port) may omit it. Checked before place/refresh write.
+   */
+  obstacles?(area: Area): Promise<Obstacle[]>;
+  /** The workbook's date system (Excel's "Use 1904 date system"); hosts without one may omit it (1900). */
+  dateSystem?(): Promise<1900 | 1904>;
+
   // Tracking (hidden workbook-scoped names)
   track(name: string, area: Area): Promise<void>;
   untrack(name: string): Promise<void>;
@@ -240,7 +288,12 @@ export interface SheetPort {
 
   // Per-workbook data (travels with the file; never secrets)
   getData(key: string): Promise<unknown>;
-  setData(key: string, value: unknown): Promise<void>;
+  /**
+   * Store per-workbook data. With `ifUnchanged` (the value read before), store only if the stored data
+   * is still that value; otherwise throw DataChangedError (a co-author or another pane changed it):
+   * the caller re-reads and re-applies its change (issue 22, item 5).
+   */
+  setData(key: string, value: unknown, options?: SetDataOptions): Promise<void>;
 
   // Pictures (Excel shapes, ExcelApi 1.9)
   /**

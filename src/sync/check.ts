@@ -304,6 +304,16 @@ export interface ForkOutcome {
 }
 
 /**
+ * The person says this workbook is not a copy but the same file renamed or moved (its URL changed):
+ * keep the id and record the new URL (issue 22, item 7). A fork is only ever made when asked for.
+ */
+export async function keepIdentity(engine: SyncEngine): Promise<void> {
+  const { port } = engine.ctx;
+  if (!port.keepIdentity) throw new Error("This workbook's host cannot record a new address.");
+  await engine.exclusive(() => port.keepIdentity!().then(() => undefined));
+}
+
+/**
  * Give a copied workbook its own id and connect its placements anew under it. The original
  * workbook's placements on the platform are left untouched (no placementId is sent).
  */

@@ -47,6 +47,7 @@ import {
   type OccupiedCell,
   type Shape,
 } from "./plan.ts";
+import { refuseToWrite } from "./obstacles.ts";
 import { NotRefreshed, runQueue, type QueueProgress } from "./queue.ts";
 import { prepareReport, runReport, type RowCut } from "./run-report.ts";
 import { describeChange, noAccessPrefix } from "./status.ts";
@@ -219,13 +220,19 @@ export class SyncEngine {
       const shape: Shape = { rows: layout.cells.length, cols: layout.columnFormats.length };
       const target = areaAt(at, shape);
       // One read: state, tracking, the target's cells, the sheet's frozen rows.
-      const s = await this.session({ areas: [target], frozenRows: [at.sheetId], ...(o.signal ? { signal: o.signal } : {}) });
+      const s = await this.session({
+        areas: [target],
+        frozenRows: [at.sheetId],
+        writeChecks: true,
+        ...(o.signal ? { signal: o.signal } : {}),
+      });
       const sheet = (await s.sheets()).find((x) => x.id === at.sheetId);
       if (!sheet) throw new Error("The target sheet no longer exists.");
       const targetA1 = `${sheet.name}!${areaA1(target)}`;
       const tracked = await s.tracked();
       const hit = collisions([target], neighbours(tracked, null, await loadPlacements(s)));
       if (hit.length) return { kind: "collides", target: targetA1, placements: hit.map((h) => h.label) };
+      await refuseToWrite(s, target, sheet.name, () => layout.columnFormats); // issue 22: merged, table, protected, 1904
       const occupied = occupiedCells(target, await readArea(s, target, o.signal), 0, []);
       if (occupied.length > 0 && !o.confirmed) {
         return {
@@ -418,7 +425,7 @@ export class SyncEngine {
    */
   async refresh(key: string, choice: RefreshChoice = "ask", o: { signal?: AbortSignal } = {}): Promise<RefreshOutcome> {
     const t0 = performance.now();
-    const view = await this.session({ trackedValues: [trackingName(key)], ...(o.signal ? { signal: o.signal } : {}) });
+    const view = await this.session({ trackedValues: [trackingName(key)], writeChecks: true, ...(o.signal ? { signal: o.signal } : {}) });
     const placement = await this.placement(key, view);
     const report = await this.reportOf(placement, (await view.identity()).workbookId, o.signal); // the query needs it: look it up first
     const reportMs = performance.now() - t0;
@@ -451,7 +458,7 @@ export class SyncEngine {
   applyRefresh(prep: PreparedRefresh, choice: RefreshChoice, signal?: AbortSignal, view: Session | null = null): Promise<RefreshOutcome> {
     return this.lock.run(async () => {
       const name = prep.placement.name;
-      const s = await this.current(view, { trackedValues: [name], ...(signal ? { signal } : {}) });
+      const s = await this.current(view, { trackedValues: [name], writeChecks: true, ...(signal ? { signal } : {}) });
       const out = await this.applyRefreshLocked(prep, choice, signal, s, true);
       // The record's state update. (After a failure nothing queued is sent: what was sent is a prefix
       // of the journal's order, as after any interruption.)
@@ -508,6 +515,7 @@ export class SyncEngine {
     // What the sheet holds now, in every shape we need to compare.
     const union = maxShape(maxShape(old, next), p.pending?.shape ?? old);
     const unionArea = areaAt(anchor, union);
+    await refuseToWrite(s, unionArea, t.sheet.name, () => prep.layout().columnFormats); // issue 22: merged, table, protected, 1904
     const tRead = performance.now();
     // Read ahead of the lock (the session's snapshot) unless this is the second look after a change.
     const early = ahead && s.holds(unionArea);
@@ -742,7 +750,7 @@ export class SyncEngine {
     o: { signal?: AbortSignal; onProgress?: (p: QueueProgress) => void; readable?: (p: LocalPlacement) => boolean } = {},
   ): Promise<QueueProgress> {
     // One read of the workbook for every placement: state, tracking and all their cells.
-    const view = await this.session({ trackedValues: "all", ...(o.signal ? { signal: o.signal } : {}) });
+    const view = await this.session({ trackedValues: "all", writeChecks: true, ...(o.signal ? { signal: o.signal } : {}) });
     const identity = await view.identity();
     const all = await loadPlacements(view);
     const byDeployment = new Map<number, Map<number, Report> | Error>();

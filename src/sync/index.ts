@@ -24,6 +24,7 @@
 //   placementStatus(facts) → the one status of a placement (badge, lines); describeChange(stats).
 //   SyncContext: deploymentName / deploymentNames / dataFor(deploymentId) for several deployments.
 //   fork(engine)   → ForkOutcome   (copied workbook: new workbook id, placements re-connected)
+//   keepIdentity(engine)           (not a copy: the same file renamed or moved; records its new URL)
 //   home(engine)   → HomeData      (all platform placements of the workbook + local; DENIED read-only;
 //                                   throws HomeLimitError on 422)
 //   upsertReport / assignNewPublicId / UpsertStopped — upsert semantics (409 causes).
@@ -52,7 +53,7 @@ export type {
   CellDiff,
   PreparedRefresh,
 } from "./engine.ts";
-export { check, fork, home, HomeLimitError } from "./check.ts";
+export { check, fork, home, HomeLimitError, keepIdentity } from "./check.ts";
 export type { CheckReport, PlacementCheck, EditState, ForkOutcome, HomeData, HomeEntry } from "./check.ts";
 export { upsertReport, assignNewPublicId, UpsertStopped } from "./upsert.ts";
 export type { UpsertOutcome } from "./upsert.ts";

@@ -16,6 +16,7 @@ import type {
   AreaStyleRead,
   Command,
   CommitStats,
+  Obstacle,
   ReadOptions,
   SheetChange,
   SheetPort,
@@ -186,6 +187,17 @@ export class Session implements SheetPort {
     if (known !== undefined) return known;
     await this.flush();
     return this.port.frozenRows(sheetId);
+  }
+  /** What would refuse a write to the area: from the snapshot when it checked this area (writeChecks). */
+  async obstacles(area: Area): Promise<Obstacle[]> {
+    const known = this.snap.obstacles?.find((o) => sameArea(o.area, area));
+    if (known) return known.found;
+    await this.flush();
+    return (await this.port.obstacles?.(area)) ?? [];
+  }
+  async dateSystem(): Promise<1900 | 1904> {
+    if (this.snap.dateSystem) return this.snap.dateSystem;
+    return (await this.port.dateSystem?.()) ?? 1900;
   }
   async pictures(sheetId: string): Promise<Array<{ name: string; width: number; height: number }>> {
     return this.port.pictures(sheetId);

@@ -209,6 +209,30 @@ export function describeError(e: unknown): HumanError {
       next: "Make room below or to the right of the placement (Cellbound never pushes other content aside), then refresh again.",
     };
   }
+  if (/TargetObstacle/.test(tag)) {
+    return {
+      title: "Cellbound cannot write there",
+      detail: messageOf(e),
+      next: "Remove what is in the way (it is named above) or choose other cells, then try again.",
+    };
+  }
+  if (/InvalidSelection/.test(tag)) {
+    return { title: "Select one cell", detail: messageOf(e), next: "Click the one cell where the report should start, then try again." };
+  }
+  if (/PictureTooLarge/.test(tag)) {
+    return {
+      title: "The picture is too large for Excel on the web",
+      detail: messageOf(e),
+      next: "Make the dashboard smaller on the platform, or insert the picture from Excel desktop.",
+    };
+  }
+  if (/InvalidOperationInCellEditMode/.test(tag)) {
+    return {
+      title: "Waiting for you to finish editing the cell",
+      detail: "Excel does not let add-ins change the workbook while a cell is being edited, so nothing was changed.",
+      next: "Press Enter or Esc to finish editing the cell, then try again.",
+    };
+  }
   if (/PayloadSize|RequestPayloadSizeLimitExceeded/i.test(tag)) {
     return {
       title: "Excel refused a write that was too large",

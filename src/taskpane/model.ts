@@ -215,6 +215,8 @@ export interface Workspace {
   saveReport(input: SaveReportInput, signal?: AbortSignal): Promise<ReportSummary>;
   /** A copied workbook: give it its own id and connect its placements anew (the original's stay). */
   fork(signal?: AbortSignal): Promise<{ reconnected: number; failed: string[] }>;
+  /** Not a copy: the same file renamed or moved; keep its id and record its new address. */
+  keepIdentity(signal?: AbortSignal): Promise<void>;
   /** Hear about changes in the workbook (edits, inserted rows, renamed sheets); returns unsubscribe. */
   watch(listener: () => void): () => void;
   /** Stop background work (token renewal, event listeners). */

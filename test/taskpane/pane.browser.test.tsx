@@ -329,6 +329,19 @@ describe("task pane views", () => {
     expect(calls).toContain("fork");
   });
 
+  it("a workbook whose address changed can be kept as the same file (renamed or moved): never forked without asking", async () => {
+    const { backend, calls } = scriptedBackend({ home: { ...HOME, copied: true } });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
+    await until(() => root.textContent!.includes("This looks like a copy of another workbook"));
+    expect(calls).not.toContain("fork");
+    button(root, "It is the same file, renamed or moved").click();
+    await until(() => root.textContent!.includes("Recorded: this is the same workbook"));
+    expect(calls).toContain("keepIdentity");
+    expect(calls).not.toContain("fork");
+  });
+
   it("one notification area: a bad URL on Connect replaces the sign-in error, with advice fitted to Connect", async () => {
     const { backend } = scriptedBackend({ home: HOME });
     const store = new PaneStore(backend, new SecretStore(memoryStore()));

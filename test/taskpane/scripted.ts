@@ -85,6 +85,7 @@ export function scriptedBackend(script: Script) {
       calls.push("fork");
       return { reconnected: 2, failed: [] };
     },
+    keepIdentity: async () => void calls.push("keepIdentity"),
     watch: (listener) => {
       watchers.push(listener);
       return () => void watchers.splice(watchers.indexOf(listener), 1);

@@ -468,6 +468,15 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
     },
   },
   {
+    name: 'keepFormats: a number written where text was (format "@") reads back as a number',
+    async run({ port, sheet }) {
+      await port.write(at(sheet, 0, 0), [["#N/A", "x"]], { columnFormats: [null, "0.00"] });
+      await port.write(at(sheet, 0, 0), [[12.5, 3]], { columnFormats: [null, "0.00"], keepFormats: true });
+      checkEqual((await readAll(port, area(sheet, 0, 0, 1, 2))).rows, [[12.5, 3]], "numbers, not the text of numbers");
+      checkEqual((await port.readStyle(area(sheet, 0, 0, 1, 2))).numberFormats, [["General", "0.00"]], "the column's format, not @");
+    },
+  },
+  {
     name: "freezeRows freezes the top rows; 0 unfreezes",
     async run({ port, sheet }) {
       checkEqual(await port.frozenRows(sheet.id), 0, "nothing frozen on a new sheet");

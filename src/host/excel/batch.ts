@@ -10,7 +10,23 @@
 //              two and sent again (nothing of it was applied). A data command updates the part the
 //              snapshot found (no look-up); without a snapshot the commit looks the parts up first.
 import { areaA1, parseAddress } from "../a1.ts";
-import type { Area, Command, CommitStats, SheetRef, SheetValue, Snapshot, SnapshotRequest, TrackedArea, WriteOptions } from "../port.ts";
+import { fitColumnsToCells } from "./autofit.ts";
+import { queueDateSystem } from "./date-system.ts";
+import { queueTrackName } from "./replace.ts";
+import { clearTextFormat, hasNonText } from "./text-format.ts";
+import { queueObstacles } from "./obstacles.ts";
+import type {
+  Area,
+  Command,
+  CommitStats,
+  Obstacle,
+  SheetRef,
+  SheetValue,
+  Snapshot,
+  SnapshotRequest,
+  TrackedArea,
+  WriteOptions,
+} from "../port.ts";
 import { dataToJson, validateArea } from "../validate.ts";
 import { HostError, isPayloadTooLarge } from "./errors.ts";
 import { DATA_NS, dataXml, parseDataXml, WORKBOOK_NS } from "./storage.ts";
@@ -24,6 +40,8 @@ export interface ExcelBasis {
   parts: Map<string, string[]>;
   /** Lower-case full names (with TRACK_PREFIX) of the tracking names that exist. */
   names: Set<string>;
+  /** Sheet names by id (a re-pointed name's formula names its sheet). */
+  sheetNames: Map<string, string>;
 }
 
 export interface BatchLimits {
@@ -76,6 +94,8 @@ export interface RawSnapshot {
   corrupt: string[];
   values: Snapshot["values"];
   frozenRows: Map<string, number>;
+  obstacles?: Array<{ area: Area; found: Obstacle[] }>;
+  dateSystem?: 1900 | 1904;
   basis: ExcelBasis;
 }
 
@@ -94,6 +114,7 @@ export async function readSnapshot(
   settingKey: string,
   /** Called between the first and second sync with what the first found, to queue writes that ride along. */
   between?: (found: { identityParts: number; mirror: boolean }) => boolean,
+  supports: (version: string) => boolean = () => true,
 ): Promise<RawSnapshot> {
   const wb = ctx.workbook;
   wb.load("name");
@@ -111,6 +132,14 @@ export async function readSnapshot(
   for (const a of areas) validateArea(a);
   const reader = new ValueReader(ctx, areas, limits);
   reader.queue();
+  // Write checks (issue 22): obstacles of each area read, in the sync that first knows the area.
+  const checks: Array<{ area: Area; found: () => Obstacle[] }> = [];
+  const check = (a: Area) => {
+    const ws = wb.worksheets.getItem(a.sheetId);
+    checks.push({ area: a, found: queueObstacles(ws, ws.getRangeByIndexes(a.row, a.col, a.rows, a.cols), supports) });
+  };
+  if (req.writeChecks) for (const a of areas) check(a);
+  const dateSystem = req.writeChecks ? queueDateSystem(ctx) : null;
   await sync(ctx, req.signal);
   reader.collect();
 
@@ -122,7 +151,10 @@ export async function readSnapshot(
   const wanted = req.trackedValues;
   for (const t of tracked) {
     if (!t.area) continue;
-    if (wanted === "all" || (wanted ?? []).some((w) => w.toLowerCase() === t.name.toLowerCase())) reader.add(t.area);
+    if (wanted === "all" || (wanted ?? []).some((w) => w.toLowerCase() === t.name.toLowerCase())) {
+      reader.add(t.area);
+      if (req.writeChecks) check(t.area);
+    }
   }
   const idXml = idParts.items.map((p) => p.getXml());
   const dataXmls = dataParts.items.map((p) => ({ id: p.id, xml: p.getXml() }));
@@ -131,7 +163,7 @@ export async function readSnapshot(
   let first = true;
   while (first || !reader.done()) {
     reader.queue();
-    if (first && idXml.length + dataXmls.length === 0 && reader.done() && !queued) break; // nothing to ask: no round trip
+    if (first && idXml.length + dataXmls.length === 0 && reader.done() && !queued && checks.length === areas.length) break; // nothing to ask: no round trip
     first = false;
     await sync(ctx, req.signal).catch((e: unknown) => {
       if (!isPayloadTooLarge(e) || !reader.shrink()) throw e;
@@ -166,7 +198,9 @@ export async function readSnapshot(
     corrupt,
     values: reader.result(),
     frozenRows: new Map(frozen.map((f) => [f.id, f.at.isNullObject || f.at.rowIndex !== 0 ? 0 : f.at.rowCount])),
-    basis: { parts, names: new Set(ours.map((n) => n.name.toLowerCase())) },
+    ...(req.writeChecks ? { obstacles: checks.map((c) => ({ area: c.area, found: c.found() })) } : {}),
+    ...(dateSystem ? { dateSystem: dateSystem() } : {}),
+    basis: { parts, names: new Set(ours.map((n) => n.name.toLowerCase())), sheetNames: new Map(sheetRefs.map((x) => [x.id, x.name])) },
   };
 }
 
@@ -256,6 +290,13 @@ interface Op {
   split?: () => Op[] | null;
   progress?: () => void;
   cells: number;
+  /**
+   * A block written under keepFormats that holds numbers or booleans: the formats it must read first,
+   * so that no number lands in a cell formatted "@" (text-format.ts), and what to do with them.
+   */
+  formatsFirst?: { area: Area; use(current: string[][]): void };
+  /** Work that needs what this op's sync did (the width fit after a style with autofit). */
+  after?: (ctx: Excel.RequestContext) => Promise<void>;
 }
 
 /** Facts learnt during one sync that become true only when it succeeds (parts added, names). */
@@ -292,6 +333,7 @@ export async function runCommit(
     ops.push(
       ...opsOf(c, {
         maxBytes: limits.requestBytes,
+        sheetNames: known.sheetNames,
         parts,
         names,
         deleteExtras: () => (extrasDeleted ? [] : ((extrasDeleted = true), extras)),
@@ -308,6 +350,17 @@ export async function runCommit(
     let j = i,
       bytes = 0;
     while (j < ops.length && (j === i || bytes + ops[j]!.bytes <= budget)) bytes += ops[j++]!.bytes;
+    const guarded = ops.slice(i, j).filter((op) => op.formatsFirst);
+    if (guarded.length) {
+      // One read of the formats of every block in this sync that gets numbers under keepFormats.
+      const loads = guarded.map((op) => range(ctx, op.formatsFirst!.area).load("numberFormat"));
+      stats.syncs++;
+      await sync(ctx, o.signal);
+      guarded.forEach((op, k) => {
+        op.formatsFirst!.use(loads[k]!.numberFormat as string[][]);
+        delete op.formatsFirst;
+      });
+    }
     const scope: SyncScope = { added: new Map(), names: new Map() };
     if (screen) ctx.application.suspendScreenUpdatingUntilNextSync();
     if (o.calcSuspend && ops.slice(i, j).some((op) => op.cells > 0)) ctx.application.suspendApiCalculationUntilNextSync();
@@ -344,6 +397,12 @@ export async function runCommit(
       stats.cellsWritten += ops[k]!.cells;
       ops[k]!.progress?.();
     }
+    for (let k = i; k < j; k++) {
+      const after = ops[k]!.after;
+      if (!after) continue;
+      await after(ctx);
+      stats.syncs += 2;
+    }
     i = j;
     budget = limits.requestBytes;
   }
@@ -358,15 +417,17 @@ async function lookUp(
   signal: AbortSignal | undefined,
   stats: CommitStats,
 ): Promise<ExcelBasis> {
-  const basis: ExcelBasis = { parts: new Map(), names: new Set() };
+  const basis: ExcelBasis = { parts: new Map(), names: new Set(), sheetNames: new Map() };
   const wantsData = commands.some((c) => c.kind === "data");
   const wantsNames = commands.some((c) => c.kind === "track" || c.kind === "untrack");
   if (!wantsData && !wantsNames) return basis;
   const dataParts = wantsData ? ctx.workbook.customXmlParts.getByNamespace(DATA_NS).load("items/id") : null;
   const names = wantsNames ? ctx.workbook.names.load("items/name") : null;
+  const sheets = wantsNames ? ctx.workbook.worksheets.load("items/id,items/name") : null;
   await sync(ctx, signal);
   stats.syncs++;
   for (const n of names?.items ?? []) basis.names.add(n.name.toLowerCase());
+  for (const w of sheets?.items ?? []) basis.sheetNames.set(w.id, w.name);
   if (dataParts && dataParts.items.length > 0) {
     const xmls = dataParts.items.map((p) => ({ id: p.id, xml: p.getXml() }));
     await sync(ctx, signal);
@@ -381,6 +442,7 @@ async function lookUp(
 
 interface OpState {
   maxBytes: number;
+  sheetNames: Map<string, string>;
   parts: Map<string, Excel.CustomXmlPart>;
   names: Set<string>;
   deleteExtras(): Excel.CustomXmlPart[];
@@ -415,7 +477,15 @@ function opsOf(c: Command, st: OpState): Op[] {
       ];
     case "style":
       return [
-        { bytes: styleBytes(c.area, c.style.columnFormats), cells: 0, queue: (ctx) => applyStyle(range(ctx, c.area), c.area, c.style) },
+        {
+          bytes: styleBytes(c.area, c.style.columnFormats),
+          cells: 0,
+          queue: (ctx) => applyStyle(range(ctx, c.area), c.area, { ...c.style, autofit: false }),
+          // autofitColumns() would fit whole columns: fit the area's own text once it is written (autofit.ts).
+          ...(c.style.autofit
+            ? { after: (ctx: Excel.RequestContext) => fitColumnsToCells(ctx, ctx.workbook.worksheets.getItem(c.area.sheetId), c.area) }
+            : {}),
+        },
       ];
     case "freeze":
       return [{ bytes: 128, cells: 0, queue: (ctx) => ctx.workbook.worksheets.getItem(c.sheetId).freezePanes.freezeRows(c.rows) }];
@@ -427,9 +497,9 @@ function opsOf(c: Command, st: OpState): Op[] {
           cells: 0,
           queue: (ctx, scope) => {
             const key = full.toLowerCase();
-            if (scope.names.get(key) ?? st.names.has(key)) ctx.workbook.names.getItem(full).delete();
-            const item = ctx.workbook.names.add(full, range(ctx, c.area), "Cellbound placement (do not edit)");
-            item.visible = false;
+            // Re-point an existing name in one command, never delete-then-add (a failing sync keeps a prefix: replace.ts).
+            const existing = (scope.names.get(key) ?? st.names.has(key)) ? ctx.workbook.names.getItem(full) : null;
+            queueTrackName(ctx, existing, full, range(ctx, c.area), st.sheetNames.get(c.area.sheetId) ?? "", c.area);
             scope.names.set(key, true);
           },
         },
@@ -471,7 +541,6 @@ export function applyStyle(r: Excel.Range, area: Area, style: import("../port.ts
   if (style.bold !== undefined) r.format.font.bold = style.bold;
   if (style.fill === null) r.format.fill.clear();
   else if (style.fill !== undefined) r.format.fill.color = style.fill;
-  if (style.autofit) r.format.autofitColumns();
 }
 
 /** A write as blocks that end on chunk boundaries (breakRows) and stay under the request budget. */
@@ -518,13 +587,26 @@ function blockOp(
   let bytes = 0;
   for (let r = from; r < from + count; r++) bytes += rowBytes[r]!;
   const onProgress = c.options?.onProgress;
+  let blockFormats: Array<Array<string | null>> = formats.slice(from, from + count);
+  const rows = c.grid.slice(from, from + count);
+  const guard = c.options?.keepFormats && hasNonText(rows);
   return {
     bytes,
     cells: count * cols,
+    ...(guard
+      ? {
+          formatsFirst: {
+            area: { sheetId: c.at.sheetId, row: c.at.row + from, col: c.at.col, rows: count, cols },
+            use: (current: string[][]) => {
+              blockFormats = clearTextFormat(blockFormats, rows, current, (col) => c.options?.columnFormats?.[col] ?? "General");
+            },
+          },
+        }
+      : {}),
     queue: (ctx) => {
       const r = ctx.workbook.worksheets.getItem(c.at.sheetId).getRangeByIndexes(c.at.row + from, c.at.col, count, cols);
-      r.numberFormat = formats.slice(from, from + count) as string[][];
-      r.values = c.grid.slice(from, from + count) as SheetValue[][];
+      r.numberFormat = blockFormats as string[][];
+      r.values = rows as SheetValue[][];
     },
     ...(onProgress ? { progress: () => onProgress(from + count, total) } : {}),
     split: () => {

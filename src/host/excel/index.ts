@@ -13,6 +13,12 @@
 //   track  — hidden workbook-scoped names, which Excel moves when rows/columns are inserted;
 //   identity / data — custom XML parts (+ settings mirror), see storage.ts;
 //   events — WorksheetCollection.onChanged/onAdded/onDeleted (+ onNameChanged on ExcelApi 1.17).
+//
+// Real Excel's sharp edges (issue 22; docs/EXCEL-FIDELITY.md "Sharp edges") live in their own modules:
+// cell-edit.ts (every batch with delayForCellEdit), text-format.ts (no number into an "@" cell),
+// replace.ts (no delete-then-add), obstacles.ts (merged cells, tables, protection), autofit.ts (fit the
+// placed cells, not whole columns), date-system.ts (1904), picture-limit.ts (5 MB on the web),
+// probes.ts (the Diagnostics view's checks of Excel itself).
 
 import { areaA1 } from "../a1.ts";
 import type {
@@ -26,6 +32,7 @@ import type {
   Snapshot,
   SnapshotRequest,
   HostKind,
+  Obstacle,
   ReadOptions,
   SheetChange,
   SheetPort,
@@ -35,16 +42,27 @@ import type {
   WorkbookIdentity,
   WriteOptions,
   WriteStats,
+  SetDataOptions,
 } from "../port.ts";
 import { pictureSize, PortInputError, validateArea, validateDataKey, validateGrid, validatePlacement } from "../validate.ts";
 import { describeCommands, readSnapshot, runCommit, TRACK_PREFIX, trackedFromFormula, type BatchLimits, type ExcelBasis } from "./batch.ts";
 import { validateCommands } from "../batch.ts";
 import { HostError, isPayloadTooLarge, wrap } from "./errors.ts";
+import { DataChangedError } from "../port.ts";
+import { dataToJson } from "../validate.ts";
+import { officeErrorCode } from "./errors.ts";
+import { runInExcel } from "./cell-edit.ts";
+import { queueObstacles } from "./obstacles.ts";
+import { checkPictureFits } from "./picture-limit.ts";
+import { queueDateSystem } from "./date-system.ts";
+import { PICTURE_PENDING_SUFFIX, pictureNamed, queueReplacePicture } from "./replace.ts";
 import {
   DATA_NS,
+  dataXml,
   identityXml,
   parseDataXml,
   parseIdentityXml,
+  storedIs,
   storedIdentitySchema,
   WORKBOOK_NS,
   WORKBOOK_SETTING,
@@ -115,7 +133,8 @@ export class ExcelPort implements SheetPort {
 
   private run<T>(doing: string, batch: (ctx: Excel.RequestContext) => Promise<T>, signal?: AbortSignal): Promise<T> {
     signal?.throwIfAborted();
-    const run = this.supports("1.20") && doing.startsWith("writing") ? this.X.run({ mergeUndoGroup: true }, batch) : this.X.run(batch);
+    // Every batch waits while the user edits a cell (cell-edit.ts); a write is one undo step on ExcelApi 1.20.
+    const run = runInExcel(this.X, batch, this.supports("1.20") && doing.startsWith("writing") ? { mergeUndoGroup: true } : {});
     return run.catch((e: unknown) => {
       if ((e as Error)?.name === "AbortError" || (signal?.aborted && e === signal.reason)) throw e;
       return wrap(e, doing);
@@ -152,13 +171,21 @@ export class ExcelPort implements SheetPort {
       async (ctx) => {
         // A workbook Cellbound never saw gets its identity in the snapshot's second sync (no extra round trip).
         let created: StoredIdentity | null = null;
-        const raw = await readSnapshot(ctx, this.sync, req, this.limits, WORKBOOK_SETTING, (found) => {
-          if (found.identityParts > 0 || found.mirror) return false;
-          created = { workbookId: crypto.randomUUID(), documentUrl: this.documentUrl() };
-          writeIdentityXml(ctx, [], created);
-          ctx.workbook.settings.add(WORKBOOK_SETTING, JSON.stringify(created));
-          return true;
-        });
+        const raw = await readSnapshot(
+          ctx,
+          this.sync,
+          req,
+          this.limits,
+          WORKBOOK_SETTING,
+          (found) => {
+            if (found.identityParts > 0 || found.mirror) return false;
+            created = { workbookId: crypto.randomUUID(), documentUrl: this.documentUrl() };
+            writeIdentityXml(ctx, [], created);
+            ctx.workbook.settings.add(WORKBOOK_SETTING, JSON.stringify(created));
+            return true;
+          },
+          (v) => this.supports(v),
+        );
         if (raw.corrupt.length) throw corruptData(raw.corrupt[0]!);
         const identity = created
           ? describe(created, this.documentUrl(), raw.workbookName)
@@ -170,6 +197,8 @@ export class ExcelPort implements SheetPort {
           data: raw.data,
           values: raw.values,
           frozenRows: raw.frozenRows,
+          ...(raw.obstacles ? { obstacles: raw.obstacles } : {}),
+          ...(raw.dateSystem ? { dateSystem: raw.dateSystem } : {}),
           basis: raw.basis,
         };
       },
@@ -256,19 +285,30 @@ export class ExcelPort implements SheetPort {
   }
 
   async forkIdentity(): Promise<WorkbookIdentity> {
-    return this.run("forking the workbook identity", async (ctx) => {
+    return this.recordIdentity("forking the workbook identity", crypto.randomUUID());
+  }
+
+  /** Store `workbookId` with the current URL (part + settings mirror). */
+  private recordIdentity(doing: string, workbookId: string): Promise<WorkbookIdentity> {
+    return this.run(doing, async (ctx) => {
       const wb = ctx.workbook;
       wb.load("name");
       const parts = wb.customXmlParts.getByNamespace(WORKBOOK_NS);
       parts.load("items/id");
       await this.sync(ctx);
       const url = this.documentUrl();
-      const stored: StoredIdentity = { workbookId: crypto.randomUUID(), documentUrl: url };
+      const stored: StoredIdentity = { workbookId, documentUrl: url };
       writeIdentityXml(ctx, parts.items, stored);
       wb.settings.add(WORKBOOK_SETTING, JSON.stringify(stored));
       await this.sync(ctx);
       return describe(stored, url, wb.name);
     });
+  }
+
+  /** issue 22 (7): the person says this is the same file, renamed or moved: keep the id, record the URL. */
+  async keepIdentity(): Promise<WorkbookIdentity> {
+    const now = await this.identity();
+    return now.copied ? this.recordIdentity("recording the workbook's new address", now.workbookId) : now;
   }
 
   async sheets(): Promise<SheetRef[]> {
@@ -286,7 +326,15 @@ export class ExcelPort implements SheetPort {
       ws.load("id,name");
       const r = ctx.workbook.getSelectedRange();
       r.load("rowIndex,columnIndex,rowCount,columnCount");
-      await this.sync(ctx);
+      // issue 22 (8): getSelectedRange fails when several areas are selected.
+      await this.sync(ctx).catch((e: unknown) => {
+        if (officeErrorCode(e) === "InvalidSelection")
+          throw new HostError(
+            "InvalidSelection",
+            "Several ranges are selected: select one cell where the report should start, then try again.",
+          );
+        throw e;
+      });
       return {
         sheet: { id: ws.id, name: ws.name },
         area: { sheetId: ws.id, row: r.rowIndex, col: r.columnIndex, rows: r.rowCount, cols: r.columnCount },
@@ -329,7 +377,7 @@ export class ExcelPort implements SheetPort {
       const n = Math.min(blockRows, area.rows - r0);
       let values: SheetValue[][];
       try {
-        values = await this.X.run(async (ctx) => {
+        values = await runInExcel(this.X, async (ctx) => {
           const range = ctx.workbook.worksheets.getItem(area.sheetId).getRangeByIndexes(area.row + r0, area.col, n, area.cols);
           range.load("values");
           await this.sync(ctx, options.signal);
@@ -390,6 +438,26 @@ export class ExcelPort implements SheetPort {
     });
   }
 
+  /** issue 22 (8): merged cells, tables and sheet protection in an area (obstacles.ts), in one sync. */
+  async obstacles(area: Area): Promise<Obstacle[]> {
+    validateArea(area);
+    return this.run(`checking ${areaA1(area)} for merged cells, tables and protection`, async (ctx) => {
+      const ws = ctx.workbook.worksheets.getItem(area.sheetId);
+      const found = queueObstacles(ws, ws.getRangeByIndexes(area.row, area.col, area.rows, area.cols), (v) => this.supports(v));
+      await this.sync(ctx);
+      return found();
+    });
+  }
+
+  /** issue 22 (10): 1900 or 1904, from DATE(1904,1,2) evaluated by Excel (date-system.ts). */
+  async dateSystem(): Promise<1900 | 1904> {
+    return this.run("reading the workbook's date system", async (ctx) => {
+      const system = queueDateSystem(ctx);
+      await this.sync(ctx);
+      return system();
+    });
+  }
+
   // ---- tracking ----------------------------------------------------------------------------
   async track(name: string, area: Area): Promise<void> {
     await this.commit([{ kind: "track", name, area }]);
@@ -428,29 +496,33 @@ export class ExcelPort implements SheetPort {
   // ---- pictures (ExcelApi 1.9: Worksheet.shapes, Shape.delete; Range.left/top give a cell's place) ----
   async putPicture(name: string, base64: string, at?: Pick<Area, "sheetId" | "row" | "col">): Promise<{ sheetId: string; name: string }> {
     pictureSize(base64);
+    checkPictureFits(this.host, base64); // issue 22 (6): one request, 5 MB on Excel on the web
     if (!this.supports("1.14")) throw new Error("Pictures need a newer Excel (ExcelApi 1.14: Microsoft 365 or Excel on the web).");
     return this.run(`putting the picture ${name}`, async (ctx) => {
       let sheetId = at?.sheetId;
       if (!sheetId) {
         const sheets = ctx.workbook.worksheets.load("items/id");
         await this.sync(ctx);
-        const found = sheets.items.map((ws) => ({ ws, s: ws.shapes.getItemOrNullObject(name).load("id") }));
+        const found = sheets.items.map((ws) => ({
+          ws,
+          s: ws.shapes.getItemOrNullObject(name).load("id"),
+          pending: ws.shapes.getItemOrNullObject(name + PICTURE_PENDING_SUFFIX).load("id"),
+        }));
         await this.sync(ctx);
-        sheetId = found.find((f) => !f.s.isNullObject)?.ws.id;
+        sheetId = found.find((f) => !f.s.isNullObject || !f.pending.isNullObject)?.ws.id;
         if (!sheetId) throw new PortInputError(`no picture named ${name} to replace`);
       }
       const ws = ctx.workbook.worksheets.getItem(sheetId);
       const old = ws.shapes.getItemOrNullObject(name).load("left,top");
+      const stray = ws.shapes.getItemOrNullObject(name + PICTURE_PENDING_SUFFIX).load("left,top");
       const cell = at ? ws.getRangeByIndexes(at.row, at.col, 1, 1).load("left,top") : null;
       await this.sync(ctx);
-      const left = cell ? cell.left : old.isNullObject ? 0 : old.left;
-      const top = cell ? cell.top : old.isNullObject ? 0 : old.top;
-      // Delete and add in one sync: the sheet never shows two pictures or none.
-      if (!old.isNullObject) old.delete();
-      const shape = ws.shapes.addImage(base64);
-      shape.name = name;
-      shape.left = left;
-      shape.top = top;
+      const where = !old.isNullObject ? old : !stray.isNullObject ? stray : null; // a replacement left half-done counts
+      const left = cell ? cell.left : where ? where.left : 0;
+      const top = cell ? cell.top : where ? where.top : 0;
+      // issue 22 (3): add the new picture, then delete the old one, then rename, in one sync: a failure
+      // at any command leaves a picture findable by this name (a sync is not atomic; replace.ts).
+      queueReplacePicture(ws, name, base64, { left, top }, old.isNullObject ? null : old, stray.isNullObject ? null : stray);
       await this.sync(ctx);
       return { sheetId, name };
     });
@@ -461,7 +533,14 @@ export class ExcelPort implements SheetPort {
     return this.run("listing pictures", async (ctx) => {
       const shapes = ctx.workbook.worksheets.getItem(sheetId).shapes.load("items/name,items/type,items/width,items/height");
       await this.sync(ctx);
-      return shapes.items.filter((s) => s.type === "Image").map((s) => ({ name: s.name, width: s.width, height: s.height }));
+      const images = shapes.items.filter((s) => s.type === "Image");
+      const names = images.map((s) => s.name);
+      // A replacement interrupted at its last command left the picture under its temporary name (replace.ts).
+      const shown = (n: string) =>
+        n.endsWith(PICTURE_PENDING_SUFFIX) && pictureNamed(names, n.slice(0, -PICTURE_PENDING_SUFFIX.length)) === n
+          ? n.slice(0, -PICTURE_PENDING_SUFFIX.length)
+          : n;
+      return images.map((s) => ({ name: shown(s.name), width: s.width, height: s.height }));
     });
   }
 
@@ -478,8 +557,25 @@ export class ExcelPort implements SheetPort {
     });
   }
 
-  async setData(key: string, value: unknown): Promise<void> {
-    await this.commit([{ kind: "data", key, value }]);
+  async setData(key: string, value: unknown, options: SetDataOptions = {}): Promise<void> {
+    if (!options.ifUnchanged) {
+      await this.commit([{ kind: "data", key, value }]);
+      return;
+    }
+    validateDataKey(key);
+    const json = dataToJson(key, value);
+    const stored = await this.run(`storing data ${key}`, async (ctx) => {
+      const all = (await this.dataParts(ctx)).filter((d) => d.key === key);
+      // issue 22 (5): re-read just before the write; someone else changed it since the caller read it.
+      if (options.ifUnchanged && !storedIs(all[0]?.json, options.ifUnchanged.value)) return false;
+      const xml = dataXml(key, json);
+      if (all[0]) all[0].part.setXml(xml);
+      else ctx.workbook.customXmlParts.add(xml);
+      for (const extra of all.slice(1)) extra.part.delete();
+      await this.sync(ctx);
+      return true;
+    });
+    if (!stored) throw new DataChangedError(key);
   }
 
   // ---- events ------------------------------------------------------------------------------

@@ -25,7 +25,9 @@ import type {
   WorkbookIdentity,
   WriteOptions,
   WriteStats,
+  SetDataOptions,
 } from "../port.ts";
+import { DataChangedError, sameData } from "../port.ts";
 import {
   dataToJson,
   pictureSize,
@@ -236,6 +238,11 @@ export class MemoryPort implements SheetPort {
     this.wb.recordedUrl = this.wb.url;
     return this.describe();
   }
+  async keepIdentity(): Promise<WorkbookIdentity> {
+    await this.identity();
+    this.wb.recordedUrl = this.wb.url;
+    return this.describe();
+  }
   private describe(): WorkbookIdentity {
     const { workbookId, url, recordedUrl, name } = this.wb;
     return {
@@ -403,9 +410,11 @@ export class MemoryPort implements SheetPort {
     const text = this.wb.data.get(k);
     return text === undefined ? undefined : JSON.parse(text);
   }
-  async setData(k: string, value: unknown): Promise<void> {
+  async setData(k: string, value: unknown, options: SetDataOptions = {}): Promise<void> {
     validateDataKey(k);
-    this.wb.data.set(k, dataToJson(k, value));
+    const json = dataToJson(k, value);
+    if (options.ifUnchanged && !sameData(await this.getData(k), options.ifUnchanged.value)) throw new DataChangedError(k);
+    this.wb.data.set(k, json);
   }
 
   async onChange(listener: (change: SheetChange) => void): Promise<() => Promise<void>> {

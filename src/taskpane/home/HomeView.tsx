@@ -170,9 +170,15 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
       {home?.copied && (
         <div class="cb-message cb-message-warning" role="status">
           <strong>This looks like a copy of another workbook</strong>
-          <p>It carries the same workbook id as another file, so its placements are still the original's.</p>
+          <p>
+            It carries the same workbook id as a file at another address, so its placements are still that file's. If you renamed or moved
+            this file (or saved it under a new name and no longer use the old one), it is the same workbook.
+          </p>
           <button type="button" class="cb-btn" disabled={store.busy.value !== null} onClick={() => void store.fork()}>
             Make this a separate workbook
+          </button>{" "}
+          <button type="button" class="cb-btn" disabled={store.busy.value !== null} onClick={() => void store.keepIdentity()}>
+            It is the same file, renamed or moved
           </button>
         </div>
       )}

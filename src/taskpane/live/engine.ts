@@ -13,6 +13,7 @@ import {
   groupingKeys,
   parseJsonQuery,
   fork,
+  keepIdentity,
   home,
   SyncEngine,
   type HandEdits,
@@ -27,7 +28,7 @@ import { freeAreaBeside, readSelectionContext, selectionState, type SelectionDep
 
 export type WorkbookOps = Pick<
   Workspace,
-  "home" | "place" | "refresh" | "refreshAll" | "locate" | "disconnect" | "fork" | "watch" | "close"
+  "home" | "place" | "refresh" | "refreshAll" | "locate" | "disconnect" | "fork" | "keepIdentity" | "watch" | "close"
 > &
   Required<Pick<Workspace, "selectionState" | "selectionContext" | "besideArea">> & {
     /** The placement under the Excel selection (for the comments pane's "which dashboard"). */
@@ -276,6 +277,9 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
     async activeSheetPictures() {
       const { sheet } = await port.selection();
       return (await port.pictures(sheet.id)).map((p) => p.name);
+    },
+    async keepIdentity() {
+      await keepIdentity(engine);
     },
     async fork(signal) {
       const out = await fork(engine, signal ? { signal } : {});

@@ -73,6 +73,7 @@ export async function openWorkspace(
     preview: (q, pivot, signal) => catalog.preview(q, pivot, signal),
     saveReport: async (i, signal) => summarize(await catalog.saveReport(i, signal)),
     fork: (signal) => ops.fork(signal),
+    keepIdentity: (signal) => ops.keepIdentity(signal),
     watch: (listener) => ops.watch(listener),
     comments,
     chat: createChatService(input, deployment, fetchImpl, chatDefaults),

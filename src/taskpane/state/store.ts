@@ -428,6 +428,19 @@ export class PaneStore {
     });
   }
 
+  /** Not a copy: the same file, renamed or moved. Keep its workbook id and record its new address. */
+  async keepIdentity(): Promise<void> {
+    await this.whileBusy("Recording the new address…", async (signal) => {
+      await this.requireWorkspace().keepIdentity(signal);
+      this.notice.value = {
+        tone: "success",
+        title: "Recorded: this is the same workbook",
+        detail: "Its placements stay connected as they were; Cellbound now knows the file's new address.",
+      };
+      await this.loadHome();
+    });
+  }
+
   /** Run a user action with the busy indicator and Cancel shown; a failure becomes the notice, never silence. */
   private async whileBusy(label: string, action: (signal: AbortSignal) => Promise<void>): Promise<void> {
     const c = this.begin(label);
