@@ -13,7 +13,7 @@ import { areaA1, parseAddress } from "../a1.ts";
 import { fitColumnsToCells } from "./autofit.ts";
 import { queueDateSystem } from "./date-system.ts";
 import { queueTrackName } from "./replace.ts";
-import { clearTextFormat, hasNonText } from "./text-format.ts";
+import { clearTextFormat, FORMAT_READ_CELLS, hasNonText } from "./text-format.ts";
 import { queueObstacles } from "./obstacles.ts";
 import type {
   Area,
@@ -351,16 +351,7 @@ export async function runCommit(
       bytes = 0;
     while (j < ops.length && (j === i || bytes + ops[j]!.bytes <= budget)) bytes += ops[j++]!.bytes;
     const guarded = ops.slice(i, j).filter((op) => op.formatsFirst);
-    if (guarded.length) {
-      // One read of the formats of every block in this sync that gets numbers under keepFormats.
-      const loads = guarded.map((op) => range(ctx, op.formatsFirst!.area).load("numberFormat"));
-      stats.syncs++;
-      await sync(ctx, o.signal);
-      guarded.forEach((op, k) => {
-        op.formatsFirst!.use(loads[k]!.numberFormat as string[][]);
-        delete op.formatsFirst;
-      });
-    }
+    if (guarded.length) stats.syncs += await readFormatsFirst(ctx, sync, guarded, o.signal);
     const scope: SyncScope = { added: new Map(), names: new Map() };
     if (screen) ctx.application.suspendScreenUpdatingUntilNextSync();
     if (o.calcSuspend && ops.slice(i, j).some((op) => op.cells > 0)) ctx.application.suspendApiCalculationUntilNextSync();
@@ -407,6 +398,37 @@ export async function runCommit(
     budget = limits.requestBytes;
   }
   return stats;
+}
+
+/**
+ * The formats of every block of a sync that gets numbers under keepFormats, read in as few syncs as the
+ * answer limit allows (FORMAT_READ_CELLS a sync), then handed to the blocks. Returns the syncs it took.
+ */
+async function readFormatsFirst(ctx: Excel.RequestContext, sync: Sync, ops: Op[], signal?: AbortSignal): Promise<number> {
+  const pieces: Array<{ op: number; range: Excel.Range; cells: number }> = [];
+  ops.forEach((op, k) => {
+    const a = op.formatsFirst!.area;
+    const step = Math.max(1, Math.floor(FORMAT_READ_CELLS / a.cols));
+    for (let r = 0; r < a.rows; r += step) {
+      const rows = Math.min(step, a.rows - r);
+      pieces.push({ op: k, range: range(ctx, { ...a, row: a.row + r, rows }), cells: rows * a.cols });
+    }
+  });
+  let syncs = 0;
+  for (let i = 0; i < pieces.length;) {
+    let cells = 0,
+      j = i;
+    while (j < pieces.length && (j === i || cells + pieces[j]!.cells <= FORMAT_READ_CELLS)) cells += pieces[j++]!.cells;
+    for (let k = i; k < j; k++) pieces[k]!.range.load("numberFormat");
+    syncs++;
+    await sync(ctx, signal);
+    i = j;
+  }
+  ops.forEach((op, k) => {
+    op.formatsFirst!.use(pieces.filter((p) => p.op === k).flatMap((p) => p.range.numberFormat as string[][]));
+    delete op.formatsFirst;
+  });
+  return syncs;
 }
 
 /** Without a snapshot: find the data parts and names the commands touch (one or two syncs). */
