@@ -44,6 +44,7 @@ import {
 import { NotRefreshed, runQueue, type QueueProgress } from "./queue.ts";
 import { prepareReport, runReport, type RowCut } from "./run-report.ts";
 import { describeChange, noAccessPrefix } from "./status.ts";
+import { isRefusal, mayChangePlacements, refusedRecordReason, viewOnlyPrefix, viewOnlyReason } from "./access.ts";
 import {
   addPlacement,
   classify,
@@ -167,6 +168,8 @@ export class SyncEngine {
   private readonly lock = new Lock();
   /** What Cellbound last wrote per placement, this session only (for "last written" in diffs). */
   private readonly lastWritten: LastWrittenStore;
+  /** Deployments whose platform refused a placement's record (a 403): view only from then on (access.ts). */
+  private readonly refused = new Set<number>();
 
   constructor(readonly ctx: SyncContext) {
     this.lastWritten = ctx.lastWritten ?? new Map<string, Grid>();
@@ -174,6 +177,11 @@ export class SyncEngine {
 
   placements(): Promise<LocalPlacement[]> {
     return loadPlacements(this.ctx.port);
+  }
+
+  /** The signed-in user may read but not change placements of this deployment (access.ts). */
+  viewOnly(deploymentId: number): boolean {
+    return !mayChangePlacements(this.ctx.roleOf?.(deploymentId)) || this.refused.has(deploymentId);
   }
 
   /** Find one of this deployment's reports by id (a paged listing). */
@@ -190,6 +198,8 @@ export class SyncEngine {
     // Where the user chose: the cell selected when Place was pressed, read before the data is
     // fetched (a click elsewhere while the query runs must not move the report).
     const at = o.at ?? (await port.selection()).area;
+    if (this.viewOnly(this.ctx.deploymentId))
+      throw new ViewOnly("You can view reports in this deployment but not place them — ask an admin for the editor role.");
     const { layout, source, cut } = await runReport(this.ctx.data, report, this.ctx.filterDefaults, o.signal);
     return this.lock.run(async () => {
       const sheet = (await port.sheets()).find((s) => s.id === at.sheetId);
@@ -200,7 +210,8 @@ export class SyncEngine {
       const tracked = await port.tracked();
       const hit = collisions([target], neighbours(tracked, null, await this.placements()));
       if (hit.length) return { kind: "collides", target: targetA1, placements: hit.map((h) => h.label) };
-      const occupied = occupiedCells(target, await readArea(port, target, o.signal), 0, []);
+      const before = await readArea(port, target, o.signal);
+      const occupied = occupiedCells(target, before, 0, []);
       if (occupied.length > 0 && !o.confirmed) {
         return {
           kind: "wouldOverwrite",
@@ -249,7 +260,23 @@ export class SyncEngine {
       // Formats are not part of the fingerprint: styling after the journal closes never reads as a hand edit.
       if (!o.valuesOnly) await stylePlaced(port, at, layout);
       this.lastWritten.set(key, layout.cells);
-      const placementId = await this.connectNewPlacement(local, fp, target, sheet, o.signal);
+      let placementId: string;
+      try {
+        placementId = await this.connectNewPlacement(local, fp, target, sheet, o.signal);
+      } catch (e) {
+        if (!isRefusal(e)) throw e;
+        // Refused after the write (a viewer whose role was not known): the cells go back as they were.
+        this.refused.add(this.ctx.deploymentId);
+        await port.clear(target);
+        if (occupied.length) await port.write(at, before, { keepFormats: true });
+        await port.untrack(name);
+        await updatePlacement(port, key, () => null);
+        await forgetStyle(port, key);
+        this.lastWritten.delete(key);
+        throw new ViewOnly(
+          `The platform did not let you place “${report.name}”: your role in this deployment does not allow it. The cells were put back as they were; ask an admin for the editor role.`,
+        );
+      }
       return {
         kind: "placed",
         key,
@@ -381,6 +408,7 @@ export class SyncEngine {
   async refresh(key: string, choice: RefreshChoice = "ask", o: { signal?: AbortSignal } = {}): Promise<RefreshOutcome> {
     const t0 = performance.now();
     const placement = await this.placement(key);
+    if (this.viewOnly(placement.deploymentId)) throw new ViewOnly(viewOnlyReason()); // never written, never recorded
     const report = await this.reportOf(placement, o.signal); // the query needs it: look it up first
     const reportMs = performance.now() - t0;
     const ahead = this.readAhead(placement, o.signal).catch(() => null); // an optimisation: any failure means "read later"
@@ -592,7 +620,12 @@ export class SyncEngine {
     }
     const tRecord = performance.now();
     stats.timings.writeMs = tRecord - tWrite;
-    await this.record(p, prep.incoming, area, t.sheet, signal, keptRows.length > 0);
+    try {
+      await this.record(p, prep.incoming, area, t.sheet, signal, keptRows.length > 0);
+    } catch (e) {
+      if (!isRefusal(e)) throw e;
+      throw await this.rollBack(p, anchor, current, t.area, lastWritten);
+    }
     stats.timings.recordMs = performance.now() - tRecord;
     if (edits && choice === "keep") return { kind: "kept", stats, edits };
     const notices =
@@ -600,6 +633,32 @@ export class SyncEngine {
         ? ["An earlier refresh of this placement was interrupted after writing; it is now complete."]
         : [];
     return { kind: "refreshed", stats, notices: prep.cut ? [...notices, prep.cut.message] : notices };
+  }
+
+  /**
+   * The platform refused to record a refresh whose cells were written (a 403: the role changed
+   * mid-refresh, or was never known): put back the cells read before the write (`before`, from the
+   * anchor, in the union shape), the tracked area and the journal as they were, and say so in
+   * words. The deployment is view only from then on (access.ts).
+   */
+  private async rollBack(
+    p: LocalPlacement,
+    anchor: Pick<Area, "sheetId" | "row" | "col">,
+    before: Grid,
+    area: Area,
+    lastWritten: Grid | undefined,
+  ): Promise<ViewOnly> {
+    this.refused.add(p.deploymentId);
+    try {
+      await this.ctx.port.write(anchor, before, { keepFormats: true });
+      await this.ctx.port.track(p.name, area);
+      await updatePlacement(this.ctx.port, p.key, (x) => ({ ...x, pending: p.pending }));
+      if (lastWritten) this.lastWritten.set(p.key, lastWritten);
+      else this.lastWritten.delete(p.key);
+      return new ViewOnly(refusedRecordReason(p.reportName, true));
+    } catch {
+      return new ViewOnly(refusedRecordReason(p.reportName, false));
+    }
   }
 
   /** PUT .../refresh, then commit the pending fingerprint locally. */
@@ -718,46 +777,55 @@ export class SyncEngine {
         byDeployment.set(id, e as Error);
       }
     }
-    return runQueue(
-      all.map((p) => ({
-        key: p.key,
-        prepare: (signal: AbortSignal) => {
-          const reports = byDeployment.get(p.deploymentId);
-          if (reports instanceof Error) throw new NotRefreshed(`${noAccessPrefix}${reports.message}`);
-          const report = reports?.get(p.reportId);
-          if (!report || o.readable?.(p) === false) throw new NotRefreshed(`${noAccessPrefix}${noAccessReason(p, this.ctx)}`);
-          try {
-            this.dataOf(p);
-          } catch (e) {
-            throw new NotRefreshed(`${noAccessPrefix}${(e as Error).message}`);
-          }
-          return this.prepareRefresh(p.key, report, signal);
-        },
-        // No stop signal here: a write that has begun is finished (an unbounded hang is ended by
-        // the API layer's deadlines), so Stop never leaves a placement half written.
-        apply: async (prep: PreparedRefresh) => {
-          const out = await this.applyRefresh(prep, "ask");
-          switch (out.kind) {
-            case "refreshed":
-              return describeChange(out.stats);
-            case "handEdited":
-              throw new NotRefreshed(
-                `Edited by hand (${describeRowList(out.edits.rows, prep.placement)}); refresh it on its own to choose overwrite or keep.`,
-              );
-            case "cannotGrow":
-            case "missing":
-              throw new NotRefreshed(out.reason);
-            case "kept":
-              return "Kept edits";
-          }
-        },
-      })),
+    // View only (access.ts): not queued, not counted; each says so.
+    const skipped: QueueProgress["items"] = {};
+    for (const p of all)
+      if (this.viewOnly(p.deploymentId)) skipped[p.key] = { state: "not-refreshed", reason: viewOnlyPrefix + viewOnlyReason() };
+    const withSkipped = (q: QueueProgress): QueueProgress => ({ ...q, items: { ...skipped, ...q.items } });
+    const onProgress = o.onProgress;
+    const progress = await runQueue(
+      all
+        .filter((p) => !skipped[p.key])
+        .map((p) => ({
+          key: p.key,
+          prepare: (signal: AbortSignal) => {
+            const reports = byDeployment.get(p.deploymentId);
+            if (reports instanceof Error) throw new NotRefreshed(`${noAccessPrefix}${reports.message}`);
+            const report = reports?.get(p.reportId);
+            if (!report || o.readable?.(p) === false) throw new NotRefreshed(`${noAccessPrefix}${noAccessReason(p, this.ctx)}`);
+            try {
+              this.dataOf(p);
+            } catch (e) {
+              throw new NotRefreshed(`${noAccessPrefix}${(e as Error).message}`);
+            }
+            return this.prepareRefresh(p.key, report, signal);
+          },
+          // No stop signal here: a write that has begun is finished (an unbounded hang is ended by
+          // the API layer's deadlines), so Stop never leaves a placement half written.
+          apply: async (prep: PreparedRefresh) => {
+            const out = await this.applyRefresh(prep, "ask");
+            switch (out.kind) {
+              case "refreshed":
+                return describeChange(out.stats);
+              case "handEdited":
+                throw new NotRefreshed(
+                  `Edited by hand (${describeRowList(out.edits.rows, prep.placement)}); refresh it on its own to choose overwrite or keep.`,
+                );
+              case "cannotGrow":
+              case "missing":
+                throw new NotRefreshed(out.reason);
+              case "kept":
+                return "Kept edits";
+            }
+          },
+        })),
       {
         concurrency: this.ctx.queryConcurrency ?? 2,
         ...(o.signal ? { signal: o.signal } : {}),
-        ...(o.onProgress ? { onProgress: o.onProgress } : {}),
+        ...(onProgress ? { onProgress: (q: QueueProgress) => onProgress(withSkipped(q)) } : {}),
       },
     );
+    return withSkipped(progress);
   }
 
   // ---- disconnect ---------------------------------------------------------------------------
@@ -769,6 +837,7 @@ export class SyncEngine {
   async disconnect(key: string, o: { clear?: boolean; signal?: AbortSignal } = {}): Promise<void> {
     await this.lock.run(async () => {
       const p = await this.placement(key);
+      if (this.viewOnly(p.deploymentId)) throw new ViewOnly(viewOnlyReason().replace("not refresh it", "not disconnect it"));
       if (p.placementId) {
         try {
           await this.ctx.platform.disconnectWorkbook(p.deploymentId, p.reportId, { placementId: p.placementId }, o.signal);
@@ -834,6 +903,14 @@ export class NoAccess extends NotRefreshed {
   constructor(reason: string) {
     super(reason);
     this.name = "NoAccess";
+  }
+}
+
+/** The signed-in user may read this placement's report but not change placements (access.ts). Nothing was left written. */
+export class ViewOnly extends NoAccess {
+  constructor(reason: string) {
+    super(reason);
+    this.name = "ViewOnly";
   }
 }
 

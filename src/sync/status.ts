@@ -3,7 +3,10 @@
 // its result, so they cannot contradict each other. No Office, no DOM, no network.
 //
 // Precedence (first match wins), i.e. the transitions of the state machine:
-//   no access   DENIED on the platform, or the signed-in user cannot refresh it (reason given)
+//   no access   DENIED on the platform (the report cannot be read)
+//   view only   the user may read the report but not change placements (access.ts): no Refresh,
+//               no Disconnect, never written — whatever else is true of it
+//   no access   the signed-in user cannot refresh it (reason given)
 //   refreshing  a refresh of it is queued or running in this pane
 //   missing     its sheet or range was deleted
 //   interrupted the write journal has a write that did not finish (or every cell landed but
@@ -19,7 +22,7 @@ import type { RefreshStats } from "./engine.ts";
 export const noAccessPrefix = "No access: ";
 
 export type StatusKind =
-  "upToDate" | "outOfDate" | "editedByHand" | "interrupted" | "failed" | "noAccess" | "refreshing" | "missing" | "unknown";
+  "upToDate" | "outOfDate" | "editedByHand" | "interrupted" | "failed" | "noAccess" | "viewOnly" | "refreshing" | "missing" | "unknown";
 
 /** Inclusive row span, in whatever numbering the caller uses (the pane: sheet rows). */
 export interface Rows {
@@ -38,6 +41,8 @@ export interface StatusFacts {
   syncStatus: "UP_TO_DATE" | "CHANGED" | "UNKNOWN";
   /** Why the signed-in user cannot refresh it (null: they can). */
   noAccess: string | null;
+  /** The user may read it but not change it (access.ts): the sentence to show; null/absent: they may. */
+  viewOnly?: string | null;
   /** A problem check met (could not record a move, the record of a finished write failed). */
   problem?: string | null;
   /** What this pane is doing or last did with it (Refresh / Refresh all), if anything. */
@@ -58,6 +63,8 @@ export interface PlacementStatus {
   lines: string[];
   /** Whether Refresh is offered (and Refresh all would try it). */
   canRefresh: boolean;
+  /** Whether Disconnect is offered (not for a placement the user may only view). */
+  canDisconnect: boolean;
 }
 
 export const STATUS_LABELS: Record<StatusKind, string> = {
@@ -67,6 +74,7 @@ export const STATUS_LABELS: Record<StatusKind, string> = {
   interrupted: "Interrupted — finish refresh",
   failed: "Refresh failed",
   noAccess: "No access",
+  viewOnly: "View only",
   refreshing: "Refreshing…",
   missing: "Missing",
   unknown: "Not checked",
@@ -97,9 +105,11 @@ export function placementStatus(f: StatusFacts): PlacementStatus {
     kind,
     label: STATUS_LABELS[kind],
     canRefresh,
+    canDisconnect: kind !== "viewOnly",
     lines: [...lines, ...extra.filter((x): x is string => !!x)],
   });
   if (f.access === "DENIED") return out("noAccess", false, ["Cellbound will not touch these cells."]);
+  if (f.viewOnly) return out("viewOnly", false, [f.viewOnly]);
   if (f.activity?.state === "queued") return out("refreshing", false, ["Queued"]);
   if (f.activity?.state === "refreshing") return out("refreshing", false);
   if (f.missing) return out("missing", false, ["Its sheet or range was deleted. Disconnect it to stop tracking it."]);

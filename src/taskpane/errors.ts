@@ -188,6 +188,10 @@ export function describeError(e: unknown): HumanError {
   if (name === "AbortError" || /Abort|Cancel/.test(kind)) {
     return { title: "Stopped", detail: "The operation was stopped before it finished.", next: "Run it again when you are ready." };
   }
+  // src/sync's access outcomes (engine.ts, access.ts): their message already says what to do.
+  if (name === "ViewOnly")
+    return { title: "View only", detail: messageOf(e), next: "Ask the report's owner or an admin if it needs refreshing." };
+  if (name === "NoAccess") return { title: "No access", detail: messageOf(e), next: "Ask the report's owner or an admin for access." };
   if (/Overwrite|NotEmpty|WouldOverwrite/i.test(tag)) {
     return { title: "The target cells are not empty", detail: messageOf(e), next: "Choose another cell, or confirm to overwrite them." };
   }

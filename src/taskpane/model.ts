@@ -10,6 +10,8 @@ import type { DashboardService } from "./dashboard/service";
 export interface Deployment {
   id: number;
   name: string;
+  /** The signed-in user's role there (a viewer's placements are view only); absent when unknown. */
+  role?: "admin" | "editor" | "viewer";
 }
 
 export interface SignedInUser {

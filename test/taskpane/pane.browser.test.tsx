@@ -196,6 +196,33 @@ describe("task pane views", () => {
     expect(root.scrollWidth).toBeLessThanOrEqual(320);
   });
 
+  it("a view-only placement (a viewer's) is shown read-only: the reason names the owner, no Refresh or Disconnect, Refresh all not offered", async () => {
+    const viewOnly = "You can view this report but not refresh it — ask Ana Analyst (ana@example.com) or an admin.";
+    const home = {
+      workbookName: "Q3 numbers.xlsx",
+      copied: false,
+      placements: [
+        placement({ id: "v", reportName: "Revenue by month", facts: { ...placement({ id: "x" }).facts, viewOnly } }),
+        placement({ id: "w", reportName: "Top customers", facts: { ...placement({ id: "x" }).facts, edit: "interrupted", viewOnly } }),
+      ],
+    };
+    const { backend, calls } = scriptedBackend({ home });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
+    await until(() => root.querySelectorAll("[data-placement]").length === 2);
+    for (const id of ["v", "w"]) {
+      const card = root.querySelector(`[data-placement="${id}"]`)!;
+      expect(card.getAttribute("data-status")).toBe("viewOnly");
+      expect(card.querySelector(".cb-badge")!.textContent).toBe("View only");
+      expect(card.textContent).toContain(viewOnly);
+      expect(card.textContent).not.toContain("Interrupted");
+      expect([...card.querySelectorAll("button")].map((b) => b.textContent)).toEqual(["Locate"]);
+    }
+    expect(button(root, "Refresh all").disabled).toBe(true);
+    expect(calls.filter((c) => c.startsWith("refresh"))).toEqual([]);
+  });
+
   it("Refresh asks first on hand edits: the banner names rows, Locate and Show changes work, Keep and Overwrite pass the choice", async () => {
     const { backend, calls } = scriptedBackend({
       home: HOME,

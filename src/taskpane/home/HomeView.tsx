@@ -60,7 +60,7 @@ function PlacementCard({ store, p, now, showDeployment }: { store: PaneStore; p:
       ))}
       {!denied && (
         <div class="cb-actions">
-          {st.kind !== "missing" && (
+          {st.kind !== "missing" && st.kind !== "viewOnly" && (
             <button
               type="button"
               class="cb-btn cb-small"
@@ -76,12 +76,14 @@ function PlacementCard({ store, p, now, showDeployment }: { store: PaneStore; p:
               Locate
             </button>
           )}
-          <DisconnectButton
-            title={title}
-            where={`${p.sheetName ?? "a deleted sheet"}${p.range ? "!" + p.range : ""}`}
-            disabled={running}
-            onConfirm={() => void store.disconnect(p.id)}
-          />
+          {st.canDisconnect && (
+            <DisconnectButton
+              title={title}
+              where={`${p.sheetName ?? "a deleted sheet"}${p.range ? "!" + p.range : ""}`}
+              disabled={running}
+              onConfirm={() => void store.disconnect(p.id)}
+            />
+          )}
         </div>
       )}
     </li>
@@ -145,7 +147,9 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
   const total = home?.placements.length ?? 0;
   const all = store.refreshAll.value;
   const prompt = store.editPrompt.value;
-  const refreshable = home?.placements.filter((p) => p.facts.access !== "DENIED" && !p.facts.missing && !p.facts.noAccess).length ?? 0;
+  const refreshable =
+    home?.placements.filter((p) => p.facts.access !== "DENIED" && !p.facts.missing && !p.facts.noAccess && !p.facts.viewOnly).length ?? 0;
+  const viewOnly = home?.placements.filter((p) => p.facts.viewOnly).length ?? 0;
   // Name deployments on the cards when the workbook holds more than one, or not the one signed in.
   const active = store.workspace.value?.deployment.id;
   const showDeployment = (home?.placements ?? []).some((p) => p.deploymentId !== null && p.deploymentId !== active);
@@ -213,6 +217,7 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
             done={all.done}
             total={all.total}
           />
+          {viewOnly > 0 && <span class="cb-meta">{viewOnly} view only, not refreshed</span>}
           {all.running ? (
             <button type="button" class="cb-btn" onClick={() => store.stopRefreshAll()}>
               Stop

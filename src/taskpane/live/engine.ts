@@ -13,6 +13,7 @@ import {
   fork,
   home,
   SyncEngine,
+  viewOnlyReason,
   type HandEdits,
   type HomeEntry,
   type PlacementCheck,
@@ -52,6 +53,8 @@ export interface EngineDeps {
   deploymentId: number;
   /** Every deployment the user can use, by id → name (cards name them; others are No access). */
   deployments?: ReadonlyMap<number, string>;
+  /** The signed-in user's role per deployment (a viewer's placements are view only: src/sync/access.ts). */
+  roles?: ReadonlyMap<number, "admin" | "editor" | "viewer">;
   /** The data client of another deployment (one token manager each), for its placements. */
   dataFor?: SyncContext["dataFor"];
   /** Defaults to the Office.js adapter over the global Excel/Office (real Excel or the harness shim). */
@@ -69,6 +72,7 @@ export function factsOf(e: HomeEntry, c: PlacementCheck | undefined, usable?: Re
     editedRows: c?.edit === "edited" ? sheetRows(c.editedRows, range) : [],
     editedRowsExact: c?.editedRowsExact ?? false,
     syncStatus: c?.syncStatus === "CHANGED" || e.syncStatus === "CHANGED" ? "CHANGED" : e.access === "LOCAL" ? "UNKNOWN" : e.syncStatus,
+    viewOnly: e.viewOnly ? viewOnlyReason(e.owner) : null,
     noAccess: otherDeployment
       ? `It belongs to ${e.deploymentName ? `deployment ${e.deploymentName}` : "a deployment"} you cannot use with this sign-in.`
       : null,
@@ -128,6 +132,7 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
     lastWritten: sessionLastWritten(),
     ...(names?.get(deps.deploymentId) ? { deploymentName: names.get(deps.deploymentId)! } : {}),
     ...(names ? { deploymentNames: (id: number) => names.get(id) } : {}),
+    ...(deps.roles ? { roleOf: (id: number) => deps.roles!.get(id) } : {}),
     // Only deployments this sign-in can use get a data client; the others say No access.
     ...(deps.dataFor ? { dataFor: (id: number) => (names === undefined || names.has(id) ? deps.dataFor!(id) : undefined) } : {}),
   });

@@ -8,6 +8,7 @@ import {
   type StatusFacts,
   type StatusKind,
 } from "../../sync/status";
+import { viewOnlyPrefix } from "../../sync/access";
 import type { PlacementView, RowRefreshState } from "../model";
 
 export type { PlacementStatus, StatusKind };
@@ -23,11 +24,18 @@ export function statusOfView(p: PlacementView, activity: RowRefreshState | undef
   else if (activity?.state === "failed") {
     const r = activity.reason;
     // Refresh all's reasons: "No access: …" (cannot refresh), "Stopped…" / "Edited by hand…" (left alone), else a failure.
-    if (r.startsWith(noAccessPrefix)) facts = { ...facts, noAccess: capitalise(r.slice(noAccessPrefix.length)) };
+    if (r.startsWith(viewOnlyPrefix)) facts = { ...facts, viewOnly: r.slice(viewOnlyPrefix.length) };
+    else if (r.startsWith(noAccessPrefix)) facts = { ...facts, noAccess: capitalise(r.slice(noAccessPrefix.length)) };
     else if (/^(Stopped|Edited by hand)/.test(r)) a = { state: "notRefreshed", reason: r };
     else a = { state: "failed", reason: r };
   }
   return placementStatus({ ...facts, activity: a });
+}
+
+/** A card's row state after a refresh that failed with `e`: a view-only refusal shows the card as View only. */
+export function failedRow(e: unknown, title: string): RowRefreshState {
+  const viewOnly = e instanceof Error && e.name === "ViewOnly";
+  return { state: "failed", reason: viewOnly ? viewOnlyPrefix + e.message : title };
 }
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -39,6 +47,7 @@ export const STATUS_TONE: Record<StatusKind, string> = {
   interrupted: "cb-badge-warn",
   failed: "cb-badge-danger",
   noAccess: "cb-badge-muted",
+  viewOnly: "cb-badge-muted",
   refreshing: "cb-badge-info",
   missing: "cb-badge-danger",
   unknown: "cb-badge-muted",

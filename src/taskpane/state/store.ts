@@ -16,6 +16,7 @@ import type {
   Workspace,
 } from "../model";
 import { describeError, type HumanError } from "../errors";
+import { failedRow } from "../live/status";
 import type { SecretStore } from "./secrets";
 
 export type Route = "connect" | "home" | "reports" | "builder" | "chat" | "comments" | "diagnostics" | "dashboard";
@@ -329,7 +330,7 @@ export class PaneStore {
             : { tone: "success", title: "Refreshed", detail: name ? `${name}: ${summary}` : summary };
     } catch (e) {
       // Cancelled: nothing claims it was refreshed; the next check shows an interrupted write as such.
-      this.setRow(placementId, c.signal.aborted ? null : { state: "failed", reason: describeError(e).title });
+      this.setRow(placementId, c.signal.aborted ? null : failedRow(e, describeError(e).title));
       if (c.signal.aborted) this.failed(c, e, "Refresh");
       else {
         const n = errorNotice(e);
