@@ -132,6 +132,7 @@ describe("dashboard pane", () => {
     byRole("button", "Place this drilldown")!.click();
     await until(() => byRole("alert", "would overwrite 3 cells") !== undefined);
     expect(s.calls).toContain("place orders.count confirmed=false");
+    await until(() => document.activeElement?.textContent === "Cancel"); // the question takes focus on its safe choice
     byRole("button", "Overwrite")!.click();
     await until(() => root.textContent!.includes("Placed the drilldown orders.count at orders.status = cancelled at Sheet1!H2:I3."));
     expect(s.calls).toContain("place orders.count confirmed=true");

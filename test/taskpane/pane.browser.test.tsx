@@ -122,7 +122,7 @@ describe("task pane views", () => {
     await until(() => a().querySelector("[role=group]") !== null);
     expect(a().querySelector("[role=group]")!.textContent).toMatch(/Stop refreshing “.+” at .+\? The cells stay/);
     expect(calls.some((c) => c.startsWith("disconnect"))).toBe(false); // nothing yet
-    await until(() => document.activeElement?.getAttribute("aria-label") === "Confirm disconnect"); // focus moves into the question
+    await until(() => document.activeElement?.textContent === "Keep it"); // focus moves into the question, on the safe choice
     a()
       .querySelector("[role=group]")!
       .dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));

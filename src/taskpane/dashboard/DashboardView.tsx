@@ -7,6 +7,7 @@ import { useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import type { PaneStore } from "../state/store";
 import { NoticeBox } from "../ui/Notice";
+import { useQuestionFocus } from "../ui/focus";
 import type { DashboardChoice, DashboardService, EmbedHandle, EmbedNews, PictureProgress } from "./service";
 
 const CSS = `
@@ -284,17 +285,12 @@ export function DashboardPane({ service }: { service: DashboardService }) {
         <div class="cb-dash-box" aria-label="Drilldown">
           <p>Drilled into {drillLabel(drill.value)}.</p>
           {overwrite.value ? (
-            <>
-              <p role="alert">
-                Placing it at {overwrite.value.target} would overwrite {overwrite.value.count} cells that hold data.
-              </p>
-              <button type="button" class="cb-btn" onClick={() => void placeDrill(true)}>
-                Overwrite
-              </button>{" "}
-              <button type="button" class="cb-btn" onClick={() => (overwrite.value = null)}>
-                Cancel
-              </button>
-            </>
+            <DrillOverwrite
+              target={overwrite.value.target}
+              count={overwrite.value.count}
+              onOverwrite={() => void placeDrill(true)}
+              onCancel={() => (overwrite.value = null)}
+            />
           ) : (
             <button type="button" class="cb-btn" onClick={() => void placeDrill(false)}>
               Place this drilldown
@@ -318,5 +314,30 @@ export function DashboardPane({ service }: { service: DashboardService }) {
         </div>
       )}
     </section>
+  );
+}
+
+/** The drilldown's overwrite question: focus on Cancel (the safe choice), Escape cancels, focus goes back. */
+function DrillOverwrite(p: { target: string; count: number; onOverwrite: () => void; onCancel: () => void }) {
+  const cancel = useRef<HTMLButtonElement>(null);
+  useQuestionFocus(cancel);
+  return (
+    <div
+      role="group"
+      aria-label="Overwrite cells?"
+      onKeyDown={(e) => {
+        if (e.key === "Escape") p.onCancel();
+      }}
+    >
+      <p role="alert">
+        Placing it at {p.target} would overwrite {p.count} {p.count === 1 ? "cell that holds" : "cells that hold"} data.
+      </p>
+      <button type="button" class="cb-btn" onClick={p.onOverwrite}>
+        Overwrite
+      </button>{" "}
+      <button ref={cancel} type="button" class="cb-btn" onClick={p.onCancel}>
+        Cancel
+      </button>
+    </div>
   );
 }

@@ -1,6 +1,8 @@
 // The hand-edit banner: names the report and the rows, Locate selects them, Show changes opens the
 // compact diff (cell, last written, now, incoming), and three choices: Overwrite, Keep my edits, Cancel.
 import { useSignal } from "@preact/signals";
+import { useRef } from "preact/hooks";
+import { useQuestionFocus } from "../ui/focus";
 import type { CellDiff } from "../model";
 import type { EditPrompt, PaneStore } from "../state/store";
 import { describeRows } from "../live/status";
@@ -45,6 +47,11 @@ export function EditBanner({ store, prompt }: { store: PaneStore; prompt: EditPr
   const { outcome } = prompt;
   const rows = outcome.editedRows;
   const busy = store.busy.value !== null;
+  // Focus on Cancel (writes nothing); back to the card's Refresh when the banner closes.
+  const cancel = useRef<HTMLButtonElement>(null);
+  useQuestionFocus(cancel, () =>
+    document.querySelector(`[data-placement="${CSS.escape(prompt.placementId)}"] button[aria-label="Refresh"]`),
+  );
   return (
     <section
       class="cb-message cb-message-warning"
@@ -91,7 +98,7 @@ export function EditBanner({ store, prompt }: { store: PaneStore; prompt: EditPr
         >
           Overwrite my edits
         </button>
-        <button type="button" class="cb-btn cb-subtle" onClick={() => void store.resolveEdits("cancel")}>
+        <button ref={cancel} type="button" class="cb-btn cb-subtle" onClick={() => void store.resolveEdits("cancel")}>
           Cancel
         </button>
       </div>

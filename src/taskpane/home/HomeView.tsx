@@ -10,6 +10,7 @@ import { DisconnectButton } from "./ConfirmDisconnect";
 import { EditBanner } from "./EditBanner";
 import { BusyLine } from "../app/BusyLine";
 import { statusOfView, STATUS_TONE } from "../live/status";
+import { revealAndFocus } from "../ui/focus";
 
 export function groupBySheet(placements: PlacementView[]): [string, PlacementView[]][] {
   const groups = new Map<string, PlacementView[]>();
@@ -33,6 +34,7 @@ function PlacementCard({ store, p, now, showDeployment }: { store: PaneStore; p:
   return (
     <li
       class="cb-card"
+      tabIndex={-1}
       data-placement={p.id}
       data-status={st.kind}
       aria-label={`${title}, ${p.sheetName ?? "deleted sheet"}${p.range ? "!" + p.range : ""}, ${st.label}`}
@@ -144,6 +146,23 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
   // A re-check of a shown home says so (with Cancel) only when it takes a while: no flicker on every edit.
   const slowCheck = useDelayed(store.homeLoading.value && home !== null, 600);
   const groups = useMemo(() => (home ? groupBySheet(home.placements) : []), [home]);
+  // After sign-in the heading, after a placement its card takes focus (in view, below the notice).
+  const focus = store.focusRequest.value;
+  useEffect(() => {
+    if (!focus || !home) return;
+    const el =
+      focus.target === "home"
+        ? document.getElementById("cb-home-title")
+        : document.querySelector<HTMLElement>(`[data-placement="${CSS.escape(focus.id)}"]`);
+    if (focus.target === "card" && !el) {
+      // Not rendered yet (beyond the first cards): show them all, then try again on the next render.
+      if (home.placements.some((p) => p.id === focus.id)) setLimit(home.placements.length);
+      else store.focusRequest.value = null;
+      return;
+    }
+    store.focusRequest.value = null;
+    if (el) revealAndFocus(el);
+  }, [focus, home, limit, store]);
   const total = home?.placements.length ?? 0;
   const all = store.refreshAll.value;
   const prompt = store.editPrompt.value;
@@ -157,7 +176,7 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
   return (
     <section aria-labelledby="cb-home-title">
       <div class="cb-row" style={{ marginBottom: "8px" }}>
-        <h1 id="cb-home-title" style={{ margin: 0 }}>
+        <h1 id="cb-home-title" tabIndex={-1} style={{ margin: 0 }}>
           {home?.workbookName ?? "This workbook"}
         </h1>
         <div class="cb-actions" style={{ flex: "0 0 auto" }}>

@@ -17,6 +17,7 @@ import type {
 } from "../model";
 import { describeError, type HumanError } from "../errors";
 import { failedRow } from "../live/status";
+import type { FocusRequest } from "../ui/focus";
 import type { SecretStore } from "./secrets";
 
 export type Route = "connect" | "home" | "reports" | "builder" | "chat" | "comments" | "diagnostics" | "dashboard";
@@ -69,6 +70,9 @@ export class PaneStore {
     outcome: Extract<PlaceOutcome, { kind: "wouldOverwrite" }>;
     valuesOnly?: boolean;
   } | null>(null);
+
+  /** Where focus goes once the home shows what an action led to (a sign-in: the heading; a placement: its card). */
+  readonly focusRequest = signal<FocusRequest | null>(null);
 
   readonly signedIn = computed(() => this.workspace.value !== null);
   private connection: ConnectInput | null = null;
@@ -177,7 +181,7 @@ export class PaneStore {
    * Step 2 of Connect, and switching deployment at any time (no Sign out needed): open the
    * deployment (mints the data-API token behind the scenes).
    */
-  async chooseDeployment(deployment: Deployment): Promise<void> {
+  async chooseDeployment(deployment: Deployment, o: { focusHome?: boolean } = {}): Promise<void> {
     if (!this.connection) throw new Error("chooseDeployment before signIn");
     const connection = this.connection;
     this.cancelAll();
@@ -191,6 +195,8 @@ export class PaneStore {
         this.workspace.value = ws;
         this.route.value = "home";
         this.notice.value = null;
+        // Focus lands on the home heading, not on <body> (the header's deployment menu keeps its own).
+        if (o.focusHome !== false) this.focusRequest.value = { target: "home" };
       });
       await this.loadHome();
     });
@@ -490,6 +496,7 @@ export class PaneStore {
         : { tone: "success", title: "Report placed", detail: `${outcome.sheetName}!${outcome.range}` };
       await this.loadHome();
       this.route.value = "home";
+      this.focusRequest.value = { target: "card", id: outcome.placementId };
       return true;
     } catch (e) {
       this.failed(c, e, "Placing the report");

@@ -153,6 +153,8 @@ a { color: var(--colorBrandForeground1); }
 .cb-message-info { background: var(--colorNeutralInfoBackground); border-color: transparent; }
 .cb-message-success { background: var(--colorStatusSuccessBackground1); border-color: var(--colorStatusSuccessBorder1); }
 .cb-message strong { display: block; }
+.cb-notice { position: sticky; top: 0; z-index: 2; box-shadow: 0 2px 4px rgba(0, 0, 0, .12); }
+.cb-card:focus, #cb-home-title:focus { outline: 2px solid var(--colorBrandBackground); outline-offset: 2px; }
 
 .cb-sheet { margin-bottom: var(--spacingM); }
 .cb-sheet > h3 { color: var(--colorNeutralForeground2); }

@@ -28,7 +28,18 @@ export function fitNotice(notice: Notice, ctx: NoticeContext = {}): Notice {
   return out;
 }
 
-export function NoticeBox({ notice, onDismiss, context }: { notice: Notice; onDismiss?: () => void; context?: NoticeContext }) {
+/** `sticky`: the pane's one notification area stays in view while the view scrolls (theme: .cb-notice). */
+export function NoticeBox({
+  notice,
+  onDismiss,
+  context,
+  sticky = false,
+}: {
+  notice: Notice;
+  onDismiss?: () => void;
+  context?: NoticeContext;
+  sticky?: boolean;
+}) {
   const n = fitNotice(notice, context);
   const lasting = n.tone === "error" || n.tone === "warning";
   const dismissRef = useRef(onDismiss);
@@ -41,7 +52,7 @@ export function NoticeBox({ notice, onDismiss, context }: { notice: Notice; onDi
   }, [notice, canDismiss, lasting]);
   return (
     <div
-      class={`cb-message cb-message-${n.tone}`}
+      class={`cb-message cb-message-${n.tone}${sticky ? " cb-notice" : ""}`}
       role={n.tone === "error" ? "alert" : "status"}
       onKeyDown={(e) => {
         if (e.key === "Escape" && onDismiss) onDismiss();
