@@ -48,6 +48,10 @@ export function parseThreads(v: unknown): ThreadRef[] {
 export interface ChatDefaults {
   /** The agent id for the agent form when the user has saved none. */
   defaultAgentId?: string;
+  /** How long a stream may stay silent, or take to begin, before it is dropped (default: the request layer's deadlines). */
+  idleTimeoutMs?: number;
+  /** Reconnects of a dropped stream before the turn ends (default 3). */
+  maxReconnects?: number;
 }
 
 export function createChatService(
@@ -76,6 +80,10 @@ export function createChatService(
         deployment: { deploymentId: deployment.id, token: tokens },
         ...(prefs.agentId ? { agent: { agentId: prefs.agentId, apiKey: input.credential, internalId: email } } : {}),
       },
+      ...(defaults.idleTimeoutMs !== undefined
+        ? { idleTimeoutMs: defaults.idleTimeoutMs, connectTimeoutMs: defaults.idleTimeoutMs, requestTimeoutMs: defaults.idleTimeoutMs }
+        : {}),
+      ...(defaults.maxReconnects !== undefined ? { maxReconnects: defaults.maxReconnects } : {}),
       ...f,
     });
     client = { agentId: prefs.agentId, chat: chatClient };
