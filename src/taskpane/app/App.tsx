@@ -108,7 +108,7 @@ export function App({ store, loadDiagnostics }: AppProps) {
         {notice && (
           <NoticeBox notice={notice} onDismiss={dismiss} sticky context={{ view: route, deployment: ws?.deployment.name ?? null }} />
         )}
-        {busy && route !== "reports" && <BusyLine busy={busy} />}
+        {busy && route !== "reports" && <BusyLine busy={busy} slowAfterMs={store.slowAfterMs} />}
         <OverwritePrompt store={store} />
         {route === "connect" && <ConnectView store={store} />}
         {route === "home" && <HomeView store={store} />}

@@ -9,7 +9,7 @@ import { relativeTime } from "../ui/time";
 import { DisconnectButton } from "./ConfirmDisconnect";
 import { EditBanner } from "./EditBanner";
 import { BusyLine } from "../app/BusyLine";
-import { statusOfView, STATUS_TONE } from "../live/status";
+import { staleFacts, statusOfView, STATUS_TONE } from "../live/status";
 import { revealAndFocus } from "../ui/focus";
 
 export function groupBySheet(placements: PlacementView[]): [string, PlacementView[]][] {
@@ -26,8 +26,9 @@ export function groupBySheet(placements: PlacementView[]): [string, PlacementVie
 function PlacementCard({ store, p, now, showDeployment }: { store: PaneStore; p: PlacementView; now: number; showDeployment: boolean }) {
   const denied = p.facts.access === "DENIED";
   const rowState = store.rowStates.value[p.id];
+  const stale = store.homeStale.value;
   // One status: the badge and every line below come from it (live/status.ts).
-  const st = statusOfView(p, rowState);
+  const st = statusOfView(stale ? { ...p, facts: staleFacts(p.facts, stale) } : p, rowState);
   const running = store.refreshAll.value?.running === true || st.kind === "refreshing";
   const title = denied ? "Report you cannot open" : (p.reportName ?? "Untitled report");
   const deployment = p.deploymentName ?? (p.deploymentId !== null ? "another deployment" : null);
@@ -201,7 +202,10 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
       )}
       {prompt && <EditBanner store={store} prompt={prompt} />}
       {(store.homeLoading.value && !home) || slowCheck ? (
-        <BusyLine busy={{ label: home ? "Checking the workbook…" : "Loading placements…", cancel: () => store.cancelHome() }} />
+        <BusyLine
+          busy={{ label: home ? "Checking the workbook…" : "Loading placements…", cancel: () => store.cancelHome() }}
+          slowAfterMs={store.slowAfterMs}
+        />
       ) : null}
       {home && home.placements.length === 0 && (
         <div class="cb-message cb-message-info">

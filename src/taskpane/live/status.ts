@@ -38,6 +38,17 @@ export function failedRow(e: unknown, title: string): RowRefreshState {
   return { state: "failed", reason: viewOnly ? viewOnlyPrefix + e.message : title };
 }
 
+/**
+ * The platform could not be reached since `since` (the last good check): what the card knew then is
+ * not current, so it is never "Up to date" or "Out of date" — it is Not checked, and says since when.
+ */
+export function staleFacts(facts: PlacementView["facts"], since: string): PlacementView["facts"] {
+  if (facts.access === "DENIED") return facts;
+  const t = new Date(since);
+  const when = t.getTime() > 0 ? t.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" }) : "the pane opened";
+  return { ...facts, syncStatus: "UNKNOWN", problem: `Not checked since ${when}: the platform did not answer.` };
+}
+
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 export const STATUS_TONE: Record<StatusKind, string> = {

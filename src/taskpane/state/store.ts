@@ -27,6 +27,8 @@ export interface Notice {
   title: string;
   detail?: string;
   next?: string;
+  /** Request paths, ids and timings: behind a Details toggle, never in the message itself. */
+  technical?: string;
   /**
    * What the message is about, for a view's own messages ("reports-load", "home-load", "connect-url"):
    * the view withdraws its message (clearNotice) when the cause is gone, never someone else's.
@@ -46,6 +48,14 @@ export interface EditPrompt {
   outcome: Extract<RefreshOutcome, { kind: "handEdited" }>;
 }
 
+const lower = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
+
+/** The platform did not answer (or not usefully): nothing it said before can be taken as current. */
+function unreachable(e: unknown): boolean {
+  const kind = (e as { kind?: unknown } | null)?.kind;
+  return kind === "timeout" || kind === "network" || kind === "server" || kind === "retry-exhausted";
+}
+
 export function errorNotice(e: unknown): Notice {
   const h: HumanError = describeError(e);
   return { tone: "error", ...h };
@@ -61,6 +71,14 @@ export class PaneStore {
   readonly busy = signal<{ label: string; done?: number; total?: number; cancel?: () => void } | null>(null);
 
   readonly home = signal<HomeData | null>(null);
+  /**
+   * The platform could not be reached since the last good check (ISO time of that check): the cards
+   * shown are not checked, never "Up to date" (HomeView). null: the home is current.
+   */
+  readonly homeStale = signal<string | null>(null);
+  private lastChecked: string | null = null;
+  /** After this long a busy action also says "Still waiting for the platform — N s" (BusyLine). */
+  slowAfterMs = 10_000;
   readonly homeLoading = signal(false);
   readonly rowStates = signal<Record<string, RowRefreshState>>({});
   readonly refreshAll = signal<(RefreshAllProgress & { running: boolean }) | null>(null);
@@ -258,12 +276,18 @@ export class PaneStore {
     try {
       const data = await ws.home(c.signal);
       if (c.signal.aborted) return;
+      this.lastChecked = new Date().toISOString();
       batch(() => {
         this.home.value = data;
+        this.homeStale.value = null;
         this.clearNotice("home-load");
       });
     } catch (e) {
       if (this.homeAbort !== c) return; // a newer load took over
+      if (!c.signal.aborted && this.home.value) this.homeStale.value = this.lastChecked ?? new Date(0).toISOString();
+      // A lasting message about what the user just did (a refresh that timed out) is the news: it stays.
+      const current = this.notice.value;
+      if (!c.signal.aborted && current && current.kind !== "home-load" && (current.tone === "error" || current.tone === "warning")) return;
       // In the pane's one notification area (replacing what is there), withdrawn by the next good load.
       this.notice.value = c.signal.aborted
         ? {
@@ -340,7 +364,9 @@ export class PaneStore {
       if (c.signal.aborted) this.failed(c, e, "Refresh");
       else {
         const n = errorNotice(e);
-        this.notice.value = { ...n, title: `${this.reportTitle(placementId)}: ${n.title}` };
+        this.notice.value = { ...n, title: `${this.reportTitle(placementId)} was not refreshed: ${lower(n.title)}` };
+        // The platform cannot be reached: what the other cards show was not checked just now.
+        if (unreachable(e) && this.home.value) this.homeStale.value = this.lastChecked ?? new Date(0).toISOString();
       }
     } finally {
       this.end(c);

@@ -61,6 +61,12 @@ export function NoticeBox({
       <strong>{n.title}</strong>
       {n.detail && <p>{n.detail}</p>}
       {n.next && <p>{n.next}</p>}
+      {n.technical && (
+        <details class="cb-details">
+          <summary>Details</summary>
+          <p class="cb-meta">{n.technical}</p>
+        </details>
+      )}
       {onDismiss && (
         <button type="button" class="cb-btn cb-small cb-subtle cb-dismiss" aria-label="Dismiss" title="Dismiss (Esc)" onClick={onDismiss}>
           <span aria-hidden="true">✕</span>
