@@ -131,7 +131,16 @@ export function createChatService(
     send: ({ onWarning, ...o }) => chat().send({ ...o, ...(onWarning ? { onWarning: (e: Error) => onWarning(e.message) } : {}) }),
     abort: (chatId) => chat().abort(chatId),
     async saveAsReport(answer, signal) {
-      const name = answer.title.trim().slice(0, 200) || "Chat answer";
+      // Never a silent duplicate in the shared catalogue: the same answer placed again reuses its
+      // report, and a new one is named as coming from Chat, with a number when that name is taken.
+      const base = `${answer.title.trim().slice(0, 180) || "Chat answer"} (from Chat)`;
+      const names = new Set<string>();
+      for await (const r of platform.iterateReports(deployment.id, {}, signal)) {
+        if (r.sqlQuery === answer.sqlQuery && r.name.endsWith("(from Chat)") && r.canEdit !== false) return { reportId: r.id, name: r.name };
+        names.add(r.name);
+      }
+      let name = base;
+      for (let n = 2; names.has(name); n++) name = `${base.slice(0, -")".length)}, ${n})`;
       for (let attempt = 0; ; attempt++) {
         try {
           const r = await platform.upsertReport(
