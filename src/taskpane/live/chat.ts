@@ -136,7 +136,8 @@ export function createChatService(
       const base = `${answer.title.trim().slice(0, 180) || "Chat answer"} (from Chat)`;
       const names = new Set<string>();
       for await (const r of platform.iterateReports(deployment.id, {}, signal)) {
-        if (r.sqlQuery === answer.sqlQuery && r.name.endsWith("(from Chat)") && r.canEdit !== false) return { reportId: r.id, name: r.name };
+        if (r.sqlQuery === answer.sqlQuery && r.name.endsWith("(from Chat)") && r.canEdit !== false)
+          return { reportId: r.id, name: r.name };
         names.add(r.name);
       }
       let name = base;
