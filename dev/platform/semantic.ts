@@ -6,6 +6,7 @@
 // query's timezone) happens in the outer query, on the grouped rows only.
 import type { DuckDBValue } from "@duckdb/node-api";
 import type { Filter, LoadQuery, MemberFilter } from "../../src/api/schemas/data";
+import { resolveRelativeRange } from "../../src/api/date-range";
 
 export class QueryError extends Error {}
 
@@ -166,7 +167,9 @@ function rangeBound(v: string, end: boolean): string {
     const [hms, ms = ""] = t.split(".");
     return `${d}T${hms!.length === 5 ? hms + ":00" : hms}.${(ms + "000").slice(0, 3)}`;
   }
-  throw new QueryError(`Unsupported date range value: '${v}' (use YYYY-MM-DD or YYYY-MM-DDTHH:mm:ss)`);
+  throw new QueryError(
+    `Unsupported date range value: '${v}' (use YYYY-MM-DD, YYYY-MM-DDTHH:mm:ss or a relative range such as 'last 12 months')`,
+  );
 }
 
 export interface CompiledQuery {
@@ -279,7 +282,9 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
     const pushed = pd !== null && view.name === "orders";
     let dateRange: [string, string] | undefined;
     if (td.dateRange !== undefined) {
-      const [from, to] = typeof td.dateRange === "string" ? [td.dateRange, td.dateRange] : td.dateRange;
+      // A string is one date, or a relative range in words resolved against today (src/api/date-range.ts).
+      const relative = typeof td.dateRange === "string" ? resolveRelativeRange(td.dateRange, new Date()) : null;
+      const [from, to] = relative ?? (typeof td.dateRange === "string" ? [td.dateRange, td.dateRange] : td.dateRange);
       dateRange = [rangeBound(from, false), rangeBound(to, true)];
       (pushed ? preWhere : where).push(
         `${expr} BETWEEN CAST(${param(dateRange[0])} AS TIMESTAMP) AND CAST(${param(dateRange[1])} AS TIMESTAMP)`,

@@ -132,7 +132,11 @@ export function placementStatus(f: StatusFacts): PlacementStatus {
   return out("upToDate", true, [finished, note, f.problem]);
 }
 
-/** What a refresh changed, in one calm line: "2 rows added, 14 cells changed, 1 of 3 chunks rewritten" or "No change". */
+/**
+ * What a refresh changed, in one calm line a user reads: "2 rows added, 14 cells changed", "1,204 cells
+ * cleared" or "No change" (thousands separated). How many fingerprint chunks were rewritten is the
+ * engine's business (RefreshStats), not the user's.
+ */
 export function describeChange(
   s: Pick<RefreshStats, "rowsAdded" | "rowsRemoved" | "cellsChanged" | "cellsCleared" | "chunksWritten" | "chunksTotal">,
 ): string {
@@ -141,7 +145,6 @@ export function describeChange(
   if (s.rowsAdded) parts.push(`${n(s.rowsAdded, "row", "rows")} added`);
   if (s.rowsRemoved) parts.push(`${n(s.rowsRemoved, "row", "rows")} removed`);
   if (s.cellsChanged) parts.push(`${n(s.cellsChanged, "cell", "cells")} changed`);
-  if (s.chunksWritten) parts.push(`${s.chunksWritten} of ${n(s.chunksTotal, "chunk", "chunks")} rewritten`);
   if (parts.length === 0) return s.cellsCleared ? `${n(s.cellsCleared, "cell", "cells")} cleared` : "No change";
   const text = parts.join(", ");
   return text[0]!.toUpperCase() + text.slice(1);

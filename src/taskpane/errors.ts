@@ -31,7 +31,9 @@ function messageOf(e: unknown): string {
 
 /** The server's own words without the request line ("POST /v1/load: 500 …" → "…"); "" when none. */
 function serverWords(e: unknown): string {
-  const m = messageOf(e).replace(/^[A-Z]+ \S+: (\d{3}\b:? ?)?/, "").trim();
+  const m = messageOf(e)
+    .replace(/^[A-Z]+ \S+: (\d{3}\b:? ?)?/, "")
+    .trim();
   return /^\d{3}$/.test(m) ? "" : m;
 }
 

@@ -76,7 +76,7 @@ export type OnProgress = (p: Progress) => void;
 export type RefreshChoice = "ask" | "overwrite" | "keep";
 
 export type RefreshOutcome =
-  /** `summary`: what changed ("2 rows added, 14 cells changed, 1 of 3 chunks rewritten" or "No change"). */
+  /** `summary`: what changed ("2 rows added, 14 cells changed" or "No change"). */
   | { kind: "refreshed"; cellsWritten: number; summary: string; notices?: string[] }
   | { kind: "kept"; editedRows: RowSpan[] }
   | { kind: "handEdited"; reportName: string; editedRows: RowSpan[]; diff: CellDiff[]; editedCells: number }

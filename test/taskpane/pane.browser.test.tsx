@@ -237,7 +237,7 @@ describe("task pane views", () => {
             }
           : choice === "keep"
             ? { kind: "kept", editedRows: [{ from: 1001, to: 2000 }] }
-            : { kind: "refreshed", cellsWritten: 4, summary: "4 cells changed, 1 of 2 chunks rewritten" },
+            : { kind: "refreshed", cellsWritten: 4, summary: "4 cells changed" },
     });
     const store = new PaneStore(backend, new SecretStore(memoryStore()));
     const root = mount(store);

@@ -67,9 +67,7 @@ export function scriptedBackend(script: Script) {
     },
     refresh: async (id, choice, o) => {
       calls.push(`refresh ${id} ${choice}`);
-      return script.refresh
-        ? script.refresh(id, choice, o?.signal)
-        : { kind: "refreshed", cellsWritten: 1, summary: "1 cell changed, 1 of 1 chunk rewritten" };
+      return script.refresh ? script.refresh(id, choice, o?.signal) : { kind: "refreshed", cellsWritten: 1, summary: "1 cell changed" };
     },
     refreshAll: async (o) => {
       calls.push("refreshAll");

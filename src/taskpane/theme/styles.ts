@@ -133,6 +133,7 @@ a { color: var(--colorBrandForeground1); }
 
 .cb-field { display: flex; flex-direction: column; gap: 2px; margin-bottom: var(--spacingM); }
 .cb-field label { font-weight: 600; }
+.cb-field-error { margin: 2px 0 0; color: var(--colorStatusDangerForeground1); }
 .cb-field .cb-hint { color: var(--colorNeutralForeground3); font-size: var(--fontSizeBase200); }
 .cb-input, .cb-select { font: inherit; min-height: 32px; padding: 4px 8px; border-radius: var(--borderRadiusMedium);
   border: 1px solid var(--colorNeutralStroke1); border-bottom-color: var(--colorNeutralForeground3);

@@ -82,7 +82,7 @@ export function ProgressLine({ label, done, total }: { label: string; done?: num
     <div class="cb-row" role="status" aria-live="polite">
       <span style={{ flex: "0 0 auto" }}>
         {label}
-        {known ? ` ${done} of ${total}` : ""}
+        {known ? ` ${done.toLocaleString("en-US")} of ${total.toLocaleString("en-US")}` : ""}
       </span>
       <div
         class="cb-progress"
