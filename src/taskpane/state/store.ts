@@ -189,6 +189,10 @@ export class PaneStore {
       return true;
     } catch (e) {
       this.failed(c, e, "Sign-in");
+      // A URL no platform answers at is about the URL: Connect withdraws it once the URL is edited.
+      const kind = (e as { kind?: unknown } | null)?.kind;
+      if ((kind === "platform-url" || kind === "data-url") && this.notice.value)
+        this.notice.value = { ...this.notice.value, kind: "connect-url" };
       return false;
     } finally {
       this.end(c);
@@ -397,6 +401,7 @@ export class PaneStore {
     const ws = this.requireWorkspace();
     const abort = new AbortController();
     this.refreshAllAbort = abort;
+    this.notice.value = null; // an earlier single refresh's notice ("Refreshed, your edits kept") is not about this run
     this.refreshAll.value = { done: 0, total: 0, rows: {}, running: true };
     try {
       const final = await ws.refreshAll({
