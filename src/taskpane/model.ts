@@ -64,6 +64,8 @@ export interface CellDiff {
   lastWritten: SheetValue | undefined;
   now: SheetValue;
   incoming: SheetValue;
+  /** The cell's number format on the sheet: the diff shows values as the sheet shows them. */
+  format?: string;
 }
 
 export interface Progress {

@@ -76,7 +76,8 @@ describe("dashboard pane", { timeout: 200_000 }, () => {
     const status = await cellText(page, "B4");
     await clickCell(page, "B4");
     await button(pane, "Filter dashboard by this cell").click();
-    await pwExpect(pane.getByText(`Filtered the dashboard by orders.status = ${status}`, { exact: false })).toBeVisible();
+    const header = await cellText(page, "B2"); // the column's title as the sheet shows it, not the member key
+    await pwExpect(pane.getByText(`Filtered the dashboard by ${header} is ${status}`, { exact: false })).toBeVisible();
     await pwExpect.poll(async () => (await statusRows()).map((r) => r.x), { timeout: 15_000 }).toEqual([status]);
     // A measure column is refused with a reason.
     await clickCell(page, "C4");

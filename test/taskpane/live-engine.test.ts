@@ -92,6 +92,23 @@ describe("live workbook operations", () => {
     expect(after.facts.edit).toBe("clean");
   });
 
+  it("the hand-edit diff carries each cell's number format, so it shows values as the sheet does (issue 25 §4)", async () => {
+    const wb = memoryWorkbook("https://files.example/live-diff.xlsx");
+    const client = env.client();
+    const data = createDataClient({ dataUrl: env.platform.info.dataUrl, token: createDeploymentTokenManager({ client, deploymentId: 1 }) });
+    const ops = await openWorkbookOps({ client, data, deploymentId: 1, port: wb.port });
+    const report = await env.createReport({
+      jsonQuery: JSON.stringify({ measures: ["orders.total_amount"], dimensions: ["orders.status"], order: [["orders.status", "asc"]] }),
+    });
+    await wb.port.select({ sheetId: wb.user.firstSheetId(), row: 0, col: 0, rows: 1, cols: 1 });
+    const placed = await ops.place(report.id, { confirmed: false });
+    if (placed.kind !== "placed") throw new Error(JSON.stringify(placed));
+    wb.user.edit(wb.user.firstSheetId(), 1, 1, 1);
+    const out = await ops.refresh(placed.placementId, "ask");
+    if (out.kind !== "handEdited") throw new Error(JSON.stringify(out));
+    expect(out.diff[0]).toMatchObject({ cell: "B2", format: expect.stringMatching(/\$|0\.00/) });
+  });
+
   it("confirming an overwrite places the report where it was asked about, not where the selection is now", async () => {
     const wb = memoryWorkbook("https://files.example/live-2.xlsx");
     const s = wb.user.firstSheetId();

@@ -232,7 +232,7 @@ describe("task pane views", () => {
               kind: "handEdited",
               reportName: "Sales by month",
               editedRows: [{ from: 1001, to: 2000 }],
-              diff: [{ cell: "B1002", lastWritten: 10, now: 99, incoming: 12 }],
+              diff: [{ cell: "B1002", lastWritten: 10, now: 15294788.18, incoming: 12, format: "$#,##0.00" }],
               editedCells: 1,
             }
           : choice === "keep"
@@ -251,7 +251,7 @@ describe("task pane views", () => {
     button(root, "Show changes", banner).click();
     await until(() => banner.querySelector("table") !== null);
     const cells = [...banner.querySelectorAll("tbody tr > *")].map((td) => td.textContent);
-    expect(cells).toEqual(["B1002", "10", "99", "12"]);
+    expect(cells).toEqual(["B1002", "$10.00", "$15,294,788.18", "$12.00"]); // as the sheet shows them (issue 25 §4)
     expect([...banner.querySelectorAll("thead th")].map((t) => t.textContent)).toEqual(["Cell", "Last written", "Now", "Incoming"]);
 
     button(root, "Keep my edits", banner).click();

@@ -12,6 +12,7 @@ import {
   dateRangeProblem,
   emptyBuilder,
   GRANULARITIES,
+  operatorLabel,
   pivotDimensionMembers,
   problems,
   toPivotItems,
@@ -279,7 +280,7 @@ export function BuilderView({ store }: { store: PaneStore }) {
               >
                 {OPERATORS.map((o) => (
                   <option key={o} value={o}>
-                    {o}
+                    {operatorLabel(o)}
                   </option>
                 ))}
               </select>

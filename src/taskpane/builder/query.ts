@@ -2,6 +2,13 @@
 // and the report's pivotItems (seeds 01 §2.4), and check them before saving.
 import type { BuilderFilter, BuilderQuery, PivotItems } from "../model";
 import { parseDateRange } from "../../api/date-range";
+import { OPERATORS } from "../../sync/filters";
+
+/** A filter operator as the builder's menu says it: "is not", "is greater than", "is set" (never the API name). */
+export function operatorLabel(op: string): string {
+  const words: Record<string, string> = { gt: "is greater than", lt: "is less than", gte: "is at least", lte: "is at most" };
+  return words[op] ?? OPERATORS[op] ?? op;
+}
 
 /** What is wrong with the date range as typed (shown next to the field), or null. */
 export function dateRangeProblem(s: Pick<BuilderState, "timeDimension" | "dateRange">): string | null {

@@ -49,6 +49,8 @@ export function DashboardPane({ service }: { service: DashboardService }) {
   const error = useSignal<string | null>(null);
   const info = useSignal<string | null>(null);
   const drill = useSignal<Drill | null>(null);
+  /** The filter the user applied in the embed ("orders.status = completed (Sheet1!B3)"): a picture does not carry it. */
+  const filtered = useSignal<string | null>(null);
   const overwrite = useSignal<{ count: number; target: string } | null>(null);
   const downloads = useSignal<Array<{ format: string; title: string | null; rowCount: number | null }>>([]);
   const picture = useSignal<{ running: PictureProgress["status"] | null; name: string | null }>({ running: null, name: null });
@@ -81,6 +83,7 @@ export function DashboardPane({ service }: { service: DashboardService }) {
     const host = frameHost.current;
     if (!id || !host) return;
     let closed = false;
+    filtered.value = null; // a new embed starts unfiltered
     status.value = "Loading the dashboard…";
     const onNews = (n: EmbedNews) => {
       switch (n.kind) {
@@ -142,6 +145,7 @@ export function DashboardPane({ service }: { service: DashboardService }) {
     try {
       const f = await service.cellFilter();
       handle.current?.setFilter(f.member, [f.value]);
+      filtered.value = f.label;
       info.value = `Filtered the dashboard by ${f.label}.`;
     } catch (e) {
       error.value = (e as Error).message;
@@ -179,13 +183,20 @@ export function DashboardPane({ service }: { service: DashboardService }) {
     pictureAbort.current = ac;
     picture.value = { ...picture.value, running: "queued" };
     try {
+      const title = linked.value?.dashboards.find((d) => d.publicId === id)?.title;
       const r = await service.insertPicture(id, {
         ...(refresh && picture.value.name ? { refreshName: picture.value.name } : {}),
+        ...(title ? { title } : {}),
         signal: ac.signal,
         onProgress: (p) => (picture.value = { ...picture.value, running: p.status }),
       });
       picture.value = { running: null, name: r.name };
-      info.value = refresh ? `Refreshed the picture ${r.name}.` : `Inserted the picture ${r.name} at the selection.`;
+      const what = title ? `the picture of “${title}”` : `the picture ${r.name}`;
+      // The platform's picture export has no filters: say so rather than let it pass for what is on screen.
+      const unfiltered = filtered.value
+        ? ` It shows the dashboard unfiltered: the platform's picture export does not take the filter you applied (${filtered.value}).`
+        : "";
+      info.value = `${refresh ? `Refreshed ${what}` : `Inserted ${what} at the selection`}.${unfiltered}`;
     } catch (e) {
       picture.value = { ...picture.value, running: null };
       error.value = ac.signal.aborted

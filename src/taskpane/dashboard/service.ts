@@ -61,7 +61,7 @@ export interface DashboardService {
   /** Runs a PNG export and puts it at the selection (or replaces `refreshName` in place). */
   insertPicture(
     publicId: string,
-    o: { refreshName?: string; onProgress: (p: PictureProgress) => void; signal: AbortSignal },
+    o: { refreshName?: string; onProgress: (p: PictureProgress) => void; signal: AbortSignal; title?: string },
   ): Promise<{ name: string }>;
   /** The name of this dashboard's picture on the active sheet, if one was inserted (so it can be refreshed). */
   pictureOnSheet(publicId: string): Promise<string | null>;

@@ -6,11 +6,13 @@ import { useQuestionFocus } from "../ui/focus";
 import type { CellDiff } from "../model";
 import type { EditPrompt, PaneStore } from "../state/store";
 import { describeRows } from "../live/status";
+import { formatValue } from "../../host/number-format";
 
-export function showValue(v: CellDiff["now"] | undefined): string {
+/** A value as the sheet shows it under its number format ("$15,294,788.18"), or a word for none. */
+export function showValue(v: CellDiff["now"] | undefined, format?: string): string {
   if (v === undefined) return "(unknown)";
   if (v === "") return "(empty)";
-  return String(v);
+  return format ? formatValue(v, format) : String(v);
 }
 
 export function DiffTable({ diff, total = diff.length }: { diff: CellDiff[]; total?: number }) {
@@ -30,9 +32,9 @@ export function DiffTable({ diff, total = diff.length }: { diff: CellDiff[]; tot
           {diff.slice(0, LIMIT).map((d) => (
             <tr key={d.cell}>
               <th scope="row">{d.cell}</th>
-              <td>{showValue(d.lastWritten)}</td>
-              <td class="cb-changed">{showValue(d.now)}</td>
-              <td>{showValue(d.incoming)}</td>
+              <td>{showValue(d.lastWritten, d.format)}</td>
+              <td class="cb-changed">{showValue(d.now, d.format)}</td>
+              <td>{showValue(d.incoming, d.format)}</td>
             </tr>
           ))}
         </tbody>

@@ -272,7 +272,8 @@ export function createLiveDashboard(deps: DashboardDeps): DashboardService {
           `${c.address} is a date bucket (${p.columnKey}); filtering the dashboard by a date is not supported yet: select a text dimension.`,
         );
       if (c.value === "") throw new Error(`${c.address} is empty: select a cell with a value.`);
-      return { member: p.columnKey, value: c.value, label: `${p.columnKey} = ${String(c.value)} (${c.address})` };
+      // In words: the column's title as the sheet shows it ("Status is completed"), not the member key.
+      return { member: p.columnKey, value: c.value, label: `${p.columnTitle ?? p.columnKey} is ${String(c.value)} (${c.address})` };
     },
 
     async placeDrilldown(publicId, drill, confirmed, signal) {
@@ -298,15 +299,16 @@ export function createLiveDashboard(deps: DashboardDeps): DashboardService {
     },
     async insertPicture(publicId, o) {
       o.onProgress({ status: "queued" });
+      const named = o.title ? `“${o.title}”` : publicId; // messages name the dashboard by its title
       const job = await deps.client.createDashboardExport({ publicId, format: "png" }, o.signal).catch((e: unknown) => {
         if (e instanceof ForbiddenError) {
           throw new Error(
-            `A picture of dashboard ${publicId} needs manage access to its deployment (admin, or editor); your role there cannot export it. Ask an admin of that deployment.`,
+            `A picture of the dashboard ${named} needs manage access to its deployment (admin, or editor); your role there cannot export it. Ask an admin of that deployment.`,
             { cause: e },
           );
         }
         if (e instanceof NotFoundError)
-          throw new Error(`Dashboard ${publicId} is not published any more (the platform does not know it).`, { cause: e });
+          throw new Error(`The dashboard ${named} is not published any more (the platform does not know it).`, { cause: e });
         throw e;
       });
       let j = job;
