@@ -99,14 +99,19 @@ describe("dashboard pane", { timeout: 200_000 }, () => {
   it("Insert dashboard picture: a PNG export appears in the harness sheet at the selection, and refreshes in place", async () => {
     await clickCell(page, "B12");
     await button(pane, "Insert dashboard picture").click();
-    await pwExpect(pane.getByText(/Inserted the picture Dashboard SalesDash001/)).toBeVisible({ timeout: 60_000 });
+    // Named by its title; the filter applied above is not in the picture, and it says so (issue 25 §4).
+    await pwExpect(
+      pane.getByText(/Inserted the picture of “Sales overview” at the selection\. It shows the dashboard unfiltered/),
+    ).toBeVisible({
+      timeout: 60_000,
+    });
     const img = page.locator("img.hx-picture");
     await pwExpect(img).toHaveCount(1);
     const natural = await img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth);
     expect(natural).toBeGreaterThan(400);
     await page.screenshot({ path: path.join(SCREENSHOTS, "dashboard-picture.png") });
     await button(pane, "Refresh picture").click();
-    await pwExpect(pane.getByText(/Refreshed the picture Dashboard SalesDash001/)).toBeVisible({ timeout: 60_000 });
+    await pwExpect(pane.getByText(/Refreshed the picture of “Sales overview”/)).toBeVisible({ timeout: 60_000 });
     await pwExpect(img).toHaveCount(1);
   });
 

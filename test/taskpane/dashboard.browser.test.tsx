@@ -133,6 +133,7 @@ describe("dashboard pane", () => {
     s.news({ kind: "drilldown", member: "orders.count", value: { "orders.status": "cancelled" }, widgetId: "w-status" });
     await until(() => byRole("button", "Place this drilldown") !== undefined);
     expect(root.textContent).toContain("Drilled into orders.count at orders.status = cancelled.");
+    byRole("button", "Place this drilldown")!.focus(); // as a real click does: the pane has focus
     byRole("button", "Place this drilldown")!.click();
     await until(() => byRole("alert", "would overwrite 3 cells") !== undefined);
     expect(s.calls).toContain("place orders.count confirmed=false");

@@ -15,8 +15,13 @@ if (typeof document !== "undefined")
     if (e.target instanceof HTMLElement) lastFocused = e.target;
   });
 
-/** Focus is nowhere useful: on <body>, or on an element that left the page. */
+/**
+ * Focus is nowhere useful inside the pane: on <body>, or on an element that left the page — while
+ * the pane itself has focus. When the user has moved on to the sheet (the pane's document lost focus
+ * to Excel or the harness), the pane never takes focus back.
+ */
 function focusLost(): boolean {
+  if (!document.hasFocus()) return false;
   const a = document.activeElement;
   return !a || a === document.body || !a.isConnected;
 }
@@ -25,7 +30,7 @@ function focusLost(): boolean {
  * Give focus back to `target` once it can take it (it may be disabled while the action it started
  * runs), unless the user has put focus somewhere meanwhile. Gives up after `ms`.
  */
-function restoreFocus(target: HTMLElement | null, ms = 60_000): void {
+function restoreFocus(target: HTMLElement | null, ms = 15_000): void {
   if (!target) return;
   const end = Date.now() + ms;
   const attempt = () => {
@@ -47,7 +52,7 @@ export function useQuestionFocus(safe: MutableRef<HTMLElement | null>, opener?: 
   useEffect(() => {
     const active = document.activeElement;
     const before = focusable(active) ? active : lastFocused && lastFocused.isConnected ? lastFocused : null;
-    safe.current?.focus();
+    if (document.hasFocus()) safe.current?.focus(); // a question the user is not looking at never pulls focus from the sheet
     return () => {
       const fallback = openerRef.current?.();
       restoreFocus(before ?? (fallback instanceof HTMLElement ? fallback : null));
@@ -63,7 +68,8 @@ export type FocusRequest = { target: "home" } | { target: "card"; id: string };
  * scrolling the notice out of view when both fit.
  */
 export function revealAndFocus(el: HTMLElement): void {
-  el.focus({ preventScroll: true });
+  // Never take focus from the sheet: only when the pane has it (the user acted in the pane).
+  if (document.hasFocus()) el.focus({ preventScroll: true });
   const notice = document.querySelector<HTMLElement>(".cb-main > .cb-notice");
   const top = notice ? notice.getBoundingClientRect().bottom + 8 : 8;
   const r = el.getBoundingClientRect();
