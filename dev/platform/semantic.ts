@@ -122,6 +122,19 @@ function measure(member: string): { view: ViewDef; def: MeasureDef } {
 }
 
 /** GET /v1/meta body, in the recorded semantic-layer shape. */
+/**
+ * A member's title as people read it ("orders.status" → "Status", "orders.created_at.month" →
+ * "Created At (month)"); the key itself when the model has no such member. For the embed's axes and
+ * filter line, and the dashboard pictures.
+ */
+export function memberTitle(key: string): string {
+  const [view, member, granularity] = key.split(".");
+  const v = VIEWS.find((x) => x.name === view);
+  const def = v && member ? (v.measures[member] ?? v.dimensions[member]) : undefined;
+  if (!def) return key;
+  return granularity ? `${def.title} (${granularity})` : def.title;
+}
+
 export function metaBody() {
   return {
     cubes: VIEWS.map((v) => ({

@@ -87,10 +87,10 @@ describe("dashboard pane", { timeout: 200_000 }, () => {
 
   it("a drilldown in the embed is placed in the sheet through the sync engine", async () => {
     await embed.getByRole("button", { name: "Drill down" }).first().click();
-    await pwExpect(pane.getByLabel("Drilldown")).toContainText("orders.count");
+    await pwExpect(pane.getByLabel("Drilldown")).toContainText("Count where Status is"); // titles, not keys
     await clickCell(page, "H2");
     await button(pane, "Place this drilldown").click();
-    await pwExpect(pane.getByText(/Placed the drilldown orders.count/)).toBeVisible({ timeout: 30_000 });
+    await pwExpect(pane.getByText(/Placed the drilldown Count where Status is/)).toBeVisible({ timeout: 30_000 });
     expect(await cellText(page, "H2")).not.toBe("");
     expect(await cellText(page, "H3")).not.toBe("");
     await page.screenshot({ path: path.join(SCREENSHOTS, "dashboard-pane.png") });

@@ -30,6 +30,7 @@ function scripted(o: { sessionUrl?: string | null; picture?: string; pictureDone
       dashboards: [{ publicId: "SalesDash001", title: "Sales overview" }],
     }),
     dashboard: async (publicId) => ({ publicId, title: "Sales overview" }),
+    memberTitles: async () => ({ "orders.count": "Orders Count", "orders.status": "Orders Status" }),
     async open(host, publicId, onNews) {
       calls.push(`open ${publicId}`);
       const frame = document.createElement("div");
@@ -132,14 +133,14 @@ describe("dashboard pane", () => {
     await until(() => s.calls.includes("open SalesDash001"));
     s.news({ kind: "drilldown", member: "orders.count", value: { "orders.status": "cancelled" }, widgetId: "w-status" });
     await until(() => byRole("button", "Place this drilldown") !== undefined);
-    expect(root.textContent).toContain("Drilled into orders.count at orders.status = cancelled.");
+    expect(root.textContent).toContain("Drilled into Orders Count where Orders Status is cancelled."); // titles, not keys
     byRole("button", "Place this drilldown")!.focus(); // as a real click does: the pane has focus
     byRole("button", "Place this drilldown")!.click();
     await until(() => byRole("alert", "would overwrite 3 cells") !== undefined);
     expect(s.calls).toContain("place orders.count confirmed=false");
     await until(() => document.activeElement?.textContent === "Cancel"); // the question takes focus on its safe choice
     byRole("button", "Overwrite")!.click();
-    await until(() => root.textContent!.includes("Placed the drilldown orders.count at orders.status = cancelled at Sheet1!H2:I3."));
+    await until(() => root.textContent!.includes("Placed the drilldown Orders Count where Orders Status is cancelled at Sheet1!H2:I3."));
     expect(s.calls).toContain("place orders.count confirmed=true");
   });
 

@@ -23,14 +23,16 @@ export function DashboardView({ store }: { store: PaneStore }) {
 }
 
 type Drill = { member: string; value: unknown; widgetId: string | null };
-const drillLabel = (d: Drill) => {
+/** A drilldown in words, members by their titles when known: "Count where Status is cancelled". */
+const drillLabel = (d: Drill, titles: Record<string, string> = {}) => {
+  const t = (k: string) => titles[k] ?? titles[k.replace(/\.[a-z]+$/, "")] ?? k;
   const point =
     d.value && typeof d.value === "object"
       ? Object.entries(d.value as Record<string, unknown>)
-          .map(([k, v]) => `${k} = ${String(v)}`)
-          .join(", ")
+          .map(([k, v]) => `${t(k)} is ${String(v)}`)
+          .join(" and ")
       : "";
-  return `${d.member}${point ? ` at ${point}` : ""}`;
+  return `${t(d.member)}${point ? ` where ${point}` : ""}`;
 };
 const PROGRESS: Record<PictureProgress["status"], string> = {
   queued: "Waiting for the platform to start the picture…",
@@ -49,6 +51,13 @@ export function DashboardPane({ service }: { service: DashboardService }) {
   const error = useSignal<string | null>(null);
   const info = useSignal<string | null>(null);
   const drill = useSignal<Drill | null>(null);
+  const titles = useSignal<Record<string, string>>({});
+  useEffect(() => {
+    void service.memberTitles?.().then(
+      (t) => (titles.value = t),
+      () => undefined, // without titles, messages name the members by key
+    );
+  }, [service]);
   /** The filter the user applied in the embed ("orders.status = completed (Sheet1!B3)"): a picture does not carry it. */
   const filtered = useSignal<string | null>(null);
   const overwrite = useSignal<{ count: number; target: string } | null>(null);
@@ -161,7 +170,7 @@ export function DashboardPane({ service }: { service: DashboardService }) {
     try {
       const out = await service.placeDrilldown(id, d, confirmed);
       if (out.kind === "placed") {
-        info.value = `Placed the drilldown ${drillLabel(d)} at ${out.sheetName}!${out.range}.`;
+        info.value = `Placed the drilldown ${drillLabel(d, titles.value)} at ${out.sheetName}!${out.range}.`;
         drill.value = null;
         overwrite.value = null;
       } else if (out.kind === "wouldOverwrite") {
@@ -294,7 +303,7 @@ export function DashboardPane({ service }: { service: DashboardService }) {
       )}
       {drill.value && (
         <div class="cb-dash-box" aria-label="Drilldown">
-          <p>Drilled into {drillLabel(drill.value)}.</p>
+          <p>Drilled into {drillLabel(drill.value, titles.value)}.</p>
           {overwrite.value ? (
             <DrillOverwrite
               target={overwrite.value.target}

@@ -15,7 +15,7 @@ import {
 } from "../../api/embed";
 import { ForbiddenError, NotFoundError, type FetchLike, type PlatformClient } from "../../api";
 import { sleep } from "../../api/retry";
-import type { BuilderQuery, PlaceOutcome, ReportSummary, SaveReportInput } from "../model";
+import type { BuilderQuery, MetaView, PlaceOutcome, ReportSummary, SaveReportInput } from "../model";
 import type { CellFilter, DashboardService, EmbedHandle } from "../dashboard/service";
 import type { EmbedConfig, SelectedPlacement } from "./comments";
 import type { SelectedCell } from "./engine";
@@ -35,6 +35,8 @@ export interface DashboardDeps {
   activeSheetPictures(): Promise<string[]>;
   saveReport(input: SaveReportInput, signal?: AbortSignal): Promise<ReportSummary>;
   place(reportId: number, o: { confirmed: boolean; signal?: AbortSignal }): Promise<PlaceOutcome>;
+  /** The data model (titles of members, for messages in words). */
+  meta?: (signal?: AbortSignal) => Promise<MetaView[]>;
   fetch?: FetchLike;
   win?: Window;
   storage?: Pick<Storage, "getItem"> | null;
@@ -291,6 +293,13 @@ export function createLiveDashboard(deps: DashboardDeps): DashboardService {
       const name = `${w.title}${point ? ` – ${point}` : ""} (drilldown)`.slice(0, 255);
       const saved = await deps.saveReport({ name, query: drilledQuery(w, drill), pivotItems: null }, signal);
       return deps.place(saved.id, { confirmed, ...(signal ? { signal } : {}) });
+    },
+
+    async memberTitles(signal) {
+      if (!deps.meta) return {};
+      const out: Record<string, string> = {};
+      for (const v of await deps.meta(signal)) for (const m of [...v.measures, ...v.dimensions]) out[m.name] = m.title;
+      return out;
     },
 
     async pictureOnSheet(publicId) {

@@ -60,6 +60,7 @@ export async function openWorkspace(
     activeSheetPictures: () => ops.activeSheetPictures(),
     saveReport: async (i, signal) => summarize(await catalog.saveReport(i, signal)),
     place: (reportId, o) => ops.place(reportId, o),
+    meta: (signal) => catalog.meta(signal),
     ...(fetchImpl ? { fetch: fetchImpl } : {}),
   });
   return {
