@@ -1,6 +1,6 @@
 // Issue 25 §4: stale notices are withdrawn. "No platform API answers at …" goes once the URL is
 // edited; an earlier refresh's notice does not stay above a later Refresh all; "Resolved threads are
-// hidden" goes once the thread filter changes.
+// hidden" goes once the thread filter changes. Progress counts with thousands separators.
 import { render } from "preact";
 import { afterEach, describe, expect, it } from "vitest";
 import { App } from "../../src/taskpane/app/App";
@@ -8,6 +8,7 @@ import { PaneStore } from "../../src/taskpane/state/store";
 import { memoryStore, SecretStore } from "../../src/taskpane/state/secrets";
 import { installTheme } from "../../src/taskpane/theme/theme";
 import { placement, scriptedBackend } from "./scripted";
+import { ProgressLine } from "../../src/taskpane/ui/Notice";
 
 async function until(check: () => boolean, ms = 3000): Promise<void> {
   const end = Date.now() + ms;
@@ -60,5 +61,12 @@ describe("stale notices are withdrawn (issue 25 §4)", () => {
     await store.refreshEverything();
     await until(() => root.textContent!.includes("Refreshed 1 of 1"));
     expect(root.textContent).not.toContain("Refreshed, your edits kept");
+  });
+
+  it("progress counts carry thousands separators", async () => {
+    const root = document.createElement("div");
+    document.body.append(root);
+    render(<ProgressLine label="Writing rows" done={20001} total={20001} />, root);
+    await until(() => root.textContent === "Writing rows 20,001 of 20,001");
   });
 });
