@@ -783,42 +783,41 @@ export class SyncEngine {
       if (this.viewOnly(p.deploymentId)) skipped[p.key] = { state: "not-refreshed", reason: viewOnlyPrefix + viewOnlyReason() };
     const withSkipped = (q: QueueProgress): QueueProgress => ({ ...q, items: { ...skipped, ...q.items } });
     const onProgress = o.onProgress;
+    const queued = all.filter((p) => !skipped[p.key]);
     const progress = await runQueue(
-      all
-        .filter((p) => !skipped[p.key])
-        .map((p) => ({
-          key: p.key,
-          prepare: (signal: AbortSignal) => {
-            const reports = byDeployment.get(p.deploymentId);
-            if (reports instanceof Error) throw new NotRefreshed(`${noAccessPrefix}${reports.message}`);
-            const report = reports?.get(p.reportId);
-            if (!report || o.readable?.(p) === false) throw new NotRefreshed(`${noAccessPrefix}${noAccessReason(p, this.ctx)}`);
-            try {
-              this.dataOf(p);
-            } catch (e) {
-              throw new NotRefreshed(`${noAccessPrefix}${(e as Error).message}`);
-            }
-            return this.prepareRefresh(p.key, report, signal);
-          },
-          // No stop signal here: a write that has begun is finished (an unbounded hang is ended by
-          // the API layer's deadlines), so Stop never leaves a placement half written.
-          apply: async (prep: PreparedRefresh) => {
-            const out = await this.applyRefresh(prep, "ask");
-            switch (out.kind) {
-              case "refreshed":
-                return describeChange(out.stats);
-              case "handEdited":
-                throw new NotRefreshed(
-                  `Edited by hand (${describeRowList(out.edits.rows, prep.placement)}); refresh it on its own to choose overwrite or keep.`,
-                );
-              case "cannotGrow":
-              case "missing":
-                throw new NotRefreshed(out.reason);
-              case "kept":
-                return "Kept edits";
-            }
-          },
-        })),
+      queued.map((p) => ({
+        key: p.key,
+        prepare: (signal: AbortSignal) => {
+          const reports = byDeployment.get(p.deploymentId);
+          if (reports instanceof Error) throw new NotRefreshed(`${noAccessPrefix}${reports.message}`);
+          const report = reports?.get(p.reportId);
+          if (!report || o.readable?.(p) === false) throw new NotRefreshed(`${noAccessPrefix}${noAccessReason(p, this.ctx)}`);
+          try {
+            this.dataOf(p);
+          } catch (e) {
+            throw new NotRefreshed(`${noAccessPrefix}${(e as Error).message}`);
+          }
+          return this.prepareRefresh(p.key, report, signal);
+        },
+        // No stop signal here: a write that has begun is finished (an unbounded hang is ended by
+        // the API layer's deadlines), so Stop never leaves a placement half written.
+        apply: async (prep: PreparedRefresh) => {
+          const out = await this.applyRefresh(prep, "ask");
+          switch (out.kind) {
+            case "refreshed":
+              return describeChange(out.stats);
+            case "handEdited":
+              throw new NotRefreshed(
+                `Edited by hand (${describeRowList(out.edits.rows, prep.placement)}); refresh it on its own to choose overwrite or keep.`,
+              );
+            case "cannotGrow":
+            case "missing":
+              throw new NotRefreshed(out.reason);
+            case "kept":
+              return "Kept edits";
+          }
+        },
+      })),
       {
         concurrency: this.ctx.queryConcurrency ?? 2,
         ...(o.signal ? { signal: o.signal } : {}),
