@@ -4,6 +4,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { HarnessBook } from "./book";
 import { Grid } from "./Grid";
+import type { HarnessConfig } from "./config";
 
 function SheetTabs({ book }: { book: HarnessBook }) {
   const [renaming, setRenaming] = useState<string | null>(null);
@@ -185,12 +186,14 @@ export function Harness({
   onReset,
   theme,
   onTheme,
+  config,
 }: {
   book: HarnessBook;
   paneSrc: string;
   onReset: () => void;
   theme: HarnessTheme;
   onTheme: (t: HarnessTheme) => void;
+  config?: Promise<HarnessConfig>;
 }) {
   const [version, setVersion] = useState(0);
   const [paneWidth, setPaneWidth] = useState(350);
@@ -212,6 +215,7 @@ export function Harness({
               <option value="dark">Dark</option>
             </select>
           </label>
+          {config && <CommentsAs config={config} />}
           <label>
             width{" "}
             <select value={String(paneWidth)} onChange={(e) => setPaneWidth(Number(e.currentTarget.value))}>
@@ -226,5 +230,39 @@ export function Harness({
         <iframe id="taskpane" title="Cellbound task pane" src={paneSrc} />
       </aside>
     </div>
+  );
+}
+
+/**
+ * "Comments as": switch the comments pane between the demo's comments users (?embedUser= on the
+ * harness URL; the page reloads, the simulated workbook is kept), so a conversation can be tried.
+ */
+function CommentsAs({ config }: { config: Promise<HarnessConfig> }) {
+  const [c, setC] = useState<HarnessConfig | null>(null);
+  useEffect(() => {
+    void config.then(setC, () => undefined);
+  }, [config]);
+  const viewers = c?.embedViewers ?? [];
+  if (viewers.length < 2) return null;
+  const current = c?.embedViewer?.externalId ?? viewers[0]!.externalId;
+  return (
+    <label>
+      comments as{" "}
+      <select
+        aria-label="Comments as"
+        value={current}
+        onChange={(e) => {
+          const u = new URL(location.href);
+          u.searchParams.set("embedUser", e.currentTarget.value);
+          location.assign(u.href);
+        }}
+      >
+        {viewers.map((v) => (
+          <option key={v.externalId} value={v.externalId}>
+            {v.name}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

@@ -83,7 +83,18 @@ async function main(): Promise<void> {
     draw();
   };
   const draw = () =>
-    render(<Harness key={paneKey} book={book} paneSrc={`harness-taskpane.html`} onReset={reset} theme={theme} onTheme={onTheme} />, host);
+    render(
+      <Harness
+        key={paneKey}
+        book={book}
+        paneSrc={`harness-taskpane.html`}
+        onReset={reset}
+        theme={theme}
+        onTheme={onTheme}
+        config={config}
+      />,
+      host,
+    );
   const book = new DevExcelBook(openWorkbook(), () => {
     paneKey++; // Save as copy: the copy opens, with a fresh pane on it
     draw();

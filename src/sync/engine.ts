@@ -51,6 +51,7 @@ import { refuseToWrite } from "./obstacles.ts";
 import { NotRefreshed, runQueue, type QueueProgress } from "./queue.ts";
 import { prepareReport, runReport, type RowCut } from "./run-report.ts";
 import { describeChange, noAccessPrefix } from "./status.ts";
+import { isRefusal, mayChangePlacements, refusedRecordReason, viewOnlyPrefix, viewOnlyReason } from "./access.ts";
 import {
   addPlacement,
   classify,
@@ -180,6 +181,8 @@ export class SyncEngine {
   /** The port as given; `ctx.port` is the same port with its writes counted on the clock. */
   private readonly raw: SheetPort;
   readonly ctx: SyncContext;
+  /** Deployments whose platform refused a placement's record (a 403): view only from then on (access.ts). */
+  private readonly refused = new Set<number>();
 
   constructor(ctx: SyncContext) {
     this.raw = ctx.port;
@@ -201,6 +204,11 @@ export class SyncEngine {
     return s?.current ? s : this.session(req);
   }
 
+  /** The signed-in user may read but not change placements of this deployment (access.ts). */
+  viewOnly(deploymentId: number): boolean {
+    return !mayChangePlacements(this.ctx.roleOf?.(deploymentId)) || this.refused.has(deploymentId);
+  }
+
   /** Find one of this deployment's reports by id (a paged listing). */
   async report(reportId: number, signal?: AbortSignal): Promise<Report> {
     const r = (await reportsById(this.ctx, this.ctx.deploymentId, undefined, signal)).get(reportId);
@@ -215,6 +223,8 @@ export class SyncEngine {
     // Where the user chose: the cell selected when Place was pressed, read before the data is
     // fetched (a click elsewhere while the query runs must not move the report).
     const at = o.at ?? (await port.selection()).area;
+    if (this.viewOnly(this.ctx.deploymentId))
+      throw new ViewOnly("You can view reports in this deployment but not place them — ask an admin for the editor role.");
     const { layout, source, cut } = await runReport(this.ctx.data, report, this.ctx.filterDefaults, o.signal);
     return this.lock.run(async () => {
       const shape: Shape = { rows: layout.cells.length, cols: layout.columnFormats.length };
@@ -233,7 +243,8 @@ export class SyncEngine {
       const hit = collisions([target], neighbours(tracked, null, await loadPlacements(s)));
       if (hit.length) return { kind: "collides", target: targetA1, placements: hit.map((h) => h.label) };
       await refuseToWrite(s, target, sheet.name, () => layout.columnFormats); // issue 22: merged, table, protected, 1904
-      const occupied = occupiedCells(target, await readArea(s, target, o.signal), 0, []);
+      const before = await readArea(s, target, o.signal);
+      const occupied = occupiedCells(target, before, 0, []);
       if (occupied.length > 0 && !o.confirmed) {
         return {
           kind: "wouldOverwrite",
@@ -283,8 +294,25 @@ export class SyncEngine {
       if (!o.valuesOnly) await stylePlaced(s, at, layout);
       await s.flush(o.signal);
       this.lastWritten.set(key, layout.cells);
-      const placementId = await this.connectNewPlacement(s, local, fp, target, sheet, o.signal);
-      await s.flush(o.signal);
+      let placementId: string;
+      try {
+        placementId = await this.connectNewPlacement(s, local, fp, target, sheet, o.signal);
+        await s.flush(o.signal);
+      } catch (e) {
+        if (!isRefusal(e)) throw e;
+        // Refused after the write (a viewer whose role was not known): the cells go back as they were.
+        this.refused.add(this.ctx.deploymentId);
+        await s.clear(target);
+        if (occupied.length) await s.write(at, before, { keepFormats: true });
+        await s.untrack(name);
+        await updatePlacement(s, key, () => null);
+        await forgetStyle(s, key);
+        await s.flush(o.signal);
+        this.lastWritten.delete(key);
+        throw new ViewOnly(
+          `The platform did not let you place “${report.name}”: your role in this deployment does not allow it. The cells were put back as they were; ask an admin for the editor role.`,
+        );
+      }
       return {
         kind: "placed",
         key,
@@ -427,6 +455,7 @@ export class SyncEngine {
     const t0 = performance.now();
     const view = await this.session({ trackedValues: [trackingName(key)], writeChecks: true, ...(o.signal ? { signal: o.signal } : {}) });
     const placement = await this.placement(key, view);
+    if (this.viewOnly(placement.deploymentId)) throw new ViewOnly(viewOnlyReason()); // never written, never recorded
     const report = await this.reportOf(placement, (await view.identity()).workbookId, o.signal); // the query needs it: look it up first
     const reportMs = performance.now() - t0;
     const prepared = await this.prepareRefresh(key, report, o.signal, view);
@@ -632,7 +661,12 @@ export class SyncEngine {
     }
     const tRecord = performance.now();
     stats.timings.writeMs = tRecord - tWrite;
-    await this.record(s, p, prep.incoming, prep.source, area, t.sheet, signal, keptRows.length > 0);
+    try {
+      await this.record(s, p, prep.incoming, prep.source, area, t.sheet, signal, keptRows.length > 0);
+    } catch (e) {
+      if (!isRefusal(e)) throw e;
+      throw await this.rollBack(s, p, anchor, current, t.area, lastWritten, signal);
+    }
     stats.timings.recordMs = performance.now() - tRecord;
     if (edits && choice === "keep") return { kind: "kept", stats, edits };
     const notices =
@@ -640,6 +674,35 @@ export class SyncEngine {
         ? ["An earlier refresh of this placement was interrupted after writing; it is now complete."]
         : [];
     return { kind: "refreshed", stats, notices: prep.cut ? [...notices, prep.cut.message] : notices };
+  }
+
+  /**
+   * The platform refused to record a refresh whose cells were written (a 403: the role changed
+   * mid-refresh, or was never known): put back the cells read before the write (`before`, from the
+   * anchor, in the union shape), the tracked area and the journal as they were, and say so in
+   * words. The deployment is view only from then on (access.ts).
+   */
+  private async rollBack(
+    s: Session,
+    p: LocalPlacement,
+    anchor: Pick<Area, "sheetId" | "row" | "col">,
+    before: Grid,
+    area: Area,
+    lastWritten: Grid | undefined,
+    signal?: AbortSignal,
+  ): Promise<ViewOnly> {
+    this.refused.add(p.deploymentId);
+    try {
+      await s.write(anchor, before, { keepFormats: true });
+      await s.track(p.name, area);
+      await updatePlacement(s, p.key, (x) => ({ ...x, pending: p.pending }));
+      await s.flush(signal);
+      if (lastWritten) this.lastWritten.set(p.key, lastWritten);
+      else this.lastWritten.delete(p.key);
+      return new ViewOnly(refusedRecordReason(p.reportName, true));
+    } catch {
+      return new ViewOnly(refusedRecordReason(p.reportName, false));
+    }
   }
 
   /** PUT .../refresh, then commit the fingerprint locally (queued on the session: the caller sends it). */
@@ -762,8 +825,15 @@ export class SyncEngine {
         byDeployment.set(id, e as Error);
       }
     }
-    return runQueue(
-      all.map((p) => ({
+    // View only (access.ts): not queued, not counted; each says so.
+    const skipped: QueueProgress["items"] = {};
+    for (const p of all)
+      if (this.viewOnly(p.deploymentId)) skipped[p.key] = { state: "not-refreshed", reason: viewOnlyPrefix + viewOnlyReason() };
+    const withSkipped = (q: QueueProgress): QueueProgress => ({ ...q, items: { ...skipped, ...q.items } });
+    const onProgress = o.onProgress;
+    const queued = all.filter((p) => !skipped[p.key]);
+    const progress = await runQueue(
+      queued.map((p) => ({
         key: p.key,
         prepare: (signal: AbortSignal) => {
           const reports = byDeployment.get(p.deploymentId);
@@ -800,9 +870,10 @@ export class SyncEngine {
       {
         concurrency: this.ctx.queryConcurrency ?? 2,
         ...(o.signal ? { signal: o.signal } : {}),
-        ...(o.onProgress ? { onProgress: o.onProgress } : {}),
+        ...(onProgress ? { onProgress: (q: QueueProgress) => onProgress(withSkipped(q)) } : {}),
       },
     );
+    return withSkipped(progress);
   }
 
   // ---- disconnect ---------------------------------------------------------------------------
@@ -815,6 +886,7 @@ export class SyncEngine {
     await this.lock.run(async () => {
       const s = await this.session(o.signal ? { signal: o.signal } : {});
       const p = await this.placement(key, s);
+      if (this.viewOnly(p.deploymentId)) throw new ViewOnly(viewOnlyReason().replace("not refresh it", "not disconnect it"));
       if (p.placementId) {
         try {
           await this.ctx.platform.disconnectWorkbook(p.deploymentId, p.reportId, { placementId: p.placementId }, o.signal);
@@ -881,6 +953,14 @@ export class NoAccess extends NotRefreshed {
   constructor(reason: string) {
     super(reason);
     this.name = "NoAccess";
+  }
+}
+
+/** The signed-in user may read this placement's report but not change placements (access.ts). Nothing was left written. */
+export class ViewOnly extends NoAccess {
+  constructor(reason: string) {
+    super(reason);
+    this.name = "ViewOnly";
   }
 }
 

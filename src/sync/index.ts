@@ -31,7 +31,9 @@
 //   layout / runReport / totalsQuery — the pure layout and query pieces (preview, builder).
 //
 // Design and the choices where the seeds are silent: docs/SYNC.md.
-export { SyncEngine, MAX_DIFF, NoAccess } from "./engine.ts";
+export { SyncEngine, MAX_DIFF, NoAccess, ViewOnly } from "./engine.ts";
+export { viewOnlyPrefix, viewOnlyReason, mayChangePlacements, refusedRecordReason } from "./access.ts";
+export type { DeploymentRole } from "./access.ts";
 export {
   noAccessPrefix,
   placementStatus,

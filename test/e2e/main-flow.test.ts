@@ -106,8 +106,8 @@ describe("main flow", { timeout: 120_000 }, () => {
     await pwExpect(banner).toContainText(/Rows? [\d–]+ of Analyst pipeline (was|were) edited by hand/, { timeout: 20_000 });
     await button("Show changes", banner).click();
     const row = banner.locator("tbody tr").filter({ hasText: "C4" });
-    await pwExpect(row).toContainText("999999");
-    await pwExpect(row.locator("td").first()).toHaveText(original);
+    await pwExpect(row).toContainText("999,999"); // as the sheet shows it under the column's format
+    await pwExpect(row.locator("td").first()).toHaveText(Number(original).toLocaleString("en-US")); // formatted as the sheet shows it
     await shot("diff");
     await button("Keep my edits", banner).click();
     await pwExpect(pane.getByText("Refreshed, your edits kept")).toBeVisible({ timeout: 20_000 });

@@ -84,12 +84,14 @@ export function wrapDevExcel(workbook: DevWorkbook): TestWorkbook & { workbook: 
   };
 }
 
+export type Persona = "admin" | "analyst" | "viewer" | "outsider";
+
 export interface Env {
   platform: RunningPlatform;
   deploymentId: number;
   client(persona?: "admin" | "analyst" | "viewer" | "outsider"): PlatformClient;
-  engine(wb: TestWorkbook, persona?: "admin" | "analyst" | "outsider", overrides?: Partial<SyncContext>): SyncEngine;
-  dataClient(persona?: "admin" | "analyst" | "outsider"): DataClient;
+  engine(wb: TestWorkbook, persona?: Persona, overrides?: Partial<SyncContext>): SyncEngine;
+  dataClient(persona?: Persona): DataClient;
   createReport(input: ReportInput, persona?: "admin" | "analyst" | "outsider"): Promise<Report>;
   close(): Promise<void>;
 }
@@ -104,7 +106,7 @@ export async function startEnv(): Promise<Env> {
       retry: { baseDelayMs: 5, maxDelayMs: 20 },
     });
   let n = 0;
-  const dataClient = (persona: "admin" | "analyst" | "outsider" = "analyst") =>
+  const dataClient = (persona: Persona = "analyst") =>
     createDataClient({ dataUrl: platform.info.dataUrl, token: createDeploymentTokenManager({ client: client(persona), deploymentId }) });
   return {
     platform,
