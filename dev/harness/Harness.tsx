@@ -4,6 +4,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { HarnessBook } from "./book";
 import { Grid } from "./Grid";
+import { LATENCY, type LatencyProfile } from "../excel/latency.ts";
 import type { HarnessConfig } from "./config";
 
 function SheetTabs({ book }: { book: HarnessBook }) {
@@ -186,6 +187,8 @@ export function Harness({
   onReset,
   theme,
   onTheme,
+  latency,
+  onLatency,
   config,
 }: {
   book: HarnessBook;
@@ -193,6 +196,9 @@ export function Harness({
   onReset: () => void;
   theme: HarnessTheme;
   onTheme: (t: HarnessTheme) => void;
+  /** What a round trip to the simulated Excel costs (dev/excel/latency.ts). */
+  latency?: LatencyProfile;
+  onLatency?: (l: LatencyProfile) => void;
   config?: Promise<HarnessConfig>;
 }) {
   const [version, setVersion] = useState(0);
@@ -215,6 +221,16 @@ export function Harness({
               <option value="dark">Dark</option>
             </select>
           </label>
+          {latency && onLatency && (
+            <label title="What each round trip to Excel costs: Excel on the web, Excel desktop, or nothing">
+              Excel{" "}
+              <select aria-label="Excel round trip" value={latency} onChange={(e) => onLatency(e.currentTarget.value as LatencyProfile)}>
+                <option value="web">on the web ({LATENCY.web.roundTripMs} ms)</option>
+                <option value="desktop">desktop ({LATENCY.desktop.roundTripMs} ms)</option>
+                <option value="none">instant</option>
+              </select>
+            </label>
+          )}
           {config && <CommentsAs config={config} />}
           <label>
             width{" "}

@@ -94,7 +94,10 @@ export async function openHarness(rig: Rig, options: { colorScheme?: "light" | "
     // The platform answers 4xx on purpose at times (409s of an upsert); the harness's own files never should.
     if (r.status() === 404 && r.url().startsWith(rig.served.url) && !r.url().includes("/_platform/")) problems.push(`404: ${r.url()}`);
   });
-  await page.goto(`${rig.served.url}/harness.html${options.query ?? ""}`);
+  // The harness charges Excel on the web's round trip by default; tests run it instant unless they ask.
+  const query = options.query ?? "";
+  const withLatency = /[?&]latency=/.test(query) ? query : `${query}${query.includes("?") ? "&" : "?"}latency=none`;
+  await page.goto(`${rig.served.url}/harness.html${withLatency}`);
   await page
     .waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 60_000 })
     .catch((e: unknown) => {
