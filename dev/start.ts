@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import webpack from "webpack";
 import WebpackDevServer from "webpack-dev-server";
 import { startPlatform } from "./platform/server.ts";
-import { CONFIG_PATH, type HarnessConfig } from "./harness/config.ts";
+import { CONFIG_PATH, demoCommentsUsers, type HarnessConfig } from "./harness/config.ts";
 import { answersCors } from "./harness/serve.ts";
 import { handleXlsxBridge } from "./harness/xlsx-bridge.ts";
 
@@ -19,16 +19,21 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 async function main(): Promise<void> {
   const port = portFrom("PORT", 3000);
   const platformPort = portFrom("PLATFORM_PORT", 3001);
-  const platform = await startPlatform({ dataDir: path.join(root, ".cellbound-data"), devHooks: true, port: platformPort }).catch(
-    (e: unknown) => {
-      if ((e as { code?: string }).code === "EADDRINUSE")
-        throw new Error(`Port ${platformPort} is taken (is npm start already running?). Stop the other process or set PLATFORM_PORT.`);
-      if (/Could not set lock/i.test(String((e as Error)?.message)))
-        throw new Error("Another process holds .cellbound-data (is npm start already running?). Stop it first.");
-      throw e;
-    },
-  );
+  const platform = await startPlatform({
+    dataDir: path.join(root, ".cellbound-data"),
+    devHooks: true,
+    port: platformPort,
+    fixtures: false,
+  }).catch((e: unknown) => {
+    if ((e as { code?: string }).code === "EADDRINUSE")
+      throw new Error(`Port ${platformPort} is taken (is npm start already running?). Stop the other process or set PLATFORM_PORT.`);
+    if (/Could not set lock/i.test(String((e as Error)?.message)))
+      throw new Error("Another process holds .cellbound-data (is npm start already running?). Stop it first.");
+    throw e;
+  });
   const info = platform.info;
+  // Two comments users of the demo tenant: @mentions offer a colleague, and "Comments as" switches.
+  const viewers = await demoCommentsUsers(info.baseUrl, info.embed.tenants[0]!);
   const own = `http://127.0.0.1:${port}`;
   // The pane (this origin) calls the stand-in (another origin): that needs CORS. Without it, pass the
   // stand-in through this server under /_platform and say so.
@@ -42,7 +47,7 @@ async function main(): Promise<void> {
     persona: "analyst",
     // Comments sign in through the stand-in's dev session broker (a customer's backend in production).
     sessionUrl: via(`${info.baseUrl}/__dev/embed-session`),
-    embedViewer: { externalId: "ana", embedTenantName: info.embed.tenants[0]! },
+    ...viewers,
     // The agent form (deployments whose token sign-in for chat is off) needs an agent id: the stand-in's default.
     chatAgentId: info.chat.agentId,
   };

@@ -3,7 +3,7 @@
 //   - null leaves the cell unchanged, "" clears it;
 //   - numbers keep 15 significant digits; NaN/Infinity are refused;
 //   - strings over 32,767 characters are refused;
-//   - a cell formatted as text ("@") keeps any string as text;
+//   - a cell formatted as text ("@") keeps any string as text, and stores a number or boolean as its text;
 //   - "=…" becomes a formula; "+…", "-…" and "@…" become one when the rest parses as one;
 //   - numeric-, date-, time-, boolean- and error-looking strings are converted;
 //   - a leading apostrophe marks text and is not shown.
@@ -53,9 +53,11 @@ export function convertInput(input: unknown, numberFormat: string, where: string
         "InvalidArgument",
         `The argument is invalid or missing or has an incorrect format. (${where}: number too large)`,
       );
+    // A cell formatted as text ("@") stores a number as its text: "numbers stored as text" (SUM skips them).
+    if (numberFormat === "@") return { t: "s", v: String(to15Digits(input)).toUpperCase() };
     return { t: "n", v: to15Digits(input) };
   }
-  if (typeof input === "boolean") return { t: "b", v: input };
+  if (typeof input === "boolean") return numberFormat === "@" ? { t: "s", v: input ? "TRUE" : "FALSE" } : { t: "b", v: input };
   if (typeof input !== "string")
     throw new OfficeError("InvalidArgument", `The argument is invalid or missing or has an incorrect format. (${where}: ${typeof input})`);
   if (input.length > MAX_CELL_CHARS) {

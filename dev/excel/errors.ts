@@ -14,7 +14,11 @@ export type OfficeErrorCode =
   | "RangeExceedsLimit"
   | "RequestPayloadSizeLimitExceeded"
   | "ResponsePayloadSizeLimitExceeded"
-  | "InvalidRequestContext";
+  | "InvalidRequestContext"
+  | "InvalidOperationInCellEditMode"
+  | "AccessDenied"
+  | "InvalidSelection"
+  | "MergedRangeConflict";
 
 export class OfficeError extends Error {
   override name = "RichApi.Error";

@@ -12,6 +12,8 @@
 //   coauthorInside  the sync succeeds, then a co-author types into one cell of the block just
 //                   written (before the writer's next block)
 //   coauthorBeside  the same, into the cell just right of the block
+// coauthorRewritesPart(ns, f) rewrites a custom XML part just after the add-in read it (lost updates).
+// failAtCommand(key) fails the sync that reaches one particular command (tests of non-atomic syncs).
 // Co-author edits fire onChanged with triggerSource "Unknown" (DevWorkbook.typeInto) and are logged
 // (`edits()`) so that a test knows which cells a person, not Cellbound, changed.
 import { OfficeError } from "./errors.ts";
@@ -52,6 +54,9 @@ export class DevExcelFaults {
   private readonly injected = Object.fromEntries(EXCEL_FAULT_KINDS.map((k) => [k, 0])) as Record<ExcelFaultKind, number>;
   private readonly log: CoauthorEdit[] = [];
   private n = 0;
+  private readonly atCommand: Array<{ command: string; times: number; skip: number }> = [];
+  private readonly partRewrites: Array<{ namespaceUri: string; rewrite: (xml: string) => string; times: number }> = [];
+  private rewrites = 0;
 
   constructor(s?: ExcelFaultSettings) {
     if (s) this.set(s);
@@ -81,6 +86,51 @@ export class DevExcelFaults {
   /** Every co-author edit made so far, in order. */
   edits(): readonly CoauthorEdit[] {
     return this.log;
+  }
+
+  /**
+   * Fail the next `times` syncs that reach a command with this payload key ("addImage", "addName",
+   * "formula", "delete", "setXml", …) with GeneralException, just before that command: the commands
+   * before it stay applied, it and the rest do not (a sync is not atomic). Independent of the rates.
+   * `skip` lets that many matching commands through first (to reach, say, the second `name`).
+   */
+  failAtCommand(command: string, times = 1, skip = 0): void {
+    this.atCommand.push({ command, times, skip });
+  }
+
+  /** Called by sync() before each command: the error to fail with here, if a failAtCommand matches. */
+  commandFault(payload: unknown): OfficeError | null {
+    if (typeof payload !== "object" || payload === null) return null;
+    const hit = this.atCommand.find((a) => a.times > 0 && a.command in payload);
+    if (!hit) return null;
+    if (hit.skip > 0) {
+      hit.skip--;
+      return null;
+    }
+    hit.times--;
+    return new OfficeError("GeneralException", `An internal error has occurred. (fault at ${hit.command})`);
+  }
+
+  /**
+   * A co-author's save lands right after the add-in read a custom XML part of this namespace (the next
+   * `times` reads): the part's XML becomes `rewrite(xml)`, so the add-in's copy is stale when it writes.
+   */
+  coauthorRewritesPart(namespaceUri: string, rewrite: (xml: string) => string, times = 1): void {
+    this.partRewrites.push({ namespaceUri, rewrite, times });
+  }
+
+  /** Called when a sync delivered a part's XML to the add-in. */
+  partRead(part: { namespaceUri: string; xml: string }): void {
+    const hit = this.partRewrites.find((r) => r.times > 0 && r.namespaceUri === part.namespaceUri);
+    if (!hit) return;
+    hit.times--;
+    part.xml = hit.rewrite(part.xml);
+    this.rewrites++;
+  }
+
+  /** Co-author rewrites of custom XML parts so far. */
+  partRewritesDone(): number {
+    return this.rewrites;
   }
 
   /** Called by sync() with its commands' payloads: the fault for this sync, if any. */

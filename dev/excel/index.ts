@@ -8,10 +8,12 @@ import { DevWorkbookProxy } from "./objects.ts";
 import { DevRequestContext, versionAtLeast, type DevEnv } from "./proxy.ts";
 import { OfficeError } from "./errors.ts";
 import type { DevExcelFaults } from "./faults.ts";
+import type { LatencyProfile } from "./latency.ts";
 
 export { DevWorkbook, type WorkbookSnapshot, type SyncStats } from "./model.ts";
 export { OfficeError } from "./errors.ts";
 export { PAYLOAD_LIMIT_BYTES, READ_CELL_LIMIT } from "./proxy.ts";
+export { LATENCY, LATENCY_PROFILES, isLatencyProfile, syncCostMs, type LatencyProfile } from "./latency.ts";
 export { DevExcelFaults, EXCEL_FAULT_KINDS, type ExcelFaultKind, type ExcelFaultSettings, type CoauthorEdit } from "./faults.ts";
 
 export type DevPlatform = "PC" | "Mac" | "OfficeOnline";
@@ -24,6 +26,8 @@ export interface DevExcelOptions {
   apiVersion?: string;
   /** Seeded faults at sync() (faults.ts); none when omitted. */
   faults?: DevExcelFaults;
+  /** What each round trip costs (latency.ts); default "none". */
+  latency?: LatencyProfile;
 }
 
 /** A RequestContext with the members the adapter uses. */
@@ -66,7 +70,9 @@ export function createDevExcel(options: DevExcelOptions = {}): DevExcel {
   const env: DevEnv = {
     wb: options.workbook ?? new DevWorkbook("https://contoso.sharepoint.example/Shared%20Documents/Book1.xlsx"),
     apiVersion: options.apiVersion ?? "1.20",
+    platform: options.platform ?? "OfficeOnline",
     ...(options.faults ? { faults: options.faults } : {}),
+    ...(options.latency ? { latency: options.latency } : {}),
   };
   const platform = options.platform ?? "OfficeOnline";
 
@@ -89,10 +95,13 @@ export function createDevExcel(options: DevExcelOptions = {}): DevExcel {
     else if (first && typeof first === "object" && "context" in first && (first as { context: unknown }).context instanceof RequestContext)
       ctx = (first as { context: RequestContext }).context;
     else ctx = new RequestContext();
+    if (first && typeof first === "object" && (first as { delayForCellEdit?: unknown }).delayForCellEdit === true)
+      ctx.delayForCellEdit = true;
     if (first && typeof first === "object" && (first as { mergeUndoGroup?: unknown }).mergeUndoGroup === true) {
       if (!versionAtLeast(env.apiVersion, "1.20"))
         throw new OfficeError("InvalidArgument", "RunOptions.mergeUndoGroup requires ExcelApi 1.20");
       env.wb.stats.undoGroups++;
+      ctx.mergeUndoGroup = true;
     }
     const out = (batch as (c: RequestContext) => unknown)(ctx);
     if (!(out instanceof Promise))
@@ -115,6 +124,10 @@ export function createDevExcel(options: DevExcelOptions = {}): DevExcel {
       notImplemented: "NotImplemented",
       rangeExceedsLimit: "RangeExceedsLimit",
       responsePayloadSizeLimitExceeded: "ResponsePayloadSizeLimitExceeded",
+      invalidOperationInCellEditMode: "InvalidOperationInCellEditMode",
+      accessDenied: "AccessDenied",
+      invalidSelection: "InvalidSelection",
+      mergedRangeConflict: "MergedRangeConflict",
     },
     InsertShiftDirection: { down: "Down", right: "Right" },
     DeleteShiftDirection: { up: "Up", left: "Left" },

@@ -47,6 +47,26 @@ export interface ModelSheet {
   frozenRows?: number;
   /** Column widths in points set by Range.format.autofitColumns (absent = Excel's default, 48 pt). */
   colWidths?: Record<number, number>;
+  /** Merged areas (Range.merge; the user's Merge & Center). */
+  merges?: Rect[];
+  /** Tables (ListObjects) by name and range, header row included. */
+  tables?: Array<{ name: string; rect: Rect }>;
+  /** Worksheet.protection.protected: every cell is locked (Excel's default), so writes are refused. */
+  protected?: boolean;
+}
+
+/** Whether two rectangles share a cell. */
+export function overlaps(a: Rect, b: Rect): boolean {
+  return a.row < b.row + b.rows && b.row < a.row + a.rows && a.col < b.col + b.cols && b.col < a.col + a.cols;
+}
+/** Whether `inner` lies wholly inside `outer`. */
+export function contains(outer: Rect, inner: Rect): boolean {
+  return (
+    inner.row >= outer.row &&
+    inner.col >= outer.col &&
+    inner.row + inner.rows <= outer.row + outer.rows &&
+    inner.col + inner.cols <= outer.col + outer.cols
+  );
 }
 export interface ModelName {
   name: string;
@@ -81,6 +101,11 @@ export type WorkbookEvent =
 
 export interface SyncStats {
   syncs: number;
+  /** Syncs that carried no command at all (a round trip for nothing). */
+  emptySyncs: number;
+  /** Round-trip time the latency profile charged (proxy.ts; 0 under "none"). */
+  modelledMs: number;
+  totalResponseBytes: number;
   maxRequestBytes: number;
   maxResponseBytes: number;
   totalRequestBytes: number;
@@ -88,6 +113,10 @@ export interface SyncStats {
   screenSuspensions: number;
   /** Excel.run calls made with mergeUndoGroup: true. */
   undoGroups: number;
+  /** Undo records the add-in's syncs made (one per changing sync; one per Excel.run with mergeUndoGroup). */
+  undoRecords: number;
+  /** Times the add-in cleared the user's undo stack (NamedItem.comment on Excel on the web). */
+  undoStackCleared: number;
   failedSyncs: number;
 }
 
@@ -100,7 +129,16 @@ export class DevWorkbook {
   settings = new Map<string, unknown>();
   activeSheetId = "";
   selection: Rect = { row: 0, col: 0, rows: 1, cols: 1 };
+  /**
+   * File › Options › Advanced › "Use 1904 date system": serial 0 is 1 Jan 1904 instead of 0 Jan 1900, so
+   * the same number shows a date 1,462 days later (Range.text) and DATE() returns 1,462 less.
+   */
+  date1904 = false;
+  /** More than one selected area (Ctrl+click): getSelectedRange() fails; null for a single range. */
+  selectionAreas: Rect[] | null = null;
   stats: SyncStats = emptyStats();
+  /** The user is typing in a cell (cell-edit mode): Excel refuses API batches meanwhile (cellEdit below). */
+  private editing: { ended: Promise<void>; end: () => void } | null = null;
   private nextSheet = 1;
   private nextPart = 1;
   private readonly listeners = new Set<(e: WorkbookEvent) => void>();
@@ -230,6 +268,23 @@ export class DevWorkbook {
   }
 
   // ---- the user side -------------------------------------------------------------------------
+  /** The user starts typing in a cell: until leaveCellEdit(), batches fail or wait (proxy.ts sync). */
+  enterCellEdit(): void {
+    if (this.editing) return;
+    let end!: () => void;
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    this.editing = { ended, end };
+  }
+  /** The user presses Enter or Esc: batches delayed with delayForCellEdit run now. */
+  leaveCellEdit(): void {
+    const e = this.editing;
+    this.editing = null;
+    e?.end();
+  }
+  /** null when not in cell-edit mode, else a promise that settles when the user leaves it. */
+  cellEdit(): Promise<void> | null {
+    return this.editing?.ended ?? null;
+  }
   /** Type into a cell as the user: converted like a typed entry; fires onChanged with triggerSource "Unknown". */
   typeInto(sheetKey: string, address: string, text: string): void {
     const sheet = this.requireSheet(sheetKey);
@@ -298,12 +353,55 @@ export class DevWorkbook {
     this.deleteSheetRaw(s);
     this.emit({ kind: "deleted", worksheetId: s.id });
   }
+  /** The user selects several areas at once (Ctrl+click); the first is where the active cell is. */
+  selectAreas(sheetKey: string, addresses: string[]): void {
+    this.select(sheetKey, addresses[0]!);
+    this.selectionAreas = addresses.map((x) => {
+      const a = parseAddress(x);
+      return { row: a.row, col: a.col, rows: a.rows, cols: a.cols };
+    });
+    if (this.selectionAreas.length < 2) this.selectionAreas = null;
+  }
+  /** Merge & Center: the area becomes one merged cell keeping the top-left value (the others are cleared). */
+  mergeCells(sheetKey: string, address: string): void {
+    const sheet = this.requireSheet(sheetKey);
+    const a = parseAddress(address);
+    this.mergeRaw(sheet, { row: a.row, col: a.col, rows: a.rows, cols: a.cols });
+  }
+  mergeRaw(sheet: ModelSheet, rect: Rect): void {
+    if ((sheet.merges ?? []).some((m) => overlaps(m, rect)))
+      throw new OfficeError("InvalidOperation", "The operation isn't allowed: the range overlaps a merged area.");
+    for (let r = 0; r < rect.rows; r++)
+      for (let c = 0; c < rect.cols; c++) if (r || c) this.setCell(sheet, rect.row + r, rect.col + c, undefined);
+    (sheet.merges ??= []).push({ ...rect });
+  }
+  /** Format as Table: a ListObject named `name` over the area (its first row is the header row). */
+  addTable(sheetKey: string, address: string, name: string): void {
+    const sheet = this.requireSheet(sheetKey);
+    const a = parseAddress(address);
+    (sheet.tables ??= []).push({ name, rect: { row: a.row, col: a.col, rows: a.rows, cols: a.cols } });
+  }
+  /** Review › Protect Sheet (on) or Unprotect Sheet (off). */
+  protectSheet(sheetKey: string, on = true): void {
+    const sheet = this.requireSheet(sheetKey);
+    if (on) sheet.protected = true;
+    else delete sheet.protected;
+  }
   select(sheetKey: string, address: string): void {
     const s = this.requireSheet(sheetKey);
     const a = parseAddress(address);
     this.activeSheetId = s.id;
+    this.selectionAreas = null;
     this.selection = { row: a.row, col: a.col, rows: a.rows, cols: a.cols };
     this.emit({ kind: "selectionChanged", worksheetId: s.id, address: rectA1(this.selection) });
+  }
+  /**
+   * The user renames or moves the file: Office.context.document.url changes (it is the file's address),
+   * the stored id and everything else stay. A guest on the web sees no URL at all (url = null).
+   */
+  renameFile(url: string | null): void {
+    this.url = url;
+    if (url) this.name = decodeURIComponent(url.split("/").pop() || this.name);
   }
   /** "Save as copy": another file with the same cells, names, custom XML parts and settings, at another URL. */
   saveAsCopy(url: string): DevWorkbook {
@@ -358,11 +456,15 @@ export class DevWorkbook {
       nextPart: this.nextPart,
       activeSheetId: this.activeSheetId,
       selection: { ...this.selection },
+      ...(this.date1904 ? { date1904: true } : {}),
       sheets: this.sheets.map((s) => ({
         id: s.id,
         name: s.name,
         visibility: s.visibility,
         ...(s.frozenRows ? { frozenRows: s.frozenRows } : {}),
+        ...(s.merges?.length ? { merges: s.merges.map((m) => ({ ...m })) } : {}),
+        ...(s.tables?.length ? { tables: s.tables.map((t) => ({ name: t.name, rect: { ...t.rect } })) } : {}),
+        ...(s.protected ? { protected: true } : {}),
         cells: s.rows.flatMap((r, ri) => (r ? r.flatMap((c, ci) => (c ? [[ri, ci, { ...c }] as [number, number, Cell]] : [])) : [])),
       })),
       names: this.names.map((n) => ({ ...n, ref: n.ref && { ...n.ref } })),
@@ -376,6 +478,9 @@ export class DevWorkbook {
     wb.sheets = snap.sheets.map((s) => {
       const sheet: ModelSheet = { id: s.id, name: s.name, visibility: s.visibility, rows: [] };
       if (s.frozenRows) sheet.frozenRows = s.frozenRows;
+      if (s.merges?.length) sheet.merges = s.merges;
+      if (s.tables?.length) sheet.tables = s.tables;
+      if (s.protected) sheet.protected = true;
       for (const [r, c, cell] of s.cells) wb.setCell(sheet, r, c, stripUndefined(cell));
       return sheet;
     });
@@ -383,6 +488,7 @@ export class DevWorkbook {
     wb.xmlParts = snap.xmlParts;
     wb.settings = new Map(snap.settings.map(([k, v]) => [k, v] as [string, unknown]));
     wb.activeSheetId = snap.activeSheetId;
+    wb.date1904 = snap.date1904 === true;
     wb.selection = snap.selection;
     wb.nextSheet = snap.nextSheet;
     wb.nextPart = snap.nextPart;
@@ -445,12 +551,17 @@ function validateSheetName(name: string): void {
 function emptyStats(): SyncStats {
   return {
     syncs: 0,
+    emptySyncs: 0,
+    modelledMs: 0,
+    totalResponseBytes: 0,
     maxRequestBytes: 0,
     maxResponseBytes: 0,
     totalRequestBytes: 0,
     calcSuspensions: 0,
     screenSuspensions: 0,
     undoGroups: 0,
+    undoRecords: 0,
+    undoStackCleared: 0,
     failedSyncs: 0,
   };
 }
@@ -480,6 +591,7 @@ const snapshotSchema = z.object({
   nextPart: z.number().int().min(1),
   activeSheetId: z.string(),
   selection: rectSchema,
+  date1904: z.boolean().optional(),
   sheets: z
     .array(
       z.object({
@@ -492,6 +604,9 @@ const snapshotSchema = z.object({
           .min(1)
           .max(MAX_ROWS - 1)
           .optional(),
+        merges: z.array(rectSchema).optional(),
+        tables: z.array(z.object({ name: z.string(), rect: rectSchema })).optional(),
+        protected: z.boolean().optional(),
         cells: z.array(
           z.tuple([
             z

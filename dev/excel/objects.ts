@@ -5,12 +5,15 @@
 
 import { MAX_COLS, MAX_ROWS, parseAddress } from "../../src/host/a1.ts";
 import { OfficeError } from "./errors.ts";
-import { formatValue } from "../../src/host/number-format.ts";
+import { formatValue, isDateFormat } from "../../src/host/number-format.ts";
+import { DEFAULT_COLUMN_WIDTH_PT, textWidthPoints } from "../../src/host/column-width.ts";
 import {
   cellFormula,
   cellValue,
   cellValueType,
+  contains,
   formatOnly,
+  overlaps,
   orNothing,
   rectA1,
   type Cell,
@@ -104,9 +107,16 @@ export class DevWorkbookProxy extends DevClientObject<true> {
   get name(): string {
     return this._get("name");
   }
+  /** ExcelApi 1.2: worksheet functions evaluated without a cell (only DATE is modelled). */
+  get functions(): DevFunctions {
+    return new DevFunctions(this.context);
+  }
+  /** "If there are multiple ranges selected, this method will throw an error" (Workbook.getSelectedRange). */
   getSelectedRange(): DevRange {
     const wb = this.context.env.wb;
     return new DevRange(this.context, () => {
+      if (wb.selectionAreas)
+        throw new OfficeError("InvalidSelection", "The current selection is invalid for this operation: more than one range is selected.");
       const s = wb.sheetById(wb.activeSheetId);
       return s ? { sheet: s, rect: { ...wb.selection } } : null;
     });
@@ -117,6 +127,36 @@ export class DevWorkbookProxy extends DevClientObject<true> {
       const s = wb.sheetById(wb.activeSheetId);
       return s ? { sheet: s, rect: { row: wb.selection.row, col: wb.selection.col, rows: 1, cols: 1 } } : null;
     });
+  }
+}
+
+/** Days from 1 Jan 1904 (serial 0 of the 1904 date system) to 30 Dec 1899 (serial 0 of the 1900 system, from March 1900). */
+export const DATE1904_OFFSET = 1462;
+
+export class DevFunctions {
+  constructor(readonly context: DevRequestContext) {}
+  /** DATE(year, month, day): the serial number in the workbook's date system. */
+  date(year: number, month: number, day: number): DevFunctionResult {
+    return new DevFunctionResult(this.context, () => {
+      const days = Math.round((Date.UTC(year, month - 1, day) - Date.UTC(1899, 11, 30)) / 86_400_000);
+      const serial1900 = days < 61 ? days - 1 : days; // Excel's fictitious 29 Feb 1900
+      const serial = this.context.env.wb.date1904 ? serial1900 - DATE1904_OFFSET : serial1900;
+      return serial < 0 ? { value: null, error: "#NUM!" } : { value: serial, error: null };
+    });
+  }
+}
+export class DevFunctionResult extends DevClientObject<{ value: number | null; error: string | null }> {
+  protected readonly _scalarProps = ["value", "error"] as const;
+  protected _read(t: { value: number | null; error: string | null }, prop: string): unknown {
+    if (prop === "value") return t.value;
+    if (prop === "error") return t.error;
+    throw bad(`FunctionResult.${prop} is not modelled`);
+  }
+  get value(): number | null {
+    return this._get("value");
+  }
+  get error(): string | null {
+    return this._get("error");
   }
 }
 
@@ -232,7 +272,16 @@ function shared<V>(cells: Array<Cell | undefined>, get: (c: Cell | undefined) =>
   const first = get(cells[0]);
   return cells.every((c) => get(c) === first) ? first : null;
 }
+/** A protected sheet refuses changes to its (locked) cells. */
+export function guardProtected(sheet: ModelSheet): void {
+  if (sheet.protected)
+    throw new OfficeError(
+      "AccessDenied",
+      "The cell or chart you're trying to change is on a protected sheet. (worksheet " + sheet.name + ")",
+    );
+}
 function restyle(t: RangeTarget, wb: DevRequestContext["env"]["wb"], change: (c: Cell) => void): void {
+  guardProtected(t.sheet);
   for (let r = 0; r < t.rect.rows; r++) {
     for (let c = 0; c < t.rect.cols; c++) {
       const next: Cell = { ...(wb.cell(t.sheet, t.rect.row + r, t.rect.col + c) ?? { t: "s", v: "" }) };
@@ -263,8 +312,14 @@ function parseColour(v: unknown): string {
 }
 
 export class DevRangeFormat extends DevClientObject<RangeTarget> {
-  protected readonly _scalarProps = [] as const;
-  protected _read(_t: RangeTarget, prop: string): unknown {
+  protected readonly _scalarProps = ["columnWidth"] as const;
+  protected _read(t: RangeTarget, prop: string): unknown {
+    if (prop === "columnWidth") {
+      const w = (c: number) => t.sheet.colWidths?.[c] ?? DEFAULT_COLUMN_WIDTH_PT;
+      const first = w(t.rect.col);
+      for (let c = 1; c < Math.min(t.rect.cols, 16_384); c++) if (w(t.rect.col + c) !== first) return null;
+      return first;
+    }
     throw bad(`RangeFormat.${prop} is not modelled`);
   }
   get font(): DevRangeFont {
@@ -274,22 +329,38 @@ export class DevRangeFormat extends DevClientObject<RangeTarget> {
     return new DevRangeFill(this.context, () => this._target());
   }
   /**
-   * Fit each column of the range to the widest text its cells show (Range.text through the number
-   * format). dev/excel's width model: 7 points per character plus 5 (Calibri 11 is ~7 px per digit);
-   * real Excel measures the font, so only "wide enough to show the text" is meant to match.
+   * Fit each column of the range to the widest text ANY used cell of that column shows (Range.text
+   * through the number format): Excel's autofitColumns fits the entire column, not the range
+   * (OfficeDev/office-js issues 1017 and 5999). Widths are modelled by `textWidthPoints` (Calibri 11:
+   * 7 px per character plus 5 px padding, one more character for bold, in points); real Excel measures
+   * the font, so only "wide enough to show the text" is meant to match.
    */
   autofitColumns(): void {
     this._do({ autofitColumns: 1 }, (t) => {
-      const wb = this.context.env.wb;
+      guardProtected(t.sheet);
       const widths = (t.sheet.colWidths ??= {});
-      for (let c = 0; c < Math.min(t.rect.cols, 16_384); c++) {
-        let chars = 0;
-        for (let r = 0; r < Math.min(t.rect.rows, 100_000); r++) {
-          const cell = wb.cell(t.sheet, t.rect.row + r, t.rect.col + c);
-          if (cell) chars = Math.max(chars, formatValue(cellValue(cell), cell.nf).length + (cell.b ? 1 : 0));
+      const cols = Math.min(t.rect.cols, 16_384);
+      const chars = new Array<number>(cols).fill(0);
+      for (const row of t.sheet.rows) {
+        if (!row) continue;
+        for (let c = 0; c < cols; c++) {
+          const cell = row[t.rect.col + c];
+          if (cell) chars[c] = Math.max(chars[c]!, formatValue(cellValue(cell), cell.nf).length + (cell.b ? 1 : 0));
         }
-        widths[t.rect.col + c] = Math.max(48, chars * 7 + 5);
       }
+      for (let c = 0; c < cols; c++) widths[t.rect.col + c] = textWidthPoints(chars[c]!);
+    });
+  }
+  /** ExcelApi 1.2: the width of the range's columns in points (null when they differ); setting it sets every column's. */
+  get columnWidth(): number | null {
+    return this._get("columnWidth");
+  }
+  set columnWidth(v: number | null) {
+    if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || v > 1_000) throw bad(`columnWidth ${v}`);
+    this._do({ columnWidth: v }, (t) => {
+      guardProtected(t.sheet);
+      const widths = (t.sheet.colWidths ??= {});
+      for (let c = 0; c < Math.min(t.rect.cols, 16_384); c++) widths[t.rect.col + c] = v;
     });
   }
 }
@@ -372,6 +443,79 @@ export class DevWorksheetFreezePanes {
   }
 }
 
+export class DevWorksheetProtection extends DevClientObject<ModelSheet> {
+  protected readonly _scalarProps = ["protected"] as const;
+  protected _read(s: ModelSheet, prop: string): unknown {
+    if (prop === "protected") return s.protected === true;
+    throw bad(`WorksheetProtection.${prop} is not modelled`);
+  }
+  get protected(): boolean {
+    return this._get("protected");
+  }
+  protect(): void {
+    this._do({ protect: 1 }, (s) => {
+      s.protected = true;
+    });
+  }
+  unprotect(): void {
+    this._do({ unprotect: 1 }, (s) => {
+      delete s.protected;
+    });
+  }
+}
+
+/** Range.getMergedAreasOrNullObject() (ExcelApi 1.13): the merged areas that overlap a range. */
+export class DevRangeAreas extends DevClientObject<{ sheet: ModelSheet; areas: Rect[] }> {
+  protected readonly _scalarProps = ["address", "areaCount", "cellCount"] as const;
+  protected _read(t: { sheet: ModelSheet; areas: Rect[] }, prop: string): unknown {
+    const wb = this.context.env.wb;
+    if (prop === "address") return t.areas.map((a) => wb.address(t.sheet, a)).join(", ");
+    if (prop === "areaCount") return t.areas.length;
+    if (prop === "cellCount") return t.areas.reduce((n, a) => n + a.rows * a.cols, 0);
+    throw bad(`RangeAreas.${prop} is not modelled`);
+  }
+  get address(): string {
+    return this._get("address");
+  }
+  get areaCount(): number {
+    return this._get("areaCount");
+  }
+  get cellCount(): number {
+    return this._get("cellCount");
+  }
+}
+
+/** Range.getTables() (ExcelApi 1.9): the tables that overlap a range (name only). */
+export class DevTableScopedCollection extends DevCollection<{ name: string; rect: Rect }, DevTable> {
+  protected readonly _itemScalarProps = ["name"] as const;
+  constructor(
+    ctx: DevRequestContext,
+    private readonly list: () => Array<{ name: string; rect: Rect }>,
+  ) {
+    super(ctx);
+  }
+  protected _list(): Array<{ name: string; rect: Rect }> {
+    return this.list();
+  }
+  protected _proxy(t: { name: string; rect: Rect }): DevTable {
+    return new DevTable(this.context, () => t);
+  }
+  protected _readItem(t: { name: string; rect: Rect }, prop: string): unknown {
+    if (prop === "name") return t.name;
+    throw bad(`Table.${prop} is not modelled`);
+  }
+}
+export class DevTable extends DevClientObject<{ name: string; rect: Rect }> {
+  protected readonly _scalarProps = ["name"] as const;
+  protected _read(t: { name: string; rect: Rect }, prop: string): unknown {
+    if (prop === "name") return t.name;
+    throw bad(`Table.${prop} is not modelled`);
+  }
+  get name(): string {
+    return this._get("name");
+  }
+}
+
 export class DevWorksheet extends DevClientObject<ModelSheet> {
   protected readonly _scalarProps = ["id", "name", "position", "visibility"] as const;
   readonly onChanged: DevEventHandlers<Record<string, unknown>>;
@@ -402,6 +546,10 @@ export class DevWorksheet extends DevClientObject<ModelSheet> {
   }
   get freezePanes(): DevWorksheetFreezePanes {
     return new DevWorksheetFreezePanes(this.context, () => this._target());
+  }
+  /** ExcelApi 1.2: protected, protect(), unprotect(). */
+  get protection(): DevWorksheetProtection {
+    return new DevWorksheetProtection(this.context, () => this._target());
   }
   get visibility(): string {
     return this._get("visibility");
@@ -452,6 +600,13 @@ export class DevWorksheet extends DevClientObject<ModelSheet> {
       return { sheet: this._target(), rect };
     });
   }
+}
+
+/** Range.text of a cell: its value through its format; in the 1904 date system a date shows 1,462 days later. */
+function shownText(c: Cell | undefined, date1904: boolean): string {
+  const v = cellValue(c);
+  if (date1904 && typeof v === "number" && c?.nf && isDateFormat(c.nf)) return formatValue(v + DATE1904_OFFSET, c.nf);
+  return formatValue(v, c?.nf);
 }
 
 function checkRect(r: Rect): void {
@@ -505,7 +660,7 @@ export class DevRange extends DevClientObject<RangeTarget> {
       }
       const f =
         prop === "values" || prop === "text"
-          ? (c: Cell | undefined) => (prop === "text" ? formatValue(cellValue(c), c?.nf) : cellValue(c))
+          ? (c: Cell | undefined) => (prop === "text" ? shownText(c, wb.date1904) : cellValue(c))
           : prop === "formulas"
             ? cellFormula
             : prop === "numberFormat"
@@ -607,6 +762,43 @@ export class DevRange extends DevClientObject<RangeTarget> {
   get format(): DevRangeFormat {
     return new DevRangeFormat(this.context, () => this._target());
   }
+  /** ExcelApi 1.13: the merged areas overlapping this range, or a null object when there are none. */
+  getMergedAreasOrNullObject(): DevRangeAreas {
+    if (!versionAtLeast(this.context.env.apiVersion, "1.13"))
+      throw new OfficeError("InvalidArgument", "getMergedAreasOrNullObject requires ExcelApi 1.13");
+    return new DevRangeAreas(
+      this.context,
+      () => {
+        const t = this._target();
+        const areas = (t.sheet.merges ?? []).filter((m) => overlaps(m, t.rect));
+        return areas.length ? { sheet: t.sheet, areas } : null;
+      },
+      true,
+    );
+  }
+  /** ExcelApi 1.2: merge the range into one cell (the top-left value stays, the others are cleared). */
+  merge(across = false): void {
+    this._do({ merge: across }, (t) => {
+      guardProtected(t.sheet);
+      const wb = this.context.env.wb;
+      if (!across) wb.mergeRaw(t.sheet, t.rect);
+      else for (let r = 0; r < t.rect.rows; r++) wb.mergeRaw(t.sheet, { ...t.rect, row: t.rect.row + r, rows: 1 });
+    });
+  }
+  /** ExcelApi 1.2: unmerge every merged area overlapping the range. */
+  unmerge(): void {
+    this._do({ unmerge: 1 }, (t) => {
+      guardProtected(t.sheet);
+      t.sheet.merges = (t.sheet.merges ?? []).filter((m) => !overlaps(m, t.rect));
+    });
+  }
+  /** ExcelApi 1.9: the tables overlapping the range (fullyContained: only those inside it). */
+  getTables(fullyContained = false): DevTableScopedCollection {
+    return new DevTableScopedCollection(this.context, () => {
+      const t = this._target();
+      return (t.sheet.tables ?? []).filter((x) => (fullyContained ? contains(t.rect, x.rect) : overlaps(x.rect, t.rect)));
+    });
+  }
 
   private setGrid(prop: "values" | "formulas" | "numberFormat", input: unknown): void {
     this._do({ [prop]: input }, (t, st) => {
@@ -617,6 +809,13 @@ export class DevRange extends DevClientObject<RangeTarget> {
         return (input[r] as unknown[])[c];
       };
       if (input === null || input === undefined) throw bad(`Range.${prop} cannot be set to null`); // null is valid only inside a 2-D array
+      guardProtected(sheet);
+      // Merged areas: a write must cover a merged area whole; only its top-left cell holds a value.
+      const merges = (sheet.merges ?? []).filter((m) => overlaps(m, rect));
+      if (prop !== "numberFormat" && merges.some((m) => !contains(rect, m)))
+        throw new OfficeError("InvalidOperation", "The operation isn't allowed: cannot change part of a merged cell.");
+      const hidden = (row: number, col: number) =>
+        prop !== "numberFormat" && merges.some((m) => contains(m, { row, col, rows: 1, cols: 1 }) && (m.row !== row || m.col !== col));
       if (Array.isArray(input)) {
         if (input.length !== rect.rows || input.some((row) => !Array.isArray(row) || row.length !== rect.cols)) {
           throw new OfficeError(
@@ -638,7 +837,7 @@ export class DevRange extends DevClientObject<RangeTarget> {
             if (v === "General" || v === "") delete next.nf;
             else next.nf = v; // "" resets to General
             wb.setCell(sheet, row, col, orNothing(next));
-          } else {
+          } else if (!hidden(row, col)) {
             wb.writeValue(sheet, row, col, v, `Range.${prop}[${r}][${c}]`);
           }
         }
@@ -658,6 +857,7 @@ export class DevRange extends DevClientObject<RangeTarget> {
     this._do({ clear: applyTo }, (t, st) => {
       const wb = this.context.env.wb;
       const { sheet, rect } = t;
+      guardProtected(sheet);
       for (let r = 0; r < rect.rows; r++) {
         const src = sheet.rows[rect.row + r];
         if (!src) continue;
@@ -689,6 +889,7 @@ export class DevRange extends DevClientObject<RangeTarget> {
     this._do({ select: 1 }, (t) => {
       const wb = this.context.env.wb;
       wb.activeSheetId = t.sheet.id;
+      wb.selectionAreas = null; // one range selected again
       wb.selection = { ...t.rect, rows: Math.min(t.rect.rows, MAX_ROWS), cols: Math.min(t.rect.cols, MAX_COLS) };
     });
   }
@@ -763,6 +964,10 @@ function wholeAxis(rect: Rect, shift: string, op: string): "row" | "col" {
 }
 
 // ---- named items --------------------------------------------------------------------------------
+/** On Excel on the web NamedItem.comment has no undo support and clears the user's undo stack (excel-add-ins-undo-capabilities). */
+function commentTouched(ctx: DevRequestContext): void {
+  if (ctx.env.platform === "OfficeOnline") ctx.env.wb.stats.undoStackCleared++;
+}
 const NAME_RE = /^[A-Za-z_\\][A-Za-z0-9_.\\]{0,254}$/;
 function looksLikeCellRef(name: string): boolean {
   return /^[A-Za-z]{1,3}[0-9]{1,7}$/.test(name) || /^[Rr][0-9]*[Cc][0-9]*$/.test(name) || /^[RrCc]$/.test(name);
@@ -789,6 +994,7 @@ export class DevNamedItemCollection extends DevCollection<ModelName, DevNamedIte
     let created: ModelName | null = null;
     const refPayload = typeof reference === "string" ? reference : "[Range]";
     this.context.enqueue({ addName: name, reference: refPayload, comment: comment ?? "" }, () => {
+      if (comment) commentTouched(this.context);
       const wb = this.context.env.wb;
       if (typeof name !== "string" || !NAME_RE.test(name) || looksLikeCellRef(name)) throw bad(`name ${JSON.stringify(name)}`);
       if (wb.nameItem(name))
@@ -859,6 +1065,21 @@ export class DevNamedItem extends DevClientObject<ModelName> {
   get formula(): string {
     return this._get("formula");
   }
+  /** ExcelApi 1.7: point the name at another reference ("=Sheet1!$A$1:$B$2") in one command. */
+  set formula(v: string) {
+    this._do({ formula: v }, (n) => {
+      const wb = this.context.env.wb;
+      let a;
+      try {
+        a = parseAddress(String(v).replace(/^=/, ""));
+      } catch {
+        throw bad(`formula ${v}`);
+      }
+      if (a.sheet === null) throw bad(`formula ${v} has no sheet`);
+      const s = wb.requireSheet(a.sheet);
+      n.ref = { sheetId: s.id, row: a.row, col: a.col, rows: a.rows, cols: a.cols };
+    });
+  }
   get visible(): boolean {
     return this._get("visible");
   }
@@ -872,6 +1093,7 @@ export class DevNamedItem extends DevClientObject<ModelName> {
   }
   set comment(v: string) {
     this._do({ comment: v }, (n) => {
+      commentTouched(this.context);
       n.comment = String(v);
     });
   }
@@ -926,7 +1148,10 @@ export class DevCustomXmlPart extends DevClientObject<ModelXmlPart> {
     this._do({ getXml: 1 }, (p, st) => {
       const x = p.xml;
       st.responseBytes += x.length;
-      st.commits.push(() => r.set(x));
+      st.commits.push(() => {
+        r.set(x);
+        this.context.env.faults?.partRead(p);
+      });
     });
     return r;
   }

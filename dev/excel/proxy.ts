@@ -2,12 +2,15 @@
 //   - a RequestContext queues commands; nothing reaches the workbook until sync();
 //   - load() asks for properties; reading one before load() + sync() throws PropertyNotLoaded;
 //   - errors surface at sync() as RichApi.Error with a code; commands before the failing one stay applied;
+//   - while the user edits a cell, sync() fails with InvalidOperationInCellEditMode, or waits when the
+//     batch was run with delayForCellEdit;
 //   - per sync, a request or response over 5 MB fails (Request/ResponsePayloadSizeLimitExceeded) and
 //     reading more than 5,000,000 cells fails (RangeExceedsLimit) — Excel on the web's limits.
 
 import { OfficeError } from "./errors.ts";
 import type { DevWorkbook, WorkbookEvent } from "./model.ts";
 import type { DevExcelFaults } from "./faults.ts";
+import { syncCostMs, type LatencyProfile } from "./latency.ts";
 
 export const PAYLOAD_LIMIT_BYTES = 5_000_000;
 export const READ_CELL_LIMIT = 5_000_000;
@@ -18,6 +21,12 @@ export interface DevEnv {
   apiVersion: string;
   /** The fault mode (faults.ts), when a test asks for it. */
   faults?: DevExcelFaults;
+  /** What a round trip costs (latency.ts); "none" when absent. Changeable at run time (the harness's selector). */
+  latency?: LatencyProfile;
+  /** A stalled Excel: while set, every sync waits until it is cleared (Excel on the web's unanswered syncs). */
+  stall?: Promise<void> | null;
+  /** Office.context.platform ("OfficeOnline" is Excel on the web). */
+  platform?: string;
 }
 
 export interface SyncState {
@@ -65,6 +74,11 @@ export function versionAtLeast(have: string, want: string): boolean {
 
 export class DevRequestContext {
   private queue: Op[] = [];
+  /** Excel.run({ delayForCellEdit: true }): wait for the user to leave cell-edit mode instead of failing. */
+  delayForCellEdit = false;
+  /** Excel.run({ mergeUndoGroup: true }): the run's changing syncs make one undo record, not one each. */
+  mergeUndoGroup = false;
+  private undoRecorded = false;
   readonly trackedObjects = { add: (_o: unknown) => undefined, remove: (_o: unknown) => undefined };
   constructor(readonly env: DevEnv) {}
 
@@ -79,15 +93,35 @@ export class DevRequestContext {
   }
 
   async sync<T>(passThroughValue?: T): Promise<T> {
+    const { wb } = this.env;
+    // Cell-edit mode (RunOptions.delayForCellEdit, excel-add-ins-delay-in-cell-edit): the batch fails
+    // with InvalidOperationInCellEditMode, or with delayForCellEdit waits until the user leaves the cell.
+    for (let editing = wb.cellEdit(); editing; editing = wb.cellEdit()) {
+      if (!this.delayForCellEdit) {
+        this.queue = [];
+        wb.stats.syncs++;
+        wb.stats.failedSyncs++;
+        throw new OfficeError(
+          "InvalidOperationInCellEditMode",
+          "The operation isn't available while Excel is in Edit cell mode. Please exit the edit mode by pressing ENTER or TAB, or by selecting another cell, and try again.",
+        );
+      }
+      await editing;
+    }
     const ops = this.queue;
     this.queue = [];
-    const { wb } = this.env;
     const stats = wb.stats;
     stats.syncs++;
+    if (ops.length === 0) stats.emptySyncs++;
     const requestBytes = ops.reduce((n, o) => n + o.bytes, 64);
     stats.totalRequestBytes += requestBytes;
     stats.maxRequestBytes = Math.max(stats.maxRequestBytes, requestBytes);
-    await Promise.resolve();
+    const profile = this.env.latency ?? "none";
+    const requestMs = profile === "none" ? 0 : syncCostMs(profile, requestBytes, 0);
+    stats.modelledMs += syncCostMs(profile, requestBytes, 0);
+    if (requestMs > 0) await new Promise((r) => setTimeout(r, requestMs));
+    else await Promise.resolve();
+    while (this.env.stall) await this.env.stall;
     const fault = this.env.faults?.decide(ops.map((o) => o.payload)) ?? null;
     if (fault?.kind === "payloadLimit") {
       stats.failedSyncs++;
@@ -104,6 +138,8 @@ export class DevRequestContext {
     try {
       for (const [i, op] of ops.entries()) {
         if (fault?.kind === "syncFailure" && i === fault.afterCommands) throw fault.error;
+        const at = this.env.faults?.commandFault(op.payload);
+        if (at) throw at;
         op.run(st);
       }
       if (st.cellsRead > READ_CELL_LIMIT) {
@@ -126,11 +162,35 @@ export class DevRequestContext {
         ? e
         : new OfficeError("GeneralException", `An internal error has occurred. (${(e as Error)?.message ?? e})`);
     }
+    const responseMs = profile === "none" ? 0 : syncCostMs(profile, 0, st.responseBytes) - syncCostMs(profile, 0, 0);
+    stats.modelledMs += syncCostMs(profile, 0, st.responseBytes) - syncCostMs(profile, 0, 0);
+    stats.totalResponseBytes += st.responseBytes;
+    if (responseMs > 0) await new Promise((r) => setTimeout(r, responseMs));
     for (const c of st.commits) c();
+    // Undo (RunOptions.mergeUndoGroup): "When false, each context.sync() call creates an undo record."
+    if (ops.some((o) => changes(o.payload)) && !(this.mergeUndoGroup && this.undoRecorded)) {
+      stats.undoRecords++;
+      this.undoRecorded = true;
+    }
     for (const ev of st.events) wb.emit(ev);
     this.env.faults?.afterSync(wb, fault, st.events);
     return passThroughValue as T;
   }
+}
+
+/** Commands that read (load, getXml, getCount) or listen change nothing: no undo record. */
+const READS = new Set([
+  "load",
+  "loadItems",
+  "getXml",
+  "getCount",
+  "addHandler",
+  "removeHandler",
+  "suspendApiCalculationUntilNextSync",
+  "suspendScreenUpdatingUntilNextSync",
+]);
+function changes(payload: unknown): boolean {
+  return typeof payload === "object" && payload !== null && Object.keys(payload).some((k) => !READS.has(k));
 }
 
 export function notLoaded(prop: string): OfficeError {

@@ -4,6 +4,8 @@
 import { useEffect, useState } from "preact/hooks";
 import type { HarnessBook } from "./book";
 import { Grid } from "./Grid";
+import { LATENCY, type LatencyProfile } from "../excel/latency.ts";
+import type { HarnessConfig } from "./config";
 
 function SheetTabs({ book }: { book: HarnessBook }) {
   const [renaming, setRenaming] = useState<string | null>(null);
@@ -185,12 +187,19 @@ export function Harness({
   onReset,
   theme,
   onTheme,
+  latency,
+  onLatency,
+  config,
 }: {
   book: HarnessBook;
   paneSrc: string;
   onReset: () => void;
   theme: HarnessTheme;
   onTheme: (t: HarnessTheme) => void;
+  /** What a round trip to the simulated Excel costs (dev/excel/latency.ts). */
+  latency?: LatencyProfile;
+  onLatency?: (l: LatencyProfile) => void;
+  config?: Promise<HarnessConfig>;
 }) {
   const [version, setVersion] = useState(0);
   const [paneWidth, setPaneWidth] = useState(350);
@@ -212,6 +221,17 @@ export function Harness({
               <option value="dark">Dark</option>
             </select>
           </label>
+          {latency && onLatency && (
+            <label title="What each round trip to Excel costs: Excel on the web, Excel desktop, or nothing">
+              Excel{" "}
+              <select aria-label="Excel round trip" value={latency} onChange={(e) => onLatency(e.currentTarget.value as LatencyProfile)}>
+                <option value="web">on the web ({LATENCY.web.roundTripMs} ms)</option>
+                <option value="desktop">desktop ({LATENCY.desktop.roundTripMs} ms)</option>
+                <option value="none">instant</option>
+              </select>
+            </label>
+          )}
+          {config && <CommentsAs config={config} />}
           <label>
             width{" "}
             <select value={String(paneWidth)} onChange={(e) => setPaneWidth(Number(e.currentTarget.value))}>
@@ -226,5 +246,39 @@ export function Harness({
         <iframe id="taskpane" title="Cellbound task pane" src={paneSrc} />
       </aside>
     </div>
+  );
+}
+
+/**
+ * "Comments as": switch the comments pane between the demo's comments users (?embedUser= on the
+ * harness URL; the page reloads, the simulated workbook is kept), so a conversation can be tried.
+ */
+function CommentsAs({ config }: { config: Promise<HarnessConfig> }) {
+  const [c, setC] = useState<HarnessConfig | null>(null);
+  useEffect(() => {
+    void config.then(setC, () => undefined);
+  }, [config]);
+  const viewers = c?.embedViewers ?? [];
+  if (viewers.length < 2) return null;
+  const current = c?.embedViewer?.externalId ?? viewers[0]!.externalId;
+  return (
+    <label>
+      comments as{" "}
+      <select
+        aria-label="Comments as"
+        value={current}
+        onChange={(e) => {
+          const u = new URL(location.href);
+          u.searchParams.set("embedUser", e.currentTarget.value);
+          location.assign(u.href);
+        }}
+      >
+        {viewers.map((v) => (
+          <option key={v.externalId} value={v.externalId}>
+            {v.name}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

@@ -31,7 +31,7 @@ html, body { margin: 0; height: 100%; font: 13px "Segoe UI", system-ui, sans-ser
 .hx-tabs { display: flex; gap: 2px; padding: 4px 6px; border-top: 1px solid #d1d1d1; background: #f8f8f8; }
 .hx-tab[aria-selected="true"] { background: #fff; border-bottom: 2px solid #107c41; font-weight: 600; }
 .hx-pane { display: flex; flex-direction: column; border-left: 1px solid #c8c8c8; background: #fff; flex: 0 0 auto; }
-.hx-panebar { display: flex; justify-content: space-between; padding: 4px 8px; background: #107c41; color: #fff; font-weight: 600; }
+.hx-panebar { display: flex; flex-wrap: wrap; gap: 4px 12px; justify-content: space-between; padding: 4px 8px; background: #107c41; color: #fff; font-weight: 600; }
 .hx-panebar select { font: inherit; font-weight: 400; }
 .hx-pane iframe { flex: 1; border: 0; width: 100%; }
 .hx-toolbar label { display: inline-flex; gap: 4px; align-items: center; }

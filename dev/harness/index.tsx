@@ -4,6 +4,7 @@
 // body[data-ready="true"] once the grid is drawn and the pane shows its first view (the bench waits on it).
 import { render } from "preact";
 import { DevWorkbook } from "../excel/model.ts";
+import { isLatencyProfile, type LatencyProfile } from "../excel/latency.ts";
 import { CONFIG_PATH, parseHarnessConfig, type HarnessConfig } from "./config.ts";
 import { DevExcelBook } from "./dev-excel-book.ts";
 import { Harness, type HarnessTheme } from "./Harness.tsx";
@@ -19,6 +20,17 @@ export interface HarnessGlobal {
   theme(): HarnessTheme;
   /** Show a runtime error of the pane in the harness's error panel. */
   reportError(e: unknown): void;
+  /** What a round trip to the simulated Excel costs now (the harness's "Excel" selector; dev/excel/latency.ts). */
+  latency(): LatencyProfile;
+}
+
+const LATENCY_KEY = "harness.latency";
+/** `?latency=` (tests), else the stored choice, else Excel on the web: a person trying the harness feels what a web user feels. */
+function startLatency(): LatencyProfile {
+  const fromUrl = new URLSearchParams(location.search).get("latency");
+  if (isLatencyProfile(fromUrl)) return fromUrl;
+  const stored = localStorage.getItem(LATENCY_KEY);
+  return isLatencyProfile(stored) ? stored : "web";
 }
 
 const THEME_KEY = "harness.theme";
@@ -73,6 +85,12 @@ async function main(): Promise<void> {
   const errors = installErrorPanel(document);
   errors.watch(window);
   let paneKey = 0;
+  let latency = startLatency();
+  const onLatency = (l: LatencyProfile) => {
+    latency = l;
+    localStorage.setItem(LATENCY_KEY, l);
+    draw(); // the pane's dev/excel reads it at every sync: no reload
+  };
   let theme = storedTheme();
   document.documentElement.dataset.theme = theme;
   const onTheme = (t: HarnessTheme) => {
@@ -83,7 +101,20 @@ async function main(): Promise<void> {
     draw();
   };
   const draw = () =>
-    render(<Harness key={paneKey} book={book} paneSrc={`harness-taskpane.html`} onReset={reset} theme={theme} onTheme={onTheme} />, host);
+    render(
+      <Harness
+        key={paneKey}
+        book={book}
+        paneSrc={`harness-taskpane.html`}
+        onReset={reset}
+        theme={theme}
+        onTheme={onTheme}
+        latency={latency}
+        onLatency={onLatency}
+        config={config}
+      />,
+      host,
+    );
   const book = new DevExcelBook(openWorkbook(), () => {
     paneKey++; // Save as copy: the copy opens, with a fresh pane on it
     draw();
@@ -97,7 +128,13 @@ async function main(): Promise<void> {
     clearTimeout(timer);
     timer = setTimeout(() => persist(book.wb), 300);
   });
-  const global: HarnessGlobal = { workbook: () => book.wb, config, theme: () => theme, reportError: (e: unknown) => errors.show(e) };
+  const global: HarnessGlobal = {
+    workbook: () => book.wb,
+    config,
+    theme: () => theme,
+    latency: () => latency,
+    reportError: (e: unknown) => errors.show(e),
+  };
   (window as unknown as { cellboundHarness: HarnessGlobal }).cellboundHarness = global;
   draw();
 

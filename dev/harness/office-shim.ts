@@ -25,6 +25,8 @@ function harnessParent(): HarnessGlobal | null {
 const harness = harnessParent();
 if (harness) {
   const dev = createDevExcel({ workbook: harness.workbook(), platform: "OfficeOnline" });
+  // Each sync costs what the harness's "Excel" selector says, read at every sync (dev/excel/latency.ts).
+  Object.defineProperty(dev.env, "latency", { get: () => harness.latency?.() ?? "none", configurable: true });
   const g = globalThis as unknown as Record<string, unknown>;
   // Office.onReady resolves once the harness has its config, so the Connect pre-fill is in place.
   // Office.context.officeTheme as Excel reports it (bodyBackgroundColor is what the pane reads).

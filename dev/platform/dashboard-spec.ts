@@ -4,6 +4,7 @@
 // DOM imports here.
 import type { DashboardWidget } from "../../src/api/embed/schemas";
 import type { DashboardFilter } from "../../src/api/embed/protocol";
+import { memberTitle } from "./semantic";
 
 export interface WidgetRow {
   x: string;
@@ -59,12 +60,12 @@ export function vegaLiteSpec(w: DashboardWidget, rows: readonly WidgetRow[], loo
     mark: w.chart === "line" ? { type: "line", point: true, color } : { type: "bar", color, cursor: "pointer" },
     encoding: {
       x: m.temporal
-        ? { field: "x", type: "temporal", title: m.x, timeUnit: m.granularity === "month" ? "yearmonth" : undefined }
-        : { field: "x", type: "nominal", title: m.x, sort: null },
-      y: { field: "y", type: "quantitative", title: m.measure },
+        ? { field: "x", type: "temporal", title: memberTitle(m.x), timeUnit: m.granularity === "month" ? "yearmonth" : undefined }
+        : { field: "x", type: "nominal", title: memberTitle(m.x), sort: null },
+      y: { field: "y", type: "quantitative", title: memberTitle(m.measure) },
       tooltip: [
-        { field: "x", title: m.x },
-        { field: "y", title: m.measure },
+        { field: "x", title: memberTitle(m.x) },
+        { field: "y", title: memberTitle(m.measure) },
       ],
     },
     config: {

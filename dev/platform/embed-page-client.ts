@@ -15,6 +15,7 @@ import {
 } from "../../src/api/embed/protocol";
 import type { DashboardWidget, EmbedTheme } from "../../src/api/embed/schemas";
 import { vegaLiteSpec, widgetMembers, widgetRows, type WidgetRow } from "./dashboard-spec";
+import { memberTitle } from "./semantic";
 import type { EmbedPageConfig } from "./embed-page";
 import { xlsxBytes } from "./xlsx";
 
@@ -202,7 +203,7 @@ function layout(): void {
   const chips = document.createElement("p");
   chips.id = "filters";
   chips.textContent = state.filters.size
-    ? `Filters: ${[...state.filters.values()].map((f) => `${f.member} = ${f.values.join(", ")}`).join("; ")}`
+    ? `Filters: ${[...state.filters.values()].map((f) => `${memberTitle(f.member)} is ${f.values.join(", ")}`).join("; ")}`
     : "No filters";
   app.append(chips);
   const tz = document.createElement("p");
@@ -236,7 +237,8 @@ async function draw(w: DashboardWidget): Promise<void> {
   const rows = state.rows.get(w.id) ?? [];
   sec.dataset.rows = JSON.stringify(rows);
   const total = rows.reduce((a, r) => a + r.y, 0);
-  sec.querySelector(".total")!.textContent = `Total ${widgetMembers(w).measure}: ${new Intl.NumberFormat(state.locale).format(total)}`;
+  sec.querySelector(".total")!.textContent =
+    `Total ${memberTitle(widgetMembers(w).measure)}: ${new Intl.NumberFormat(state.locale).format(total)}`;
   state.views.get(w.id)?.finalize();
   // Fit the chart to the frame (a task pane is narrow): the plot width leaves room for the axis.
   const width = Math.max(160, Math.min(640, (sec.clientWidth || 400) - 90));

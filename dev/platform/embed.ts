@@ -49,7 +49,9 @@ export const DASHBOARDS: SeededDashboard[] = [
     publicId: "SalesDash001",
     title: "Sales overview",
     deploymentId: 1,
-    reportIds: [2, 1],
+    // The demo's Revenue by month (6) and Orders by status and region (8) are on it: their Comments
+    // and Dashboard tabs open it for a new user.
+    reportIds: [2, 1, 6, 8],
     tenants: "all",
     widgets: [
       { id: "w-status", title: "Orders by status", query: byStatus, chart: "bar" },
@@ -63,6 +65,17 @@ export const DASHBOARDS: SeededDashboard[] = [
     reportIds: [1],
     tenants: [EMBED_TENANTS[0]],
     widgets: [{ id: "w-segment", title: "Revenue by segment", query: bySegment, chart: "bar" }],
+  },
+  {
+    publicId: "CustDash0004",
+    title: "Customer overview",
+    deploymentId: 1,
+    reportIds: [7], // the demo's Top customers
+    tenants: "all",
+    widgets: [
+      { id: "w-segment", title: "Revenue by segment", query: bySegment, chart: "bar" },
+      { id: "w-status", title: "Orders by status", query: byStatus, chart: "bar" },
+    ],
   },
   {
     publicId: "FinDash00003",

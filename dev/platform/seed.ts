@@ -113,7 +113,13 @@ function placement(
   };
 }
 
-export async function seedIfEmpty(store: Store): Promise<void> {
+/**
+ * `fixtures`: also the edge cases the tests need (legacy placeholder ids, the mixed GRANTED/DENIED
+ * workbook, the workbook over the placement limit, in their own folder). The demo (`npm start`,
+ * `npm run platform`, the e2e and bench servers) starts without them: its catalogue is the demo's.
+ */
+export async function seedIfEmpty(store: Store, o: { fixtures?: boolean } = {}): Promise<void> {
+  const fixtures = o.fixtures ?? true;
   if (store.meta.get("seeded") === "1") return;
   const analystOwn = report(1, 1, "AnaOwnRpt001", "Analyst pipeline", 2, false);
   const adminShared = report(2, 1, "SharedRpt002", "Company revenue", 1, true);
@@ -137,7 +143,15 @@ export async function seedIfEmpty(store: Store): Promise<void> {
     r.currentQueryChecksum = queryChecksum(r);
     return r;
   });
-  const reports = [analystOwn, adminShared, outsiderPrivate, outsiderOther, viewerVisible, ...demo, ...legacy, ...big];
+  const reports = [
+    analystOwn,
+    adminShared,
+    outsiderPrivate,
+    outsiderOther,
+    viewerVisible,
+    ...demo,
+    ...(fixtures ? [...legacy, ...big] : []),
+  ];
 
   const placements: StoredPlacement[] = [
     placement("plc-mixed-01", analystOwn, MIXED_WORKBOOK, "Pipeline", "A1", "C5", analystOwn.currentQueryChecksum!),
@@ -146,8 +160,9 @@ export async function seedIfEmpty(store: Store): Promise<void> {
     placement("plc-mixed-04", outsiderPrivate, MIXED_WORKBOOK, "Margins", "A1", "C5", outsiderPrivate.currentQueryChecksum!),
     placement("plc-mixed-05", outsiderOther, MIXED_WORKBOOK, "Forecast", "A1", "C5", ""),
   ];
+  if (!fixtures) placements.length = 0;
   // 2001 placements over three reports: one over the 2000 limit.
-  for (let i = 0; i < 2001; i++) {
+  for (let i = 0; fixtures && i < 2001; i++) {
     const r = big[i % 3]!;
     placements.push(
       placement(

@@ -7,6 +7,7 @@
 import type { DuckDBValue } from "@duckdb/node-api";
 import type { Filter, LoadQuery, MemberFilter } from "../../src/api/schemas/data";
 import { isIanaTimeZone } from "../../src/api/timezone";
+import { resolveRelativeRange } from "../../src/api/date-range";
 
 export class QueryError extends Error {}
 
@@ -122,6 +123,19 @@ function measure(member: string): { view: ViewDef; def: MeasureDef } {
 }
 
 /** GET /v1/meta body, in the recorded semantic-layer shape. */
+/**
+ * A member's title as people read it ("orders.status" → "Status", "orders.created_at.month" →
+ * "Created At (month)"); the key itself when the model has no such member. For the embed's axes and
+ * filter line, and the dashboard pictures.
+ */
+export function memberTitle(key: string): string {
+  const [view, member, granularity] = key.split(".");
+  const v = VIEWS.find((x) => x.name === view);
+  const def = v && member ? (v.measures[member] ?? v.dimensions[member]) : undefined;
+  if (!def) return key;
+  return granularity ? `${def.title} (${granularity})` : def.title;
+}
+
 export function metaBody() {
   return {
     cubes: VIEWS.map((v) => ({
@@ -166,7 +180,9 @@ function rangeBound(v: string, end: boolean): string {
     const [hms, ms = ""] = t.split(".");
     return `${d}T${hms!.length === 5 ? hms + ":00" : hms}.${(ms + "000").slice(0, 3)}`;
   }
-  throw new QueryError(`Unsupported date range value: '${v}' (use YYYY-MM-DD or YYYY-MM-DDTHH:mm:ss)`);
+  throw new QueryError(
+    `Unsupported date range value: '${v}' (use YYYY-MM-DD, YYYY-MM-DDTHH:mm:ss or a relative range such as 'last 12 months')`,
+  );
 }
 
 export interface CompiledQuery {
@@ -280,7 +296,9 @@ export function compileLoad(query: LoadQuery, options: { pushdown?: boolean } = 
     const pushed = pd !== null && view.name === "orders";
     let dateRange: [string, string] | undefined;
     if (td.dateRange !== undefined) {
-      const [from, to] = typeof td.dateRange === "string" ? [td.dateRange, td.dateRange] : td.dateRange;
+      // A string is one date, or a relative range in words resolved against today (src/api/date-range.ts).
+      const relative = typeof td.dateRange === "string" ? resolveRelativeRange(td.dateRange, new Date()) : null;
+      const [from, to] = relative ?? (typeof td.dateRange === "string" ? [td.dateRange, td.dateRange] : td.dateRange);
       dateRange = [rangeBound(from, false), rangeBound(to, true)];
       (pushed ? preWhere : where).push(
         `${expr} BETWEEN CAST(${param(dateRange[0])} AS TIMESTAMP) AND CAST(${param(dateRange[1])} AS TIMESTAMP)`,

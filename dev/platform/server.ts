@@ -63,6 +63,12 @@ export interface PlatformOptions {
   appConfig?: Partial<AppConfig>;
   /** Scheduled tasks enabled for the account (default true; `--no-scheduled-tasks` turns them off). */
   scheduledTasks?: boolean;
+  /**
+   * Seed the edge-case fixtures the tests need (legacy placeholder ids, the mixed and over-limit
+   * workbooks; default true). The demo starts (`npm start`, the e2e and bench harness servers) pass
+   * false, so a new user's catalogue holds only the demo's reports (seed.ts).
+   */
+  fixtures?: boolean;
   /** DuckDB worker threads (default 1: on a 2-core dev machine the JS thread needs the other; A/B measured in docs/API.md §7). */
   threads?: number;
 }
@@ -143,7 +149,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   for (const v of SQL_VIEW_NAMES) await db.run(`DROP VIEW IF EXISTS ${v}`);
   const dataDb = await DataDb.open(dataset.file, { threads: options.threads ?? 1 });
   const store = await Store.load(db);
-  await seedIfEmpty(store);
+  await seedIfEmpty(store, { fixtures: options.fixtures ?? true });
   const clock = new Clock();
   const creds = await Credentials.load(store, clock);
   const service = new ReportService(store, clock);

@@ -20,3 +20,4 @@ export { openStream, sendRaw, buildUrl, path, requestName, retryAfterMs, statusE
 export type { Credential, FetchLike, OpenedStream, StreamOptions, SendOptions, RawBytesResponse, ErrorDetails } from "./http";
 export { toTypedResult, decodeNumber, decodeTime, decodeBoolean, significantDigits } from "./typed-result";
 export { buildOpenApiDocument } from "./openapi";
+export * from "./date-range";

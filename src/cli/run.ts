@@ -53,7 +53,17 @@ export interface StatusLine {
   reportName: string | null;
   deploymentId: number;
   deploymentName: string | null;
-  status: "up to date" | "changed" | "edited by hand" | "interrupted" | "no access" | "missing" | "not checked" | "failed" | "refreshing";
+  status:
+    | "up to date"
+    | "changed"
+    | "edited by hand"
+    | "interrupted"
+    | "view only"
+    | "no access"
+    | "missing"
+    | "not checked"
+    | "failed"
+    | "refreshing";
   lines: string[];
   refreshedAt: string | null;
   owner: { name: string | null; email: string | null } | null;
@@ -64,6 +74,7 @@ const STATUS_WORDS: Record<StatusKind, StatusLine["status"]> = {
   outOfDate: "changed",
   editedByHand: "edited by hand",
   interrupted: "interrupted",
+  viewOnly: "view only",
   noAccess: "no access",
   missing: "missing",
   unknown: "not checked",

@@ -34,7 +34,10 @@ export interface WorkbookIdentity {
   documentUrl: string | null;
   /** The document URL stored beside the id when it was last confirmed. */
   recordedUrl: string | null;
-  /** Same stored id but another document URL: this file is probably a copy. */
+  /**
+   * Same stored id but another document URL: this file is a copy — or the same file renamed or moved
+   * (the URL changes then too). Only the person can tell: never fork without asking (keepIdentity / forkIdentity).
+   */
   copied: boolean;
   /** Human-readable file name, e.g. "Sales.xlsx" ("Book1" when unsaved). */
   name: string;
@@ -128,13 +131,117 @@ export interface SheetChange {
   source: "ThisLocalAddin" | "Local" | "Unknown";
 }
 
+// ---- batched steps (docs/HOST.md "Round trips") ------------------------------------------------
+// Every context.sync() is a round trip to Excel. An operation reads what it needs in one step
+// (snapshot) and writes in one step (commit); the adapter runs each in as few syncs as Excel's limits
+// allow. The single-purpose methods below stay for the pane's small reads and for simple callers.
+
+export interface SnapshotRequest {
+  /** Values of these tracked names' current areas (case-insensitive), or every tracked name. */
+  trackedValues?: readonly string[] | "all";
+  /** Values of these areas too (e.g. a placement's target). */
+  areas?: readonly Area[];
+  /** Frozen rows of these sheets. */
+  frozenRows?: readonly string[];
+  /** Also what would refuse a write to each area whose values are read (obstacles), and the date system. */
+  writeChecks?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface Snapshot {
+  identity: WorkbookIdentity;
+  sheets: SheetRef[];
+  tracked: TrackedArea[];
+  /** Every per-workbook data key and its value (getData's answers). */
+  data: Map<string, unknown>;
+  /** Values of the areas asked for (tracked ones at their current area), each with where it was read. */
+  values: Array<{ area: Area; grid: SheetValue[][] }>;
+  /** Frozen rows per sheet id asked for. */
+  frozenRows: Map<string, number>;
+  /** With writeChecks, where the host can tell: obstacles per area read, and the workbook's date system. */
+  obstacles?: Array<{ area: Area; found: Obstacle[] }>;
+  dateSystem?: 1900 | 1904;
+  /** Port-private facts a commit based on this snapshot may use (e.g. which parts and names exist). */
+  readonly basis?: unknown;
+}
+
+/** One command of a commit; commands are applied in order. */
+export type Command =
+  | { kind: "data"; key: string; value: unknown }
+  | { kind: "write"; at: Pick<Area, "sheetId" | "row" | "col">; grid: ReadonlyArray<ReadonlyArray<SheetValue>>; options?: WriteOptions }
+  | { kind: "clear"; area: Area }
+  | { kind: "style"; area: Area; style: AreaStyle }
+  | { kind: "freeze"; sheetId: string; rows: number }
+  | { kind: "track"; name: string; area: Area }
+  | { kind: "untrack"; name: string };
+
+export interface CommitOptions {
+  /** The snapshot the commands were planned on: lets the adapter skip looking things up again. */
+  basis?: Snapshot;
+  signal?: AbortSignal;
+}
+
+export interface CommitStats {
+  /** Round trips the commit took (0 when there was nothing to send). */
+  syncs: number;
+  /** Largest estimated request of one sync, in bytes. */
+  maxSyncBytes: number;
+  /** Estimated bytes sent in all. */
+  bytes: number;
+  cellsWritten: number;
+}
+
+export interface SetDataOptions {
+  /** The value read before (undefined when there was none): write only if the stored data still equals it. */
+  ifUnchanged?: { value: unknown };
+}
+
+/** The stored data changed since it was read (setData with ifUnchanged). */
+export class DataChangedError extends Error {
+  override name = "DataChanged";
+  constructor(readonly key: string) {
+    super(`Workbook data ${key} was changed by someone else (a co-author or another Cellbound pane) since it was read.`);
+  }
+}
+
+/** Whether two stored values are the same data (compared as JSON text). */
+export function sameData(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Something in a target area that refuses or breaks a write (issue 22, item 8). */
+export interface Obstacle {
+  kind: "merged" | "table" | "protected";
+  /** A1 address on the sheet (no sheet prefix) when the host knows it; "" otherwise. */
+  address: string;
+  /** The table's name. */
+  name?: string;
+}
+
 export interface SheetPort {
   readonly host: HostKind;
+
+  /**
+   * One read step: identity, sheets, tracked areas, every data key, and the values asked for, in as
+   * few round trips as the host allows (Excel: two for anything under its limits).
+   */
+  snapshot(req?: SnapshotRequest): Promise<Snapshot>;
+  /**
+   * One write step: the commands applied in order, packed into as few syncs as the request limits
+   * allow. Not atomic: a failure leaves a prefix of the commands applied and none after it, so a
+   * journal entry ("data") placed before the cells it covers is a write-ahead log.
+   */
+  commit(commands: readonly Command[], options?: CommitOptions): Promise<CommitStats>;
 
   // Workbook and sheets
   identity(): Promise<WorkbookIdentity>;
   /** Give this file a new workbook id (fork a copy), recording the current URL. */
   forkIdentity(): Promise<WorkbookIdentity>;
+  /**
+   * The person says this file is the same workbook, renamed or moved (not a copy): keep its id and
+   * record the current URL, so `copied` turns false (issue 22, item 7). Hosts without URLs may omit it.
+   */
+  keepIdentity?(): Promise<WorkbookIdentity>;
   sheets(): Promise<SheetRef[]>;
   /** The active sheet and the selected range (top-left cell when a single cell). */
   selection(): Promise<{ sheet: SheetRef; area: Area }>;
@@ -166,6 +273,14 @@ export interface SheetPort {
   /** How many top rows of a sheet are frozen (0 when none). */
   frozenRows(sheetId: string): Promise<number>;
 
+  /**
+   * What in an area would refuse or break a write: merged cells, a table (ListObject), a protected
+   * sheet. Hosts without these (the memory port) may omit it. Checked before place/refresh write.
+   */
+  obstacles?(area: Area): Promise<Obstacle[]>;
+  /** The workbook's date system (Excel's "Use 1904 date system"); hosts without one may omit it (1900). */
+  dateSystem?(): Promise<1900 | 1904>;
+
   // Tracking (hidden workbook-scoped names)
   track(name: string, area: Area): Promise<void>;
   untrack(name: string): Promise<void>;
@@ -173,7 +288,12 @@ export interface SheetPort {
 
   // Per-workbook data (travels with the file; never secrets)
   getData(key: string): Promise<unknown>;
-  setData(key: string, value: unknown): Promise<void>;
+  /**
+   * Store per-workbook data. With `ifUnchanged` (the value read before), store only if the stored data
+   * is still that value; otherwise throw DataChangedError (a co-author or another pane changed it):
+   * the caller re-reads and re-applies its change (issue 22, item 5).
+   */
+  setData(key: string, value: unknown, options?: SetDataOptions): Promise<void>;
 
   // Pictures (Excel shapes, ExcelApi 1.9)
   /**

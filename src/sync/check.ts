@@ -143,7 +143,9 @@ async function checkOne(
   const anchorCell = cellA1(area.row, area.col);
   const moved = anchorCell !== p.anchorCell || sheet.id !== p.sheetId;
   const renamed = sheet.name !== p.sheetName;
-  if ((moved || renamed) && !copied) {
+  // View only (access.ts): nothing is recorded; someone who may change it corrects the address later.
+  const viewOnly = engine.viewOnly(p.deploymentId);
+  if ((moved || renamed) && !copied && !viewOnly) {
     if (moved) base.corrections.push(`anchor moved from ${p.anchorCell} to ${anchorCell}`);
     if (renamed) base.corrections.push(`sheet renamed from ${p.sheetName} to ${sheet.name}`);
     try {
@@ -183,7 +185,7 @@ async function checkOne(
     base.editedRowsExact = lastWritten !== undefined && base.editedRows.length > 0;
     if (!base.editedRowsExact) base.editedRows = editedRows(local, state, current, undefined);
   }
-  if (state.kind === "unrecorded" && !copied) {
+  if (state.kind === "unrecorded" && !copied && !viewOnly) {
     try {
       base.range = areaA1(await finishRecord(engine, local, sheet, area, signal));
       base.edit = "interrupted-finished";
@@ -304,6 +306,16 @@ export interface ForkOutcome {
 }
 
 /**
+ * The person says this workbook is not a copy but the same file renamed or moved (its URL changed):
+ * keep the id and record the new URL (issue 22, item 7). A fork is only ever made when asked for.
+ */
+export async function keepIdentity(engine: SyncEngine): Promise<void> {
+  const { port } = engine.ctx;
+  if (!port.keepIdentity) throw new Error("This workbook's host cannot record a new address.");
+  await engine.exclusive(() => port.keepIdentity!().then(() => undefined));
+}
+
+/**
  * Give a copied workbook its own id and connect its placements anew under it. The original
  * workbook's placements on the platform are left untouched (no placementId is sent).
  */
@@ -367,7 +379,10 @@ export interface HomeEntry {
   deploymentId: number;
   /** The deployment's name when known (local record or ctx.deploymentNames); null otherwise. */
   deploymentName: string | null;
+  /** The report's owner (who to ask for access or a refresh). */
   owner: { name: string | null; email: string | null } | null;
+  /** The signed-in user may read it but not change placements of its deployment (access.ts): no Refresh, no Disconnect. */
+  viewOnly: boolean;
   syncStatus: SyncStatus;
   sheetName: string | null;
   range: string | null;
@@ -412,7 +427,8 @@ export async function home(engine: SyncEngine, o: { signal?: AbortSignal } = {})
       reportName: denied ? null : r.reportName,
       deploymentId: r.deploymentId,
       deploymentName: nameOf(r.deploymentId, local),
-      owner: denied ? { name: r.ownerName, email: r.ownerEmail } : null,
+      owner: { name: r.ownerName, email: r.ownerEmail },
+      viewOnly: !denied && engine.viewOnly(r.deploymentId),
       syncStatus: r.syncStatus,
       refreshedAt: r.refreshedAt,
       ...w,
@@ -431,6 +447,7 @@ export async function home(engine: SyncEngine, o: { signal?: AbortSignal } = {})
       deploymentId: p.deploymentId,
       deploymentName: nameOf(p.deploymentId, p),
       owner: null,
+      viewOnly: engine.viewOnly(p.deploymentId),
       syncStatus: "UNKNOWN",
       refreshedAt: null,
       ...where(p),

@@ -6,6 +6,7 @@ import { areaA1, cellA1, quoteSheetName } from "../host/a1.ts";
 import type { Area, SheetPort, SheetValue } from "../host/port.ts";
 import type { Grid } from "./fingerprint.ts";
 import type { FilterDefaults } from "./run-report.ts";
+import type { DeploymentRole } from "./access.ts";
 
 export interface SyncContext {
   port: SheetPort;
@@ -32,6 +33,11 @@ export interface SyncContext {
    * refreshed from here, and say so.
    */
   dataFor?: (deploymentId: number) => SyncContext["data"] | undefined;
+  /**
+   * The signed-in user's role per deployment (from the sign-in's deployment list); undefined when
+   * unknown. A viewer's placements are view only: never written, recorded or disconnected (access.ts).
+   */
+  roleOf?: (deploymentId: number) => DeploymentRole | undefined;
   filterDefaults?: FilterDefaults;
   /** Chunks per port.write during a refresh (default 4); each call holds whole chunk spans. */
   writeChunksPerCall?: number;

@@ -13,9 +13,15 @@
 //   5. committed := pending, pending := null.
 // A failure between 1 and 4 leaves `pending`: the next check reports "Interrupted — finish
 // refresh" (or, when every cell landed, finishes the record), never a hand edit.
+//
+// Round trips (docs/SYNC.md "Round trips"): each operation works on a Session — one snapshot of the
+// workbook (state, tracking, the cells it compares), then its writes queued in the order above and sent
+// as one commit (steps 1–3), and the record's state update as another (step 5). The order of the queue
+// is the journal's order, so batching keeps every interruption recoverable. A refresh that changes
+// nothing reads the workbook once and writes nothing.
 import { isPlaceholderPublicId, type Report } from "../api/index.ts";
 import { cellA1, areaA1 } from "../host/a1.ts";
-import type { Area, SheetRef, SheetValue, TrackedArea, WriteStats } from "../host/port.ts";
+import type { Area, SheetPort, SheetRef, SheetValue, SnapshotRequest, TrackedArea, WriteStats } from "../host/port.ts";
 import type { ResultChecksum } from "../checksum/types.ts";
 import { NotFoundError } from "../api/index.ts";
 import {
@@ -41,9 +47,11 @@ import {
   type OccupiedCell,
   type Shape,
 } from "./plan.ts";
+import { refuseToWrite } from "./obstacles.ts";
 import { NotRefreshed, runQueue, type QueueProgress } from "./queue.ts";
 import { prepareReport, runReport, type RowCut } from "./run-report.ts";
 import { describeChange, noAccessPrefix } from "./status.ts";
+import { isRefusal, mayChangePlacements, refusedRecordReason, viewOnlyPrefix, viewOnlyReason } from "./access.ts";
 import {
   addPlacement,
   classify,
@@ -54,6 +62,7 @@ import {
   type LocalPlacement,
   type PendingWrite,
 } from "./state.ts";
+import { clocked, Session, WriteClock } from "./session.ts";
 import { forgetStyle, isValuesOnly, setValuesOnly, styleGrowth, stylePlaced } from "./styling.ts";
 import { upsertReport, type UpsertOutcome } from "./upsert.ts";
 
@@ -167,13 +176,37 @@ export class SyncEngine {
   private readonly lock = new Lock();
   /** What Cellbound last wrote per placement, this session only (for "last written" in diffs). */
   private readonly lastWritten: LastWrittenStore;
+  /** Counts this engine's writes: a session planned before one of them is read again (session.ts). */
+  private readonly clock = new WriteClock();
+  /** The port as given; `ctx.port` is the same port with its writes counted on the clock. */
+  private readonly raw: SheetPort;
+  readonly ctx: SyncContext;
+  /** Deployments whose platform refused a placement's record (a 403): view only from then on (access.ts). */
+  private readonly refused = new Set<number>();
 
-  constructor(readonly ctx: SyncContext) {
+  constructor(ctx: SyncContext) {
+    this.raw = ctx.port;
+    this.ctx = { ...ctx, port: clocked(ctx.port, this.clock) };
     this.lastWritten = ctx.lastWritten ?? new Map<string, Grid>();
   }
 
   placements(): Promise<LocalPlacement[]> {
     return loadPlacements(this.ctx.port);
+  }
+
+  /** One read of the workbook for an operation (session.ts). */
+  session(req: SnapshotRequest = {}): Promise<Session> {
+    return Session.open(this.raw, req, this.clock);
+  }
+
+  /** The session if nothing else of this engine wrote since it was read, else a new one (call under the lock). */
+  private async current(s: Session | null, req: SnapshotRequest): Promise<Session> {
+    return s?.current ? s : this.session(req);
+  }
+
+  /** The signed-in user may read but not change placements of this deployment (access.ts). */
+  viewOnly(deploymentId: number): boolean {
+    return !mayChangePlacements(this.ctx.roleOf?.(deploymentId)) || this.refused.has(deploymentId);
   }
 
   /** Find one of this deployment's reports by id (a paged listing). */
@@ -190,17 +223,28 @@ export class SyncEngine {
     // Where the user chose: the cell selected when Place was pressed, read before the data is
     // fetched (a click elsewhere while the query runs must not move the report).
     const at = o.at ?? (await port.selection()).area;
+    if (this.viewOnly(this.ctx.deploymentId))
+      throw new ViewOnly("You can view reports in this deployment but not place them — ask an admin for the editor role.");
     const { layout, source, cut } = await runReport(this.ctx.data, report, this.ctx.filterDefaults, o.signal);
     return this.lock.run(async () => {
-      const sheet = (await port.sheets()).find((s) => s.id === at.sheetId);
-      if (!sheet) throw new Error("The target sheet no longer exists.");
       const shape: Shape = { rows: layout.cells.length, cols: layout.columnFormats.length };
       const target = areaAt(at, shape);
+      // One read: state, tracking, the target's cells, the sheet's frozen rows.
+      const s = await this.session({
+        areas: [target],
+        frozenRows: [at.sheetId],
+        writeChecks: true,
+        ...(o.signal ? { signal: o.signal } : {}),
+      });
+      const sheet = (await s.sheets()).find((x) => x.id === at.sheetId);
+      if (!sheet) throw new Error("The target sheet no longer exists.");
       const targetA1 = `${sheet.name}!${areaA1(target)}`;
-      const tracked = await port.tracked();
-      const hit = collisions([target], neighbours(tracked, null, await this.placements()));
+      const tracked = await s.tracked();
+      const hit = collisions([target], neighbours(tracked, null, await loadPlacements(s)));
       if (hit.length) return { kind: "collides", target: targetA1, placements: hit.map((h) => h.label) };
-      const occupied = occupiedCells(target, await readArea(port, target, o.signal), 0, []);
+      await refuseToWrite(s, target, sheet.name, () => layout.columnFormats); // issue 22: merged, table, protected, 1904
+      const before = await readArea(s, target, o.signal);
+      const occupied = occupiedCells(target, before, 0, []);
       if (occupied.length > 0 && !o.confirmed) {
         return {
           kind: "wouldOverwrite",
@@ -234,22 +278,41 @@ export class SyncEngine {
         editsKept: false,
         pending: { checksum: fp, shape, at: new Date().toISOString(), source, phase: "writing", inFlight: { from: 0, to: shape.rows - 1 } },
       };
-      // Journal and track before the first cell: an interrupted first placement is found and resumed by a refresh.
-      await addPlacement(port, local);
-      if (o.valuesOnly) await setValuesOnly(port, key, true);
-      await port.track(name, target);
-      const stats = await port.write(at, layout.cells, {
+      // Journal and track before the first cell (first in the commit): an interrupted first placement
+      // is found and resumed by a refresh.
+      await addPlacement(s, local);
+      if (o.valuesOnly) await setValuesOnly(s, key, true);
+      await s.track(name, target);
+      await s.write(at, layout.cells, {
         columnFormats: layout.columnFormats,
         breakRows: fp.chunks.map((c) => c.from),
         keepFormats: o.valuesOnly === true,
         ...(o.onProgress ? { onProgress: o.onProgress } : {}),
-        ...(o.signal ? { signal: o.signal } : {}),
       });
-      await this.journal(key, { phase: "written", inFlight: null });
+      await this.journal(s, key, { phase: "written", inFlight: null });
       // Formats are not part of the fingerprint: styling after the journal closes never reads as a hand edit.
-      if (!o.valuesOnly) await stylePlaced(port, at, layout);
+      if (!o.valuesOnly) await stylePlaced(s, at, layout);
+      await s.flush(o.signal);
       this.lastWritten.set(key, layout.cells);
-      const placementId = await this.connectNewPlacement(local, fp, target, sheet, o.signal);
+      let placementId: string;
+      try {
+        placementId = await this.connectNewPlacement(s, local, fp, target, sheet, o.signal);
+        await s.flush(o.signal);
+      } catch (e) {
+        if (!isRefusal(e)) throw e;
+        // Refused after the write (a viewer whose role was not known): the cells go back as they were.
+        this.refused.add(this.ctx.deploymentId);
+        await s.clear(target);
+        if (occupied.length) await s.write(at, before, { keepFormats: true });
+        await s.untrack(name);
+        await updatePlacement(s, key, () => null);
+        await forgetStyle(s, key);
+        await s.flush(o.signal);
+        this.lastWritten.delete(key);
+        throw new ViewOnly(
+          `The platform did not let you place “${report.name}”: your role in this deployment does not allow it. The cells were put back as they were; ask an admin for the editor role.`,
+        );
+      }
       return {
         kind: "placed",
         key,
@@ -259,14 +322,20 @@ export class SyncEngine {
         sheetName: sheet.name,
         range: areaA1(target),
         notices: [...up.notices, ...(cut ? [cut.message] : [])],
-        stats,
+        stats: {
+          rows: shape.rows,
+          cols: shape.cols,
+          cells: shape.rows * shape.cols,
+          syncs: s.stats.syncs,
+          maxSyncBytes: s.stats.maxSyncBytes,
+        },
       };
     }, o.signal);
   }
 
   /** Journal how far the pending write got (state.ts). */
-  private async journal(key: string, change: Partial<PendingWrite>): Promise<void> {
-    await updatePlacement(this.ctx.port, key, (x) => (x.pending ? { ...x, pending: { ...x.pending, ...change } } : x));
+  private async journal(port: SheetPort, key: string, change: Partial<PendingWrite>): Promise<void> {
+    await updatePlacement(port, key, (x) => (x.pending ? { ...x, pending: { ...x.pending, ...change } } : x));
   }
 
   /**
@@ -294,13 +363,14 @@ export class SyncEngine {
 
   /** connect-workbook for a placement just written; then commit its fingerprint. */
   private async connectNewPlacement(
+    port: SheetPort,
     local: LocalPlacement,
     fp: ResultChecksum,
     area: Area,
     sheet: SheetRef,
     signal?: AbortSignal,
   ): Promise<string> {
-    const { port, platform, deploymentId } = this.ctx;
+    const { platform, deploymentId } = this.ctx;
     const identity = await port.identity();
     const addr = platformAddress(sheet.name, area);
     const connected = await platform.connectWorkbook(
@@ -334,11 +404,14 @@ export class SyncEngine {
 
   // ---- refresh one --------------------------------------------------------------------------
 
-  /** Run the query and lay out the result (no sheet access: this part runs concurrently). */
-  async prepareRefresh(key: string, report?: Report, signal?: AbortSignal): Promise<PreparedRefresh> {
+  /**
+   * Run the query and lay out the result (no sheet access: this part runs concurrently). `view`: the
+   * session to read the placement's record from (default: the workbook now).
+   */
+  async prepareRefresh(key: string, report?: Report, signal?: AbortSignal, view?: SheetPort): Promise<PreparedRefresh> {
     const t0 = performance.now();
-    const placement = await this.placement(key);
-    const r = report ?? (await this.reportOf(placement, signal));
+    const placement = await this.placement(key, view);
+    const r = report ?? (await this.reportOf(placement, (await (view ?? this.ctx.port).identity()).workbookId, signal));
     const t1 = performance.now();
     const prepared = await prepareReport(this.dataOf(placement), r, this.ctx.filterDefaults, signal);
     const layoutOf = () => prepared.build().layout;
@@ -374,30 +447,24 @@ export class SyncEngine {
   }
 
   /**
-   * Refresh one placement. Its cells are read while the query runs (they do not depend on each
-   * other); before anything is written or cleared, the rows concerned are read again and must be
-   * unchanged, otherwise the whole comparison is redone on a fresh read (docs/SYNC.md "Read-ahead").
+   * Refresh one placement. The workbook is read once, before the query (its record, tracking and the
+   * placement's cells); before anything is written or cleared, the rows concerned are read again and
+   * must be unchanged, otherwise the whole comparison is redone on a fresh read (docs/SYNC.md "Read-ahead").
    */
   async refresh(key: string, choice: RefreshChoice = "ask", o: { signal?: AbortSignal } = {}): Promise<RefreshOutcome> {
     const t0 = performance.now();
-    const placement = await this.placement(key);
-    const report = await this.reportOf(placement, o.signal); // the query needs it: look it up first
+    const view = await this.session({ trackedValues: [trackingName(key)], writeChecks: true, ...(o.signal ? { signal: o.signal } : {}) });
+    const placement = await this.placement(key, view);
+    if (this.viewOnly(placement.deploymentId)) throw new ViewOnly(viewOnlyReason()); // never written, never recorded
+    const report = await this.reportOf(placement, (await view.identity()).workbookId, o.signal); // the query needs it: look it up first
     const reportMs = performance.now() - t0;
-    const ahead = this.readAhead(placement, o.signal).catch(() => null); // an optimisation: any failure means "read later"
-    let prepared: PreparedRefresh;
-    try {
-      prepared = await this.prepareRefresh(key, report, o.signal);
-    } finally {
-      await ahead; // never leave a read running behind the caller
-    }
+    const prepared = await this.prepareRefresh(key, report, o.signal, view);
     prepared.timings.reportMs += reportMs;
-    return this.applyRefresh(prepared, choice, o.signal, await ahead);
+    return this.applyRefresh(prepared, choice, o.signal, view);
   }
 
-  private async reportOf(placement: LocalPlacement, signal?: AbortSignal): Promise<Report> {
-    let r = (await reportsById(this.ctx, placement.deploymentId, (await this.ctx.port.identity()).workbookId, signal)).get(
-      placement.reportId,
-    );
+  private async reportOf(placement: LocalPlacement, workbookId: string, signal?: AbortSignal): Promise<Report> {
+    let r = (await reportsById(this.ctx, placement.deploymentId, workbookId, signal)).get(placement.reportId);
     // A first placement interrupted before connect-workbook is not attached to the workbook yet.
     if (!r && !placement.placementId) r = (await reportsById(this.ctx, placement.deploymentId, undefined, signal)).get(placement.reportId);
     if (!r) throw new NoAccess(noAccessReason(placement, this.ctx));
@@ -412,39 +479,37 @@ export class SyncEngine {
     return data;
   }
 
-  /** The placement's cells in its recorded (and pending) shape, read outside the writer lock. */
-  private async readAhead(p: LocalPlacement, signal?: AbortSignal): Promise<ReadAhead | null> {
-    const t = (await this.ctx.port.tracked()).find((x) => x.name.toLowerCase() === p.name.toLowerCase());
-    if (!t?.area) return null;
-    const shape = maxShape(p.shape, p.pending?.shape ?? p.shape);
-    const area = areaAt({ sheetId: t.area.sheetId, row: t.area.row, col: t.area.col }, shape);
-    return { area, grid: await readArea(this.ctx.port, area, signal) };
-  }
-
-  /** Compare, plan and write (the single writer). `ahead`: the cells read while the query ran, if any. */
-  applyRefresh(
-    prep: PreparedRefresh,
-    choice: RefreshChoice,
-    signal?: AbortSignal,
-    ahead: ReadAhead | null = null,
-  ): Promise<RefreshOutcome> {
-    return this.lock.run(() => this.applyRefreshLocked(prep, choice, signal, ahead), signal);
+  /**
+   * Compare, plan and write (the single writer). `view`: the session read before the query (its cells
+   * were read ahead of the lock); used when nothing of this engine wrote since, else the workbook is
+   * read again. Writes of the placement go out as one commit, its record's state update as another.
+   */
+  applyRefresh(prep: PreparedRefresh, choice: RefreshChoice, signal?: AbortSignal, view: Session | null = null): Promise<RefreshOutcome> {
+    return this.lock.run(async () => {
+      const name = prep.placement.name;
+      const s = await this.current(view, { trackedValues: [name], writeChecks: true, ...(signal ? { signal } : {}) });
+      const out = await this.applyRefreshLocked(prep, choice, signal, s, true);
+      // The record's state update. (After a failure nothing queued is sent: what was sent is a prefix
+      // of the journal's order, as after any interruption.)
+      await s.flush(signal);
+      return out;
+    }, signal);
   }
 
   private async applyRefreshLocked(
     prepared: PreparedRefresh,
     choice: RefreshChoice,
-    signal?: AbortSignal,
-    ahead: ReadAhead | null = null,
+    signal: AbortSignal | undefined,
+    s: Session,
+    ahead: boolean,
   ): Promise<RefreshOutcome> {
-    const { port } = this.ctx;
-    const p = await this.placement(prepared.placement.key);
+    const p = await this.placement(prepared.placement.key, s);
     // Recorded again since it was prepared (another refresh of it ran first): fingerprint the answer after all.
     const prep =
       prepared.sameSource && (p.source !== prepared.source || p.pending !== null || p.committed === null)
         ? await laidOut(prepared)
         : prepared;
-    const tracked = await port.tracked();
+    const tracked = await s.tracked();
     const t = tracked.find((x) => x.name.toLowerCase() === p.name.toLowerCase());
     if (!t?.area || !t.sheet) return { kind: "missing", reason: "The placement's cells were deleted (its sheet or range is gone)." };
     const anchor = { sheetId: t.area.sheetId, row: t.area.row, col: t.area.col };
@@ -455,7 +520,7 @@ export class SyncEngine {
 
     // Room to grow: never into another placement, never over content.
     const growth = growthAreas(anchor, p.pending ? maxShape(old, p.pending.shape) : old, next);
-    const hit = collisions(growth, neighbours(tracked, p.name, await this.placements()));
+    const hit = collisions(growth, neighbours(tracked, p.name, await loadPlacements(s)));
     if (hit.length)
       return {
         kind: "cannotGrow",
@@ -464,7 +529,7 @@ export class SyncEngine {
         placements: hit.map((h) => h.label),
       };
     const occupied: OccupiedCell[] = [];
-    for (const g of growth) occupied.push(...occupiedCells(g, await readArea(port, g, signal), 0, []));
+    for (const g of growth) occupied.push(...occupiedCells(g, await readArea(s, g, signal), 0, []));
     if (occupied.length)
       return {
         kind: "cannotGrow",
@@ -479,9 +544,11 @@ export class SyncEngine {
     // What the sheet holds now, in every shape we need to compare.
     const union = maxShape(maxShape(old, next), p.pending?.shape ?? old);
     const unionArea = areaAt(anchor, union);
+    await refuseToWrite(s, unionArea, t.sheet.name, () => prep.layout().columnFormats); // issue 22: merged, table, protected, 1904
     const tRead = performance.now();
-    const early = ahead && sameArea(ahead.area, unionArea) ? ahead.grid : null;
-    const current = early ?? (await readArea(port, unionArea, signal));
+    // Read ahead of the lock (the session's snapshot) unless this is the second look after a change.
+    const early = ahead && s.holds(unionArea);
+    const current = await readArea(s, unionArea, signal);
     const tCompare = performance.now();
     const fpOf = shapedFingerprints(current);
     const state = await this.classifyCells(p, current, fpOf);
@@ -513,8 +580,8 @@ export class SyncEngine {
       timings: { ...prep.timings, readMs: tCompare - tRead, compareMs: tWrite - tCompare, writeMs: 0, recordMs: 0 },
     };
     // Inside a differing chunk only the span of differing rows is sent (both grids are in memory),
-    // and every port.write holds whole chunk spans: an interruption between calls leaves each chunk
-    // all old or all new, which classify() recognises as Cellbound's own (never a hand edit).
+    // and every write holds whole chunk spans: an interruption between syncs leaves each chunk all old
+    // or all new, which classify() recognises as Cellbound's own (never a hand edit).
     const spans = chunks.flatMap((c) => {
       const rows = changedRows(cells(), currentShaped, c.from, c.to);
       return rows.length ? [{ from: rows[0]!.from, to: rows[rows.length - 1]!.to }] : [];
@@ -522,69 +589,71 @@ export class SyncEngine {
     const calls = groupSpans(spans, (this.ctx.writeChunksPerCall ?? 4) * chunkHeight(prep.incoming));
     stats.rowsWritten = calls.reduce((n, r) => n + r.to - r.from + 1, 0);
     const leftovers = leftoverAreas(anchor, old, next).flatMap((left) => withoutRows(left, anchor.row, keptRows));
-    // Read ahead of the lock: the cells about to be overwritten or cleared must still be what was read.
-    if (early) {
-      const touched = [
-        ...calls.map((r) => ({
-          sheetId: anchor.sheetId,
-          row: anchor.row + r.from,
-          col: anchor.col,
-          rows: r.to - r.from + 1,
-          cols: union.cols,
-        })),
-        ...leftovers,
-      ];
-      for (const a of touched) {
-        if (!sameCells(await readArea(port, a, signal), current, a.row - anchor.row, a.col - anchor.col)) {
-          return this.applyRefreshLocked(prepared, choice, signal, null); // changed meanwhile: compare again on a fresh read
-        }
+    // Read ahead of the lock: the cells about to be overwritten or cleared must still be what was read
+    // (one read of the rows they span; a change means comparing again on a fresh read).
+    const touched = [
+      ...calls.map((r) => ({
+        sheetId: anchor.sheetId,
+        row: anchor.row + r.from,
+        col: anchor.col,
+        rows: r.to - r.from + 1,
+        cols: union.cols,
+      })),
+      ...leftovers,
+    ];
+    if (early && touched.length) {
+      const box = boundingBox(touched);
+      if (!sameCells(await readArea(s.base, box, signal), current, box.row - anchor.row, box.col - anchor.col)) {
+        s.forgetValues();
+        return this.applyRefreshLocked(prepared, choice, signal, s, false); // changed meanwhile: compare again on a fresh read
       }
     }
-    const writes = calls.length > 0 || leftovers.length > 0; // nothing to write: the journal opens already complete
+    const writes = calls.length > 0 || leftovers.length > 0; // nothing to write: no journal, nothing sent
     const clears = leftovers.map((a) => ({ row: a.row - anchor.row, col: a.col - anchor.col, rows: a.rows, cols: a.cols }));
     const carried = p.pending && writes ? await this.carriedRows(p, prep, current, fpOf, inKept) : [];
-    await updatePlacement(port, p.key, (x) => ({
-      ...x,
-      pending: {
-        checksum: prep.incoming,
-        shape: next,
-        at: new Date().toISOString(),
-        source: prep.source,
-        phase: writes ? "writing" : "written",
-        inFlight: null,
-        ...(clears.length ? { clears } : {}),
-        ...(carried.length ? { carried } : {}),
-      },
-    }));
+    if (writes)
+      await updatePlacement(s, p.key, (x) => ({
+        ...x,
+        pending: {
+          checksum: prep.incoming,
+          shape: next,
+          at: new Date().toISOString(),
+          source: prep.source,
+          phase: "writing",
+          inFlight: null,
+          ...(clears.length ? { clears } : {}),
+          ...(carried.length ? { carried } : {}),
+        },
+      }));
     // Formats: grown rows/columns get theirs first; the values keep whatever format a cell has (styling.ts).
-    if ((next.rows > old.rows || next.cols > old.cols) && !(await isValuesOnly(port, p.key)))
-      await styleGrowth(port, anchor, old, next, prep.layout());
+    if ((next.rows > old.rows || next.cols > old.cols) && !(await isValuesOnly(s, p.key)))
+      await styleGrowth(s, anchor, old, next, prep.layout());
     const starts = prep.incoming.chunks.map((c) => c.from);
     for (const run of calls) {
       stats.cellsChanged += changedCells(cells(), currentShaped, run.from, run.to);
-      await this.journal(p.key, { inFlight: run });
-      const s = await port.write(
+      await this.journal(s, p.key, { inFlight: run });
+      const w = await s.write(
         { sheetId: anchor.sheetId, row: anchor.row + run.from, col: anchor.col },
         cells().slice(run.from, run.to + 1),
         {
           columnFormats: prep.layout().columnFormats,
           keepFormats: true,
           breakRows: starts.filter((r) => r > run.from && r <= run.to).map((r) => r - run.from),
-          ...(signal ? { signal } : {}),
         },
       );
-      stats.cellsWritten += s.cells;
-      stats.syncs += s.syncs;
-      stats.maxSyncBytes = Math.max(stats.maxSyncBytes, s.maxSyncBytes);
+      stats.cellsWritten += w.cells;
       stats.bytes += jsonBytes(cells(), run.from, run.to);
     }
     for (const piece of leftovers) {
-      await port.clear(piece);
+      await s.clear(piece);
       stats.cellsCleared += piece.rows * piece.cols;
     }
-    if (writes) await this.journal(p.key, { phase: "written", inFlight: null });
+    if (writes) await this.journal(s, p.key, { phase: "written", inFlight: null });
     const area = areaAt(anchor, next);
-    await port.track(p.name, area);
+    await s.track(p.name, area); // nothing is sent when the name already covers the area
+    const sent = await s.flush(signal);
+    stats.syncs = sent.syncs;
+    stats.maxSyncBytes = sent.maxSyncBytes;
     // Same source and nothing written: the cells last written are unchanged (and were never laid out).
     if (!(prep.sameSource && calls.length === 0 && keptRows.length === 0)) {
       this.lastWritten.set(p.key, keptRows.length && lastWritten ? mergeKept(cells(), lastWritten, keptRows) : cells());
@@ -592,7 +661,12 @@ export class SyncEngine {
     }
     const tRecord = performance.now();
     stats.timings.writeMs = tRecord - tWrite;
-    await this.record(p, prep.incoming, area, t.sheet, signal, keptRows.length > 0);
+    try {
+      await this.record(s, p, prep.incoming, prep.source, area, t.sheet, signal, keptRows.length > 0);
+    } catch (e) {
+      if (!isRefusal(e)) throw e;
+      throw await this.rollBack(s, p, anchor, current, t.area, lastWritten, signal);
+    }
     stats.timings.recordMs = performance.now() - tRecord;
     if (edits && choice === "keep") return { kind: "kept", stats, edits };
     const notices =
@@ -602,10 +676,41 @@ export class SyncEngine {
     return { kind: "refreshed", stats, notices: prep.cut ? [...notices, prep.cut.message] : notices };
   }
 
-  /** PUT .../refresh, then commit the pending fingerprint locally. */
+  /**
+   * The platform refused to record a refresh whose cells were written (a 403: the role changed
+   * mid-refresh, or was never known): put back the cells read before the write (`before`, from the
+   * anchor, in the union shape), the tracked area and the journal as they were, and say so in
+   * words. The deployment is view only from then on (access.ts).
+   */
+  private async rollBack(
+    s: Session,
+    p: LocalPlacement,
+    anchor: Pick<Area, "sheetId" | "row" | "col">,
+    before: Grid,
+    area: Area,
+    lastWritten: Grid | undefined,
+    signal?: AbortSignal,
+  ): Promise<ViewOnly> {
+    this.refused.add(p.deploymentId);
+    try {
+      await s.write(anchor, before, { keepFormats: true });
+      await s.track(p.name, area);
+      await updatePlacement(s, p.key, (x) => ({ ...x, pending: p.pending }));
+      await s.flush(signal);
+      if (lastWritten) this.lastWritten.set(p.key, lastWritten);
+      else this.lastWritten.delete(p.key);
+      return new ViewOnly(refusedRecordReason(p.reportName, true));
+    } catch {
+      return new ViewOnly(refusedRecordReason(p.reportName, false));
+    }
+  }
+
+  /** PUT .../refresh, then commit the fingerprint locally (queued on the session: the caller sends it). */
   private async record(
+    s: Session,
     p: LocalPlacement,
     checksum: ResultChecksum,
+    source: string,
     area: Area,
     sheet: SheetRef,
     signal: AbortSignal | undefined,
@@ -613,8 +718,8 @@ export class SyncEngine {
   ): Promise<void> {
     // A first placement interrupted before its record (resumed by this refresh): connect it now.
     if (!p.placementId) {
-      await this.connectNewPlacement(p, checksum, area, sheet, signal);
-      if (editsKept) await updatePlacement(this.ctx.port, p.key, (x) => ({ ...x, editsKept }));
+      await this.connectNewPlacement(s, p, checksum, area, sheet, signal);
+      if (editsKept) await updatePlacement(s, p.key, (x) => ({ ...x, editsKept }));
       return;
     }
     const addr = platformAddress(sheet.name, area);
@@ -624,10 +729,10 @@ export class SyncEngine {
       { placementId: p.placementId, resultChecksum: checksum, sheetId: sheet.id, sheetName: sheet.name, ...addr },
       signal,
     );
-    await updatePlacement(this.ctx.port, p.key, (x) => ({
+    await updatePlacement(s, p.key, (x) => ({
       ...x,
       committed: checksum,
-      source: x.pending?.source ?? null,
+      source,
       pending: null,
       shape: { rows: area.rows, cols: area.cols },
       sheetId: sheet.id,
@@ -707,8 +812,10 @@ export class SyncEngine {
   async refreshAll(
     o: { signal?: AbortSignal; onProgress?: (p: QueueProgress) => void; readable?: (p: LocalPlacement) => boolean } = {},
   ): Promise<QueueProgress> {
-    const identity = await this.ctx.port.identity();
-    const all = await this.placements();
+    // One read of the workbook for every placement: state, tracking and all their cells.
+    const view = await this.session({ trackedValues: "all", writeChecks: true, ...(o.signal ? { signal: o.signal } : {}) });
+    const identity = await view.identity();
+    const all = await loadPlacements(view);
     const byDeployment = new Map<number, Map<number, Report> | Error>();
     for (const id of new Set(all.map((p) => p.deploymentId))) {
       try {
@@ -718,8 +825,15 @@ export class SyncEngine {
         byDeployment.set(id, e as Error);
       }
     }
-    return runQueue(
-      all.map((p) => ({
+    // View only (access.ts): not queued, not counted; each says so.
+    const skipped: QueueProgress["items"] = {};
+    for (const p of all)
+      if (this.viewOnly(p.deploymentId)) skipped[p.key] = { state: "not-refreshed", reason: viewOnlyPrefix + viewOnlyReason() };
+    const withSkipped = (q: QueueProgress): QueueProgress => ({ ...q, items: { ...skipped, ...q.items } });
+    const onProgress = o.onProgress;
+    const queued = all.filter((p) => !skipped[p.key]);
+    const progress = await runQueue(
+      queued.map((p) => ({
         key: p.key,
         prepare: (signal: AbortSignal) => {
           const reports = byDeployment.get(p.deploymentId);
@@ -731,12 +845,13 @@ export class SyncEngine {
           } catch (e) {
             throw new NotRefreshed(`${noAccessPrefix}${(e as Error).message}`);
           }
-          return this.prepareRefresh(p.key, report, signal);
+          return this.prepareRefresh(p.key, report, signal, view);
         },
         // No stop signal here: a write that has begun is finished (an unbounded hang is ended by
-        // the API layer's deadlines), so Stop never leaves a placement half written.
+        // the API layer's deadlines and the port's sync deadline), so Stop never leaves a placement half written.
         apply: async (prep: PreparedRefresh) => {
-          const out = await this.applyRefresh(prep, "ask");
+          // Another operation of this engine wrote since the read: read this placement again (applyRefresh does).
+          const out = await this.applyRefresh(prep, "ask", undefined, view);
           switch (out.kind) {
             case "refreshed":
               return describeChange(out.stats);
@@ -755,9 +870,10 @@ export class SyncEngine {
       {
         concurrency: this.ctx.queryConcurrency ?? 2,
         ...(o.signal ? { signal: o.signal } : {}),
-        ...(o.onProgress ? { onProgress: o.onProgress } : {}),
+        ...(onProgress ? { onProgress: (q: QueueProgress) => onProgress(withSkipped(q)) } : {}),
       },
     );
+    return withSkipped(progress);
   }
 
   // ---- disconnect ---------------------------------------------------------------------------
@@ -768,29 +884,33 @@ export class SyncEngine {
    */
   async disconnect(key: string, o: { clear?: boolean; signal?: AbortSignal } = {}): Promise<void> {
     await this.lock.run(async () => {
-      const p = await this.placement(key);
+      const s = await this.session(o.signal ? { signal: o.signal } : {});
+      const p = await this.placement(key, s);
+      if (this.viewOnly(p.deploymentId)) throw new ViewOnly(viewOnlyReason().replace("not refresh it", "not disconnect it"));
       if (p.placementId) {
         try {
           await this.ctx.platform.disconnectWorkbook(p.deploymentId, p.reportId, { placementId: p.placementId }, o.signal);
         } catch (e) {
           // 404 means gone — or not ours to see: only a placement the platform no longer lists is gone.
-          if (!(e instanceof NotFoundError) || (await this.stillListed(p.placementId, o.signal))) throw e;
+          if (!(e instanceof NotFoundError) || (await this.stillListed(p.placementId, (await s.identity()).workbookId, o.signal))) throw e;
         }
       }
-      const t = (await this.ctx.port.tracked()).find((x) => x.name.toLowerCase() === p.name.toLowerCase());
+      const t = (await s.tracked()).find((x) => x.name.toLowerCase() === p.name.toLowerCase());
       let clearFailed: unknown = null;
       if (o.clear && t?.area) {
         try {
-          await this.ctx.port.clear(t.area);
+          await s.clear(t.area);
+          await s.flush(o.signal);
         } catch (e) {
           clearFailed = e;
         }
       }
       // The platform no longer has this placement: the workbook stops tracking it even when clearing failed
       // (a record kept here would point at nothing, and every refresh of it would fail).
-      if (t) await this.ctx.port.untrack(p.name);
-      await updatePlacement(this.ctx.port, key, () => null);
-      await forgetStyle(this.ctx.port, key);
+      if (t) await s.untrack(p.name);
+      await updatePlacement(s, key, () => null);
+      await forgetStyle(s, key);
+      await s.flush(o.signal);
       this.lastWritten.delete(key);
       if (clearFailed) {
         const why = clearFailed instanceof Error ? clearFailed.message : String(clearFailed);
@@ -803,15 +923,14 @@ export class SyncEngine {
   }
 
   /** Does the platform still list this placement for the workbook (GRANTED or DENIED)? */
-  private async stillListed(placementId: string, signal?: AbortSignal): Promise<boolean> {
-    const workbookId = (await this.ctx.port.identity()).workbookId;
+  private async stillListed(placementId: string, workbookId: string, signal?: AbortSignal): Promise<boolean> {
     for await (const x of this.ctx.platform.iterateExternalPlacements(workbookId, {}, signal))
       if (x.placementId === placementId) return true;
     return false;
   }
 
-  async placement(key: string): Promise<LocalPlacement> {
-    const p = (await this.placements()).find((x) => x.key === key);
+  async placement(key: string, view?: SheetPort): Promise<LocalPlacement> {
+    const p = (await loadPlacements(view ?? this.ctx.port)).find((x) => x.key === key);
     if (!p) throw new Error(`No placement ${key} is tracked in this workbook.`);
     return p;
   }
@@ -834,6 +953,14 @@ export class NoAccess extends NotRefreshed {
   constructor(reason: string) {
     super(reason);
     this.name = "NoAccess";
+  }
+}
+
+/** The signed-in user may read this placement's report but not change placements (access.ts). Nothing was left written. */
+export class ViewOnly extends NoAccess {
+  constructor(reason: string) {
+    super(reason);
+    this.name = "ViewOnly";
   }
 }
 
@@ -883,14 +1010,13 @@ function shapedFingerprints(current: Grid): (s: Shape) => Promise<ResultChecksum
   };
 }
 
-/** Cells read outside the writer lock, and where. */
-export interface ReadAhead {
-  area: Area;
-  grid: Grid;
-}
-
-function sameArea(a: Area, b: Area): boolean {
-  return a.sheetId === b.sheetId && a.row === b.row && a.col === b.col && a.rows === b.rows && a.cols === b.cols;
+/** The smallest area holding all of these (same sheet). */
+function boundingBox(areas: readonly Area[]): Area {
+  const row = Math.min(...areas.map((a) => a.row)),
+    col = Math.min(...areas.map((a) => a.col));
+  const end = Math.max(...areas.map((a) => a.row + a.rows)),
+    right = Math.max(...areas.map((a) => a.col + a.cols));
+  return { sheetId: areas[0]!.sheetId, row, col, rows: end - row, cols: right - col };
 }
 
 /** Does `fresh` (read at rows/cols offset from the anchor) hold what `earlier` (read from the anchor) held there? */

@@ -25,7 +25,8 @@ export interface FilterSummaryInput {
   titles?: ReadonlyMap<string, string>;
 }
 
-const OPERATORS: Record<string, string> = {
+/** Filter operators in words (the summary rows, the builder's operator menu). */
+export const OPERATORS: Readonly<Record<string, string>> = {
   equals: "is",
   notEquals: "is not",
   contains: "contains",

@@ -24,13 +24,16 @@
 //   placementStatus(facts) → the one status of a placement (badge, lines); describeChange(stats).
 //   SyncContext: deploymentName / deploymentNames / dataFor(deploymentId) for several deployments.
 //   fork(engine)   → ForkOutcome   (copied workbook: new workbook id, placements re-connected)
+//   keepIdentity(engine)           (not a copy: the same file renamed or moved; records its new URL)
 //   home(engine)   → HomeData      (all platform placements of the workbook + local; DENIED read-only;
 //                                   throws HomeLimitError on 422)
 //   upsertReport / assignNewPublicId / UpsertStopped — upsert semantics (409 causes).
 //   layout / runReport / totalsQuery — the pure layout and query pieces (preview, builder).
 //
 // Design and the choices where the seeds are silent: docs/SYNC.md.
-export { SyncEngine, MAX_DIFF, NoAccess } from "./engine.ts";
+export { SyncEngine, MAX_DIFF, NoAccess, ViewOnly } from "./engine.ts";
+export { viewOnlyPrefix, viewOnlyReason, mayChangePlacements, refusedRecordReason } from "./access.ts";
+export type { DeploymentRole } from "./access.ts";
 export {
   noAccessPrefix,
   placementStatus,
@@ -52,7 +55,7 @@ export type {
   CellDiff,
   PreparedRefresh,
 } from "./engine.ts";
-export { check, fork, home, HomeLimitError } from "./check.ts";
+export { check, fork, home, HomeLimitError, keepIdentity } from "./check.ts";
 export type { CheckReport, PlacementCheck, EditState, ForkOutcome, HomeData, HomeEntry } from "./check.ts";
 export { upsertReport, assignNewPublicId, UpsertStopped } from "./upsert.ts";
 export type { UpsertOutcome } from "./upsert.ts";

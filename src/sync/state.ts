@@ -15,7 +15,7 @@
 // platform then moves it to `committed`. One store, one zod schema, under STATE_KEY.
 import { z } from "zod";
 import type { ResultChecksum } from "../checksum/types.ts";
-import type { SheetPort } from "../host/port.ts";
+import { DataChangedError, type SheetPort } from "../host/port.ts";
 
 export const STATE_KEY = "cellbound.sync.placements.v1";
 
@@ -88,7 +88,10 @@ const Stored = z.object({ v: z.literal(1), placements: z.array(LocalPlacement) }
 
 /** Read local tracking. Invalid stored data is reported, not silently dropped. */
 export async function loadPlacements(port: SheetPort): Promise<LocalPlacement[]> {
-  const raw = await port.getData(STATE_KEY);
+  return parsePlacements(await port.getData(STATE_KEY));
+}
+
+function parsePlacements(raw: unknown): LocalPlacement[] {
   if (raw === null || raw === undefined) return [];
   const parsed = Stored.safeParse(typeof raw === "string" ? safeJson(raw) : raw);
   if (!parsed.success)
@@ -108,25 +111,51 @@ export async function savePlacements(port: SheetPort, placements: readonly Local
   await port.setData(STATE_KEY, { v: 1, placements });
 }
 
-/** Read-modify-write of one placement record (the engine serialises its writers). */
+/** Attempts of one read-modify-write before giving up on a store others keep changing. */
+export const MAX_STATE_ATTEMPTS = 5;
+
+/**
+ * Read-modify-write of the placements store, safe against other writers (issue 22, item 5): the engine
+ * serialises its own writers, but a co-author's Cellbound (Excel on the web) or a second pane writes the
+ * same custom XML part. The write goes through only if the store still holds what was read; otherwise
+ * the change — which touches only its own placement's record — is applied again to a fresh read.
+ */
+async function modifyPlacements<T>(
+  port: SheetPort,
+  change: (all: LocalPlacement[]) => { next: LocalPlacement[] | null; out: T },
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const raw = await port.getData(STATE_KEY);
+    const { next, out } = change(parsePlacements(raw));
+    if (next === null) return out;
+    try {
+      await port.setData(STATE_KEY, { v: 1, placements: next }, { ifUnchanged: { value: raw } });
+      return out;
+    } catch (e) {
+      if (!(e instanceof DataChangedError) || attempt >= MAX_STATE_ATTEMPTS) throw e;
+    }
+  }
+}
+
+/** Read-modify-write of one placement record; null when there is no such placement. */
 export async function updatePlacement(
   port: SheetPort,
   key: string,
   change: (p: LocalPlacement) => LocalPlacement | null,
 ): Promise<LocalPlacement | null> {
-  const all = await loadPlacements(port);
-  const i = all.findIndex((p) => p.key === key);
-  if (i < 0) return null;
-  const next = change(all[i]!);
-  if (next) all[i] = LocalPlacement.parse(next);
-  else all.splice(i, 1);
-  await savePlacements(port, all);
-  return next;
+  return modifyPlacements(port, (all) => {
+    const i = all.findIndex((p) => p.key === key);
+    if (i < 0) return { next: null, out: null };
+    const next = change(all[i]!);
+    if (next) all[i] = LocalPlacement.parse(next);
+    else all.splice(i, 1);
+    return { next: all, out: next };
+  });
 }
 
 export async function addPlacement(port: SheetPort, p: LocalPlacement): Promise<void> {
-  const all = await loadPlacements(port);
-  await savePlacements(port, [...all.filter((x) => x.key !== p.key), LocalPlacement.parse(p)]);
+  const record = LocalPlacement.parse(p);
+  await modifyPlacements(port, (all) => ({ next: [...all.filter((x) => x.key !== p.key), record], out: undefined }));
 }
 
 // ---------------------------------------------------------------- classification

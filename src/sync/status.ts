@@ -3,7 +3,10 @@
 // its result, so they cannot contradict each other. No Office, no DOM, no network.
 //
 // Precedence (first match wins), i.e. the transitions of the state machine:
-//   no access   DENIED on the platform, or the signed-in user cannot refresh it (reason given)
+//   no access   DENIED on the platform (the report cannot be read)
+//   view only   the user may read the report but not change placements (access.ts): no Refresh,
+//               no Disconnect, never written — whatever else is true of it
+//   no access   the signed-in user cannot refresh it (reason given)
 //   refreshing  a refresh of it is queued or running in this pane
 //   missing     its sheet or range was deleted
 //   interrupted the write journal has a write that did not finish (or every cell landed but
@@ -14,6 +17,7 @@
 //   unknown     not checked (platform unreachable) — never shown as "Up to date"
 //   up to date  checked clean and the platform says UP_TO_DATE
 import { parseAddress } from "../host/a1.ts";
+import { viewOnlyReason } from "./access.ts";
 import type { HomeEntry, PlacementCheck } from "./check.ts";
 import type { RefreshStats } from "./engine.ts";
 
@@ -21,7 +25,7 @@ import type { RefreshStats } from "./engine.ts";
 export const noAccessPrefix = "No access: ";
 
 export type StatusKind =
-  "upToDate" | "outOfDate" | "editedByHand" | "interrupted" | "failed" | "noAccess" | "refreshing" | "missing" | "unknown";
+  "upToDate" | "outOfDate" | "editedByHand" | "interrupted" | "failed" | "noAccess" | "viewOnly" | "refreshing" | "missing" | "unknown";
 
 /** Inclusive row span, in whatever numbering the caller uses (the pane: sheet rows). */
 export interface Rows {
@@ -40,6 +44,8 @@ export interface StatusFacts {
   syncStatus: "UP_TO_DATE" | "CHANGED" | "UNKNOWN";
   /** Why the signed-in user cannot refresh it (null: they can). */
   noAccess: string | null;
+  /** The user may read it but not change it (access.ts): the sentence to show; null/absent: they may. */
+  viewOnly?: string | null;
   /** A problem check met (could not record a move, the record of a finished write failed). */
   problem?: string | null;
   /** What this pane is doing or last did with it (Refresh / Refresh all), if anything. */
@@ -60,6 +66,8 @@ export interface PlacementStatus {
   lines: string[];
   /** Whether Refresh is offered (and Refresh all would try it). */
   canRefresh: boolean;
+  /** Whether Disconnect is offered (not for a placement the user may only view). */
+  canDisconnect: boolean;
 }
 
 export const STATUS_LABELS: Record<StatusKind, string> = {
@@ -69,6 +77,7 @@ export const STATUS_LABELS: Record<StatusKind, string> = {
   interrupted: "Interrupted — finish refresh",
   failed: "Refresh failed",
   noAccess: "No access",
+  viewOnly: "View only",
   refreshing: "Refreshing…",
   missing: "Missing",
   unknown: "Not checked",
@@ -99,9 +108,11 @@ export function placementStatus(f: StatusFacts): PlacementStatus {
     kind,
     label: STATUS_LABELS[kind],
     canRefresh,
+    canDisconnect: kind !== "viewOnly",
     lines: [...lines, ...extra.filter((x): x is string => !!x)],
   });
   if (f.access === "DENIED") return out("noAccess", false, ["Cellbound will not touch these cells."]);
+  if (f.viewOnly) return out("viewOnly", false, [f.viewOnly]);
   if (f.activity?.state === "queued") return out("refreshing", false, ["Queued"]);
   if (f.activity?.state === "refreshing") return out("refreshing", false);
   if (f.missing) return out("missing", false, ["Its sheet or range was deleted. Disconnect it to stop tracking it."]);
@@ -124,7 +135,11 @@ export function placementStatus(f: StatusFacts): PlacementStatus {
   return out("upToDate", true, [finished, note, f.problem]);
 }
 
-/** What a refresh changed, in one calm line: "2 rows added, 14 cells changed, 1 of 3 chunks rewritten" or "No change". */
+/**
+ * What a refresh changed, in one calm line a user reads: "2 rows added, 14 cells changed", "1,204 cells
+ * cleared" or "No change" (thousands separated). How many fingerprint chunks were rewritten is the
+ * engine's business (RefreshStats), not the user's.
+ */
 export function describeChange(
   s: Pick<RefreshStats, "rowsAdded" | "rowsRemoved" | "cellsChanged" | "cellsCleared" | "chunksWritten" | "chunksTotal">,
 ): string {
@@ -133,7 +148,6 @@ export function describeChange(
   if (s.rowsAdded) parts.push(`${n(s.rowsAdded, "row", "rows")} added`);
   if (s.rowsRemoved) parts.push(`${n(s.rowsRemoved, "row", "rows")} removed`);
   if (s.cellsChanged) parts.push(`${n(s.cellsChanged, "cell", "cells")} changed`);
-  if (s.chunksWritten) parts.push(`${s.chunksWritten} of ${n(s.chunksTotal, "chunk", "chunks")} rewritten`);
   if (parts.length === 0) return s.cellsCleared ? `${n(s.cellsCleared, "cell", "cells")} cleared` : "No change";
   const text = parts.join(", ");
   return text[0]!.toUpperCase() + text.slice(1);
@@ -153,6 +167,7 @@ export function factsOf(e: HomeEntry, c: PlacementCheck | undefined, usable?: Re
     editedRows: c?.edit === "edited" ? sheetRows(c.editedRows, range) : [],
     editedRowsExact: c?.editedRowsExact ?? false,
     syncStatus: c?.syncStatus === "CHANGED" || e.syncStatus === "CHANGED" ? "CHANGED" : e.access === "LOCAL" ? "UNKNOWN" : e.syncStatus,
+    viewOnly: e.viewOnly ? viewOnlyReason(e.owner) : null,
     noAccess: otherDeployment
       ? `It belongs to ${e.deploymentName ? `deployment ${e.deploymentName}` : "a deployment"} you cannot use with this sign-in.`
       : null,

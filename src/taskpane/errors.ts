@@ -6,6 +6,8 @@ export interface HumanError {
   title: string;
   detail: string;
   next: string;
+  /** The request paths, ids and timings behind it: shown only behind a Details toggle. */
+  technical?: string;
 }
 
 interface ErrorLike {
@@ -27,6 +29,14 @@ function messageOf(e: unknown): string {
   return typeof m === "string" && m.length > 0 ? m : String(e);
 }
 
+/** The server's own words without the request line ("POST /v1/load: 500 …" → "…"); "" when none. */
+function serverWords(e: unknown): string {
+  const m = messageOf(e)
+    .replace(/^[A-Z]+ \S+: (\d{3}\b:? ?)?/, "")
+    .trim();
+  return /^\d{3}$/.test(m) ? "" : m;
+}
+
 /** Messages for the `kind` of src/api's typed errors (src/api/errors.ts) and src/sync's outcomes. */
 const KIND_MESSAGES: Record<string, HumanError | ((e: unknown) => HumanError)> = {
   network: {
@@ -36,13 +46,15 @@ const KIND_MESSAGES: Record<string, HumanError | ((e: unknown) => HumanError)> =
   },
   server: (e) => ({
     title: "The platform had a problem",
-    detail: `It answered with a server error: ${messageOf(e)}`,
-    next: "Wait a moment and try again. If it keeps failing, tell your admin what it said.",
+    detail: serverWords(e) ? `It answered with a server error: ${serverWords(e)}` : "It answered with a server error.",
+    next: "Wait a moment and try again. If it keeps failing, tell your admin what it said (Details).",
+    technical: messageOf(e),
   }),
   timeout: (e) => ({
     title: "The platform did not answer in time",
-    detail: `Cellbound stopped waiting (${messageOf(e)}).`,
-    next: "Check your connection and try again; a large report may need a smaller date range or a limit.",
+    detail: "Cellbound stopped waiting for it. Nothing was changed in your cells.",
+    next: "Try again in a moment; if the platform stays slow, a large report may need a smaller date range or a limit.",
+    technical: messageOf(e),
   }),
   "chat-auth": (e) => ({
     title: "The chat service did not accept your sign-in",
@@ -175,8 +187,9 @@ const KIND_MESSAGES: Record<string, HumanError | ((e: unknown) => HumanError)> =
   },
   http: (e) => ({
     title: "The platform answered with an error",
-    detail: messageOf(e),
-    next: "Try again. If it keeps happening, contact your admin.",
+    detail: "The request did not succeed.",
+    next: "Try again. If it keeps happening, contact your admin with the Details.",
+    technical: messageOf(e),
   }),
 };
 
@@ -199,6 +212,10 @@ export function describeError(e: unknown): HumanError {
   if (name === "AbortError" || /Abort|Cancel/.test(kind)) {
     return { title: "Stopped", detail: "The operation was stopped before it finished.", next: "Run it again when you are ready." };
   }
+  // src/sync's access outcomes (engine.ts, access.ts): their message already says what to do.
+  if (name === "ViewOnly")
+    return { title: "View only", detail: messageOf(e), next: "Ask the report's owner or an admin if it needs refreshing." };
+  if (name === "NoAccess") return { title: "No access", detail: messageOf(e), next: "Ask the report's owner or an admin for access." };
   if (/Overwrite|NotEmpty|WouldOverwrite/i.test(tag)) {
     return { title: "The target cells are not empty", detail: messageOf(e), next: "Choose another cell, or confirm to overwrite them." };
   }
@@ -207,6 +224,30 @@ export function describeError(e: unknown): HumanError {
       title: "The report no longer fits",
       detail: messageOf(e),
       next: "Make room below or to the right of the placement (Cellbound never pushes other content aside), then refresh again.",
+    };
+  }
+  if (/TargetObstacle/.test(tag)) {
+    return {
+      title: "Cellbound cannot write there",
+      detail: messageOf(e),
+      next: "Remove what is in the way (it is named above) or choose other cells, then try again.",
+    };
+  }
+  if (/InvalidSelection/.test(tag)) {
+    return { title: "Select one cell", detail: messageOf(e), next: "Click the one cell where the report should start, then try again." };
+  }
+  if (/PictureTooLarge/.test(tag)) {
+    return {
+      title: "The picture is too large for Excel on the web",
+      detail: messageOf(e),
+      next: "Make the dashboard smaller on the platform, or insert the picture from Excel desktop.",
+    };
+  }
+  if (/InvalidOperationInCellEditMode/.test(tag)) {
+    return {
+      title: "Waiting for you to finish editing the cell",
+      detail: "Excel does not let add-ins change the workbook while a cell is being edited, so nothing was changed.",
+      next: "Press Enter or Esc to finish editing the cell, then try again.",
     };
   }
   if (/PayloadSize|RequestPayloadSizeLimitExceeded/i.test(tag)) {

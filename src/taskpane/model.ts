@@ -11,6 +11,8 @@ import type { SelectionRead, SelectionState } from "./chat/ask-selection";
 export interface Deployment {
   id: number;
   name: string;
+  /** The signed-in user's role there (a viewer's placements are view only); absent when unknown. */
+  role?: "admin" | "editor" | "viewer";
 }
 
 export interface SignedInUser {
@@ -63,6 +65,8 @@ export interface CellDiff {
   lastWritten: SheetValue | undefined;
   now: SheetValue;
   incoming: SheetValue;
+  /** The cell's number format on the sheet: the diff shows values as the sheet shows them. */
+  format?: string;
 }
 
 export interface Progress {
@@ -75,7 +79,7 @@ export type OnProgress = (p: Progress) => void;
 export type RefreshChoice = "ask" | "overwrite" | "keep";
 
 export type RefreshOutcome =
-  /** `summary`: what changed ("2 rows added, 14 cells changed, 1 of 3 chunks rewritten" or "No change"). */
+  /** `summary`: what changed ("2 rows added, 14 cells changed" or "No change"). */
   | { kind: "refreshed"; cellsWritten: number; summary: string; notices?: string[] }
   | { kind: "kept"; editedRows: RowSpan[] }
   | { kind: "handEdited"; reportName: string; editedRows: RowSpan[]; diff: CellDiff[]; editedCells: number }
@@ -215,6 +219,8 @@ export interface Workspace {
   saveReport(input: SaveReportInput, signal?: AbortSignal): Promise<ReportSummary>;
   /** A copied workbook: give it its own id and connect its placements anew (the original's stay). */
   fork(signal?: AbortSignal): Promise<{ reconnected: number; failed: string[] }>;
+  /** Not a copy: the same file renamed or moved; keep its id and record its new address. */
+  keepIdentity(signal?: AbortSignal): Promise<void>;
   /** Hear about changes in the workbook (edits, inserted rows, renamed sheets); returns unsubscribe. */
   watch(listener: () => void): () => void;
   /** Stop background work (token renewal, event listeners). */

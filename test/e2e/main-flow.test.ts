@@ -106,8 +106,8 @@ describe("main flow", { timeout: 120_000 }, () => {
     await pwExpect(banner).toContainText(/Rows? [\d–]+ of Analyst pipeline (was|were) edited by hand/, { timeout: 20_000 });
     await button("Show changes", banner).click();
     const row = banner.locator("tbody tr").filter({ hasText: "C4" });
-    await pwExpect(row).toContainText("999999");
-    await pwExpect(row.locator("td").first()).toHaveText(original);
+    await pwExpect(row).toContainText("999,999"); // as the sheet shows it under the column's format
+    await pwExpect(row.locator("td").first()).toHaveText(Number(original).toLocaleString("en-US")); // formatted as the sheet shows it
     await shot("diff");
     await button("Keep my edits", banner).click();
     await pwExpect(pane.getByText("Refreshed, your edits kept")).toBeVisible({ timeout: 20_000 });
@@ -190,6 +190,32 @@ describe("main flow", { timeout: 120_000 }, () => {
       rig.platform.setSlowQueryMs(0);
     }
     await pwExpect(card("Analyst pipeline").filter({ hasText: "Refreshed" })).toHaveCount(2);
+
+    // Issue 20: the same Refresh all with Excel on the web's round trip (the harness's Excel selector):
+    // the simulated Excel charges each sync, and Refresh all of unchanged placements takes a handful.
+    const stats = () =>
+      page.evaluate(() => {
+        const wb = (
+          window as unknown as { cellboundHarness: { workbook(): { stats: { syncs: number; emptySyncs: number; modelledMs: number } } } }
+        ).cellboundHarness.workbook();
+        return { ...wb.stats };
+      });
+    await page.getByLabel("Excel round trip").selectOption("web");
+    const before = await stats();
+    const started = Date.now();
+    await button("Refresh all").click();
+    const footer = pane.locator("footer.cb-footer");
+    await pwExpect(footer).toContainText(/Refreshing|Refreshed 2 of 2/, { timeout: 15_000 });
+    await shot("refresh-all-web");
+    await pwExpect(footer).toContainText("Refreshed 2 of 2", { timeout: 60_000 });
+    const after = await stats();
+    const refreshAllSyncs = after.syncs - before.syncs;
+    console.log(`Refresh all, 2 unchanged placements, web profile: ${refreshAllSyncs} syncs, ${Date.now() - started} ms in the pane`);
+    expect(after.modelledMs - before.modelledMs).toBeGreaterThanOrEqual(100 * refreshAllSyncs); // each sync was charged
+    expect(refreshAllSyncs).toBeLessThanOrEqual(12);
+    expect(after.emptySyncs).toBe(before.emptySyncs);
+    await page.getByLabel("Excel round trip").selectOption("none");
+
     await button("Locate", card("B3:D7")).click();
     await pwExpect(page.getByLabel("Name box")).toHaveValue("B3:D7");
     await shot("home");

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type FrameLocator, type Page } from "playwright";
 import { chromiumPath, CHROMIUM_ARGS } from "../../dev/chromium.ts";
 import { buildHarness, serveDir, type Served } from "../../dev/harness/serve.ts";
-import type { HarnessConfig } from "../../dev/harness/config.ts";
+import { demoCommentsUsers, type HarnessConfig } from "../../dev/harness/config.ts";
 import { startPlatform, type RunningPlatform } from "../../dev/platform/server.ts";
 
 export const SCREENSHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), "screenshots");
@@ -28,7 +28,7 @@ export async function startRig(o: { embed?: boolean } = {}): Promise<Rig> {
   };
   try {
     const [platform] = await Promise.all([
-      startPlatform({ log: () => undefined, devHooks: o.embed === true }),
+      startPlatform({ log: () => undefined, devHooks: o.embed === true, fixtures: false }),
       buildHarness(out, "production"),
     ]);
     stops.push(() => platform.close());
@@ -41,7 +41,7 @@ export async function startRig(o: { embed?: boolean } = {}): Promise<Rig> {
       ...(o.embed
         ? {
             sessionUrl: `${platform.info.baseUrl}/__dev/embed-session`,
-            embedViewer: { externalId: "ana", embedTenantName: platform.info.embed.tenants[0]! },
+            ...(await demoCommentsUsers(platform.info.baseUrl, platform.info.embed.tenants[0]!)),
           }
         : {}),
     });
@@ -94,7 +94,10 @@ export async function openHarness(rig: Rig, options: { colorScheme?: "light" | "
     // The platform answers 4xx on purpose at times (409s of an upsert); the harness's own files never should.
     if (r.status() === 404 && r.url().startsWith(rig.served.url) && !r.url().includes("/_platform/")) problems.push(`404: ${r.url()}`);
   });
-  await page.goto(`${rig.served.url}/harness.html${options.query ?? ""}`);
+  // The harness charges Excel on the web's round trip by default; tests run it instant unless they ask.
+  const query = options.query ?? "";
+  const withLatency = /[?&]latency=/.test(query) ? query : `${query}${query.includes("?") ? "&" : "?"}latency=none`;
+  await page.goto(`${rig.served.url}/harness.html${withLatency}`);
   await page
     .waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 60_000 })
     .catch((e: unknown) => {

@@ -203,3 +203,60 @@ describe("adapter storage in the file", () => {
     await expect(port.getData("other")).rejects.toThrow(/not valid JSON/);
   });
 });
+
+describe("round trips", () => {
+  const portOn = (dx: ReturnType<typeof createDevExcel>, syncDeadlineMs?: number) =>
+    new ExcelPort({
+      Excel: dx.Excel as unknown as typeof Excel,
+      Office: dx.Office as unknown as typeof Office,
+      ...(syncDeadlineMs ? { syncDeadlineMs } : {}),
+    });
+
+  it("a snapshot of a tracked placement's state and cells is two syncs; a commit of journal, cells and tracking is one; nothing is sent for nothing", async () => {
+    const dx = createDevExcel();
+    const port = portOn(dx);
+    const sheetId = sheet1(dx);
+    await port.setData("state", { v: 1 });
+    await port.track("P1", { sheetId, row: 0, col: 0, rows: 2, cols: 2 });
+    dx.workbook.resetStats();
+    const snap = await port.snapshot({ trackedValues: ["P1"] });
+    expect(dx.workbook.stats.syncs).toBe(2);
+    dx.workbook.resetStats();
+    const s = await port.commit(
+      [
+        { kind: "data", key: "state", value: { v: 2 } },
+        { kind: "write", at: { sheetId, row: 0, col: 0 }, grid: [[1, 2]] },
+        { kind: "track", name: "P1", area: { sheetId, row: 0, col: 0, rows: 1, cols: 2 } },
+        { kind: "data", key: "state", value: { v: 3 } },
+      ],
+      { basis: snap },
+    );
+    expect(s.syncs).toBe(1);
+    expect(dx.workbook.stats).toMatchObject({ syncs: 1, emptySyncs: 0 });
+    expect(await port.commit([])).toMatchObject({ syncs: 0 });
+    expect(dx.workbook.stats.syncs).toBe(1);
+    expect(dx.workbook.names.filter((n) => n.name.toLowerCase() === `${TRACK_PREFIX}p1`.toLowerCase())).toHaveLength(1);
+    expect(await port.getData("state")).toEqual({ v: 3 });
+  });
+
+  it("every sync has a deadline: a stalled Excel ends the operation with ExcelNotAnswering, and Cancel ends it at once", async () => {
+    const dx = createDevExcel();
+    const port = portOn(dx, 150);
+    const sheetId = sheet1(dx);
+    let resume!: () => void;
+    dx.env.stall = new Promise<void>((r) => (resume = r));
+    const t = performance.now();
+    const err = await port.write({ sheetId, row: 0, col: 0 }, [["a"]]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(HostError);
+    expect((err as HostError).code).toBe("ExcelNotAnswering");
+    expect((err as Error).message).toMatch(/Excel is not answering: a request got no reply within 150 ms/);
+    expect(performance.now() - t).toBeGreaterThanOrEqual(140);
+    const stop = new AbortController();
+    const pending = port.snapshot({ signal: stop.signal }).catch((e: unknown) => e);
+    setTimeout(() => stop.abort(new DOMException("Cancelled", "AbortError")), 10);
+    const cancelled = await pending;
+    expect((cancelled as Error).name).toBe("AbortError");
+    dx.env.stall = null;
+    resume();
+  });
+});

@@ -1,6 +1,7 @@
 // Number formats from the semantic layer, the header style, and what a refresh keeps (issue 13):
 // pure rules first, then the engine over both workbook kinds (memory port, Office.js adapter on dev/excel).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { textWidthPoints } from "../../src/host/column-width.ts";
 import { cellA1 } from "../../src/host/a1.ts";
 import { MemoryPort, MemoryWorkbook } from "../../src/host/memory/index.ts";
 import { numberFormatFor, settleNumberFormats, withShortTitles, HEADER_STYLE } from "../../src/sync/formats.ts";
@@ -134,7 +135,7 @@ for (const [label, make] of kinds) {
       expect([head.bold, head.fill]).toEqual([HEADER_STYLE.bold, HEADER_STYLE.fill]);
       expect(await book.port.frozenRows(book.sheetId)).toBe(1);
       // Columns fit their formatted values ("$17,004,330.82" is 14 characters: no "####").
-      if (book.width) expect(book.width(1)).toBeGreaterThanOrEqual(14 * 7);
+      if (book.width) expect(book.width(1)).toBeGreaterThanOrEqual(textWidthPoints(14));
 
       // The user re-formats the revenue column; the report then grows by three rows.
       for (let r = 1; r <= 3; r++) book.userFormat(r, 1, "#,##0");

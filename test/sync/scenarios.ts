@@ -6,12 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PlacementLimitError, isPlaceholderPublicId, type DataClient, type PlatformClient, type Report } from "../../src/api/index.ts";
 import { check, fork, home, HomeLimitError, upsertReport, assignNewPublicId, UpsertStopped } from "../../src/sync/index.ts";
 import { loadPlacements } from "../../src/sync/state.ts";
-import { readArea } from "../../src/sync/context.ts";
 import {
   at,
   byCustomer,
   byStatus,
   externalPlacements,
+  flakyPort,
   placed,
   startEnv,
   type Env,
@@ -126,9 +126,7 @@ export function syncScenarios(label: string, kind: WorkbookKind): void {
       const engine = env.engine(wb);
       const p = await placed(engine, await env.createReport(byCustomer(1200)), at(wb, 0, 0));
       const s = wb.user.firstSheetId();
-      const { shape } = (await loadPlacements(wb.port))[0]!;
-      const area = { sheetId: s, row: 0, col: 0, rows: shape.rows, cols: shape.cols };
-      const ahead = { area, grid: await readArea(wb.port, area) }; // what a read-ahead saw
+      const ahead = await engine.session({ trackedValues: "all" }); // what a read-ahead saw
       // Meanwhile the report shrinks (rows past 1,101 are to be cleared) and the user types there.
       await env.client().updateReport(env.deploymentId, p.reportId, byCustomer(1100));
       wb.user.edit(s, 1150, 1, "typed while the query ran");
@@ -137,8 +135,12 @@ export function syncScenarios(label: string, kind: WorkbookKind): void {
       expect(out.edits.ranges).toEqual(["A1151:C1151"]);
       expect(wb.user.cell(s, 1150, 1)).toBe("typed while the query ran");
       // A read-ahead that is still true is used as it is.
-      const fresh = await readArea(wb.port, area);
-      const kept = await engine.applyRefresh(await engine.prepareRefresh(p.key), "keep", undefined, { area, grid: fresh });
+      const kept = await engine.applyRefresh(
+        await engine.prepareRefresh(p.key),
+        "keep",
+        undefined,
+        await engine.session({ trackedValues: "all" }),
+      );
       expect(kept.kind).toBe("kept");
       expect(wb.user.cell(s, 1150, 1)).toBe("typed while the query ran");
       expect(wb.user.cell(s, 1101, 0)).toBe(""); // outside the kept rows: cleared
@@ -249,15 +251,8 @@ export function syncScenarios(label: string, kind: WorkbookKind): void {
       const engine = env.engine(wb);
       const p = await placed(engine, await env.createReport(byCustomer(1200)), at(wb, 0, 0));
       await env.client().updateReport(env.deploymentId, p.reportId, { jsonQuery: byCustomer(1200).jsonQuery!.replace('"asc"', '"desc"') });
-      let writes = 0;
-      const port = wb.port;
-      const flaky = Object.create(port) as typeof port;
       // The pane dies after the first write call (one chunk) landed.
-      flaky.write = async (where, grid, options) => {
-        if (++writes > 1) throw new Error("pane closed");
-        return port.write(where, grid, options);
-      };
-      const broken = env.engine({ ...wb, port: flaky }, "analyst", { writeChunksPerCall: 1 });
+      const broken = env.engine({ ...wb, port: flakyPort(wb.port, { failWrite: 2 }) }, "analyst", { writeChunksPerCall: 1 });
       // Descending order changes every chunk; write the first run only, then fail.
       await expect(broken.refresh(p.key, "overwrite")).rejects.toThrow(/pane closed/);
       const c = await check(engine);

@@ -84,12 +84,14 @@ export function wrapDevExcel(workbook: DevWorkbook): TestWorkbook & { workbook: 
   };
 }
 
+export type Persona = "admin" | "analyst" | "viewer" | "outsider";
+
 export interface Env {
   platform: RunningPlatform;
   deploymentId: number;
   client(persona?: "admin" | "analyst" | "viewer" | "outsider"): PlatformClient;
-  engine(wb: TestWorkbook, persona?: "admin" | "analyst" | "outsider", overrides?: Partial<SyncContext>): SyncEngine;
-  dataClient(persona?: "admin" | "analyst" | "outsider"): DataClient;
+  engine(wb: TestWorkbook, persona?: Persona, overrides?: Partial<SyncContext>): SyncEngine;
+  dataClient(persona?: Persona): DataClient;
   createReport(input: ReportInput, persona?: "admin" | "analyst" | "outsider"): Promise<Report>;
   close(): Promise<void>;
 }
@@ -104,7 +106,7 @@ export async function startEnv(): Promise<Env> {
       retry: { baseDelayMs: 5, maxDelayMs: 20 },
     });
   let n = 0;
-  const dataClient = (persona: "admin" | "analyst" | "outsider" = "analyst") =>
+  const dataClient = (persona: Persona = "analyst") =>
     createDataClient({ dataUrl: platform.info.dataUrl, token: createDeploymentTokenManager({ client: client(persona), deploymentId }) });
   return {
     platform,
@@ -155,4 +157,28 @@ export async function placed(
   const out = await engine.place(report, { at: where });
   if (out.kind !== "placed") throw new Error(`expected placed, got ${JSON.stringify(out)}`);
   return out;
+}
+
+/**
+ * A port whose n-th cell write or clear fails (the pane closed, Excel failed mid-write): the commands
+ * before it in its commit land, as after a failing sync; with `halfWrite`, half of that write's rows too.
+ */
+export function flakyPort(port: SheetPort, o: { failWrite?: number; halfWrite?: boolean; failClear?: number }): SheetPort {
+  let writes = 0,
+    clears = 0;
+  const flaky = Object.create(port) as SheetPort;
+  flaky.commit = async (commands, options) => {
+    for (let i = 0; i < commands.length; i++) {
+      const c = commands[i]!;
+      const failing = (c.kind === "write" && ++writes === o.failWrite) || (c.kind === "clear" && ++clears === o.failClear);
+      if (!failing) continue;
+      const landed = commands.slice(0, i);
+      if (c.kind === "write" && o.halfWrite && c.grid.length > 1)
+        landed.push({ ...c, grid: c.grid.slice(0, Math.floor(c.grid.length / 2)) });
+      await port.commit(landed, options);
+      throw new Error("pane closed");
+    }
+    return port.commit(commands, options);
+  };
+  return flaky;
 }

@@ -74,7 +74,13 @@ describe("live ChatService", () => {
     const client = createPlatformClient({ baseUrl: p.info.baseUrl, credential: p.info.apiKeys.analyst });
     let found;
     for await (const rep of client.iterateReports(1)) if (rep.id === saved.reportId) found = rep;
-    expect(found).toMatchObject({ name: "Revenue by day", sqlQuery: sql.sqlQuery });
+    expect(found).toMatchObject({ name: "Revenue by day (from Chat)", sqlQuery: sql.sqlQuery });
+    // Placing the same answer again adds no duplicate report to the shared catalogue (issue 25 §5).
+    const again = await s.saveAsReport({ sqlQuery: sql.sqlQuery, title: "Revenue by day" });
+    expect(again).toEqual(saved);
+    // Another answer under a title already used gets a name of its own.
+    const other = await s.saveAsReport({ sqlQuery: `${sql.sqlQuery} `, title: "Revenue by day" });
+    expect(other.name).toBe("Revenue by day (from Chat, 2)");
   });
 });
 

@@ -306,6 +306,30 @@ describe("chat pane", () => {
     expect(root.textContent).not.toMatch(/The agent stopped unexpectedly/);
   });
 
+  it("a platform that stops answering (idle deadline): the turn ends in words, no step stays running, no cursor; Ask again (issue 25 §2)", async () => {
+    let n = 0;
+    const chat = scriptedChat({
+      send: async (i) => {
+        const fs = answerFrames(i.messageId ?? `176390000001${n}-message`, "chat-6", i.input ?? "revenue by month");
+        if (n++ === 0) {
+          for (const f of fs.slice(0, 4)) i.onFrame(f); // a step begins, then nothing more arrives
+          throw Object.assign(new Error("POST stream-chat-state: nothing for 30 s"), { name: "TimeoutError", kind: "timeout", status: 0 });
+        }
+        for (const f of fs) i.onFrame(f);
+      },
+    });
+    const { root } = await mountWith(chat);
+    await ask(root, "revenue by month");
+    await until(() => /The agent stopped answering/.test(root.textContent ?? ""));
+    await until(() => byText(root, "button", "Send") !== undefined);
+    expect(root.textContent).not.toMatch(/running…/);
+    expect(root.querySelector(".cb-chat-cursor")).toBeNull();
+    expect(root.textContent).not.toMatch(/POST|TimeoutError/);
+    byText(root, "button", "Ask again")!.click();
+    await until(() => /Tokens: 1,280/.test(root.textContent ?? ""));
+    expect(root.textContent).not.toMatch(/The agent stopped answering/);
+  });
+
   it("after a reload mid-answer, resumes the open thread with the running messageId (no second question)", async () => {
     const mid = "1763900000123-message";
     const chat = scriptedChat({

@@ -183,6 +183,7 @@ describe("comments pane", () => {
     root.querySelectorAll<HTMLInputElement>('input[name="cb-thread-filter"]')[2]!.click();
     await until(() => s.calls.includes("threads resolved -") && threadItems(root).length === 1);
     expect(root.textContent).toContain("Resolved");
+    expect(root.textContent).not.toContain("Resolved threads are hidden"); // withdrawn: no longer true (issue 25 §4)
     root.querySelectorAll<HTMLInputElement>('input[name="cb-thread-filter"]')[1]!.click();
     await until(() => s.calls.includes("threads all -") && threadItems(root).length === 3);
   });

@@ -15,7 +15,7 @@ async function until(check: () => boolean, ms = 3000): Promise<void> {
   }
 }
 
-function scripted(o: { sessionUrl?: string | null; picture?: string } = {}) {
+function scripted(o: { sessionUrl?: string | null; picture?: string; pictureDone?: boolean } = {}) {
   const calls: string[] = [];
   let news: ((n: EmbedNews) => void) | null = null;
   const sent: string[] = [];
@@ -30,6 +30,7 @@ function scripted(o: { sessionUrl?: string | null; picture?: string } = {}) {
       dashboards: [{ publicId: "SalesDash001", title: "Sales overview" }],
     }),
     dashboard: async (publicId) => ({ publicId, title: "Sales overview" }),
+    memberTitles: async () => ({ "orders.count": "Orders Count", "orders.status": "Orders Status" }),
     async open(host, publicId, onNews) {
       calls.push(`open ${publicId}`);
       const frame = document.createElement("div");
@@ -59,6 +60,10 @@ function scripted(o: { sessionUrl?: string | null; picture?: string } = {}) {
         : { kind: "wouldOverwrite", count: 3, addresses: ["H2"], target: "Sheet1!H2:I3" };
     },
     insertPicture(_id, p) {
+      if (o.pictureDone) {
+        calls.push(`picture titled ${p.title ?? "-"}`);
+        return Promise.resolve({ name: "Dashboard SalesDash001" });
+      }
       pictureSignal = p.signal;
       pictureProgress = p.onProgress;
       p.onProgress({ status: "running" });
@@ -128,12 +133,14 @@ describe("dashboard pane", () => {
     await until(() => s.calls.includes("open SalesDash001"));
     s.news({ kind: "drilldown", member: "orders.count", value: { "orders.status": "cancelled" }, widgetId: "w-status" });
     await until(() => byRole("button", "Place this drilldown") !== undefined);
-    expect(root.textContent).toContain("Drilled into orders.count at orders.status = cancelled.");
+    expect(root.textContent).toContain("Drilled into Orders Count where Orders Status is cancelled."); // titles, not keys
+    byRole("button", "Place this drilldown")!.focus(); // as a real click does: the pane has focus
     byRole("button", "Place this drilldown")!.click();
     await until(() => byRole("alert", "would overwrite 3 cells") !== undefined);
     expect(s.calls).toContain("place orders.count confirmed=false");
+    await until(() => document.activeElement?.textContent === "Cancel"); // the question takes focus on its safe choice
     byRole("button", "Overwrite")!.click();
-    await until(() => root.textContent!.includes("Placed the drilldown orders.count at orders.status = cancelled at Sheet1!H2:I3."));
+    await until(() => root.textContent!.includes("Placed the drilldown Orders Count where Orders Status is cancelled at Sheet1!H2:I3."));
     expect(s.calls).toContain("place orders.count confirmed=true");
   });
 
@@ -147,6 +154,21 @@ describe("dashboard pane", () => {
     await until(() => none.calls.includes("open SalesDash001"));
     await new Promise((r) => setTimeout(r, 30));
     expect(byRole("button", "Refresh picture")).toBeUndefined();
+  });
+
+  it("a picture after a filter says it is unfiltered, and names the dashboard by its title (issue 25 §4)", async () => {
+    const s = scripted({ pictureDone: true });
+    render(<DashboardPane service={s.service} />, root);
+    await until(() => s.calls.includes("open SalesDash001") && byRole("button", "Insert dashboard picture") !== undefined);
+    await new Promise((r) => setTimeout(r, 20));
+    byRole("button", "Filter dashboard by this cell")!.click();
+    await until(() => s.sent.includes('filter orders.status=["cancelled"]'));
+    byRole("button", "Insert dashboard picture")!.click();
+    await until(() => root.textContent!.includes("Inserted the picture of “Sales overview” at the selection."));
+    expect(s.calls).toContain("picture titled Sales overview");
+    expect(root.textContent).toContain("It shows the dashboard unfiltered");
+    expect(root.textContent).toContain("(orders.status = cancelled (Sheet1!B5))");
+    expect(root.textContent).not.toContain("Dashboard SalesDash001");
   });
 
   it("Insert dashboard picture shows progress; Cancel stops it and says nothing was inserted", async () => {

@@ -35,7 +35,8 @@ describe("describeError", () => {
       titles.add(h.title);
     }
     expect(titles.size).toBe(errors.length);
-    expect(describeError(errors[0]).detail).toContain("POST /v1/load: no answer within 60 s"); // names the request
+    expect(describeError(errors[0]).detail).not.toContain("POST"); // words in the message…
+    expect(describeError(errors[0]).technical).toContain("POST /v1/load: no answer within 60 s"); // …the request behind Details
     expect(describeError(errors[3]).detail).toContain("64 MB");
   });
   it("a token refused reads as a sign-in problem; a real 403 as a permission problem", () => {

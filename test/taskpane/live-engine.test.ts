@@ -41,7 +41,7 @@ describe("live workbook operations", () => {
     expect(card.deploymentName).toBe(d1.name);
     expect(statusOfView(card, undefined)).toMatchObject({ kind: "outOfDate", canRefresh: true });
     const out = await inD2.refresh(card.id, "ask");
-    expect(out).toMatchObject({ kind: "refreshed", summary: "1 row added, 2 cells changed, 1 of 1 chunk rewritten" });
+    expect(out).toMatchObject({ kind: "refreshed", summary: "1 row added, 2 cells changed" });
 
     // A sign-in that cannot use d1: No access, with the reason; Refresh all does not count it.
     const only2 = new Map([[d2.id, d2.name]]);
@@ -53,6 +53,60 @@ describe("live workbook operations", () => {
     const all = await blind.refreshAll({ signal: new AbortController().signal, onProgress: () => {} });
     expect(all.done).toBe(0);
     expect(statusOfView(seen, all.rows[card.id])).toMatchObject({ kind: "noAccess" });
+  });
+
+  it("a viewer's card is View only, naming the owner: no Refresh, no Disconnect, and Refresh all skips it without counting it", async () => {
+    const [d1] = env.platform.info.deployments;
+    if (!d1) throw new Error("the stand-in lists a deployment");
+    const wb = memoryWorkbook("https://files.example/live-viewer.xlsx");
+    const dataOf = (persona: "analyst" | "viewer") => {
+      const client = env.client(persona);
+      return createDataClient({ dataUrl: env.platform.info.dataUrl, token: createDeploymentTokenManager({ client, deploymentId: d1.id }) });
+    };
+    let shared: { id: number } | undefined;
+    for await (const r of env.client("viewer").iterateReports(d1.id)) if (r.jsonQuery && !shared) shared = r;
+    const analyst = await openWorkbookOps({ client: env.client("analyst"), data: dataOf("analyst"), deploymentId: d1.id, port: wb.port });
+    await wb.port.select({ sheetId: wb.user.firstSheetId(), row: 0, col: 0, rows: 1, cols: 1 });
+    const placed = await analyst.place(shared!.id, { confirmed: false });
+    if (placed.kind !== "placed") throw new Error(JSON.stringify(placed));
+
+    const viewer = await openWorkbookOps({
+      client: env.client("viewer"),
+      data: dataOf("viewer"),
+      deploymentId: d1.id,
+      deployments: new Map([[d1.id, d1.name]]),
+      roles: new Map([[d1.id, "viewer" as const]]),
+      port: wb.port,
+    });
+    const card = (await viewer.home()).placements.find((p) => p.id === placed.placementId)!;
+    const st = statusOfView(card, undefined);
+    expect(st).toMatchObject({ kind: "viewOnly", label: "View only", canRefresh: false, canDisconnect: false });
+    expect(st.lines).toEqual([
+      expect.stringMatching(/^You can view this report but not refresh it — ask .+ \(.+@cellbound\.test\) or an admin\.$/),
+    ]);
+    const all = await viewer.refreshAll({ signal: new AbortController().signal, onProgress: () => {} });
+    expect(all).toMatchObject({ done: 0, total: 0 });
+    expect(statusOfView(card, all.rows[card.id])).toMatchObject({ kind: "viewOnly" });
+    const after = (await viewer.home()).placements.find((p) => p.id === placed.placementId)!;
+    expect(statusOfView(after, undefined).kind).toBe("viewOnly"); // never Interrupted
+    expect(after.facts.edit).toBe("clean");
+  });
+
+  it("the hand-edit diff carries each cell's number format, so it shows values as the sheet does (issue 25 §4)", async () => {
+    const wb = memoryWorkbook("https://files.example/live-diff.xlsx");
+    const client = env.client();
+    const data = createDataClient({ dataUrl: env.platform.info.dataUrl, token: createDeploymentTokenManager({ client, deploymentId: 1 }) });
+    const ops = await openWorkbookOps({ client, data, deploymentId: 1, port: wb.port });
+    const report = await env.createReport({
+      jsonQuery: JSON.stringify({ measures: ["orders.total_amount"], dimensions: ["orders.status"], order: [["orders.status", "asc"]] }),
+    });
+    await wb.port.select({ sheetId: wb.user.firstSheetId(), row: 0, col: 0, rows: 1, cols: 1 });
+    const placed = await ops.place(report.id, { confirmed: false });
+    if (placed.kind !== "placed") throw new Error(JSON.stringify(placed));
+    wb.user.edit(wb.user.firstSheetId(), 1, 1, 1);
+    const out = await ops.refresh(placed.placementId, "ask");
+    if (out.kind !== "handEdited") throw new Error(JSON.stringify(out));
+    expect(out.diff[0]).toMatchObject({ cell: "B2", format: expect.stringMatching(/\$|0\.00/) });
   });
 
   it("confirming an overwrite places the report where it was asked about, not where the selection is now", async () => {

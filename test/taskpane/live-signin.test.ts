@@ -45,7 +45,7 @@ describe("sign-in checks the data API URL", () => {
   it("a working data API: sign-in succeeds, probed with a minted token", async () => {
     const p = await platform(true);
     const r = await backend.signIn({ baseUrl: p.url, dataUrl: null, credential: "k" });
-    expect(r.deployments).toEqual([{ id: 3, name: "Production" }]);
+    expect(r.deployments).toEqual([{ id: 3, name: "Production", role: "editor" }]);
     const probe = p.requests.find((x) => x.path === "/cubejs-api/v1/meta");
     expect(probe?.headers.authorization).toBe("minted-jwt");
     expect(JSON.parse(p.requests.find((x) => x.path === "/api/v1/deployments/3/token")!.body)).toEqual({ expiresIn: 60 });

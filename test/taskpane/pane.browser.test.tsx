@@ -122,7 +122,7 @@ describe("task pane views", () => {
     await until(() => a().querySelector("[role=group]") !== null);
     expect(a().querySelector("[role=group]")!.textContent).toMatch(/Stop refreshing “.+” at .+\? The cells stay/);
     expect(calls.some((c) => c.startsWith("disconnect"))).toBe(false); // nothing yet
-    await until(() => document.activeElement?.getAttribute("aria-label") === "Confirm disconnect"); // focus moves into the question
+    await until(() => document.activeElement?.textContent === "Keep it"); // focus moves into the question, on the safe choice
     a()
       .querySelector("[role=group]")!
       .dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
@@ -196,6 +196,33 @@ describe("task pane views", () => {
     expect(root.scrollWidth).toBeLessThanOrEqual(320);
   });
 
+  it("a view-only placement (a viewer's) is shown read-only: the reason names the owner, no Refresh or Disconnect, Refresh all not offered", async () => {
+    const viewOnly = "You can view this report but not refresh it — ask Ana Analyst (ana@example.com) or an admin.";
+    const home = {
+      workbookName: "Q3 numbers.xlsx",
+      copied: false,
+      placements: [
+        placement({ id: "v", reportName: "Revenue by month", facts: { ...placement({ id: "x" }).facts, viewOnly } }),
+        placement({ id: "w", reportName: "Top customers", facts: { ...placement({ id: "x" }).facts, edit: "interrupted", viewOnly } }),
+      ],
+    };
+    const { backend, calls } = scriptedBackend({ home });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
+    await until(() => root.querySelectorAll("[data-placement]").length === 2);
+    for (const id of ["v", "w"]) {
+      const card = root.querySelector(`[data-placement="${id}"]`)!;
+      expect(card.getAttribute("data-status")).toBe("viewOnly");
+      expect(card.querySelector(".cb-badge")!.textContent).toBe("View only");
+      expect(card.textContent).toContain(viewOnly);
+      expect(card.textContent).not.toContain("Interrupted");
+      expect([...card.querySelectorAll("button")].map((b) => b.textContent)).toEqual(["Locate"]);
+    }
+    expect(button(root, "Refresh all").disabled).toBe(true);
+    expect(calls.filter((c) => c.startsWith("refresh"))).toEqual([]);
+  });
+
   it("Refresh asks first on hand edits: the banner names rows, Locate and Show changes work, Keep and Overwrite pass the choice", async () => {
     const { backend, calls } = scriptedBackend({
       home: HOME,
@@ -205,12 +232,12 @@ describe("task pane views", () => {
               kind: "handEdited",
               reportName: "Sales by month",
               editedRows: [{ from: 1001, to: 2000 }],
-              diff: [{ cell: "B1002", lastWritten: 10, now: 99, incoming: 12 }],
+              diff: [{ cell: "B1002", lastWritten: 10, now: 15294788.18, incoming: 12, format: "$#,##0.00" }],
               editedCells: 1,
             }
           : choice === "keep"
             ? { kind: "kept", editedRows: [{ from: 1001, to: 2000 }] }
-            : { kind: "refreshed", cellsWritten: 4, summary: "4 cells changed, 1 of 2 chunks rewritten" },
+            : { kind: "refreshed", cellsWritten: 4, summary: "4 cells changed" },
     });
     const store = new PaneStore(backend, new SecretStore(memoryStore()));
     const root = mount(store);
@@ -224,7 +251,7 @@ describe("task pane views", () => {
     button(root, "Show changes", banner).click();
     await until(() => banner.querySelector("table") !== null);
     const cells = [...banner.querySelectorAll("tbody tr > *")].map((td) => td.textContent);
-    expect(cells).toEqual(["B1002", "10", "99", "12"]);
+    expect(cells).toEqual(["B1002", "$10.00", "$15,294,788.18", "$12.00"]); // as the sheet shows them (issue 25 §4)
     expect([...banner.querySelectorAll("thead th")].map((t) => t.textContent)).toEqual(["Cell", "Last written", "Now", "Incoming"]);
 
     button(root, "Keep my edits", banner).click();
@@ -327,6 +354,19 @@ describe("task pane views", () => {
     button(root, "Make this a separate workbook").click();
     await until(() => root.textContent!.includes("2 placements were connected to it"));
     expect(calls).toContain("fork");
+  });
+
+  it("a workbook whose address changed can be kept as the same file (renamed or moved): never forked without asking", async () => {
+    const { backend, calls } = scriptedBackend({ home: { ...HOME, copied: true } });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
+    await until(() => root.textContent!.includes("This looks like a copy of another workbook"));
+    expect(calls).not.toContain("fork");
+    button(root, "It is the same file, renamed or moved").click();
+    await until(() => root.textContent!.includes("Recorded: this is the same workbook"));
+    expect(calls).toContain("keepIdentity");
+    expect(calls).not.toContain("fork");
   });
 
   it("one notification area: a bad URL on Connect replaces the sign-in error, with advice fitted to Connect", async () => {

@@ -3,6 +3,7 @@
 import type {
   Backend,
   HomeData,
+  PlaceOutcome,
   PlacementView,
   RefreshAllProgress,
   RefreshOutcome,
@@ -38,6 +39,8 @@ export interface Script {
   disconnect?: (id: string, signal?: AbortSignal) => Promise<void>;
   reports?: ReportSummary[] | ((signal?: AbortSignal) => Promise<{ items: ReportSummary[]; next: null }>);
   refreshAll?: (o: { onProgress: (p: RefreshAllProgress) => void; signal: AbortSignal }) => Promise<RefreshAllProgress>;
+  /** What Place answers (default: placed as "p" at A1:B2). */
+  place?: (id: number, confirmed: boolean) => PlaceOutcome | undefined;
   /** Notices a placement comes back with (e.g. rows cut at the maximum). */
   placeNotices?: string[];
 }
@@ -51,7 +54,9 @@ export function scriptedBackend(script: Script) {
     reports: async (q, signal) =>
       typeof script.reports === "function" ? script.reports(signal) : { items: script.reports ?? [], next: null },
     place: async (id, o) => {
-      calls.push(`place ${id}${o.valuesOnly ? " valuesOnly" : ""}`);
+      calls.push(`place ${id}${o.valuesOnly ? " valuesOnly" : ""}${o.confirmed ? " confirmed" : ""}`);
+      const scripted = script.place?.(id, o.confirmed);
+      if (scripted) return scripted;
       return {
         kind: "placed",
         placementId: "p",
@@ -62,9 +67,7 @@ export function scriptedBackend(script: Script) {
     },
     refresh: async (id, choice, o) => {
       calls.push(`refresh ${id} ${choice}`);
-      return script.refresh
-        ? script.refresh(id, choice, o?.signal)
-        : { kind: "refreshed", cellsWritten: 1, summary: "1 cell changed, 1 of 1 chunk rewritten" };
+      return script.refresh ? script.refresh(id, choice, o?.signal) : { kind: "refreshed", cellsWritten: 1, summary: "1 cell changed" };
     },
     refreshAll: async (o) => {
       calls.push("refreshAll");
@@ -85,6 +88,7 @@ export function scriptedBackend(script: Script) {
       calls.push("fork");
       return { reconnected: 2, failed: [] };
     },
+    keepIdentity: async () => void calls.push("keepIdentity"),
     watch: (listener) => {
       watchers.push(listener);
       return () => void watchers.splice(watchers.indexOf(listener), 1);

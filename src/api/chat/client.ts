@@ -62,6 +62,8 @@ export interface ChatClientOptions {
   fetch?: FetchLike;
   /** A stream that sends nothing for this long is dropped (then reconnected). Default 30 s. */
   idleTimeoutMs?: number;
+  /** A stream whose answer does not begin within this long is dropped (then reconnected). Default: streamConnectMs. */
+  connectTimeoutMs?: number;
   /** Deadline of the short requests (abort, state reads until the stream opens). Default 20 s. */
   requestTimeoutMs?: number;
   /** Reconnects per turn after a dropped connection (default 3). */
@@ -177,6 +179,7 @@ export function createChatClient(o: ChatClientOptions): ChatClient {
           body: { ...body, ...session() },
           accept: "application/x-ndjson, application/json",
           idleMs,
+          ...(o.connectTimeoutMs !== undefined ? { connectMs: o.connectTimeoutMs } : {}),
           mapError,
           ...(s.signal ? { signal: s.signal } : {}),
         }),

@@ -468,6 +468,15 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
     },
   },
   {
+    name: 'keepFormats: a number written where text was (format "@") reads back as a number',
+    async run({ port, sheet }) {
+      await port.write(at(sheet, 0, 0), [["#N/A", "x"]], { columnFormats: [null, "0.00"] });
+      await port.write(at(sheet, 0, 0), [[12.5, 3]], { columnFormats: [null, "0.00"], keepFormats: true });
+      checkEqual((await readAll(port, area(sheet, 0, 0, 1, 2))).rows, [[12.5, 3]], "numbers, not the text of numbers");
+      checkEqual((await port.readStyle(area(sheet, 0, 0, 1, 2))).numberFormats, [["General", "0.00"]], "the column's format, not @");
+    },
+  },
+  {
     name: "freezeRows freezes the top rows; 0 unfreezes",
     async run({ port, sheet }) {
       checkEqual(await port.frozenRows(sheet.id), 0, "nothing frozen on a new sheet");
@@ -475,6 +484,99 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
       checkEqual(await port.frozenRows(sheet.id), 2, "two rows frozen");
       await port.freezeRows(sheet.id, 0);
       checkEqual(await port.frozenRows(sheet.id), 0, "unfrozen");
+    },
+  },
+  {
+    name: "snapshot: identity, sheets, tracked areas, every data key and the values asked for, in one read step",
+    async run({ port, sheet }) {
+      await port.write({ sheetId: sheet.id, row: 2, col: 2 }, [
+        ["a", 1],
+        ["b", 2],
+      ]);
+      await port.track("CtrSnap", area(sheet, 2, 2, 2, 2));
+      await port.setData("contract.snap", { n: 1 });
+      const snap = await port.snapshot({ trackedValues: ["ctrsnap"], areas: [area(sheet, 0, 0, 1, 2)], frozenRows: [sheet.id] });
+      checkEqual(snap.identity.workbookId, (await port.identity()).workbookId, "identity");
+      check(
+        snap.sheets.some((s) => s.id === sheet.id && s.name === sheet.name),
+        "the scratch sheet is listed",
+      );
+      checkEqual(
+        snap.tracked.filter((t) => t.name.toLowerCase() === "ctrsnap").map((t) => t.area),
+        [area(sheet, 2, 2, 2, 2)],
+        "tracked area",
+      );
+      checkEqual(snap.data.get("contract.snap"), { n: 1 }, "data key");
+      checkEqual(
+        [...snap.values].sort((a, b) => b.area.row - a.area.row).map((v) => [v.area, v.grid]),
+        [
+          [
+            area(sheet, 2, 2, 2, 2),
+            [
+              ["a", 1],
+              ["b", 2],
+            ],
+          ],
+          [area(sheet, 0, 0, 1, 2), [["", ""]]],
+        ],
+        "values of the tracked name and of the area asked for",
+      );
+      checkEqual(snap.frozenRows.get(sheet.id), 0, "frozen rows");
+      await port.untrack("CtrSnap");
+    },
+  },
+  {
+    name: "commit: commands apply in order; a second commit planned on the same snapshot sees what the first added",
+    async run({ port, sheet }) {
+      const snap = await port.snapshot();
+      await port.commit(
+        [
+          { kind: "data", key: "contract.commit", value: { step: 1 } },
+          { kind: "write", at: { sheetId: sheet.id, row: 0, col: 0 }, grid: [["x", 1]] },
+          { kind: "track", name: "CtrCommit", area: area(sheet, 0, 0, 1, 2) },
+          { kind: "data", key: "contract.commit", value: { step: 2 } },
+        ],
+        { basis: snap },
+      );
+      // The same snapshot again: the part and the name now exist, and must be updated, not duplicated.
+      await port.commit(
+        [
+          { kind: "data", key: "contract.commit", value: { step: 3 } },
+          { kind: "track", name: "CtrCommit", area: area(sheet, 0, 0, 2, 2) },
+          { kind: "clear", area: area(sheet, 0, 1, 1, 1) },
+        ],
+        { basis: snap },
+      );
+      checkEqual(await port.getData("contract.commit"), { step: 3 }, "data after both commits");
+      const after = await port.snapshot({ areas: [area(sheet, 0, 0, 1, 2)] });
+      checkEqual(
+        after.tracked.filter((t) => t.name.toLowerCase() === "ctrcommit").map((t) => t.area),
+        [area(sheet, 0, 0, 2, 2)],
+        "one tracking name, moved",
+      );
+      checkEqual(after.values[0]?.grid, [["x", ""]], "written, then cleared");
+      const empty = await port.commit([]);
+      checkEqual(empty.syncs, 0, "an empty commit costs nothing");
+      await port.commit([{ kind: "untrack", name: "CtrCommit" }], { basis: after });
+      checkEqual(
+        (await port.tracked()).filter((t) => t.name.toLowerCase() === "ctrcommit"),
+        [],
+        "untracked",
+      );
+    },
+  },
+  {
+    name: "commit refuses bad input before anything is written",
+    async run({ port, sheet }) {
+      await checkRejects(
+        port.commit([
+          { kind: "write", at: { sheetId: sheet.id, row: 5, col: 5 }, grid: [["kept out"]] },
+          { kind: "data", key: "bad key!", value: 1 },
+        ]),
+        /data key/,
+        "a bad data key after a write",
+      );
+      checkEqual((await readAll(port, area(sheet, 5, 5, 1, 1))).rows, [[""]], "the write before it did not land");
     },
   },
 ];

@@ -28,5 +28,13 @@ export class HostError extends Error {
 export function wrap(e: unknown, doing: string): never {
   if (e instanceof HostError) throw e;
   const code = officeErrorCode(e) ?? "Unknown";
+  if (code === "InvalidOperationInCellEditMode")
+    throw new HostError(
+      code,
+      `Excel did not run "${doing}" while a cell is being edited: finish editing the cell (Enter or Esc), then try again.`,
+      {
+        cause: e,
+      },
+    );
   throw new HostError(code, `${doing}: ${(e as Error)?.message ?? String(e)} (${code})`, { cause: e });
 }

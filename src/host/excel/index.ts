@@ -2,21 +2,37 @@
 // on dev/excel (tests, harness): the `Excel` and `Office` namespaces are injected, defaulting to the
 // globals. Uses only API in @types/office-js, checks requirement sets at runtime (minimum ExcelApi 1.12).
 //
-//   write  — row blocks sized to stay under the 5 MB request limit (halved and retried if Excel still
+//   snapshot / commit — the batched steps the engine uses (batch.ts): a read step in two syncs, a write
+//            step packed into syncs under the 5 MB request limit (split and resent if Excel still
 //            refuses), strings written as text (number format "@" set before the values, in the same
-//            sync), calculation suspended per block, screen updating once, one undo group on ExcelApi 1.20;
+//            sync), calculation suspended per sync, screen updating once, one undo group on ExcelApi 1.20;
+//            write, clear, style, freezeRows, track, untrack and setData are one-command commits;
 //   read   — row blocks as an async iterable (halved on a payload error);
+//   every context.sync() has a deadline (syncDeadlineMs): Excel on the web can wait forever on a
+//            stalled server; past it the operation ends with ExcelNotAnswering, and Cancel ends it at once;
 //   track  — hidden workbook-scoped names, which Excel moves when rows/columns are inserted;
 //   identity / data — custom XML parts (+ settings mirror), see storage.ts;
 //   events — WorksheetCollection.onChanged/onAdded/onDeleted (+ onNameChanged on ExcelApi 1.17).
+//
+// Real Excel's sharp edges (issue 22; docs/EXCEL-FIDELITY.md "Sharp edges") live in their own modules:
+// cell-edit.ts (every batch with delayForCellEdit), text-format.ts (no number into an "@" cell),
+// replace.ts (no delete-then-add), obstacles.ts (merged cells, tables, protection), autofit.ts (fit the
+// placed cells, not whole columns), date-system.ts (1904), picture-limit.ts (5 MB on the web),
+// probes.ts (the Diagnostics view's checks of Excel itself).
 
-import { areaA1, parseAddress } from "../a1.ts";
+import { areaA1 } from "../a1.ts";
 import type {
   Area,
   AreaStyle,
   AreaStyleRead,
   ChangeKind,
+  Command,
+  CommitOptions,
+  CommitStats,
+  Snapshot,
+  SnapshotRequest,
   HostKind,
+  Obstacle,
   ReadOptions,
   SheetChange,
   SheetPort,
@@ -26,26 +42,27 @@ import type {
   WorkbookIdentity,
   WriteOptions,
   WriteStats,
+  SetDataOptions,
 } from "../port.ts";
-import {
-  dataToJson,
-  pictureSize,
-  PortInputError,
-  validateColumnFormats,
-  validateStyle,
-  validateArea,
-  validateDataKey,
-  validateGrid,
-  validatePlacement,
-  validateTrackName,
-} from "../validate.ts";
+import { pictureSize, PortInputError, validateArea, validateDataKey, validateGrid, validatePlacement } from "../validate.ts";
+import { describeCommands, readSnapshot, runCommit, TRACK_PREFIX, trackedFromFormula, type BatchLimits, type ExcelBasis } from "./batch.ts";
+import { validateCommands } from "../batch.ts";
 import { HostError, isPayloadTooLarge, wrap } from "./errors.ts";
+import { DataChangedError } from "../port.ts";
+import { dataToJson } from "../validate.ts";
+import { officeErrorCode } from "./errors.ts";
+import { runInExcel } from "./cell-edit.ts";
+import { queueObstacles } from "./obstacles.ts";
+import { checkPictureFits } from "./picture-limit.ts";
+import { queueDateSystem } from "./date-system.ts";
+import { PICTURE_PENDING_SUFFIX, pictureNamed, queueReplacePicture } from "./replace.ts";
 import {
   DATA_NS,
   dataXml,
   identityXml,
   parseDataXml,
   parseIdentityXml,
+  storedIs,
   storedIdentitySchema,
   WORKBOOK_NS,
   WORKBOOK_SETTING,
@@ -63,45 +80,29 @@ export interface ExcelPortOptions {
   writeBlockBytes?: number;
   /** Cells one read sync asks for before adapting to payload errors. */
   readBlockCells?: number;
+  /** Response bytes one read sync of a snapshot aims for (Excel on the web refuses more than 5 MB). */
+  readSyncBytes?: number;
+  /** How long one context.sync() may take before the operation ends with ExcelNotAnswering (ms). */
+  syncDeadlineMs?: number;
 }
 
 /** Prefix of the hidden names that track placements. */
-export const TRACK_PREFIX = "Cellbound_";
+export { TRACK_PREFIX } from "./batch.ts";
 export const MIN_EXCEL_API = "1.12";
 const DEFAULT_WRITE_BLOCK_BYTES = 4_000_000;
 const DEFAULT_READ_BLOCK_CELLS = 100_000;
+const DEFAULT_READ_SYNC_BYTES = 4_000_000;
+/** A minute: longer than a 4 MB request takes on a slow connection, short enough that nobody waits for nothing. */
+export const DEFAULT_SYNC_DEADLINE_MS = 60_000;
 const MAX_BLOCK_ROWS = 20_000;
-
-function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdbff ? (i++, 4) : 3;
-  }
-  return n;
-}
-
-/** The largest break row b with from < b <= to (breaks ascending), or -1. */
-function lastBreak(breaks: readonly number[], from: number, to: number): number {
-  let lo = 0,
-    hi = breaks.length - 1,
-    found = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (breaks[mid]! <= to) {
-      found = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return found >= 0 && breaks[found]! > from ? breaks[found]! : -1;
-}
 
 export class ExcelPort implements SheetPort {
   readonly host: HostKind;
   private readonly X: typeof Excel;
   private readonly O: typeof Office;
-  private readonly writeBlockBytes: number;
+  private readonly limits: BatchLimits;
   private readonly readBlockCells: number;
+  private readonly syncDeadlineMs: number;
 
   constructor(options: ExcelPortOptions = {}) {
     const g = globalThis as { Excel?: typeof Excel; Office?: typeof Office };
@@ -116,8 +117,13 @@ export class ExcelPort implements SheetPort {
     // PC and Mac are Excel desktop; OfficeOnline is Excel on the web. Other platforms (iPad, Android)
     // run the desktop-class client, so they count as desktop.
     this.host = platform === "OfficeOnline" ? "SHEETS_CLOUD" : "SHEETS_DESKTOP";
-    this.writeBlockBytes = options.writeBlockBytes ?? DEFAULT_WRITE_BLOCK_BYTES;
     this.readBlockCells = options.readBlockCells ?? DEFAULT_READ_BLOCK_CELLS;
+    this.limits = {
+      requestBytes: options.writeBlockBytes ?? DEFAULT_WRITE_BLOCK_BYTES,
+      responseBytes: options.readSyncBytes ?? DEFAULT_READ_SYNC_BYTES,
+      firstReadCells: Math.max(1, Math.floor((options.readSyncBytes ?? DEFAULT_READ_SYNC_BYTES) / 16)),
+    };
+    this.syncDeadlineMs = options.syncDeadlineMs ?? DEFAULT_SYNC_DEADLINE_MS;
   }
 
   /** Office.context.requirements.isSetSupported("ExcelApi", version). */
@@ -125,8 +131,94 @@ export class ExcelPort implements SheetPort {
     return this.O.context.requirements.isSetSupported("ExcelApi", version);
   }
 
-  private run<T>(doing: string, batch: (ctx: Excel.RequestContext) => Promise<T>): Promise<T> {
-    return this.X.run(batch).catch((e: unknown) => wrap(e, doing));
+  private run<T>(doing: string, batch: (ctx: Excel.RequestContext) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    signal?.throwIfAborted();
+    // Every batch waits while the user edits a cell (cell-edit.ts); a write is one undo step on ExcelApi 1.20.
+    const run = runInExcel(this.X, batch, this.supports("1.20") && doing.startsWith("writing") ? { mergeUndoGroup: true } : {});
+    return run.catch((e: unknown) => {
+      if ((e as Error)?.name === "AbortError" || (signal?.aborted && e === signal.reason)) throw e;
+      return wrap(e, doing);
+    });
+  }
+
+  /**
+   * context.sync() with a deadline and Cancel: Excel on the web can leave a sync unanswered forever
+   * when its server stalls. What the sync carried may still land later; the write journal covers that.
+   */
+  private readonly sync = (ctx: Excel.RequestContext, signal?: AbortSignal): Promise<void> => {
+    signal?.throwIfAborted();
+    const ms = this.syncDeadlineMs;
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => finish(() => reject(new ExcelNotAnswering(ms))), ms);
+      const onAbort = () => finish(() => reject(signal!.reason ?? new DOMException("The operation was aborted.", "AbortError")));
+      const finish = (settle: () => void) => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        settle();
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      ctx.sync().then(
+        () => finish(resolve),
+        (e: unknown) => finish(() => reject(e)),
+      );
+    });
+  };
+
+  // ---- batched steps (batch.ts) ------------------------------------------------------------
+  async snapshot(req: SnapshotRequest = {}): Promise<Snapshot> {
+    return this.run(
+      "reading the workbook",
+      async (ctx) => {
+        // A workbook Cellbound never saw gets its identity in the snapshot's second sync (no extra round trip).
+        let created: StoredIdentity | null = null;
+        const raw = await readSnapshot(
+          ctx,
+          this.sync,
+          req,
+          this.limits,
+          WORKBOOK_SETTING,
+          (found) => {
+            if (found.identityParts > 0 || found.mirror) return false;
+            created = { workbookId: crypto.randomUUID(), documentUrl: this.documentUrl() };
+            writeIdentityXml(ctx, [], created);
+            ctx.workbook.settings.add(WORKBOOK_SETTING, JSON.stringify(created));
+            return true;
+          },
+          (v) => this.supports(v),
+        );
+        if (raw.corrupt.length) throw corruptData(raw.corrupt[0]!);
+        const identity = created
+          ? describe(created, this.documentUrl(), raw.workbookName)
+          : await this.settleIdentity(ctx, raw.identityXml, raw.mirror, raw.workbookName, req.signal, raw.identityParts);
+        return {
+          identity,
+          sheets: raw.sheets,
+          tracked: raw.tracked,
+          data: raw.data,
+          values: raw.values,
+          frozenRows: raw.frozenRows,
+          ...(raw.obstacles ? { obstacles: raw.obstacles } : {}),
+          ...(raw.dateSystem ? { dateSystem: raw.dateSystem } : {}),
+          basis: raw.basis,
+        };
+      },
+      req.signal,
+    );
+  }
+
+  async commit(commands: readonly Command[], o: CommitOptions = {}): Promise<CommitStats> {
+    validateCommands(commands);
+    const basis = (o.basis?.basis as ExcelBasis | undefined) ?? null;
+    return this.run(
+      describeCommands(commands),
+      (ctx) =>
+        runCommit(ctx, this.sync, commands, basis, this.limits, {
+          ...(o.signal ? { signal: o.signal } : {}),
+          calcSuspend: true,
+          screenSuspend: this.supports("1.9"),
+        }),
+      o.signal,
+    );
   }
 
   // ---- workbook and sheets -----------------------------------------------------------------
@@ -143,43 +235,87 @@ export class ExcelPort implements SheetPort {
       parts.load("items/id");
       const mirror = wb.settings.getItemOrNullObject(WORKBOOK_SETTING);
       mirror.load("value");
-      await ctx.sync();
+      await this.sync(ctx);
       const xmls = parts.items.map((p) => p.getXml());
-      await ctx.sync();
-      const fromXml = xmls.map((x) => parseIdentityXml(x.value)).find((x) => x !== null) ?? null;
-      const fromSettings = mirror.isNullObject ? null : parseMirror(mirror.value);
-      const url = this.documentUrl();
-      let stored = fromXml ?? fromSettings;
-      if (!stored) stored = { workbookId: crypto.randomUUID(), documentUrl: url };
-      else if (stored.documentUrl === null && url !== null) stored = { ...stored, documentUrl: url }; // first save: not a copy
-      if (!sameIdentity(fromXml, stored) || parts.items.length !== 1) writeIdentityXml(ctx, parts.items, stored);
-      if (!sameIdentity(fromSettings, stored)) wb.settings.add(WORKBOOK_SETTING, JSON.stringify(stored));
-      await ctx.sync();
-      return describe(stored, url, wb.name);
+      await this.sync(ctx);
+      return this.settleIdentity(
+        ctx,
+        xmls.map((x) => x.value),
+        mirror.isNullObject ? undefined : mirror.value,
+        wb.name,
+      );
     });
   }
 
+  /**
+   * The identity stored in the file (XML part, else the settings mirror), made whole: a new id for a
+   * file that has none, the URL recorded on its first save. Writes (one sync) only when that changed it.
+   */
+  private async settleIdentity(
+    ctx: Excel.RequestContext,
+    xmls: readonly string[],
+    mirrorValue: unknown,
+    workbookName: string,
+    signal?: AbortSignal,
+    /** The identity parts, when already loaded. */
+    loaded?: Excel.CustomXmlPart[],
+  ): Promise<WorkbookIdentity> {
+    const fromXml = xmls.map((x) => parseIdentityXml(x)).find((x) => x !== null) ?? null;
+    const fromSettings = mirrorValue === undefined ? null : parseMirror(mirrorValue);
+    const url = this.documentUrl();
+    let stored = fromXml ?? fromSettings;
+    if (!stored) stored = { workbookId: crypto.randomUUID(), documentUrl: url };
+    else if (stored.documentUrl === null && url !== null) stored = { ...stored, documentUrl: url }; // first save: not a copy
+    const xmlOk = sameIdentity(fromXml, stored) && xmls.length === 1;
+    const mirrorOk = sameIdentity(fromSettings, stored);
+    if (!xmlOk || !mirrorOk) {
+      if (!xmlOk) {
+        let parts = loaded;
+        if (!parts) {
+          const found = ctx.workbook.customXmlParts.getByNamespace(WORKBOOK_NS).load("items/id");
+          await this.sync(ctx, signal);
+          parts = found.items;
+        }
+        writeIdentityXml(ctx, parts, stored);
+      }
+      if (!mirrorOk) ctx.workbook.settings.add(WORKBOOK_SETTING, JSON.stringify(stored));
+      await this.sync(ctx, signal);
+    }
+    return describe(stored, url, workbookName);
+  }
+
   async forkIdentity(): Promise<WorkbookIdentity> {
-    return this.run("forking the workbook identity", async (ctx) => {
+    return this.recordIdentity("forking the workbook identity", crypto.randomUUID());
+  }
+
+  /** Store `workbookId` with the current URL (part + settings mirror). */
+  private recordIdentity(doing: string, workbookId: string): Promise<WorkbookIdentity> {
+    return this.run(doing, async (ctx) => {
       const wb = ctx.workbook;
       wb.load("name");
       const parts = wb.customXmlParts.getByNamespace(WORKBOOK_NS);
       parts.load("items/id");
-      await ctx.sync();
+      await this.sync(ctx);
       const url = this.documentUrl();
-      const stored: StoredIdentity = { workbookId: crypto.randomUUID(), documentUrl: url };
+      const stored: StoredIdentity = { workbookId, documentUrl: url };
       writeIdentityXml(ctx, parts.items, stored);
       wb.settings.add(WORKBOOK_SETTING, JSON.stringify(stored));
-      await ctx.sync();
+      await this.sync(ctx);
       return describe(stored, url, wb.name);
     });
+  }
+
+  /** issue 22 (7): the person says this is the same file, renamed or moved: keep the id, record the URL. */
+  async keepIdentity(): Promise<WorkbookIdentity> {
+    const now = await this.identity();
+    return now.copied ? this.recordIdentity("recording the workbook's new address", now.workbookId) : now;
   }
 
   async sheets(): Promise<SheetRef[]> {
     return this.run("listing sheets", async (ctx) => {
       const ws = ctx.workbook.worksheets;
       ws.load("items/id,items/name");
-      await ctx.sync();
+      await this.sync(ctx);
       return ws.items.map((s) => ({ id: s.id, name: s.name }));
     });
   }
@@ -190,7 +326,15 @@ export class ExcelPort implements SheetPort {
       ws.load("id,name");
       const r = ctx.workbook.getSelectedRange();
       r.load("rowIndex,columnIndex,rowCount,columnCount");
-      await ctx.sync();
+      // issue 22 (8): getSelectedRange fails when several areas are selected.
+      await this.sync(ctx).catch((e: unknown) => {
+        if (officeErrorCode(e) === "InvalidSelection")
+          throw new HostError(
+            "InvalidSelection",
+            "Several ranges are selected: select one cell where the report should start, then try again.",
+          );
+        throw e;
+      });
       return {
         sheet: { id: ws.id, name: ws.name },
         area: { sheetId: ws.id, row: r.rowIndex, col: r.columnIndex, rows: r.rowCount, cols: r.columnCount },
@@ -204,7 +348,7 @@ export class ExcelPort implements SheetPort {
       const ws = ctx.workbook.worksheets.getItem(area.sheetId);
       ws.activate();
       ws.getRangeByIndexes(area.row, area.col, area.rows, area.cols).select();
-      await ctx.sync();
+      await this.sync(ctx);
     });
   }
 
@@ -216,59 +360,9 @@ export class ExcelPort implements SheetPort {
   ): Promise<WriteStats> {
     const shape = validateGrid(grid);
     validatePlacement(at, shape);
-    validateColumnFormats(options.columnFormats, shape.cols);
-    const stats: WriteStats = { rows: shape.rows, cols: shape.cols, cells: shape.rows * shape.cols, syncs: 0, maxSyncBytes: 0 };
-    if (shape.rows === 0 || shape.cols === 0) return stats;
-    options.signal?.throwIfAborted();
-    // keepFormats: null in a numberFormat array leaves that cell's format as it is (M-NULL).
-    const formatOf = (c: number): string | null => (options.keepFormats ? null : (options.columnFormats?.[c] ?? "General"));
-    // Strings always get the text format "@" (in the same sync, before the values), so Excel stores
-    // them as typed — never a formula, number, date, boolean or error — in every locale.
-    const formats = grid.map((row) => row.map((v, c) => (typeof v === "string" && v !== "" ? "@" : formatOf(c))));
-    const rowBytes = grid.map((row, r) => utf8Length(JSON.stringify(row)) + utf8Length(JSON.stringify(formats[r])) + 2);
-    const runOptions = this.supports("1.20") ? { mergeUndoGroup: true } : null;
-    const breaks = (options.breakRows ?? []).filter((r) => r > 0 && r < shape.rows);
-    const batch = async (ctx: Excel.RequestContext): Promise<void> => {
-      const sheet = ctx.workbook.worksheets.getItem(at.sheetId);
-      if (this.supports("1.9")) ctx.application.suspendScreenUpdatingUntilNextSync();
-      let budget = this.writeBlockBytes;
-      let r0 = 0;
-      while (r0 < shape.rows) {
-        options.signal?.throwIfAborted();
-        let n = 0,
-          bytes = 0;
-        while (r0 + n < shape.rows && n < MAX_BLOCK_ROWS && (n === 0 || bytes + rowBytes[r0 + n]! <= budget)) bytes += rowBytes[r0 + n++]!;
-        // Cut on the last chunk boundary inside the block (when the block stopped short of the end).
-        if (r0 + n < shape.rows && breaks.length) {
-          const cut = lastBreak(breaks, r0, r0 + n);
-          if (cut > r0) {
-            for (let r = cut; r < r0 + n; r++) bytes -= rowBytes[r]!;
-            n = cut - r0;
-          }
-        }
-        ctx.application.suspendApiCalculationUntilNextSync();
-        const range = sheet.getRangeByIndexes(at.row + r0, at.col, n, shape.cols);
-        range.numberFormat = formats.slice(r0, r0 + n);
-        range.values = grid.slice(r0, r0 + n) as SheetValue[][];
-        stats.syncs++;
-        stats.maxSyncBytes = Math.max(stats.maxSyncBytes, bytes);
-        try {
-          await ctx.sync();
-        } catch (e) {
-          if (!isPayloadTooLarge(e) || n === 1) throw e;
-          budget = Math.max(1, Math.floor(bytes / 2)); // Excel refused it as a whole: halve and retry
-          continue;
-        }
-        r0 += n;
-        options.onProgress?.(r0, shape.rows);
-      }
-    };
-    const where = `writing ${shape.rows}×${shape.cols} cells at ${areaA1({ ...at, ...shape })}`;
-    await (runOptions ? this.X.run(runOptions, batch) : this.X.run(batch)).catch((e: unknown) => {
-      if ((e as Error)?.name === "AbortError") throw e;
-      wrap(e, where);
-    });
-    return stats;
+    const { signal, ...rest } = options;
+    const s = await this.commit([{ kind: "write", at, grid, options: rest }], signal ? { signal } : {});
+    return { rows: shape.rows, cols: shape.cols, cells: shape.rows * shape.cols, syncs: s.syncs, maxSyncBytes: s.maxSyncBytes };
   }
 
   async *read(area: Area, options: ReadOptions = {}): AsyncIterable<SheetValue[][]> {
@@ -283,10 +377,10 @@ export class ExcelPort implements SheetPort {
       const n = Math.min(blockRows, area.rows - r0);
       let values: SheetValue[][];
       try {
-        values = await this.X.run(async (ctx) => {
+        values = await runInExcel(this.X, async (ctx) => {
           const range = ctx.workbook.worksheets.getItem(area.sheetId).getRangeByIndexes(area.row + r0, area.col, n, area.cols);
           range.load("values");
-          await ctx.sync();
+          await this.sync(ctx, options.signal);
           return range.values as SheetValue[][];
         });
       } catch (e) {
@@ -294,6 +388,7 @@ export class ExcelPort implements SheetPort {
           blockRows = Math.max(1, Math.floor(n / 2));
           continue;
         }
+        if ((e as Error)?.name === "AbortError" || (options.signal?.aborted && e === options.signal.reason)) throw e;
         wrap(e, `reading ${areaA1({ ...area, row: area.row + r0, rows: n })}`);
       }
       if (!Array.isArray(values) || values.length !== n) {
@@ -308,31 +403,12 @@ export class ExcelPort implements SheetPort {
   }
 
   async clear(area: Area): Promise<void> {
-    validateArea(area);
-    await this.run(`clearing ${areaA1(area)}`, async (ctx) => {
-      ctx.workbook.worksheets.getItem(area.sheetId).getRangeByIndexes(area.row, area.col, area.rows, area.cols).clear("All");
-      await ctx.sync();
-    });
+    await this.commit([{ kind: "clear", area }]);
   }
 
   // ---- formatting (Range.numberFormat, format.font.bold, format.fill, freezePanes) -----------
   async style(area: Area, style: AreaStyle): Promise<void> {
-    validateArea(area);
-    validateStyle(style, area.cols);
-    await this.run(`formatting ${areaA1(area)}`, async (ctx) => {
-      const range = ctx.workbook.worksheets.getItem(area.sheetId).getRangeByIndexes(area.row, area.col, area.rows, area.cols);
-      const formats = style.columnFormats;
-      if (formats?.some((f) => f !== null)) {
-        // One row of formats repeated: null leaves a column as it is.
-        const row = Array.from({ length: area.cols }, (_, c) => formats[c] ?? null);
-        range.numberFormat = Array.from({ length: area.rows }, () => row) as unknown as string[][];
-      }
-      if (style.bold !== undefined) range.format.font.bold = style.bold;
-      if (style.fill === null) range.format.fill.clear();
-      else if (style.fill !== undefined) range.format.fill.color = style.fill;
-      if (style.autofit) range.format.autofitColumns();
-      await ctx.sync();
-    });
+    await this.commit([{ kind: "style", area, style }]);
   }
 
   async readStyle(area: Area): Promise<AreaStyleRead> {
@@ -342,86 +418,65 @@ export class ExcelPort implements SheetPort {
       range.load("numberFormat");
       const font = range.format.font.load("bold");
       const fill = range.format.fill.load("color");
-      await ctx.sync();
+      await this.sync(ctx);
       return { numberFormats: range.numberFormat as string[][], bold: font.bold, fill: fill.color ? fill.color.toUpperCase() : null };
     });
   }
 
   async freezeRows(sheetId: string, rows: number): Promise<void> {
     if (!Number.isInteger(rows) || rows < 0) throw new PortInputError(`cannot freeze ${rows} rows`);
-    await this.run(rows ? `freezing ${rows} rows` : "unfreezing rows", async (ctx) => {
-      ctx.workbook.worksheets.getItem(sheetId).freezePanes.freezeRows(rows);
-      await ctx.sync();
-    });
+    await this.commit([{ kind: "freeze", sheetId, rows }]);
   }
 
   async frozenRows(sheetId: string): Promise<number> {
     return this.run("reading the frozen rows", async (ctx) => {
       const at = ctx.workbook.worksheets.getItem(sheetId).freezePanes.getLocationOrNullObject();
       at.load("rowIndex,rowCount");
-      await ctx.sync();
+      await this.sync(ctx);
       // Frozen rows start at the top: their count is where the frozen range ends.
       return at.isNullObject || at.rowIndex !== 0 ? 0 : at.rowCount;
     });
   }
 
+  /** issue 22 (8): merged cells, tables and sheet protection in an area (obstacles.ts), in one sync. */
+  async obstacles(area: Area): Promise<Obstacle[]> {
+    validateArea(area);
+    return this.run(`checking ${areaA1(area)} for merged cells, tables and protection`, async (ctx) => {
+      const ws = ctx.workbook.worksheets.getItem(area.sheetId);
+      const found = queueObstacles(ws, ws.getRangeByIndexes(area.row, area.col, area.rows, area.cols), (v) => this.supports(v));
+      await this.sync(ctx);
+      return found();
+    });
+  }
+
+  /** issue 22 (10): 1900 or 1904, from DATE(1904,1,2) evaluated by Excel (date-system.ts). */
+  async dateSystem(): Promise<1900 | 1904> {
+    return this.run("reading the workbook's date system", async (ctx) => {
+      const system = queueDateSystem(ctx);
+      await this.sync(ctx);
+      return system();
+    });
+  }
+
   // ---- tracking ----------------------------------------------------------------------------
   async track(name: string, area: Area): Promise<void> {
-    validateTrackName(name);
-    validateArea(area);
-    await this.run(`tracking the placement at ${areaA1(area)}`, async (ctx) => {
-      const existing = ctx.workbook.names.getItemOrNullObject(TRACK_PREFIX + name);
-      existing.load("name");
-      await ctx.sync();
-      if (!existing.isNullObject) existing.delete();
-      const range = ctx.workbook.worksheets.getItem(area.sheetId).getRangeByIndexes(area.row, area.col, area.rows, area.cols);
-      const item = ctx.workbook.names.add(TRACK_PREFIX + name, range, "Cellbound placement (do not edit)");
-      item.visible = false;
-      await ctx.sync();
-    });
+    await this.commit([{ kind: "track", name, area }]);
   }
 
   async untrack(name: string): Promise<void> {
-    validateTrackName(name);
-    await this.run("untracking a placement", async (ctx) => {
-      const item = ctx.workbook.names.getItemOrNullObject(TRACK_PREFIX + name);
-      item.load("name");
-      await ctx.sync();
-      if (!item.isNullObject) {
-        item.delete();
-        await ctx.sync();
-      }
-    });
+    await this.commit([{ kind: "untrack", name }]);
   }
 
+  /** Tracked areas from the names' formulas (one sync). */
   async tracked(): Promise<TrackedArea[]> {
     return this.run("listing tracked placements", async (ctx) => {
-      const names = ctx.workbook.names;
-      names.load("items/name,items/type");
-      const sheets = ctx.workbook.worksheets;
-      sheets.load("items/id,items/name");
-      await ctx.sync();
-      const mine = names.items.filter((n) => n.name.toLowerCase().startsWith(TRACK_PREFIX.toLowerCase()));
-      const ranges = mine.map((n) => {
-        if (n.type === "Error") return null;
-        const r = n.getRangeOrNullObject();
-        r.load("address,rowIndex,columnIndex,rowCount,columnCount");
-        return r;
-      });
-      await ctx.sync();
-      return mine.map((n, i): TrackedArea => {
-        const name = n.name.slice(TRACK_PREFIX.length);
-        const r = ranges[i];
-        if (!r || r.isNullObject) return { name, sheet: null, area: null };
-        const sheetName = parseAddress(r.address).sheet;
-        const s = sheets.items.find((x) => x.name === sheetName);
-        if (!s) return { name, sheet: null, area: null };
-        return {
-          name,
-          sheet: { id: s.id, name: s.name },
-          area: { sheetId: s.id, row: r.rowIndex, col: r.columnIndex, rows: r.rowCount, cols: r.columnCount },
-        };
-      });
+      const names = ctx.workbook.names.load("items/name,items/type,items/formula");
+      const sheets = ctx.workbook.worksheets.load("items/id,items/name");
+      await this.sync(ctx);
+      const refs = sheets.items.map((s) => ({ id: s.id, name: s.name }));
+      return names.items
+        .filter((n) => n.name.toLowerCase().startsWith(TRACK_PREFIX.toLowerCase()))
+        .map((n) => trackedFromFormula(n.name, n.type === "Error" ? "=#REF!" : n.formula, refs));
     });
   }
 
@@ -429,9 +484,9 @@ export class ExcelPort implements SheetPort {
   private async dataParts(ctx: Excel.RequestContext): Promise<Array<{ part: Excel.CustomXmlPart; key: string; json: string }>> {
     const parts = ctx.workbook.customXmlParts.getByNamespace(DATA_NS);
     parts.load("items/id");
-    await ctx.sync();
+    await this.sync(ctx);
     const xmls = parts.items.map((p) => ({ part: p, xml: p.getXml() }));
-    await ctx.sync();
+    await this.sync(ctx);
     return xmls.flatMap(({ part, xml }) => {
       const d = parseDataXml(xml.value);
       return d ? [{ part, ...d }] : [];
@@ -441,30 +496,34 @@ export class ExcelPort implements SheetPort {
   // ---- pictures (ExcelApi 1.9: Worksheet.shapes, Shape.delete; Range.left/top give a cell's place) ----
   async putPicture(name: string, base64: string, at?: Pick<Area, "sheetId" | "row" | "col">): Promise<{ sheetId: string; name: string }> {
     pictureSize(base64);
+    checkPictureFits(this.host, base64); // issue 22 (6): one request, 5 MB on Excel on the web
     if (!this.supports("1.14")) throw new Error("Pictures need a newer Excel (ExcelApi 1.14: Microsoft 365 or Excel on the web).");
     return this.run(`putting the picture ${name}`, async (ctx) => {
       let sheetId = at?.sheetId;
       if (!sheetId) {
         const sheets = ctx.workbook.worksheets.load("items/id");
-        await ctx.sync();
-        const found = sheets.items.map((ws) => ({ ws, s: ws.shapes.getItemOrNullObject(name).load("id") }));
-        await ctx.sync();
-        sheetId = found.find((f) => !f.s.isNullObject)?.ws.id;
+        await this.sync(ctx);
+        const found = sheets.items.map((ws) => ({
+          ws,
+          s: ws.shapes.getItemOrNullObject(name).load("id"),
+          pending: ws.shapes.getItemOrNullObject(name + PICTURE_PENDING_SUFFIX).load("id"),
+        }));
+        await this.sync(ctx);
+        sheetId = found.find((f) => !f.s.isNullObject || !f.pending.isNullObject)?.ws.id;
         if (!sheetId) throw new PortInputError(`no picture named ${name} to replace`);
       }
       const ws = ctx.workbook.worksheets.getItem(sheetId);
       const old = ws.shapes.getItemOrNullObject(name).load("left,top");
+      const stray = ws.shapes.getItemOrNullObject(name + PICTURE_PENDING_SUFFIX).load("left,top");
       const cell = at ? ws.getRangeByIndexes(at.row, at.col, 1, 1).load("left,top") : null;
-      await ctx.sync();
-      const left = cell ? cell.left : old.isNullObject ? 0 : old.left;
-      const top = cell ? cell.top : old.isNullObject ? 0 : old.top;
-      // Delete and add in one sync: the sheet never shows two pictures or none.
-      if (!old.isNullObject) old.delete();
-      const shape = ws.shapes.addImage(base64);
-      shape.name = name;
-      shape.left = left;
-      shape.top = top;
-      await ctx.sync();
+      await this.sync(ctx);
+      const where = !old.isNullObject ? old : !stray.isNullObject ? stray : null; // a replacement left half-done counts
+      const left = cell ? cell.left : where ? where.left : 0;
+      const top = cell ? cell.top : where ? where.top : 0;
+      // issue 22 (3): add the new picture, then delete the old one, then rename, in one sync: a failure
+      // at any command leaves a picture findable by this name (a sync is not atomic; replace.ts).
+      queueReplacePicture(ws, name, base64, { left, top }, old.isNullObject ? null : old, stray.isNullObject ? null : stray);
+      await this.sync(ctx);
       return { sheetId, name };
     });
   }
@@ -473,8 +532,15 @@ export class ExcelPort implements SheetPort {
     if (!this.supports("1.9")) return [];
     return this.run("listing pictures", async (ctx) => {
       const shapes = ctx.workbook.worksheets.getItem(sheetId).shapes.load("items/name,items/type,items/width,items/height");
-      await ctx.sync();
-      return shapes.items.filter((s) => s.type === "Image").map((s) => ({ name: s.name, width: s.width, height: s.height }));
+      await this.sync(ctx);
+      const images = shapes.items.filter((s) => s.type === "Image");
+      const names = images.map((s) => s.name);
+      // A replacement interrupted at its last command left the picture under its temporary name (replace.ts).
+      const shown = (n: string) =>
+        n.endsWith(PICTURE_PENDING_SUFFIX) && pictureNamed(names, n.slice(0, -PICTURE_PENDING_SUFFIX.length)) === n
+          ? n.slice(0, -PICTURE_PENDING_SUFFIX.length)
+          : n;
+      return images.map((s) => ({ name: shown(s.name), width: s.width, height: s.height }));
     });
   }
 
@@ -486,22 +552,30 @@ export class ExcelPort implements SheetPort {
       try {
         return JSON.parse(hit.json) as unknown;
       } catch {
-        throw new HostError("CorruptData", `Workbook data ${key} is not valid JSON; it may have been edited outside Cellbound.`);
+        throw corruptData(key);
       }
     });
   }
 
-  async setData(key: string, value: unknown): Promise<void> {
+  async setData(key: string, value: unknown, options: SetDataOptions = {}): Promise<void> {
+    if (!options.ifUnchanged) {
+      await this.commit([{ kind: "data", key, value }]);
+      return;
+    }
     validateDataKey(key);
     const json = dataToJson(key, value);
-    await this.run(`storing data ${key}`, async (ctx) => {
+    const stored = await this.run(`storing data ${key}`, async (ctx) => {
       const all = (await this.dataParts(ctx)).filter((d) => d.key === key);
+      // issue 22 (5): re-read just before the write; someone else changed it since the caller read it.
+      if (options.ifUnchanged && !storedIs(all[0]?.json, options.ifUnchanged.value)) return false;
       const xml = dataXml(key, json);
       if (all[0]) all[0].part.setXml(xml);
       else ctx.workbook.customXmlParts.add(xml);
       for (const extra of all.slice(1)) extra.part.delete();
-      await ctx.sync();
+      await this.sync(ctx);
+      return true;
     });
+    if (!stored) throw new DataChangedError(key);
   }
 
   // ---- events ------------------------------------------------------------------------------
@@ -533,7 +607,7 @@ export class ExcelPort implements SheetPort {
       );
     }
     try {
-      await ctx.sync();
+      await this.sync(ctx);
     } catch (e) {
       wrap(e, "listening for changes");
     }
@@ -542,7 +616,7 @@ export class ExcelPort implements SheetPort {
       if (removed) return;
       removed = true;
       for (const h of handlers) h.remove();
-      await ctx.sync().catch((e: unknown) => wrap(e, "removing change listeners"));
+      await this.sync(ctx).catch((e: unknown) => wrap(e, "removing change listeners"));
     };
   }
 }
@@ -556,6 +630,20 @@ const CHANGE_KINDS: Record<string, ChangeKind> = {
   CellInserted: "CellInserted",
   CellDeleted: "CellDeleted",
 };
+
+/** Raised when one context.sync() got no answer within the deadline. */
+export class ExcelNotAnswering extends HostError {
+  constructor(readonly waitedMs: number) {
+    super(
+      "ExcelNotAnswering",
+      `Excel is not answering: a request got no reply within ${waitedMs < 1000 ? `${waitedMs} ms` : `${Math.round(waitedMs / 1000)} s`}. Check that Excel is not busy (a dialog open, a cell being edited, a lost connection), then try again; an unfinished write is completed by the next refresh.`,
+    );
+  }
+}
+
+function corruptData(key: string): HostError {
+  return new HostError("CorruptData", `Workbook data ${key} is not valid JSON; it may have been edited outside Cellbound.`);
+}
 
 function parseMirror(value: unknown): StoredIdentity | null {
   try {

@@ -6,6 +6,7 @@
 // Everything read back is validated: the file may have been edited or come from an older version.
 
 import { z } from "zod";
+import { sameData } from "../port.ts";
 
 export const WORKBOOK_NS = "urn:cellbound:workbook:1";
 export const DATA_NS = "urn:cellbound:data:1";
@@ -69,4 +70,14 @@ export function parseDataXml(xml: string): { key: string; json: string } | null 
   const m = /^\s*(?:<\?xml[^>]*\?>\s*)?<data\b[^>]*\skey="([^"]*)"[^>]*>([\s\S]*)<\/data>\s*$/.exec(xml);
   if (!m) return null;
   return { key: xmlUnescape(m[1]!), json: xmlUnescape(m[2]!) };
+}
+
+/** Whether a part's stored JSON (undefined when there is no part) is `expected` (issue 22, item 5). */
+export function storedIs(json: string | undefined, expected: unknown): boolean {
+  if (json === undefined) return expected === undefined || expected === null;
+  try {
+    return sameData(JSON.parse(json), expected);
+  } catch {
+    return false;
+  }
 }

@@ -5,9 +5,15 @@
 
 import { areaA1 } from "../a1.ts";
 import { shiftArea } from "../geometry.ts";
+import { commitVia, snapshotVia } from "../batch.ts";
 import type {
   Area,
   AreaStyle,
+  Command,
+  CommitOptions,
+  CommitStats,
+  Snapshot,
+  SnapshotRequest,
   AreaStyleRead,
   HostKind,
   ReadOptions,
@@ -19,7 +25,9 @@ import type {
   WorkbookIdentity,
   WriteOptions,
   WriteStats,
+  SetDataOptions,
 } from "../port.ts";
+import { DataChangedError, sameData } from "../port.ts";
 import {
   dataToJson,
   pictureSize,
@@ -205,6 +213,17 @@ export class MemoryPort implements SheetPort {
     readonly host: HostKind = "SHEETS_DESKTOP",
   ) {}
 
+  /** Batched steps cost nothing here: the same contract, built from the methods below (src/host/batch.ts). */
+  snapshot(req?: SnapshotRequest): Promise<Snapshot> {
+    return snapshotVia(this, req);
+  }
+  commit(commands: readonly Command[], options?: CommitOptions): Promise<CommitStats> {
+    return commitVia(this, commands, options);
+  }
+  dataKeys(): string[] {
+    return [...this.wb.data.keys()];
+  }
+
   async identity(): Promise<WorkbookIdentity> {
     if (!this.wb.workbookId) {
       this.wb.workbookId = crypto.randomUUID();
@@ -216,6 +235,11 @@ export class MemoryPort implements SheetPort {
   }
   async forkIdentity(): Promise<WorkbookIdentity> {
     this.wb.workbookId = crypto.randomUUID();
+    this.wb.recordedUrl = this.wb.url;
+    return this.describe();
+  }
+  async keepIdentity(): Promise<WorkbookIdentity> {
+    await this.identity();
     this.wb.recordedUrl = this.wb.url;
     return this.describe();
   }
@@ -386,9 +410,11 @@ export class MemoryPort implements SheetPort {
     const text = this.wb.data.get(k);
     return text === undefined ? undefined : JSON.parse(text);
   }
-  async setData(k: string, value: unknown): Promise<void> {
+  async setData(k: string, value: unknown, options: SetDataOptions = {}): Promise<void> {
     validateDataKey(k);
-    this.wb.data.set(k, dataToJson(k, value));
+    const json = dataToJson(k, value);
+    if (options.ifUnchanged && !sameData(await this.getData(k), options.ifUnchanged.value)) throw new DataChangedError(k);
+    this.wb.data.set(k, json);
   }
 
   async onChange(listener: (change: SheetChange) => void): Promise<() => Promise<void>> {

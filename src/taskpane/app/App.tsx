@@ -63,7 +63,7 @@ export function App({ store, loadDiagnostics }: AppProps) {
             disabled={busy !== null}
             onChange={(e) => {
               const d = store.deployments.value.find((x) => String(x.id) === (e.currentTarget as HTMLSelectElement).value);
-              if (d) void store.chooseDeployment(d);
+              if (d) void store.chooseDeployment(d, { focusHome: false });
             }}
           >
             {store.deployments.value.map((d) => (
@@ -105,8 +105,10 @@ export function App({ store, loadDiagnostics }: AppProps) {
         </nav>
       )}
       <main class="cb-main">
-        {notice && <NoticeBox notice={notice} onDismiss={dismiss} context={{ view: route, deployment: ws?.deployment.name ?? null }} />}
-        {busy && route !== "reports" && <BusyLine busy={busy} />}
+        {notice && (
+          <NoticeBox notice={notice} onDismiss={dismiss} sticky context={{ view: route, deployment: ws?.deployment.name ?? null }} />
+        )}
+        {busy && route !== "reports" && <BusyLine busy={busy} slowAfterMs={store.slowAfterMs} />}
         <OverwritePrompt store={store} />
         {route === "connect" && <ConnectView store={store} />}
         {route === "home" && <HomeView store={store} />}

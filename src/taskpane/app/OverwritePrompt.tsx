@@ -1,9 +1,18 @@
 // Asked before placing a report over content: how many cells would be overwritten, and where.
+// It takes focus on Cancel (the safe choice); Escape closes it; focus goes back to what opened it.
+import { useRef } from "preact/hooks";
 import type { PaneStore } from "../state/store";
+import { useQuestionFocus } from "../ui/focus";
 
 export function OverwritePrompt({ store }: { store: PaneStore }) {
   const pending = store.pendingPlace.value;
   if (!pending) return null;
+  return <OverwriteQuestion store={store} pending={pending} />;
+}
+
+function OverwriteQuestion({ store, pending }: { store: PaneStore; pending: NonNullable<PaneStore["pendingPlace"]["value"]> }) {
+  const cancel = useRef<HTMLButtonElement>(null);
+  useQuestionFocus(cancel);
   const { count, addresses, target } = pending.outcome;
   const shown = addresses.slice(0, 8).join(", ");
   return (
@@ -24,7 +33,7 @@ export function OverwritePrompt({ store }: { store: PaneStore }) {
         {addresses.length > 8 ? ` and ${addresses.length - 8} more` : ""}.
       </p>
       <div class="cb-actions">
-        <button type="button" class="cb-btn cb-primary" autoFocus onClick={() => (store.pendingPlace.value = null)}>
+        <button ref={cancel} type="button" class="cb-btn cb-primary" onClick={() => (store.pendingPlace.value = null)}>
           Cancel
         </button>
         <button

@@ -8,7 +8,17 @@ import type { SheetValue } from "../../host/port";
 import type { BuilderFilter, MetaView, PivotItems, PreviewGrid } from "../model";
 import { errorNotice, type Notice, type PaneStore } from "../state/store";
 import { NoticeBox, ProgressLine } from "../ui/Notice";
-import { emptyBuilder, GRANULARITIES, pivotDimensionMembers, problems, toPivotItems, toQuery, type BuilderState } from "./query";
+import {
+  dateRangeProblem,
+  emptyBuilder,
+  GRANULARITIES,
+  operatorLabel,
+  pivotDimensionMembers,
+  problems,
+  toPivotItems,
+  toQuery,
+  type BuilderState,
+} from "./query";
 
 const OPERATORS: BuilderFilter["operator"][] = ["equals", "notEquals", "contains", "gt", "lt", "set", "notSet"];
 const PREVIEW_ROWS = 20;
@@ -114,6 +124,8 @@ export function BuilderView({ store }: { store: PaneStore }) {
   const times = view?.dimensions.filter((d) => d.type === "time") ?? [];
   const members = [...(view?.measures ?? []), ...(view?.dimensions ?? [])];
   const zoneMembers = pivotDimensionMembers(s);
+  // Checked as typed once the user has tried Preview or Save (then it stays beside the field until fixed).
+  const rangeError = issues.value.length > 0 ? dateRangeProblem(s) : null;
 
   const runPreview = async () => {
     const found = problems(s, null);
@@ -228,11 +240,18 @@ export function BuilderView({ store }: { store: PaneStore }) {
           <input
             id="cb-range"
             class="cb-input"
-            placeholder="e.g. last 12 months"
+            placeholder="e.g. last 12 months, or 2025-01-01 to 2025-06-30"
             value={s.dateRange}
             disabled={!s.timeDimension}
+            aria-invalid={rangeError !== null}
+            aria-describedby={rangeError ? "cb-range-error" : undefined}
             onInput={(e) => update({ dateRange: e.currentTarget.value })}
           />
+          {rangeError && (
+            <p id="cb-range-error" class="cb-field-error" role="alert">
+              {rangeError}
+            </p>
+          )}
         </div>
       </fieldset>
       <fieldset class="cb-fieldset">
@@ -261,7 +280,7 @@ export function BuilderView({ store }: { store: PaneStore }) {
               >
                 {OPERATORS.map((o) => (
                   <option key={o} value={o}>
-                    {o}
+                    {operatorLabel(o)}
                   </option>
                 ))}
               </select>
@@ -407,11 +426,13 @@ export function BuilderView({ store }: { store: PaneStore }) {
           </fieldset>
         </div>
       )}
-      {issues.value.length > 0 && (
+      {issues.value.filter((m) => m !== rangeError).length > 0 && (
         <div class="cb-message cb-message-warning" role="alert">
-          {issues.value.map((m) => (
-            <p key={m}>{m}</p>
-          ))}
+          {issues.value
+            .filter((m) => m !== rangeError)
+            .map((m) => (
+              <p key={m}>{m}</p>
+            ))}
         </div>
       )}
       <button type="button" class="cb-btn" disabled={working.value !== null} onClick={() => void runPreview()}>

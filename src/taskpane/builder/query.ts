@@ -1,6 +1,21 @@
 // Pure helpers of the report builder: turn the builder's choices into a semantic-layer JSON query
 // and the report's pivotItems (seeds 01 §2.4), and check them before saving.
 import type { BuilderFilter, BuilderQuery, PivotItems } from "../model";
+import { parseDateRange } from "../../api/date-range";
+import { OPERATORS } from "../../sync/filters";
+
+/** A filter operator as the builder's menu says it: "is not", "is greater than", "is set" (never the API name). */
+export function operatorLabel(op: string): string {
+  const words: Record<string, string> = { gt: "is greater than", lt: "is less than", gte: "is at least", lte: "is at most" };
+  return words[op] ?? OPERATORS[op] ?? op;
+}
+
+/** What is wrong with the date range as typed (shown next to the field), or null. */
+export function dateRangeProblem(s: Pick<BuilderState, "timeDimension" | "dateRange">): string | null {
+  if (!s.timeDimension || !s.dateRange.trim()) return null;
+  const r = parseDateRange(s.dateRange);
+  return r.ok ? null : r.error;
+}
 
 export interface BuilderState {
   view: string;
@@ -53,7 +68,8 @@ export function toQuery(s: BuilderState, limit?: number): BuilderQuery {
   if (s.timeDimension) {
     const td: BuilderQuery["timeDimensions"][number] = { dimension: s.timeDimension };
     if (s.granularity) td.granularity = s.granularity;
-    if (s.dateRange.trim()) td.dateRange = s.dateRange.trim();
+    const range = s.dateRange.trim() ? parseDateRange(s.dateRange) : null;
+    if (range?.ok) td.dateRange = range.value;
     q.timeDimensions.push(td);
   }
   if (limit !== undefined) q.limit = limit;
@@ -89,6 +105,8 @@ export function problems(s: BuilderState, name: string | null): string[] {
     if (name.trim() === "") out.push("Give the report a name.");
     if (name.length > 255) out.push("The name can be at most 255 characters.");
   }
+  const range = dateRangeProblem(s);
+  if (range) out.push(range);
   if (s.pivot) {
     const p = toPivotItems(s)!;
     if (p.rows.length === 0 && p.columns.length === 0) out.push("Put at least one dimension in Rows or Columns of the pivot.");

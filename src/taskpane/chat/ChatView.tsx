@@ -319,7 +319,16 @@ export function ChatView({ store }: { store: PaneStore }) {
       {phase === "ready" && mode === "chat" && (
         <>
           <Conversations model={model} />
-          {model.error.value && <NoticeBox notice={model.error.value} onDismiss={() => (model.error.value = null)} />}
+          {model.error.value && (
+            <div>
+              <NoticeBox notice={model.error.value} onDismiss={() => (model.error.value = null)} />
+              {model.stalled.value !== null && !model.streaming.value && (
+                <button type="button" class="cb-btn cb-small" onClick={() => void model.askAgain()}>
+                  Ask again
+                </button>
+              )}
+            </div>
+          )}
           {model.reconnecting.value > 0 && <ProgressLine label={`Connection lost; reconnecting (attempt ${model.reconnecting.value})…`} />}
           {conv && conv.errors.length > 0 && !model.streaming.value && (
             <div>

@@ -4,7 +4,7 @@
 import { batch, signal } from "@preact/signals";
 import { describeError } from "../errors";
 import type { Notice } from "../state/store";
-import { applyFrame, EMPTY_CONVERSATION, type ChatFrame, type Conversation } from "../live/chat";
+import { applyFrame, EMPTY_CONVERSATION, turnsOf, type ChatFrame, type Conversation } from "../live/chat";
 import type { ChatPrefs, ChatService, ThreadRef } from "./service";
 import { selectionPrompt, type SelectionContext, type SelectionRead, type SelectionState } from "./ask-selection";
 
@@ -39,6 +39,43 @@ const besideMemory = new Map<string, Area>();
 
 const toNotice = (e: unknown, title?: string): Notice => ({ tone: "error", ...describeError(e), ...(title ? { title } : {}) });
 
+/** The platform went silent mid-answer (the stream's idle deadline, then the reconnects, gave up). */
+function isStall(e: unknown): boolean {
+  const kind = (e as { kind?: unknown } | null)?.kind;
+  return kind === "timeout" || kind === "network";
+}
+
+/** What a stalled turn says (issue 25 §2): in words, with Ask again beside it (ChatView). */
+export const STALL_NOTICE: Notice = {
+  tone: "error",
+  title: "The agent stopped answering",
+  detail: "Nothing arrived from the platform for a while, so Cellbound stopped waiting for this answer.",
+  next: "Ask again: Cellbound first looks for the answer on the platform, and asks anew only if there is none.",
+};
+
+/**
+ * A turn the stream left unfinished: nothing is "running…" any more and no cursor blinks — the
+ * messages still in process end, and a step still running is marked as having had no answer.
+ */
+export function endUnfinished(conv: Conversation): Conversation {
+  if (!conv.messages.some((m) => m.isInProcess || m.toolCall?.state === "running")) return conv;
+  return {
+    ...conv,
+    messages: conv.messages.map((m) =>
+      m.isInProcess || m.toolCall?.state === "running"
+        ? {
+            ...m,
+            isInProcess: false,
+            toolCall:
+              m.toolCall?.state === "running"
+                ? { ...m.toolCall, state: "failed", error: "No answer: the agent stopped answering before this step finished." }
+                : m.toolCall,
+          }
+        : m,
+    ),
+  };
+}
+
 export class ChatModel {
   readonly phase = signal<ChatPhase>("loading");
   readonly unavailable = signal<{ title: string; detail: string; next: string } | null>(null);
@@ -55,6 +92,8 @@ export class ChatModel {
   readonly besides = signal<Record<string, Area>>({});
   /** The last prompt Ask about the selection sent (the exact text; docs and the e2e print it). */
   readonly lastSelectionPrompt = signal<string | null>(null);
+  /** The question of a turn the platform stopped answering (Ask again re-checks, then re-asks it). */
+  readonly stalled = signal<string | null>(null);
 
   private conv: Conversation = EMPTY_CONVERSATION;
   private arrivals: number[] = [];
@@ -142,11 +181,20 @@ export class ChatModel {
       this.streaming.value = true;
       this.error.value = null;
       this.reconnecting.value = 0;
+      this.stalled.value = null;
     });
     try {
       await run(ctrl.signal);
     } catch (e) {
-      if (!ctrl.signal.aborted) this.error.value = toNotice(e);
+      if (!ctrl.signal.aborted) {
+        // The turn ends here, in words: no step stays "running…", no cursor stays.
+        this.conv = endUnfinished(this.conv);
+        if (isStall(e)) {
+          const turns = turnsOf(this.conv);
+          this.stalled.value = [...turns].reverse().find((t) => t.user)?.user?.content ?? this.asking ?? "";
+          this.error.value = STALL_NOTICE;
+        } else this.error.value = toNotice(e);
+      }
     } finally {
       if (this.reading === ctrl) {
         this.reading = null;
@@ -229,6 +277,26 @@ export class ChatModel {
       });
     });
     this.asking = null;
+  }
+
+  /**
+   * Ask again after a stall: the platform may have answered meanwhile (or still be answering), so
+   * the thread is read first — its answer shown, or followed while it runs; only a turn the
+   * platform has no answer for is asked anew. A resumed platform never leaves the pane stale.
+   */
+  async askAgain(): Promise<void> {
+    const question = this.stalled.value;
+    const chatId = this.chatId.value ?? this.conv.chatId;
+    this.stalled.value = null;
+    this.error.value = null;
+    if (chatId) {
+      await this.openThread(chatId);
+      if (this.stalled.value !== null || this.error.value !== null) return; // still silent: said again
+      const last = [...turnsOf(this.conv)].reverse().find((t) => t.user);
+      const answered = last && last.user?.content === question && (last.answer.length > 0 || last.inProcess);
+      if (answered || !question) return;
+    }
+    if (question) await this.ask(question);
   }
 
   /** Stop the running answer (on the platform: the stream then ends, marked aborted). */

@@ -120,6 +120,7 @@ export class CommentsModel {
 
   async setFilter(f: ThreadFilter): Promise<void> {
     this.filter.value = f;
+    this.info.value = null; // "Resolved threads are hidden" is no longer true once the filter changes
     await this.reload();
   }
 

@@ -75,7 +75,10 @@ export function ConnectView({ store }: { store: PaneStore }) {
           required
           placeholder="https://acme.example.com"
           value={baseUrl.value}
-          onInput={(e) => (baseUrl.value = e.currentTarget.value)}
+          onInput={(e) => {
+            baseUrl.value = e.currentTarget.value;
+            store.clearNotice(URL_NOTICE); // what it said was about the URL as it was
+          }}
           aria-invalid={urlInvalid ? true : undefined}
         />
       </div>
@@ -102,7 +105,10 @@ export function ConnectView({ store }: { store: PaneStore }) {
             class="cb-input"
             type="url"
             value={dataUrl.value}
-            onInput={(e) => (dataUrl.value = e.currentTarget.value)}
+            onInput={(e) => {
+              dataUrl.value = e.currentTarget.value;
+              store.clearNotice(URL_NOTICE);
+            }}
           />
           <span class="cb-hint">Leave empty to use the one the platform reports for the deployment.</span>
         </div>

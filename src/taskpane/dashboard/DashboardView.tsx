@@ -7,6 +7,7 @@ import { useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import type { PaneStore } from "../state/store";
 import { NoticeBox } from "../ui/Notice";
+import { useQuestionFocus } from "../ui/focus";
 import type { DashboardChoice, DashboardService, EmbedHandle, EmbedNews, PictureProgress } from "./service";
 
 const CSS = `
@@ -22,14 +23,16 @@ export function DashboardView({ store }: { store: PaneStore }) {
 }
 
 type Drill = { member: string; value: unknown; widgetId: string | null };
-const drillLabel = (d: Drill) => {
+/** A drilldown in words, members by their titles when known: "Count where Status is cancelled". */
+const drillLabel = (d: Drill, titles: Record<string, string> = {}) => {
+  const t = (k: string) => titles[k] ?? titles[k.replace(/\.[a-z]+$/, "")] ?? k;
   const point =
     d.value && typeof d.value === "object"
       ? Object.entries(d.value as Record<string, unknown>)
-          .map(([k, v]) => `${k} = ${String(v)}`)
-          .join(", ")
+          .map(([k, v]) => `${t(k)} is ${String(v)}`)
+          .join(" and ")
       : "";
-  return `${d.member}${point ? ` at ${point}` : ""}`;
+  return `${t(d.member)}${point ? ` where ${point}` : ""}`;
 };
 const PROGRESS: Record<PictureProgress["status"], string> = {
   queued: "Waiting for the platform to start the picture…",
@@ -48,6 +51,15 @@ export function DashboardPane({ service }: { service: DashboardService }) {
   const error = useSignal<string | null>(null);
   const info = useSignal<string | null>(null);
   const drill = useSignal<Drill | null>(null);
+  const titles = useSignal<Record<string, string>>({});
+  useEffect(() => {
+    void service.memberTitles?.().then(
+      (t) => (titles.value = t),
+      () => undefined, // without titles, messages name the members by key
+    );
+  }, [service]);
+  /** The filter the user applied in the embed ("orders.status = completed (Sheet1!B3)"): a picture does not carry it. */
+  const filtered = useSignal<string | null>(null);
   const overwrite = useSignal<{ count: number; target: string } | null>(null);
   const downloads = useSignal<Array<{ format: string; title: string | null; rowCount: number | null }>>([]);
   const picture = useSignal<{ running: PictureProgress["status"] | null; name: string | null }>({ running: null, name: null });
@@ -80,6 +92,7 @@ export function DashboardPane({ service }: { service: DashboardService }) {
     const host = frameHost.current;
     if (!id || !host) return;
     let closed = false;
+    filtered.value = null; // a new embed starts unfiltered
     status.value = "Loading the dashboard…";
     const onNews = (n: EmbedNews) => {
       switch (n.kind) {
@@ -141,6 +154,7 @@ export function DashboardPane({ service }: { service: DashboardService }) {
     try {
       const f = await service.cellFilter();
       handle.current?.setFilter(f.member, [f.value]);
+      filtered.value = f.label;
       info.value = `Filtered the dashboard by ${f.label}.`;
     } catch (e) {
       error.value = (e as Error).message;
@@ -156,7 +170,7 @@ export function DashboardPane({ service }: { service: DashboardService }) {
     try {
       const out = await service.placeDrilldown(id, d, confirmed);
       if (out.kind === "placed") {
-        info.value = `Placed the drilldown ${drillLabel(d)} at ${out.sheetName}!${out.range}.`;
+        info.value = `Placed the drilldown ${drillLabel(d, titles.value)} at ${out.sheetName}!${out.range}.`;
         drill.value = null;
         overwrite.value = null;
       } else if (out.kind === "wouldOverwrite") {
@@ -178,13 +192,20 @@ export function DashboardPane({ service }: { service: DashboardService }) {
     pictureAbort.current = ac;
     picture.value = { ...picture.value, running: "queued" };
     try {
+      const title = linked.value?.dashboards.find((d) => d.publicId === id)?.title;
       const r = await service.insertPicture(id, {
         ...(refresh && picture.value.name ? { refreshName: picture.value.name } : {}),
+        ...(title ? { title } : {}),
         signal: ac.signal,
         onProgress: (p) => (picture.value = { ...picture.value, running: p.status }),
       });
       picture.value = { running: null, name: r.name };
-      info.value = refresh ? `Refreshed the picture ${r.name}.` : `Inserted the picture ${r.name} at the selection.`;
+      const what = title ? `the picture of “${title}”` : `the picture ${r.name}`;
+      // The platform's picture export has no filters: say so rather than let it pass for what is on screen.
+      const unfiltered = filtered.value
+        ? ` It shows the dashboard unfiltered: the platform's picture export does not take the filter you applied (${filtered.value}).`
+        : "";
+      info.value = `${refresh ? `Refreshed ${what}` : `Inserted ${what} at the selection`}.${unfiltered}`;
     } catch (e) {
       picture.value = { ...picture.value, running: null };
       error.value = ac.signal.aborted
@@ -282,19 +303,14 @@ export function DashboardPane({ service }: { service: DashboardService }) {
       )}
       {drill.value && (
         <div class="cb-dash-box" aria-label="Drilldown">
-          <p>Drilled into {drillLabel(drill.value)}.</p>
+          <p>Drilled into {drillLabel(drill.value, titles.value)}.</p>
           {overwrite.value ? (
-            <>
-              <p role="alert">
-                Placing it at {overwrite.value.target} would overwrite {overwrite.value.count} cells that hold data.
-              </p>
-              <button type="button" class="cb-btn" onClick={() => void placeDrill(true)}>
-                Overwrite
-              </button>{" "}
-              <button type="button" class="cb-btn" onClick={() => (overwrite.value = null)}>
-                Cancel
-              </button>
-            </>
+            <DrillOverwrite
+              target={overwrite.value.target}
+              count={overwrite.value.count}
+              onOverwrite={() => void placeDrill(true)}
+              onCancel={() => (overwrite.value = null)}
+            />
           ) : (
             <button type="button" class="cb-btn" onClick={() => void placeDrill(false)}>
               Place this drilldown
@@ -318,5 +334,30 @@ export function DashboardPane({ service }: { service: DashboardService }) {
         </div>
       )}
     </section>
+  );
+}
+
+/** The drilldown's overwrite question: focus on Cancel (the safe choice), Escape cancels, focus goes back. */
+function DrillOverwrite(p: { target: string; count: number; onOverwrite: () => void; onCancel: () => void }) {
+  const cancel = useRef<HTMLButtonElement>(null);
+  useQuestionFocus(cancel);
+  return (
+    <div
+      role="group"
+      aria-label="Overwrite cells?"
+      onKeyDown={(e) => {
+        if (e.key === "Escape") p.onCancel();
+      }}
+    >
+      <p role="alert">
+        Placing it at {p.target} would overwrite {p.count} {p.count === 1 ? "cell that holds" : "cells that hold"} data.
+      </p>
+      <button type="button" class="cb-btn" onClick={p.onOverwrite}>
+        Overwrite
+      </button>{" "}
+      <button ref={cancel} type="button" class="cb-btn" onClick={p.onCancel}>
+        Cancel
+      </button>
+    </div>
   );
 }

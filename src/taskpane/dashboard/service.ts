@@ -61,10 +61,12 @@ export interface DashboardService {
   /** Runs a PNG export and puts it at the selection (or replaces `refreshName` in place). */
   insertPicture(
     publicId: string,
-    o: { refreshName?: string; onProgress: (p: PictureProgress) => void; signal: AbortSignal },
+    o: { refreshName?: string; onProgress: (p: PictureProgress) => void; signal: AbortSignal; title?: string },
   ): Promise<{ name: string }>;
   /** The name of this dashboard's picture on the active sheet, if one was inserted (so it can be refreshed). */
   pictureOnSheet(publicId: string): Promise<string | null>;
+  /** Member key → title from the data model ("orders.status" → "Status"), so messages use words; {} when unknown. */
+  memberTitles?(signal?: AbortSignal): Promise<Record<string, string>>;
   /** The user's time zone (IANA) and Office's theme, followed by the embed. */
   look(): { timezone: string; scheme: "light" | "dark"; locale: string | null };
 }

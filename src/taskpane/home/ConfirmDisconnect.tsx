@@ -1,5 +1,6 @@
 // Disconnect asks first: a destructive action is never one click away. The question names the
-// report and range; Escape or "Keep it" closes it; focus moves into the question and back.
+// report and range; Escape or "Keep it" closes it; focus moves into the question on "Keep it" (the
+// safe choice: Enter twice never disconnects) and back to the Disconnect button.
 import { useEffect, useRef, useState } from "preact/hooks";
 
 export function DisconnectButton({
@@ -14,10 +15,10 @@ export function DisconnectButton({
   onConfirm: () => void;
 }) {
   const [asking, setAsking] = useState(false);
-  const confirmRef = useRef<HTMLButtonElement>(null);
+  const keepRef = useRef<HTMLButtonElement>(null);
   const openerRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
-    if (asking) confirmRef.current?.focus();
+    if (asking) keepRef.current?.focus();
   }, [asking]);
   const close = () => {
     setAsking(false);
@@ -49,10 +50,10 @@ export function DisconnectButton({
       <span>
         Stop refreshing “{title}” at {where}? The cells stay as they are.
       </span>
-      <button ref={confirmRef} type="button" class="cb-btn cb-small cb-danger" onClick={onConfirm} aria-label="Confirm disconnect">
+      <button type="button" class="cb-btn cb-small cb-danger" onClick={onConfirm} aria-label="Confirm disconnect">
         Disconnect
       </button>
-      <button type="button" class="cb-btn cb-small" onClick={close}>
+      <button ref={keepRef} type="button" class="cb-btn cb-small" onClick={close}>
         Keep it
       </button>
     </div>

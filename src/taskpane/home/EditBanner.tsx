@@ -1,14 +1,18 @@
 // The hand-edit banner: names the report and the rows, Locate selects them, Show changes opens the
 // compact diff (cell, last written, now, incoming), and three choices: Overwrite, Keep my edits, Cancel.
 import { useSignal } from "@preact/signals";
+import { useRef } from "preact/hooks";
+import { useQuestionFocus } from "../ui/focus";
 import type { CellDiff } from "../model";
 import type { EditPrompt, PaneStore } from "../state/store";
 import { describeRows } from "../live/status";
+import { formatValue } from "../../host/number-format";
 
-export function showValue(v: CellDiff["now"] | undefined): string {
+/** A value as the sheet shows it under its number format ("$15,294,788.18"), or a word for none. */
+export function showValue(v: CellDiff["now"] | undefined, format?: string): string {
   if (v === undefined) return "(unknown)";
   if (v === "") return "(empty)";
-  return String(v);
+  return format ? formatValue(v, format) : String(v);
 }
 
 export function DiffTable({ diff, total = diff.length }: { diff: CellDiff[]; total?: number }) {
@@ -28,9 +32,9 @@ export function DiffTable({ diff, total = diff.length }: { diff: CellDiff[]; tot
           {diff.slice(0, LIMIT).map((d) => (
             <tr key={d.cell}>
               <th scope="row">{d.cell}</th>
-              <td>{showValue(d.lastWritten)}</td>
-              <td class="cb-changed">{showValue(d.now)}</td>
-              <td>{showValue(d.incoming)}</td>
+              <td>{showValue(d.lastWritten, d.format)}</td>
+              <td class="cb-changed">{showValue(d.now, d.format)}</td>
+              <td>{showValue(d.incoming, d.format)}</td>
             </tr>
           ))}
         </tbody>
@@ -45,6 +49,11 @@ export function EditBanner({ store, prompt }: { store: PaneStore; prompt: EditPr
   const { outcome } = prompt;
   const rows = outcome.editedRows;
   const busy = store.busy.value !== null;
+  // Focus on Cancel (writes nothing); back to the card's Refresh when the banner closes.
+  const cancel = useRef<HTMLButtonElement>(null);
+  useQuestionFocus(cancel, () =>
+    document.querySelector(`[data-placement="${CSS.escape(prompt.placementId)}"] button[aria-label="Refresh"]`),
+  );
   return (
     <section
       class="cb-message cb-message-warning"
@@ -91,7 +100,7 @@ export function EditBanner({ store, prompt }: { store: PaneStore; prompt: EditPr
         >
           Overwrite my edits
         </button>
-        <button type="button" class="cb-btn cb-subtle" onClick={() => void store.resolveEdits("cancel")}>
+        <button ref={cancel} type="button" class="cb-btn cb-subtle" onClick={() => void store.resolveEdits("cancel")}>
           Cancel
         </button>
       </div>

@@ -9,7 +9,8 @@ import { relativeTime } from "../ui/time";
 import { DisconnectButton } from "./ConfirmDisconnect";
 import { EditBanner } from "./EditBanner";
 import { BusyLine } from "../app/BusyLine";
-import { statusOfView, STATUS_TONE } from "../live/status";
+import { staleFacts, statusOfView, STATUS_TONE } from "../live/status";
+import { revealAndFocus } from "../ui/focus";
 
 export function groupBySheet(placements: PlacementView[]): [string, PlacementView[]][] {
   const groups = new Map<string, PlacementView[]>();
@@ -25,14 +26,16 @@ export function groupBySheet(placements: PlacementView[]): [string, PlacementVie
 function PlacementCard({ store, p, now, showDeployment }: { store: PaneStore; p: PlacementView; now: number; showDeployment: boolean }) {
   const denied = p.facts.access === "DENIED";
   const rowState = store.rowStates.value[p.id];
+  const stale = store.homeStale.value;
   // One status: the badge and every line below come from it (live/status.ts).
-  const st = statusOfView(p, rowState);
+  const st = statusOfView(stale ? { ...p, facts: staleFacts(p.facts, stale) } : p, rowState);
   const running = store.refreshAll.value?.running === true || st.kind === "refreshing";
   const title = denied ? "Report you cannot open" : (p.reportName ?? "Untitled report");
   const deployment = p.deploymentName ?? (p.deploymentId !== null ? "another deployment" : null);
   return (
     <li
       class="cb-card"
+      tabIndex={-1}
       data-placement={p.id}
       data-status={st.kind}
       aria-label={`${title}, ${p.sheetName ?? "deleted sheet"}${p.range ? "!" + p.range : ""}, ${st.label}`}
@@ -60,7 +63,7 @@ function PlacementCard({ store, p, now, showDeployment }: { store: PaneStore; p:
       ))}
       {!denied && (
         <div class="cb-actions">
-          {st.kind !== "missing" && (
+          {st.kind !== "missing" && st.kind !== "viewOnly" && (
             <button
               type="button"
               class="cb-btn cb-small"
@@ -76,12 +79,14 @@ function PlacementCard({ store, p, now, showDeployment }: { store: PaneStore; p:
               Locate
             </button>
           )}
-          <DisconnectButton
-            title={title}
-            where={`${p.sheetName ?? "a deleted sheet"}${p.range ? "!" + p.range : ""}`}
-            disabled={running}
-            onConfirm={() => void store.disconnect(p.id)}
-          />
+          {st.canDisconnect && (
+            <DisconnectButton
+              title={title}
+              where={`${p.sheetName ?? "a deleted sheet"}${p.range ? "!" + p.range : ""}`}
+              disabled={running}
+              onConfirm={() => void store.disconnect(p.id)}
+            />
+          )}
         </div>
       )}
     </li>
@@ -142,10 +147,29 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
   // A re-check of a shown home says so (with Cancel) only when it takes a while: no flicker on every edit.
   const slowCheck = useDelayed(store.homeLoading.value && home !== null, 600);
   const groups = useMemo(() => (home ? groupBySheet(home.placements) : []), [home]);
+  // After sign-in the heading, after a placement its card takes focus (in view, below the notice).
+  const focus = store.focusRequest.value;
+  useEffect(() => {
+    if (!focus || !home) return;
+    const el =
+      focus.target === "home"
+        ? document.getElementById("cb-home-title")
+        : document.querySelector<HTMLElement>(`[data-placement="${CSS.escape(focus.id)}"]`);
+    if (focus.target === "card" && !el) {
+      // Not rendered yet (beyond the first cards): show them all, then try again on the next render.
+      if (home.placements.some((p) => p.id === focus.id)) setLimit(home.placements.length);
+      else store.focusRequest.value = null;
+      return;
+    }
+    store.focusRequest.value = null;
+    if (el) revealAndFocus(el);
+  }, [focus, home, limit, store]);
   const total = home?.placements.length ?? 0;
   const all = store.refreshAll.value;
   const prompt = store.editPrompt.value;
-  const refreshable = home?.placements.filter((p) => p.facts.access !== "DENIED" && !p.facts.missing && !p.facts.noAccess).length ?? 0;
+  const refreshable =
+    home?.placements.filter((p) => p.facts.access !== "DENIED" && !p.facts.missing && !p.facts.noAccess && !p.facts.viewOnly).length ?? 0;
+  const viewOnly = home?.placements.filter((p) => p.facts.viewOnly).length ?? 0;
   // Name deployments on the cards when the workbook holds more than one, or not the one signed in.
   const active = store.workspace.value?.deployment.id;
   const showDeployment = (home?.placements ?? []).some((p) => p.deploymentId !== null && p.deploymentId !== active);
@@ -153,7 +177,7 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
   return (
     <section aria-labelledby="cb-home-title">
       <div class="cb-row" style={{ marginBottom: "8px" }}>
-        <h1 id="cb-home-title" style={{ margin: 0 }}>
+        <h1 id="cb-home-title" tabIndex={-1} style={{ margin: 0 }}>
           {home?.workbookName ?? "This workbook"}
         </h1>
         <div class="cb-actions" style={{ flex: "0 0 auto" }}>
@@ -170,15 +194,24 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
       {home?.copied && (
         <div class="cb-message cb-message-warning" role="status">
           <strong>This looks like a copy of another workbook</strong>
-          <p>It carries the same workbook id as another file, so its placements are still the original's.</p>
+          <p>
+            It carries the same workbook id as a file at another address, so its placements are still that file's. If you renamed or moved
+            this file (or saved it under a new name and no longer use the old one), it is the same workbook.
+          </p>
           <button type="button" class="cb-btn" disabled={store.busy.value !== null} onClick={() => void store.fork()}>
             Make this a separate workbook
+          </button>{" "}
+          <button type="button" class="cb-btn" disabled={store.busy.value !== null} onClick={() => void store.keepIdentity()}>
+            It is the same file, renamed or moved
           </button>
         </div>
       )}
       {prompt && <EditBanner store={store} prompt={prompt} />}
       {(store.homeLoading.value && !home) || slowCheck ? (
-        <BusyLine busy={{ label: home ? "Checking the workbook…" : "Loading placements…", cancel: () => store.cancelHome() }} />
+        <BusyLine
+          busy={{ label: home ? "Checking the workbook…" : "Loading placements…", cancel: () => store.cancelHome() }}
+          slowAfterMs={store.slowAfterMs}
+        />
       ) : null}
       {home && home.placements.length === 0 && (
         <div class="cb-message cb-message-info">
@@ -213,6 +246,7 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
             done={all.done}
             total={all.total}
           />
+          {viewOnly > 0 && <span class="cb-meta">{viewOnly} view only, not refreshed</span>}
           {all.running ? (
             <button type="button" class="cb-btn" onClick={() => store.stopRefreshAll()}>
               Stop

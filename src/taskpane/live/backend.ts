@@ -36,7 +36,10 @@ export function createLiveBackend(fetchImpl?: typeof fetch, embed: EmbedConfig =
       const first = deployments[0];
       if (first) await checkDataUrl(client, input, first.id, signal, fetchImpl);
       const name = `${me.firstName} ${me.lastName}`.trim();
-      return { user: { name: name || me.email, email: me.email }, deployments: deployments.map((d) => ({ id: d.id, name: d.name })) };
+      return {
+        user: { name: name || me.email, email: me.email },
+        deployments: deployments.map((d) => ({ id: d.id, name: d.name, role: d.role })),
+      };
     },
     open(input: ConnectInput, deployment: Deployment, deployments?: readonly Deployment[]): Promise<Workspace> {
       return openWorkspace(input, deployment, fetchImpl, deployments, embed, chat);

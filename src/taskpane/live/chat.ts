@@ -49,6 +49,10 @@ export function parseThreads(v: unknown): ThreadRef[] {
 export interface ChatDefaults {
   /** The agent id for the agent form when the user has saved none. */
   defaultAgentId?: string;
+  /** How long a stream may stay silent, or take to begin, before it is dropped (default: the request layer's deadlines). */
+  idleTimeoutMs?: number;
+  /** Reconnects of a dropped stream before the turn ends (default 3). */
+  maxReconnects?: number;
 }
 
 export function createChatService(
@@ -77,6 +81,10 @@ export function createChatService(
         deployment: { deploymentId: deployment.id, token: tokens },
         ...(prefs.agentId ? { agent: { agentId: prefs.agentId, apiKey: input.credential, internalId: email } } : {}),
       },
+      ...(defaults.idleTimeoutMs !== undefined
+        ? { idleTimeoutMs: defaults.idleTimeoutMs, connectTimeoutMs: defaults.idleTimeoutMs, requestTimeoutMs: defaults.idleTimeoutMs }
+        : {}),
+      ...(defaults.maxReconnects !== undefined ? { maxReconnects: defaults.maxReconnects } : {}),
       ...f,
     });
     client = { agentId: prefs.agentId, chat: chatClient };
@@ -125,7 +133,17 @@ export function createChatService(
     send: ({ onWarning, ...o }) => chat().send({ ...o, ...(onWarning ? { onWarning: (e: Error) => onWarning(e.message) } : {}) }),
     abort: (chatId) => chat().abort(chatId),
     async saveAsReport(answer, signal) {
-      const name = answer.title.trim().slice(0, 200) || "Chat answer";
+      // Never a silent duplicate in the shared catalogue: the same answer placed again reuses its
+      // report, and a new one is named as coming from Chat, with a number when that name is taken.
+      const base = `${answer.title.trim().slice(0, 180) || "Chat answer"} (from Chat)`;
+      const names = new Set<string>();
+      for await (const r of platform.iterateReports(deployment.id, {}, signal)) {
+        if (r.sqlQuery === answer.sqlQuery && r.name.endsWith("(from Chat)") && r.canEdit !== false)
+          return { reportId: r.id, name: r.name };
+        names.add(r.name);
+      }
+      let name = base;
+      for (let n = 2; names.has(name); n++) name = `${base.slice(0, -")".length)}, ${n})`;
       for (let attempt = 0; ; attempt++) {
         try {
           const r = await platform.upsertReport(

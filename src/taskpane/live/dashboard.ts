@@ -15,7 +15,7 @@ import {
 } from "../../api/embed";
 import { ForbiddenError, NotFoundError, type FetchLike, type PlatformClient } from "../../api";
 import { sleep } from "../../api/retry";
-import type { BuilderQuery, PlaceOutcome, ReportSummary, SaveReportInput } from "../model";
+import type { BuilderQuery, MetaView, PlaceOutcome, ReportSummary, SaveReportInput } from "../model";
 import type { CellFilter, DashboardService, EmbedHandle } from "../dashboard/service";
 import type { EmbedConfig, SelectedPlacement } from "./comments";
 import type { SelectedCell } from "./engine";
@@ -35,6 +35,8 @@ export interface DashboardDeps {
   activeSheetPictures(): Promise<string[]>;
   saveReport(input: SaveReportInput, signal?: AbortSignal): Promise<ReportSummary>;
   place(reportId: number, o: { confirmed: boolean; signal?: AbortSignal }): Promise<PlaceOutcome>;
+  /** The data model (titles of members, for messages in words). */
+  meta?: (signal?: AbortSignal) => Promise<MetaView[]>;
   fetch?: FetchLike;
   win?: Window;
   storage?: Pick<Storage, "getItem"> | null;
@@ -272,7 +274,8 @@ export function createLiveDashboard(deps: DashboardDeps): DashboardService {
           `${c.address} is a date bucket (${p.columnKey}); filtering the dashboard by a date is not supported yet: select a text dimension.`,
         );
       if (c.value === "") throw new Error(`${c.address} is empty: select a cell with a value.`);
-      return { member: p.columnKey, value: c.value, label: `${p.columnKey} = ${String(c.value)} (${c.address})` };
+      // In words: the column's title as the sheet shows it ("Status is completed"), not the member key.
+      return { member: p.columnKey, value: c.value, label: `${p.columnTitle ?? p.columnKey} is ${String(c.value)} (${c.address})` };
     },
 
     async placeDrilldown(publicId, drill, confirmed, signal) {
@@ -292,21 +295,29 @@ export function createLiveDashboard(deps: DashboardDeps): DashboardService {
       return deps.place(saved.id, { confirmed, ...(signal ? { signal } : {}) });
     },
 
+    async memberTitles(signal) {
+      if (!deps.meta) return {};
+      const out: Record<string, string> = {};
+      for (const v of await deps.meta(signal)) for (const m of [...v.measures, ...v.dimensions]) out[m.name] = m.title;
+      return out;
+    },
+
     async pictureOnSheet(publicId) {
       const names = await deps.activeSheetPictures();
       return names.includes(pictureName(publicId)) ? pictureName(publicId) : null;
     },
     async insertPicture(publicId, o) {
       o.onProgress({ status: "queued" });
+      const named = o.title ? `“${o.title}”` : publicId; // messages name the dashboard by its title
       const job = await deps.client.createDashboardExport({ publicId, format: "png" }, o.signal).catch((e: unknown) => {
         if (e instanceof ForbiddenError) {
           throw new Error(
-            `A picture of dashboard ${publicId} needs manage access to its deployment (admin, or editor); your role there cannot export it. Ask an admin of that deployment.`,
+            `A picture of the dashboard ${named} needs manage access to its deployment (admin, or editor); your role there cannot export it. Ask an admin of that deployment.`,
             { cause: e },
           );
         }
         if (e instanceof NotFoundError)
-          throw new Error(`Dashboard ${publicId} is not published any more (the platform does not know it).`, { cause: e });
+          throw new Error(`The dashboard ${named} is not published any more (the platform does not know it).`, { cause: e });
         throw e;
       });
       let j = job;

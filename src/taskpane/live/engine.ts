@@ -13,6 +13,7 @@ import {
   groupingKeys,
   parseJsonQuery,
   fork,
+  keepIdentity,
   home,
   SyncEngine,
   type HandEdits,
@@ -27,7 +28,7 @@ import { freeAreaBeside, readSelectionContext, selectionState, type SelectionDep
 
 export type WorkbookOps = Pick<
   Workspace,
-  "home" | "place" | "refresh" | "refreshAll" | "locate" | "disconnect" | "fork" | "watch" | "close"
+  "home" | "place" | "refresh" | "refreshAll" | "locate" | "disconnect" | "fork" | "keepIdentity" | "watch" | "close"
 > &
   Required<Pick<Workspace, "selectionState" | "selectionContext" | "besideArea">> & {
     /** The placement under the Excel selection (for the comments pane's "which dashboard"). */
@@ -47,7 +48,16 @@ export type WorkbookOps = Pick<
 export interface SelectedCell {
   address: string;
   value: SheetValue;
-  placement: (SelectedPlacement & { columnKey: string | null; measure: boolean; header: boolean; pivot: boolean }) | null;
+  placement:
+    | (SelectedPlacement & {
+        columnKey: string | null;
+        /** The column's title as the sheet shows it (its header cell), when there is one. */
+        columnTitle?: string | null;
+        measure: boolean;
+        header: boolean;
+        pivot: boolean;
+      })
+    | null;
 }
 
 export interface EngineDeps {
@@ -56,6 +66,8 @@ export interface EngineDeps {
   deploymentId: number;
   /** Every deployment the user can use, by id → name (cards name them; others are No access). */
   deployments?: ReadonlyMap<number, string>;
+  /** The signed-in user's role per deployment (a viewer's placements are view only: src/sync/access.ts). */
+  roles?: ReadonlyMap<number, "admin" | "editor" | "viewer">;
   /** The data client of another deployment (one token manager each), for its placements. */
   dataFor?: SyncContext["dataFor"];
   /** Defaults to the Office.js adapter over the global Excel/Office (real Excel or the harness shim). */
@@ -109,6 +121,7 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
     lastWritten: sessionLastWritten(),
     ...(names?.get(deps.deploymentId) ? { deploymentName: names.get(deps.deploymentId)! } : {}),
     ...(names ? { deploymentNames: (id: number) => names.get(id) } : {}),
+    ...(deps.roles ? { roleOf: (id: number) => deps.roles!.get(id) } : {}),
     // Only deployments this sign-in can use get a data client; the others say No access.
     ...(deps.dataFor ? { dataFor: (id: number) => (names === undefined || names.has(id) ? deps.dataFor!(id) : undefined) } : {}),
   });
@@ -184,14 +197,23 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
           };
         case "kept":
           return { kind: "kept", editedRows: edits(out.edits) };
-        case "handEdited":
+        case "handEdited": {
+          // The number formats of the placement's columns (its first data row), so the diff shows
+          // "$15,294,788.18" where the sheet does, not 15294788.18.
+          const area = await currentArea(key).catch(() => null);
+          const style = area && area.rows > 1 ? await port.readStyle({ ...area, row: area.row + 1, rows: 1 }).catch(() => null) : null;
+          const formatOf = (cell: string) => (area && style ? style.numberFormats[0]?.[parseAddress(cell).col - area.col] : undefined);
           return {
             kind: "handEdited",
             reportName: p.reportName ?? "this report",
             editedRows: edits(out.edits),
             editedCells: out.edits.cellCount,
-            diff: out.edits.cells.map((c) => ({ cell: c.address, lastWritten: c.lastWritten, now: c.now, incoming: c.incoming })),
+            diff: out.edits.cells.map((c) => {
+              const format = formatOf(c.address);
+              return { cell: c.address, lastWritten: c.lastWritten, now: c.now, incoming: c.incoming, ...(format ? { format } : {}) };
+            }),
           };
+        }
         case "cannotGrow":
         case "missing":
           return { kind: "notRefreshed", reason: out.reason };
@@ -260,10 +282,23 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
           reportName: p.reportName,
           range: `${t.sheet.name}!${areaA1(a)}`,
         };
+        // The column's title as the sheet shows it: its header cell (the first row of the placement).
+        let columnTitle: string | null = null;
+        for await (const block of port.read({ sheetId: a.sheetId, row: a.row, col: at.col, rows: 1, cols: 1 }, signal ? { signal } : {})) {
+          const h = block[0]?.[0];
+          if (typeof h === "string" && h.trim()) columnTitle = h.trim();
+        }
         return {
           address,
           value,
-          placement: { ...base, columnKey: key, measure: key !== null && !dims.includes(key), header: at.row === a.row, pivot },
+          placement: {
+            ...base,
+            columnKey: key,
+            columnTitle,
+            measure: key !== null && !dims.includes(key),
+            header: at.row === a.row,
+            pivot,
+          },
         };
       }
       return { address, value, placement: null };
@@ -276,6 +311,9 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
     async activeSheetPictures() {
       const { sheet } = await port.selection();
       return (await port.pictures(sheet.id)).map((p) => p.name);
+    },
+    async keepIdentity() {
+      await keepIdentity(engine);
     },
     async fork(signal) {
       const out = await fork(engine, signal ? { signal } : {});

@@ -8,6 +8,7 @@ import {
   type StatusFacts,
   type StatusKind,
 } from "../../sync/status";
+import { viewOnlyPrefix } from "../../sync/access";
 import type { PlacementView, RowRefreshState } from "../model";
 
 export type { PlacementStatus, StatusKind };
@@ -23,11 +24,29 @@ export function statusOfView(p: PlacementView, activity: RowRefreshState | undef
   else if (activity?.state === "failed") {
     const r = activity.reason;
     // Refresh all's reasons: "No access: …" (cannot refresh), "Stopped…" / "Edited by hand…" (left alone), else a failure.
-    if (r.startsWith(noAccessPrefix)) facts = { ...facts, noAccess: capitalise(r.slice(noAccessPrefix.length)) };
+    if (r.startsWith(viewOnlyPrefix)) facts = { ...facts, viewOnly: r.slice(viewOnlyPrefix.length) };
+    else if (r.startsWith(noAccessPrefix)) facts = { ...facts, noAccess: capitalise(r.slice(noAccessPrefix.length)) };
     else if (/^(Stopped|Edited by hand)/.test(r)) a = { state: "notRefreshed", reason: r };
     else a = { state: "failed", reason: r };
   }
   return placementStatus({ ...facts, activity: a });
+}
+
+/** A card's row state after a refresh that failed with `e`: a view-only refusal shows the card as View only. */
+export function failedRow(e: unknown, title: string): RowRefreshState {
+  const viewOnly = e instanceof Error && e.name === "ViewOnly";
+  return { state: "failed", reason: viewOnly ? viewOnlyPrefix + e.message : title };
+}
+
+/**
+ * The platform could not be reached since `since` (the last good check): what the card knew then is
+ * not current, so it is never "Up to date" or "Out of date" — it is Not checked, and says since when.
+ */
+export function staleFacts(facts: PlacementView["facts"], since: string): PlacementView["facts"] {
+  if (facts.access === "DENIED") return facts;
+  const t = new Date(since);
+  const when = t.getTime() > 0 ? t.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" }) : "the pane opened";
+  return { ...facts, syncStatus: "UNKNOWN", problem: `Not checked since ${when}: the platform did not answer.` };
 }
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -39,6 +58,7 @@ export const STATUS_TONE: Record<StatusKind, string> = {
   interrupted: "cb-badge-warn",
   failed: "cb-badge-danger",
   noAccess: "cb-badge-muted",
+  viewOnly: "cb-badge-muted",
   refreshing: "cb-badge-info",
   missing: "cb-badge-danger",
   unknown: "cb-badge-muted",

@@ -38,7 +38,9 @@ export async function openWorkspace(
   };
   const names = new Map((deployments ?? [deployment]).map((d) => [d.id, d.name]));
   names.set(deployment.id, deployment.name);
-  const ops = await openWorkbookOps({ client, data: catalog.data, deploymentId: deployment.id, deployments: names, dataFor });
+  const roles = new Map((deployments ?? [deployment]).flatMap((d) => (d.role ? [[d.id, d.role] as const] : [])));
+  if (deployment.role) roles.set(deployment.id, deployment.role);
+  const ops = await openWorkbookOps({ client, data: catalog.data, deploymentId: deployment.id, deployments: names, roles, dataFor });
   const comments = createLiveComments({
     baseUrl: input.baseUrl,
     embed,
@@ -55,6 +57,7 @@ export async function openWorkspace(
     activeSheetPictures: () => ops.activeSheetPictures(),
     saveReport: async (i, signal) => summarize(await catalog.saveReport(i, signal)),
     place: (reportId, o) => ops.place(reportId, o),
+    meta: (signal) => catalog.meta(signal),
     ...(fetchImpl ? { fetch: fetchImpl } : {}),
   });
   return {
@@ -73,6 +76,7 @@ export async function openWorkspace(
     preview: (q, pivot, signal) => catalog.preview(q, pivot, signal),
     saveReport: async (i, signal) => summarize(await catalog.saveReport(i, signal)),
     fork: (signal) => ops.fork(signal),
+    keepIdentity: (signal) => ops.keepIdentity(signal),
     watch: (listener) => ops.watch(listener),
     comments,
     chat: createChatService(input, deployment, fetchImpl, chatDefaults),

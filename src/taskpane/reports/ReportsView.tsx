@@ -86,7 +86,7 @@ export function ReportsView({ store }: { store: PaneStore }) {
         <input type="checkbox" checked={valuesOnly.value} onChange={(e) => (valuesOnly.value = e.currentTarget.checked)} />
         Values only <span class="cb-meta">(no number formats or header style; you format the cells)</span>
       </label>
-      {busy && <BusyLine busy={busy} />}
+      {busy && <BusyLine busy={busy} slowAfterMs={store.slowAfterMs} />}
       <ul class="cb-list" aria-label="Reports" aria-busy={loading.value}>
         {items.value.map((r) => (
           <li key={r.id} class="cb-card" aria-current={selected.value === r.id ? "true" : undefined}>
@@ -112,7 +112,9 @@ export function ReportsView({ store }: { store: PaneStore }) {
           </li>
         ))}
       </ul>
-      {loading.value && <BusyLine busy={{ label: "Loading reports…", cancel: () => inflight.current?.abort() }} />}
+      {loading.value && (
+        <BusyLine busy={{ label: "Loading reports…", cancel: () => inflight.current?.abort() }} slowAfterMs={store.slowAfterMs} />
+      )}
       {!loading.value && items.value.length === 0 && !failed.value && <p>No reports match.</p>}
       {next.value && !loading.value && (
         <button type="button" class="cb-btn" onClick={() => void load(next.value)}>

@@ -16,6 +16,8 @@ import type {
   Workspace,
 } from "../model";
 import { describeError, type HumanError } from "../errors";
+import { failedRow } from "../live/status";
+import type { FocusRequest } from "../ui/focus";
 import type { SecretStore } from "./secrets";
 
 export type Route = "connect" | "home" | "reports" | "builder" | "chat" | "comments" | "diagnostics" | "dashboard";
@@ -25,6 +27,8 @@ export interface Notice {
   title: string;
   detail?: string;
   next?: string;
+  /** Request paths, ids and timings: behind a Details toggle, never in the message itself. */
+  technical?: string;
   /**
    * What the message is about, for a view's own messages ("reports-load", "home-load", "connect-url"):
    * the view withdraws its message (clearNotice) when the cause is gone, never someone else's.
@@ -44,6 +48,14 @@ export interface EditPrompt {
   outcome: Extract<RefreshOutcome, { kind: "handEdited" }>;
 }
 
+const lower = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
+
+/** The platform did not answer (or not usefully): nothing it said before can be taken as current. */
+function unreachable(e: unknown): boolean {
+  const kind = (e as { kind?: unknown } | null)?.kind;
+  return kind === "timeout" || kind === "network" || kind === "server" || kind === "retry-exhausted";
+}
+
 export function errorNotice(e: unknown): Notice {
   const h: HumanError = describeError(e);
   return { tone: "error", ...h };
@@ -59,6 +71,14 @@ export class PaneStore {
   readonly busy = signal<{ label: string; done?: number; total?: number; cancel?: () => void } | null>(null);
 
   readonly home = signal<HomeData | null>(null);
+  /**
+   * The platform could not be reached since the last good check (ISO time of that check): the cards
+   * shown are not checked, never "Up to date" (HomeView). null: the home is current.
+   */
+  readonly homeStale = signal<string | null>(null);
+  private lastChecked: string | null = null;
+  /** After this long a busy action also says "Still waiting for the platform — N s" (BusyLine). */
+  slowAfterMs = 10_000;
   readonly homeLoading = signal(false);
   readonly rowStates = signal<Record<string, RowRefreshState>>({});
   readonly refreshAll = signal<(RefreshAllProgress & { running: boolean }) | null>(null);
@@ -68,6 +88,9 @@ export class PaneStore {
     outcome: Extract<PlaceOutcome, { kind: "wouldOverwrite" }>;
     valuesOnly?: boolean;
   } | null>(null);
+
+  /** Where focus goes once the home shows what an action led to (a sign-in: the heading; a placement: its card). */
+  readonly focusRequest = signal<FocusRequest | null>(null);
 
   readonly signedIn = computed(() => this.workspace.value !== null);
   private connection: ConnectInput | null = null;
@@ -166,6 +189,10 @@ export class PaneStore {
       return true;
     } catch (e) {
       this.failed(c, e, "Sign-in");
+      // A URL no platform answers at is about the URL: Connect withdraws it once the URL is edited.
+      const kind = (e as { kind?: unknown } | null)?.kind;
+      if ((kind === "platform-url" || kind === "data-url") && this.notice.value)
+        this.notice.value = { ...this.notice.value, kind: "connect-url" };
       return false;
     } finally {
       this.end(c);
@@ -176,7 +203,7 @@ export class PaneStore {
    * Step 2 of Connect, and switching deployment at any time (no Sign out needed): open the
    * deployment (mints the data-API token behind the scenes).
    */
-  async chooseDeployment(deployment: Deployment): Promise<void> {
+  async chooseDeployment(deployment: Deployment, o: { focusHome?: boolean } = {}): Promise<void> {
     if (!this.connection) throw new Error("chooseDeployment before signIn");
     const connection = this.connection;
     this.cancelAll();
@@ -190,6 +217,8 @@ export class PaneStore {
         this.workspace.value = ws;
         this.route.value = "home";
         this.notice.value = null;
+        // Focus lands on the home heading, not on <body> (the header's deployment menu keeps its own).
+        if (o.focusHome !== false) this.focusRequest.value = { target: "home" };
       });
       await this.loadHome();
     });
@@ -251,12 +280,18 @@ export class PaneStore {
     try {
       const data = await ws.home(c.signal);
       if (c.signal.aborted) return;
+      this.lastChecked = new Date().toISOString();
       batch(() => {
         this.home.value = data;
+        this.homeStale.value = null;
         this.clearNotice("home-load");
       });
     } catch (e) {
       if (this.homeAbort !== c) return; // a newer load took over
+      if (!c.signal.aborted && this.home.value) this.homeStale.value = this.lastChecked ?? new Date(0).toISOString();
+      // A lasting message about what the user just did (a refresh that timed out) is the news: it stays.
+      const current = this.notice.value;
+      if (!c.signal.aborted && current && current.kind !== "home-load" && (current.tone === "error" || current.tone === "warning")) return;
       // In the pane's one notification area (replacing what is there), withdrawn by the next good load.
       this.notice.value = c.signal.aborted
         ? {
@@ -329,11 +364,13 @@ export class PaneStore {
             : { tone: "success", title: "Refreshed", detail: name ? `${name}: ${summary}` : summary };
     } catch (e) {
       // Cancelled: nothing claims it was refreshed; the next check shows an interrupted write as such.
-      this.setRow(placementId, c.signal.aborted ? null : { state: "failed", reason: describeError(e).title });
+      this.setRow(placementId, c.signal.aborted ? null : failedRow(e, describeError(e).title));
       if (c.signal.aborted) this.failed(c, e, "Refresh");
       else {
         const n = errorNotice(e);
-        this.notice.value = { ...n, title: `${this.reportTitle(placementId)}: ${n.title}` };
+        this.notice.value = { ...n, title: `${this.reportTitle(placementId)} was not refreshed: ${lower(n.title)}` };
+        // The platform cannot be reached: what the other cards show was not checked just now.
+        if (unreachable(e) && this.home.value) this.homeStale.value = this.lastChecked ?? new Date(0).toISOString();
       }
     } finally {
       this.end(c);
@@ -364,6 +401,7 @@ export class PaneStore {
     const ws = this.requireWorkspace();
     const abort = new AbortController();
     this.refreshAllAbort = abort;
+    this.notice.value = null; // an earlier single refresh's notice ("Refreshed, your edits kept") is not about this run
     this.refreshAll.value = { done: 0, total: 0, rows: {}, running: true };
     try {
       const final = await ws.refreshAll({
@@ -424,6 +462,19 @@ export class PaneStore {
             title: "This copy is now a separate workbook",
             detail: `${out.reconnected} placements were connected to it; the original's stay as they were.`,
           };
+      await this.loadHome();
+    });
+  }
+
+  /** Not a copy: the same file, renamed or moved. Keep its workbook id and record its new address. */
+  async keepIdentity(): Promise<void> {
+    await this.whileBusy("Recording the new address…", async (signal) => {
+      await this.requireWorkspace().keepIdentity(signal);
+      this.notice.value = {
+        tone: "success",
+        title: "Recorded: this is the same workbook",
+        detail: "Its placements stay connected as they were; Cellbound now knows the file's new address.",
+      };
       await this.loadHome();
     });
   }
@@ -489,6 +540,7 @@ export class PaneStore {
         : { tone: "success", title: "Report placed", detail: `${outcome.sheetName}!${outcome.range}` };
       await this.loadHome();
       this.route.value = "home";
+      this.focusRequest.value = { target: "card", id: outcome.placementId };
       return true;
     } catch (e) {
       this.failed(c, e, "Placing the report");

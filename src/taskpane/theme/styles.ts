@@ -133,6 +133,7 @@ a { color: var(--colorBrandForeground1); }
 
 .cb-field { display: flex; flex-direction: column; gap: 2px; margin-bottom: var(--spacingM); }
 .cb-field label { font-weight: 600; }
+.cb-field-error { margin: 2px 0 0; color: var(--colorStatusDangerForeground1); }
 .cb-field .cb-hint { color: var(--colorNeutralForeground3); font-size: var(--fontSizeBase200); }
 .cb-input, .cb-select { font: inherit; min-height: 32px; padding: 4px 8px; border-radius: var(--borderRadiusMedium);
   border: 1px solid var(--colorNeutralStroke1); border-bottom-color: var(--colorNeutralForeground3);
@@ -153,6 +154,8 @@ a { color: var(--colorBrandForeground1); }
 .cb-message-info { background: var(--colorNeutralInfoBackground); border-color: transparent; }
 .cb-message-success { background: var(--colorStatusSuccessBackground1); border-color: var(--colorStatusSuccessBorder1); }
 .cb-message strong { display: block; }
+.cb-notice { position: sticky; top: 0; z-index: 2; box-shadow: 0 2px 4px rgba(0, 0, 0, .12); }
+.cb-card:focus, #cb-home-title:focus { outline: 2px solid var(--colorBrandBackground); outline-offset: 2px; }
 
 .cb-sheet { margin-bottom: var(--spacingM); }
 .cb-sheet > h3 { color: var(--colorNeutralForeground2); }

@@ -28,7 +28,18 @@ export function fitNotice(notice: Notice, ctx: NoticeContext = {}): Notice {
   return out;
 }
 
-export function NoticeBox({ notice, onDismiss, context }: { notice: Notice; onDismiss?: () => void; context?: NoticeContext }) {
+/** `sticky`: the pane's one notification area stays in view while the view scrolls (theme: .cb-notice). */
+export function NoticeBox({
+  notice,
+  onDismiss,
+  context,
+  sticky = false,
+}: {
+  notice: Notice;
+  onDismiss?: () => void;
+  context?: NoticeContext;
+  sticky?: boolean;
+}) {
   const n = fitNotice(notice, context);
   const lasting = n.tone === "error" || n.tone === "warning";
   const dismissRef = useRef(onDismiss);
@@ -41,7 +52,7 @@ export function NoticeBox({ notice, onDismiss, context }: { notice: Notice; onDi
   }, [notice, canDismiss, lasting]);
   return (
     <div
-      class={`cb-message cb-message-${n.tone}`}
+      class={`cb-message cb-message-${n.tone}${sticky ? " cb-notice" : ""}`}
       role={n.tone === "error" ? "alert" : "status"}
       onKeyDown={(e) => {
         if (e.key === "Escape" && onDismiss) onDismiss();
@@ -50,6 +61,12 @@ export function NoticeBox({ notice, onDismiss, context }: { notice: Notice; onDi
       <strong>{n.title}</strong>
       {n.detail && <p>{n.detail}</p>}
       {n.next && <p>{n.next}</p>}
+      {n.technical && (
+        <details class="cb-details">
+          <summary>Details</summary>
+          <p class="cb-meta">{n.technical}</p>
+        </details>
+      )}
       {onDismiss && (
         <button type="button" class="cb-btn cb-small cb-subtle cb-dismiss" aria-label="Dismiss" title="Dismiss (Esc)" onClick={onDismiss}>
           <span aria-hidden="true">✕</span>
@@ -65,7 +82,7 @@ export function ProgressLine({ label, done, total }: { label: string; done?: num
     <div class="cb-row" role="status" aria-live="polite">
       <span style={{ flex: "0 0 auto" }}>
         {label}
-        {known ? ` ${done} of ${total}` : ""}
+        {known ? ` ${done.toLocaleString("en-US")} of ${total.toLocaleString("en-US")}` : ""}
       </span>
       <div
         class="cb-progress"

@@ -1,0 +1,134 @@
+// Round trips (issue 20): what each operation costs in context.sync() calls, bytes sent to Excel and
+// modelled time under each latency profile of dev/excel (measured time + syncs × the profile's
+// round trip + bytes at its throughput). The Office.js adapter runs on dev/excel with Excel on the web's
+// limits; the platform stand-in runs in its own process. Counts are exact; times are within this run.
+//
+//   1. first placement of a 2,000 × 3 report, then its refresh with nothing changed;
+//   2. Refresh all of 50 unchanged placements of 2,000 × 10, then again with one value changed in one;
+//   3. first placement of 100,000 × 20: when the first cell is written against when the data arrived,
+//      and the largest request of one sync.
+import { spawnPlatform } from "../dev/platform/spawn.ts";
+import { createDevExcel, LATENCY, LATENCY_PROFILES, type DevExcel } from "../dev/excel/index.ts";
+import { createDataClient, createDeploymentTokenManager, createPlatformClient, type DataClient } from "../src/api/index.ts";
+import { ExcelPort } from "../src/host/excel/index.ts";
+import { SyncEngine } from "../src/sync/index.ts";
+import { round, writeResult } from "./lib.ts";
+
+const platform = await spawnPlatform();
+try {
+  const deploymentId = platform.info.deployments[0]!.id;
+  const client = createPlatformClient({ baseUrl: platform.info.baseUrl, credential: platform.info.apiKeys.admin });
+  const inner = createDataClient({
+    dataUrl: platform.info.dataUrl,
+    token: createDeploymentTokenManager({ client, deploymentId }),
+    retry: { maxElapsedMs: 600_000 },
+  });
+  /** When the last data answer arrived (ms since `t0`). */
+  let dataAt = 0;
+  let t0 = 0;
+  const data: Pick<DataClient, "fetchLoad" | "fetchSql"> = {
+    fetchLoad: (q, s) => inner.fetchLoad(q, s),
+    async fetchSql(text, o, s) {
+      const out = await inner.fetchSql(text, o, s);
+      dataAt = performance.now() - t0;
+      return out;
+    },
+  };
+  const excel = (): { dx: DevExcel; engine: SyncEngine; sheetId: string } => {
+    const dx = createDevExcel({ platform: "OfficeOnline" });
+    const port = new ExcelPort({ Excel: dx.Excel as unknown as typeof Excel, Office: dx.Office as unknown as typeof Office });
+    return { dx, engine: new SyncEngine({ port, platform: client, data, deploymentId, queryConcurrency: 4 }), sheetId: dx.workbook.sheets[0]!.id };
+  };
+  const measure = async <T>(dx: DevExcel, fn: () => Promise<T>) => {
+    dx.workbook.resetStats();
+    t0 = performance.now();
+    const out = await fn();
+    const ms = performance.now() - t0;
+    const s = dx.workbook.stats;
+    const modelled = Object.fromEntries(
+      LATENCY_PROFILES.map((p) => [
+        p,
+        round(ms + s.syncs * LATENCY[p].roundTripMs + (s.totalRequestBytes + s.totalResponseBytes) / LATENCY[p].bytesPerMs),
+      ]),
+    );
+    return {
+      out,
+      figures: {
+        syncs: s.syncs,
+        emptySyncs: s.emptySyncs,
+        requestBytes: s.totalRequestBytes,
+        responseBytes: s.totalResponseBytes,
+        maxRequestBytes: s.maxRequestBytes,
+        measuredMs: round(ms),
+        modelledMs: modelled,
+      },
+    };
+  };
+  const cols = (n: number, changedId?: number) =>
+    ["id", "status", "amount", "quantity", "customer_id", "product_id", "amount * 2 AS a2", "amount * 3 AS a3", "amount * 4 AS a4", "amount * 5 AS a5"]
+      .slice(0, n)
+      .map((c) => (c === "amount" && changedId !== undefined ? `CASE WHEN id = ${changedId} THEN amount + 1 ELSE amount END AS amount` : c));
+  const sql = (rows: number, n: number, changedId?: number) => `SELECT ${cols(n, changedId).join(", ")} FROM orders WHERE id <= ${rows} ORDER BY id`;
+
+  // 1. One placement of 2,000 × 3.
+  const one = excel();
+  const small = await client.createReport(deploymentId, { name: "Bench 2,000 × 3", title: "Bench 2,000 × 3", sqlQuery: sql(2000, 3) });
+  const place = await measure(one.dx, () => one.engine.place(small, { at: { sheetId: one.sheetId, row: 0, col: 0 } }));
+  if (place.out.kind !== "placed") throw new Error(`placement failed: ${JSON.stringify(place.out)}`);
+  const key = place.out.key;
+  const unchanged = await measure(one.dx, () => one.engine.refresh(key, "ask"));
+  if (unchanged.out.kind !== "refreshed" || unchanged.out.stats.cellsWritten !== 0) throw new Error(`unexpected refresh: ${JSON.stringify(unchanged.out)}`);
+
+  // 2. Refresh all of 50 placements of 2,000 × 10 (side by side, one sheet each five).
+  const many = excel();
+  const reports = [];
+  for (let i = 0; i < 50; i++)
+    reports.push(await client.createReport(deploymentId, { name: `Bench 50 #${i + 1}`, title: `Bench 50 #${i + 1}`, sqlQuery: sql(2000, 10) }));
+  for (const [i, r] of reports.entries()) {
+    const out = await many.engine.place(r, { at: { sheetId: many.sheetId, row: 0, col: i * 11 } });
+    if (out.kind !== "placed") throw new Error(`placement ${i} failed: ${out.kind}`);
+  }
+  const allUnchanged = await measure(many.dx, () => many.engine.refreshAll());
+  const done = (q: typeof allUnchanged.out) => Object.values(q.items).filter((x) => x.state === "done").length;
+  if (done(allUnchanged.out) !== 50) throw new Error(`Refresh all: ${JSON.stringify(allUnchanged.out.items)}`);
+  await client.updateReport(deploymentId, reports[17]!.id, { sqlQuery: sql(2000, 10, 1234) });
+  const allOneChanged = await measure(many.dx, () => many.engine.refreshAll());
+  if (done(allOneChanged.out) !== 50) throw new Error(`Refresh all: ${JSON.stringify(allOneChanged.out.items)}`);
+
+  // 3. A large first placement: when does the first cell land?
+  const big = excel();
+  const large = await client.createReport(deploymentId, { name: "Bench 100,000 × 20", title: "Bench 100,000 × 20", sqlQuery: sql(100_000, 10) + "" });
+  const wide = await client.updateReport(deploymentId, large.id, {
+    sqlQuery: `SELECT ${[...cols(10), ...Array.from({ length: 10 }, (_, i) => `amount * ${i + 6} AS b${i}`)].join(", ")} FROM orders WHERE id <= 100000 ORDER BY id`,
+  });
+  let firstCellAt = -1;
+  const stop = big.dx.workbook.subscribe((e) => {
+    if (firstCellAt < 0 && e.kind === "changed") firstCellAt = performance.now() - t0;
+  });
+  const bigPlace = await measure(big.dx, () => big.engine.place(wide, { at: { sheetId: big.sheetId, row: 0, col: 0 } }));
+  stop();
+  if (bigPlace.out.kind !== "placed") throw new Error(`large placement failed: ${bigPlace.out.kind}`);
+
+  const details = {
+    port: "Office.js adapter on dev/excel (Excel on the web limits: 5 MB per request and response)",
+    profiles: LATENCY,
+    firstPlacement2000x3: place.figures,
+    refreshUnchanged2000x3: unchanged.figures,
+    refreshAll50Unchanged: allUnchanged.figures,
+    refreshAll50OneValueChanged: allOneChanged.figures,
+    firstPlacement100000x20: { ...bigPlace.figures, dataArrivedMs: round(dataAt), firstCellWrittenMs: round(firstCellAt), firstCellVsData: round(firstCellAt / dataAt) },
+    targets: {
+      unchangedRefreshAtMost2Syncs: unchanged.figures.syncs <= 2,
+      firstPlacementAtMost5Syncs: place.figures.syncs <= 5,
+      refreshAll50UnchangedAtMost12Syncs: allUnchanged.figures.syncs <= 12,
+      oneChangedAtMost3More: allOneChanged.figures.syncs - allUnchanged.figures.syncs <= 3,
+      noEmptySyncs: [place, unchanged, allUnchanged, allOneChanged, bigPlace].every((m) => m.figures.emptySyncs === 0),
+      firstCellBefore2xData: firstCellAt < 2 * dataAt,
+      largeWithin5MBPerSync: bigPlace.figures.maxRequestBytes <= 5_000_000,
+    },
+  };
+  console.log(JSON.stringify(details, null, 2));
+  writeResult({ name: "roundtrips", unit: "syncs", value: allUnchanged.figures.syncs, details });
+} finally {
+  await platform.stop();
+}

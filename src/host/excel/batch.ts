@@ -1,0 +1,652 @@
+// The Office.js adapter's batched steps (docs/HOST.md "Round trips").
+//
+//   snapshot — sync 1: identity and data parts (ids), the settings mirror, every name with its formula,
+//              the sheets, frozen panes, and the first areas asked for; sync 2: the parts' XML and more
+//              values; further syncs only while values remain past the response budget. Tracked areas
+//              come from the names' formulas ("=Sheet1!$A$1:$C$9"), so their values are asked for in the
+//              same sync as the XML: an unchanged refresh reads the workbook in two round trips.
+//   commit   — commands in order, packed into syncs up to the request budget; a write is cut into row
+//              blocks on chunk boundaries (breakRows); a sync Excel refuses as too large is split in
+//              two and sent again (nothing of it was applied). A data command updates the part the
+//              snapshot found (no look-up); without a snapshot the commit looks the parts up first.
+import { areaA1, parseAddress } from "../a1.ts";
+import { fitColumnsToCells } from "./autofit.ts";
+import { queueDateSystem } from "./date-system.ts";
+import { queueTrackName } from "./replace.ts";
+import { clearTextFormat, FORMAT_READ_CELLS, hasNonText } from "./text-format.ts";
+import { queueObstacles } from "./obstacles.ts";
+import type {
+  Area,
+  Command,
+  CommitStats,
+  Obstacle,
+  SheetRef,
+  SheetValue,
+  Snapshot,
+  SnapshotRequest,
+  TrackedArea,
+  WriteOptions,
+} from "../port.ts";
+import { dataToJson, validateArea } from "../validate.ts";
+import { HostError, isPayloadTooLarge } from "./errors.ts";
+import { DATA_NS, dataXml, parseDataXml, WORKBOOK_NS } from "./storage.ts";
+
+export const TRACK_PREFIX = "Cellbound_";
+const MAX_BLOCK_ROWS = 20_000;
+
+/** What a snapshot learnt that a commit based on it may use. */
+export interface ExcelBasis {
+  /** Data part ids by key (the first is the one to keep; the others are duplicates to delete). */
+  parts: Map<string, string[]>;
+  /** Lower-case full names (with TRACK_PREFIX) of the tracking names that exist. */
+  names: Set<string>;
+  /** Sheet names by id (a re-pointed name's formula names its sheet). */
+  sheetNames: Map<string, string>;
+}
+
+export interface BatchLimits {
+  /** Request bytes one sync aims for (Excel on the web refuses more than 5 MB). */
+  requestBytes: number;
+  /** Response bytes one read sync aims for (the same limit on responses). */
+  responseBytes: number;
+  /** Cells the first read sync asks for, before the bytes per cell are known. */
+  firstReadCells: number;
+}
+
+type Sync = (ctx: Excel.RequestContext, signal?: AbortSignal) => Promise<void>;
+
+export function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdbff ? (i++, 4) : 3;
+  }
+  return n;
+}
+
+// ---------------------------------------------------------------- snapshot
+
+/** A tracking name's area from its formula, e.g. "=Sheet1!$A$1:$C$9" or "='My Sheet'!$B$2". */
+export function trackedFromFormula(name: string, formula: string, sheets: readonly SheetRef[]): TrackedArea {
+  const short = name.slice(TRACK_PREFIX.length);
+  const ref = formula.replace(/^=/, "");
+  if (ref.includes("#REF!")) return { name: short, sheet: null, area: null };
+  try {
+    const p = parseAddress(ref);
+    const s = sheets.find((x) => x.name === p.sheet);
+    if (!s) return { name: short, sheet: null, area: null };
+    return { name: short, sheet: s, area: { sheetId: s.id, row: p.row, col: p.col, rows: p.rows, cols: p.cols } };
+  } catch {
+    return { name: short, sheet: null, area: null };
+  }
+}
+
+export interface RawSnapshot {
+  workbookName: string;
+  identityXml: string[];
+  /** The identity parts found (loaded: their ids), to update without looking them up again. */
+  identityParts: Excel.CustomXmlPart[];
+  /** The settings mirror's value, when there is one. */
+  mirror: unknown;
+  sheets: SheetRef[];
+  tracked: TrackedArea[];
+  data: Map<string, unknown>;
+  corrupt: string[];
+  values: Snapshot["values"];
+  frozenRows: Map<string, number>;
+  obstacles?: Array<{ area: Area; found: Obstacle[] }>;
+  dateSystem?: 1900 | 1904;
+  basis: ExcelBasis;
+}
+
+/** A piece of an area to read: rows [from, from+rows) of values[index]. */
+interface Piece {
+  index: number;
+  from: number;
+  rows: number;
+}
+
+export async function readSnapshot(
+  ctx: Excel.RequestContext,
+  sync: Sync,
+  req: SnapshotRequest,
+  limits: BatchLimits,
+  settingKey: string,
+  /** Called between the first and second sync with what the first found, to queue writes that ride along. */
+  between?: (found: { identityParts: number; mirror: boolean }) => boolean,
+  supports: (version: string) => boolean = () => true,
+): Promise<RawSnapshot> {
+  const wb = ctx.workbook;
+  wb.load("name");
+  const idParts = wb.customXmlParts.getByNamespace(WORKBOOK_NS).load("items/id");
+  const dataParts = wb.customXmlParts.getByNamespace(DATA_NS).load("items/id");
+  const mirror = wb.settings.getItemOrNullObject(settingKey).load("value");
+  const names = wb.names.load("items/name,items/type,items/formula");
+  const sheets = wb.worksheets.load("items/id,items/name");
+  const frozen = (req.frozenRows ?? []).map((id) => ({
+    id,
+    at: wb.worksheets.getItem(id).freezePanes.getLocationOrNullObject().load("rowIndex,rowCount"),
+  }));
+  // Areas known before anything is read (a placement's target) ride in the first sync.
+  const areas: Area[] = [...(req.areas ?? [])];
+  for (const a of areas) validateArea(a);
+  const reader = new ValueReader(ctx, areas, limits);
+  reader.queue();
+  // Write checks (issue 22): obstacles of each area read, in the sync that first knows the area.
+  const checks: Array<{ area: Area; found: () => Obstacle[] }> = [];
+  const check = (a: Area) => {
+    const ws = wb.worksheets.getItem(a.sheetId);
+    checks.push({ area: a, found: queueObstacles(ws, ws.getRangeByIndexes(a.row, a.col, a.rows, a.cols), supports) });
+  };
+  if (req.writeChecks) for (const a of areas) check(a);
+  const dateSystem = req.writeChecks ? queueDateSystem(ctx) : null;
+  await sync(ctx, req.signal);
+  reader.collect();
+
+  const sheetRefs = sheets.items.map((s) => ({ id: s.id, name: s.name }));
+  const ours = names.items.filter((n) => n.name.toLowerCase().startsWith(TRACK_PREFIX.toLowerCase()));
+  const tracked = ours.map((n) =>
+    n.type === "Error" ? trackedFromFormula(n.name, "=#REF!", []) : trackedFromFormula(n.name, n.formula, sheetRefs),
+  );
+  const wanted = req.trackedValues;
+  for (const t of tracked) {
+    if (!t.area) continue;
+    if (wanted === "all" || (wanted ?? []).some((w) => w.toLowerCase() === t.name.toLowerCase())) {
+      reader.add(t.area);
+      if (req.writeChecks) check(t.area);
+    }
+  }
+  const idXml = idParts.items.map((p) => p.getXml());
+  const dataXmls = dataParts.items.map((p) => ({ id: p.id, xml: p.getXml() }));
+  const queued = between?.({ identityParts: idParts.items.length, mirror: !mirror.isNullObject }) ?? false;
+  // Sync 2 carries the XML, what `between` queued, and the values; more syncs only while values remain.
+  let first = true;
+  while (first || !reader.done()) {
+    reader.queue();
+    if (first && idXml.length + dataXmls.length === 0 && reader.done() && !queued && checks.length === areas.length) break; // nothing to ask: no round trip
+    first = false;
+    await sync(ctx, req.signal).catch((e: unknown) => {
+      if (!isPayloadTooLarge(e) || !reader.shrink()) throw e;
+    });
+    reader.collect();
+  }
+
+  const data = new Map<string, unknown>();
+  const parts = new Map<string, string[]>();
+  const corrupt: string[] = [];
+  for (const { id, xml } of dataXmls) {
+    const d = parseDataXml(xml.value);
+    if (!d) continue;
+    const ids = parts.get(d.key) ?? [];
+    ids.push(id);
+    parts.set(d.key, ids);
+    if (ids.length > 1) continue; // the first part of a key is the one getData reads
+    try {
+      data.set(d.key, JSON.parse(d.json) as unknown);
+    } catch {
+      corrupt.push(d.key);
+    }
+  }
+  return {
+    workbookName: wb.name,
+    identityXml: idXml.map((x) => x.value),
+    identityParts: idParts.items,
+    mirror: mirror.isNullObject ? undefined : mirror.value,
+    sheets: sheetRefs,
+    tracked,
+    data,
+    corrupt,
+    values: reader.result(),
+    frozenRows: new Map(frozen.map((f) => [f.id, f.at.isNullObject || f.at.rowIndex !== 0 ? 0 : f.at.rowCount])),
+    ...(req.writeChecks ? { obstacles: checks.map((c) => ({ area: c.area, found: c.found() })) } : {}),
+    ...(dateSystem ? { dateSystem: dateSystem() } : {}),
+    basis: { parts, names: new Set(ours.map((n) => n.name.toLowerCase())), sheetNames: new Map(sheetRefs.map((x) => [x.id, x.name])) },
+  };
+}
+
+/**
+ * Reads areas' values in as few syncs as the response limit allows: each sync asks for pieces (row
+ * blocks) up to a cell budget, which adapts to the bytes per cell seen so far.
+ */
+class ValueReader {
+  private readonly areas: Area[] = [];
+  private readonly grids: SheetValue[][][] = [];
+  private pending: Piece[] = [];
+  private inFlight: Array<{ piece: Piece; range: Excel.Range }> = [];
+  private budget: number;
+  constructor(
+    private readonly ctx: Excel.RequestContext,
+    areas: readonly Area[],
+    private readonly limits: BatchLimits,
+  ) {
+    this.budget = limits.firstReadCells;
+    for (const a of areas) this.add(a);
+  }
+  add(area: Area): void {
+    const index = this.areas.push(area) - 1;
+    this.grids.push(new Array<SheetValue[]>(area.rows));
+    this.pending.push({ index, from: 0, rows: area.rows });
+  }
+  /** Queue loads for the next pieces, up to the budget (at least one row). */
+  queue(): void {
+    let cells = 0;
+    while (this.pending.length > 0 && cells < this.budget) {
+      const p = this.pending[0]!;
+      const a = this.areas[p.index]!;
+      const fit = Math.max(1, Math.min(p.rows, MAX_BLOCK_ROWS, Math.floor((this.budget - cells) / a.cols)));
+      if (fit < p.rows && cells > 0 && fit * a.cols < this.budget / 4) break; // a sliver: leave it to the next sync
+      const piece = { index: p.index, from: p.from, rows: fit };
+      if (fit === p.rows) this.pending.shift();
+      else this.pending[0] = { index: p.index, from: p.from + fit, rows: p.rows - fit };
+      const range = this.ctx.workbook.worksheets.getItem(a.sheetId).getRangeByIndexes(a.row + piece.from, a.col, piece.rows, a.cols);
+      range.load("values");
+      this.inFlight.push({ piece, range });
+      cells += piece.rows * a.cols;
+    }
+  }
+  /** After a sync: take the values read, and fit the budget to their size. */
+  collect(): void {
+    let cells = 0,
+      bytes = 0;
+    for (const { piece, range } of this.inFlight) {
+      const values = range.values as SheetValue[][] | null;
+      if (!Array.isArray(values) || values.length !== piece.rows)
+        throw new HostError(
+          "UnexpectedResponse",
+          `Excel returned ${Array.isArray(values) ? values.length : "no"} rows for a block of ${piece.rows}`,
+        );
+      const grid = this.grids[piece.index]!;
+      for (let r = 0; r < piece.rows; r++) grid[piece.from + r] = values[r]!;
+      cells += piece.rows * (values[0]?.length ?? 0);
+      bytes += utf8Length(JSON.stringify(values));
+    }
+    this.inFlight = [];
+    if (cells > 0) this.budget = Math.max(1, Math.floor(this.limits.responseBytes / Math.max(2, bytes / cells)));
+  }
+  /** Excel refused the last sync as too large: put its pieces back, halve the budget. False when nothing can shrink. */
+  shrink(): boolean {
+    const total = this.inFlight.reduce((n, f) => n + f.piece.rows, 0);
+    if (total <= 1) return false;
+    this.pending = [...this.inFlight.map((f) => f.piece), ...this.pending];
+    this.inFlight = [];
+    this.budget = Math.max(1, Math.floor(this.budget / 2));
+    return true;
+  }
+  done(): boolean {
+    return this.pending.length === 0 && this.inFlight.length === 0;
+  }
+  result(): Snapshot["values"] {
+    return this.areas.map((area, i) => ({ area, grid: this.grids[i]! }));
+  }
+}
+
+// ---------------------------------------------------------------- commit
+
+/** One unit of a sync: queues its Office.js commands; `after` runs once its sync succeeded. */
+interface Op {
+  bytes: number;
+  queue(ctx: Excel.RequestContext, s: SyncScope): void;
+  /** A write block cut in two, for when Excel refuses a sync that holds only it (null: one row). */
+  split?: () => Op[] | null;
+  progress?: () => void;
+  cells: number;
+  /**
+   * A block written under keepFormats that holds numbers or booleans: the formats it must read first,
+   * so that no number lands in a cell formatted "@" (text-format.ts), and what to do with them.
+   */
+  formatsFirst?: { area: Area; use(current: string[][]): void };
+  /** Work that needs what this op's sync did (the width fit after a style with autofit). */
+  after?: (ctx: Excel.RequestContext) => Promise<void>;
+}
+
+/** Facts learnt during one sync that become true only when it succeeds (parts added, names). */
+interface SyncScope {
+  added: Map<string, Excel.CustomXmlPart>;
+  /** Lower-case tracking names added (true) or deleted (false) by this sync. */
+  names: Map<string, boolean>;
+}
+
+export async function runCommit(
+  ctx: Excel.RequestContext,
+  sync: Sync,
+  commands: readonly Command[],
+  basis: ExcelBasis | null,
+  limits: BatchLimits,
+  o: { signal?: AbortSignal; calcSuspend: boolean; screenSuspend: boolean },
+): Promise<CommitStats> {
+  const stats: CommitStats = { syncs: 0, maxSyncBytes: 0, bytes: 0, cellsWritten: 0 };
+  if (commands.length === 0) return stats;
+  // The basis is kept true as the commit goes (parts added, duplicates deleted, names added or
+  // deleted), so the next commit planned on the same snapshot needs no look-up either.
+  const known = basis ?? (await lookUp(ctx, sync, commands, o.signal, stats));
+  // Parts by key as they are now (after each successful sync), and names that exist.
+  const parts = new Map<string, Excel.CustomXmlPart>();
+  const extras: Excel.CustomXmlPart[] = [];
+  for (const [key, ids] of known.parts) {
+    parts.set(key, ctx.workbook.customXmlParts.getItem(ids[0]!));
+    for (const id of ids.slice(1)) extras.push(ctx.workbook.customXmlParts.getItem(id));
+  }
+  const names = known.names;
+  let extrasDeleted = false;
+  const ops: Op[] = [];
+  commands.forEach((c) =>
+    ops.push(
+      ...opsOf(c, {
+        maxBytes: limits.requestBytes,
+        sheetNames: known.sheetNames,
+        parts,
+        names,
+        deleteExtras: () => (extrasDeleted ? [] : ((extrasDeleted = true), extras)),
+      }),
+    ),
+  );
+
+  let i = 0;
+  let budget = limits.requestBytes;
+  let screen = o.screenSuspend;
+  while (i < ops.length) {
+    o.signal?.throwIfAborted();
+    // Take ops up to the budget (at least one).
+    let j = i,
+      bytes = 0;
+    while (j < ops.length && (j === i || bytes + ops[j]!.bytes <= budget)) bytes += ops[j++]!.bytes;
+    const guarded = ops.slice(i, j).filter((op) => op.formatsFirst);
+    if (guarded.length) stats.syncs += await readFormatsFirst(ctx, sync, guarded, o.signal);
+    const scope: SyncScope = { added: new Map(), names: new Map() };
+    if (screen) ctx.application.suspendScreenUpdatingUntilNextSync();
+    if (o.calcSuspend && ops.slice(i, j).some((op) => op.cells > 0)) ctx.application.suspendApiCalculationUntilNextSync();
+    for (let k = i; k < j; k++) ops[k]!.queue(ctx, scope);
+    // Every round trip counts, a refused one too.
+    stats.syncs++;
+    stats.bytes += bytes;
+    stats.maxSyncBytes = Math.max(stats.maxSyncBytes, bytes);
+    try {
+      await sync(ctx, o.signal);
+    } catch (e) {
+      if (!isPayloadTooLarge(e)) throw e;
+      // Refused whole, nothing applied: send less.
+      if (j - i > 1) {
+        budget = Math.max(1, Math.floor(bytes / 2));
+        continue;
+      }
+      const half = ops[i]!.split?.() ?? null;
+      if (!half) throw e;
+      ops.splice(i, 1, ...half);
+      continue;
+    }
+    screen = false;
+    for (const [key, part] of scope.added) {
+      parts.set(key, part);
+      known.parts.set(key, [part.id]);
+    }
+    if (extrasDeleted) for (const [key, ids] of known.parts) known.parts.set(key, ids.slice(0, 1));
+    for (const [name, exists] of scope.names) {
+      if (exists) names.add(name);
+      else names.delete(name);
+    }
+    for (let k = i; k < j; k++) {
+      stats.cellsWritten += ops[k]!.cells;
+      ops[k]!.progress?.();
+    }
+    for (let k = i; k < j; k++) {
+      const after = ops[k]!.after;
+      if (!after) continue;
+      await after(ctx);
+      stats.syncs += 2;
+    }
+    i = j;
+    budget = limits.requestBytes;
+  }
+  return stats;
+}
+
+/**
+ * The formats of every block of a sync that gets numbers under keepFormats, read in as few syncs as the
+ * answer limit allows (FORMAT_READ_CELLS a sync), then handed to the blocks. Returns the syncs it took.
+ */
+async function readFormatsFirst(ctx: Excel.RequestContext, sync: Sync, ops: Op[], signal?: AbortSignal): Promise<number> {
+  const pieces: Array<{ op: number; range: Excel.Range; cells: number }> = [];
+  ops.forEach((op, k) => {
+    const a = op.formatsFirst!.area;
+    const step = Math.max(1, Math.floor(FORMAT_READ_CELLS / a.cols));
+    for (let r = 0; r < a.rows; r += step) {
+      const rows = Math.min(step, a.rows - r);
+      pieces.push({ op: k, range: range(ctx, { ...a, row: a.row + r, rows }), cells: rows * a.cols });
+    }
+  });
+  let syncs = 0;
+  for (let i = 0; i < pieces.length;) {
+    let cells = 0,
+      j = i;
+    while (j < pieces.length && (j === i || cells + pieces[j]!.cells <= FORMAT_READ_CELLS)) cells += pieces[j++]!.cells;
+    for (let k = i; k < j; k++) pieces[k]!.range.load("numberFormat");
+    syncs++;
+    await sync(ctx, signal);
+    i = j;
+  }
+  ops.forEach((op, k) => {
+    op.formatsFirst!.use(pieces.filter((p) => p.op === k).flatMap((p) => p.range.numberFormat as string[][]));
+    delete op.formatsFirst;
+  });
+  return syncs;
+}
+
+/** Without a snapshot: find the data parts and names the commands touch (one or two syncs). */
+async function lookUp(
+  ctx: Excel.RequestContext,
+  sync: Sync,
+  commands: readonly Command[],
+  signal: AbortSignal | undefined,
+  stats: CommitStats,
+): Promise<ExcelBasis> {
+  const basis: ExcelBasis = { parts: new Map(), names: new Set(), sheetNames: new Map() };
+  const wantsData = commands.some((c) => c.kind === "data");
+  const wantsNames = commands.some((c) => c.kind === "track" || c.kind === "untrack");
+  if (!wantsData && !wantsNames) return basis;
+  const dataParts = wantsData ? ctx.workbook.customXmlParts.getByNamespace(DATA_NS).load("items/id") : null;
+  const names = wantsNames ? ctx.workbook.names.load("items/name") : null;
+  const sheets = wantsNames ? ctx.workbook.worksheets.load("items/id,items/name") : null;
+  await sync(ctx, signal);
+  stats.syncs++;
+  for (const n of names?.items ?? []) basis.names.add(n.name.toLowerCase());
+  for (const w of sheets?.items ?? []) basis.sheetNames.set(w.id, w.name);
+  if (dataParts && dataParts.items.length > 0) {
+    const xmls = dataParts.items.map((p) => ({ id: p.id, xml: p.getXml() }));
+    await sync(ctx, signal);
+    stats.syncs++;
+    for (const { id, xml } of xmls) {
+      const d = parseDataXml(xml.value);
+      if (d) basis.parts.set(d.key, [...(basis.parts.get(d.key) ?? []), id]);
+    }
+  }
+  return basis;
+}
+
+interface OpState {
+  maxBytes: number;
+  sheetNames: Map<string, string>;
+  parts: Map<string, Excel.CustomXmlPart>;
+  names: Set<string>;
+  deleteExtras(): Excel.CustomXmlPart[];
+}
+
+function opsOf(c: Command, st: OpState): Op[] {
+  switch (c.kind) {
+    case "data": {
+      const xml = dataXml(c.key, dataToJson(c.key, c.value));
+      return [
+        {
+          bytes: utf8Length(xml) + 64,
+          cells: 0,
+          queue: (ctx, scope) => {
+            const part = scope.added.get(c.key) ?? st.parts.get(c.key);
+            if (part) part.setXml(xml);
+            else scope.added.set(c.key, ctx.workbook.customXmlParts.add(xml).load("id"));
+            for (const extra of st.deleteExtras()) extra.delete();
+          },
+        },
+      ];
+    }
+    case "write":
+      return writeOps(c, st.maxBytes);
+    case "clear":
+      return [
+        {
+          bytes: 128,
+          cells: 0,
+          queue: (ctx) => range(ctx, c.area).clear("All"),
+        },
+      ];
+    case "style":
+      return [
+        {
+          bytes: styleBytes(c.area, c.style.columnFormats),
+          cells: 0,
+          queue: (ctx) => applyStyle(range(ctx, c.area), c.area, { ...c.style, autofit: false }),
+          // autofitColumns() would fit whole columns: fit the area's own text once it is written (autofit.ts).
+          ...(c.style.autofit
+            ? { after: (ctx: Excel.RequestContext) => fitColumnsToCells(ctx, ctx.workbook.worksheets.getItem(c.area.sheetId), c.area) }
+            : {}),
+        },
+      ];
+    case "freeze":
+      return [{ bytes: 128, cells: 0, queue: (ctx) => ctx.workbook.worksheets.getItem(c.sheetId).freezePanes.freezeRows(c.rows) }];
+    case "track": {
+      const full = TRACK_PREFIX + c.name;
+      return [
+        {
+          bytes: 256,
+          cells: 0,
+          queue: (ctx, scope) => {
+            const key = full.toLowerCase();
+            // Re-point an existing name in one command, never delete-then-add (a failing sync keeps a prefix: replace.ts).
+            const existing = (scope.names.get(key) ?? st.names.has(key)) ? ctx.workbook.names.getItem(full) : null;
+            queueTrackName(ctx, existing, full, range(ctx, c.area), st.sheetNames.get(c.area.sheetId) ?? "", c.area);
+            scope.names.set(key, true);
+          },
+        },
+      ];
+    }
+    case "untrack": {
+      const full = TRACK_PREFIX + c.name;
+      return [
+        {
+          bytes: 128,
+          cells: 0,
+          queue: (ctx, scope) => {
+            const key = full.toLowerCase();
+            if (!(scope.names.get(key) ?? st.names.has(key))) return;
+            ctx.workbook.names.getItem(full).delete();
+            scope.names.set(key, false);
+          },
+        },
+      ];
+    }
+  }
+}
+
+function range(ctx: Excel.RequestContext, a: Area): Excel.Range {
+  return ctx.workbook.worksheets.getItem(a.sheetId).getRangeByIndexes(a.row, a.col, a.rows, a.cols);
+}
+
+function styleBytes(a: Area, formats: ReadonlyArray<string | null> | undefined): number {
+  return 128 + (formats ? a.rows * utf8Length(JSON.stringify(formats)) : 0);
+}
+
+export function applyStyle(r: Excel.Range, area: Area, style: import("../port.ts").AreaStyle): void {
+  const formats = style.columnFormats;
+  if (formats?.some((f) => f !== null)) {
+    // One row of formats repeated: null leaves a column as it is.
+    const row = Array.from({ length: area.cols }, (_, c) => formats[c] ?? null);
+    r.numberFormat = Array.from({ length: area.rows }, () => row) as unknown as string[][];
+  }
+  if (style.bold !== undefined) r.format.font.bold = style.bold;
+  if (style.fill === null) r.format.fill.clear();
+  else if (style.fill !== undefined) r.format.fill.color = style.fill;
+}
+
+/** A write as blocks that end on chunk boundaries (breakRows) and stay under the request budget. */
+function writeOps(c: Extract<Command, { kind: "write" }>, maxBytes: number): Op[] {
+  const grid = c.grid;
+  const options: WriteOptions = c.options ?? {};
+  const rows = grid.length;
+  const cols = grid[0]?.length ?? 0;
+  if (rows === 0 || cols === 0) return [];
+  // keepFormats: null in a numberFormat array leaves that cell's format as it is.
+  const formatOf = (col: number): string | null => (options.keepFormats ? null : (options.columnFormats?.[col] ?? "General"));
+  // Strings always get the text format "@" (before the values, in the same sync), so Excel stores them
+  // as typed — never a formula, number, date, boolean or error — in every locale.
+  const formats = grid.map((row) => row.map((v, col) => (typeof v === "string" && v !== "" ? "@" : formatOf(col))));
+  const rowBytes = grid.map((row, r) => utf8Length(JSON.stringify(row)) + utf8Length(JSON.stringify(formats[r])) + 2);
+  const breaks = (options.breakRows ?? []).filter((r) => r > 0 && r < rows);
+  // One op per chunk span between break rows (a span over the budget is cut by bytes): the packer puts
+  // as many as fit in a sync, so every sync ends on a chunk boundary unless one chunk alone is too large.
+  const starts = [0, ...breaks, rows];
+  const ops: Op[] = [];
+  for (let k = 0; k + 1 < starts.length; k++) {
+    let from = starts[k]!;
+    while (from < starts[k + 1]!) {
+      let count = 0,
+        bytes = 0;
+      while (from + count < starts[k + 1]! && count < MAX_BLOCK_ROWS && (count === 0 || bytes + rowBytes[from + count]! <= maxBytes))
+        bytes += rowBytes[from + count++]!;
+      ops.push(blockOp(c, from, count, formats, rowBytes, rows));
+      from += count;
+    }
+  }
+  return ops;
+}
+
+function blockOp(
+  c: Extract<Command, { kind: "write" }>,
+  from: number,
+  count: number,
+  formats: (string | null)[][],
+  rowBytes: number[],
+  total: number,
+): Op {
+  const cols = c.grid[0]!.length;
+  let bytes = 0;
+  for (let r = from; r < from + count; r++) bytes += rowBytes[r]!;
+  const onProgress = c.options?.onProgress;
+  let blockFormats: Array<Array<string | null>> = formats.slice(from, from + count);
+  const rows = c.grid.slice(from, from + count);
+  const guard = c.options?.keepFormats && hasNonText(rows);
+  return {
+    bytes,
+    cells: count * cols,
+    ...(guard
+      ? {
+          formatsFirst: {
+            area: { sheetId: c.at.sheetId, row: c.at.row + from, col: c.at.col, rows: count, cols },
+            use: (current: string[][]) => {
+              blockFormats = clearTextFormat(blockFormats, rows, current, (col) => c.options?.columnFormats?.[col] ?? "General");
+            },
+          },
+        }
+      : {}),
+    queue: (ctx) => {
+      const r = ctx.workbook.worksheets.getItem(c.at.sheetId).getRangeByIndexes(c.at.row + from, c.at.col, count, cols);
+      r.numberFormat = blockFormats as string[][];
+      r.values = rows as SheetValue[][];
+    },
+    ...(onProgress ? { progress: () => onProgress(from + count, total) } : {}),
+    split: () => {
+      if (count <= 1) return null;
+      const half = count >> 1;
+      return [blockOp(c, from, half, formats, rowBytes, total), blockOp(c, from + half, count - half, formats, rowBytes, total)];
+    },
+  };
+}
+
+export function describeCommands(commands: readonly Command[]): string {
+  const w = commands.filter((c): c is Extract<Command, { kind: "write" }> => c.kind === "write");
+  if (w.length === 1) {
+    const c = w[0]!;
+    return `writing ${c.grid.length}×${c.grid[0]?.length ?? 0} cells at ${areaA1({ ...c.at, rows: Math.max(1, c.grid.length), cols: Math.max(1, c.grid[0]?.length ?? 1) })}`;
+  }
+  if (w.length > 1) return `writing ${w.length} blocks of cells`;
+  if (commands.some((c) => c.kind === "track")) return "tracking a placement";
+  if (commands.some((c) => c.kind === "data")) return "storing Cellbound's workbook data";
+  return "updating the sheet";
+}

@@ -1,0 +1,61 @@
+// Numbers written into text-formatted cells (issue 22, item 1).
+//
+// Excel stores a number or boolean written into a cell whose number format is text ("@") as the text of
+// the number: SUM skips it and the value reads back as a string, so the fingerprint of what Cellbound
+// wrote never matches what it reads. Cellbound's own writes leave "@" behind on every cell that once
+// held a string, and a refresh keeps the user's formats (keepFormats), so a later number can land in
+// such a cell (columns reordered, header rows moved, a column that once held an error string).
+//
+// The writer therefore reads the number formats of the cells it is about to fill with numbers, booleans
+// (dates are numbers) and resets "@" on exactly those cells to the column's format (or General); every
+// other format the user chose is kept. One extra load per write block, only when keepFormats is set and
+// the block holds a non-string value.
+
+import type { SheetValue } from "../port.ts";
+
+/** True when a block has a value Excel would store as text under "@" (a number or a boolean). */
+export function hasNonText(rows: ReadonlyArray<ReadonlyArray<SheetValue>>): boolean {
+  return rows.some((row) => row.some((v) => typeof v === "number" || typeof v === "boolean"));
+}
+
+/** Cells per format read: at ~10 response bytes a cell ("General" as JSON), well under the 5 MB response limit. */
+export const FORMAT_READ_CELLS = 200_000;
+
+/**
+ * The number formats of a block, read in pieces of at most FORMAT_READ_CELLS cells (one sync each):
+ * a write block is sized by its request, and its formats' answer can be larger than that.
+ */
+export async function readNumberFormats(
+  ctx: Excel.RequestContext,
+  sheet: Excel.Worksheet,
+  at: { row: number; col: number; rows: number; cols: number },
+): Promise<{ formats: string[][]; syncs: number }> {
+  const step = Math.max(1, Math.floor(FORMAT_READ_CELLS / at.cols));
+  const formats: string[][] = [];
+  let syncs = 0;
+  for (let r = 0; r < at.rows; r += step) {
+    const range = sheet.getRangeByIndexes(at.row + r, at.col, Math.min(step, at.rows - r), at.cols).load("numberFormat");
+    syncs++;
+    await ctx.sync();
+    formats.push(...(range.numberFormat as string[][]));
+  }
+  return { formats, syncs };
+}
+
+/**
+ * The number formats to send with a block: `planned` (null = keep the cell's format), except that a
+ * cell about to receive a number or boolean while it is formatted "@" gets `fallback(col)` instead.
+ */
+export function clearTextFormat(
+  planned: ReadonlyArray<ReadonlyArray<string | null>>,
+  rows: ReadonlyArray<ReadonlyArray<SheetValue>>,
+  current: ReadonlyArray<ReadonlyArray<string>>,
+  fallback: (col: number) => string,
+): Array<Array<string | null>> {
+  return planned.map((row, r) =>
+    row.map((f, c) => {
+      const v = rows[r]![c];
+      return f === null && (typeof v === "number" || typeof v === "boolean") && current[r]?.[c] === "@" ? fallback(c) : f;
+    }),
+  );
+}

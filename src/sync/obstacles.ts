@@ -1,0 +1,80 @@
+// The engine's pre-write checks (issue 22): obstacles in a target (item 8: merged cells, a table, a
+// protected sheet) and the workbook's date system (item 10). Empty merged or protected cells pass the overwrite check (it reads values), and Excel
+// then refuses the write halfway — after the journal and the tracking name. Place and refresh call
+// `refuseObstacles` once, before anything is written, and stop with a message naming the obstacle.
+
+import { areaA1 } from "../host/a1.ts";
+import { isDateFormat } from "../host/number-format.ts";
+import type { Area, Obstacle, SheetPort } from "../host/port.ts";
+import { NotRefreshed } from "./queue.ts";
+
+/** The target holds something Excel refuses to write over; nothing was written. */
+export class TargetObstacle extends NotRefreshed {
+  constructor(
+    reason: string,
+    readonly obstacles: readonly Obstacle[],
+  ) {
+    super(reason);
+    this.name = "TargetObstacle";
+  }
+}
+
+function describeObstacles(found: readonly Obstacle[], sheetName: string): { what: string; fix: string } {
+  const merged = found.filter((o) => o.kind === "merged").map((o) => o.address);
+  const tables = found.filter((o) => o.kind === "table").map((o) => o.name ?? "");
+  const parts: string[] = [];
+  const fixes: string[] = [];
+  if (found.some((o) => o.kind === "protected")) {
+    parts.push(`the sheet ${sheetName} is protected`);
+    fixes.push("unprotect the sheet (Review › Unprotect Sheet)");
+  }
+  if (merged.length) {
+    parts.push(`it holds merged cells (${merged.slice(0, 5).join(", ")}${merged.length > 5 ? ", …" : ""})`);
+    fixes.push("unmerge them");
+  }
+  if (tables.length) {
+    parts.push(`it overlaps ${tables.map((t) => `the table ${t}`).join(", ")}`);
+    fixes.push("choose cells outside the table");
+  }
+  return { what: parts.join("; "), fix: fixes.join(", or ") };
+}
+
+/** Throws TargetObstacle when the area holds merged cells, a table or lies on a protected sheet. */
+export async function refuseObstacles(port: SheetPort, area: Area, sheetName: string): Promise<void> {
+  if (!port.obstacles) return;
+  const found = await port.obstacles(area);
+  if (!found.length) return;
+  const { what, fix } = describeObstacles(found, sheetName);
+  throw new TargetObstacle(
+    `Cellbound cannot write to ${sheetName}!${areaA1(area)}: ${what}. Nothing was changed; ${fix}, or place the report elsewhere.`,
+    found,
+  );
+}
+
+/**
+ * Throws TargetObstacle when the workbook uses the 1904 date system and the report has date columns:
+ * Cellbound writes dates as 1900-system serials, which a 1904 workbook shows 1,462 days later. The
+ * formats are asked for only then (a refresh lays its cells out lazily).
+ */
+export async function refuseDateSystem(port: SheetPort, columnFormats: () => ReadonlyArray<string | null>): Promise<void> {
+  if (!port.dateSystem || (await port.dateSystem()) !== 1904) return;
+  if (!columnFormats().some((f) => f !== null && isDateFormat(f))) return;
+  throw new TargetObstacle(
+    "This workbook uses the 1904 date system, so the report's dates would show 4 years and 1 day late. Nothing was changed; turn off File › Options › Advanced › “Use 1904 date system” (if no other dates in the workbook rely on it), or place a report without dates.",
+    [],
+  );
+}
+
+/**
+ * The engine's one pre-write check (issue 22): obstacles in the target area, then the date system.
+ * Place and refresh call it once each, before the journal, the tracking name or any cell.
+ */
+export async function refuseToWrite(
+  port: SheetPort,
+  area: Area,
+  sheetName: string,
+  columnFormats: () => ReadonlyArray<string | null>,
+): Promise<void> {
+  await refuseObstacles(port, area, sheetName);
+  await refuseDateSystem(port, columnFormats);
+}

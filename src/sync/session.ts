@@ -1,0 +1,340 @@
+// A session: one engine operation's view of the workbook (docs/SYNC.md "Round trips").
+//
+// It opens with one snapshot (the port's read step): identity, sheets, tracked areas, every data key,
+// and the values the operation will compare. It is itself a SheetPort, so the engine's helpers
+// (state.ts, styling.ts, plan reads) run on it unchanged:
+//   - reads are answered from the snapshot when it holds them (a miss sends what is queued, then reads);
+//   - writes — data, cells, clears, styles, tracking — are queued in order and sent by flush() as one
+//     commit; a data write equal to what the workbook holds, or a re-track to the same area, is no
+//     command at all;
+//   - its own queued writes are visible to its own reads (the cache is updated as they are queued).
+// Order is the write-ahead log: a journal entry queued before the cells it covers reaches Excel before
+// them (a failing sync leaves a prefix applied), so batching never weakens the journal (state.ts).
+import type {
+  Area,
+  AreaStyle,
+  AreaStyleRead,
+  Command,
+  CommitStats,
+  Obstacle,
+  ReadOptions,
+  SheetChange,
+  SheetPort,
+  SheetRef,
+  SheetValue,
+  Snapshot,
+  SnapshotRequest,
+  TrackedArea,
+  WorkbookIdentity,
+  WriteOptions,
+  WriteStats,
+} from "../host/port.ts";
+
+export const noCommit: CommitStats = { syncs: 0, maxSyncBytes: 0, bytes: 0, cellsWritten: 0 };
+
+export function addCommitStats(a: CommitStats, b: CommitStats): CommitStats {
+  return {
+    syncs: a.syncs + b.syncs,
+    maxSyncBytes: Math.max(a.maxSyncBytes, b.maxSyncBytes),
+    bytes: a.bytes + b.bytes,
+    cellsWritten: a.cellsWritten + b.cellsWritten,
+  };
+}
+
+/**
+ * Counts the commits of one engine (its sessions' and its own port's): a session planned on a snapshot
+ * is still true only while nobody else of this engine wrote since.
+ */
+export class WriteClock {
+  count = 0;
+}
+
+export class Session implements SheetPort {
+  readonly host: SheetPort["host"];
+  private seen: number;
+  private queue: Command[] = [];
+  private readonly data: Map<string, string>;
+  private tracks: TrackedArea[];
+  private readonly values: Array<{ area: Area; grid: SheetValue[][] }>;
+  /** Round trips and bytes this session's commits took (reads are counted by the port). */
+  stats: CommitStats = noCommit;
+
+  private constructor(
+    private readonly port: SheetPort,
+    private snap: Snapshot,
+    private readonly clock: WriteClock,
+  ) {
+    this.host = port.host;
+    this.seen = clock.count;
+    this.data = new Map([...snap.data].map(([k, v]) => [k, JSON.stringify(v)]));
+    this.tracks = snap.tracked.map((t) => ({ ...t }));
+    this.values = snap.values.map((v) => ({ area: v.area, grid: v.grid }));
+  }
+
+  static async open(port: SheetPort, req: SnapshotRequest = {}, clock = new WriteClock()): Promise<Session> {
+    const seen = clock.count;
+    const s = new Session(port, await port.snapshot(req), clock);
+    s.seen = seen;
+    return s;
+  }
+
+  /** Nothing of this engine wrote to the workbook since this session's snapshot, except the session itself. */
+  get current(): boolean {
+    return this.seen === this.clock.count;
+  }
+
+  /** The port underneath (for work that is not the workbook's cells or data). */
+  get base(): SheetPort {
+    return this.port;
+  }
+
+  /** Does the snapshot hold the values of this area? */
+  holds(area: Area): boolean {
+    return this.values.some((v) => contains(v.area, area));
+  }
+
+  /** Commands queued and not sent yet. */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /** Send what is queued as one commit (nothing when nothing is queued). */
+  async flush(signal?: AbortSignal): Promise<CommitStats> {
+    if (this.queue.length === 0) return noCommit;
+    const commands = coalesce(this.queue);
+    this.queue = [];
+    this.tick();
+    let s: CommitStats;
+    try {
+      s = await this.port.commit(commands, { basis: this.snap, ...(signal ? { signal } : {}) });
+    } catch (e) {
+      this.seen = -1; // what landed is unknown: whoever uses this session next reads the workbook again
+      throw e;
+    }
+    this.stats = addCommitStats(this.stats, s);
+    return s;
+  }
+
+  /** This session writes: others of the engine are no longer current; this one stays current if it was. */
+  private tick(): void {
+    const own = this.current;
+    this.clock.count++;
+    if (own) this.seen = this.clock.count;
+  }
+
+  /** Forget cached values (they may have changed outside this session); data and tracking stay. */
+  forgetValues(): void {
+    this.values.length = 0;
+  }
+
+  // ---- SheetPort: reads from the snapshot --------------------------------------------------
+  async snapshot(req: SnapshotRequest = {}): Promise<Snapshot> {
+    await this.flush(req.signal);
+    this.snap = await this.port.snapshot(req);
+    return this.snap;
+  }
+  async commit(commands: readonly Command[]): Promise<CommitStats> {
+    this.queue.push(...commands);
+    return noCommit;
+  }
+  async identity(): Promise<WorkbookIdentity> {
+    return this.snap.identity;
+  }
+  async forkIdentity(): Promise<WorkbookIdentity> {
+    await this.flush();
+    this.tick();
+    const id = await this.port.forkIdentity();
+    this.snap = { ...this.snap, identity: id };
+    return id;
+  }
+  async sheets(): Promise<SheetRef[]> {
+    return this.snap.sheets.map((s) => ({ ...s }));
+  }
+  selection(): Promise<{ sheet: SheetRef; area: Area }> {
+    return this.port.selection();
+  }
+  async select(area: Area): Promise<void> {
+    await this.flush();
+    await this.port.select(area);
+  }
+  async tracked(): Promise<TrackedArea[]> {
+    return this.tracks.map((t) => ({ ...t }));
+  }
+  async getData(key: string): Promise<unknown> {
+    const json = this.data.get(key);
+    return json === undefined ? undefined : (JSON.parse(json) as unknown);
+  }
+  async *read(area: Area, options: ReadOptions = {}): AsyncIterable<SheetValue[][]> {
+    const hit = this.values.find((v) => contains(v.area, area));
+    if (hit) {
+      yield sliceValues(hit, area);
+      return;
+    }
+    await this.flush(options.signal);
+    const grid: SheetValue[][] = [];
+    for await (const block of this.port.read(area, options)) {
+      grid.push(...block);
+      yield block;
+    }
+    this.values.push({ area, grid });
+  }
+  async readStyle(area: Area): Promise<AreaStyleRead> {
+    await this.flush();
+    return this.port.readStyle(area);
+  }
+  async frozenRows(sheetId: string): Promise<number> {
+    const known = this.snap.frozenRows.get(sheetId);
+    if (known !== undefined) return known;
+    await this.flush();
+    return this.port.frozenRows(sheetId);
+  }
+  /** What would refuse a write to the area: from the snapshot when it checked this area (writeChecks). */
+  async obstacles(area: Area): Promise<Obstacle[]> {
+    const known = this.snap.obstacles?.find((o) => sameArea(o.area, area));
+    if (known) return known.found;
+    await this.flush();
+    return (await this.port.obstacles?.(area)) ?? [];
+  }
+  async dateSystem(): Promise<1900 | 1904> {
+    if (this.snap.dateSystem) return this.snap.dateSystem;
+    return (await this.port.dateSystem?.()) ?? 1900;
+  }
+  async pictures(sheetId: string): Promise<Array<{ name: string; width: number; height: number }>> {
+    return this.port.pictures(sheetId);
+  }
+  onChange(listener: (change: SheetChange) => void): Promise<() => Promise<void>> {
+    return this.port.onChange(listener);
+  }
+
+  // ---- SheetPort: writes are queued -------------------------------------------------------
+  async write(
+    at: Pick<Area, "sheetId" | "row" | "col">,
+    grid: ReadonlyArray<ReadonlyArray<SheetValue>>,
+    options: WriteOptions = {},
+  ): Promise<WriteStats> {
+    const { signal: _signal, ...rest } = options;
+    const rows = grid.length,
+      cols = grid[0]?.length ?? 0;
+    this.queue.push({ kind: "write", at, grid, options: rest });
+    this.patch({ sheetId: at.sheetId, row: at.row, col: at.col, rows, cols }, (r, c) => grid[r]![c]!);
+    return { rows, cols, cells: rows * cols, syncs: 0, maxSyncBytes: 0 };
+  }
+  async clear(area: Area): Promise<void> {
+    this.queue.push({ kind: "clear", area });
+    this.patch(area, () => "");
+  }
+  async style(area: Area, style: AreaStyle): Promise<void> {
+    this.queue.push({ kind: "style", area, style });
+  }
+  async freezeRows(sheetId: string, rows: number): Promise<void> {
+    this.queue.push({ kind: "freeze", sheetId, rows });
+    this.snap.frozenRows.set(sheetId, rows);
+  }
+  async track(name: string, area: Area): Promise<void> {
+    const now = this.tracks.find((t) => t.name.toLowerCase() === name.toLowerCase());
+    if (now?.area && sameArea(now.area, area)) return; // the name already covers it: nothing to send
+    this.queue.push({ kind: "track", name, area });
+    const sheet = this.snap.sheets.find((s) => s.id === area.sheetId) ?? null;
+    this.tracks = [...this.tracks.filter((t) => t !== now), { name, sheet, area: { ...area } }];
+  }
+  async untrack(name: string): Promise<void> {
+    const now = this.tracks.find((t) => t.name.toLowerCase() === name.toLowerCase());
+    if (!now) return;
+    this.queue.push({ kind: "untrack", name });
+    this.tracks = this.tracks.filter((t) => t !== now);
+  }
+  async setData(key: string, value: unknown): Promise<void> {
+    const json = JSON.stringify(value);
+    if (this.data.get(key) === json) return; // the workbook holds it already
+    this.queue.push({ kind: "data", key, value });
+    this.data.set(key, json);
+  }
+  putPicture(name: string, base64: string, at?: Pick<Area, "sheetId" | "row" | "col">): Promise<{ sheetId: string; name: string }> {
+    return this.flush().then(() => this.port.putPicture(name, base64, at));
+  }
+
+  /** Keep cached values true to what this session queued. */
+  private patch(area: Area, value: (r: number, c: number) => SheetValue): void {
+    for (const v of this.values) {
+      if (v.area.sheetId !== area.sheetId) continue;
+      const r0 = Math.max(v.area.row, area.row),
+        r1 = Math.min(v.area.row + v.area.rows, area.row + area.rows);
+      const c0 = Math.max(v.area.col, area.col),
+        c1 = Math.min(v.area.col + v.area.cols, area.col + area.cols);
+      for (let r = r0; r < r1; r++) {
+        const row = v.grid[r - v.area.row]!;
+        for (let c = c0; c < c1; c++) row[c - v.area.col] = value(r - area.row, c - area.col);
+      }
+    }
+  }
+}
+
+/**
+ * Drop data writes that a later write of the same key replaces with no cell command between them
+ * (the journal entry before a write must stay; two state updates in a row need only the last).
+ */
+export function coalesce(commands: readonly Command[]): Command[] {
+  const out: Command[] = [];
+  for (const c of commands) {
+    if (c.kind === "data") {
+      for (let i = out.length - 1; i >= 0; i--) {
+        const prev = out[i]!;
+        if (prev.kind !== "data") break;
+        if (prev.key === c.key) {
+          out.splice(i, 1);
+          break;
+        }
+      }
+    }
+    out.push(c);
+  }
+  return out;
+}
+
+function contains(outer: Area, inner: Area): boolean {
+  return (
+    outer.sheetId === inner.sheetId &&
+    inner.row >= outer.row &&
+    inner.col >= outer.col &&
+    inner.row + inner.rows <= outer.row + outer.rows &&
+    inner.col + inner.cols <= outer.col + outer.cols
+  );
+}
+
+function sameArea(a: Area, b: Area): boolean {
+  return a.sheetId === b.sheetId && a.row === b.row && a.col === b.col && a.rows === b.rows && a.cols === b.cols;
+}
+
+function sliceValues(v: { area: Area; grid: SheetValue[][] }, area: Area): SheetValue[][] {
+  const dr = area.row - v.area.row,
+    dc = area.col - v.area.col;
+  return v.grid.slice(dr, dr + area.rows).map((row) => row.slice(dc, dc + area.cols));
+}
+
+const WRITES = new Set<PropertyKey>([
+  "write",
+  "clear",
+  "style",
+  "freezeRows",
+  "track",
+  "untrack",
+  "setData",
+  "forkIdentity",
+  "putPicture",
+  "commit",
+]);
+
+/** A port whose writes tick the clock (the engine's own port, which check.ts and the pane also use). */
+export function clocked(port: SheetPort, clock: WriteClock): SheetPort {
+  return new Proxy(port, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof v !== "function") return v;
+      if (!WRITES.has(prop)) return (v as (...a: unknown[]) => unknown).bind(target);
+      return (...args: unknown[]) => {
+        clock.count++;
+        return (v as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}

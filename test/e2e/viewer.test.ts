@@ -1,0 +1,63 @@
+// Issue 25 §1 end to end: the real pane in the harness (the Office.js adapter on dev/excel) against
+// the stand-in. The analyst places two shared demo reports; the viewer signs in to the same workbook:
+// both cards are View only, name their owner, offer neither Refresh nor Disconnect, Refresh all is not
+// offered, and no cell changes.
+import { expect as pwExpect } from "playwright/test";
+import type { FrameLocator, Locator, Page } from "playwright";
+import { cellText, clickCell, openHarness, startRig, type Rig } from "./setup.ts";
+
+let rig: Rig;
+let page: Page;
+let pane: FrameLocator;
+
+beforeAll(async () => {
+  rig = await startRig();
+  ({ page, pane } = await openHarness(rig));
+}, 240_000);
+
+afterAll(async () => {
+  await rig?.stop();
+});
+
+const button = (name: string | RegExp, within: FrameLocator | Locator = pane) =>
+  within.getByRole("button", { name, exact: typeof name === "string" });
+const card = (text: string | RegExp) => pane.locator("li.cb-card[data-placement]").filter({ hasText: text });
+
+async function signIn(): Promise<void> {
+  await button("Sign in").click();
+  const use = pane.getByRole("button", { name: /^Use Sales Analytics/ });
+  await pwExpect(button("Refresh all").or(use)).toBeVisible({ timeout: 30_000 });
+  if (await use.isVisible()) await use.click();
+  await pwExpect(pane.getByRole("heading", { name: "Q3 numbers.xlsx" })).toBeVisible({ timeout: 20_000 });
+}
+
+describe("a viewer's workbook (issue 25 §1)", { timeout: 120_000 }, () => {
+  it("the viewer's placements are View only: never refreshed, never disconnected, cells untouched", async () => {
+    await signIn();
+    for (const [cell, name] of [
+      ["B2", "Revenue by month"],
+      ["J2", "Top customers"],
+    ] as const) {
+      await clickCell(page, cell);
+      await button("Reports").click();
+      await pane.getByRole("button", { name: new RegExp(`Place report ${name}`) }).click({ timeout: 20_000 });
+      await pwExpect(card(name)).toContainText("Up to date", { timeout: 30_000 });
+    }
+    const cells = ["B2", "B3", "C3", "J3", "K3"];
+    const before = await Promise.all(cells.map((a) => cellText(page, a)));
+
+    await button("Sign out").click();
+    await pane.getByLabel("API key or access token").fill(rig.platform.info.apiKeys.viewer);
+    await signIn();
+    for (const name of ["Revenue by month", "Top customers"]) {
+      await pwExpect(card(name)).toHaveAttribute("data-status", "viewOnly", { timeout: 20_000 });
+      await pwExpect(card(name)).toContainText("View only");
+      await pwExpect(card(name)).toContainText(/You can view this report but not refresh it — ask Ana Analyst \(.+\) or an admin\./);
+      await pwExpect(button("Refresh", card(name))).toHaveCount(0);
+      await pwExpect(button("Disconnect", card(name))).toHaveCount(0);
+    }
+    await pwExpect(button("Refresh all")).toBeDisabled();
+    await pwExpect(pane.getByText(/Interrupted|403|PUT \/api/)).toHaveCount(0);
+    expect(await Promise.all(cells.map((a) => cellText(page, a)))).toEqual(before);
+  });
+});

@@ -1,0 +1,225 @@
+// dev/excel models the sharp edges of real Excel listed in issue 22 (docs/EXCEL-FIDELITY.md, "Sharp edges"):
+// driven through the Excel API as an add-in would, typed with @types/office-js.
+import { createDevExcel, DevExcelFaults, type DevExcelOptions } from "../../dev/excel/index.ts";
+import { textWidthPoints } from "../../src/host/column-width.ts";
+
+function excel(options: DevExcelOptions = {}) {
+  const dx = createDevExcel(options);
+  return { dx, X: dx.Excel as unknown as typeof Excel, wb: dx.workbook };
+}
+
+describe("dev/excel: numbers written into text-formatted cells", () => {
+  it('a number or boolean written into a cell formatted "@" is stored as its text', async () => {
+    const { X, wb } = excel();
+    await X.run(async (ctx) => {
+      const r = ctx.workbook.worksheets.getItem("Sheet1").getRange("A1:C1");
+      r.numberFormat = [["@", "@", "General"]];
+      r.values = [[42.5, true, 7]];
+      await ctx.sync();
+    });
+    const cells = wb.inspect("Sheet1", "A1:C1");
+    expect(cells.values).toEqual([["42.5", "TRUE", 7]]);
+    expect(cells.valueTypes).toEqual([["String", "String", "Double"]]);
+  });
+});
+
+describe("dev/excel: cell-edit mode", () => {
+  it("a batch fails with InvalidOperationInCellEditMode while the user edits a cell, and nothing is applied", async () => {
+    const { X, wb } = excel();
+    wb.enterCellEdit();
+    const write = X.run(async (ctx) => {
+      ctx.workbook.worksheets.getItem("Sheet1").getRange("A1").values = [[1]];
+      await ctx.sync();
+    });
+    await expect(write).rejects.toMatchObject({ name: "RichApi.Error", code: "InvalidOperationInCellEditMode" });
+    expect(wb.inspect("Sheet1", "A1").values).toEqual([[""]]);
+    wb.leaveCellEdit();
+  });
+
+  it("with delayForCellEdit the batch waits until the user leaves the cell, then runs", async () => {
+    const { X, wb } = excel();
+    wb.enterCellEdit();
+    let done = false;
+    const write = X.run({ delayForCellEdit: true }, async (ctx) => {
+      ctx.workbook.worksheets.getItem("Sheet1").getRange("A1").values = [[1]];
+      await ctx.sync();
+    }).then(() => (done = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(done).toBe(false);
+    expect(wb.inspect("Sheet1", "A1").values).toEqual([[""]]);
+    wb.leaveCellEdit();
+    await write;
+    expect(wb.inspect("Sheet1", "A1").values).toEqual([[1]]);
+  });
+});
+
+describe("dev/excel: a failing sync is not atomic", () => {
+  it("failAtCommand fails the sync at that command: the commands before it stay applied, it and the rest do not", async () => {
+    const faults = new DevExcelFaults();
+    const { X, wb } = excel({ faults });
+    faults.failAtCommand("addName");
+    const run = X.run(async (ctx) => {
+      const ws = ctx.workbook.worksheets.getItem("Sheet1");
+      ws.getRange("A1").values = [[1]];
+      ctx.workbook.names.add("Name_One", ws.getRange("A1"));
+      ws.getRange("A2").values = [[2]];
+      await ctx.sync();
+    });
+    await expect(run).rejects.toMatchObject({ code: "GeneralException" });
+    expect(wb.inspect("Sheet1", "A1:A2").values).toEqual([[1], [""]]);
+    expect(wb.names).toEqual([]);
+  });
+
+  it("NamedItem.formula (ExcelApi 1.7) points a name at another range in one command", async () => {
+    const { X, wb } = excel();
+    await X.run(async (ctx) => {
+      const ws = ctx.workbook.worksheets.getItem("Sheet1");
+      ctx.workbook.names.add("Name_One", ws.getRange("A1"));
+      await ctx.sync();
+      ctx.workbook.names.getItem("Name_One").formula = "=Sheet1!$B$2:$C$4";
+      await ctx.sync();
+    });
+    expect(wb.names[0]!.ref).toMatchObject({ row: 1, col: 1, rows: 3, cols: 2 });
+  });
+});
+
+describe("dev/excel: merged cells, tables, protected sheets, multi-area selections", () => {
+  it("merged areas: getMergedAreasOrNullObject; a write must cover them whole and only the top-left cell keeps a value", async () => {
+    const { X, wb } = excel();
+    wb.mergeCells("Sheet1", "B2:C2");
+    const seen = await X.run(async (ctx) => {
+      const ws = ctx.workbook.worksheets.getItem("Sheet1");
+      const none = ws.getRange("A1").getMergedAreasOrNullObject().load("address");
+      const some = ws.getRange("A1:C3").getMergedAreasOrNullObject().load("address,areaCount");
+      await ctx.sync();
+      return { none: none.isNullObject, address: some.address, count: some.areaCount };
+    });
+    expect(seen).toEqual({ none: true, address: "Sheet1!B2:C2", count: 1 });
+    const part = X.run(async (ctx) => {
+      ctx.workbook.worksheets.getItem("Sheet1").getRange("C2").values = [[1]];
+      await ctx.sync();
+    });
+    await expect(part).rejects.toMatchObject({ code: "InvalidOperation" });
+    await X.run(async (ctx) => {
+      ctx.workbook.worksheets.getItem("Sheet1").getRange("B2:C2").values = [[1, 2]];
+      await ctx.sync();
+    });
+    expect(wb.inspect("Sheet1", "B2:C2").values).toEqual([[1, ""]]);
+  });
+
+  it("a protected sheet refuses writes and formats with AccessDenied; protection.protected reads it", async () => {
+    const { X, wb } = excel();
+    wb.protectSheet("Sheet1");
+    const write = X.run(async (ctx) => {
+      ctx.workbook.worksheets.getItem("Sheet1").getRange("A1").values = [[1]];
+      await ctx.sync();
+    });
+    await expect(write).rejects.toMatchObject({ code: "AccessDenied" });
+    const isProtected = await X.run(async (ctx) => {
+      const p = ctx.workbook.worksheets.getItem("Sheet1").protection.load("protected");
+      await ctx.sync();
+      return p.protected;
+    });
+    expect(isProtected).toBe(true);
+  });
+
+  it("Range.getTables() lists the tables overlapping a range", async () => {
+    const { X, wb } = excel();
+    wb.addTable("Sheet1", "B2:D5", "Orders");
+    const names = await X.run(async (ctx) => {
+      const ws = ctx.workbook.worksheets.getItem("Sheet1");
+      const over = ws.getRange("A1:B2").getTables().load("items/name");
+      const apart = ws.getRange("F1").getTables().load("items/name");
+      await ctx.sync();
+      return [over.items.map((t) => t.name), apart.items.map((t) => t.name)];
+    });
+    expect(names).toEqual([["Orders"], []]);
+  });
+
+  it("getSelectedRange() fails when several areas are selected", async () => {
+    const { X, wb } = excel();
+    wb.selectAreas("Sheet1", ["A1:B2", "D4"]);
+    const read = X.run(async (ctx) => {
+      ctx.workbook.getSelectedRange().load("address");
+      await ctx.sync();
+    });
+    await expect(read).rejects.toMatchObject({ code: "InvalidSelection" });
+  });
+});
+
+describe("dev/excel: autofitColumns fits whole columns", () => {
+  it("the widest used cell of the column counts, also outside the range; columnWidth reads and sets widths", async () => {
+    const { X, wb } = excel();
+    wb.typeInto("Sheet1", "A1", "a long note the user typed above the report");
+    wb.typeInto("Sheet1", "A3", "short");
+    const widths = await X.run(async (ctx) => {
+      const ws = ctx.workbook.worksheets.getItem("Sheet1");
+      ws.getRange("A3:B4").format.autofitColumns();
+      const a = ws.getRange("A3").format.load("columnWidth");
+      const b = ws.getRange("B:B").format.load("columnWidth");
+      await ctx.sync();
+      ws.getRange("C1").format.columnWidth = 100;
+      const c = ws.getRange("C5").format.load("columnWidth");
+      const mixed = ws.getRange("A1:C1").format.load("columnWidth");
+      await ctx.sync();
+      return [a.columnWidth, b.columnWidth, c.columnWidth, mixed.columnWidth];
+    });
+    expect(widths).toEqual([textWidthPoints("a long note the user typed above the report".length), 48, 100, null]);
+  });
+});
+
+describe("dev/excel: the 1904 date system", () => {
+  it("DATE() answers in the workbook's date system and a date-formatted serial shows 1,462 days later", async () => {
+    const { X, wb } = excel();
+    const read = () =>
+      X.run(async (ctx) => {
+        const d = ctx.workbook.functions.date(1904, 1, 2).load("value");
+        const r = ctx.workbook.worksheets.getItem("Sheet1").getRange("A1");
+        r.numberFormat = [["yyyy-mm-dd"]];
+        r.values = [[45292]];
+        r.load("text,values");
+        await ctx.sync();
+        return { date: d.value, text: r.text[0]![0], value: r.values[0]![0] };
+      });
+    expect(await read()).toEqual({ date: 1463, text: "2024-01-01", value: 45292 });
+    wb.date1904 = true;
+    expect(await read()).toEqual({ date: 1, text: "2028-01-02", value: 45292 });
+  });
+});
+
+describe("dev/excel: undo", () => {
+  it("each changing sync is an undo record; with mergeUndoGroup one per Excel.run; reads make none", async () => {
+    const { X, wb } = excel();
+    const twoSyncs = async (ctx: Excel.RequestContext) => {
+      const ws = ctx.workbook.worksheets.getItem("Sheet1");
+      ws.getRange("A1").values = [[1]];
+      await ctx.sync();
+      ws.getRange("A2").values = [[2]];
+      ws.getRange("A1:A2").load("values");
+      await ctx.sync();
+      ws.getRange("A3").load("values");
+      await ctx.sync();
+    };
+    await X.run(twoSyncs);
+    expect(wb.stats.undoRecords).toBe(2);
+    await X.run({ mergeUndoGroup: true }, twoSyncs);
+    expect(wb.stats.undoRecords).toBe(3);
+  });
+
+  it("setting a named item's comment clears the undo stack on Excel on the web, not on desktop", async () => {
+    for (const [platform, cleared] of [
+      ["OfficeOnline", 1],
+      ["PC", 0],
+    ] as const) {
+      const { X, wb } = excel({ platform });
+      await X.run(async (ctx) => {
+        const ws = ctx.workbook.worksheets.getItem("Sheet1");
+        ctx.workbook.names.add("Plain", ws.getRange("A1"));
+        await ctx.sync();
+        ctx.workbook.names.add("Commented", ws.getRange("A2"), "a note");
+        await ctx.sync();
+      });
+      expect(wb.stats.undoStackCleared).toBe(cleared);
+    }
+  });
+});

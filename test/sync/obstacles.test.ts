@@ -1,0 +1,99 @@
+// Targets nobody tested (issue 22, item 8): merged cells, a table, a protected sheet. Place and refresh
+// refuse with a message naming the obstacle before writing anything (no journal, no name, no cell),
+// through the Office.js adapter on dev/excel, which models how Excel refuses those writes.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDevExcel } from "../../dev/excel/index.ts";
+import { loadPlacements } from "../../src/sync/state.ts";
+import { TargetObstacle } from "../../src/sync/obstacles.ts";
+import { at, byStatus, placed, startEnv, wrapDevExcel, type Env } from "./support.ts";
+
+describe("place and refresh refuse targets Excel would refuse or break", () => {
+  let env: Env;
+  let n = 0;
+  const newBook = () => wrapDevExcel(createDevExcel().workbook.saveAsCopy(`https://files.example/obstacle-${++n}.xlsx`));
+  beforeAll(async () => {
+    env = await startEnv();
+  }, 120_000);
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  const obstacles: Array<[string, (wb: ReturnType<typeof newBook>, sheet: string) => void, RegExp]> = [
+    ["empty merged cells", (wb, s) => wb.workbook.mergeCells(s, "C3:D3"), /merged cells \(C3:D3\)/],
+    ["a table", (wb, s) => wb.workbook.addTable(s, "C4:E9", "Orders"), /the table Orders/],
+    ["a protected sheet", (wb, s) => wb.workbook.protectSheet(s), /is protected/],
+  ];
+  for (const [what, make, named] of obstacles) {
+    it(`place onto ${what}: refused, naming it, before anything is written`, async () => {
+      const wb = newBook();
+      const engine = env.engine(wb);
+      const s = wb.user.firstSheetId();
+      make(wb, s);
+      const report = await env.createReport(byStatus());
+      const out = engine.place(report, { at: at(wb, 1, 1) });
+      await expect(out).rejects.toBeInstanceOf(TargetObstacle);
+      await expect(out).rejects.toThrow(named);
+      expect(await loadPlacements(wb.port)).toEqual([]);
+      expect(await wb.port.tracked()).toEqual([]);
+      expect(wb.user.cell(s, 1, 1)).toBe("");
+      const { describeError } = await import("../../src/taskpane/errors.ts");
+      expect(describeError(await out.catch((e: unknown) => e))).toMatchObject({
+        title: "Cellbound cannot write there",
+        detail: expect.stringMatching(named),
+      });
+    });
+  }
+
+  it("a refresh that would grow into merged cells is refused before writing; the placement stays as it was", async () => {
+    const wb = newBook();
+    const engine = env.engine(wb);
+    const s = wb.user.firstSheetId();
+    const p = await placed(engine, await env.createReport(byStatus(2)), at(wb, 0, 0));
+    const before = await loadPlacements(wb.port);
+    wb.workbook.mergeCells(s, "A5:B5");
+    await env.client().updateReport(env.deploymentId, p.reportId, byStatus(10));
+    await expect(engine.refresh(p.key, "ask")).rejects.toThrow(/merged cells \(A5:B5\)/);
+    expect(await loadPlacements(wb.port)).toEqual(before);
+    expect(wb.user.cell(s, 3, 0)).toBe("");
+  });
+});
+
+describe("the 1904 date system", () => {
+  let env: Env;
+  beforeAll(async () => {
+    env = await startEnv();
+  }, 120_000);
+  afterAll(async () => {
+    await env?.close();
+  });
+  const monthly = {
+    jsonQuery: JSON.stringify({
+      measures: ["orders.count"],
+      timeDimensions: [{ dimension: "orders.created_at", granularity: "month" }],
+      order: [["orders.created_at", "asc"]],
+      limit: 3,
+    }),
+  };
+
+  it("a report with dates is refused in a 1904 workbook (its dates would shift 1,462 days); one without dates is placed", async () => {
+    const wb = wrapDevExcel(createDevExcel().workbook.saveAsCopy("https://files.example/mac-1904.xlsx"));
+    wb.workbook.date1904 = true;
+    const engine = env.engine(wb);
+    const s = wb.user.firstSheetId();
+    const out = engine.place(await env.createReport(monthly), { at: at(wb, 0, 0) });
+    await expect(out).rejects.toThrow(/1904 date system/);
+    expect(await loadPlacements(wb.port)).toEqual([]);
+    expect(wb.user.cell(s, 0, 0)).toBe("");
+    await placed(engine, await env.createReport(byStatus()), at(wb, 0, 0));
+  });
+
+  it("a refresh that brings dates into a workbook switched to 1904 is refused before writing", async () => {
+    const wb = wrapDevExcel(createDevExcel().workbook.saveAsCopy("https://files.example/later-1904.xlsx"));
+    const engine = env.engine(wb);
+    const p = await placed(engine, await env.createReport(monthly), at(wb, 0, 0));
+    const before = await loadPlacements(wb.port);
+    wb.workbook.date1904 = true;
+    await expect(engine.refresh(p.key, "overwrite")).rejects.toThrow(/1904 date system/);
+    expect(await loadPlacements(wb.port)).toEqual(before);
+  });
+});
