@@ -37,7 +37,11 @@ try {
   const excel = (): { dx: DevExcel; engine: SyncEngine; sheetId: string } => {
     const dx = createDevExcel({ platform: "OfficeOnline" });
     const port = new ExcelPort({ Excel: dx.Excel as unknown as typeof Excel, Office: dx.Office as unknown as typeof Office });
-    return { dx, engine: new SyncEngine({ port, platform: client, data, deploymentId, queryConcurrency: 4 }), sheetId: dx.workbook.sheets[0]!.id };
+    return {
+      dx,
+      engine: new SyncEngine({ port, platform: client, data, deploymentId, queryConcurrency: 4 }),
+      sheetId: dx.workbook.sheets[0]!.id,
+    };
   };
   const measure = async <T>(dx: DevExcel, fn: () => Promise<T>) => {
     dx.workbook.resetStats();
@@ -65,10 +69,24 @@ try {
     };
   };
   const cols = (n: number, changedId?: number) =>
-    ["id", "status", "amount", "quantity", "customer_id", "product_id", "amount * 2 AS a2", "amount * 3 AS a3", "amount * 4 AS a4", "amount * 5 AS a5"]
+    [
+      "id",
+      "status",
+      "amount",
+      "quantity",
+      "customer_id",
+      "product_id",
+      "amount * 2 AS a2",
+      "amount * 3 AS a3",
+      "amount * 4 AS a4",
+      "amount * 5 AS a5",
+    ]
       .slice(0, n)
-      .map((c) => (c === "amount" && changedId !== undefined ? `CASE WHEN id = ${changedId} THEN amount + 1 ELSE amount END AS amount` : c));
-  const sql = (rows: number, n: number, changedId?: number) => `SELECT ${cols(n, changedId).join(", ")} FROM orders WHERE id <= ${rows} ORDER BY id`;
+      .map((c) =>
+        c === "amount" && changedId !== undefined ? `CASE WHEN id = ${changedId} THEN amount + 1 ELSE amount END AS amount` : c,
+      );
+  const sql = (rows: number, n: number, changedId?: number) =>
+    `SELECT ${cols(n, changedId).join(", ")} FROM orders WHERE id <= ${rows} ORDER BY id`;
 
   // 1. One placement of 2,000 × 3.
   const one = excel();
@@ -77,13 +95,16 @@ try {
   if (place.out.kind !== "placed") throw new Error(`placement failed: ${JSON.stringify(place.out)}`);
   const key = place.out.key;
   const unchanged = await measure(one.dx, () => one.engine.refresh(key, "ask"));
-  if (unchanged.out.kind !== "refreshed" || unchanged.out.stats.cellsWritten !== 0) throw new Error(`unexpected refresh: ${JSON.stringify(unchanged.out)}`);
+  if (unchanged.out.kind !== "refreshed" || unchanged.out.stats.cellsWritten !== 0)
+    throw new Error(`unexpected refresh: ${JSON.stringify(unchanged.out)}`);
 
   // 2. Refresh all of 50 placements of 2,000 × 10 (side by side, one sheet each five).
   const many = excel();
   const reports = [];
   for (let i = 0; i < 50; i++)
-    reports.push(await client.createReport(deploymentId, { name: `Bench 50 #${i + 1}`, title: `Bench 50 #${i + 1}`, sqlQuery: sql(2000, 10) }));
+    reports.push(
+      await client.createReport(deploymentId, { name: `Bench 50 #${i + 1}`, title: `Bench 50 #${i + 1}`, sqlQuery: sql(2000, 10) }),
+    );
   for (const [i, r] of reports.entries()) {
     const out = await many.engine.place(r, { at: { sheetId: many.sheetId, row: 0, col: i * 11 } });
     if (out.kind !== "placed") throw new Error(`placement ${i} failed: ${out.kind}`);
@@ -97,7 +118,11 @@ try {
 
   // 3. A large first placement: when does the first cell land?
   const big = excel();
-  const large = await client.createReport(deploymentId, { name: "Bench 100,000 × 20", title: "Bench 100,000 × 20", sqlQuery: sql(100_000, 10) + "" });
+  const large = await client.createReport(deploymentId, {
+    name: "Bench 100,000 × 20",
+    title: "Bench 100,000 × 20",
+    sqlQuery: sql(100_000, 10) + "",
+  });
   const wide = await client.updateReport(deploymentId, large.id, {
     sqlQuery: `SELECT ${[...cols(10), ...Array.from({ length: 10 }, (_, i) => `amount * ${i + 6} AS b${i}`)].join(", ")} FROM orders WHERE id <= 100000 ORDER BY id`,
   });
@@ -116,7 +141,12 @@ try {
     refreshUnchanged2000x3: unchanged.figures,
     refreshAll50Unchanged: allUnchanged.figures,
     refreshAll50OneValueChanged: allOneChanged.figures,
-    firstPlacement100000x20: { ...bigPlace.figures, dataArrivedMs: round(dataAt), firstCellWrittenMs: round(firstCellAt), firstCellVsData: round(firstCellAt / dataAt) },
+    firstPlacement100000x20: {
+      ...bigPlace.figures,
+      dataArrivedMs: round(dataAt),
+      firstCellWrittenMs: round(firstCellAt),
+      firstCellVsData: round(firstCellAt / dataAt),
+    },
     targets: {
       unchangedRefreshAtMost2Syncs: unchanged.figures.syncs <= 2,
       firstPlacementAtMost5Syncs: place.figures.syncs <= 5,
