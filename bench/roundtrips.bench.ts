@@ -9,31 +9,17 @@
 //      and the largest request of one sync.
 import { spawnPlatform } from "../dev/platform/spawn.ts";
 import { createDevExcel, LATENCY, LATENCY_PROFILES, type DevExcel } from "../dev/excel/index.ts";
-import { createDataClient, createDeploymentTokenManager, createPlatformClient, type DataClient } from "../src/api/index.ts";
 import { ExcelPort } from "../src/host/excel/index.ts";
 import { SyncEngine } from "../src/sync/index.ts";
 import { round, writeResult } from "./lib.ts";
+import { standInClients } from "./stand-in.ts";
 
 const platform = await spawnPlatform();
 try {
-  const deploymentId = platform.info.deployments[0]!.id;
-  const client = createPlatformClient({ baseUrl: platform.info.baseUrl, credential: platform.info.apiKeys.admin });
-  const inner = createDataClient({
-    dataUrl: platform.info.dataUrl,
-    token: createDeploymentTokenManager({ client, deploymentId }),
-    retry: { maxElapsedMs: 600_000 },
-  });
   /** When the last data answer arrived (ms since `t0`). */
   let dataAt = 0;
   let t0 = 0;
-  const data: Pick<DataClient, "fetchLoad" | "fetchSql"> = {
-    fetchLoad: (q, s) => inner.fetchLoad(q, s),
-    async fetchSql(text, o, s) {
-      const out = await inner.fetchSql(text, o, s);
-      dataAt = performance.now() - t0;
-      return out;
-    },
-  };
+  const { deploymentId, client, data } = standInClients(platform, () => (dataAt = performance.now() - t0));
   const excel = (): { dx: DevExcel; engine: SyncEngine; sheetId: string } => {
     const dx = createDevExcel({ platform: "OfficeOnline" });
     const port = new ExcelPort({ Excel: dx.Excel as unknown as typeof Excel, Office: dx.Office as unknown as typeof Office });

@@ -8,11 +8,11 @@
 // (dev/excel's request-size accounting), cells written. Ratios are measured within this run.
 import { spawnPlatform } from "../dev/platform/spawn.ts";
 import { createDevExcel } from "../dev/excel/index.ts";
-import { createDataClient, createDeploymentTokenManager, createPlatformClient, type DataClient } from "../src/api/index.ts";
 import { CHUNK_ROWS } from "../src/checksum/index.ts";
 import { ExcelPort } from "../src/host/excel/index.ts";
 import { SyncEngine } from "../src/sync/index.ts";
 import { round, writeResult } from "./lib.ts";
+import { standInClients } from "./stand-in.ts";
 
 const ROWS = 100_000;
 const base = ["id", "external_ref", "status", "created_at", "quantity", "amount", "is_returned", "customer_id", "product_id"];
@@ -30,25 +30,8 @@ const roundAll = (o: Record<string, number>) => Object.fromEntries(Object.entrie
 // (DuckDB, JSON rendering) does not share the add-in's event loop.
 const platform = await spawnPlatform();
 try {
-  const deploymentId = platform.info.deployments[0]!.id;
-  const client = createPlatformClient({ baseUrl: platform.info.baseUrl, credential: platform.info.apiKeys.admin });
-  const inner = createDataClient({
-    dataUrl: platform.info.dataUrl,
-    token: createDeploymentTokenManager({ client, deploymentId }),
-    retry: { maxElapsedMs: 600_000 },
-  });
   let queryMs = 0;
-  const data: Pick<DataClient, "fetchLoad" | "fetchSql"> = {
-    fetchLoad: (q, s) => inner.fetchLoad(q, s),
-    async fetchSql(text, o, s) {
-      const t = performance.now();
-      try {
-        return await inner.fetchSql(text, o, s);
-      } finally {
-        queryMs += performance.now() - t;
-      }
-    },
-  };
+  const { deploymentId, client, data } = standInClients(platform, (ms) => (queryMs += ms));
   const dx = createDevExcel({ platform: "OfficeOnline" });
   const port = new ExcelPort({ Excel: dx.Excel as unknown as typeof Excel, Office: dx.Office as unknown as typeof Office });
   const engine = new SyncEngine({ port, platform: client, data, deploymentId });

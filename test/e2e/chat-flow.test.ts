@@ -5,7 +5,7 @@
 import path from "node:path";
 import { expect as pwExpect } from "playwright/test";
 import type { FrameLocator, Page } from "playwright";
-import { cellText, clickCell, openHarness, SCREENSHOTS, startRig, type Rig } from "./setup.ts";
+import { cellText, clickCell, openHarness, SCREENSHOTS, startRig, type Rig, signIn } from "./setup.ts";
 
 let rig: Rig;
 let page: Page;
@@ -22,13 +22,6 @@ afterAll(async () => {
 
 const button = (name: string | RegExp) => pane.getByRole("button", { name, exact: typeof name === "string" });
 
-async function signIn(): Promise<void> {
-  await button("Sign in").click();
-  const use = pane.getByRole("button", { name: /^Use / }).first();
-  await pwExpect(button("Refresh all").or(use)).toBeVisible({ timeout: 20_000 });
-  if (await use.isVisible()) await use.click();
-  await pwExpect(button("Chat")).toBeVisible({ timeout: 20_000 });
-}
 
 async function askAgent(question: string): Promise<void> {
   await pane.getByLabel("Ask the agent").fill(question);
@@ -37,7 +30,7 @@ async function askAgent(question: string): Promise<void> {
 
 describe("chat flow", { timeout: 120_000 }, () => {
   it("1. revenue by month: a streamed answer with a chart, then Place in sheet writes every row", async () => {
-    await signIn();
+    await signIn(pane);
     await clickCell(page, "B2");
     await button("Chat").click();
     await askAgent("What was our revenue by month?");
@@ -98,7 +91,7 @@ describe("chat flow", { timeout: 120_000 }, () => {
           .isVisible()
           .catch(() => false)
       )
-        await signIn();
+        await signIn(pane);
       await pwExpect(button("Chat")).toBeVisible({ timeout: 20_000 });
       await button("Chat").click();
       await pwExpect(pane.locator(".cb-chat-user")).toHaveText(["revenue by quarter"], { timeout: 20_000 });

@@ -4,7 +4,7 @@
 import path from "node:path";
 import { expect as pwExpect } from "playwright/test";
 import type { FrameLocator, Page } from "playwright";
-import { cellText, clickCell, openHarness, SCREENSHOTS, startRig, type Rig } from "./setup.ts";
+import { cellText, clickCell, openHarness, SCREENSHOTS, startRig, type Rig, signIn } from "./setup.ts";
 import { ScheduledTaskPage } from "../../src/api/schemas/scheduled-tasks";
 
 let rig: Rig;
@@ -21,17 +21,10 @@ afterAll(async () => {
 
 const button = (name: string | RegExp) => pane.getByRole("button", { name, exact: typeof name === "string" });
 
-async function signIn(): Promise<void> {
-  await button("Sign in").click();
-  const use = pane.getByRole("button", { name: /^Use / }).first();
-  await pwExpect(button("Refresh all").or(use)).toBeVisible({ timeout: 20_000 });
-  if (await use.isVisible()) await use.click();
-  await pwExpect(button("Chat")).toBeVisible({ timeout: 20_000 });
-}
 
 describe("scheduled prompts", { timeout: 180_000 }, () => {
   it("create a weekly task from the question, run it now, open the run's thread, place its answer", async () => {
-    await signIn();
+    await signIn(pane);
     await clickCell(page, "B2");
     await button("Chat").click();
     await pane.getByLabel("Ask the agent").fill("revenue by month every Monday at 8:00");

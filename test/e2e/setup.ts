@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type FrameLocator, type Page } from "playwright";
+import { expect as pwExpect } from "playwright/test";
 import { chromiumPath, CHROMIUM_ARGS } from "../../dev/chromium.ts";
 import { buildHarness, serveDir, type Served } from "../../dev/harness/serve.ts";
 import { demoCommentsUsers, type HarnessConfig } from "../../dev/harness/config.ts";
@@ -133,4 +134,13 @@ export function cellText(page: Page, address: string): Promise<string> {
     ).cellboundHarness.workbook();
     return String(wb.inspect(wb.activeSheetId, a).values[0]![0]);
   }, address);
+}
+
+/** Sign in with the pre-filled credential, choose the deployment when asked, and wait for `ready` (default: the Chat tab). */
+export async function signIn(pane: FrameLocator, ready = pane.getByRole("button", { name: "Chat", exact: true })): Promise<void> {
+  await pane.getByRole("button", { name: "Sign in", exact: true }).click();
+  const use = pane.getByRole("button", { name: /^Use / }).first();
+  await pwExpect(pane.getByRole("button", { name: "Refresh all", exact: true }).or(use)).toBeVisible({ timeout: 20_000 });
+  if (await use.isVisible()) await use.click();
+  await pwExpect(ready).toBeVisible({ timeout: 20_000 });
 }

@@ -32,7 +32,8 @@ import { HostError, isPayloadTooLarge } from "./errors.ts";
 import { DATA_NS, dataXml, parseDataXml, WORKBOOK_NS } from "./storage.ts";
 
 export const TRACK_PREFIX = "Cellbound_";
-const MAX_BLOCK_ROWS = 20_000;
+/** Rows one range of a read or write holds at most. */
+export const MAX_BLOCK_ROWS = 20_000;
 
 /** What a snapshot learnt that a commit based on it may use. */
 export interface ExcelBasis {

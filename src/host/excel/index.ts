@@ -45,7 +45,7 @@ import type {
   SetDataOptions,
 } from "../port.ts";
 import { pictureSize, PortInputError, validateArea, validateDataKey, validateGrid, validatePlacement } from "../validate.ts";
-import { describeCommands, readSnapshot, runCommit, TRACK_PREFIX, trackedFromFormula, type BatchLimits, type ExcelBasis } from "./batch.ts";
+import { describeCommands, MAX_BLOCK_ROWS, readSnapshot, runCommit, TRACK_PREFIX, trackedFromFormula, type BatchLimits, type ExcelBasis } from "./batch.ts";
 import { validateCommands } from "../batch.ts";
 import { HostError, isPayloadTooLarge, wrap } from "./errors.ts";
 import { DataChangedError } from "../port.ts";
@@ -94,7 +94,6 @@ const DEFAULT_READ_BLOCK_CELLS = 100_000;
 const DEFAULT_READ_SYNC_BYTES = 4_000_000;
 /** A minute: longer than a 4 MB request takes on a slow connection, short enough that nobody waits for nothing. */
 export const DEFAULT_SYNC_DEADLINE_MS = 60_000;
-const MAX_BLOCK_ROWS = 20_000;
 
 export class ExcelPort implements SheetPort {
   readonly host: HostKind;

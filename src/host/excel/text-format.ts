@@ -8,8 +8,8 @@
 //
 // The writer therefore reads the number formats of the cells it is about to fill with numbers, booleans
 // (dates are numbers) and resets "@" on exactly those cells to the column's format (or General); every
-// other format the user chose is kept. One extra load per write block, only when keepFormats is set and
-// the block holds a non-string value.
+// other format the user chose is kept. One extra read per commit sync that holds such blocks (batch.ts
+// readFormatsFirst), only when keepFormats is set and a block holds a non-string value.
 
 import type { SheetValue } from "../port.ts";
 
@@ -18,29 +18,8 @@ export function hasNonText(rows: ReadonlyArray<ReadonlyArray<SheetValue>>): bool
   return rows.some((row) => row.some((v) => typeof v === "number" || typeof v === "boolean"));
 }
 
-/** Cells per format read: at ~10 response bytes a cell ("General" as JSON), well under the 5 MB response limit. */
+/** Cells per format read (batch.ts): at ~10 response bytes a cell ("General" as JSON), well under the 5 MB response limit. */
 export const FORMAT_READ_CELLS = 200_000;
-
-/**
- * The number formats of a block, read in pieces of at most FORMAT_READ_CELLS cells (one sync each):
- * a write block is sized by its request, and its formats' answer can be larger than that.
- */
-export async function readNumberFormats(
-  ctx: Excel.RequestContext,
-  sheet: Excel.Worksheet,
-  at: { row: number; col: number; rows: number; cols: number },
-): Promise<{ formats: string[][]; syncs: number }> {
-  const step = Math.max(1, Math.floor(FORMAT_READ_CELLS / at.cols));
-  const formats: string[][] = [];
-  let syncs = 0;
-  for (let r = 0; r < at.rows; r += step) {
-    const range = sheet.getRangeByIndexes(at.row + r, at.col, Math.min(step, at.rows - r), at.cols).load("numberFormat");
-    syncs++;
-    await ctx.sync();
-    formats.push(...(range.numberFormat as string[][]));
-  }
-  return { formats, syncs };
-}
 
 /**
  * The number formats to send with a block: `planned` (null = keep the cell's format), except that a
