@@ -22,7 +22,6 @@ afterAll(async () => {
 
 const button = (name: string | RegExp) => pane.getByRole("button", { name, exact: typeof name === "string" });
 
-
 async function askAgent(question: string): Promise<void> {
   await pane.getByLabel("Ask the agent").fill(question);
   await button("Send").click();

@@ -21,7 +21,6 @@ afterAll(async () => {
 
 const button = (name: string | RegExp) => pane.getByRole("button", { name, exact: typeof name === "string" });
 
-
 describe("scheduled prompts", { timeout: 180_000 }, () => {
   it("create a weekly task from the question, run it now, open the run's thread, place its answer", async () => {
     await signIn(pane);

@@ -45,7 +45,16 @@ import type {
   SetDataOptions,
 } from "../port.ts";
 import { pictureSize, PortInputError, validateArea, validateDataKey, validateGrid, validatePlacement } from "../validate.ts";
-import { describeCommands, MAX_BLOCK_ROWS, readSnapshot, runCommit, TRACK_PREFIX, trackedFromFormula, type BatchLimits, type ExcelBasis } from "./batch.ts";
+import {
+  describeCommands,
+  MAX_BLOCK_ROWS,
+  readSnapshot,
+  runCommit,
+  TRACK_PREFIX,
+  trackedFromFormula,
+  type BatchLimits,
+  type ExcelBasis,
+} from "./batch.ts";
 import { validateCommands } from "../batch.ts";
 import { HostError, isPayloadTooLarge, wrap } from "./errors.ts";
 import { DataChangedError } from "../port.ts";
