@@ -762,6 +762,38 @@ export class DevRange extends DevClientObject<RangeTarget> {
   get format(): DevRangeFormat {
     return new DevRangeFormat(this.context, () => this._target());
   }
+  /**
+   * ExcelApi 1.4: the smallest range holding every used cell of this range, or a null object when none
+   * is. valuesOnly: only cells with a value (or formula) count; otherwise formatted cells count too.
+   */
+  getUsedRangeOrNullObject(valuesOnly = false): DevRange {
+    return new DevRange(
+      this.context,
+      () => {
+        const { sheet, rect } = this._target();
+        let top = -1,
+          bottom = -1,
+          left = Infinity,
+          right = -1;
+        const end = Math.min(rect.row + rect.rows, sheet.rows.length);
+        for (let r = rect.row; r < end; r++) {
+          const row = sheet.rows[r];
+          if (!row) continue;
+          const last = Math.min(rect.col + rect.cols, row.length);
+          for (let c = rect.col; c < last; c++) {
+            const cell = row[c];
+            if (cell === undefined || (valuesOnly && cellValue(cell) === "" && cell.f === undefined)) continue; // a formula counts, even one showing ""
+            if (top < 0) top = r;
+            bottom = r;
+            left = Math.min(left, c);
+            right = Math.max(right, c);
+          }
+        }
+        return top < 0 ? null : { sheet, rect: { row: top, col: left, rows: bottom - top + 1, cols: right - left + 1 } };
+      },
+      true,
+    );
+  }
   /** ExcelApi 1.13: the merged areas overlapping this range, or a null object when there are none. */
   getMergedAreasOrNullObject(): DevRangeAreas {
     if (!versionAtLeast(this.context.env.apiVersion, "1.13"))

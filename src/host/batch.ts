@@ -73,7 +73,22 @@ export async function snapshotVia(port: Basic & ListsDataKeys, req: SnapshotRequ
   for (const area of areas) values.push({ area, grid: await readGrid(port, area, req.signal) });
   const frozenRows = new Map<string, number>();
   for (const id of req.frozenRows ?? []) frozenRows.set(id, await port.frozenRows(id));
-  return { identity, sheets, tracked, data, values, frozenRows };
+  const used: Snapshot["used"] = [];
+  for (const area of req.usedIn ?? []) used.push({ area, used: await port.usedArea(area) });
+  const checks = req.writeChecks && port.obstacles ? port.obstacles.bind(port) : null;
+  const obstacles: Snapshot["obstacles"] = [];
+  if (checks) for (const area of [...areas, ...(req.usedIn ?? [])]) obstacles.push({ area, found: await checks(area) });
+  return {
+    identity,
+    sheets,
+    tracked,
+    data,
+    values,
+    frozenRows,
+    ...(req.usedIn ? { used } : {}),
+    ...(checks ? { obstacles } : {}),
+    ...(req.writeChecks && port.dateSystem ? { dateSystem: await port.dateSystem() } : {}),
+  };
 }
 
 export async function commitVia(port: Basic, commands: readonly Command[], o: CommitOptions = {}): Promise<CommitStats> {

@@ -145,6 +145,12 @@ export interface SnapshotRequest {
   frozenRows?: readonly string[];
   /** Also what would refuse a write to each area whose values are read (obstacles), and the date system. */
   writeChecks?: boolean;
+  /**
+   * Where each of these areas holds anything (usedArea's answer) without reading their values: a large
+   * placement checks that the rows below its first page are empty before it writes that page. With
+   * writeChecks, their obstacles are read too.
+   */
+  usedIn?: readonly Area[];
   signal?: AbortSignal;
 }
 
@@ -161,6 +167,8 @@ export interface Snapshot {
   /** With writeChecks, where the host can tell: obstacles per area read, and the workbook's date system. */
   obstacles?: Array<{ area: Area; found: Obstacle[] }>;
   dateSystem?: 1900 | 1904;
+  /** For each area of `usedIn`: the smallest area holding all its non-empty cells, null when it is empty. */
+  used?: Array<{ area: Area; used: Area | null }>;
   /** Port-private facts a commit based on this snapshot may use (e.g. which parts and names exist). */
   readonly basis?: unknown;
 }
@@ -278,6 +286,11 @@ export interface SheetPort {
    * sheet. Hosts without these (the memory port) may omit it. Checked before place/refresh write.
    */
   obstacles?(area: Area): Promise<Obstacle[]>;
+  /**
+   * The smallest area holding every non-empty cell (a value or a formula) of `area`, null when all are
+   * empty — without reading the values (Excel: Range.getUsedRangeOrNullObject(true)).
+   */
+  usedArea(area: Area): Promise<Area | null>;
   /** The workbook's date system (Excel's "Use 1904 date system"); hosts without one may omit it (1900). */
   dateSystem?(): Promise<1900 | 1904>;
 

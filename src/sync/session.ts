@@ -195,6 +195,13 @@ export class Session implements SheetPort {
     await this.flush();
     return (await this.port.obstacles?.(area)) ?? [];
   }
+  /** Where an area holds anything: from the snapshot when it looked (usedIn). */
+  async usedArea(area: Area): Promise<Area | null> {
+    const known = this.snap.used?.find((u) => sameArea(u.area, area));
+    if (known) return known.used;
+    await this.flush();
+    return this.port.usedArea(area);
+  }
   async dateSystem(): Promise<1900 | 1904> {
     if (this.snap.dateSystem) return this.snap.dateSystem;
     return (await this.port.dateSystem?.()) ?? 1900;

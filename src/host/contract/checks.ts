@@ -579,4 +579,22 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
       checkEqual((await readAll(port, area(sheet, 5, 5, 1, 1))).rows, [[""]], "the write before it did not land");
     },
   },
+  {
+    name: "usedArea: where an area holds values, without reading them; formats alone are not content",
+    async run({ port, sheet }) {
+      const band = area(sheet, 0, 1, 1_000_000, 3);
+      checkEqual(await port.usedArea(band), null, "an empty sheet");
+      await port.write(at(sheet, 4, 2), [["x"], [""], [7]]);
+      await port.write(at(sheet, 9, 0), [["left of the band"]]);
+      await port.style(area(sheet, 20, 1, 2, 3), { columnFormats: ["0.00", "0.00", "0.00"] });
+      checkEqual(await port.usedArea(band), area(sheet, 4, 2, 3, 1), "the used cells' bounding box");
+      checkEqual(await port.usedArea(area(sheet, 7, 1, 100, 3)), null, "below them: empty, formats alone do not count");
+      const snap = await port.snapshot({ usedIn: [band, area(sheet, 7, 1, 100, 3)] });
+      checkEqual(
+        snap.used?.map((u) => u.used),
+        [area(sheet, 4, 2, 3, 1), null],
+        "the snapshot answers the same",
+      );
+    },
+  },
 ];

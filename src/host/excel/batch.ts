@@ -97,6 +97,7 @@ export interface RawSnapshot {
   frozenRows: Map<string, number>;
   obstacles?: Array<{ area: Area; found: Obstacle[] }>;
   dateSystem?: 1900 | 1904;
+  used?: Snapshot["used"];
   basis: ExcelBasis;
 }
 
@@ -140,6 +141,12 @@ export async function readSnapshot(
     checks.push({ area: a, found: queueObstacles(ws, ws.getRangeByIndexes(a.row, a.col, a.rows, a.cols), supports) });
   };
   if (req.writeChecks) for (const a of areas) check(a);
+  // Where the areas of usedIn hold anything, without their values (one load each, first sync).
+  const used = (req.usedIn ?? []).map((a) => {
+    validateArea(a);
+    if (req.writeChecks) check(a);
+    return { area: a, found: queueUsedArea(wb.worksheets.getItem(a.sheetId), a) };
+  });
   const dateSystem = req.writeChecks ? queueDateSystem(ctx) : null;
   await sync(ctx, req.signal);
   reader.collect();
@@ -164,7 +171,7 @@ export async function readSnapshot(
   let first = true;
   while (first || !reader.done()) {
     reader.queue();
-    if (first && idXml.length + dataXmls.length === 0 && reader.done() && !queued && checks.length === areas.length) break; // nothing to ask: no round trip
+    if (first && idXml.length + dataXmls.length === 0 && reader.done() && !queued && checks.length === areas.length + used.length) break; // nothing to ask: no round trip
     first = false;
     await sync(ctx, req.signal).catch((e: unknown) => {
       if (!isPayloadTooLarge(e) || !reader.shrink()) throw e;
@@ -201,8 +208,24 @@ export async function readSnapshot(
     frozenRows: new Map(frozen.map((f) => [f.id, f.at.isNullObject || f.at.rowIndex !== 0 ? 0 : f.at.rowCount])),
     ...(req.writeChecks ? { obstacles: checks.map((c) => ({ area: c.area, found: c.found() })) } : {}),
     ...(dateSystem ? { dateSystem: dateSystem() } : {}),
+    ...(req.usedIn ? { used: used.map((u) => ({ area: u.area, used: u.found() })) } : {}),
     basis: { parts, names: new Set(ours.map((n) => n.name.toLowerCase())), sheetNames: new Map(sheetRefs.map((x) => [x.id, x.name])) },
   };
+}
+
+/**
+ * Queue Range.getUsedRangeOrNullObject(true) (values only: a formatted empty cell is not used) for an
+ * area; the returned function gives the used area after the next sync, null when the area is empty.
+ */
+export function queueUsedArea(ws: Excel.Worksheet, a: Area): () => Area | null {
+  const used = ws
+    .getRangeByIndexes(a.row, a.col, a.rows, a.cols)
+    .getUsedRangeOrNullObject(true)
+    .load("rowIndex,columnIndex,rowCount,columnCount");
+  return () =>
+    used.isNullObject
+      ? null
+      : { sheetId: a.sheetId, row: used.rowIndex, col: used.columnIndex, rows: used.rowCount, cols: used.columnCount };
 }
 
 /**

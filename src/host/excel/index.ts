@@ -48,6 +48,7 @@ import { pictureSize, PortInputError, validateArea, validateDataKey, validateGri
 import {
   describeCommands,
   MAX_BLOCK_ROWS,
+  queueUsedArea,
   readSnapshot,
   runCommit,
   TRACK_PREFIX,
@@ -207,6 +208,7 @@ export class ExcelPort implements SheetPort {
           frozenRows: raw.frozenRows,
           ...(raw.obstacles ? { obstacles: raw.obstacles } : {}),
           ...(raw.dateSystem ? { dateSystem: raw.dateSystem } : {}),
+          ...(raw.used ? { used: raw.used } : {}),
           basis: raw.basis,
         };
       },
@@ -452,6 +454,15 @@ export class ExcelPort implements SheetPort {
     return this.run(`checking ${areaA1(area)} for merged cells, tables and protection`, async (ctx) => {
       const ws = ctx.workbook.worksheets.getItem(area.sheetId);
       const found = queueObstacles(ws, ws.getRangeByIndexes(area.row, area.col, area.rows, area.cols), (v) => this.supports(v));
+      await this.sync(ctx);
+      return found();
+    });
+  }
+
+  async usedArea(area: Area): Promise<Area | null> {
+    validateArea(area);
+    return this.run(`looking for content in ${areaA1(area)}`, async (ctx) => {
+      const found = queueUsedArea(ctx.workbook.worksheets.getItem(area.sheetId), area);
       await this.sync(ctx);
       return found();
     });

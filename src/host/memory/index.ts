@@ -316,6 +316,26 @@ export class MemoryPort implements SheetPort {
     }
   }
 
+  async usedArea(area: Area): Promise<Area | null> {
+    validateArea(area);
+    const s = this.wb.sheet(area.sheetId);
+    let top = Infinity,
+      bottom = -1,
+      left = Infinity,
+      right = -1;
+    for (const [r, row] of s.cells) {
+      if (r < area.row || r >= area.row + area.rows) continue;
+      for (const [c, cell] of row) {
+        if (c < area.col || c >= area.col + area.cols || cell.v === "") continue;
+        top = Math.min(top, r);
+        bottom = Math.max(bottom, r);
+        left = Math.min(left, c);
+        right = Math.max(right, c);
+      }
+    }
+    return bottom < 0 ? null : { sheetId: area.sheetId, row: top, col: left, rows: bottom - top + 1, cols: right - left + 1 };
+  }
+
   async clear(area: Area): Promise<void> {
     validateArea(area);
     const s = this.wb.sheet(area.sheetId);
