@@ -81,7 +81,12 @@ export function layout(input: LayoutInput): Layout {
     ? pivotTable(input.result, pivot!, input.totals ?? {})
     : flatTable(input.result, pivot?.displayScale ?? "model");
   body.columnFormats = settleNumberFormats(body.cells, body.columnFormats, body.headerRows);
-  const summary = input.filterSummary ? filterSummaryRows(input.filterSummary) : [];
+  return withFilterSummary(body, input.filterSummary);
+}
+
+/** A table's layout with the filter summary (and a blank row) on top, when there is one. */
+export function withFilterSummary(body: Layout, filterSummary: FilterSummaryInput | null | undefined): Layout {
+  const summary = filterSummary ? filterSummaryRows(filterSummary) : [];
   if (summary.length === 0) return body;
   const width = body.columnFormats.length;
   const pad = (row: SheetValue[]) => [...row, ...Array<SheetValue>(Math.max(0, width - row.length)).fill("")];

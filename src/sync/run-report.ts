@@ -18,9 +18,19 @@ import { LoadQuery, type DataClient, type FetchedLoad, type LoadResult, type Rep
 import { CHECKSUM_VERSION } from "../checksum/index.ts";
 import { h64Hex, ready as hashReady } from "../checksum/hash.ts";
 import type { TypedResult } from "../checksum/types.ts";
+import type { SheetValue } from "../host/port.ts";
 import { showAppliedFilters, untitledSummaryMembers } from "./filters.ts";
-import { withShortTitles } from "./formats.ts";
-import { isPivot, layout, LAYOUT_VERSION, type Layout, type PivotSettings, type PivotTotals } from "./layout.ts";
+import { settleNumberFormats, withShortTitles } from "./formats.ts";
+import {
+  flatTable,
+  isPivot,
+  layout,
+  LAYOUT_VERSION,
+  withFilterSummary,
+  type Layout,
+  type PivotSettings,
+  type PivotTotals,
+} from "./layout.ts";
 import { groupingKeys, parseJsonQuery, sameMember, totalsQuery, type SemanticQuery } from "./query.ts";
 
 export interface FilterDefaults {
@@ -30,6 +40,8 @@ export interface FilterDefaults {
   account?: boolean | null;
   /** Most result rows one placement holds (default MAX_PLACED_ROWS; tests pass a small one). */
   maxRows?: number;
+  /** Rows asked per page (default PAGE_ROWS; tests pass a small one). */
+  pageRows?: number;
 }
 
 /**
@@ -86,36 +98,18 @@ export async function prepareReport(
 ): Promise<PreparedReport> {
   const pivot: PivotSettings | null = report.pivotItems ?? null;
   const show = showAppliedFilters({ report: pivot?.showAppliedFilters, user: defaults.user, account: defaults.account });
-  const key = async (sources: Record<string, unknown>) => {
-    await hashReady();
-    const text = JSON.stringify({
-      layout: LAYOUT_VERSION,
-      cells: CHECKSUM_VERSION,
-      jsonQuery: report.jsonQuery ?? null,
-      sqlQuery: report.sqlQuery ?? null,
-      pivot,
-      show,
-      sources,
-    });
-    return h64Hex(new TextEncoder().encode(text));
-  };
+  const key = (sources: Record<string, unknown>) => sourceKey(report, show, sources);
   const once = (f: () => RunOutput): (() => RunOutput) => {
     let out: RunOutput | null = null;
     return () => (out ??= f());
   };
   if (report.jsonQuery) {
-    const parsed = parseJsonQuery(report.jsonQuery);
-    const checked = LoadQuery.safeParse(parsed);
-    if (!checked.success)
-      throw new Error(
-        `The report's query is not a valid semantic-layer query: ${checked.error.issues[0]?.path.join(".")} ${checked.error.issues[0]?.message}`,
-      );
-    const query = checked.data as SemanticQuery;
+    const query = checkedQuery(report.jsonQuery);
     const load: Load = (q) => data.fetchLoad(q as LoadQuery, signal);
     const maxRows = defaults.maxRows ?? MAX_PLACED_ROWS;
     // Totals queries drop the report's limit (query.ts totalsQuery): they are paged like the main one.
     const fetched: Partial<Record<keyof PivotTotals, MainRows>> = {};
-    const loadAll = (q: SemanticQuery) => fetchMainRows(load, q, maxRows);
+    const loadAll = (q: SemanticQuery) => fetchMainRows(load, q, maxRows, defaults.pageRows);
     const mainRows = loadAll(query);
     const needsMeta = show && data.meta !== undefined && untitledSummaryMembers(query).length > 0;
     const metaTitles = needsMeta ? metaTitlesOf(data, signal) : Promise.resolve(null);
@@ -133,12 +127,8 @@ export async function prepareReport(
     const rows = await mainRows;
     const titlesFromMeta = await metaTitles;
     const cut: RowCut | null = rows.cut ? rowCut(maxRows) : null;
-    // Meta titles the summary uses are part of what the grid depends on.
-    const usedMeta = titlesFromMeta ? untitledSummaryMembers(query).map((m) => [m, titlesFromMeta.get(m) ?? null]) : null;
     const source = await key({
-      main: rows.pages.map((p) => p.source).join(","),
-      ...(cut ? { cut: maxRows } : {}),
-      ...(usedMeta ? { meta: usedMeta } : {}),
+      ...mainSources(query, rows.pages, cut ? maxRows : null, titlesFromMeta),
       ...Object.fromEntries(Object.entries(fetched).map(([k, f]) => [k, f.pages.map((p) => p.source).join(",")])),
     });
     return {
@@ -152,10 +142,7 @@ export async function prepareReport(
         if (fetched.byRows) totals.byRows = joinPages(fetched.byRows.pages, maxRows);
         if (fetched.byColumns) totals.byColumns = joinPages(fetched.byColumns.pages, maxRows);
         if (fetched.grand) totals.grand = joinPages(fetched.grand.pages, maxRows);
-        // Titles: the annotation's for the members the result carries, /v1/meta's for the others.
-        const titles = new Map<string, string>(titlesFromMeta ?? []);
-        for (const c of full.columns) titles.set(c.key, c.title);
-        for (const c of full.columns) if (c.granularity) titles.set(c.key.slice(0, -(c.granularity.length + 1)), c.title);
+        const titles = summaryTitles(full.columns, titlesFromMeta);
         return { result, cut, layout: layout({ result, pivot, totals, filterSummary: show ? { query, titles } : null }) };
       }),
     };
@@ -174,6 +161,53 @@ export async function prepareReport(
   throw new Error("The report has neither a jsonQuery nor a sqlQuery to run.");
 }
 
+/** What the grid depends on, hashed (see the top of this file): equal keys give equal grids. */
+async function sourceKey(report: RunnableReport, show: boolean, sources: Record<string, unknown>): Promise<string> {
+  await hashReady();
+  const text = JSON.stringify({
+    layout: LAYOUT_VERSION,
+    cells: CHECKSUM_VERSION,
+    jsonQuery: report.jsonQuery ?? null,
+    sqlQuery: report.sqlQuery ?? null,
+    pivot: report.pivotItems ?? null,
+    show,
+    sources,
+  });
+  return h64Hex(new TextEncoder().encode(text));
+}
+
+/** The main query's part of the source: its pages, the cut, and the meta titles the summary uses. */
+function mainSources(
+  query: SemanticQuery,
+  pages: readonly FetchedLoad[],
+  cutAt: number | null,
+  titlesFromMeta: Map<string, string> | null,
+): Record<string, unknown> {
+  const usedMeta = titlesFromMeta ? untitledSummaryMembers(query).map((m) => [m, titlesFromMeta.get(m) ?? null]) : null;
+  return {
+    main: pages.map((p) => p.source).join(","),
+    ...(cutAt !== null ? { cut: cutAt } : {}),
+    ...(usedMeta ? { meta: usedMeta } : {}),
+  };
+}
+
+/** Titles for the filter summary: the annotation's for the members the result carries, /v1/meta's for the others. */
+function summaryTitles(columns: LoadResult["columns"], titlesFromMeta: Map<string, string> | null): Map<string, string> {
+  const titles = new Map<string, string>(titlesFromMeta ?? []);
+  for (const c of columns) titles.set(c.key, c.title);
+  for (const c of columns) if (c.granularity) titles.set(c.key.slice(0, -(c.granularity.length + 1)), c.title);
+  return titles;
+}
+
+function checkedQuery(jsonQuery: string): SemanticQuery {
+  const checked = LoadQuery.safeParse(parseJsonQuery(jsonQuery));
+  if (!checked.success)
+    throw new Error(
+      `The report's query is not a valid semantic-layer query: ${checked.error.issues[0]?.path.join(".")} ${checked.error.issues[0]?.message}`,
+    );
+  return checked.data as SemanticQuery;
+}
+
 /** Run a report's query and lay the result out. */
 export async function runReport(
   data: Data,
@@ -183,6 +217,102 @@ export async function runReport(
 ): Promise<RunOutput & { source: string }> {
   const prepared = await prepareReport(data, report, defaults, signal);
   return { ...prepared.build(), source: prepared.source };
+}
+
+// ---------------------------------------------------------------- first rows early (issue 20 §2)
+
+/** A flat report's grid as its pages arrive. */
+export interface ReportStream {
+  /**
+   * The rows in so far: the filter summary, the column titles and the first page's rows, with number
+   * formats settled on them (a later page may still turn a column's integers into decimals: see finish).
+   */
+  head: Layout;
+  /** More pages follow: the grid's height is not known yet. */
+  more: boolean;
+  /** The data rows of each further page, laid out like head's (iterate once). */
+  rest(): AsyncIterable<SheetValue[][]>;
+  /** After rest() is done: the whole output, exactly as runReport gives it for the same answers. */
+  finish(): Promise<RunOutput & { source: string }>;
+}
+
+/**
+ * A report's grid page by page, so that a large placement writes its first rows while the rest
+ * arrive. Only a flat table of a semantic query without a limit comes in pages; anything else (a
+ * pivot needs every row before its first column is known, a SQL answer is one response, a limit is
+ * one request) gives null: run it with runReport.
+ */
+export async function streamReport(
+  data: Data,
+  report: RunnableReport,
+  defaults: FilterDefaults = {},
+  signal?: AbortSignal,
+): Promise<ReportStream | null> {
+  const pivot: PivotSettings | null = report.pivotItems ?? null;
+  if (!report.jsonQuery || isPivot(pivot)) return null;
+  const query = checkedQuery(report.jsonQuery);
+  if (query.limit !== undefined) return null;
+  const show = showAppliedFilters({ report: pivot?.showAppliedFilters, user: defaults.user, account: defaults.account });
+  const maxRows = defaults.maxRows ?? MAX_PLACED_ROWS;
+  const needsMeta = show && data.meta !== undefined && untitledSummaryMembers(query).length > 0;
+  const metaTitles = needsMeta ? metaTitlesOf(data, signal) : Promise.resolve(null);
+  const pages = mainPages((q) => data.fetchLoad(q as LoadQuery, signal), query, maxRows, defaults.pageRows);
+  const got: MainPage[] = [];
+  const first = await pages.next();
+  if (first.done) throw new Error("The data API gave no answer.");
+  got.push(first.value);
+  const titlesFromMeta = await metaTitles;
+  const full = first.value.page.result();
+  const result = withShortTitles(full);
+  const scale = pivot?.displayScale ?? "model";
+  const rawRows: LoadResult["rows"][] = [full.rows.slice(0, maxRows)];
+  const body = flatTable({ ...result, rows: rawRows[0]! }, scale);
+  const unsettled = body.columnFormats;
+  const filterSummary = show ? { query, titles: summaryTitles(full.columns, titlesFromMeta) } : null;
+  const head = withFilterSummary({ ...body, columnFormats: settleNumberFormats(body.cells, unsettled, body.headerRows) }, filterSummary);
+  const cells: SheetValue[][] = [...head.cells];
+  let dataRows = rawRows[0]!.length;
+  let consumed = first.value.last;
+  return {
+    head,
+    more: !first.value.last,
+    async *rest() {
+      for await (const p of pages) {
+        got.push(p);
+        const page = p.page.result();
+        if (page.columns.map((c) => c.key).join("\n") !== full.columns.map((c) => c.key).join("\n"))
+          throw new Error("The data API answered a page of the report with other columns than its first page; place the report again.");
+        const rows = page.rows.slice(0, Math.max(0, maxRows - dataRows));
+        dataRows += rows.length;
+        rawRows.push(rows);
+        const laid = flatTable({ ...result, rows }, scale).cells.slice(1); // the page's rows, without a title row
+        cells.push(...laid);
+        yield laid;
+      }
+      consumed = true;
+    },
+    async finish() {
+      if (!consumed) throw new Error("streamReport: finish() before the last page");
+      const cut = got[got.length - 1]!.cut ? rowCut(maxRows) : null;
+      const source = await sourceKey(
+        report,
+        show,
+        mainSources(
+          query,
+          got.map((p) => p.page),
+          cut ? maxRows : null,
+          titlesFromMeta,
+        ),
+      );
+      const columnFormats = settleNumberFormats(cells, unsettled, head.headerRows);
+      return {
+        source,
+        cut,
+        result: { ...result, rows: rawRows.flat() },
+        layout: { ...head, cells, columnFormats },
+      };
+    },
+  };
 }
 
 // ---------------------------------------------------------------- every row (issue 17, finding 2)
@@ -203,27 +333,62 @@ interface MainRows {
  * neither overlap nor skip rows. One row more than `maxRows` is asked for, to tell "exactly
  * maxRows" from "cut".
  */
-export async function fetchMainRows(load: Load, query: SemanticQuery, maxRows: number): Promise<MainRows> {
-  if (query.limit !== undefined) return { pages: [await load(query)], cut: false };
+export async function fetchMainRows(load: Load, query: SemanticQuery, maxRows: number, pageRows = PAGE_ROWS): Promise<MainRows> {
+  const pages: FetchedLoad[] = [];
+  let cut = false;
+  for await (const p of mainPages(load, query, maxRows, pageRows)) {
+    pages.push(p.page);
+    cut = p.cut;
+  }
+  return { pages, cut };
+}
+
+/** One answer of the main query, as mainPages hands them out. */
+interface MainPage {
+  page: FetchedLoad;
+  /** No page follows. */
+  last: boolean;
+  /** Set on the last page: more rows exist than maxRows. */
+  cut: boolean;
+}
+
+/**
+ * The pages of fetchMainRows one at a time (issue 20 §2: a placement writes the first while the rest
+ * arrive). The next page is asked for before this one is handed out, so the network works while the
+ * caller lays out and writes.
+ */
+export async function* mainPages(load: Load, query: SemanticQuery, maxRows: number, pageRows = PAGE_ROWS): AsyncGenerator<MainPage> {
+  if (query.limit !== undefined) {
+    yield { page: await load(query), last: true, cut: false };
+    return;
+  }
   const want = maxRows + 1;
-  const firstLimit = Math.min(PAGE_ROWS, want);
+  const firstLimit = Math.min(pageRows, want);
   const first = await load({ ...query, limit: firstLimit });
   const n = rowCount(first);
-  if (n >= want) return { pages: [first], cut: true };
-  if (!isFull(first, n, firstLimit)) return { pages: [first], cut: false };
+  if (n >= want || !isFull(first, n, firstLimit)) {
+    yield { page: first, last: true, cut: n >= want };
+    return;
+  }
   const ordered: SemanticQuery = { ...query, order: totalOrder(query) };
   const start = query.offset ?? 0;
-  const pages: FetchedLoad[] = [];
+  const ask = (got: number) => {
+    const limit = Math.min(pageRows, want - got);
+    const p = load({ ...ordered, limit, ...(start + got > 0 ? { offset: start + got } : {}) });
+    p.catch(() => undefined); // a page asked ahead that nobody waits for must not reject unhandled
+    return { limit, p };
+  };
   let got = 0;
+  let next = ask(0);
   for (;;) {
-    const limit = Math.min(PAGE_ROWS, want - got);
-    const page = await load({ ...ordered, limit, ...(start + got > 0 ? { offset: start + got } : {}) });
+    const page = await next.p;
     const k = rowCount(page);
-    pages.push(page);
     got += k;
-    if (got >= want || !isFull(page, k, limit)) break;
+    const last = got >= want || !isFull(page, k, next.limit);
+    if (!last) next = ask(got);
+    yield { page, last, cut: last && got > maxRows };
+    if (last) return;
   }
-  return { pages, cut: got > maxRows };
 }
 
 function rowCount(page: FetchedLoad): number {
