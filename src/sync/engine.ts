@@ -20,7 +20,7 @@
 // is the journal's order, so batching keeps every interruption recoverable. A refresh that changes
 // nothing reads the workbook once and writes nothing.
 import { isPlaceholderPublicId, type Report } from "../api/index.ts";
-import { cellA1, areaA1 } from "../host/a1.ts";
+import { cellA1, areaA1, MAX_ROWS } from "../host/a1.ts";
 import type { Area, SheetPort, SheetRef, SheetValue, SnapshotRequest, TrackedArea, WriteStats } from "../host/port.ts";
 import type { ResultChecksum } from "../checksum/types.ts";
 import { NotFoundError } from "../api/index.ts";
@@ -34,6 +34,7 @@ import {
   trackingName,
   type SyncContext,
 } from "./context.ts";
+import { CHUNK_ROWS } from "../checksum/index.ts";
 import { chunkRows, differingChunks, emptyGrid, fingerprintGrid, sliceGrid, type Grid } from "./fingerprint.ts";
 import type { Layout } from "./layout.ts";
 import {
@@ -49,7 +50,7 @@ import {
 } from "./plan.ts";
 import { refuseToWrite } from "./obstacles.ts";
 import { NotRefreshed, runQueue, type QueueProgress } from "./queue.ts";
-import { prepareReport, runReport, type RowCut } from "./run-report.ts";
+import { MAX_PLACED_ROWS, prepareReport, runReport, streamReport, type ReportStream, type RowCut, type RunOutput } from "./run-report.ts";
 import { describeChange, noAccessPrefix } from "./status.ts";
 import { isRefusal, mayChangePlacements, refusedRecordReason, viewOnlyPrefix, viewOnlyReason } from "./access.ts";
 import {
@@ -74,7 +75,11 @@ export interface PlaceOptions {
   /** The user confirmed overwriting the non-empty cells reported by a previous attempt. */
   confirmed?: boolean;
   signal?: AbortSignal;
-  onProgress?: (rowsWritten: number, totalRows: number) => void;
+  /**
+   * Rows written so far of the rows expected; `known` is false while pages are still arriving (the
+   * total is then the rows in so far: the placement has at least that many).
+   */
+  onProgress?: (rowsWritten: number, totalRows: number, known: boolean) => void;
   /** Values only: no number formats, header style or freeze (styling.ts); kept for later refreshes. */
   valuesOnly?: boolean;
 }
@@ -225,112 +230,295 @@ export class SyncEngine {
     const at = o.at ?? (await port.selection()).area;
     if (this.viewOnly(this.ctx.deploymentId))
       throw new ViewOnly("You can view reports in this deployment but not place them — ask an admin for the editor role.");
-    const { layout, source, cut } = await runReport(this.ctx.data, report, this.ctx.filterDefaults, o.signal);
-    return this.lock.run(async () => {
-      const shape: Shape = { rows: layout.cells.length, cols: layout.columnFormats.length };
-      const target = areaAt(at, shape);
-      // One read: state, tracking, the target's cells, the sheet's frozen rows.
-      const s = await this.session({
-        areas: [target],
-        frozenRows: [at.sheetId],
-        writeChecks: true,
-        ...(o.signal ? { signal: o.signal } : {}),
-      });
-      const sheet = (await s.sheets()).find((x) => x.id === at.sheetId);
-      if (!sheet) throw new Error("The target sheet no longer exists.");
-      const targetA1 = `${sheet.name}!${areaA1(target)}`;
-      const tracked = await s.tracked();
-      const hit = collisions([target], neighbours(tracked, null, await loadPlacements(s)));
-      if (hit.length) return { kind: "collides", target: targetA1, placements: hit.map((h) => h.label) };
-      await refuseToWrite(s, target, sheet.name, () => layout.columnFormats); // issue 22: merged, table, protected, 1904
-      const before = await readArea(s, target, o.signal);
-      const occupied = occupiedCells(target, before, 0, []);
-      if (occupied.length > 0 && !o.confirmed) {
-        return {
-          kind: "wouldOverwrite",
-          count: occupied.length,
-          addresses: occupied.slice(0, 50).map((c) => c.address),
-          target: targetA1,
-          at: { sheetId: at.sheetId, row: at.row, col: at.col },
-        };
+    // A large flat report arrives in pages: its first rows are written while the others arrive (issue 20 §2).
+    const stream = await streamReport(this.ctx.data, report, this.ctx.filterDefaults, o.signal);
+    if (stream?.more) {
+      const placed = await this.lock.run(() => this.placeStreamed(report, at, stream, o), o.signal);
+      if (placed) return placed;
+    }
+    const run = stream ? await drained(stream) : await runReport(this.ctx.data, report, this.ctx.filterDefaults, o.signal);
+    return this.lock.run(() => this.placeWhole(report, at, run, o), o.signal);
+  }
+
+  /** Place a grid known in full (call under the lock). */
+  private async placeWhole(
+    report: Report,
+    at: Pick<Area, "sheetId" | "row" | "col">,
+    { layout, source, cut }: { layout: Layout; source: string; cut: RowCut | null },
+    o: PlaceOptions,
+  ): Promise<PlaceOutcome> {
+    const shape: Shape = { rows: layout.cells.length, cols: layout.columnFormats.length };
+    const target = areaAt(at, shape);
+    // One read: state, tracking, the target's cells, the sheet's frozen rows.
+    const s = await this.session({
+      areas: [target],
+      frozenRows: [at.sheetId],
+      writeChecks: true,
+      ...(o.signal ? { signal: o.signal } : {}),
+    });
+    const checked = await this.checkTarget(s, at, target, layout, o);
+    if (checked.kind !== "clear") return checked;
+    const { sheet, before, occupied } = checked;
+    // The report first: a permanent upsert failure (ambiguous legacy id…) leaves the sheet untouched.
+    const up = await this.ensureReport(report, o.signal);
+    const fp = await fingerprintGrid(layout.cells);
+    const local = this.newRecord(up, sheet, target, fp, shape, source);
+    // Journal and track before the first cell (first in the commit): an interrupted first placement
+    // is found and resumed by a refresh.
+    await addPlacement(s, local);
+    if (o.valuesOnly) await setValuesOnly(s, local.key, true);
+    await s.track(local.name, target);
+    await s.write(at, layout.cells, {
+      columnFormats: layout.columnFormats,
+      breakRows: fp.chunks.map((c) => c.from),
+      keepFormats: o.valuesOnly === true,
+      ...(o.onProgress ? { onProgress: (done: number, total: number) => o.onProgress!(done, total, true) } : {}),
+    });
+    return this.finishPlacement(s, report, up, local, { at, target, sheet, layout, fp, cut, before, occupied }, o);
+  }
+
+  /**
+   * Place a grid whose rows arrive in pages (call under the lock): the first page is written as soon as
+   * it is in, each further page in its own commit, journalled like a growing write (state.ts): the
+   * record's shape and `pending` cover the rows written so far, and the rows of the commit under way
+   * are `inFlight`, so an interruption reads "Interrupted — finish", never a hand edit.
+   * Writing before the height is known needs the rows below the first page free to the most rows a
+   * placement holds: nothing in them (values or formulas), no other placement, nothing that refuses a
+   * write. When they are not, null: the caller waits for every row and places the whole grid (which
+   * asks before overwriting, as always).
+   */
+  private async placeStreamed(
+    report: Report,
+    at: Pick<Area, "sheetId" | "row" | "col">,
+    stream: ReportStream,
+    o: PlaceOptions,
+  ): Promise<PlaceOutcome | null> {
+    const head = stream.head;
+    const cols = head.columnFormats.length;
+    const maxRows = this.ctx.filterDefaults?.maxRows ?? MAX_PLACED_ROWS;
+    const firstShape: Shape = { rows: head.cells.length, cols };
+    const target = areaAt(at, firstShape);
+    const bandRows = Math.min(MAX_ROWS - (target.row + target.rows), head.headerRows + maxRows - head.cells.length);
+    if (bandRows < 1) return null;
+    const band: Area = { sheetId: at.sheetId, row: target.row + target.rows, col: at.col, rows: bandRows, cols };
+    const s = await this.session({
+      areas: [target],
+      usedIn: [band],
+      frozenRows: [at.sheetId],
+      writeChecks: true,
+      ...(o.signal ? { signal: o.signal } : {}),
+    });
+    const below = (await s.usedArea(band)) !== null || (await s.obstacles(band)).length > 0;
+    if (below || collisions([band], neighbours(await s.tracked(), null, await loadPlacements(s))).length > 0) return null;
+    const checked = await this.checkTarget(s, at, target, head, o);
+    if (checked.kind !== "clear") return checked;
+    const { sheet, before, occupied } = checked;
+    const up = await this.ensureReport(report, o.signal);
+
+    // The grid so far, its fingerprint over whole chunks, and the rows written.
+    const cells: SheetValue[][] = [...head.cells];
+    let written = 0;
+    // Per column: the format its rows were written with, and the rows written before it last changed.
+    const writtenWith = [...head.columnFormats];
+    const restyle: number[] = head.columnFormats.map(() => 0);
+    let local: LocalPlacement | null = null;
+    const step = async (last: boolean) => {
+      const upTo = last ? cells.length : Math.floor(cells.length / CHUNK_ROWS) * CHUNK_ROWS; // a chunk is written whole
+      if (upTo <= written) return;
+      const shape: Shape = { rows: upTo, cols };
+      const fp = await fingerprintGrid(upTo === cells.length ? cells : cells.slice(0, upTo));
+      const partial: ResultChecksum = last ? fp : { v: fp.v, chunks: fp.chunks }; // no whole-grid payload before the end
+      const inFlight = { from: written, to: upTo - 1 };
+      if (!local) {
+        local = { ...this.newRecord(up, sheet, areaAt(at, shape), partial, shape, null), pending: null };
+        local.pending = { checksum: partial, shape, at: new Date().toISOString(), source: null, phase: "writing", inFlight };
+        await addPlacement(s, local);
+        if (o.valuesOnly) await setValuesOnly(s, local.key, true);
+      } else {
+        const key = local.key;
+        await updatePlacement(s, key, (p) => ({
+          ...p,
+          shape,
+          pending: p.pending ? { ...p.pending, checksum: partial, shape, phase: "writing", inFlight } : p.pending,
+        }));
       }
-      // The report first: a permanent upsert failure (ambiguous legacy id…) leaves the sheet untouched.
-      const up = await this.ensureReport(report, o.signal);
-      const fp = await fingerprintGrid(layout.cells);
-      const key = (this.ctx.newKey ?? randomKey)();
-      const name = trackingName(key);
-      const addr = platformAddress(sheet.name, target);
-      const local: LocalPlacement = {
-        key,
-        name,
-        deploymentId: this.ctx.deploymentId,
-        deploymentName: this.ctx.deploymentName ?? null,
-        reportId: up.report.id,
-        publicId: up.publicId,
-        reportName: up.report.name,
-        placementId: null,
-        sheetId: sheet.id,
-        sheetName: sheet.name,
-        anchorCell: addr.anchorCell,
-        shape,
-        committed: null,
-        source: null,
-        editsKept: false,
-        pending: { checksum: fp, shape, at: new Date().toISOString(), source, phase: "writing", inFlight: { from: 0, to: shape.rows - 1 } },
-      };
-      // Journal and track before the first cell (first in the commit): an interrupted first placement
-      // is found and resumed by a refresh.
-      await addPlacement(s, local);
-      if (o.valuesOnly) await setValuesOnly(s, key, true);
-      await s.track(name, target);
-      await s.write(at, layout.cells, {
-        columnFormats: layout.columnFormats,
-        breakRows: fp.chunks.map((c) => c.from),
+      await s.track(local.name, areaAt(at, shape));
+      const rows = cells.slice(written, upTo);
+      const from = written;
+      const formats = stream.formats();
+      formats.forEach((f, c) => {
+        if (f !== writtenWith[c]) ((restyle[c] = written), (writtenWith[c] = f));
+      });
+      await s.write({ sheetId: at.sheetId, row: at.row + from, col: at.col }, rows, {
+        columnFormats: formats,
+        breakRows: fp.chunks.map((c) => c.from - from).filter((r) => r > 0 && r < rows.length),
         keepFormats: o.valuesOnly === true,
-        ...(o.onProgress ? { onProgress: o.onProgress } : {}),
+        ...(o.onProgress ? { onProgress: (done: number) => o.onProgress!(from + done, cells.length, !stream.more || last) } : {}),
       });
-      await this.journal(s, key, { phase: "written", inFlight: null });
-      // Formats are not part of the fingerprint: styling after the journal closes never reads as a hand edit.
-      if (!o.valuesOnly) await stylePlaced(s, at, layout);
       await s.flush(o.signal);
-      this.lastWritten.set(key, layout.cells);
-      let placementId: string;
-      try {
-        placementId = await this.connectNewPlacement(s, local, fp, target, sheet, o.signal);
-        await s.flush(o.signal);
-      } catch (e) {
-        if (!isRefusal(e)) throw e;
-        // Refused after the write (a viewer whose role was not known): the cells go back as they were.
-        this.refused.add(this.ctx.deploymentId);
-        await s.clear(target);
-        if (occupied.length) await s.write(at, before, { keepFormats: true });
-        await s.untrack(name);
-        await updatePlacement(s, key, () => null);
-        await forgetStyle(s, key);
-        await s.flush(o.signal);
-        this.lastWritten.delete(key);
-        throw new ViewOnly(
-          `The platform did not let you place “${report.name}”: your role in this deployment does not allow it. The cells were put back as they were; ask an admin for the editor role.`,
-        );
+      written = upTo;
+    };
+    await step(false);
+    for await (const rows of stream.rest()) {
+      cells.push(...rows);
+      await step(false);
+    }
+    const run = await stream.finish();
+    const layout = run.layout;
+    const shape: Shape = { rows: layout.cells.length, cols };
+    await step(true);
+    const fp = await fingerprintGrid(layout.cells);
+    const whole = areaAt(at, shape);
+    if (!local) throw new Error("placeStreamed: nothing was written"); // unreachable: the first page has rows
+    const key = (local as LocalPlacement).key;
+    await updatePlacement(s, key, (p) => ({
+      ...p,
+      shape,
+      pending: p.pending ? { ...p.pending, checksum: fp, shape, source: run.source } : p.pending,
+    }));
+    // A later page can settle a column's format otherwise (whole numbers, then a fraction): the rows
+    // written before then get the column's format, in blocks that keep each request small.
+    if (!o.valuesOnly) {
+      for (const [c, end] of restyle.entries()) {
+        for (let r = layout.headerRows; r < end; r += RESTYLE_ROWS) {
+          const area = { sheetId: at.sheetId, row: at.row + r, col: at.col + c, rows: Math.min(RESTYLE_ROWS, end - r), cols: 1 };
+          await s.style(area, { columnFormats: [layout.columnFormats[c] ?? "General"] });
+        }
       }
+    }
+    return this.finishPlacement(
+      s,
+      report,
+      up,
+      { ...(local as LocalPlacement), shape },
+      { at, target: whole, sheet, layout, fp, cut: run.cut, before, occupied },
+      o,
+    );
+  }
+
+  /** The checks before a placement writes anything: the sheet, other placements, obstacles, content. */
+  private async checkTarget(
+    s: Session,
+    at: Pick<Area, "sheetId" | "row" | "col">,
+    target: Area,
+    layout: Layout,
+    o: PlaceOptions,
+  ): Promise<
+    | { kind: "clear"; sheet: SheetRef; before: SheetValue[][]; occupied: OccupiedCell[] }
+    | Extract<PlaceOutcome, { kind: "collides" | "wouldOverwrite" }>
+  > {
+    const sheet = (await s.sheets()).find((x) => x.id === at.sheetId);
+    if (!sheet) throw new Error("The target sheet no longer exists.");
+    const targetA1 = `${sheet.name}!${areaA1(target)}`;
+    const hit = collisions([target], neighbours(await s.tracked(), null, await loadPlacements(s)));
+    if (hit.length) return { kind: "collides", target: targetA1, placements: hit.map((h) => h.label) };
+    await refuseToWrite(s, target, sheet.name, () => layout.columnFormats); // issue 22: merged, table, protected, 1904
+    const before = await readArea(s, target, o.signal);
+    const occupied = occupiedCells(target, before, 0, []);
+    if (occupied.length > 0 && !o.confirmed) {
       return {
-        kind: "placed",
-        key,
-        placementId,
-        reportId: up.report.id,
-        publicId: up.publicId,
-        sheetName: sheet.name,
-        range: areaA1(target),
-        notices: [...up.notices, ...(cut ? [cut.message] : [])],
-        stats: {
-          rows: shape.rows,
-          cols: shape.cols,
-          cells: shape.rows * shape.cols,
-          syncs: s.stats.syncs,
-          maxSyncBytes: s.stats.maxSyncBytes,
-        },
+        kind: "wouldOverwrite",
+        count: occupied.length,
+        addresses: occupied.slice(0, 50).map((c) => c.address),
+        target: targetA1,
+        at: { sheetId: at.sheetId, row: at.row, col: at.col },
       };
-    }, o.signal);
+    }
+    return { kind: "clear", sheet, before, occupied };
+  }
+
+  /** A new placement's record, its write journalled as under way. */
+  private newRecord(
+    up: UpsertOutcome,
+    sheet: SheetRef,
+    target: Area,
+    fp: ResultChecksum,
+    shape: Shape,
+    source: string | null,
+  ): LocalPlacement {
+    const key = (this.ctx.newKey ?? randomKey)();
+    const addr = platformAddress(sheet.name, target);
+    return {
+      key,
+      name: trackingName(key),
+      deploymentId: this.ctx.deploymentId,
+      deploymentName: this.ctx.deploymentName ?? null,
+      reportId: up.report.id,
+      publicId: up.publicId,
+      reportName: up.report.name,
+      placementId: null,
+      sheetId: sheet.id,
+      sheetName: sheet.name,
+      anchorCell: addr.anchorCell,
+      shape,
+      committed: null,
+      source: null,
+      editsKept: false,
+      pending: { checksum: fp, shape, at: new Date().toISOString(), source, phase: "writing", inFlight: { from: 0, to: shape.rows - 1 } },
+    };
+  }
+
+  /** After a new placement's cells are queued: close the journal, style, send; record it with the platform. */
+  private async finishPlacement(
+    s: Session,
+    report: Report,
+    up: UpsertOutcome,
+    local: LocalPlacement,
+    w: {
+      at: Pick<Area, "sheetId" | "row" | "col">;
+      target: Area;
+      sheet: SheetRef;
+      layout: Layout;
+      fp: ResultChecksum;
+      cut: RowCut | null;
+      before: SheetValue[][];
+      occupied: OccupiedCell[];
+    },
+    o: PlaceOptions,
+  ): Promise<PlaceOutcome> {
+    const { at, target, sheet, layout, fp, before, occupied } = w;
+    const key = local.key;
+    await this.journal(s, key, { phase: "written", inFlight: null });
+    // Formats are not part of the fingerprint: styling after the journal closes never reads as a hand edit.
+    if (!o.valuesOnly) await stylePlaced(s, at, layout);
+    await s.flush(o.signal);
+    this.lastWritten.set(key, layout.cells);
+    let placementId: string;
+    try {
+      placementId = await this.connectNewPlacement(s, local, fp, target, sheet, o.signal);
+      await s.flush(o.signal);
+    } catch (e) {
+      if (!isRefusal(e)) throw e;
+      // Refused after the write (a viewer whose role was not known): the cells go back as they were.
+      this.refused.add(this.ctx.deploymentId);
+      await s.clear(target);
+      if (occupied.length) await s.write(at, before, { keepFormats: true });
+      await s.untrack(local.name);
+      await updatePlacement(s, key, () => null);
+      await forgetStyle(s, key);
+      await s.flush(o.signal);
+      this.lastWritten.delete(key);
+      throw new ViewOnly(
+        `The platform did not let you place “${report.name}”: your role in this deployment does not allow it. The cells were put back as they were; ask an admin for the editor role.`,
+      );
+    }
+    return {
+      kind: "placed",
+      key,
+      placementId,
+      reportId: up.report.id,
+      publicId: up.publicId,
+      sheetName: sheet.name,
+      range: areaA1(target),
+      notices: [...up.notices, ...(w.cut ? [w.cut.message] : [])],
+      stats: {
+        rows: target.rows,
+        cols: target.cols,
+        cells: target.rows * target.cols,
+        syncs: s.stats.syncs,
+        maxSyncBytes: s.stats.maxSyncBytes,
+      },
+    };
   }
 
   /** Journal how far the pending write got (state.ts). */
@@ -1170,4 +1358,13 @@ function jsonBytes(grid: Grid, from: number, to: number): number {
   let n = 0;
   for (let r = from; r <= to; r++) n += JSON.stringify(grid[r]).length + 1;
   return n;
+}
+
+/** Rows per style command when a streamed placement's column changes format (about 1 MB a request). */
+const RESTYLE_ROWS = 100_000;
+
+/** Every page of a stream taken, then the whole output (a placement that cannot write early). */
+async function drained(stream: ReportStream): Promise<RunOutput & { source: string }> {
+  for await (const _ of stream.rest()) void _;
+  return stream.finish();
 }

@@ -232,6 +232,8 @@ export interface ReportStream {
   more: boolean;
   /** The data rows of each further page, laid out like head's (iterate once). */
   rest(): AsyncIterable<SheetValue[][]>;
+  /** Number formats settled over the rows in so far (a column's only change: whole numbers, then a fraction). */
+  formats(): (string | null)[];
   /** After rest() is done: the whole output, exactly as runReport gives it for the same answers. */
   finish(): Promise<RunOutput & { source: string }>;
 }
@@ -291,6 +293,7 @@ export async function streamReport(
       }
       consumed = true;
     },
+    formats: () => settleNumberFormats(cells, unsettled, head.headerRows),
     async finish() {
       if (!consumed) throw new Error("streamReport: finish() before the last page");
       const cut = got[got.length - 1]!.cut ? rowCut(maxRows) : null;

@@ -73,6 +73,8 @@ export interface Progress {
   done: number;
   total: number;
   label?: string;
+  /** The total is what is known so far (rows still arriving): there are at least that many. */
+  atLeast?: boolean;
 }
 export type OnProgress = (p: Progress) => void;
 

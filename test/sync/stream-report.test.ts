@@ -95,7 +95,7 @@ describe("streamReport", () => {
 
   it("is not used for a pivot, a limit or SQL", async () => {
     const s = server(35);
-    const pivot = { ...report, pivotItems: { columns: ["orders.id"], measures: ["orders.total_amount"] } };
+    const pivot = { ...report, pivotItems: { rows: [], columns: ["orders.id"], measures: ["orders.total_amount"], filters: [] } };
     expect(await streamReport(s.data, pivot)).toBeNull();
     expect(await streamReport(s.data, { jsonQuery: JSON.stringify({ dimensions: ["orders.id"], limit: 5 }) })).toBeNull();
     expect(await streamReport(s.data, { sqlQuery: "SELECT 1" })).toBeNull();

@@ -10,6 +10,8 @@ export interface Busy {
   label: string;
   done?: number | undefined;
   total?: number | undefined;
+  /** total is a lower bound (rows still arriving). */
+  atLeast?: boolean | undefined;
   cancel?: (() => void) | undefined;
 }
 
@@ -54,7 +56,7 @@ export function BusyLine({
     <div style={{ marginBottom: "8px" }}>
       <div style={{ display: "flex", alignItems: "center", gap: "8px" }}>
         <div style={{ flex: "1 1 auto", minWidth: 0 }}>
-          <ProgressLine label={busy.label} done={busy.done} total={busy.total} />
+          <ProgressLine label={busy.label} done={busy.done} total={busy.total} atLeast={busy.atLeast} />
         </div>
         {busy.cancel && (
           <button

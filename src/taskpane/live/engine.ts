@@ -166,7 +166,12 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
         confirmed: o.confirmed,
         ...(o.valuesOnly ? { valuesOnly: true } : {}),
         ...(o.signal ? { signal: o.signal } : {}),
-        ...(o.onProgress ? { onProgress: (done: number, total: number) => o.onProgress!({ done, total, label: "Writing rows" }) } : {}),
+        ...(o.onProgress
+          ? {
+              onProgress: (done: number, total: number, known: boolean) =>
+                o.onProgress!({ done, total, label: "Writing rows", ...(known ? {} : { atLeast: true }) }),
+            }
+          : {}),
       });
       switch (out.kind) {
         case "placed":

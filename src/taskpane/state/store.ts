@@ -68,7 +68,7 @@ export class PaneStore {
   readonly workspace = signal<Workspace | null>(null);
   readonly notice = signal<Notice | null>(null);
   /** A long operation in progress (shown as a status line with progress and Cancel). */
-  readonly busy = signal<{ label: string; done?: number; total?: number; cancel?: () => void } | null>(null);
+  readonly busy = signal<{ label: string; done?: number; total?: number; atLeast?: boolean; cancel?: () => void } | null>(null);
 
   readonly home = signal<HomeData | null>(null);
   /**
@@ -515,7 +515,14 @@ export class PaneStore {
         ...(o.at ? { at: o.at } : {}),
         ...(o.valuesOnly ? { valuesOnly: true } : {}),
         signal: c.signal,
-        onProgress: (p) => (this.busy.value = { label: "Placing report…", done: p.done, total: p.total, cancel: () => c.abort() }),
+        onProgress: (p) =>
+          (this.busy.value = {
+            label: "Placing report…",
+            done: p.done,
+            total: p.total,
+            ...(p.atLeast ? { atLeast: true } : {}),
+            cancel: () => c.abort(),
+          }),
       });
       if (outcome.kind === "wouldOverwrite") {
         this.pendingPlace.value = { reportId, outcome, ...(o.valuesOnly ? { valuesOnly: true } : {}) };

@@ -76,13 +76,24 @@ export function NoticeBox({
   );
 }
 
-export function ProgressLine({ label, done, total }: { label: string; done?: number | undefined; total?: number | undefined }) {
+export function ProgressLine({
+  label,
+  done,
+  total,
+  atLeast,
+}: {
+  label: string;
+  done?: number | undefined;
+  total?: number | undefined;
+  /** The total is a lower bound (rows still arriving): "of at least". */
+  atLeast?: boolean | undefined;
+}) {
   const known = done !== undefined && total !== undefined && total > 0;
   return (
     <div class="cb-row" role="status" aria-live="polite">
       <span style={{ flex: "0 0 auto" }}>
         {label}
-        {known ? ` ${done.toLocaleString("en-US")} of ${total.toLocaleString("en-US")}` : ""}
+        {known ? ` ${done.toLocaleString("en-US")} of ${atLeast ? "at least " : ""}${total.toLocaleString("en-US")}` : ""}
       </span>
       <div
         class="cb-progress"
