@@ -347,7 +347,9 @@ export class SyncEngine {
       const from = written;
       const formats = stream.formats();
       formats.forEach((f, c) => {
-        if (f !== writtenWith[c]) ((restyle[c] = written), (writtenWith[c] = f));
+        if (f === writtenWith[c]) return;
+        restyle[c] = written;
+        writtenWith[c] = f;
       });
       await s.write({ sheetId: at.sheetId, row: at.row + from, col: at.col }, rows, {
         columnFormats: formats,
