@@ -32,6 +32,7 @@ import {
 import { h64Hex, ready as hashReady } from "../checksum/hash";
 import { withRetry } from "./retry";
 import { DEFAULT_DATA_RETRY, DEFAULT_DEADLINES, deadlinesWith, type Deadlines, type RetryPolicy } from "./deadlines";
+import { splitSqlBody } from "./sql-rows";
 import { sqlToTypedResult, toTypedResult, ValueDecodeError } from "./typed-result";
 
 export { DEFAULT_DATA_RETRY };
@@ -72,6 +73,12 @@ export interface FetchedResult<T extends TypedResult = TypedResult> {
   source: string;
   /** Parses and decodes once (later calls return the same object); a malformed answer throws InvalidResponseError. */
   result(): T;
+  /**
+   * The decoded answer `rows` rows at a time, without parsing the whole body first (a SQL answer: a large
+   * placement writes its first rows while the rest are decoded). Each slice has every column. Iterate
+   * once; a malformed answer throws InvalidResponseError, possibly after some slices.
+   */
+  slices?(rows: number): Iterable<TypedResult>;
 }
 
 /**
@@ -231,13 +238,41 @@ export function createDataClient(options: DataClientOptions): DataClient {
     const what = "POST /v1/svcsql";
     const raw = await call("POST", "/v1/svcsql", { query: sql, ...(o.timezone ? { timezone: o.timezone } : {}) }, signal);
     await hashReady();
+    const timezone = o.timezone ?? "UTC";
+    const result = once(() => {
+      const json = "json" in raw ? raw.json : parseJsonBody(raw, what);
+      const res = parseBody(SqlResponse, json, what, raw.status);
+      return decode(what, raw.status, json, () => sqlToTypedResult(res, timezone));
+    });
     return {
       source: h64Hex(raw.bytes),
-      result: once(() => {
-        const json = "json" in raw ? raw.json : parseJsonBody(raw, what);
-        const res = parseBody(SqlResponse, json, what, raw.status);
-        return decode(what, raw.status, json, () => sqlToTypedResult(res, o.timezone ?? "UTC"));
-      }),
+      result,
+      *slices(rows: number): Generator<TypedResult> {
+        const split = "json" in raw ? null : splitSqlBody(utf8.decode(raw.bytes));
+        if (!split) {
+          // Not the shape the scanner reads: parse it whole, then hand it out in slices.
+          const whole = result();
+          for (let r = 0; r < whole.rows.length || r === 0; r += rows) yield { ...whole, rows: whole.rows.slice(r, r + rows) };
+          return;
+        }
+        let first = 0;
+        const pieces = split.slices(rows);
+        for (;;) {
+          let next: IteratorResult<unknown[][]>;
+          try {
+            next = pieces.next();
+          } catch (e) {
+            throw new InvalidResponseError(`${what}: ${raw.status} body is not JSON (${(e as Error).message})`, raw.status, undefined, {
+              cause: e,
+            });
+          }
+          if (next.done && first > 0) return;
+          const res = parseBody(SqlResponse, { ...split.head, data: next.done ? [] : next.value }, what, raw.status);
+          yield decode(what, raw.status, undefined, () => sqlToTypedResult(res, timezone, first));
+          if (next.done) return;
+          first += next.value.length;
+        }
+      },
     };
   }
 

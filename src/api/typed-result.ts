@@ -181,7 +181,8 @@ export function toTypedResult(res: LoadResponse): TypedResult {
   return { columns, rows: decodeRows(columns, res.data, timezone), total: res.total ?? null, timezone };
 }
 
-export function sqlToTypedResult(res: SqlResponse, timezone: string): TypedResult {
+/** `firstRow`: the index of res.data's first row in the whole answer (for error messages of a slice). */
+export function sqlToTypedResult(res: SqlResponse, timezone: string, firstRow = 0): TypedResult {
   const columns: ResultColumn[] = res.schema.map((s) => ({
     key: s.name,
     title: s.name,
@@ -189,16 +190,16 @@ export function sqlToTypedResult(res: SqlResponse, timezone: string): TypedResul
     type: s.type,
     kind: "dimension",
   }));
-  return { columns, rows: decodeArrayRows(columns, res.data, timezone), total: null, timezone };
+  return { columns, rows: decodeArrayRows(columns, res.data, timezone, firstRow), total: null, timezone };
 }
 
 /** Rows as arrays in column order (svcsql): decoded column by column, each in one tight loop. */
-function decodeArrayRows(columns: ResultColumn[], data: unknown[][], timezone: string): RawValue[][] {
+function decodeArrayRows(columns: ResultColumn[], data: unknown[][], timezone: string, firstRow = 0): RawValue[][] {
   const n = columns.length;
   const rows: RawValue[][] = new Array(data.length);
   for (let r = 0; r < data.length; r++) {
     const rec = data[r]!;
-    if (rec.length !== n) throw new ValueDecodeError(`row ${r} has ${rec.length} values, the schema ${n} columns`);
+    if (rec.length !== n) throw new ValueDecodeError(`row ${firstRow + r} has ${rec.length} values, the schema ${n} columns`);
     rows[r] = new Array(n);
   }
   for (let c = 0; c < n; c++) {
@@ -208,7 +209,7 @@ function decodeArrayRows(columns: ResultColumn[], data: unknown[][], timezone: s
       if (type === "number") for (; r < data.length; r++) rows[r]![c] = decodeNumber(data[r]![c]);
       else for (; r < data.length; r++) rows[r]![c] = decodeValue(type, data[r]![c], timezone);
     } catch (e) {
-      throw new ValueDecodeError(`row ${r}, ${columns[c]!.key}: ${(e as Error).message}`);
+      throw new ValueDecodeError(`row ${firstRow + r}, ${columns[c]!.key}: ${(e as Error).message}`);
     }
   }
   return rows;

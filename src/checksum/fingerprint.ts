@@ -73,6 +73,11 @@ export class GridHasher {
     }
   }
 
+  /** The chunks complete so far (a chunk ends every CHUNK_ROWS rows), without finishing. */
+  chunksSoFar(): ResultChecksum["chunks"] {
+    return this.chunks.map((c) => ({ ...c }));
+  }
+
   finish(): ResultChecksum {
     if (this.done) throw new Error("checksum: finish() called twice");
     this.done = true;

@@ -34,7 +34,7 @@ import {
   trackingName,
   type SyncContext,
 } from "./context.ts";
-import { CHUNK_ROWS } from "../checksum/index.ts";
+import { CHECKSUM_VERSION, CHUNK_ROWS, GridHasher, ready as hashReady } from "../checksum/index.ts";
 import { chunkRows, differingChunks, emptyGrid, fingerprintGrid, sliceGrid, type Grid } from "./fingerprint.ts";
 import type { Layout } from "./layout.ts";
 import {
@@ -315,19 +315,23 @@ export class SyncEngine {
     const { sheet, before, occupied } = checked;
     const up = await this.ensureReport(report, o.signal);
 
-    // The grid so far, its fingerprint over whole chunks, and the rows written.
+    // The grid so far, its fingerprint over whole chunks (fed as rows are written), and the rows written.
     const cells: SheetValue[][] = [...head.cells];
+    await hashReady();
+    const hasher = new GridHasher();
     let written = 0;
     // Per column: the format its rows were written with, and the rows written before it last changed.
     const writtenWith = [...head.columnFormats];
     const restyle: number[] = head.columnFormats.map(() => 0);
     let local: LocalPlacement | null = null;
+    let final: ResultChecksum | null = null;
     const step = async (last: boolean) => {
       const upTo = last ? cells.length : Math.floor(cells.length / CHUNK_ROWS) * CHUNK_ROWS; // a chunk is written whole
       if (upTo <= written) return;
       const shape: Shape = { rows: upTo, cols };
-      const fp = await fingerprintGrid(upTo === cells.length ? cells : cells.slice(0, upTo));
-      const partial: ResultChecksum = last ? fp : { v: fp.v, chunks: fp.chunks }; // no whole-grid payload before the end
+      hasher.rows(cells.slice(written, upTo));
+      // No whole-grid payload before the end: the chunks so far.
+      const partial: ResultChecksum = last ? (final = hasher.finish()) : { v: CHECKSUM_VERSION, chunks: hasher.chunksSoFar() };
       const inFlight = { from: written, to: upTo - 1 };
       if (!local) {
         local = { ...this.newRecord(up, sheet, areaAt(at, shape), partial, shape, null), pending: null };
@@ -353,7 +357,7 @@ export class SyncEngine {
       });
       await s.write({ sheetId: at.sheetId, row: at.row + from, col: at.col }, rows, {
         columnFormats: formats,
-        breakRows: fp.chunks.map((c) => c.from - from).filter((r) => r > 0 && r < rows.length),
+        breakRows: partial.chunks.map((c) => c.from - from).filter((r) => r > 0 && r < rows.length),
         keepFormats: o.valuesOnly === true,
         ...(o.onProgress ? { onProgress: (done: number) => o.onProgress!(from + done, cells.length, !stream.more || last) } : {}),
       });
@@ -369,7 +373,7 @@ export class SyncEngine {
     const layout = run.layout;
     const shape: Shape = { rows: layout.cells.length, cols };
     await step(true);
-    const fp = await fingerprintGrid(layout.cells);
+    const fp = final ?? hasher.finish(); // every row was written before the last page: nothing left to hash
     const whole = areaAt(at, shape);
     if (!local) throw new Error("placeStreamed: nothing was written"); // unreachable: the first page has rows
     const key = (local as LocalPlacement).key;

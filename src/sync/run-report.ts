@@ -240,9 +240,9 @@ export interface ReportStream {
 
 /**
  * A report's grid page by page, so that a large placement writes its first rows while the rest
- * arrive. Only a flat table of a semantic query without a limit comes in pages; anything else (a
- * pivot needs every row before its first column is known, a SQL answer is one response, a limit is
- * one request) gives null: run it with runReport.
+ * arrive: a flat table of a semantic query without a limit comes in pages; a SQL answer is decoded a
+ * slice at a time. Anything else (a pivot needs every row before its first column is known, a
+ * semantic query with a limit is one request) gives null: run it with runReport.
  */
 export async function streamReport(
   data: Data,
@@ -251,10 +251,11 @@ export async function streamReport(
   signal?: AbortSignal,
 ): Promise<ReportStream | null> {
   const pivot: PivotSettings | null = report.pivotItems ?? null;
+  const show = showAppliedFilters({ report: pivot?.showAppliedFilters, user: defaults.user, account: defaults.account });
+  if (!report.jsonQuery && report.sqlQuery) return streamSql(data, report, report.sqlQuery, show, signal);
   if (!report.jsonQuery || isPivot(pivot)) return null;
   const query = checkedQuery(report.jsonQuery);
   if (query.limit !== undefined) return null;
-  const show = showAppliedFilters({ report: pivot?.showAppliedFilters, user: defaults.user, account: defaults.account });
   const maxRows = defaults.maxRows ?? MAX_PLACED_ROWS;
   const needsMeta = show && data.meta !== undefined && untitledSummaryMembers(query).length > 0;
   const metaTitles = needsMeta ? metaTitlesOf(data, signal) : Promise.resolve(null);
@@ -313,6 +314,59 @@ export async function streamReport(
         cut,
         result: { ...result, rows: rawRows.flat() },
         layout: { ...head, cells, columnFormats },
+      };
+    },
+  };
+}
+
+/** Rows of a SQL answer decoded before its first rows are written; later ones are handed out PAGE_ROWS at a time. */
+export const SQL_FIRST_ROWS = 10_000;
+
+/**
+ * A SQL answer is one response: its rows are decoded a slice at a time (FetchedResult.slices), so the
+ * first SQL_FIRST_ROWS can be written while the others are decoded.
+ */
+async function streamSql(data: Data, report: RunnableReport, sql: string, show: boolean, signal?: AbortSignal): Promise<ReportStream> {
+  const fetched = await data.fetchSql(sql, {}, signal);
+  const slices = (fetched.slices ? fetched.slices(SQL_FIRST_ROWS) : [fetched.result()])[Symbol.iterator]();
+  const first = slices.next();
+  if (first.done) throw new Error("The data API gave no answer.");
+  const columns = first.value.columns;
+  const scale = report.pivotItems?.displayScale ?? "model";
+  const body = flatTable(first.value, scale);
+  const unsettled = body.columnFormats;
+  const head: Layout = { ...body, columnFormats: settleNumberFormats(body.cells, unsettled, body.headerRows) };
+  const cells: SheetValue[][] = [...head.cells];
+  const raw: TypedResult["rows"][] = [first.value.rows];
+  let consumed = first.value.rows.length < SQL_FIRST_ROWS;
+  return {
+    head,
+    more: !consumed,
+    async *rest() {
+      let pending: SheetValue[][] = [];
+      for (let next = slices.next(); !next.done; next = slices.next()) {
+        raw.push(next.value.rows);
+        const laid = flatTable({ ...next.value, columns }, scale).cells.slice(1);
+        cells.push(...laid);
+        pending.push(...laid);
+        if (pending.length >= PAGE_ROWS) {
+          yield pending;
+          pending = [];
+        }
+        await Promise.resolve(); // let a Cancel be seen between slices
+        signal?.throwIfAborted();
+      }
+      if (pending.length) yield pending;
+      consumed = true;
+    },
+    formats: () => settleNumberFormats(cells, unsettled, head.headerRows),
+    async finish() {
+      if (!consumed) throw new Error("streamReport: finish() before the last rows");
+      return {
+        source: await sourceKey(report, show, { main: fetched.source }),
+        cut: null,
+        result: { ...first.value, rows: raw.flat() },
+        layout: { ...head, cells, columnFormats: settleNumberFormats(cells, unsettled, head.headerRows) },
       };
     },
   };

@@ -182,6 +182,35 @@ describe("data client on recorded responses", () => {
     expect(bad.source).not.toBe(ok1.source);
     expect(() => bad.result()).toThrow(InvalidResponseError);
   });
+  it("fetchSql slices: the rows a slice at a time, equal to result(); a bad value or a broken body is an InvalidResponseError", async () => {
+    const rec = fixture("postgres/load-flat.json");
+    const answer = (data: unknown[]) => ({
+      request: rec.request,
+      status: 200,
+      body: {
+        schema: [
+          { name: "n", type: "number" },
+          { name: "at", type: "time" },
+        ],
+        data,
+      },
+    });
+    const rows = Array.from({ length: 2500 }, (_, i) => [String(i / 4), i % 7 ? "2024-01-02 03:04:05" : null]);
+    const fetched = await client(replay(answer(rows))).fetchSql("SELECT n, at");
+    const slices = [...fetched.slices!(1000)];
+    expect(slices.map((s) => s.rows.length)).toEqual([1000, 1000, 500]);
+    expect(slices.every((s) => s.columns.length === 2)).toBe(true);
+    expect(slices.flatMap((s) => s.rows)).toEqual(fetched.result().rows);
+    const empty = await client(replay(answer([]))).fetchSql("SELECT n, at");
+    expect([...empty.slices!(1000)].map((s) => [s.columns.length, s.rows.length])).toEqual([[2, 0]]);
+    // A bad value in the second slice: the first slice comes, then the error names the row in the whole answer.
+    const bad = await client(replay(answer([...rows.slice(0, 1500), ["one", null]]))).fetchSql("SELECT n, at");
+    const got: number[] = [];
+    expect(() => {
+      for (const s of bad.slices!(1000)) got.push(s.rows.length);
+    }).toThrow(/row 1500/);
+    expect(got).toEqual([1000]);
+  });
   it("meta parses the recorded metadata", async () => {
     const m = await client(replay(fixture("postgres/meta.json"))).meta();
     expect(m.cubes.map((c) => c.name)).toContain("orders");

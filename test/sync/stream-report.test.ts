@@ -2,8 +2,9 @@
 // stream must be exactly what runReport (and a later refresh, through prepareReport) lays out from the
 // same answers — or every streamed placement would read as edited on its first refresh.
 import { describe, expect, it } from "vitest";
-import type { FetchedLoad, LoadResult } from "../../src/api/index.ts";
-import { runReport, streamReport } from "../../src/sync/run-report.ts";
+import type { FetchedLoad, FetchedResult, LoadResult } from "../../src/api/index.ts";
+import type { TypedResult } from "../../src/checksum/types.ts";
+import { runReport, SQL_FIRST_ROWS, streamReport } from "../../src/sync/run-report.ts";
 import type { SemanticQuery } from "../../src/sync/query.ts";
 
 /** A data API serving `total` orders (id, amount) in pages like Cube; amounts are whole until `fractionFrom`. */
@@ -93,12 +94,50 @@ describe("streamReport", () => {
     expect(s.asked.length).toBe(4);
   });
 
-  it("is not used for a pivot, a limit or SQL", async () => {
+  it("is not used for a pivot or a semantic query with a limit", async () => {
     const s = server(35);
     const pivot = { ...report, pivotItems: { rows: [], columns: ["orders.id"], measures: ["orders.total_amount"], filters: [] } };
     expect(await streamReport(s.data, pivot)).toBeNull();
     expect(await streamReport(s.data, { jsonQuery: JSON.stringify({ dimensions: ["orders.id"], limit: 5 }) })).toBeNull();
-    expect(await streamReport(s.data, { sqlQuery: "SELECT 1" })).toBeNull();
     expect(s.asked).toEqual([]);
+  });
+
+  it("a SQL answer: its first SQL_FIRST_ROWS rows first, the rest decoded after; the same grid as runReport", async () => {
+    const rows = 25_000;
+    let decodedWhole = 0;
+    const sqlData = {
+      fetchLoad: (() => Promise.reject(new Error("no load"))) as never,
+      fetchSql: async (): Promise<FetchedResult> => {
+        const result: TypedResult = {
+          columns: [
+            { key: "id", title: "id", shortTitle: "id", type: "number", kind: "dimension" },
+            { key: "amount", title: "amount", shortTitle: "amount", type: "number", kind: "dimension" },
+          ],
+          rows: Array.from({ length: rows }, (_, i) => [i, i > 20_000 ? i / 8 : i]),
+          total: null,
+          timezone: "UTC",
+        };
+        return {
+          source: "sql-answer",
+          result: () => (decodedWhole++, result),
+          *slices(n: number) {
+            for (let r = 0; r < rows; r += n) yield { ...result, rows: result.rows.slice(r, r + n) };
+          },
+        };
+      },
+    };
+    const sql = { sqlQuery: "SELECT id, amount FROM orders" };
+    const stream = (await streamReport(sqlData, sql))!;
+    expect(stream.more).toBe(true);
+    expect(stream.head.cells.length).toBe(1 + SQL_FIRST_ROWS);
+    const later: number[] = [];
+    for await (const r of stream.rest()) later.push(r.length);
+    expect(later).toEqual([rows - SQL_FIRST_ROWS]);
+    const out = await stream.finish();
+    expect(decodedWhole).toBe(0); // never decoded whole
+    const whole = await runReport(sqlData, sql);
+    expect(out.layout).toEqual(whole.layout);
+    expect(out.source).toBe(whole.source);
+    expect(out.layout.columnFormats[1]).not.toBe(stream.head.columnFormats[1]); // fractions after the first rows
   });
 });
