@@ -306,12 +306,20 @@ export class MemoryPort implements SheetPort {
       options.signal?.throwIfAborted();
       const s = this.wb.sheet(area.sheetId);
       const out: SheetValue[][] = [];
+      const formats: string[][] = [];
       for (let r = r0; r < Math.min(area.rows, r0 + block); r++) {
         const row: SheetValue[] = [];
+        const nf: string[] = [];
         const src = s.cells.get(area.row + r);
-        for (let c = 0; c < area.cols; c++) row.push(src?.get(area.col + c)?.v ?? "");
+        for (let c = 0; c < area.cols; c++) {
+          const cell = src?.get(area.col + c);
+          row.push(cell?.v ?? "");
+          nf.push(cell?.nf ?? "General");
+        }
         out.push(row);
+        formats.push(nf);
       }
+      options.numberFormats?.(formats);
       yield out;
     }
   }
