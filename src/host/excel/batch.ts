@@ -1,12 +1,13 @@
 // The Office.js adapter's batched steps (docs/HOST.md "Round trips").
 //
 //   snapshot — sync 1: identity and data parts (ids), the settings mirror, every name with its formula,
-//              the sheets, frozen panes, and the first areas asked for; sync 2: the parts' XML and more
+//              the sheets, frozen panes, column widths asked for, and the first areas asked for; sync 2: the parts' XML and more
 //              values; further syncs only while values remain past the response budget. Tracked areas
 //              come from the names' formulas ("=Sheet1!$A$1:$C$9"), so their values are asked for in the
 //              same sync as the XML: an unchanged refresh reads the workbook in two round trips.
 //   commit   — commands in order, packed into syncs up to the request budget; a write is cut into row
-//              blocks on chunk boundaries (breakRows); a sync Excel refuses as too large is split in
+//              blocks on chunk boundaries (breakRows); a style's width fit rides in its sync when the
+//              text and widths are known (autofit.ts); a sync Excel refuses as too large is split in
 //              two and sent again (nothing of it was applied). A data command updates the part the
 //              snapshot found (no look-up); without a snapshot the commit looks the parts up first.
 import { areaA1, parseAddress } from "../a1.ts";

@@ -7,7 +7,8 @@
 //            refuses), strings written as text (number format "@" set before the values, in the same
 //            sync), calculation suspended per sync, screen updating once, one undo group on ExcelApi 1.20;
 //            write, clear, style, freezeRows, track, untrack and setData are one-command commits;
-//   read   — row blocks as an async iterable (halved on a payload error);
+//   read   — row blocks as an async iterable (halved on a payload error); with numberFormats, each block's
+//            formats in the same sync (a refresh's re-read hands them to its write);
 //   every context.sync() has a deadline (syncDeadlineMs): Excel on the web can wait forever on a
 //            stalled server; past it the operation ends with ExcelNotAnswering, and Cancel ends it at once;
 //   track  — hidden workbook-scoped names, which Excel moves when rows/columns are inserted;
