@@ -306,20 +306,15 @@ export class MemoryPort implements SheetPort {
       options.signal?.throwIfAborted();
       const s = this.wb.sheet(area.sheetId);
       const out: SheetValue[][] = [];
-      const formats: string[][] = [];
+      const formats: string[][] | null = options.numberFormats ? [] : null;
       for (let r = r0; r < Math.min(area.rows, r0 + block); r++) {
         const row: SheetValue[] = [];
-        const nf: string[] = [];
         const src = s.cells.get(area.row + r);
-        for (let c = 0; c < area.cols; c++) {
-          const cell = src?.get(area.col + c);
-          row.push(cell?.v ?? "");
-          nf.push(cell?.nf ?? "General");
-        }
+        for (let c = 0; c < area.cols; c++) row.push(src?.get(area.col + c)?.v ?? "");
         out.push(row);
-        formats.push(nf);
+        formats?.push(Array.from({ length: area.cols }, (_, c) => src?.get(area.col + c)?.nf ?? "General"));
       }
-      options.numberFormats?.(formats);
+      if (formats) options.numberFormats?.(formats);
       yield out;
     }
   }
