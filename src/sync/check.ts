@@ -116,7 +116,7 @@ export async function check(engine: SyncEngine, o: { signal?: AbortSignal; sessi
       await engine.exclusive(async () => {
         if (!s.current) s = await engine.session(checkRead(o.signal)); // another operation of this engine wrote since: read again
         const one = await checkOne(engine, s, p, remote.get(p.placementId ?? ""), identity.copied, o.signal);
-        await s.flush(o.signal); // its corrections and finished records
+        await s.flush(o.signal); // anything still queued (checkOne sends its own writes)
         return one;
       }, o.signal),
     );
@@ -130,7 +130,7 @@ export async function check(engine: SyncEngine, o: { signal?: AbortSignal; sessi
   };
 }
 
-/** One placement, on the session `s` (its writes are queued: the caller sends them). */
+/** One placement, on the session `s` (its writes are sent where the direct port calls were: one commit each). */
 async function checkOne(
   engine: SyncEngine,
   s: Session,
@@ -184,6 +184,7 @@ async function checkOne(
         );
       }
       await updatePlacement(s, p.key, (x) => ({ ...x, sheetId: sheet.id, sheetName: sheet.name, anchorCell }));
+      await s.flush(signal); // a failure to store it is this placement's problem, like the platform's
     } catch (e) {
       base.problem = `Could not record the new address: ${(e as Error).message}`;
     }
@@ -319,6 +320,7 @@ async function finishRecord(
     pending: null,
     shape: pending.shape,
   }));
+  await s.flush(signal); // stored here, so that a failure is this placement's problem
   return full;
 }
 
