@@ -58,6 +58,12 @@ export interface WriteOptions {
    * Strings still get the text format "@": that is what keeps them from becoming formulas.
    */
   keepFormats?: boolean;
+  /**
+   * Under keepFormats: the number formats the cells have now, row by row, read in the same round trip
+   * that checked their values (ReadOptions.numberFormats). The writer keeps numbers out of "@" cells
+   * with them instead of reading the formats again; when absent (or not the grid's shape) it reads them.
+   */
+  currentFormats?: ReadonlyArray<ReadonlyArray<string>>;
   /** Called after each block lands: rows written so far of the total. */
   onProgress?: (rowsWritten: number, totalRows: number) => void;
   signal?: AbortSignal;
@@ -80,7 +86,10 @@ export interface AreaStyle {
   bold?: boolean;
   /** Fill colour "#RRGGBB" (Range.format.fill.color); null = no fill (Range.format.fill.clear()). */
   fill?: string | null;
-  /** Fit the columns' widths to these cells (Range.format.autofitColumns), so formatted numbers show, not "####". */
+  /**
+   * Widen the columns to show these cells' text (never narrower than they are), so formatted numbers show,
+   * not "####". Only this area's cells count, not the whole columns (unlike Range.format.autofitColumns).
+   */
   autofit?: boolean;
 }
 
@@ -96,6 +105,12 @@ export interface AreaStyleRead {
 export interface ReadOptions {
   /** Rows per block; the adapter may use fewer to stay under payload limits. */
   blockRows?: number;
+  /**
+   * Also read each block's number formats ("General" when none) in the same round trip as its values,
+   * handed here before the block is yielded (for WriteOptions.currentFormats). A host that has no such
+   * cost may skip it; then the writer reads the formats itself.
+   */
+  numberFormats?: (block: string[][]) => void;
   signal?: AbortSignal;
 }
 
@@ -151,6 +166,11 @@ export interface SnapshotRequest {
    * writeChecks, their obstacles are read too.
    */
   usedIn?: readonly Area[];
+  /**
+   * Widths of these areas' columns, where the host has widths: a commit planned on the snapshot can then
+   * fit those columns (style autofit) in the same round trip as the cells, without reading them first.
+   */
+  columnWidths?: readonly Area[];
   signal?: AbortSignal;
 }
 
@@ -169,6 +189,8 @@ export interface Snapshot {
   dateSystem?: 1900 | 1904;
   /** For each area of `usedIn`: the smallest area holding all its non-empty cells, null when it is empty. */
   used?: Array<{ area: Area; used: Area | null }>;
+  /** With columnWidths, where the host has widths: each column's width in points (RangeFormat.columnWidth). */
+  columnWidths?: Array<{ sheetId: string; col: number; points: number }>;
   /** Port-private facts a commit based on this snapshot may use (e.g. which parts and names exist). */
   readonly basis?: unknown;
 }

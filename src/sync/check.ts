@@ -9,14 +9,17 @@
 //   workbook copied (same stored id, another URL): offer to fork.
 // home(): every page of GET /external-documents/{id}/placements merged with local tracking;
 //   DENIED placements are listed read-only with their owner and deployment; 422 → HomeLimitError.
+// homeCheck(): the pane's home reload — check() and home() on ONE snapshot of the workbook (identity, state,
+//   tracking and every placement's cells: two round trips in Excel), writes queued and sent per placement.
 import { PlacementLimitError, type ExternalPlacement, type SyncStatus } from "../api/index.ts";
 import { areaA1, cellA1 } from "../host/a1.ts";
-import type { Area, TrackedArea } from "../host/port.ts";
+import type { Area, SnapshotRequest, TrackedArea } from "../host/port.ts";
 import { platformAddress, readArea, type SyncContext } from "./context.ts";
 import { findPlacementId, type HandEdits, type SyncEngine } from "./engine.ts";
 import { chunkRows, type Grid } from "./fingerprint.ts";
 import { leftoverAreas, mergeRuns } from "./plan.ts";
-import { updatePlacement, type CellState, type LocalPlacement } from "./state.ts";
+import type { Session } from "./session.ts";
+import { loadPlacements, updatePlacement, type CellState, type LocalPlacement } from "./state.ts";
 
 export type EditState = "clean" | "edited" | "interrupted-finished" | "interrupted" | "unknown";
 
@@ -81,10 +84,24 @@ async function platformPlacements(ctx: SyncContext, workbookId: string, signal?:
 
 const byName = (tracked: readonly TrackedArea[], name: string) => tracked.find((t) => t.name.toLowerCase() === name.toLowerCase());
 
-export async function check(engine: SyncEngine, o: { signal?: AbortSignal } = {}): Promise<CheckReport> {
+/** What a check reads: identity, state, tracking and every tracked placement's cells. */
+const checkRead = (signal?: AbortSignal): SnapshotRequest => ({ trackedValues: "all", ...(signal ? { signal } : {}) });
+
+/**
+ * The pane's home reload: check() then home(), both on one snapshot of the workbook (the session is read
+ * again only if another operation of this engine wrote meanwhile).
+ */
+export async function homeCheck(engine: SyncEngine, o: { signal?: AbortSignal } = {}): Promise<{ checked: CheckReport; data: HomeData }> {
+  const session = await engine.session(checkRead(o.signal));
+  const checked = await check(engine, { ...o, session });
+  const data = await home(engine, { ...o, session });
+  return { checked, data };
+}
+
+export async function check(engine: SyncEngine, o: { signal?: AbortSignal; session?: Session } = {}): Promise<CheckReport> {
   const { ctx } = engine;
-  const { port } = ctx;
-  const identity = await port.identity();
+  let s = o.session ?? (await engine.session(checkRead(o.signal)));
+  const identity = await s.identity();
   let remote = new Map<string, ExternalPlacement>();
   let platformProblem: string | undefined;
   try {
@@ -93,9 +110,16 @@ export async function check(engine: SyncEngine, o: { signal?: AbortSignal } = {}
     platformProblem = (e as Error).message;
   }
   const out: PlacementCheck[] = [];
-  for (const p of await engine.placements()) {
+  for (const p of await loadPlacements(s)) {
     o.signal?.throwIfAborted();
-    out.push(await engine.exclusive(() => checkOne(engine, p, remote.get(p.placementId ?? ""), identity.copied, o.signal), o.signal));
+    out.push(
+      await engine.exclusive(async () => {
+        if (!s.current) s = await engine.session(checkRead(o.signal)); // another operation of this engine wrote since: read again
+        const one = await checkOne(engine, s, p, remote.get(p.placementId ?? ""), identity.copied, o.signal);
+        await s.flush(o.signal); // anything still queued (checkOne sends its own writes)
+        return one;
+      }, o.signal),
+    );
   }
   return {
     workbookName: identity.name,
@@ -106,15 +130,16 @@ export async function check(engine: SyncEngine, o: { signal?: AbortSignal } = {}
   };
 }
 
+/** One placement, on the session `s` (its writes are sent where the direct port calls were: one commit each). */
 async function checkOne(
   engine: SyncEngine,
+  s: Session,
   p: LocalPlacement,
   remote: ExternalPlacement | undefined,
   copied: boolean,
   signal?: AbortSignal,
 ): Promise<PlacementCheck> {
   const { ctx } = engine;
-  const { port } = ctx;
   const base: PlacementCheck = {
     key: p.key,
     placementId: p.placementId,
@@ -131,7 +156,7 @@ async function checkOne(
     offers: [],
     deploymentId: p.deploymentId,
   };
-  const t = byName(await port.tracked(), p.name);
+  const t = byName(await s.tracked(), p.name);
   if (!t?.area || !t.sheet) return { ...base, missing: true, offers: ["disconnect"] };
   const area = t.area;
   const sheet = t.sheet;
@@ -158,7 +183,8 @@ async function checkOne(
           signal,
         );
       }
-      await updatePlacement(port, p.key, (x) => ({ ...x, sheetId: sheet.id, sheetName: sheet.name, anchorCell }));
+      await updatePlacement(s, p.key, (x) => ({ ...x, sheetId: sheet.id, sheetName: sheet.name, anchorCell }));
+      await s.flush(signal); // a failure to store it is this placement's problem, like the platform's
     } catch (e) {
       base.problem = `Could not record the new address: ${(e as Error).message}`;
     }
@@ -166,7 +192,7 @@ async function checkOne(
 
   // Hand edits, from the fingerprints (committed and pending).
   const current = await readArea(
-    port,
+    s,
     {
       ...area,
       rows: Math.max(area.rows, p.shape.rows, p.pending?.shape.rows ?? 0),
@@ -174,7 +200,7 @@ async function checkOne(
     },
     signal,
   );
-  const local = (await engine.placements()).find((x) => x.key === p.key) ?? p;
+  const local = (await loadPlacements(s)).find((x) => x.key === p.key) ?? p;
   const state = await engine.classifyCells(local, current);
   base.edit = editState(state);
   // The journal says a write began and did not end: interrupted even if no cell changed yet.
@@ -187,7 +213,7 @@ async function checkOne(
   }
   if (state.kind === "unrecorded" && !copied && !viewOnly) {
     try {
-      base.range = areaA1(await finishRecord(engine, local, sheet, area, signal));
+      base.range = areaA1(await finishRecord(engine, s, local, sheet, area, signal));
       base.edit = "interrupted-finished";
     } catch (e) {
       base.problem = `The last write is complete but could not be recorded yet: ${(e as Error).message}`;
@@ -243,6 +269,7 @@ function editedRows(
  */
 async function finishRecord(
   engine: SyncEngine,
+  s: Session,
   p: LocalPlacement,
   sheet: { id: string; name: string },
   area: { sheetId: string; row: number; col: number },
@@ -255,9 +282,10 @@ async function finishRecord(
   const clears =
     pending.clears?.map((c) => ({ sheetId: area.sheetId, row: area.row + c.row, col: area.col + c.col, rows: c.rows, cols: c.cols })) ??
     leftoverAreas(area, p.shape, pending.shape);
-  for (const c of clears) await ctx.port.clear(c);
+  for (const c of clears) await s.clear(c);
+  await s.flush(signal); // cleared before the platform records the result
   const addr = platformAddress(sheet.name, full);
-  const identity = await ctx.port.identity();
+  const identity = await s.identity();
   let placementId = p.placementId;
   if (placementId) {
     await ctx.platform.refreshReport(
@@ -283,8 +311,8 @@ async function finishRecord(
     );
     placementId = findPlacementId(report, identity.workbookId, sheet.id, addr.anchorCell);
   }
-  await ctx.port.track(p.name, full);
-  await updatePlacement(ctx.port, p.key, (x) => ({
+  await s.track(p.name, full);
+  await updatePlacement(s, p.key, (x) => ({
     ...x,
     placementId,
     committed: pending.checksum,
@@ -292,6 +320,7 @@ async function finishRecord(
     pending: null,
     shape: pending.shape,
   }));
+  await s.flush(signal); // stored here, so that a failure is this placement's problem
   return full;
 }
 
@@ -398,12 +427,13 @@ export interface HomeData {
   entries: HomeEntry[];
 }
 
-export async function home(engine: SyncEngine, o: { signal?: AbortSignal } = {}): Promise<HomeData> {
-  const { port } = engine.ctx;
-  const identity = await port.identity();
+export async function home(engine: SyncEngine, o: { signal?: AbortSignal; session?: Session } = {}): Promise<HomeData> {
+  // The check's session when nothing of this engine wrote since it was read (homeCheck), else one read.
+  const s = o.session?.current ? o.session : await engine.session(o.signal ? { signal: o.signal } : {});
+  const identity = await s.identity();
   const remote = await platformPlacements(engine.ctx, identity.workbookId, o.signal);
-  const locals = await engine.placements();
-  const tracked = await port.tracked();
+  const locals = await loadPlacements(s);
+  const tracked = await s.tracked();
   const nameOf = (id: number, p: LocalPlacement | undefined) =>
     engine.ctx.deploymentNames?.(id) ??
     (p?.deploymentId === id ? p.deploymentName : null) ??

@@ -67,6 +67,22 @@ export async function readArea(port: SheetPort, area: Area, signal?: AbortSignal
   return out;
 }
 
+/**
+ * An area's values and, where the port reads them in the same round trip, its cells' number formats
+ * (null otherwise): what a write under keepFormats needs (WriteOptions.currentFormats).
+ */
+export async function readAreaWithFormats(
+  port: SheetPort,
+  area: Area,
+  signal?: AbortSignal,
+): Promise<{ grid: Grid; formats: string[][] | null }> {
+  const grid: Grid = [];
+  const formats: string[][] = [];
+  for await (const block of port.read(area, { numberFormats: (f) => formats.push(...f), ...(signal ? { signal } : {}) }))
+    for (const row of block) grid.push(row as SheetValue[]);
+  return { grid, formats: formats.length === grid.length ? formats : null };
+}
+
 /** Addresses the platform records for a placement at `area` on sheet `sheetName`. */
 export function platformAddress(sheetName: string, area: Area): { anchorCell: string; endResultCell: string; resultLocation: string } {
   return {

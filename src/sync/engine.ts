@@ -30,6 +30,7 @@ import {
   platformAddress,
   randomKey,
   readArea,
+  readAreaWithFormats,
   reportsById,
   trackingName,
   type SyncContext,
@@ -249,10 +250,11 @@ export class SyncEngine {
   ): Promise<PlaceOutcome> {
     const shape: Shape = { rows: layout.cells.length, cols: layout.columnFormats.length };
     const target = areaAt(at, shape);
-    // One read: state, tracking, the target's cells, the sheet's frozen rows.
+    // One read: state, tracking, the target's cells, the sheet's frozen rows, its columns' widths (the fit).
     const s = await this.session({
       areas: [target],
       frozenRows: [at.sheetId],
+      columnWidths: [target],
       writeChecks: true,
       ...(o.signal ? { signal: o.signal } : {}),
     });
@@ -305,6 +307,7 @@ export class SyncEngine {
       areas: [target],
       usedIn: [band],
       frozenRows: [at.sheetId],
+      columnWidths: [target],
       writeChecks: true,
       ...(o.signal ? { signal: o.signal } : {}),
     });
@@ -795,12 +798,17 @@ export class SyncEngine {
       })),
       ...leftovers,
     ];
+    // The same round trip brings the cells' number formats, which the writes under keepFormats need
+    // (no number into an "@" cell): the adapter then reads none of its own (WriteOptions.currentFormats).
+    let formatsNow: { box: Area; formats: string[][] } | null = null;
     if (early && touched.length) {
       const box = boundingBox(touched);
-      if (!sameCells(await readArea(s.base, box, signal), current, box.row - anchor.row, box.col - anchor.col)) {
+      const again = await readAreaWithFormats(s.base, box, signal);
+      if (!sameCells(again.grid, current, box.row - anchor.row, box.col - anchor.col)) {
         s.forgetValues();
         return this.applyRefreshLocked(prepared, choice, signal, s, false); // changed meanwhile: compare again on a fresh read
       }
+      if (again.formats) formatsNow = { box, formats: again.formats };
     }
     const writes = calls.length > 0 || leftovers.length > 0; // nothing to write: no journal, nothing sent
     const clears = leftovers.map((a) => ({ row: a.row - anchor.row, col: a.col - anchor.col, rows: a.rows, cols: a.cols }));
@@ -833,6 +841,7 @@ export class SyncEngine {
           columnFormats: prep.layout().columnFormats,
           keepFormats: true,
           breakRows: starts.filter((r) => r > run.from && r <= run.to).map((r) => r - run.from),
+          ...formatsAt(formatsNow, anchor.row + run.from, anchor.col, run.to - run.from + 1, next.cols),
         },
       );
       stats.cellsWritten += w.cells;
@@ -1211,6 +1220,22 @@ function boundingBox(areas: readonly Area[]): Area {
   const end = Math.max(...areas.map((a) => a.row + a.rows)),
     right = Math.max(...areas.map((a) => a.col + a.cols));
   return { sheetId: areas[0]!.sheetId, row, col, rows: end - row, cols: right - col };
+}
+
+/** The formats read in `box` for a write of rows × cols at (row, col), when the box holds them all. */
+function formatsAt(
+  read: { box: Area; formats: string[][] } | null,
+  row: number,
+  col: number,
+  rows: number,
+  cols: number,
+): { currentFormats?: string[][] } {
+  if (!read) return {};
+  const { box, formats } = read;
+  const dr = row - box.row,
+    dc = col - box.col;
+  if (dr < 0 || dc < 0 || dr + rows > box.rows || dc + cols > box.cols) return {};
+  return { currentFormats: formats.slice(dr, dr + rows).map((r) => r.slice(dc, dc + cols)) };
 }
 
 /** Does `fresh` (read at rows/cols offset from the anchor) hold what `earlier` (read from the anchor) held there? */

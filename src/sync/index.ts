@@ -27,6 +27,7 @@
 //   keepIdentity(engine)           (not a copy: the same file renamed or moved; records its new URL)
 //   home(engine)   → HomeData      (all platform placements of the workbook + local; DENIED read-only;
 //                                   throws HomeLimitError on 422)
+//   homeCheck(engine) → { checked, data }: the pane's home reload, check and home on one snapshot
 //   upsertReport / assignNewPublicId / UpsertStopped — upsert semantics (409 causes).
 //   layout / runReport / totalsQuery — the pure layout and query pieces (preview, builder).
 //
@@ -55,7 +56,7 @@ export type {
   CellDiff,
   PreparedRefresh,
 } from "./engine.ts";
-export { check, fork, home, HomeLimitError, keepIdentity } from "./check.ts";
+export { check, fork, home, homeCheck, HomeLimitError, keepIdentity } from "./check.ts";
 export type { CheckReport, PlacementCheck, EditState, ForkOutcome, HomeData, HomeEntry } from "./check.ts";
 export { upsertReport, assignNewPublicId, UpsertStopped } from "./upsert.ts";
 export type { UpsertOutcome } from "./upsert.ts";

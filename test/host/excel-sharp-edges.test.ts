@@ -31,6 +31,49 @@ describe("adapter: numbers into text-formatted cells", () => {
   });
 });
 
+describe("adapter: the formats read with the values ride with the write (issue 20)", () => {
+  it("read({ numberFormats }) brings the cells' formats in the values' own sync", async () => {
+    const { dx, port } = adapterOnDevExcel();
+    const sheetId = sheet1(dx);
+    await port.write({ sheetId, row: 0, col: 0 }, [[1, "x"]], { columnFormats: ["0.00", null] });
+    dx.workbook.resetStats();
+    const formats: string[][] = [];
+    const values: unknown[][] = [];
+    for await (const b of port.read({ sheetId, row: 0, col: 0, rows: 1, cols: 2 }, { numberFormats: (f) => formats.push(...f) }))
+      values.push(...b);
+    expect(dx.workbook.stats.syncs).toBe(1);
+    expect(values).toEqual([[1, "x"]]);
+    expect(formats).toEqual([["0.00", "@"]]);
+  });
+
+  it('a keepFormats write handed the current formats reads none (one sync) and still puts no number in an "@" cell', async () => {
+    const { dx, port } = adapterOnDevExcel();
+    const sheetId = sheet1(dx);
+    const at = { sheetId, row: 0, col: 0 };
+    await port.write(at, [["a", 1]], { columnFormats: [null, "0.000"] });
+    const formats: string[][] = [];
+    for await (const _ of port.read({ sheetId, row: 0, col: 0, rows: 1, cols: 2 }, { numberFormats: (f) => formats.push(...f) }));
+    expect(formats).toEqual([["@", "0.000"]]);
+    dx.workbook.resetStats();
+    const stats = await port.write(at, [[7, 2]], { columnFormats: ["#,##0", null], keepFormats: true, currentFormats: formats });
+    expect(stats.syncs).toBe(1);
+    expect(dx.workbook.stats.syncs).toBe(1);
+    const cells = dx.workbook.inspect(sheetId, "A1:B1");
+    expect(cells.valueTypes).toEqual([["Double", "Double"]]);
+    expect(cells.numberFormats).toEqual([["#,##0", "0.000"]]); // "@" gave way to the column's format; the user's kept
+  });
+
+  it("formats of another shape are not trusted: the writer reads them itself (two syncs)", async () => {
+    const { dx, port } = adapterOnDevExcel();
+    const sheetId = sheet1(dx);
+    dx.workbook.setNumberFormat(sheetId, "A1:A2", "@");
+    dx.workbook.resetStats();
+    await port.write({ sheetId, row: 0, col: 0 }, [[1], [2]], { keepFormats: true, currentFormats: [["General"]] });
+    expect(dx.workbook.stats.syncs).toBe(2);
+    expect(dx.workbook.inspect(sheetId, "A1:A2").valueTypes).toEqual([["Double"], ["Double"]]);
+  });
+});
+
 describe("adapter: cell-edit mode", () => {
   it("a write and a read while the user types in a cell wait for them (delayForCellEdit) instead of failing", async () => {
     const { dx, port } = adapterOnDevExcel();
@@ -153,6 +196,59 @@ describe("adapter: autofit fits the placed cells, not whole columns", () => {
     expect(widths()[0]).toBe(textWidthPoints("complete".length + 1));
     expect(widths()[1]).toBe(textWidthPoints("$1,234,567.50".length + 1));
     expect(widths()[2]).toBe(300);
+  });
+});
+
+describe("adapter: the width fit without a read of its own (issue 20)", () => {
+  it("a commit that writes the cells, on a snapshot that read the widths, fits them in the same sync — as the read-after fit would", async () => {
+    const grid = [
+      ["Status", "Total", "Note"],
+      ["complete", 1234567.5, "x"],
+    ];
+    const style = { autofit: true } as const;
+    const run = async (withWidths: boolean) => {
+      const { dx, port } = adapterOnDevExcel();
+      const sheetId = sheet1(dx);
+      const area = { sheetId, row: 2, col: 0, rows: 2, cols: 3 };
+      dx.workbook.typeInto(sheetId, "A1", "a long filter summary line above the report's titles");
+      dx.workbook.sheetById(sheetId)!.colWidths = { 2: 300 }; // the user widened column C
+      const snap = await port.snapshot(withWidths ? { columnWidths: [area] } : {});
+      dx.workbook.resetStats();
+      const stats = await port.commit(
+        [
+          { kind: "write", at: area, grid, options: { columnFormats: [null, "$#,##0.00", null] } },
+          { kind: "style", area, style },
+        ],
+        { basis: snap },
+      );
+      expect(stats.syncs).toBe(dx.workbook.stats.syncs);
+      return { syncs: stats.syncs, widths: { ...dx.workbook.sheetById(sheetId)!.colWidths }, snap };
+    };
+    const planned = await run(true);
+    const read = await run(false);
+    expect(planned.snap.columnWidths?.map((w) => w.points)).toEqual([48, 48, 300]);
+    expect(planned.syncs).toBe(1);
+    expect(read.syncs).toBe(3);
+    expect(planned.widths).toEqual(read.widths);
+    expect(planned.widths).toEqual({ 0: textWidthPoints("complete".length + 1), 1: textWidthPoints("$1,234,567.50".length + 1), 2: 300 });
+  });
+
+  it("a number written under keepFormats has a format only Excel knows: the fit reads the text after all", async () => {
+    const { dx, port } = adapterOnDevExcel();
+    const sheetId = sheet1(dx);
+    const area = { sheetId, row: 0, col: 0, rows: 1, cols: 1 };
+    dx.workbook.setNumberFormat(sheetId, "A1", "$#,##0.00");
+    const snap = await port.snapshot({ columnWidths: [area] });
+    dx.workbook.resetStats();
+    await port.commit(
+      [
+        { kind: "write", at: area, grid: [[1234567.5]], options: { keepFormats: true } },
+        { kind: "style", area, style: { autofit: true } },
+      ],
+      { basis: snap },
+    );
+    expect(dx.workbook.stats.syncs).toBe(4); // formats before the write, the write, then the text read and the widths
+    expect(dx.workbook.sheetById(sheetId)!.colWidths?.[0]).toBe(textWidthPoints("$1,234,567.50".length + 1));
   });
 });
 

@@ -477,6 +477,28 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
     },
   },
   {
+    name: "keepFormats with the formats read alongside the values (read numberFormats → currentFormats): numbers stay numbers",
+    async run({ port, sheet }) {
+      const a = area(sheet, 0, 0, 1, 3);
+      await port.write(at(sheet, 0, 0), [["#N/A", "x", 1]], { columnFormats: [null, "0.00", "0.000"] });
+      await port.style(area(sheet, 0, 0, 1, 1), { columnFormats: ["@"] }); // the user's text format
+      const formats: string[][] = [];
+      const values: unknown[][] = [];
+      for await (const b of port.read(a, { numberFormats: (f) => formats.push(...f) })) values.push(...b);
+      checkEqual(values, [["#N/A", "x", 1]], "the values");
+      // A host may not report formats (then the writer reads them itself); those it reports are the cells'.
+      if (formats.length) checkEqual(formats, (await port.readStyle(a)).numberFormats, "the formats readStyle reports");
+      await port.write(at(sheet, 0, 0), [[12.5, 3, 4]], {
+        columnFormats: [null, "0.00", "0.000"],
+        keepFormats: true,
+        ...(formats.length ? { currentFormats: formats } : {}),
+      });
+      checkEqual((await readAll(port, a)).rows, [[12.5, 3, 4]], "numbers, not the text of numbers");
+      // (A host that stores numbers under "@" as text also resets that "@": test/host/excel-sharp-edges.test.ts.)
+      checkEqual((await port.readStyle(a)).numberFormats[0]!.slice(1), ["0.00", "0.000"], "the other formats kept");
+    },
+  },
+  {
     name: "freezeRows freezes the top rows; 0 unfreezes",
     async run({ port, sheet }) {
       checkEqual(await port.frozenRows(sheet.id), 0, "nothing frozen on a new sheet");

@@ -1,16 +1,17 @@
 // The Office.js adapter's batched steps (docs/HOST.md "Round trips").
 //
 //   snapshot — sync 1: identity and data parts (ids), the settings mirror, every name with its formula,
-//              the sheets, frozen panes, and the first areas asked for; sync 2: the parts' XML and more
+//              the sheets, frozen panes, column widths asked for, and the first areas asked for; sync 2: the parts' XML and more
 //              values; further syncs only while values remain past the response budget. Tracked areas
 //              come from the names' formulas ("=Sheet1!$A$1:$C$9"), so their values are asked for in the
 //              same sync as the XML: an unchanged refresh reads the workbook in two round trips.
 //   commit   — commands in order, packed into syncs up to the request budget; a write is cut into row
-//              blocks on chunk boundaries (breakRows); a sync Excel refuses as too large is split in
+//              blocks on chunk boundaries (breakRows); a style's width fit rides in its sync when the
+//              text and widths are known (autofit.ts); a sync Excel refuses as too large is split in
 //              two and sent again (nothing of it was applied). A data command updates the part the
 //              snapshot found (no look-up); without a snapshot the commit looks the parts up first.
 import { areaA1, parseAddress } from "../a1.ts";
-import { fitColumnsToCells } from "./autofit.ts";
+import { fitColumnsToCells, fitWidths, plannedText } from "./autofit.ts";
 import { queueDateSystem } from "./date-system.ts";
 import { queueTrackName } from "./replace.ts";
 import { clearTextFormat, FORMAT_READ_CELLS, hasNonText } from "./text-format.ts";
@@ -43,7 +44,11 @@ export interface ExcelBasis {
   names: Set<string>;
   /** Sheet names by id (a re-pointed name's formula names its sheet). */
   sheetNames: Map<string, string>;
+  /** Column widths in points read by the snapshot (columnWidths), by widthKey; kept true as commits set widths. */
+  widths: Map<string, number>;
 }
+
+export const widthKey = (sheetId: string, col: number): string => `${sheetId}\u0000${col}`;
 
 export interface BatchLimits {
   /** Request bytes one sync aims for (Excel on the web refuses more than 5 MB). */
@@ -98,6 +103,7 @@ export interface RawSnapshot {
   obstacles?: Array<{ area: Area; found: Obstacle[] }>;
   dateSystem?: 1900 | 1904;
   used?: Snapshot["used"];
+  columnWidths?: Snapshot["columnWidths"];
   basis: ExcelBasis;
 }
 
@@ -148,6 +154,16 @@ export async function readSnapshot(
     return { area: a, found: queueUsedArea(wb.worksheets.getItem(a.sheetId), a) };
   });
   const dateSystem = req.writeChecks ? queueDateSystem(ctx) : null;
+  // Column widths (for a commit's width fit without a read of its own), one 1×1 range a column.
+  const widthReads = (req.columnWidths ?? []).flatMap((a) => {
+    validateArea(a);
+    const ws = wb.worksheets.getItem(a.sheetId);
+    return Array.from({ length: a.cols }, (_, c) => ({
+      sheetId: a.sheetId,
+      col: a.col + c,
+      format: ws.getRangeByIndexes(a.row, a.col + c, 1, 1).format.load("columnWidth"),
+    }));
+  });
   await sync(ctx, req.signal);
   reader.collect();
 
@@ -209,7 +225,15 @@ export async function readSnapshot(
     ...(req.writeChecks ? { obstacles: checks.map((c) => ({ area: c.area, found: c.found() })) } : {}),
     ...(dateSystem ? { dateSystem: dateSystem() } : {}),
     ...(req.usedIn ? { used: used.map((u) => ({ area: u.area, used: u.found() })) } : {}),
-    basis: { parts, names: new Set(ours.map((n) => n.name.toLowerCase())), sheetNames: new Map(sheetRefs.map((x) => [x.id, x.name])) },
+    ...(req.columnWidths
+      ? { columnWidths: widthReads.map((w) => ({ sheetId: w.sheetId, col: w.col, points: w.format.columnWidth })) }
+      : {}),
+    basis: {
+      parts,
+      names: new Set(ours.map((n) => n.name.toLowerCase())),
+      sheetNames: new Map(sheetRefs.map((x) => [x.id, x.name])),
+      widths: new Map(widthReads.map((w) => [widthKey(w.sheetId, w.col), w.format.columnWidth])),
+    },
   };
 }
 
@@ -328,6 +352,8 @@ interface SyncScope {
   added: Map<string, Excel.CustomXmlPart>;
   /** Lower-case tracking names added (true) or deleted (false) by this sync. */
   names: Map<string, boolean>;
+  /** Column widths set by this sync (widthKey). */
+  widths: Map<string, number>;
 }
 
 export async function runCommit(
@@ -353,13 +379,15 @@ export async function runCommit(
   const names = known.names;
   let extrasDeleted = false;
   const ops: Op[] = [];
-  commands.forEach((c) =>
+  commands.forEach((c, k) =>
     ops.push(
       ...opsOf(c, {
         maxBytes: limits.requestBytes,
         sheetNames: known.sheetNames,
         parts,
         names,
+        widths: known.widths,
+        earlier: () => commands.slice(0, k),
         deleteExtras: () => (extrasDeleted ? [] : ((extrasDeleted = true), extras)),
       }),
     ),
@@ -376,7 +404,7 @@ export async function runCommit(
     while (j < ops.length && (j === i || bytes + ops[j]!.bytes <= budget)) bytes += ops[j++]!.bytes;
     const guarded = ops.slice(i, j).filter((op) => op.formatsFirst);
     if (guarded.length) stats.syncs += await readFormatsFirst(ctx, sync, guarded, o.signal);
-    const scope: SyncScope = { added: new Map(), names: new Map() };
+    const scope: SyncScope = { added: new Map(), names: new Map(), widths: new Map() };
     if (screen) ctx.application.suspendScreenUpdatingUntilNextSync();
     if (o.calcSuspend && ops.slice(i, j).some((op) => op.cells > 0)) ctx.application.suspendApiCalculationUntilNextSync();
     for (let k = i; k < j; k++) ops[k]!.queue(ctx, scope);
@@ -408,6 +436,7 @@ export async function runCommit(
       if (exists) names.add(name);
       else names.delete(name);
     }
+    for (const [key, points] of scope.widths) known.widths.set(key, points);
     for (let k = i; k < j; k++) {
       stats.cellsWritten += ops[k]!.cells;
       ops[k]!.progress?.();
@@ -463,7 +492,7 @@ async function lookUp(
   signal: AbortSignal | undefined,
   stats: CommitStats,
 ): Promise<ExcelBasis> {
-  const basis: ExcelBasis = { parts: new Map(), names: new Set(), sheetNames: new Map() };
+  const basis: ExcelBasis = { parts: new Map(), names: new Set(), sheetNames: new Map(), widths: new Map() };
   const wantsData = commands.some((c) => c.kind === "data");
   const wantsNames = commands.some((c) => c.kind === "track" || c.kind === "untrack");
   if (!wantsData && !wantsNames) return basis;
@@ -491,6 +520,10 @@ interface OpState {
   sheetNames: Map<string, string>;
   parts: Map<string, Excel.CustomXmlPart>;
   names: Set<string>;
+  /** The basis's column widths (widthKey). */
+  widths: Map<string, number>;
+  /** The commands before this one in the commit. */
+  earlier(): readonly Command[];
   deleteExtras(): Excel.CustomXmlPart[];
 }
 
@@ -521,18 +554,34 @@ function opsOf(c: Command, st: OpState): Op[] {
           queue: (ctx) => range(ctx, c.area).clear("All"),
         },
       ];
-    case "style":
+    case "style": {
+      // autofitColumns() would fit whole columns: fit the area's own text (autofit.ts) — in this sync when
+      // the commit writes that text and the snapshot read the widths, else read after this sync.
+      const planned = c.style.autofit ? plannedWidths(c.area, st) : null;
+      const a = c.area;
       return [
         {
-          bytes: styleBytes(c.area, c.style.columnFormats),
+          bytes: styleBytes(a, c.style.columnFormats) + (planned ? 64 * a.cols : 0),
           cells: 0,
-          queue: (ctx) => applyStyle(range(ctx, c.area), c.area, { ...c.style, autofit: false }),
-          // autofitColumns() would fit whole columns: fit the area's own text once it is written (autofit.ts).
-          ...(c.style.autofit
-            ? { after: (ctx: Excel.RequestContext) => fitColumnsToCells(ctx, ctx.workbook.worksheets.getItem(c.area.sheetId), c.area) }
+          queue: (ctx, scope) => {
+            applyStyle(range(ctx, a), a, { ...c.style, autofit: false });
+            planned?.forEach((w, i) => {
+              if (w === null) return;
+              range(ctx, { ...a, col: a.col + i, rows: 1, cols: 1 }).format.columnWidth = w;
+              scope.widths.set(widthKey(a.sheetId, a.col + i), w);
+            });
+          },
+          ...(c.style.autofit && !planned
+            ? {
+                after: async (ctx: Excel.RequestContext) => {
+                  for (let i = 0; i < a.cols; i++) st.widths.delete(widthKey(a.sheetId, a.col + i)); // set by what it reads now
+                  await fitColumnsToCells(ctx, ctx.workbook.worksheets.getItem(a.sheetId), a);
+                },
+              }
             : {}),
         },
       ];
+    }
     case "freeze":
       return [{ bytes: 128, cells: 0, queue: (ctx) => ctx.workbook.worksheets.getItem(c.sheetId).freezePanes.freezeRows(c.rows) }];
     case "track": {
@@ -567,6 +616,14 @@ function opsOf(c: Command, st: OpState): Op[] {
       ];
     }
   }
+}
+
+/** The widths to set for a style's autofit without reading anything (autofit.ts), or null when that is not known. */
+function plannedWidths(area: Area, st: OpState): Array<number | null> | null {
+  const current = Array.from({ length: area.cols }, (_, i) => st.widths.get(widthKey(area.sheetId, area.col + i)));
+  if (current.some((w) => w === undefined)) return null;
+  const text = plannedText(area, st.earlier());
+  return text ? fitWidths(text, current as number[]) : null;
 }
 
 function range(ctx: Excel.RequestContext, a: Area): Excel.Range {
@@ -636,15 +693,19 @@ function blockOp(
   let blockFormats: Array<Array<string | null>> = formats.slice(from, from + count);
   const rows = c.grid.slice(from, from + count);
   const guard = c.options?.keepFormats && hasNonText(rows);
+  const fallback = (col: number) => c.options?.columnFormats?.[col] ?? "General";
+  // The formats read with the values that were checked before this write (the engine's re-read): no read of our own.
+  const known = guard ? knownFormats(c.options?.currentFormats, c.grid.length, from, count, cols) : null;
+  if (known) blockFormats = clearTextFormat(blockFormats, rows, known, fallback);
   return {
     bytes,
     cells: count * cols,
-    ...(guard
+    ...(guard && !known
       ? {
           formatsFirst: {
             area: { sheetId: c.at.sheetId, row: c.at.row + from, col: c.at.col, rows: count, cols },
             use: (current: string[][]) => {
-              blockFormats = clearTextFormat(blockFormats, rows, current, (col) => c.options?.columnFormats?.[col] ?? "General");
+              blockFormats = clearTextFormat(blockFormats, rows, current, fallback);
             },
           },
         }
@@ -661,6 +722,19 @@ function blockOp(
       return [blockOp(c, from, half, formats, rowBytes, total), blockOp(c, from + half, count - half, formats, rowBytes, total)];
     },
   };
+}
+
+/** Rows [from, from+count) of the formats a write was handed, when they have the grid's shape. */
+function knownFormats(
+  formats: ReadonlyArray<ReadonlyArray<string>> | undefined,
+  gridRows: number,
+  from: number,
+  count: number,
+  cols: number,
+): ReadonlyArray<ReadonlyArray<string>> | null {
+  if (!formats || formats.length !== gridRows) return null;
+  const rows = formats.slice(from, from + count);
+  return rows.every((r) => r.length === cols) ? rows : null;
 }
 
 export function describeCommands(commands: readonly Command[]): string {

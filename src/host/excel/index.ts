@@ -7,7 +7,8 @@
 //            refuses), strings written as text (number format "@" set before the values, in the same
 //            sync), calculation suspended per sync, screen updating once, one undo group on ExcelApi 1.20;
 //            write, clear, style, freezeRows, track, untrack and setData are one-command commits;
-//   read   — row blocks as an async iterable (halved on a payload error);
+//   read   — row blocks as an async iterable (halved on a payload error); with numberFormats, each block's
+//            formats in the same sync (a refresh's re-read hands them to its write);
 //   every context.sync() has a deadline (syncDeadlineMs): Excel on the web can wait forever on a
 //            stalled server; past it the operation ends with ExcelNotAnswering, and Cancel ends it at once;
 //   track  — hidden workbook-scoped names, which Excel moves when rows/columns are inserted;
@@ -209,6 +210,7 @@ export class ExcelPort implements SheetPort {
           ...(raw.obstacles ? { obstacles: raw.obstacles } : {}),
           ...(raw.dateSystem ? { dateSystem: raw.dateSystem } : {}),
           ...(raw.used ? { used: raw.used } : {}),
+          ...(raw.columnWidths ? { columnWidths: raw.columnWidths } : {}),
           basis: raw.basis,
         };
       },
@@ -377,20 +379,22 @@ export class ExcelPort implements SheetPort {
 
   async *read(area: Area, options: ReadOptions = {}): AsyncIterable<SheetValue[][]> {
     validateArea(area);
-    let blockRows = Math.max(
-      1,
-      Math.min(area.rows, options.blockRows ?? Math.max(1, Math.floor(this.readBlockCells / area.cols)), MAX_BLOCK_ROWS),
-    );
+    const onFormats = options.numberFormats;
+    // With the formats the answer is about twice as large: half the cells a block.
+    const blockCells = onFormats ? Math.floor(this.readBlockCells / 2) : this.readBlockCells;
+    let blockRows = Math.max(1, Math.min(area.rows, options.blockRows ?? Math.max(1, Math.floor(blockCells / area.cols)), MAX_BLOCK_ROWS));
     let r0 = 0;
     while (r0 < area.rows) {
       options.signal?.throwIfAborted();
       const n = Math.min(blockRows, area.rows - r0);
       let values: SheetValue[][];
+      let formats: string[][] | null = null;
       try {
         values = await runInExcel(this.X, async (ctx) => {
           const range = ctx.workbook.worksheets.getItem(area.sheetId).getRangeByIndexes(area.row + r0, area.col, n, area.cols);
-          range.load("values");
+          range.load(onFormats ? "values,numberFormat" : "values");
           await this.sync(ctx, options.signal);
+          if (onFormats) formats = range.numberFormat as string[][];
           return range.values as SheetValue[][];
         });
       } catch (e) {
@@ -408,6 +412,7 @@ export class ExcelPort implements SheetPort {
         );
       }
       r0 += n;
+      if (onFormats && formats) onFormats(formats);
       yield values;
     }
   }

@@ -8,8 +8,10 @@
 //
 // The writer therefore reads the number formats of the cells it is about to fill with numbers, booleans
 // (dates are numbers) and resets "@" on exactly those cells to the column's format (or General); every
-// other format the user chose is kept. One extra read per commit sync that holds such blocks (batch.ts
-// readFormatsFirst), only when keepFormats is set and a block holds a non-string value.
+// other format the user chose is kept. The formats come with the write when its caller read them with the
+// values it checked (WriteOptions.currentFormats: a refresh's re-read, no extra round trip); otherwise one
+// extra read per commit sync that holds such blocks (batch.ts readFormatsFirst), only when keepFormats is
+// set and a block holds a non-string value.
 
 import type { SheetValue } from "../port.ts";
 

@@ -306,12 +306,15 @@ export class MemoryPort implements SheetPort {
       options.signal?.throwIfAborted();
       const s = this.wb.sheet(area.sheetId);
       const out: SheetValue[][] = [];
+      const formats: string[][] | null = options.numberFormats ? [] : null;
       for (let r = r0; r < Math.min(area.rows, r0 + block); r++) {
         const row: SheetValue[] = [];
         const src = s.cells.get(area.row + r);
         for (let c = 0; c < area.cols; c++) row.push(src?.get(area.col + c)?.v ?? "");
         out.push(row);
+        formats?.push(Array.from({ length: area.cols }, (_, c) => src?.get(area.col + c)?.nf ?? "General"));
       }
+      if (formats) options.numberFormats?.(formats);
       yield out;
     }
   }

@@ -6,7 +6,6 @@ import { areaA1, parseAddress } from "../../host/a1";
 import { createExcelPort } from "../../host/excel";
 import type { Area, SheetPort, SheetValue } from "../../host/port";
 import {
-  check,
   describeChange,
   factsOf,
   sheetRows,
@@ -14,7 +13,7 @@ import {
   parseJsonQuery,
   fork,
   keepIdentity,
-  home,
+  homeCheck,
   SyncEngine,
   type HandEdits,
   type HomeEntry,
@@ -148,8 +147,7 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
 
   return {
     async home(signal): Promise<HomeData> {
-      const checked = await check(engine, signal ? { signal } : {});
-      const data = await home(engine, signal ? { signal } : {});
+      const { checked, data } = await homeCheck(engine, signal ? { signal } : {}); // one snapshot of the workbook
       const byKey = new Map(checked.placements.map((c) => [c.key, c]));
       return {
         workbookName: data.workbookName,
