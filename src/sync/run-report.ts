@@ -320,7 +320,7 @@ export async function streamReport(
 }
 
 /** Rows of a SQL answer decoded before its first rows are written; later ones are handed out PAGE_ROWS at a time. */
-export const SQL_FIRST_ROWS = 10_000;
+export const SQL_FIRST_ROWS = 2_000;
 
 /**
  * A SQL answer is one response: its rows are decoded a slice at a time (FetchedResult.slices), so the
