@@ -122,6 +122,28 @@ for (const [label, kind] of [
       expect(await loadPlacements(wb.port)).toHaveLength(2);
     });
 
+    it("a SQL answer: its first rows are written before the rest are decoded; interrupted after them, finished by a refresh", async () => {
+      const sql = await env.createReport({ sqlQuery: "SELECT id, status, quantity FROM orders WHERE id <= 4500 ORDER BY id" });
+      const wb = newBook();
+      const broken = env.engine({ ...wb, port: flakyPort(wb.port, { failWrite: 2 }) });
+      const progress: string[] = [];
+      await expect(
+        broken.place(sql, { at: at(wb, 0, 0), onProgress: (done, total, known) => progress.push(`${done}/${total}${known ? "" : "+"}`) }),
+      ).rejects.toThrow(/pane closed/);
+      // The first 2,000 rows landed before the others were decoded (the header's chunk waits for the rest).
+      expect(progress.at(-1)).toBe("2000/2001+");
+      // The journal of the second write landed before its cells: its rows are in flight, not edited.
+      const local = (await loadPlacements(wb.port))[0]!;
+      expect(local.shape).toEqual({ rows: 4000, cols: 3 });
+      expect(local.pending).toMatchObject({ phase: "writing", inFlight: { from: 2000, to: 3999 } });
+      const engine = env.engine(wb);
+      expect((await check(engine)).placements[0]).toMatchObject({ edit: "interrupted", missing: false });
+      expect(await engine.refresh(local.key, "ask")).toMatchObject({ kind: "refreshed" });
+      expect((await check(engine)).placements[0]).toMatchObject({ edit: "clean", range: "A1:C4501" });
+      const sheet = wb.user.firstSheetId();
+      expect([wb.user.cell(sheet, 1, 0), wb.user.cell(sheet, 4500, 0), wb.user.cell(sheet, 4501, 0)]).toEqual([1, 4500, ""]);
+    });
+
     for (const failWrite of [1, 2, 4])
       it(`interrupted at write ${failWrite} (half its rows landed): "Interrupted", then finished by a refresh`, async () => {
         const report = await env.createReport(orders);
