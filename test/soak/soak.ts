@@ -119,6 +119,14 @@ const customers = (limit: number) =>
   JSON.stringify({ measures: ["orders.count"], dimensions: ["customers.id", "customers.name"], order: [["customers.id", "asc"]], limit });
 const statuses = () => JSON.stringify({ measures: ["orders.count"], dimensions: ["orders.status"], order: [["orders.status", "asc"]] });
 const LIMITS = [12, 80, 150, 1_200, 2_100];
+/** Without a limit: the engines page at PAGE_ROWS here, so 2,400 rows come in pages and are written as they arrive (issue 20 §2). */
+const customersPaged = () =>
+  JSON.stringify({
+    measures: ["orders.count"],
+    dimensions: ["customers.id", "customers.name"],
+    filters: [{ member: "customers.id", operator: "lte", values: ["2400"] }],
+  });
+const PAGE_ROWS = 1_000;
 
 const SLOT_COLS = [0, 5, 10, 15];
 const SLOT_ROW = 2;
@@ -142,6 +150,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   const deadline = o.actionDeadlineMs ?? SOAK_ACTION_DEADLINE_MS;
   const rnd = seededRandom(o.seed ^ 0x5eed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+  /** A report query of one of the sizes above; one in six is the paged one. */
+  const anyCustomers = () => (rnd() < 1 / 6 ? customersPaged() : customers(pick(LIMITS)));
   const t0 = performance.now();
 
   const platform: RunningPlatform = await startPlatform({ log: () => {}, continueWaitMs: 150 });
@@ -189,14 +199,17 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         retry: { baseDelayMs: 5, maxDelayMs: 40, maxElapsedMs: SOAK_DATA_BUDGET_MS },
         deadlines: SOAK_DEADLINES,
       });
-      engines.set(d, new SyncEngine({ port, platform: me, data, deploymentId: d, writeChunksPerCall: 1 }));
+      engines.set(
+        d,
+        new SyncEngine({ port, platform: me, data, deploymentId: d, writeChunksPerCall: 1, filterDefaults: { pageRows: PAGE_ROWS } }),
+      );
     }
     const identity = await port.identity();
 
     const reports: Report[] = [];
     for (const d of [1, 2]) {
       for (let i = 0; i < 4; i++) {
-        const jsonQuery = i === 0 ? statuses() : customers(pick(LIMITS));
+        const jsonQuery = i === 0 ? statuses() : anyCustomers();
         reports.push(await me.createReport(d, { name: `Soak d${d} r${i}`, title: `Soak d${d} r${i}`, jsonQuery }));
       }
     }
@@ -416,7 +429,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
           const r = current(pick(reports.filter((x) => x.name !== "Soak d1 r0" && x.name !== "Soak d2 r0")));
           if (!r) return;
           await runAction("changeReport", async (signal) => {
-            await me.updateReport(r.deploymentId, r.id, { jsonQuery: customers(pick(LIMITS)) }, signal);
+            await me.updateReport(r.deploymentId, r.id, { jsonQuery: anyCustomers() }, signal);
             return "done";
           });
           return;
