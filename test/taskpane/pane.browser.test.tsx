@@ -551,6 +551,37 @@ describe("task pane: Cancel, one status, several deployments (issue 12)", () => 
     await until(() => store.busy.value === null);
   });
 
+  it("leaving the Workbook tab stops its check quietly; the person's Cancel says so", async () => {
+    const aborted: number[] = [];
+    const { backend } = scriptedBackend({
+      home: HOME,
+      homeLoad: (n, signal) =>
+        n === 1
+          ? Promise.resolve(HOME)
+          : new Promise((_, reject) =>
+              signal?.addEventListener("abort", () => {
+                aborted.push(n);
+                reject(new DOMException("aborted", "AbortError"));
+              }),
+            ),
+    });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
+    await until(() => root.querySelector('[data-placement="b"]') !== null);
+    void store.loadHome(); // a check under way (it hangs)…
+    button(root, "Reports").click(); // …and the person goes to Reports
+    await until(() => aborted.includes(2));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(root.textContent).not.toContain("Checking the workbook was cancelled");
+    expect(store.notice.value).toBeNull();
+    button(root, "Workbook").click(); // back: checked again (hangs), and this time the person cancels
+    await until(() => store.homeLoading.value);
+    store.cancelHome();
+    await until(() => root.textContent!.includes("Checking the workbook was cancelled"));
+    expect(aborted).toEqual([2, 3]);
+  });
+
   it("the reports list has Cancel, which aborts the listing in flight", async () => {
     const seen = { aborted: false };
     const { backend } = scriptedBackend({ home: HOME, reports: (signal) => hang(seen)(signal) });

@@ -35,6 +35,8 @@ export function placement(
 
 export interface Script {
   home: HomeData;
+  /** What a home load answers instead of `home` (n: 1 for the first load). */
+  homeLoad?: (n: number, signal?: AbortSignal) => Promise<HomeData>;
   refresh?: (id: string, choice: string, signal?: AbortSignal) => Promise<RefreshOutcome>;
   disconnect?: (id: string, signal?: AbortSignal) => Promise<void>;
   reports?: ReportSummary[] | ((signal?: AbortSignal) => Promise<{ items: ReportSummary[]; next: null }>);
@@ -48,9 +50,10 @@ export interface Script {
 export function scriptedBackend(script: Script) {
   const calls: string[] = [];
   const watchers: (() => void)[] = [];
+  let homeLoads = 0;
   const ws: Workspace = {
     deployment: { id: 1, name: "Production" },
-    home: async () => script.home,
+    home: async (signal) => (script.homeLoad ? script.homeLoad(++homeLoads, signal) : script.home),
     reports: async (q, signal) =>
       typeof script.reports === "function" ? script.reports(signal) : { items: script.reports ?? [], next: null },
     place: async (id, o) => {

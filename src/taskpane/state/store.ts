@@ -100,6 +100,8 @@ export class PaneStore {
   /** One AbortController per action in flight; all are aborted on navigate and sign-out. */
   private readonly inflight = new Set<AbortController>();
   private homeAbort: AbortController | null = null;
+  /** Home loads the person cancelled (as opposed to stopped by leaving the tab or a newer load). */
+  private readonly homeCancelled = new WeakSet<AbortController>();
 
   constructor(
     readonly backend: Backend,
@@ -292,6 +294,8 @@ export class PaneStore {
       // A lasting message about what the user just did (a refresh that timed out) is the news: it stays.
       const current = this.notice.value;
       if (!c.signal.aborted && current && current.kind !== "home-load" && (current.tone === "error" || current.tone === "warning")) return;
+      // Leaving the Workbook tab stops its check quietly (it runs again on return); only the person's Cancel is news.
+      if (c.signal.aborted && !this.homeCancelled.has(c)) return;
       // In the pane's one notification area (replacing what is there), withdrawn by the next good load.
       this.notice.value = c.signal.aborted
         ? {
@@ -309,7 +313,9 @@ export class PaneStore {
     }
   }
 
+  /** The person's Cancel of the home check (the busy line's button). */
   cancelHome(): void {
+    if (this.homeAbort) this.homeCancelled.add(this.homeAbort);
     this.homeAbort?.abort();
   }
 
