@@ -100,10 +100,12 @@ export function ProgressLine({
         role="progressbar"
         aria-label={label}
         aria-valuemin={0}
-        aria-valuemax={known ? total : undefined}
-        aria-valuenow={known ? done : undefined}
+        aria-valuemax={known && !atLeast ? total : undefined}
+        aria-valuenow={known && !atLeast ? done : undefined}
+        aria-valuetext={known && atLeast ? `${done.toLocaleString("en-US")} of at least ${total.toLocaleString("en-US")}` : undefined}
       >
-        <span style={{ width: known ? `${Math.round((100 * done) / total)}%` : "30%" }} />
+        {/* A total that is only a lower bound gives no fraction: the bar moves without claiming one. */}
+        <span style={{ width: known && !atLeast ? `${Math.round((100 * done) / total)}%` : "30%" }} />
       </div>
     </div>
   );
