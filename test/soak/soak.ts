@@ -509,7 +509,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         if (state.kind === "edited" && !touched.has(p.key))
           violate(
             "falseEdit",
-            `${p.reportName} (${p.sheetName}!${p.anchorCell}) classifies as edited by hand (chunks ${state.editedChunks.join(",")}) with no person's edit${p.pending ? " — a write of it was interrupted" : ""}`,
+            `${p.reportName} (${p.sheetName}!${p.anchorCell}) classifies as edited by hand (chunks ${state.editedChunks.join(",")}) with no person's edit${p.pending ? " — a write of it was interrupted" : ""} [record ${JSON.stringify({ shape: p.shape, committed: p.committed?.chunks.length ?? null, pending: p.pending && { shape: p.pending.shape, phase: p.pending.phase, inFlight: p.pending.inFlight, carried: p.pending.carried, chunks: p.pending.checksum.chunks.length } })}; tracked ${JSON.stringify(t?.area ?? null)}]`,
             `${p.key}|classify`,
           );
         const rec = p.placementId ? recorded.get(p.placementId) : undefined;
