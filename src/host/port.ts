@@ -167,7 +167,12 @@ export interface Snapshot {
 
 /** One command of a commit; commands are applied in order. */
 export type Command =
-  | { kind: "data"; key: string; value: unknown }
+  /**
+   * Store per-workbook data. With `ifUnchanged` (what the snapshot held; `value` undefined when there was
+   * none), the commit first checks the stored data still equals it and, if not, throws DataChangedError
+   * before sending this command or any after it (issue 22, item 5).
+   */
+  | { kind: "data"; key: string; value: unknown; ifUnchanged?: { value: unknown } }
   | { kind: "write"; at: Pick<Area, "sheetId" | "row" | "col">; grid: ReadonlyArray<ReadonlyArray<SheetValue>>; options?: WriteOptions }
   | { kind: "clear"; area: Area }
   | { kind: "style"; area: Area; style: AreaStyle }
