@@ -214,9 +214,17 @@ export function sameData(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** Something in a target area that refuses or breaks a write (issue 22, item 8). */
+/**
+ * Something in a target area that refuses or breaks a write (issue 22, item 8):
+ *   - merged: merged cells (address: the merged area);
+ *   - table: a table (ListObject) or its header (name: the table's);
+ *   - protected: the sheet is protected (address "");
+ *   - spill: the results of a dynamic-array formula (address: its anchor cell, the formula's; "" when
+ *     the host found the results but not the formula): a value written there makes the formula #SPILL!;
+ *   - filter: the sheet's AutoFilter filters rows the area overlaps (address: the filter's range).
+ */
 export interface Obstacle {
-  kind: "merged" | "table" | "protected";
+  kind: "merged" | "table" | "protected" | "spill" | "filter";
   /** A1 address on the sheet (no sheet prefix) when the host knows it; "" otherwise. */
   address: string;
   /** The table's name. */

@@ -14,7 +14,7 @@ import { fitColumnsToCells } from "./autofit.ts";
 import { queueDateSystem } from "./date-system.ts";
 import { queueTrackName } from "./replace.ts";
 import { clearTextFormat, FORMAT_READ_CELLS, hasNonText } from "./text-format.ts";
-import { queueObstacles } from "./obstacles.ts";
+import { queueObstacles, queueSpillAnchors } from "./obstacles.ts";
 import type {
   Area,
   Command,
@@ -175,6 +175,8 @@ export async function readSnapshot(
     reader.collect();
   }
 
+  const obstacles = req.writeChecks ? await nameSpillAnchors(ctx, sync, checks, req.signal) : undefined;
+
   const data = new Map<string, unknown>();
   const parts = new Map<string, string[]>();
   const corrupt: string[] = [];
@@ -202,7 +204,7 @@ export async function readSnapshot(
     corrupt,
     values: reader.result(),
     frozenRows: new Map(frozen.map((f) => [f.id, f.at.isNullObject || f.at.rowIndex !== 0 ? 0 : f.at.rowCount])),
-    ...(req.writeChecks ? { obstacles: checks.map((c) => ({ area: c.area, found: c.found() })) } : {}),
+    ...(obstacles ? { obstacles } : {}),
     ...(dateSystem ? { dateSystem: dateSystem() } : {}),
     basis: {
       parts,
@@ -211,6 +213,23 @@ export async function readSnapshot(
       dataPartIds: new Set(dataXmls.map((d) => d.id)),
     },
   };
+}
+
+/**
+ * The write checks' obstacles; when a spill was found (a target that is refused anyway), one more sync
+ * names the formulas it comes from (obstacles.ts queueSpillAnchors). No spill: no sync.
+ */
+async function nameSpillAnchors(
+  ctx: Excel.RequestContext,
+  sync: Sync,
+  checks: ReadonlyArray<{ area: Area; found: () => Obstacle[] }>,
+  signal?: AbortSignal,
+): Promise<Array<{ area: Area; found: Obstacle[] }>> {
+  const out = checks.map((c) => ({ area: c.area, found: c.found() }));
+  const later = out.map((o) => queueSpillAnchors(ctx.workbook.worksheets.getItem(o.area.sheetId), o.area, o.found));
+  if (later.every((l) => l === null)) return out;
+  await sync(ctx, signal);
+  return out.map((o, i) => ({ area: o.area, found: later[i]?.() ?? o.found }));
 }
 
 /**
