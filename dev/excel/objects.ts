@@ -3,7 +3,7 @@
 // SettingCollection/Setting, and event handlers. Only what Cellbound's adapter (and its contract
 // driver) uses; everything else is absent, as an unsupported API would be.
 
-import { MAX_COLS, MAX_ROWS, parseAddress } from "../../src/host/a1.ts";
+import { cellA1, MAX_COLS, MAX_ROWS, parseAddress } from "../../src/host/a1.ts";
 import { OfficeError } from "./errors.ts";
 import { formatValue, isDateFormat } from "../../src/host/number-format.ts";
 import { DEFAULT_COLUMN_WIDTH_PT, textWidthPoints } from "../../src/host/column-width.ts";
@@ -271,6 +271,15 @@ function cellsOf(t: RangeTarget, wb: DevRequestContext["env"]["wb"]): Array<Cell
 function shared<V>(cells: Array<Cell | undefined>, get: (c: Cell | undefined) => V): V | null {
   const first = get(cells[0]);
   return cells.every((c) => get(c) === first) ? first : null;
+}
+/** `=SEQUENCE(rows[, cols])`'s results (1, 2, 3… row by row), or null for any other input. */
+function sequenceOf(v: string): number[][] | null {
+  const m = /^=SEQUENCE\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)$/i.exec(v.trim());
+  if (!m) return null;
+  const rows = Number(m[1]),
+    cols = Number(m[2] ?? 1);
+  if (rows < 1 || cols < 1 || rows * cols > 10_000) return null;
+  return Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => r * cols + c + 1));
 }
 /** A written value that leaves the cell empty ("" clears it; null leaves it as it is). */
 function isEmptyInput(v: unknown): boolean {
@@ -956,6 +965,7 @@ export class DevRange extends DevClientObject<RangeTarget> {
       }
       // A value written into another formula's spill results blocks it (#SPILL! at its anchor); one written over the anchor replaces it.
       if (prop !== "numberFormat") wb.spillsWritten(sheet, rect, (row, col) => !isEmptyInput(at(row - rect.row, col - rect.col)));
+      const arrays: Array<{ row: number; col: number; formula: string; grid: number[][] }> = [];
       for (let r = 0; r < rect.rows; r++) {
         for (let c = 0; c < rect.cols; c++) {
           const v = at(r, c);
@@ -971,9 +981,13 @@ export class DevRange extends DevClientObject<RangeTarget> {
             wb.setCell(sheet, row, col, orNothing(next));
           } else if (!hidden(row, col)) {
             wb.writeValue(sheet, row, col, v, `Range.${prop}[${r}][${c}]`);
+            const seq = typeof v === "string" ? sequenceOf(v) : null;
+            if (seq) arrays.push({ row, col, formula: v as string, grid: seq });
           }
         }
       }
+      // Dynamic arrays: the one function dev/excel computes is SEQUENCE, so the probes can spill in real Excel and here alike.
+      for (const x of arrays) wb.enterArrayFormula(sheet.id, cellA1(x.row, x.col), x.formula, x.grid);
       if (prop !== "numberFormat")
         st.events.push({
           kind: "changed",
