@@ -164,6 +164,33 @@ describe.each([
   });
 });
 
+describe("the adapter's check costs", () => {
+  it("one sync of its own, or none when the commit reads formats first (a refresh writing numbers under keepFormats)", async () => {
+    const b = devExcelBook();
+    await b.port.setData(STATE_KEY, { v: 1, placements: [record("X")] });
+    const syncs = async (grid: Array<Array<string | number>>, keepFormats: boolean, checked: boolean) => {
+      const snap = await b.port.snapshot({});
+      const sent = await b.port.commit(
+        [
+          {
+            kind: "data",
+            key: STATE_KEY,
+            value: { v: 1, placements: [record("X"), record(`Y${grid.length}${String(keepFormats)}${String(checked)}`)] },
+            ...(checked ? { ifUnchanged: { value: snap.data.get(STATE_KEY) } } : {}),
+          },
+          { kind: "write", at: { sheetId: b.sheetId, row: 0, col: 0 }, grid, options: { keepFormats } },
+        ],
+        { basis: snap },
+      );
+      return sent.syncs;
+    };
+    expect(await syncs([["a"]], false, false)).toBe(1);
+    expect(await syncs([["a"]], false, true)).toBe(2);
+    expect(await syncs([[1, 2]], true, false)).toBe(2); // the format read, then the write
+    expect(await syncs([[1, 2]], true, true)).toBe(2); // the check rides in the format read
+  });
+});
+
 describe("the engine on a co-authored workbook (Office.js adapter on dev/excel)", () => {
   let env: Env;
   beforeAll(async () => {
@@ -181,7 +208,7 @@ describe("the engine on a co-authored workbook (Office.js adapter on dev/excel)"
     return { wb: { ...wb, port }, faults };
   }
 
-  it("place, refresh and disconnect each keep a record a co-author saved between their read and their write", async () => {
+  it("place, refresh, Refresh all and disconnect each keep a record a co-author saved between their read and their write", async () => {
     const { wb, faults } = coauthoredBook();
     const engine = env.engine(wb);
     const report = await env.createReport(byStatus(3));
@@ -204,8 +231,16 @@ describe("the engine on a co-authored workbook (Office.js adapter on dev/excel)"
     expect(mine.pending).toBeNull();
     expect(mine.committed).not.toBeNull();
 
+    faults.coauthorRewritesPart(DATA_NS, (xml) => withCoauthorRecord(xml, "R"));
+    await env.client().updateReport(env.deploymentId, one.reportId, byStatus(4)); // so Refresh all writes
+    const all = await engine.refreshAll();
+    expect(all.items[one.key]).toMatchObject({ state: "done" });
+    expect(wb.user.cell(wb.user.firstSheetId(), 4, 0)).not.toBe(""); // it wrote: a fourth row
+    expect(await keys()).toEqual(["A", "C", "R", "X", one.key].sort());
+    expect((await loadPlacements(wb.port)).find((p) => p.key === one.key)?.pending).toBeNull();
+
     faults.coauthorRewritesPart(DATA_NS, (xml) => withCoauthorRecord(xml, "D"));
     await engine.disconnect(one.key);
-    expect(await keys()).toEqual(["A", "C", "D", "X"]);
+    expect(await keys()).toEqual(["A", "C", "D", "R", "X"]);
   });
 });
