@@ -140,7 +140,7 @@ export async function readSnapshot(
   const checks: Array<{ area: Area; found: () => Obstacle[] }> = [];
   const check = (a: Area) => {
     const ws = wb.worksheets.getItem(a.sheetId);
-    checks.push({ area: a, found: queueObstacles(ws, ws.getRangeByIndexes(a.row, a.col, a.rows, a.cols), supports) });
+    checks.push({ area: a, found: queueObstacles(ws, a, supports) });
   };
   if (req.writeChecks) for (const a of areas) check(a);
   const dateSystem = req.writeChecks ? queueDateSystem(ctx) : null;

@@ -451,7 +451,7 @@ export class ExcelPort implements SheetPort {
     validateArea(area);
     return this.run(`checking ${areaA1(area)} for merged cells, tables and protection`, async (ctx) => {
       const ws = ctx.workbook.worksheets.getItem(area.sheetId);
-      const found = queueObstacles(ws, ws.getRangeByIndexes(area.row, area.col, area.rows, area.cols), (v) => this.supports(v));
+      const found = queueObstacles(ws, area, (v) => this.supports(v));
       await this.sync(ctx);
       const named = queueSpillAnchors(ws, area, found()); // a spill found: name its formulas in one more sync
       if (!named) return found();

@@ -21,14 +21,14 @@ import type { Area, Obstacle } from "../port.ts";
 export const SPILL_LOOKUP_CELLS = 400;
 
 /** Queue the reads; the returned function gives the obstacles after the next sync. */
-export function queueObstacles(ws: Excel.Worksheet, range: Excel.Range, supports: (version: string) => boolean): () => Obstacle[] {
+export function queueObstacles(ws: Excel.Worksheet, area: Area, supports: (version: string) => boolean): () => Obstacle[] {
+  const range = ws.getRangeByIndexes(area.row, area.col, area.rows, area.cols);
   const protection = ws.protection.load("protected");
   const merged = supports("1.13") ? range.getMergedAreasOrNullObject().load("address") : null;
   const tables = supports("1.9") ? range.getTables(false).load("items/name") : null;
   if (supports("1.12")) range.load("hasSpill");
   const filter = supports("1.9") ? ws.autoFilter.load("enabled,isDataFiltered") : null;
   const filtered = filter ? ws.autoFilter.getRangeOrNullObject().load("address") : null;
-  range.load("address");
   return () => {
     const out: Obstacle[] = [];
     if (protection.protected) out.push({ kind: "protected", address: "" });
@@ -40,8 +40,7 @@ export function queueObstacles(ws: Excel.Worksheet, range: Excel.Range, supports
     if (supports("1.12") && range.hasSpill !== false) out.push({ kind: "spill", address: "" });
     if (filter?.enabled && filter.isDataFiltered && filtered && !filtered.isNullObject) {
       const f = parseAddress(filtered.address);
-      const a = parseAddress(range.address);
-      if (f.row < a.row + a.rows && a.row < f.row + f.rows && f.col < a.col + a.cols && a.col < f.col + f.cols)
+      if (f.row < area.row + area.rows && area.row < f.row + f.rows && f.col < area.col + area.cols && area.col < f.col + f.cols)
         out.push({ kind: "filter", address: areaA1(f) });
     }
     return out;
