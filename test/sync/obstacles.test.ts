@@ -82,6 +82,19 @@ describe("place and refresh refuse targets Excel would refuse or break", () => {
     expect(wb.user.cell(s, 3, 1)).not.toBe("");
   });
 
+  it("a refresh that would grow over an array formula whose results look empty is refused, naming it; the formula keeps working", async () => {
+    const wb = newBook();
+    const engine = env.engine(wb);
+    const s = wb.user.firstSheetId();
+    const p = await placed(engine, await env.createReport(byStatus(2)), at(wb, 0, 0));
+    const before = await loadPlacements(wb.port);
+    wb.workbook.enterArrayFormula(s, "A5", '=IF(C5:D5>0,"x","")', [["", ""]]); // A5:B5, where the result grows
+    await env.client().updateReport(env.deploymentId, p.reportId, byStatus(4));
+    await expect(engine.refresh(p.key, "ask")).rejects.toThrow(/array formula in Sheet1!A5/);
+    expect(await loadPlacements(wb.port)).toEqual(before);
+    expect(wb.workbook.inspect(s, "A5").formulas).toEqual([['=IF(C5:D5>0,"x","")']]);
+  });
+
   it("a refresh of a placement the user filtered is refused before writing; after Data › Clear it refreshes", async () => {
     const wb = newBook();
     const engine = env.engine(wb);
