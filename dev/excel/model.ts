@@ -53,6 +53,27 @@ export interface ModelSheet {
   tables?: Array<{ name: string; rect: Rect }>;
   /** Worksheet.protection.protected: every cell is locked (Excel's default), so writes are refused. */
   protected?: boolean;
+  /** Dynamic-array formulas whose results spill (issue 22, item 8): the anchor holds the formula, `rect` the results. */
+  spills?: Spill[];
+  /** Rows and columns hidden by the user (Home › Format › Hide; Range.rowHidden / columnHidden). */
+  hiddenRows?: number[];
+  hiddenCols?: number[];
+  /** The sheet's AutoFilter (Data › Filter; Worksheet.autoFilter, ExcelApi 1.9): its range, header row first. */
+  autoFilter?: SheetFilter;
+}
+
+/** A spilled array formula: `rect` starts at the anchor cell, which holds `formula`. */
+export interface Spill {
+  rect: Rect;
+  formula: string;
+}
+
+/** An AutoFilter: `criteria` keep the data rows whose value in that column (relative) is one of `values`. */
+export interface SheetFilter {
+  rect: Rect;
+  criteria: Array<{ col: number; values: string[] }>;
+  /** Rows (absolute) the criteria hide now. */
+  hidden: number[];
 }
 
 /** Whether two rectangles share a cell. */
@@ -375,6 +396,105 @@ export class DevWorkbook {
       for (let c = 0; c < rect.cols; c++) if (r || c) this.setCell(sheet, rect.row + r, rect.col + c, undefined);
     (sheet.merges ??= []).push({ ...rect });
   }
+  /**
+   * The user enters a dynamic-array formula whose results are `grid` (dev/excel computes no formulas):
+   * when the cells it needs are empty, the results spill there from the anchor; otherwise the anchor
+   * shows #SPILL! ("Spill range isn't blank"), as Excel does.
+   */
+  enterArrayFormula(sheetKey: string, anchor: string, formula: string, grid: Array<Array<string | number | boolean>>): void {
+    const sheet = this.requireSheet(sheetKey);
+    const a = parseAddress(anchor);
+    const rect = { row: a.row, col: a.col, rows: grid.length, cols: grid[0]?.length ?? 1 };
+    const blocked = grid.some((row, r) => row.some((_, c) => (r || c) && this.readCell(sheet, rect.row + r, rect.col + c) !== ""));
+    if (blocked) {
+      this.setCell(sheet, a.row, a.col, { t: "e", v: "#SPILL!", f: formula });
+      return;
+    }
+    grid.forEach((row, r) =>
+      row.forEach((v, c) => {
+        const cell: Cell = { t: typeof v === "number" ? "n" : typeof v === "boolean" ? "b" : "s", v };
+        if (!r && !c) cell.f = formula;
+        this.setCell(sheet, rect.row + r, rect.col + c, cell);
+      }),
+    );
+    (sheet.spills ??= []).push({ rect, formula });
+  }
+  /** The spill whose results hold a cell (the anchor included), if any. */
+  spillAt(sheet: ModelSheet, row: number, col: number): Spill | undefined {
+    return (sheet.spills ?? []).find((s) => contains(s.rect, { row, col, rows: 1, cols: 1 }));
+  }
+  /**
+   * Something writes into `rect` (Range.values/formulas; `values` says which cells get a non-empty value):
+   * a spill whose anchor is written is replaced, its results vanish; a spill that gets a value into
+   * its results is blocked — the anchor shows #SPILL! and its other results vanish (the write lands).
+   */
+  spillsWritten(sheet: ModelSheet, rect: Rect, nonEmpty: (row: number, col: number) => boolean): void {
+    for (const s of [...(sheet.spills ?? [])]) {
+      if (!overlaps(s.rect, rect)) continue;
+      const anchorHit = contains(rect, { row: s.rect.row, col: s.rect.col, rows: 1, cols: 1 });
+      let hit = anchorHit;
+      for (let r = 0; r < s.rect.rows && !hit; r++)
+        for (let c = 0; c < s.rect.cols && !hit; c++) {
+          const row = s.rect.row + r,
+            col = s.rect.col + c;
+          if (contains(rect, { row, col, rows: 1, cols: 1 }) && nonEmpty(row, col)) hit = true;
+        }
+      if (!hit) continue;
+      sheet.spills = sheet.spills!.filter((x) => x !== s);
+      for (let r = 0; r < s.rect.rows; r++)
+        for (let c = 0; c < s.rect.cols; c++) {
+          if (!r && !c) continue;
+          this.setCell(sheet, s.rect.row + r, s.rect.col + c, formatOnly(this.cell(sheet, s.rect.row + r, s.rect.col + c)));
+        }
+      if (!anchorHit) {
+        const old = this.cell(sheet, s.rect.row, s.rect.col);
+        this.setCell(sheet, s.rect.row, s.rect.col, { ...(old?.nf ? { nf: old.nf } : {}), t: "e", v: "#SPILL!", f: s.formula });
+      }
+    }
+  }
+  /** Home › Format › Hide & Unhide: rows (or columns) hidden or shown again. */
+  hideRows(sheetKey: string, at: number, count: number, hidden = true): void {
+    setHidden((this.requireSheet(sheetKey).hiddenRows ??= []), at, count, hidden);
+  }
+  hideColumns(sheetKey: string, at: number, count: number, hidden = true): void {
+    setHidden((this.requireSheet(sheetKey).hiddenCols ??= []), at, count, hidden);
+  }
+  /** Row hidden by the user or by the sheet's filter. */
+  rowHidden(sheet: ModelSheet, row: number): boolean {
+    return (sheet.hiddenRows ?? []).includes(row) || (sheet.autoFilter?.hidden ?? []).includes(row);
+  }
+  /**
+   * Data › Filter on `address` (its first row is the header), then, with `values`, a filter on one of
+   * its columns (relative index): data rows whose shown value is not among `values` are hidden.
+   */
+  filter(sheetKey: string, address: string, column?: number, values?: string[]): void {
+    const sheet = this.requireSheet(sheetKey);
+    const a = parseAddress(address);
+    this.applyFilter(sheet, { row: a.row, col: a.col, rows: a.rows, cols: a.cols }, column, values);
+  }
+  applyFilter(sheet: ModelSheet, rect: Rect, column?: number, values?: string[]): void {
+    const f: SheetFilter =
+      sheet.autoFilter && sameRect(sheet.autoFilter.rect, rect) ? sheet.autoFilter : { rect, criteria: [], hidden: [] };
+    if (column !== undefined && values) f.criteria = [...f.criteria.filter((c) => c.col !== column), { col: column, values }];
+    sheet.autoFilter = f;
+    this.refilter(sheet);
+  }
+  /** Data › Clear: the filter stays on (its buttons), its criteria go and every row shows. */
+  clearFilter(sheetKey: string): void {
+    const f = this.requireSheet(sheetKey).autoFilter;
+    if (!f) return;
+    f.criteria = [];
+    f.hidden = [];
+  }
+  /** Apply the filter's criteria again (Excel does it on apply/reapply, not when values change). */
+  refilter(sheet: ModelSheet): void {
+    const f = sheet.autoFilter;
+    if (!f) return;
+    f.hidden = [];
+    for (let r = f.rect.row + 1; r < f.rect.row + f.rect.rows; r++) {
+      if (f.criteria.some((c) => !c.values.includes(String(this.readCell(sheet, r, f.rect.col + c.col))))) f.hidden.push(r);
+    }
+  }
   /** Format as Table: a ListObject named `name` over the area (its first row is the header row). */
   addTable(sheetKey: string, address: string, name: string): void {
     const sheet = this.requireSheet(sheetKey);
@@ -465,6 +585,10 @@ export class DevWorkbook {
         ...(s.merges?.length ? { merges: s.merges.map((m) => ({ ...m })) } : {}),
         ...(s.tables?.length ? { tables: s.tables.map((t) => ({ name: t.name, rect: { ...t.rect } })) } : {}),
         ...(s.protected ? { protected: true } : {}),
+        ...(s.spills?.length ? { spills: s.spills.map((x) => ({ rect: { ...x.rect }, formula: x.formula })) } : {}),
+        ...(s.hiddenRows?.length ? { hiddenRows: [...s.hiddenRows] } : {}),
+        ...(s.hiddenCols?.length ? { hiddenCols: [...s.hiddenCols] } : {}),
+        ...(s.autoFilter ? { autoFilter: structuredClone(s.autoFilter) } : {}),
         cells: s.rows.flatMap((r, ri) => (r ? r.flatMap((c, ci) => (c ? [[ri, ci, { ...c }] as [number, number, Cell]] : [])) : [])),
       })),
       names: this.names.map((n) => ({ ...n, ref: n.ref && { ...n.ref } })),
@@ -481,6 +605,10 @@ export class DevWorkbook {
       if (s.merges?.length) sheet.merges = s.merges;
       if (s.tables?.length) sheet.tables = s.tables;
       if (s.protected) sheet.protected = true;
+      if (s.spills?.length) sheet.spills = s.spills;
+      if (s.hiddenRows?.length) sheet.hiddenRows = s.hiddenRows;
+      if (s.hiddenCols?.length) sheet.hiddenCols = s.hiddenCols;
+      if (s.autoFilter) sheet.autoFilter = s.autoFilter;
       for (const [r, c, cell] of s.cells) wb.setCell(sheet, r, c, stripUndefined(cell));
       return sheet;
     });
@@ -497,6 +625,17 @@ export class DevWorkbook {
   newPartId(): string {
     return `{${(this.nextPart++).toString(16).toUpperCase().padStart(8, "0")}-CB00-4000-8000-000000000000}`;
   }
+}
+
+function setHidden(list: number[], at: number, count: number, hidden: boolean): void {
+  for (let i = at; i < at + count; i++) {
+    const k = list.indexOf(i);
+    if (hidden && k < 0) list.push(i);
+    if (!hidden && k >= 0) list.splice(k, 1);
+  }
+}
+function sameRect(a: Rect, b: Rect): boolean {
+  return a.row === b.row && a.col === b.col && a.rows === b.rows && a.cols === b.cols;
 }
 
 function stripUndefined(c: {
@@ -607,6 +746,16 @@ const snapshotSchema = z.object({
         merges: z.array(rectSchema).optional(),
         tables: z.array(z.object({ name: z.string(), rect: rectSchema })).optional(),
         protected: z.boolean().optional(),
+        spills: z.array(z.object({ rect: rectSchema, formula: z.string() })).optional(),
+        hiddenRows: z.array(z.number().int().min(0)).optional(),
+        hiddenCols: z.array(z.number().int().min(0)).optional(),
+        autoFilter: z
+          .object({
+            rect: rectSchema,
+            criteria: z.array(z.object({ col: z.number().int().min(0), values: z.array(z.string()) })),
+            hidden: z.array(z.number().int().min(0)),
+          })
+          .optional(),
         cells: z.array(
           z.tuple([
             z

@@ -3,7 +3,7 @@
 // SettingCollection/Setting, and event handlers. Only what Cellbound's adapter (and its contract
 // driver) uses; everything else is absent, as an unsupported API would be.
 
-import { MAX_COLS, MAX_ROWS, parseAddress } from "../../src/host/a1.ts";
+import { cellA1, MAX_COLS, MAX_ROWS, parseAddress } from "../../src/host/a1.ts";
 import { OfficeError } from "./errors.ts";
 import { formatValue, isDateFormat } from "../../src/host/number-format.ts";
 import { DEFAULT_COLUMN_WIDTH_PT, textWidthPoints } from "../../src/host/column-width.ts";
@@ -272,6 +272,19 @@ function shared<V>(cells: Array<Cell | undefined>, get: (c: Cell | undefined) =>
   const first = get(cells[0]);
   return cells.every((c) => get(c) === first) ? first : null;
 }
+/** `=SEQUENCE(rows[, cols])`'s results (1, 2, 3… row by row), or null for any other input. */
+function sequenceOf(v: string): number[][] | null {
+  const m = /^=SEQUENCE\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)$/i.exec(v.trim());
+  if (!m) return null;
+  const rows = Number(m[1]),
+    cols = Number(m[2] ?? 1);
+  if (rows < 1 || cols < 1 || rows * cols > 10_000) return null;
+  return Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => r * cols + c + 1));
+}
+/** A written value that leaves the cell empty ("" clears it; null leaves it as it is). */
+function isEmptyInput(v: unknown): boolean {
+  return v === "" || v === null || v === undefined;
+}
 /** A protected sheet refuses changes to its (locked) cells. */
 export function guardProtected(sheet: ModelSheet): void {
   if (sheet.protected)
@@ -464,6 +477,55 @@ export class DevWorksheetProtection extends DevClientObject<ModelSheet> {
   }
 }
 
+/** Worksheet.autoFilter (ExcelApi 1.9): enabled, isDataFiltered, its range; apply with "Values" criteria, clearCriteria, remove. */
+export class DevAutoFilter extends DevClientObject<ModelSheet> {
+  protected readonly _scalarProps = ["enabled", "isDataFiltered"] as const;
+  protected _read(s: ModelSheet, prop: string): unknown {
+    if (prop === "enabled") return s.autoFilter !== undefined;
+    if (prop === "isDataFiltered") return (s.autoFilter?.criteria.length ?? 0) > 0;
+    throw bad(`AutoFilter.${prop} is not modelled`);
+  }
+  get enabled(): boolean {
+    return this._get("enabled");
+  }
+  get isDataFiltered(): boolean {
+    return this._get("isDataFiltered");
+  }
+  getRangeOrNullObject(): DevRange {
+    return new DevRange(
+      this.context,
+      () => {
+        const s = this._target();
+        return s.autoFilter ? { sheet: s, rect: { ...s.autoFilter.rect } } : null;
+      },
+      true,
+    );
+  }
+  /** Only "Values" criteria are modelled. */
+  apply(range: DevRange | string, columnIndex?: number, criteria?: { filterOn?: string; values?: unknown[] }): void {
+    if (criteria && criteria.filterOn !== "Values") throw bad(`AutoFilter criteria ${String(criteria.filterOn)} are not modelled`);
+    this._do({ autoFilter: columnIndex ?? null }, (s) => {
+      const wb = this.context.env.wb;
+      const rect =
+        typeof range === "string"
+          ? (() => {
+              const a = parseAddress(range);
+              return { row: a.row, col: a.col, rows: a.rows, cols: a.cols };
+            })()
+          : range.rangeTarget().rect;
+      wb.applyFilter(s, rect, columnIndex, criteria?.values?.map(String));
+    });
+  }
+  clearCriteria(): void {
+    this._do({ clearCriteria: 1 }, (s) => this.context.env.wb.clearFilter(s.id));
+  }
+  remove(): void {
+    this._do({ removeAutoFilter: 1 }, (s) => {
+      delete s.autoFilter;
+    });
+  }
+}
+
 /** Range.getMergedAreasOrNullObject() (ExcelApi 1.13): the merged areas that overlap a range. */
 export class DevRangeAreas extends DevClientObject<{ sheet: ModelSheet; areas: Rect[] }> {
   protected readonly _scalarProps = ["address", "areaCount", "cellCount"] as const;
@@ -550,6 +612,11 @@ export class DevWorksheet extends DevClientObject<ModelSheet> {
   /** ExcelApi 1.2: protected, protect(), unprotect(). */
   get protection(): DevWorksheetProtection {
     return new DevWorksheetProtection(this.context, () => this._target());
+  }
+  /** ExcelApi 1.9: the sheet's AutoFilter (Data › Filter). */
+  get autoFilter(): DevAutoFilter {
+    if (!versionAtLeast(this.context.env.apiVersion, "1.9")) throw bad("Worksheet.autoFilter requires ExcelApi 1.9");
+    return new DevAutoFilter(this.context, () => this._target());
   }
   get visibility(): string {
     return this._get("visibility");
@@ -642,6 +709,9 @@ export class DevRange extends DevClientObject<RangeTarget> {
     "rowCount",
     "columnCount",
     "cellCount",
+    "hasSpill",
+    "rowHidden",
+    "columnHidden",
   ] as const;
   constructor(ctx: DevRequestContext, resolve: () => RangeTarget | null, nullable = false) {
     super(ctx, resolve, nullable);
@@ -689,6 +759,28 @@ export class DevRange extends DevClientObject<RangeTarget> {
         return rect.cols;
       case "cellCount":
         return rect.rows * rect.cols;
+      case "hasSpill": {
+        // ExcelApi 1.12: true when every cell is in a spill range, false when none, null when some.
+        if (!versionAtLeast(this.context.env.apiVersion, "1.12")) throw bad("Range.hasSpill requires ExcelApi 1.12");
+        let inside = 0;
+        for (const sp of sheet.spills ?? []) {
+          if (!overlaps(sp.rect, rect)) continue;
+          const rows = Math.min(sp.rect.row + sp.rect.rows, rect.row + rect.rows) - Math.max(sp.rect.row, rect.row);
+          const cols = Math.min(sp.rect.col + sp.rect.cols, rect.col + rect.cols) - Math.max(sp.rect.col, rect.col);
+          inside += rows * cols;
+        }
+        return inside === 0 ? false : inside >= rect.rows * rect.cols ? true : null;
+      }
+      case "rowHidden":
+      case "columnHidden": {
+        // ExcelApi 1.2: true when every row (column) is hidden, false when none, null when some.
+        const n = prop === "rowHidden" ? rect.rows : rect.cols;
+        let hidden = 0;
+        for (let i = 0; i < n; i++) {
+          if (prop === "rowHidden" ? wb.rowHidden(sheet, rect.row + i) : (sheet.hiddenCols ?? []).includes(rect.col + i)) hidden++;
+        }
+        return hidden === 0 ? false : hidden === n ? true : null;
+      }
       case "left":
       case "top":
       case "width":
@@ -754,6 +846,53 @@ export class DevRange extends DevClientObject<RangeTarget> {
   }
   get cellCount(): number {
     return this._get("cellCount");
+  }
+  get hasSpill(): boolean {
+    return this._get("hasSpill");
+  }
+  /** The range's sheet and cells, resolved at sync time (for methods that take a Range argument). */
+  rangeTarget(): RangeTarget {
+    return this._target();
+  }
+  get rowHidden(): boolean {
+    return this._get("rowHidden");
+  }
+  set rowHidden(v: boolean) {
+    this._do({ rowHidden: v }, (t) => this.context.env.wb.hideRows(t.sheet.id, t.rect.row, t.rect.rows, v === true));
+  }
+  get columnHidden(): boolean {
+    return this._get("columnHidden");
+  }
+  set columnHidden(v: boolean) {
+    this._do({ columnHidden: v }, (t) => this.context.env.wb.hideColumns(t.sheet.id, t.rect.col, t.rect.cols, v === true));
+  }
+  /** ExcelApi 1.12: the anchor cell of the spill this one cell is in (a null object for several cells or none). */
+  getSpillParentOrNullObject(): DevRange {
+    if (!versionAtLeast(this.context.env.apiVersion, "1.12")) throw bad("getSpillParentOrNullObject requires ExcelApi 1.12");
+    return new DevRange(
+      this.context,
+      () => {
+        const t = this._target();
+        if (t.rect.rows !== 1 || t.rect.cols !== 1) return null;
+        const sp = this.context.env.wb.spillAt(t.sheet, t.rect.row, t.rect.col);
+        return sp ? { sheet: t.sheet, rect: { row: sp.rect.row, col: sp.rect.col, rows: 1, cols: 1 } } : null;
+      },
+      true,
+    );
+  }
+  /** ExcelApi 1.12: the spill range of this anchor cell (a null object when it is not one). */
+  getSpillingToRangeOrNullObject(): DevRange {
+    if (!versionAtLeast(this.context.env.apiVersion, "1.12")) throw bad("getSpillingToRangeOrNullObject requires ExcelApi 1.12");
+    return new DevRange(
+      this.context,
+      () => {
+        const t = this._target();
+        if (t.rect.rows !== 1 || t.rect.cols !== 1) return null;
+        const sp = (t.sheet.spills ?? []).find((x) => x.rect.row === t.rect.row && x.rect.col === t.rect.col);
+        return sp ? { sheet: t.sheet, rect: { ...sp.rect } } : null;
+      },
+      true,
+    );
   }
   get worksheet(): DevWorksheet {
     return new DevWorksheet(this.context, () => this._target().sheet);
@@ -856,6 +995,9 @@ export class DevRange extends DevClientObject<RangeTarget> {
           );
         }
       }
+      // A value written into another formula's spill results blocks it (#SPILL! at its anchor); one written over the anchor replaces it.
+      if (prop !== "numberFormat") wb.spillsWritten(sheet, rect, (row, col) => !isEmptyInput(at(row - rect.row, col - rect.col)));
+      const arrays: Array<{ row: number; col: number; formula: string; grid: number[][] }> = [];
       for (let r = 0; r < rect.rows; r++) {
         for (let c = 0; c < rect.cols; c++) {
           const v = at(r, c);
@@ -871,9 +1013,13 @@ export class DevRange extends DevClientObject<RangeTarget> {
             wb.setCell(sheet, row, col, orNothing(next));
           } else if (!hidden(row, col)) {
             wb.writeValue(sheet, row, col, v, `Range.${prop}[${r}][${c}]`);
+            const seq = typeof v === "string" ? sequenceOf(v) : null;
+            if (seq) arrays.push({ row, col, formula: v as string, grid: seq });
           }
         }
       }
+      // Dynamic arrays: the one function dev/excel computes is SEQUENCE, so the probes can spill in real Excel and here alike.
+      for (const x of arrays) wb.enterArrayFormula(sheet.id, cellA1(x.row, x.col), x.formula, x.grid);
       if (prop !== "numberFormat")
         st.events.push({
           kind: "changed",
@@ -890,12 +1036,15 @@ export class DevRange extends DevClientObject<RangeTarget> {
       const wb = this.context.env.wb;
       const { sheet, rect } = t;
       guardProtected(sheet);
+      // Clearing a spill's anchor removes its formula and results; clearing only its results changes nothing (they are computed).
+      if (applyTo !== "Formats") wb.spillsWritten(sheet, rect, () => false);
+      const spilled = (row: number, col: number) => applyTo !== "Formats" && wb.spillAt(sheet, row, col) !== undefined;
       for (let r = 0; r < rect.rows; r++) {
         const src = sheet.rows[rect.row + r];
         if (!src) continue;
         for (let c = 0; c < rect.cols; c++) {
           const cell = src[rect.col + c];
-          if (!cell) continue;
+          if (!cell || spilled(rect.row + r, rect.col + c)) continue;
           if (applyTo === "Formats") {
             const n = { ...cell };
             delete n.nf;
@@ -914,7 +1063,6 @@ export class DevRange extends DevClientObject<RangeTarget> {
           changeType: "RangeEdited",
           triggerSource: "ThisLocalAddin",
         });
-      void wb;
     });
   }
   select(): void {

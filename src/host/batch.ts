@@ -13,6 +13,7 @@ import {
   validateStyle,
   validateTrackName,
 } from "./validate.ts";
+import { DataChangedError, sameData } from "./port.ts";
 import type { Area, Command, CommitOptions, CommitStats, SheetPort, SheetValue, Snapshot, SnapshotRequest } from "./port.ts";
 
 type Basic = Omit<SheetPort, "snapshot" | "commit">;
@@ -96,6 +97,7 @@ export async function commitVia(port: Basic, commands: readonly Command[], o: Co
   if (commands.length === 0) return stats;
   validateCommands(commands);
   o.signal?.throwIfAborted();
+  await checkUnchanged(port, commands);
   for (const c of commands) {
     const bytes = commandBytes(c);
     stats.bytes += bytes;
@@ -105,6 +107,16 @@ export async function commitVia(port: Basic, commands: readonly Command[], o: Co
   }
   stats.syncs = 1;
   return stats;
+}
+
+/**
+ * Data commands with `ifUnchanged` (issue 22, item 5): the stored data must still be what the caller's
+ * snapshot held; otherwise DataChangedError before anything of the commit is applied.
+ */
+async function checkUnchanged(port: Basic, commands: readonly Command[]): Promise<void> {
+  for (const c of commands) {
+    if (c.kind === "data" && c.ifUnchanged && !sameData(await port.getData(c.key), c.ifUnchanged.value)) throw new DataChangedError(c.key);
+  }
 }
 
 /** Apply one command through the port's single-purpose methods. */

@@ -197,7 +197,12 @@ export interface Snapshot {
 
 /** One command of a commit; commands are applied in order. */
 export type Command =
-  | { kind: "data"; key: string; value: unknown }
+  /**
+   * Store per-workbook data. With `ifUnchanged` (what the snapshot held; `value` undefined when there was
+   * none), the commit first checks the stored data still equals it and, if not, throws DataChangedError
+   * before sending this command or any after it (issue 22, item 5).
+   */
+  | { kind: "data"; key: string; value: unknown; ifUnchanged?: { value: unknown } }
   | { kind: "write"; at: Pick<Area, "sheetId" | "row" | "col">; grid: ReadonlyArray<ReadonlyArray<SheetValue>>; options?: WriteOptions }
   | { kind: "clear"; area: Area }
   | { kind: "style"; area: Area; style: AreaStyle }
@@ -239,9 +244,17 @@ export function sameData(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** Something in a target area that refuses or breaks a write (issue 22, item 8). */
+/**
+ * Something in a target area that refuses or breaks a write (issue 22, item 8):
+ *   - merged: merged cells (address: the merged area);
+ *   - table: a table (ListObject) or its header (name: the table's);
+ *   - protected: the sheet is protected (address "");
+ *   - spill: the results of a dynamic-array formula (address: its anchor cell, the formula's; "" when
+ *     the host found the results but not the formula): a value written there makes the formula #SPILL!;
+ *   - filter: the sheet's AutoFilter filters rows the area overlaps (address: the filter's range).
+ */
 export interface Obstacle {
-  kind: "merged" | "table" | "protected";
+  kind: "merged" | "table" | "protected" | "spill" | "filter";
   /** A1 address on the sheet (no sheet prefix) when the host knows it; "" otherwise. */
   address: string;
   /** The table's name. */

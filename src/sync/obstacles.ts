@@ -1,5 +1,5 @@
 // The engine's pre-write checks (issue 22): obstacles in a target (item 8: merged cells, a table, a
-// protected sheet) and the workbook's date system (item 10). Empty merged or protected cells pass the overwrite check (it reads values), and Excel
+// protected sheet, a spilled array formula's results, rows hidden by a filter) and the workbook's date system (item 10). Empty merged or protected cells pass the overwrite check (it reads values), and Excel
 // then refuses the write halfway — after the journal and the tracking name. Place and refresh call
 // `refuseObstacles` once, before anything is written, and stop with a message naming the obstacle.
 
@@ -36,10 +36,29 @@ function describeObstacles(found: readonly Obstacle[], sheetName: string): { wha
     parts.push(`it overlaps ${tables.map((t) => `the table ${t}`).join(", ")}`);
     fixes.push("choose cells outside the table");
   }
+  const spills = found.filter((o) => o.kind === "spill").map((o) => o.address);
+  if (spills.length) {
+    const named = spills.filter((a) => a !== "");
+    parts.push(
+      named.length
+        ? `it overlaps the results of the array formula${named.length > 1 ? "s" : ""} in ${list(named.map((a) => `${sheetName}!${a}`))}, which would show #SPILL!`
+        : "it overlaps the results of an array formula (a formula that spills into these cells), which would show #SPILL!",
+    );
+    fixes.push(named.length ? `move or delete the formula${named.length > 1 ? "s" : ""}` : "move or delete that formula");
+  }
+  const filters = found.filter((o) => o.kind === "filter").map((o) => o.address);
+  if (filters.length) {
+    parts.push(`rows of it are hidden by the sheet's filter on ${list(filters.map((a) => `${sheetName}!${a}`))}`);
+    fixes.push("clear the filter (Data › Clear) so every row shows");
+  }
   return { what: parts.join("; "), fix: fixes.join(", or ") };
 }
 
-/** Throws TargetObstacle when the area holds merged cells, a table or lies on a protected sheet. */
+function list(items: readonly string[]): string {
+  return `${items.slice(0, 5).join(", ")}${items.length > 5 ? ", …" : ""}`;
+}
+
+/** Throws TargetObstacle when the area holds merged cells, a table, a spilled formula's results, filtered rows, or lies on a protected sheet. */
 export async function refuseObstacles(port: SheetPort, area: Area, sheetName: string): Promise<void> {
   if (!port.obstacles) return;
   const found = await port.obstacles(area);

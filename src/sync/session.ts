@@ -10,25 +10,35 @@
 //   - its own queued writes are visible to its own reads (the cache is updated as they are queued).
 // Order is the write-ahead log: a journal entry queued before the cells it covers reaches Excel before
 // them (a failing sync leaves a prefix applied), so batching never weakens the journal (state.ts).
-import type {
-  Area,
-  AreaStyle,
-  AreaStyleRead,
-  Command,
-  CommitStats,
-  Obstacle,
-  ReadOptions,
-  SheetChange,
-  SheetPort,
-  SheetRef,
-  SheetValue,
-  Snapshot,
-  SnapshotRequest,
-  TrackedArea,
-  WorkbookIdentity,
-  WriteOptions,
-  WriteStats,
+//
+// Co-authors (issue 22, item 5): a data write made with modifyData (the placements store) is sent with
+// `ifUnchanged` = what the workbook held when this session read it; the port checks that before sending
+// anything of the commit. When someone else saved the key in between (a co-author's Cellbound, a second
+// pane), the commit throws DataChangedError having sent nothing; the session reads the data again and
+// re-applies its queued changes to the fresh value (each change touches only its own placement's
+// record), then sends the commit again — at most MAX_STATE_ATTEMPTS times.
+import {
+  DataChangedError,
+  type Area,
+  type AreaStyle,
+  type AreaStyleRead,
+  type Command,
+  type CommitStats,
+  type Obstacle,
+  type ReadOptions,
+  type SheetChange,
+  type SheetPort,
+  type SheetRef,
+  type SheetValue,
+  type Snapshot,
+  type SnapshotRequest,
+  type TrackedArea,
+  type WorkbookIdentity,
+  type WriteOptions,
+  type WriteStats,
+  type SetDataOptions,
 } from "../host/port.ts";
+import { MAX_STATE_ATTEMPTS, type ModifiesData } from "./state.ts";
 
 export const noCommit: CommitStats = { syncs: 0, maxSyncBytes: 0, bytes: 0, cellsWritten: 0 };
 
@@ -49,11 +59,20 @@ export class WriteClock {
   count = 0;
 }
 
-export class Session implements SheetPort {
+/** A data command as the session queues it (its value is recomputed when a co-author's change is merged). */
+type DataCommand = Extract<Command, { kind: "data" }>;
+/** A change to one data key's value: the old value in, the new one out (modifyData). */
+export type DataChange = (current: unknown) => unknown;
+
+export class Session implements SheetPort, ModifiesData {
   readonly host: SheetPort["host"];
   private seen: number;
   private queue: Command[] = [];
   private readonly data: Map<string, string>;
+  /** What the workbook holds per data key as far as this session knows (its snapshot, then its own commits), as JSON. */
+  private stored: Map<string, string>;
+  /** Data commands to send with ifUnchanged, and the change that re-applies each one to a fresh value (null: none). */
+  private readonly guarded = new Map<DataCommand, DataChange | null>();
   private tracks: TrackedArea[];
   private readonly values: Array<{ area: Area; grid: SheetValue[][] }>;
   /** Round trips and bytes this session's commits took (reads are counted by the port). */
@@ -67,6 +86,7 @@ export class Session implements SheetPort {
     this.host = port.host;
     this.seen = clock.count;
     this.data = new Map([...snap.data].map(([k, v]) => [k, JSON.stringify(v)]));
+    this.stored = new Map(this.data);
     this.tracks = snap.tracked.map((t) => ({ ...t }));
     this.values = snap.values.map((v) => ({ area: v.area, grid: v.grid }));
   }
@@ -101,18 +121,66 @@ export class Session implements SheetPort {
   /** Send what is queued as one commit (nothing when nothing is queued). */
   async flush(signal?: AbortSignal): Promise<CommitStats> {
     if (this.queue.length === 0) return noCommit;
-    const commands = coalesce(this.queue);
+    const queued = this.queue;
     this.queue = [];
     this.tick();
-    let s: CommitStats;
+    let s: CommitStats = noCommit;
     try {
-      s = await this.port.commit(commands, { basis: this.snap, ...(signal ? { signal } : {}) });
+      for (let attempt = 1; ; attempt++) {
+        try {
+          s = addCommitStats(s, await this.port.commit(this.guard(coalesce(queued)), { basis: this.snap, ...(signal ? { signal } : {}) }));
+          break;
+        } catch (e) {
+          // Someone else saved a key this commit changes: nothing of it was sent. Merge and send again.
+          if (!(e instanceof DataChangedError) || attempt >= MAX_STATE_ATTEMPTS || !this.canReapply(queued)) throw e;
+          await this.reapply(queued, signal);
+        }
+      }
     } catch (e) {
       this.seen = -1; // what landed is unknown: whoever uses this session next reads the workbook again
       throw e;
+    } finally {
+      for (const c of queued) if (c.kind === "data") this.guarded.delete(c);
     }
+    for (const c of queued) if (c.kind === "data") this.stored.set(c.key, JSON.stringify(c.value));
     this.stats = addCommitStats(this.stats, s);
     return s;
+  }
+
+  /** The first data command of each guarded key carries what the workbook held when this session read it. */
+  private guard(commands: Command[]): Command[] {
+    const keys = new Set<string>();
+    for (const c of this.guarded.keys()) keys.add(c.key);
+    const done = new Set<string>();
+    return commands.map((c) => {
+      if (c.kind !== "data" || !keys.has(c.key) || done.has(c.key)) return c;
+      done.add(c.key);
+      const json = this.stored.get(c.key);
+      return { ...c, ifUnchanged: { value: json === undefined ? undefined : (JSON.parse(json) as unknown) } };
+    });
+  }
+
+  /** Every guarded data command of the queue knows how to re-apply its change. */
+  private canReapply(queued: readonly Command[]): boolean {
+    return queued.every((c) => c.kind !== "data" || !this.guarded.has(c) || this.guarded.get(c) !== null);
+  }
+
+  /**
+   * Read the data again (a fresh snapshot of the data, no cells) and re-apply the queued changes to it
+   * in order: a guarded command's change runs on the fresh value; a plain one replaces it as before.
+   */
+  private async reapply(queued: readonly Command[], signal?: AbortSignal): Promise<void> {
+    const fresh = await this.port.snapshot(signal ? { signal } : {});
+    this.snap = { ...this.snap, data: fresh.data, ...(fresh.basis !== undefined ? { basis: fresh.basis } : {}) };
+    this.stored = new Map([...fresh.data].map(([k, v]) => [k, JSON.stringify(v)]));
+    const now = new Map(fresh.data);
+    for (const c of queued) {
+      if (c.kind !== "data") continue;
+      const change = this.guarded.get(c);
+      c.value = change ? change(now.get(c.key)) : c.value;
+      now.set(c.key, c.value);
+    }
+    for (const [key, value] of now) this.data.set(key, JSON.stringify(value));
   }
 
   /** This session writes: others of the engine are no longer current; this one stays current if it was. */
@@ -250,10 +318,22 @@ export class Session implements SheetPort {
     this.queue.push({ kind: "untrack", name });
     this.tracks = this.tracks.filter((t) => t !== now);
   }
-  async setData(key: string, value: unknown): Promise<void> {
+  /** Queued; with `ifUnchanged`, sent only if nobody else saved the key since this session read it (no re-apply). */
+  async setData(key: string, value: unknown, options: SetDataOptions = {}): Promise<void> {
+    this.queueData(key, value, options.ifUnchanged ? null : undefined);
+  }
+  async modifyData<T>(key: string, change: (current: unknown) => { next: unknown; out: T }): Promise<T> {
+    const { next, out } = change(await this.getData(key));
+    if (next !== null) this.queueData(key, next, (current) => change(current).next ?? current);
+    return out;
+  }
+  /** `reapply`: undefined = a plain write; null = guarded, no way to re-apply; a change = guarded, re-applied on conflict. */
+  private queueData(key: string, value: unknown, reapply: DataChange | null | undefined): void {
     const json = JSON.stringify(value);
     if (this.data.get(key) === json) return; // the workbook holds it already
-    this.queue.push({ kind: "data", key, value });
+    const c: DataCommand = { kind: "data", key, value };
+    this.queue.push(c);
+    if (reapply !== undefined) this.guarded.set(c, reapply);
     this.data.set(key, json);
   }
   putPicture(name: string, base64: string, at?: Pick<Area, "sheetId" | "row" | "col">): Promise<{ sheetId: string; name: string }> {

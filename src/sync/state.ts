@@ -111,6 +111,19 @@ export async function savePlacements(port: SheetPort, placements: readonly Local
   await port.setData(STATE_KEY, { v: 1, placements });
 }
 
+/** A port whose data writes can be re-applied to a fresh read (the engine's Session): read-modify-write in one call. */
+export interface ModifiesData {
+  /**
+   * `change` gets the key's current value and returns the new one (null: no change) and an answer.
+   * It may run again, on a co-author's newer value, when the write meets one (DataChangedError).
+   */
+  modifyData<T>(key: string, change: (current: unknown) => { next: unknown; out: T }): Promise<T>;
+}
+
+function modifiesData(port: SheetPort): port is SheetPort & ModifiesData {
+  return typeof (port as Partial<ModifiesData>).modifyData === "function";
+}
+
 /** Attempts of one read-modify-write before giving up on a store others keep changing. */
 export const MAX_STATE_ATTEMPTS = 5;
 
@@ -124,6 +137,12 @@ async function modifyPlacements<T>(
   port: SheetPort,
   change: (all: LocalPlacement[]) => { next: LocalPlacement[] | null; out: T },
 ): Promise<T> {
+  // A session queues the write: the check and the re-apply happen when it is sent (session.ts).
+  if (modifiesData(port))
+    return port.modifyData(STATE_KEY, (raw) => {
+      const { next, out } = change(parsePlacements(raw));
+      return { next: next === null ? null : { v: 1, placements: next }, out };
+    });
   for (let attempt = 1; ; attempt++) {
     const raw = await port.getData(STATE_KEY);
     const { next, out } = change(parsePlacements(raw));

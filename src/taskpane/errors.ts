@@ -233,6 +233,14 @@ export function describeError(e: unknown): HumanError {
       next: "Remove what is in the way (it is named above) or choose other cells, then try again.",
     };
   }
+  // issue 22 (5): a co-author's Cellbound or another pane kept saving the placements while this one tried (src/sync/session.ts).
+  if (name === "DataChanged") {
+    return {
+      title: "Someone else is changing Cellbound's placements",
+      detail: `${messageOf(e)} Nothing of this step was written.`,
+      next: "Wait a moment (a co-author may be placing or refreshing reports), then try again.",
+    };
+  }
   if (/InvalidSelection/.test(tag)) {
     return { title: "Select one cell", detail: messageOf(e), next: "Click the one cell where the report should start, then try again." };
   }

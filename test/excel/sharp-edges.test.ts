@@ -147,6 +147,110 @@ describe("dev/excel: merged cells, tables, protected sheets, multi-area selectio
   });
 });
 
+describe("dev/excel: spilled array formulas", () => {
+  it("hasSpill, getSpillParentOrNullObject and getSpillingToRangeOrNullObject see a formula's results", async () => {
+    const { X, wb } = excel();
+    wb.enterArrayFormula("Sheet1", "B2", "=SEQUENCE(3)", [[1], [2], [3]]);
+    const seen = await X.run(async (ctx) => {
+      const ws = ctx.workbook.worksheets.getItem("Sheet1");
+      const all = ws.getRange("B2:B4").load("hasSpill");
+      const some = ws.getRange("A1:B3").load("hasSpill");
+      const none = ws.getRange("D1:E5").load("hasSpill");
+      const parent = ws.getRange("B4").getSpillParentOrNullObject().load("address");
+      const ofAnchor = ws.getRange("B2").getSpillParentOrNullObject().load("address");
+      const outside = ws.getRange("C4").getSpillParentOrNullObject().load("address");
+      const spillsTo = ws.getRange("B2").getSpillingToRangeOrNullObject().load("address");
+      await ctx.sync();
+      return {
+        spill: [all.hasSpill, some.hasSpill, none.hasSpill],
+        parent: parent.address,
+        ofAnchor: ofAnchor.address,
+        outside: outside.isNullObject,
+        spillsTo: spillsTo.address,
+      };
+    });
+    expect(seen).toEqual({
+      spill: [true, null, false],
+      parent: "Sheet1!B2",
+      ofAnchor: "Sheet1!B2",
+      outside: true,
+      spillsTo: "Sheet1!B2:B4",
+    });
+    expect(wb.inspect("Sheet1", "B2:B4")).toMatchObject({ values: [[1], [2], [3]], formulas: [["=SEQUENCE(3)"], [2], [3]] });
+  });
+
+  it("a value written into a formula's results lands, and the formula shows #SPILL! (its other results vanish)", async () => {
+    const { X, wb } = excel();
+    wb.enterArrayFormula("Sheet1", "B2", "=SEQUENCE(3)", [[1], [2], [3]]);
+    await X.run(async (ctx) => {
+      ctx.workbook.worksheets.getItem("Sheet1").getRange("B3").values = [["ours"]];
+      await ctx.sync();
+    });
+    expect(wb.inspect("Sheet1", "B2:B4")).toMatchObject({
+      values: [["#SPILL!"], ["ours"], [""]],
+      formulas: [["=SEQUENCE(3)"], ["ours"], [""]],
+      valueTypes: [["Error"], ["String"], ["Empty"]],
+    });
+  });
+
+  it("a formula entered where its results would land on values shows #SPILL! at once; writing over the anchor replaces the formula", async () => {
+    const { X, wb } = excel();
+    wb.typeInto("Sheet1", "C3", "in the way");
+    wb.enterArrayFormula("Sheet1", "C2", "=SEQUENCE(2)", [[1], [2]]);
+    expect(wb.inspect("Sheet1", "C2:C3").values).toEqual([["#SPILL!"], ["in the way"]]);
+    wb.enterArrayFormula("Sheet1", "E2", "=SEQUENCE(2)", [[1], [2]]);
+    await X.run(async (ctx) => {
+      ctx.workbook.worksheets.getItem("Sheet1").getRange("E2").values = [[9]];
+      await ctx.sync();
+    });
+    expect(wb.inspect("Sheet1", "E2:E3").values).toEqual([[9], [""]]);
+  });
+});
+
+describe("dev/excel: hidden rows and the AutoFilter", () => {
+  it("rowHidden/columnHidden read true, false or null (some) and hide rows; Range.values writes hidden rows too", async () => {
+    const { X, wb } = excel();
+    wb.hideRows("Sheet1", 2, 2); // rows 3 and 4
+    const seen = await X.run(async (ctx) => {
+      const ws = ctx.workbook.worksheets.getItem("Sheet1");
+      ws.getRange("B:B").columnHidden = true;
+      ws.getRange("A1:A6").values = [[1], [2], [3], [4], [5], [6]];
+      const all = ws.getRange("A3:A4").load("rowHidden");
+      const some = ws.getRange("A1:A6").load("rowHidden,columnHidden");
+      const cols = ws.getRange("B1:B2").load("columnHidden");
+      await ctx.sync();
+      return [all.rowHidden, some.rowHidden, some.columnHidden, cols.columnHidden];
+    });
+    expect(seen).toEqual([true, null, false, true]);
+    expect(wb.inspect("Sheet1", "A3:A4").values).toEqual([[3], [4]]);
+  });
+
+  it("worksheet.autoFilter: apply with Values criteria hides the other data rows; enabled, isDataFiltered and its range read it", async () => {
+    const { X, wb } = excel();
+    for (const [i, v] of ["status", "paid", "open", "paid"].entries()) wb.typeInto("Sheet1", `A${i + 1}`, v);
+    const seen = await X.run(async (ctx) => {
+      const ws = ctx.workbook.worksheets.getItem("Sheet1");
+      ws.autoFilter.apply(ws.getRange("A1:B4"), 0, { filterOn: "Values", values: ["paid"] });
+      const f = ws.autoFilter.load("enabled,isDataFiltered");
+      const r = ws.autoFilter.getRangeOrNullObject().load("address");
+      const hidden = ws.getRange("A3").load("rowHidden");
+      const shown = ws.getRange("A2").load("rowHidden");
+      await ctx.sync();
+      return { enabled: f.enabled, filtered: f.isDataFiltered, address: r.address, hidden: hidden.rowHidden, shown: shown.rowHidden };
+    });
+    expect(seen).toEqual({ enabled: true, filtered: true, address: "Sheet1!A1:B4", hidden: true, shown: false });
+    const cleared = await X.run(async (ctx) => {
+      const ws = ctx.workbook.worksheets.getItem("Sheet1");
+      ws.autoFilter.clearCriteria();
+      const f = ws.autoFilter.load("enabled,isDataFiltered");
+      const row = ws.getRange("A3").load("rowHidden");
+      await ctx.sync();
+      return [f.enabled, f.isDataFiltered, row.rowHidden];
+    });
+    expect(cleared).toEqual([true, false, false]);
+  });
+});
+
 describe("dev/excel: autofitColumns fits whole columns", () => {
   it("the widest used cell of the column counts, also outside the range; columnWidth reads and sets widths", async () => {
     const { X, wb } = excel();

@@ -171,6 +171,57 @@ describe("adapter: obstacles in a target", () => {
     ]);
   });
 
+  it("obstacles() names the formula whose spilled results the area overlaps, from outside or inside it", async () => {
+    const { dx, port } = adapterOnDevExcel();
+    const sheetId = sheet1(dx);
+    dx.workbook.enterArrayFormula(sheetId, "A3", "=SEQUENCE(1,4)", [[1, 2, 3, 4]]); // A3:D3, anchor left of the area
+    dx.workbook.enterArrayFormula(sheetId, "C6", "=SEQUENCE(2)", [[1], [2]]); // C6:C7, anchor inside the area
+    expect(await port.obstacles({ sheetId, row: 1, col: 1, rows: 8, cols: 4 })).toEqual([
+      { kind: "spill", address: "A3" },
+      { kind: "spill", address: "C6" },
+    ]);
+    expect(await port.obstacles({ sheetId, row: 10, col: 0, rows: 5, cols: 5 })).toEqual([]);
+  });
+
+  it("obstacles() names the sheet's filter when it hides rows the area overlaps; an unfiltered AutoFilter or hidden rows are none", async () => {
+    const { dx, port } = adapterOnDevExcel();
+    const sheetId = sheet1(dx);
+    const area = { sheetId, row: 0, col: 0, rows: 6, cols: 3 };
+    dx.workbook.hideRows(sheetId, 1, 2);
+    dx.workbook.filter(sheetId, "B2:C9");
+    expect(await port.obstacles(area)).toEqual([]);
+    dx.workbook.filter(sheetId, "B2:C9", 0, ["paid"]);
+    expect(await port.obstacles(area)).toEqual([{ kind: "filter", address: "B2:C9" }]);
+    expect(await port.obstacles({ ...area, col: 5 })).toEqual([]);
+  });
+
+  it("the snapshot's write checks read spills and filters in its own syncs; naming a spill's formula takes one more, only then", async () => {
+    const { dx, port } = adapterOnDevExcel();
+    const sheetId = sheet1(dx);
+    const area = { sheetId, row: 0, col: 0, rows: 20, cols: 4 };
+    await port.snapshot({}); // the workbook's identity is created once
+    const syncs = async () => {
+      dx.workbook.resetStats();
+      const snap = await port.snapshot({ areas: [area], writeChecks: true });
+      return { syncs: dx.workbook.stats.syncs, found: snap.obstacles?.[0]?.found };
+    };
+    const plain = await syncs();
+    expect(plain.found).toEqual([]);
+    dx.workbook.filter(sheetId, "A1:B30", 0, ["x"]);
+    expect(await syncs()).toEqual({ syncs: plain.syncs, found: [{ kind: "filter", address: "A1:B30" }] });
+    dx.workbook.enterArrayFormula(sheetId, "F1", "=SEQUENCE(1,3)", [[1, 2, 3]]); // F1:H1, outside
+    expect((await syncs()).syncs).toBe(plain.syncs);
+    dx.workbook.enterArrayFormula(sheetId, "D25", "=SEQUENCE(1,2)", [[1, 2]]); // outside
+    dx.workbook.enterArrayFormula(sheetId, "C1", "=SEQUENCE(1,3)", [[1, 2, 3]]); // C1:E1, anchor inside the area
+    expect(await syncs()).toEqual({
+      syncs: plain.syncs + 1,
+      found: [
+        { kind: "filter", address: "A1:B30" },
+        { kind: "spill", address: "C1" },
+      ],
+    });
+  });
+
   it("selection() with several areas selected says to select one cell", async () => {
     const { dx, port } = adapterOnDevExcel();
     dx.workbook.selectAreas(sheet1(dx), ["A1:B2", "D4"]);

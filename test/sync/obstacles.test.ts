@@ -22,6 +22,22 @@ describe("place and refresh refuse targets Excel would refuse or break", () => {
     ["empty merged cells", (wb, s) => wb.workbook.mergeCells(s, "C3:D3"), /merged cells \(C3:D3\)/],
     ["a table", (wb, s) => wb.workbook.addTable(s, "C4:E9", "Orders"), /the table Orders/],
     ["a protected sheet", (wb, s) => wb.workbook.protectSheet(s), /is protected/],
+    // issue 22, item 8: a formula left of the target whose results spill into it; one whose anchor is inside it
+    [
+      "a spilled array formula's results",
+      (wb, s) => wb.workbook.enterArrayFormula(s, "A4", "=SEQUENCE(1,3)", [[1, 2, 3]]),
+      /results of the array formula in Sheet1!A4, which would show #SPILL!/,
+    ],
+    [
+      "a spilling formula inside it whose results are empty (the overwrite check sees nothing)",
+      (wb, s) => wb.workbook.enterArrayFormula(s, "C5", '=IF(A5:A6>0,"x","")', [[""], [""]]),
+      /array formula in Sheet1!C5/,
+    ],
+    [
+      "rows hidden by the sheet's filter",
+      (wb, s) => wb.workbook.filter(s, "B3:C9", 0, ["paid"]),
+      /rows of it are hidden by the sheet's filter on Sheet1!B3:C9.*clear the filter/,
+    ],
   ];
   for (const [what, make, named] of obstacles) {
     it(`place onto ${what}: refused, naming it, before anything is written`, async () => {
@@ -43,6 +59,57 @@ describe("place and refresh refuse targets Excel would refuse or break", () => {
       });
     });
   }
+
+  it("place onto a spill's results, confirmed: still refused, and the user's formula keeps its results", async () => {
+    const wb = newBook();
+    const engine = env.engine(wb);
+    const s = wb.user.firstSheetId();
+    wb.workbook.enterArrayFormula(s, "A4", "=SEQUENCE(1,3)", [[1, 2, 3]]);
+    const report = await env.createReport(byStatus());
+    await expect(engine.place(report, { at: at(wb, 1, 1), confirmed: true })).rejects.toThrow(/array formula in Sheet1!A4/);
+    expect(wb.workbook.inspect(s, "A4:C4").values).toEqual([[1, 2, 3]]);
+    expect(await loadPlacements(wb.port)).toEqual([]);
+  });
+
+  it("hidden rows without a filter are no obstacle: the report is placed, its hidden rows written too", async () => {
+    const wb = newBook();
+    const engine = env.engine(wb);
+    const s = wb.user.firstSheetId();
+    wb.workbook.hideRows(s, 2, 2);
+    wb.workbook.filter(s, "F1:G9"); // an AutoFilter that filters nothing, elsewhere
+    const p = await placed(engine, await env.createReport(byStatus(4)), at(wb, 1, 1));
+    expect(p.range).toBe("B2:C6");
+    expect(wb.user.cell(s, 3, 1)).not.toBe("");
+  });
+
+  it("a refresh that would grow over an array formula whose results look empty is refused, naming it; the formula keeps working", async () => {
+    const wb = newBook();
+    const engine = env.engine(wb);
+    const s = wb.user.firstSheetId();
+    const p = await placed(engine, await env.createReport(byStatus(2)), at(wb, 0, 0));
+    const before = await loadPlacements(wb.port);
+    wb.workbook.enterArrayFormula(s, "A5", '=IF(C5:D5>0,"x","")', [["", ""]]); // A5:B5, where the result grows
+    await env.client().updateReport(env.deploymentId, p.reportId, byStatus(4));
+    await expect(engine.refresh(p.key, "ask")).rejects.toThrow(/array formula in Sheet1!A5/);
+    expect(await loadPlacements(wb.port)).toEqual(before);
+    expect(wb.workbook.inspect(s, "A5").formulas).toEqual([['=IF(C5:D5>0,"x","")']]);
+  });
+
+  it("a refresh of a placement the user filtered is refused before writing; after Data › Clear it refreshes", async () => {
+    const wb = newBook();
+    const engine = env.engine(wb);
+    const s = wb.user.firstSheetId();
+    const p = await placed(engine, await env.createReport(byStatus(3)), at(wb, 0, 0));
+    const before = await loadPlacements(wb.port);
+    const shown = String(wb.user.cell(s, 1, 0));
+    wb.workbook.filter(s, "A1:B4", 0, [shown]);
+    await env.client().updateReport(env.deploymentId, p.reportId, byStatus(2));
+    await expect(engine.refresh(p.key, "ask")).rejects.toThrow(/hidden by the sheet's filter on Sheet1!A1:B4/);
+    expect(await loadPlacements(wb.port)).toEqual(before);
+    expect(wb.user.cell(s, 3, 0)).not.toBe(""); // the row the smaller result would clear is still there
+    wb.workbook.clearFilter(s);
+    expect((await engine.refresh(p.key, "ask")).kind).toBe("refreshed");
+  });
 
   it("a refresh that would grow into merged cells is refused before writing; the placement stays as it was", async () => {
     const wb = newBook();

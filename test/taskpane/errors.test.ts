@@ -1,6 +1,7 @@
 // describeError: every kind of src/api's errors has its own row (no regex guessing), the new kinds
 // say what to do, and the errors the API layer really throws read as they should.
 import { describe, expect, it } from "vitest";
+import { DataChangedError } from "../../src/host/port.ts";
 import {
   DataUrlError,
   ForbiddenError,
@@ -56,6 +57,11 @@ describe("describeError", () => {
     expect(describeError(new RetryExhaustedError("gave up", 0, undefined, { cause: new NetworkError("reset", 0) })).title).toBe(
       "Cannot reach the platform",
     );
+  });
+  it("a co-author's changes that kept winning (DataChangedError) say so, and that nothing was written", () => {
+    const h = describeError(new DataChangedError("cellbound.sync.placements.v1"));
+    expect(h.title).toBe("Someone else is changing Cellbound's placements");
+    expect(h.detail).toMatch(/changed by someone else.*Nothing of this step was written/);
   });
   it("a DOM TimeoutError (AbortSignal.timeout) reads like ours, an AbortError as Stopped", () => {
     expect(describeError(new DOMException("signal timed out", "TimeoutError")).title).toBe("The platform did not answer in time");

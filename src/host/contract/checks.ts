@@ -588,6 +588,40 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
     },
   },
   {
+    name: "commit: data sent with ifUnchanged that someone else changed since the snapshot is refused before anything is written",
+    async run({ port, sheet }) {
+      await port.setData("contract.guard", { by: "us" });
+      const snap = await port.snapshot();
+      await port.setData("contract.guard", { by: "a co-author" }); // saved between our read and our write
+      await checkRejects(
+        port.commit(
+          [
+            { kind: "data", key: "contract.guard", value: { by: "us, again" }, ifUnchanged: { value: snap.data.get("contract.guard") } },
+            { kind: "write", at: { sheetId: sheet.id, row: 7, col: 7 }, grid: [["kept out"]] },
+          ],
+          { basis: snap },
+        ),
+        /changed by someone else/,
+        "a changed key",
+      );
+      checkEqual(await port.getData("contract.guard"), { by: "a co-author" }, "the co-author's save stands");
+      checkEqual((await readAll(port, area(sheet, 7, 7, 1, 1))).rows, [[""]], "the write after it did not land");
+      // A key the snapshot did not hold, added since: changed too.
+      await port.setData("contract.guard.new", { by: "a co-author" });
+      await checkRejects(
+        port.commit([{ kind: "data", key: "contract.guard.new", value: { by: "us" }, ifUnchanged: { value: undefined } }], { basis: snap }),
+        /changed by someone else/,
+        "a key added since",
+      );
+      const fresh = await port.snapshot();
+      await port.commit(
+        [{ kind: "data", key: "contract.guard", value: { by: "us, again" }, ifUnchanged: { value: fresh.data.get("contract.guard") } }],
+        { basis: fresh },
+      );
+      checkEqual(await port.getData("contract.guard"), { by: "us, again" }, "unchanged since the snapshot: written");
+    },
+  },
+  {
     name: "commit refuses bad input before anything is written",
     async run({ port, sheet }) {
       await checkRejects(

@@ -15,7 +15,7 @@ import { fitColumnsToCells, fitWidths, plannedText } from "./autofit.ts";
 import { queueDateSystem } from "./date-system.ts";
 import { queueTrackName } from "./replace.ts";
 import { clearTextFormat, FORMAT_READ_CELLS, hasNonText } from "./text-format.ts";
-import { queueObstacles } from "./obstacles.ts";
+import { queueObstacles, queueSpillAnchors } from "./obstacles.ts";
 import type {
   Area,
   Command,
@@ -29,8 +29,9 @@ import type {
   WriteOptions,
 } from "../port.ts";
 import { dataToJson, validateArea } from "../validate.ts";
-import { HostError, isPayloadTooLarge } from "./errors.ts";
-import { DATA_NS, dataXml, parseDataXml, WORKBOOK_NS } from "./storage.ts";
+import { HostError, isPayloadTooLarge, officeErrorCode } from "./errors.ts";
+import { DATA_NS, dataXml, parseDataXml, storedIs, WORKBOOK_NS } from "./storage.ts";
+import { DataChangedError } from "../port.ts";
 
 export const TRACK_PREFIX = "Cellbound_";
 /** Rows one range of a read or write holds at most. */
@@ -46,6 +47,8 @@ export interface ExcelBasis {
   sheetNames: Map<string, string>;
   /** Column widths in points read by the snapshot (columnWidths), by widthKey; kept true as commits set widths. */
   widths: Map<string, number>;
+  /** Ids of every data part seen (any key, readable or not): a part not among them was added since (issue 22, item 5). */
+  dataPartIds?: Set<string>;
 }
 
 export const widthKey = (sheetId: string, col: number): string => `${sheetId}\u0000${col}`;
@@ -144,7 +147,7 @@ export async function readSnapshot(
   const checks: Array<{ area: Area; found: () => Obstacle[] }> = [];
   const check = (a: Area) => {
     const ws = wb.worksheets.getItem(a.sheetId);
-    checks.push({ area: a, found: queueObstacles(ws, ws.getRangeByIndexes(a.row, a.col, a.rows, a.cols), supports) });
+    checks.push({ area: a, found: queueObstacles(ws, a, supports) });
   };
   if (req.writeChecks) for (const a of areas) check(a);
   // Where the areas of usedIn hold anything, without their values (one load each, first sync).
@@ -195,6 +198,8 @@ export async function readSnapshot(
     reader.collect();
   }
 
+  const obstacles = req.writeChecks ? await nameSpillAnchors(ctx, sync, checks, req.signal) : undefined;
+
   const data = new Map<string, unknown>();
   const parts = new Map<string, string[]>();
   const corrupt: string[] = [];
@@ -222,7 +227,7 @@ export async function readSnapshot(
     corrupt,
     values: reader.result(),
     frozenRows: new Map(frozen.map((f) => [f.id, f.at.isNullObject || f.at.rowIndex !== 0 ? 0 : f.at.rowCount])),
-    ...(req.writeChecks ? { obstacles: checks.map((c) => ({ area: c.area, found: c.found() })) } : {}),
+    ...(obstacles ? { obstacles } : {}),
     ...(dateSystem ? { dateSystem: dateSystem() } : {}),
     ...(req.usedIn ? { used: used.map((u) => ({ area: u.area, used: u.found() })) } : {}),
     ...(req.columnWidths
@@ -233,6 +238,7 @@ export async function readSnapshot(
       names: new Set(ours.map((n) => n.name.toLowerCase())),
       sheetNames: new Map(sheetRefs.map((x) => [x.id, x.name])),
       widths: new Map(widthReads.map((w) => [widthKey(w.sheetId, w.col), w.format.columnWidth])),
+      dataPartIds: new Set(dataXmls.map((d) => d.id)),
     },
   };
 }
@@ -250,6 +256,23 @@ export function queueUsedArea(ws: Excel.Worksheet, a: Area): () => Area | null {
     used.isNullObject
       ? null
       : { sheetId: a.sheetId, row: used.rowIndex, col: used.columnIndex, rows: used.rowCount, cols: used.columnCount };
+}
+
+/**
+ * The write checks' obstacles; when a spill was found (a target that is refused anyway), one more sync
+ * names the formulas it comes from (obstacles.ts queueSpillAnchors). No spill: no sync.
+ */
+async function nameSpillAnchors(
+  ctx: Excel.RequestContext,
+  sync: Sync,
+  checks: ReadonlyArray<{ area: Area; found: () => Obstacle[] }>,
+  signal?: AbortSignal,
+): Promise<Array<{ area: Area; found: Obstacle[] }>> {
+  const out = checks.map((c) => ({ area: c.area, found: c.found() }));
+  const later = out.map((o) => queueSpillAnchors(ctx.workbook.worksheets.getItem(o.area.sheetId), o.area, o.found));
+  if (later.every((l) => l === null)) return out;
+  await sync(ctx, signal);
+  return out.map((o, i) => ({ area: o.area, found: later[i]?.() ?? o.found }));
 }
 
 /**
@@ -396,6 +419,8 @@ export async function runCommit(
   let i = 0;
   let budget = limits.requestBytes;
   let screen = o.screenSuspend;
+  // issue 22 (5): data written only if unchanged since the snapshot: checked before the first sync.
+  let unchanged = queueUnchangedCheck(ctx, commands, known);
   while (i < ops.length) {
     o.signal?.throwIfAborted();
     // Take ops up to the budget (at least one).
@@ -403,7 +428,18 @@ export async function runCommit(
       bytes = 0;
     while (j < ops.length && (j === i || bytes + ops[j]!.bytes <= budget)) bytes += ops[j++]!.bytes;
     const guarded = ops.slice(i, j).filter((op) => op.formatsFirst);
-    if (guarded.length) stats.syncs += await readFormatsFirst(ctx, sync, guarded, o.signal);
+    if (unchanged) {
+      // The check's reads ride in the format read's sync when there is one, else in a sync of their own.
+      const check = unchanged;
+      unchanged = null;
+      await check.settle(async () => {
+        if (guarded.length) stats.syncs += await readFormatsFirst(ctx, sync, guarded, o.signal);
+        else {
+          stats.syncs++;
+          await sync(ctx, o.signal);
+        }
+      });
+    } else if (guarded.length) stats.syncs += await readFormatsFirst(ctx, sync, guarded, o.signal);
     const scope: SyncScope = { added: new Map(), names: new Map(), widths: new Map() };
     if (screen) ctx.application.suspendScreenUpdatingUntilNextSync();
     if (o.calcSuspend && ops.slice(i, j).some((op) => op.cells > 0)) ctx.application.suspendApiCalculationUntilNextSync();
@@ -428,6 +464,7 @@ export async function runCommit(
     }
     screen = false;
     for (const [key, part] of scope.added) {
+      known.dataPartIds?.add(part.id);
       parts.set(key, part);
       known.parts.set(key, [part.id]);
     }
@@ -451,6 +488,44 @@ export async function runCommit(
     budget = limits.requestBytes;
   }
   return stats;
+}
+
+/**
+ * issue 22 (5): queue, for every data command with `ifUnchanged`, a read of its part's XML and of the
+ * data parts' ids. `settle(read)` runs the sync(s) that carry them and throws DataChangedError when the
+ * stored data is no longer what the snapshot held (its part rewritten or gone, or a data part added
+ * since — perhaps this key's, by a co-author who had none either). Office.js has no conditional write:
+ * a save landing between this read and the write's sync is not seen (docs/SYNC.md "Co-authors").
+ */
+function queueUnchangedCheck(
+  ctx: Excel.RequestContext,
+  commands: readonly Command[],
+  known: ExcelBasis,
+): { settle(read: () => Promise<void>): Promise<void> } | null {
+  const checked = commands.filter((c): c is Extract<Command, { kind: "data" }> => c.kind === "data" && c.ifUnchanged !== undefined);
+  if (checked.length === 0) return null;
+  const all = known.dataPartIds ? ctx.workbook.customXmlParts.getByNamespace(DATA_NS).load("items/id") : null;
+  const reads = checked.map((c) => {
+    const id = known.parts.get(c.key)?.[0];
+    return { c, xml: id ? ctx.workbook.customXmlParts.getItem(id).getXml() : null };
+  });
+  return {
+    async settle(read) {
+      try {
+        await read();
+      } catch (e) {
+        // A part the snapshot found was deleted since: changed.
+        if (officeErrorCode(e) === "ItemNotFound") throw new DataChangedError(checked[0]!.key);
+        throw e;
+      }
+      const added = all?.items.some((p) => !known.dataPartIds!.has(p.id)) ?? false;
+      for (const { c, xml } of reads) {
+        const d = xml ? parseDataXml(xml.value) : null;
+        const json = d && d.key === c.key ? d.json : undefined;
+        if (added || (xml && !d) || !storedIs(json, c.ifUnchanged!.value)) throw new DataChangedError(c.key);
+      }
+    },
+  };
 }
 
 /**

@@ -1,6 +1,8 @@
 // How the adapter reads Office errors: RichApi.Error carries a code (InvalidArgument, ItemNotFound,
 // RequestPayloadSizeLimitExceeded, …) on `code` (and on `debugInfo.code`).
 
+import { DataChangedError } from "../port.ts";
+
 export function officeErrorCode(e: unknown): string | null {
   if (!e || typeof e !== "object") return null;
   const code = (e as { code?: unknown }).code ?? (e as { debugInfo?: { code?: unknown } }).debugInfo?.code;
@@ -26,7 +28,7 @@ export class HostError extends Error {
 }
 
 export function wrap(e: unknown, doing: string): never {
-  if (e instanceof HostError) throw e;
+  if (e instanceof HostError || e instanceof DataChangedError) throw e; // a co-author's change: the caller merges and retries
   const code = officeErrorCode(e) ?? "Unknown";
   if (code === "InvalidOperationInCellEditMode")
     throw new HostError(

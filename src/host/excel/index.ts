@@ -63,7 +63,7 @@ import { DataChangedError } from "../port.ts";
 import { dataToJson } from "../validate.ts";
 import { officeErrorCode } from "./errors.ts";
 import { runInExcel } from "./cell-edit.ts";
-import { queueObstacles } from "./obstacles.ts";
+import { queueObstacles, queueSpillAnchors } from "./obstacles.ts";
 import { checkPictureFits } from "./picture-limit.ts";
 import { queueDateSystem } from "./date-system.ts";
 import { PICTURE_PENDING_SUFFIX, pictureNamed, queueReplacePicture } from "./replace.ts";
@@ -453,14 +453,17 @@ export class ExcelPort implements SheetPort {
     });
   }
 
-  /** issue 22 (8): merged cells, tables and sheet protection in an area (obstacles.ts), in one sync. */
+  /** issue 22 (8): merged cells, tables, protection, spills and filtered rows in an area (obstacles.ts), in one sync (two when a spill is found). */
   async obstacles(area: Area): Promise<Obstacle[]> {
     validateArea(area);
     return this.run(`checking ${areaA1(area)} for merged cells, tables and protection`, async (ctx) => {
       const ws = ctx.workbook.worksheets.getItem(area.sheetId);
-      const found = queueObstacles(ws, ws.getRangeByIndexes(area.row, area.col, area.rows, area.cols), (v) => this.supports(v));
+      const found = queueObstacles(ws, area, (v) => this.supports(v));
       await this.sync(ctx);
-      return found();
+      const named = queueSpillAnchors(ws, area, found()); // a spill found: name its formulas in one more sync
+      if (!named) return found();
+      await this.sync(ctx);
+      return named();
     });
   }
 

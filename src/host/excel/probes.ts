@@ -146,6 +146,65 @@ export function excelProbes(X: typeof Excel, user: ProbeUserSide = {}): Contract
       });
       if (code !== "AccessDenied") throw differs("writing on a protected sheet", "AccessDenied", code);
     }),
+    probe(
+      "a spilled array formula: hasSpill and getSpillParentOrNullObject find it; a value written into its results lands and the formula shows #SPILL!",
+      async ({ sheet }) => {
+        const seen = await X.run(async (ctx) => {
+          const ws = ctx.workbook.worksheets.getItem(sheet.id);
+          ws.getRange("B2").formulas = [["=SEQUENCE(3)"]];
+          await ctx.sync();
+          const spill = ws.getRange("B2:B4").load("hasSpill");
+          const beside = ws.getRange("C2:C4").load("hasSpill");
+          const parent = ws.getRange("B4").getSpillParentOrNullObject().load("address");
+          const ofAnchor = ws.getRange("B2").getSpillParentOrNullObject().load("address");
+          await ctx.sync();
+          const found = {
+            hasSpill: [spill.hasSpill, beside.hasSpill],
+            parent: parent.isNullObject ? null : parent.address.split("!").pop(),
+            ofAnchor: ofAnchor.isNullObject ? null : ofAnchor.address.split("!").pop(),
+          };
+          ws.getRange("B3").values = [["written"]];
+          const after = ws.getRange("B2:B3").load("values");
+          await ctx.sync();
+          return { ...found, after: after.values };
+        });
+        const modelled = { hasSpill: [true, false], parent: "B2", ofAnchor: "B2", after: [["#SPILL!"], ["written"]] };
+        if (JSON.stringify(seen) !== JSON.stringify(modelled)) throw differs("a spilled formula", JSON.stringify(modelled), seen);
+      },
+    ),
+    probe(
+      "rows hidden by an AutoFilter or by hand are written by Range.values; autoFilter reads enabled, isDataFiltered and its range",
+      async ({ sheet }) => {
+        const seen = await X.run(async (ctx) => {
+          const ws = ctx.workbook.worksheets.getItem(sheet.id);
+          ws.getRange("A1:A4").values = [["status"], ["paid"], ["open"], ["paid"]];
+          ws.autoFilter.apply(ws.getRange("A1:B4"), 0, { filterOn: "Values", values: ["paid"] });
+          ws.getRange("A6").rowHidden = true;
+          await ctx.sync();
+          ws.getRange("B3").values = [["written"]];
+          ws.getRange("A6").values = [["written"]];
+          const f = ws.autoFilter.load("enabled,isDataFiltered");
+          const range = ws.autoFilter.getRangeOrNullObject().load("address");
+          const filtered = ws.getRange("A3").load("rowHidden");
+          const hidden = ws.getRange("A5:A6").load("rowHidden");
+          const values = ws.getRange("B3").load("values");
+          const byHand = ws.getRange("A6").load("values");
+          await ctx.sync();
+          const out = {
+            enabled: f.enabled,
+            isDataFiltered: f.isDataFiltered,
+            range: range.isNullObject ? null : range.address.split("!").pop(),
+            rowHidden: [filtered.rowHidden, hidden.rowHidden],
+            written: [values.values[0]![0], byHand.values[0]![0]],
+          };
+          ws.autoFilter.remove();
+          await ctx.sync();
+          return out;
+        });
+        const modelled = { enabled: true, isDataFiltered: true, range: "A1:B4", rowHidden: [true, null], written: ["written", "written"] };
+        if (JSON.stringify(seen) !== JSON.stringify(modelled)) throw differs("hidden and filtered rows", JSON.stringify(modelled), seen);
+      },
+    ),
     probe("autofitColumns fits the whole column, not the range", async ({ sheet }) => {
       const seen = await X.run(async (ctx) => {
         const ws = ctx.workbook.worksheets.getItem(sheet.id);
