@@ -13,7 +13,7 @@ import {
   validateStyle,
   validateTrackName,
 } from "./validate.ts";
-import { DataChangedError, sameData } from "./port.ts";
+import { sameData } from "./port.ts";
 import type { Area, Command, CommitOptions, CommitStats, SheetPort, SheetValue, Snapshot, SnapshotRequest } from "./port.ts";
 
 type Basic = Omit<SheetPort, "snapshot" | "commit">;
@@ -97,8 +97,17 @@ export async function commitVia(port: Basic, commands: readonly Command[], o: Co
   if (commands.length === 0) return stats;
   validateCommands(commands);
   o.signal?.throwIfAborted();
-  await checkUnchanged(port, commands);
+  const expected = new Map<string, { value: unknown }>();
   for (const c of commands) {
+    // issue 22 (5): what a guarded data write replaces is compared with what was expected (port.ts Command).
+    if (c.kind === "data") {
+      const expect = c.ifUnchanged ?? expected.get(c.key);
+      if (expect) {
+        const found = await port.getData(c.key);
+        if (!sameData(found, expect.value)) (stats.conflicts ??= []).push({ key: c.key, found: { value: found } });
+        expected.set(c.key, { value: c.value });
+      }
+    }
     const bytes = commandBytes(c);
     stats.bytes += bytes;
     stats.maxSyncBytes += bytes;
@@ -107,16 +116,6 @@ export async function commitVia(port: Basic, commands: readonly Command[], o: Co
   }
   stats.syncs = 1;
   return stats;
-}
-
-/**
- * Data commands with `ifUnchanged` (issue 22, item 5): the stored data must still be what the caller's
- * snapshot held; otherwise DataChangedError before anything of the commit is applied.
- */
-async function checkUnchanged(port: Basic, commands: readonly Command[]): Promise<void> {
-  for (const c of commands) {
-    if (c.kind === "data" && c.ifUnchanged && !sameData(await port.getData(c.key), c.ifUnchanged.value)) throw new DataChangedError(c.key);
-  }
 }
 
 /** Apply one command through the port's single-purpose methods. */

@@ -198,9 +198,12 @@ export interface Snapshot {
 /** One command of a commit; commands are applied in order. */
 export type Command =
   /**
-   * Store per-workbook data. With `ifUnchanged` (what the snapshot held; `value` undefined when there was
-   * none), the commit first checks the stored data still equals it and, if not, throws DataChangedError
-   * before sending this command or any after it (issue 22, item 5).
+   * Store per-workbook data. With `ifUnchanged` (what the caller's snapshot held; `value` undefined when
+   * there was none), the port reads the stored data in the same round trip, just before writing it, and
+   * when it was no longer that (a co-author's save since the snapshot) reports it in the commit's
+   * `conflicts` for the caller to merge (issue 22, item 5). Office.js has no conditional write, so the
+   * write is not held back; it costs no round trip of its own. Later data commands of the same key in the
+   * commit are checked against the one before them.
    */
   | { kind: "data"; key: string; value: unknown; ifUnchanged?: { value: unknown } }
   | { kind: "write"; at: Pick<Area, "sheetId" | "row" | "col">; grid: ReadonlyArray<ReadonlyArray<SheetValue>>; options?: WriteOptions }
@@ -224,6 +227,11 @@ export interface CommitStats {
   /** Estimated bytes sent in all. */
   bytes: number;
   cellsWritten: number;
+  /**
+   * Data commands (with ifUnchanged) that replaced something else than expected: `found` is what was
+   * stored just before (null when the host cannot tell, e.g. a second part of the key appeared).
+   */
+  conflicts?: Array<{ key: string; found: { value: unknown } | null }>;
 }
 
 export interface SetDataOptions {
@@ -234,7 +242,11 @@ export interface SetDataOptions {
 /** The stored data changed since it was read (setData with ifUnchanged). */
 export class DataChangedError extends Error {
   override name = "DataChanged";
-  constructor(readonly key: string) {
+  constructor(
+    readonly key: string,
+    /** The cells of the step were written; only merging Cellbound's record with the co-author's kept failing. */
+    readonly cellsWritten = false,
+  ) {
     super(`Workbook data ${key} was changed by someone else (a co-author or another Cellbound pane) since it was read.`);
   }
 }

@@ -12,11 +12,12 @@
 // them (a failing sync leaves a prefix applied), so batching never weakens the journal (state.ts).
 //
 // Co-authors (issue 22, item 5): a data write made with modifyData (the placements store) is sent with
-// `ifUnchanged` = what the workbook held when this session read it; the port checks that before sending
-// anything of the commit. When someone else saved the key in between (a co-author's Cellbound, a second
-// pane), the commit throws DataChangedError having sent nothing; the session reads the data again and
-// re-applies its queued changes to the fresh value (each change touches only its own placement's
-// record), then sends the commit again — at most MAX_STATE_ATTEMPTS times.
+// `ifUnchanged` = what the workbook held when this session read it; the port reads what is there in the
+// same round trip, just before writing, and reports a difference (CommitStats.conflicts). When someone
+// else saved the key in between (a co-author's Cellbound, a second pane), the session re-applies its
+// changes of that key to what it replaced (each change touches only its own placement's record) and
+// writes the merge — at most MAX_STATE_ATTEMPTS times. No round trip of its own unless there was a
+// conflict. (A part deleted meanwhile stops the commit with DataChangedError: read again, send again.)
 import {
   DataChangedError,
   type Area,
@@ -128,11 +129,14 @@ export class Session implements SheetPort, ModifiesData {
     try {
       for (let attempt = 1; ; attempt++) {
         try {
-          s = addCommitStats(s, await this.port.commit(this.guard(coalesce(queued)), { basis: this.snap, ...(signal ? { signal } : {}) }));
+          const sent = await this.port.commit(this.guard(coalesce(queued)), { basis: this.snap, ...(signal ? { signal } : {}) });
+          s = addCommitStats(s, sent);
+          // It wrote over someone else's save (the port read what was there in the same round trip): merge.
+          if (sent.conflicts?.length) s = addCommitStats(s, await this.repair(queued, sent.conflicts, signal));
           break;
         } catch (e) {
-          // Someone else saved a key this commit changes: nothing of it was sent. Merge and send again.
-          if (!(e instanceof DataChangedError) || attempt >= MAX_STATE_ATTEMPTS || !this.canReapply(queued)) throw e;
+          // A part this commit reads was deleted by someone else: the commit stopped. Merge and send again.
+          if (!(e instanceof DataChangedError) || e.cellsWritten || attempt >= MAX_STATE_ATTEMPTS || !this.canReapply(queued)) throw e;
           await this.reapply(queued, signal);
         }
       }
@@ -158,6 +162,47 @@ export class Session implements SheetPort, ModifiesData {
       const json = this.stored.get(c.key);
       return { ...c, ifUnchanged: { value: json === undefined ? undefined : (JSON.parse(json) as unknown) } };
     });
+  }
+
+  /**
+   * The commit stored a key over someone else's save (`conflicts`: what it replaced, read in the same
+   * round trip). Re-apply this commit's changes of that key — each touches only its own placement's
+   * record — to what was there, and write the merge, checked the same way; again while someone keeps
+   * saving, at most MAX_STATE_ATTEMPTS times. Costs a commit only when there was a conflict; a conflict
+   * whose replaced value is unknown (a second part appeared) reads the data first.
+   */
+  private async repair(
+    queued: readonly Command[],
+    conflicts: NonNullable<CommitStats["conflicts"]>,
+    signal?: AbortSignal,
+  ): Promise<CommitStats> {
+    let stats = noCommit;
+    let pending = conflicts;
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      if (attempt > MAX_STATE_ATTEMPTS || !this.canReapply(queued)) throw new DataChangedError(pending[0]!.key, true);
+      let fresh: Map<string, unknown> | null = null;
+      if (pending.some((c) => c.found === null)) {
+        const f = await this.port.snapshot(signal ? { signal } : {});
+        this.snap = { ...this.snap, data: f.data, ...(f.basis !== undefined ? { basis: f.basis } : {}) };
+        fresh = f.data;
+      }
+      const fixes: Command[] = [];
+      for (const key of new Set(pending.map((c) => c.key))) {
+        const last = pending.filter((c) => c.key === key).at(-1)!;
+        const mine = queued.filter((c): c is DataCommand => c.kind === "data" && c.key === key);
+        if (mine.some((c) => !this.guarded.get(c))) throw new DataChangedError(key, true); // a plain write: nothing to re-apply
+        const ours = mine.at(-1)!.value; // what the workbook should hold now, had nobody else saved
+        let value = last.found ? last.found.value : fresh!.get(key);
+        for (const c of mine) value = this.guarded.get(c)!(value);
+        mine.at(-1)!.value = value;
+        this.data.set(key, JSON.stringify(value));
+        fixes.push({ kind: "data", key, value, ifUnchanged: { value: ours } });
+      }
+      const sent = await this.port.commit(fixes, { basis: this.snap, ...(signal ? { signal } : {}) });
+      stats = addCommitStats(stats, sent);
+      pending = sent.conflicts ?? [];
+    }
+    return stats;
   }
 
   /** Every guarded data command of the queue knows how to re-apply its change. */

@@ -235,10 +235,15 @@ export function describeError(e: unknown): HumanError {
   }
   // issue 22 (5): a co-author's Cellbound or another pane kept saving the placements while this one tried (src/sync/session.ts).
   if (name === "DataChanged") {
+    const written = (e as { cellsWritten?: unknown }).cellsWritten === true;
     return {
       title: "Someone else is changing Cellbound's placements",
-      detail: `${messageOf(e)} Nothing of this step was written.`,
-      next: "Wait a moment (a co-author may be placing or refreshing reports), then try again.",
+      detail: written
+        ? `${messageOf(e)} The cells were written, but Cellbound's record of them could not be merged with the other person's.`
+        : `${messageOf(e)} Nothing of this step was written.`,
+      next: written
+        ? "Wait a moment, then open the Workbook tab: a refresh finishes the record (it reads “Interrupted — finish refresh” until then)."
+        : "Wait a moment (a co-author may be placing or refreshing reports), then try again.",
     };
   }
   if (/InvalidSelection/.test(tag)) {

@@ -94,27 +94,36 @@ describe.each([
   ["memory port", memoryBook],
   ["Office.js adapter on dev/excel", devExcelBook],
 ])("a co-author saves Cellbound's state between a session's snapshot and its commit (%s)", (_label, book) => {
-  it("a data command with ifUnchanged that meets a change throws DataChangedError and sends nothing of the commit", async () => {
+  it("a data command with ifUnchanged that meets a change reports what it replaced (read in the same round trip)", async () => {
     const b = book();
     await b.port.setData(STATE_KEY, { v: 1, placements: [record("X")] });
     b.coauthorAfterNextRead();
     const snap = await b.port.snapshot({});
-    await expect(
-      b.port.commit(
-        [
-          {
-            kind: "data",
-            key: STATE_KEY,
-            value: { v: 1, placements: [record("X"), record("B")] },
-            ifUnchanged: { value: snap.data.get(STATE_KEY) },
-          },
-          { kind: "write", at: { sheetId: b.sheetId, row: 0, col: 0 }, grid: [["ours"]] },
-        ],
-        { basis: snap },
-      ),
-    ).rejects.toBeInstanceOf(DataChangedError);
-    expect(b.a1()).toBe(""); // the cells after the journal entry were not written either
-    expect((await loadPlacements(b.port)).map((p) => p.key)).toEqual(["X", "A"]); // the co-author's save stands
+    const sent = await b.port.commit(
+      [
+        {
+          kind: "data",
+          key: STATE_KEY,
+          value: { v: 1, placements: [record("X"), record("B")] },
+          ifUnchanged: { value: snap.data.get(STATE_KEY) },
+        },
+        { kind: "write", at: { sheetId: b.sheetId, row: 0, col: 0 }, grid: [["ours"]] },
+      ],
+      { basis: snap },
+    );
+    expect(sent.syncs).toBe(1); // the check is no round trip of its own
+    expect(b.a1()).toBe("ours");
+    // What the co-author had saved is reported, for the caller to merge (a Session does: below).
+    expect(sent.conflicts?.map((c) => [c.key, (c.found?.value as { placements: LocalPlacement[] }).placements.map((p) => p.key)])).toEqual([
+      [STATE_KEY, ["X", "A"]],
+    ]);
+    // Unchanged since the snapshot: nothing to report.
+    const again = await b.port.snapshot({});
+    const quiet = await b.port.commit(
+      [{ kind: "data", key: STATE_KEY, value: { v: 1, placements: [record("X")] }, ifUnchanged: { value: again.data.get(STATE_KEY) } }],
+      { basis: again },
+    );
+    expect(quiet.conflicts ?? []).toEqual([]);
   });
 
   it("placing while a co-author places: the session re-applies its change, both records survive", async () => {
@@ -143,14 +152,19 @@ describe.each([
     expect(after.find((p) => p.key === "X")?.editsKept).toBe(true);
   });
 
-  it("gives up after MAX_STATE_ATTEMPTS commits that all meet a change", async () => {
+  it("gives up after MAX_STATE_ATTEMPTS merges that all meet a change, saying the cells were written", async () => {
     const b = book();
     await b.port.setData(STATE_KEY, { v: 1, placements: [record("X")] });
     b.coauthorAfterNextRead(4 * MAX_STATE_ATTEMPTS); // a co-author who saves after every read
     const s = await Session.open(b.port);
     await addPlacement(s, record("B"));
-    await expect(s.flush()).rejects.toBeInstanceOf(DataChangedError);
-    expect((await loadPlacements(b.port)).map((p) => p.key).sort()).toEqual(["A", "X"]);
+    await s.write({ sheetId: b.sheetId, row: 0, col: 0 }, [["ours"]]);
+    const failed = await s.flush().catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(DataChangedError);
+    expect((failed as DataChangedError).cellsWritten).toBe(true);
+    expect(b.a1()).toBe("ours");
+    // Every merge kept the co-author's record and ours: whatever the last save, both are there.
+    expect((await loadPlacements(b.port)).map((p) => p.key).sort()).toEqual(["A", "B", "X"]);
   });
 
   it("a plain data write (no read-modify-write) is sent as before, without a check", async () => {
@@ -165,7 +179,7 @@ describe.each([
 });
 
 describe("the adapter's check costs", () => {
-  it("one sync of its own, or none when the commit reads formats first (a refresh writing numbers under keepFormats)", async () => {
+  it("no sync of its own: it rides in the sync that writes the data", async () => {
     const b = devExcelBook();
     await b.port.setData(STATE_KEY, { v: 1, placements: [record("X")] });
     const syncs = async (grid: Array<Array<string | number>>, keepFormats: boolean, checked: boolean) => {
@@ -185,9 +199,9 @@ describe("the adapter's check costs", () => {
       return sent.syncs;
     };
     expect(await syncs([["a"]], false, false)).toBe(1);
-    expect(await syncs([["a"]], false, true)).toBe(2);
+    expect(await syncs([["a"]], false, true)).toBe(1);
     expect(await syncs([[1, 2]], true, false)).toBe(2); // the format read, then the write
-    expect(await syncs([[1, 2]], true, true)).toBe(2); // the check rides in the format read
+    expect(await syncs([[1, 2]], true, true)).toBe(2);
   });
 });
 

@@ -588,37 +588,43 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
     },
   },
   {
-    name: "commit: data sent with ifUnchanged that someone else changed since the snapshot is refused before anything is written",
+    name: "commit: data sent with ifUnchanged over someone else's save since the snapshot is written, and what it replaced is reported",
     async run({ port, sheet }) {
       await port.setData("contract.guard", { by: "us" });
       const snap = await port.snapshot();
       await port.setData("contract.guard", { by: "a co-author" }); // saved between our read and our write
-      await checkRejects(
-        port.commit(
-          [
-            { kind: "data", key: "contract.guard", value: { by: "us, again" }, ifUnchanged: { value: snap.data.get("contract.guard") } },
-            { kind: "write", at: { sheetId: sheet.id, row: 7, col: 7 }, grid: [["kept out"]] },
-          ],
-          { basis: snap },
-        ),
-        /changed by someone else/,
-        "a changed key",
+      const sent = await port.commit(
+        [
+          { kind: "data", key: "contract.guard", value: { by: "us, again" }, ifUnchanged: { value: snap.data.get("contract.guard") } },
+          { kind: "write", at: { sheetId: sheet.id, row: 7, col: 7 }, grid: [["ours"]] },
+          { kind: "data", key: "contract.guard", value: { by: "us, later" } },
+        ],
+        { basis: snap },
       );
-      checkEqual(await port.getData("contract.guard"), { by: "a co-author" }, "the co-author's save stands");
-      checkEqual((await readAll(port, area(sheet, 7, 7, 1, 1))).rows, [[""]], "the write after it did not land");
-      // A key the snapshot did not hold, added since: changed too.
+      checkEqual(sent.conflicts, [{ key: "contract.guard", found: { value: { by: "a co-author" } } }], "the replaced save, reported once");
+      checkEqual(await port.getData("contract.guard"), { by: "us, later" }, "written (the caller merges)");
+      checkEqual((await readAll(port, area(sheet, 7, 7, 1, 1))).rows, [["ours"]], "the cells after it landed");
+      // A key the snapshot did not hold, added since: reported (with what was there, or null when the host cannot tell).
       await port.setData("contract.guard.new", { by: "a co-author" });
-      await checkRejects(
-        port.commit([{ kind: "data", key: "contract.guard.new", value: { by: "us" }, ifUnchanged: { value: undefined } }], { basis: snap }),
-        /changed by someone else/,
-        "a key added since",
+      const added = await port.commit(
+        [{ kind: "data", key: "contract.guard.new", value: { by: "us" }, ifUnchanged: { value: undefined } }],
+        {
+          basis: snap,
+        },
+      );
+      check(
+        added.conflicts?.length === 1 &&
+          added.conflicts[0]!.key === "contract.guard.new" &&
+          (added.conflicts[0]!.found === null || JSON.stringify(added.conflicts[0]!.found.value) === JSON.stringify({ by: "a co-author" })),
+        `a key added since: ${JSON.stringify(added.conflicts)}`,
       );
       const fresh = await port.snapshot();
-      await port.commit(
+      const quiet = await port.commit(
         [{ kind: "data", key: "contract.guard", value: { by: "us, again" }, ifUnchanged: { value: fresh.data.get("contract.guard") } }],
         { basis: fresh },
       );
-      checkEqual(await port.getData("contract.guard"), { by: "us, again" }, "unchanged since the snapshot: written");
+      checkEqual(quiet.conflicts ?? [], [], "unchanged since the snapshot: nothing to report");
+      checkEqual(await port.getData("contract.guard"), { by: "us, again" }, "written");
     },
   },
   {

@@ -377,6 +377,40 @@ interface SyncScope {
   names: Map<string, boolean>;
   /** Column widths set by this sync (widthKey). */
   widths: Map<string, number>;
+  /** Guarded data writes of this sync: what their part held just before (read in the same sync). */
+  checks: GuardRead[];
+}
+
+/**
+ * issue 22 (5): a data write with ifUnchanged reads, in its own sync and just before writing, its part's
+ * XML — or, when the key has no part yet, the data parts' ids (a co-author may have added one).
+ */
+interface GuardRead {
+  key: string;
+  expected: unknown;
+  xml: OfficeExtension.ClientResult<string> | null;
+  ids: Excel.CustomXmlPartScopedCollection | null;
+  /** What this write stores. */
+  wrote: unknown;
+}
+
+/** What a guarded write replaced, when it was not what the caller expected. */
+function conflictOf(c: GuardRead, known: ExcelBasis): NonNullable<CommitStats["conflicts"]>[number] | null {
+  if (c.xml) {
+    const d = parseDataXml(c.xml.value);
+    const json = d && d.key === c.key ? d.json : undefined;
+    if (storedIs(json, c.expected)) return null;
+    let found: { value: unknown } | null = null;
+    try {
+      found = json === undefined ? null : { value: JSON.parse(json) as unknown };
+    } catch {
+      found = null;
+    }
+    return { key: c.key, found };
+  }
+  // No part of this key when the snapshot was read: a part added since (by anyone else) may be this key's.
+  const added = c.ids && known.dataPartIds ? c.ids.items.some((p) => !known.dataPartIds!.has(p.id)) : false;
+  return added ? { key: c.key, found: null } : null;
 }
 
 export async function runCommit(
@@ -401,6 +435,7 @@ export async function runCommit(
   }
   const names = known.names;
   let extrasDeleted = false;
+  const guardedKeys = new Map<string, { value: unknown }>();
   const ops: Op[] = [];
   commands.forEach((c, k) =>
     ops.push(
@@ -411,6 +446,7 @@ export async function runCommit(
         names,
         widths: known.widths,
         earlier: () => commands.slice(0, k),
+        guarded: guardedKeys,
         deleteExtras: () => (extrasDeleted ? [] : ((extrasDeleted = true), extras)),
       }),
     ),
@@ -419,8 +455,6 @@ export async function runCommit(
   let i = 0;
   let budget = limits.requestBytes;
   let screen = o.screenSuspend;
-  // issue 22 (5): data written only if unchanged since the snapshot: checked before the first sync.
-  let unchanged = queueUnchangedCheck(ctx, commands, known);
   while (i < ops.length) {
     o.signal?.throwIfAborted();
     // Take ops up to the budget (at least one).
@@ -428,19 +462,8 @@ export async function runCommit(
       bytes = 0;
     while (j < ops.length && (j === i || bytes + ops[j]!.bytes <= budget)) bytes += ops[j++]!.bytes;
     const guarded = ops.slice(i, j).filter((op) => op.formatsFirst);
-    if (unchanged) {
-      // The check's reads ride in the format read's sync when there is one, else in a sync of their own.
-      const check = unchanged;
-      unchanged = null;
-      await check.settle(async () => {
-        if (guarded.length) stats.syncs += await readFormatsFirst(ctx, sync, guarded, o.signal);
-        else {
-          stats.syncs++;
-          await sync(ctx, o.signal);
-        }
-      });
-    } else if (guarded.length) stats.syncs += await readFormatsFirst(ctx, sync, guarded, o.signal);
-    const scope: SyncScope = { added: new Map(), names: new Map(), widths: new Map() };
+    if (guarded.length) stats.syncs += await readFormatsFirst(ctx, sync, guarded, o.signal);
+    const scope: SyncScope = { added: new Map(), names: new Map(), widths: new Map(), checks: [] };
     if (screen) ctx.application.suspendScreenUpdatingUntilNextSync();
     if (o.calcSuspend && ops.slice(i, j).some((op) => op.cells > 0)) ctx.application.suspendApiCalculationUntilNextSync();
     for (let k = i; k < j; k++) ops[k]!.queue(ctx, scope);
@@ -451,6 +474,8 @@ export async function runCommit(
     try {
       await sync(ctx, o.signal);
     } catch (e) {
+      // A part a guarded write read was deleted since the snapshot (a co-author's Cellbound removing a duplicate).
+      if (scope.checks.some((c) => c.xml) && officeErrorCode(e) === "ItemNotFound") throw new DataChangedError(scope.checks[0]!.key);
       if (!isPayloadTooLarge(e)) throw e;
       // Refused whole, nothing applied: send less.
       if (j - i > 1) {
@@ -463,6 +488,11 @@ export async function runCommit(
       continue;
     }
     screen = false;
+    for (const c of scope.checks) {
+      const conflict = conflictOf(c, known);
+      if (conflict) (stats.conflicts ??= []).push(conflict);
+      guardedKeys.set(c.key, { value: c.wrote }); // a later write of the key in this commit expects this one
+    }
     for (const [key, part] of scope.added) {
       known.dataPartIds?.add(part.id);
       parts.set(key, part);
@@ -488,44 +518,6 @@ export async function runCommit(
     budget = limits.requestBytes;
   }
   return stats;
-}
-
-/**
- * issue 22 (5): queue, for every data command with `ifUnchanged`, a read of its part's XML and of the
- * data parts' ids. `settle(read)` runs the sync(s) that carry them and throws DataChangedError when the
- * stored data is no longer what the snapshot held (its part rewritten or gone, or a data part added
- * since — perhaps this key's, by a co-author who had none either). Office.js has no conditional write:
- * a save landing between this read and the write's sync is not seen (docs/SYNC.md "Co-authors").
- */
-function queueUnchangedCheck(
-  ctx: Excel.RequestContext,
-  commands: readonly Command[],
-  known: ExcelBasis,
-): { settle(read: () => Promise<void>): Promise<void> } | null {
-  const checked = commands.filter((c): c is Extract<Command, { kind: "data" }> => c.kind === "data" && c.ifUnchanged !== undefined);
-  if (checked.length === 0) return null;
-  const all = known.dataPartIds ? ctx.workbook.customXmlParts.getByNamespace(DATA_NS).load("items/id") : null;
-  const reads = checked.map((c) => {
-    const id = known.parts.get(c.key)?.[0];
-    return { c, xml: id ? ctx.workbook.customXmlParts.getItem(id).getXml() : null };
-  });
-  return {
-    async settle(read) {
-      try {
-        await read();
-      } catch (e) {
-        // A part the snapshot found was deleted since: changed.
-        if (officeErrorCode(e) === "ItemNotFound") throw new DataChangedError(checked[0]!.key);
-        throw e;
-      }
-      const added = all?.items.some((p) => !known.dataPartIds!.has(p.id)) ?? false;
-      for (const { c, xml } of reads) {
-        const d = xml ? parseDataXml(xml.value) : null;
-        const json = d && d.key === c.key ? d.json : undefined;
-        if (added || (xml && !d) || !storedIs(json, c.ifUnchanged!.value)) throw new DataChangedError(c.key);
-      }
-    },
-  };
 }
 
 /**
@@ -600,6 +592,8 @@ interface OpState {
   /** The commands before this one in the commit. */
   earlier(): readonly Command[];
   deleteExtras(): Excel.CustomXmlPart[];
+  /** Keys with a guarded write earlier in this commit, and what that write stored (issue 22, item 5). */
+  guarded: Map<string, { value: unknown }>;
 }
 
 function opsOf(c: Command, st: OpState): Op[] {
@@ -612,6 +606,17 @@ function opsOf(c: Command, st: OpState): Op[] {
           cells: 0,
           queue: (ctx, scope) => {
             const part = scope.added.get(c.key) ?? st.parts.get(c.key);
+            // issue 22 (5): read what is there in the same round trip, just before writing over it.
+            const expected = c.ifUnchanged ?? st.guarded.get(c.key);
+            if (expected) {
+              scope.checks.push({
+                key: c.key,
+                expected: expected.value,
+                xml: part ? part.getXml() : null,
+                ids: part ? null : ctx.workbook.customXmlParts.getByNamespace(DATA_NS).load("items/id"),
+                wrote: c.value,
+              });
+            }
             if (part) part.setXml(xml);
             else scope.added.set(c.key, ctx.workbook.customXmlParts.add(xml).load("id"));
             for (const extra of st.deleteExtras()) extra.delete();
