@@ -79,6 +79,8 @@ export interface FetchedResult<T extends TypedResult = TypedResult> {
    * once; a malformed answer throws InvalidResponseError, possibly after some slices.
    */
   slices?(rows: number): Iterable<TypedResult>;
+  /** The answer's size in bytes (as received). */
+  bytes?: number;
 }
 
 /**
@@ -247,6 +249,7 @@ export function createDataClient(options: DataClientOptions): DataClient {
     return {
       source: h64Hex(raw.bytes),
       result,
+      bytes: raw.bytes.length,
       *slices(rows: number): Generator<TypedResult> {
         const split = "json" in raw ? null : splitSqlBody(utf8.decode(raw.bytes));
         if (!split) {

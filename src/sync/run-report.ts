@@ -42,6 +42,8 @@ export interface FilterDefaults {
   maxRows?: number;
   /** Rows asked per page (default PAGE_ROWS; tests pass a small one). */
   pageRows?: number;
+  /** A SQL answer at least this large is decoded and written in steps (default SQL_STREAM_BYTES; tests pass a small one). */
+  sqlStreamBytes?: number;
 }
 
 /**
@@ -252,7 +254,7 @@ export async function streamReport(
 ): Promise<ReportStream | null> {
   const pivot: PivotSettings | null = report.pivotItems ?? null;
   const show = showAppliedFilters({ report: pivot?.showAppliedFilters, user: defaults.user, account: defaults.account });
-  if (!report.jsonQuery && report.sqlQuery) return streamSql(data, report, report.sqlQuery, show, signal);
+  if (!report.jsonQuery && report.sqlQuery) return streamSql(data, report, report.sqlQuery, show, defaults.sqlStreamBytes, signal);
   if (!report.jsonQuery || isPivot(pivot)) return null;
   const query = checkedQuery(report.jsonQuery);
   if (query.limit !== undefined) return null;
@@ -321,14 +323,27 @@ export async function streamReport(
 
 /** Rows of a SQL answer decoded before its first rows are written; later ones are handed out PAGE_ROWS at a time. */
 export const SQL_FIRST_ROWS = 2_000;
+/**
+ * A SQL answer smaller than this is decoded whole and written in one step (decoding it takes a few
+ * milliseconds; writing it in steps would only add round trips).
+ */
+export const SQL_STREAM_BYTES = 1_000_000;
 
 /**
  * A SQL answer is one response: its rows are decoded a slice at a time (FetchedResult.slices), so the
  * first SQL_FIRST_ROWS can be written while the others are decoded.
  */
-async function streamSql(data: Data, report: RunnableReport, sql: string, show: boolean, signal?: AbortSignal): Promise<ReportStream> {
+async function streamSql(
+  data: Data,
+  report: RunnableReport,
+  sql: string,
+  show: boolean,
+  streamBytes = SQL_STREAM_BYTES,
+  signal?: AbortSignal,
+): Promise<ReportStream> {
   const fetched = await data.fetchSql(sql, {}, signal);
-  const slices = (fetched.slices ? fetched.slices(SQL_FIRST_ROWS) : [fetched.result()])[Symbol.iterator]();
+  const large = fetched.slices !== undefined && (fetched.bytes ?? Infinity) >= streamBytes;
+  const slices = (large ? fetched.slices!(SQL_FIRST_ROWS) : [fetched.result()])[Symbol.iterator]();
   const first = slices.next();
   if (first.done) throw new Error("The data API gave no answer.");
   const columns = first.value.columns;
@@ -338,7 +353,7 @@ async function streamSql(data: Data, report: RunnableReport, sql: string, show: 
   const head: Layout = { ...body, columnFormats: settleNumberFormats(body.cells, unsettled, body.headerRows) };
   const cells: SheetValue[][] = [...head.cells];
   const raw: TypedResult["rows"][] = [first.value.rows];
-  let consumed = first.value.rows.length < SQL_FIRST_ROWS;
+  let consumed = !large || first.value.rows.length < SQL_FIRST_ROWS;
   return {
     head,
     more: !consumed,

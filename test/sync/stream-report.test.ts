@@ -139,5 +139,11 @@ describe("streamReport", () => {
     expect(out.layout).toEqual(whole.layout);
     expect(out.source).toBe(whole.source);
     expect(out.layout.columnFormats[1]).not.toBe(stream.head.columnFormats[1]); // fractions after the first rows
+
+    // A small answer is decoded whole and written in one step: steps would only add round trips.
+    const small = (await streamReport({ ...sqlData, fetchSql: async () => ({ ...(await sqlData.fetchSql()), bytes: 1000 }) }, sql))!;
+    expect(small.more).toBe(false);
+    expect(small.head.cells.length).toBe(1 + rows);
+    expect(decodedWhole).toBe(1);
   });
 });

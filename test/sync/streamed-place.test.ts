@@ -125,7 +125,9 @@ for (const [label, kind] of [
     it("a SQL answer: its first rows are written before the rest are decoded; interrupted after them, finished by a refresh", async () => {
       const sql = await env.createReport({ sqlQuery: "SELECT id, status, quantity FROM orders WHERE id <= 4500 ORDER BY id" });
       const wb = newBook();
-      const broken = env.engine({ ...wb, port: flakyPort(wb.port, { failWrite: 2 }) });
+      const broken = env.engine({ ...wb, port: flakyPort(wb.port, { failWrite: 2 }) }, "analyst", {
+        filterDefaults: { sqlStreamBytes: 1 },
+      });
       const progress: string[] = [];
       await expect(
         broken.place(sql, { at: at(wb, 0, 0), onProgress: (done, total, known) => progress.push(`${done}/${total}${known ? "" : "+"}`) }),
