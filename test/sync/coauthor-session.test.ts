@@ -3,7 +3,7 @@
 // Cellbound that saves the placements part in between must not lose its record, nor make us lose ours:
 // the data command carries `ifUnchanged`, the port checks it before sending anything of the commit, and
 // the session re-applies its changes to a fresh read and sends the commit again.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createDevExcel, DevExcelFaults } from "../../dev/excel/index.ts";
 import { ExcelPort } from "../../src/host/excel/index.ts";
 import { DATA_NS, dataXml, parseDataXml } from "../../src/host/excel/storage.ts";
@@ -11,26 +11,9 @@ import { MemoryPort, MemoryWorkbook } from "../../src/host/memory/index.ts";
 import { DataChangedError, type SheetPort } from "../../src/host/port.ts";
 import { Session } from "../../src/sync/session.ts";
 import { addPlacement, loadPlacements, MAX_STATE_ATTEMPTS, STATE_KEY, updatePlacement, type LocalPlacement } from "../../src/sync/state.ts";
-import { at, byStatus, placed, startEnv, wrapDevExcel, type Env } from "./support.ts";
+import { at, byStatus, placed, placementRecord, useEnv, wrapDevExcel } from "./support.ts";
 
-function record(key: string): LocalPlacement {
-  return {
-    key,
-    name: `p_${key}`,
-    deploymentId: 1,
-    reportId: 1,
-    publicId: "r1",
-    reportName: null,
-    placementId: null,
-    sheetId: "s",
-    sheetName: "Sheet1",
-    anchorCell: "Z1",
-    shape: { rows: 1, cols: 1 },
-    committed: null,
-    pending: null,
-    editsKept: false,
-  };
-}
+const record = (key: string) => placementRecord(key, "Z1");
 
 let saves = 0;
 /** The co-author's Cellbound saves its placement record (a new version of it each time) into the placements. */
@@ -206,13 +189,7 @@ describe("the adapter's check costs", () => {
 });
 
 describe("the engine on a co-authored workbook (Office.js adapter on dev/excel)", () => {
-  let env: Env;
-  beforeAll(async () => {
-    env = await startEnv();
-  });
-  afterAll(async () => {
-    await env.close();
-  });
+  const env = useEnv();
 
   function coauthoredBook() {
     const faults = new DevExcelFaults();
@@ -224,8 +201,8 @@ describe("the engine on a co-authored workbook (Office.js adapter on dev/excel)"
 
   it("place, refresh, Refresh all and disconnect each keep a record a co-author saved between their read and their write", async () => {
     const { wb, faults } = coauthoredBook();
-    const engine = env.engine(wb);
-    const report = await env.createReport(byStatus(3));
+    const engine = env().engine(wb);
+    const report = await env().createReport(byStatus(3));
     // Someone placed before (the part exists, so each operation's snapshot reads it); the co-author's save
     // lands right after that read, before the operation's commit.
     await wb.port.setData(STATE_KEY, { v: 1, placements: [record("X")] });
@@ -246,7 +223,7 @@ describe("the engine on a co-authored workbook (Office.js adapter on dev/excel)"
     expect(mine.committed).not.toBeNull();
 
     faults.coauthorRewritesPart(DATA_NS, (xml) => withCoauthorRecord(xml, "R"));
-    await env.client().updateReport(env.deploymentId, one.reportId, byStatus(4)); // so Refresh all writes
+    await env().client().updateReport(env().deploymentId, one.reportId, byStatus(4)); // so Refresh all writes
     const all = await engine.refreshAll();
     expect(all.items[one.key]).toMatchObject({ state: "done" });
     expect(wb.user.cell(wb.user.firstSheetId(), 4, 0)).not.toBe(""); // it wrote: a fourth row

@@ -8,25 +8,9 @@ import { ExcelPort } from "../../src/host/excel/index.ts";
 import { DATA_NS, dataXml } from "../../src/host/excel/storage.ts";
 import { DataChangedError } from "../../src/host/port.ts";
 import { addPlacement, loadPlacements, STATE_KEY, updatePlacement, type LocalPlacement } from "../../src/sync/state.ts";
+import { placementRecord } from "./support.ts";
 
-function record(key: string): LocalPlacement {
-  return {
-    key,
-    name: `p_${key}`,
-    deploymentId: 1,
-    reportId: 1,
-    publicId: "r1",
-    reportName: null,
-    placementId: null,
-    sheetId: "s",
-    sheetName: "Sheet1",
-    anchorCell: "A1",
-    shape: { rows: 1, cols: 1 },
-    committed: null,
-    pending: null,
-    editsKept: false,
-  };
-}
+const record = (key: string) => placementRecord(key, "A1");
 
 function setup() {
   const faults = new DevExcelFaults();

@@ -13,7 +13,7 @@ import { DEFAULT_COLUMN_WIDTH_PT, textWidthPoints } from "../../src/host/column-
 import { formatValue } from "../../src/host/number-format.ts";
 import type { SheetValue } from "../../src/host/port.ts";
 import { homeCheck } from "../../src/sync/check.ts";
-import { startEnv, wrapDevExcel, type Env } from "./support.ts";
+import { useEnv, wrapDevExcel } from "./support.ts";
 
 const sql = (rows: number, changedId?: number) =>
   `SELECT id, status, ${changedId === undefined ? "amount" : `CASE WHEN id = ${changedId} THEN amount + 1 ELSE amount END AS amount`} FROM orders WHERE id <= ${rows} ORDER BY id`;
@@ -21,21 +21,15 @@ const sql = (rows: number, changedId?: number) =>
 const book = () => wrapDevExcel(createDevExcel({ platform: "OfficeOnline" }).workbook.saveAsCopy("https://files.example/trips.xlsx"));
 
 describe("round trips on the Office.js adapter over dev/excel", () => {
-  let env: Env;
-  beforeAll(async () => {
-    env = await startEnv();
-  }, 120_000);
-  afterAll(async () => {
-    await env?.close();
-  });
+  const env = useEnv();
 
   it("a first placement is snapshot 2 + commit 1 + state 1 syncs: the widths are fitted in the commit, to the placed text, never narrower", async () => {
     const wb = book();
     const sheetId = wb.user.firstSheetId();
     wb.workbook.typeInto(sheetId, "B400", "a long note of the user's in column B, below the report"); // not the placed cells: no effect
     wb.workbook.sheetById(sheetId)!.colWidths = { 2: 300 }; // the user widened column C
-    const engine = env.engine(wb);
-    const report = await env.createReport({ sqlQuery: sql(300) });
+    const engine = env().engine(wb);
+    const report = await env().createReport({ sqlQuery: sql(300) });
     wb.workbook.resetStats();
     const out = await engine.place(report, { at: { sheetId, row: 0, col: 0 } });
     expect(out.kind).toBe("placed");
@@ -55,10 +49,10 @@ describe("round trips on the Office.js adapter over dev/excel", () => {
   it('Refresh all with one value changed costs at most 3 syncs more than with none, and the number never lands as text in an "@" cell', async () => {
     const wb = book();
     const sheetId = wb.user.firstSheetId();
-    const engine = env.engine(wb);
+    const engine = env().engine(wb);
     const reports = [];
     for (let i = 0; i < 3; i++) {
-      const r = await env.createReport({ sqlQuery: sql(200) });
+      const r = await env().createReport({ sqlQuery: sql(200) });
       const out = await engine.place(r, { at: { sheetId, row: 0, col: i * 4 } });
       expect(out.kind).toBe("placed");
       reports.push(r);
@@ -72,7 +66,9 @@ describe("round trips on the Office.js adapter over dev/excel", () => {
     const cell = cellA1(50, 2);
     wb.workbook.setNumberFormat(sheetId, cell, "@");
     const before = wb.workbook.inspect(sheetId, cell).values[0]![0] as number;
-    await env.client().updateReport(env.deploymentId, reports[0]!.id, { sqlQuery: sql(200, 50) });
+    await env()
+      .client()
+      .updateReport(env().deploymentId, reports[0]!.id, { sqlQuery: sql(200, 50) });
     wb.workbook.resetStats();
     const changed = await engine.refreshAll();
     expect(Object.values(changed.items).map((x) => x.state)).toEqual(["done", "done", "done"]);
@@ -87,9 +83,9 @@ describe("round trips on the Office.js adapter over dev/excel", () => {
   it("the pane's home check (check + home of 3 placements) reads the workbook in one snapshot: 2 syncs", async () => {
     const wb = book();
     const sheetId = wb.user.firstSheetId();
-    const engine = env.engine(wb);
+    const engine = env().engine(wb);
     for (let i = 0; i < 3; i++) {
-      const out = await engine.place(await env.createReport({ sqlQuery: sql(50) }), { at: { sheetId, row: 0, col: i * 4 } });
+      const out = await engine.place(await env().createReport({ sqlQuery: sql(50) }), { at: { sheetId, row: 0, col: i * 4 } });
       expect(out.kind).toBe("placed");
     }
     wb.workbook.typeInto(sheetId, "B10", "typed by hand");

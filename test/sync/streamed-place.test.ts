@@ -2,12 +2,12 @@
 // journalled so that an interruption between pages reads "Interrupted — finish", never a hand edit.
 // Run on the memory port and on the Office.js adapter over dev/excel, against the platform stand-in,
 // with pages of 1,500 rows (the data client's 50,000 in production) and a report of 4,200 rows.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { DataClient } from "../../src/api/index.ts";
 import type { SheetPort } from "../../src/host/port.ts";
 import { check } from "../../src/sync/index.ts";
 import { loadPlacements } from "../../src/sync/state.ts";
-import { at, devExcelWorkbook, externalPlacements, flakyPort, memoryWorkbook, startEnv, type Env, type WorkbookKind } from "./support.ts";
+import { at, devExcelWorkbook, externalPlacements, flakyPort, memoryWorkbook, useEnv, type WorkbookKind } from "./support.ts";
 
 const ROWS = 4200;
 const orders = {
@@ -24,19 +24,13 @@ for (const [label, kind] of [
   ["Office.js adapter on dev/excel", devExcelWorkbook],
 ] as Array<[string, WorkbookKind]>) {
   describe(`a large placement writes its first rows while the rest arrive (${label})`, () => {
-    let env: Env;
+    const env = useEnv();
     let n = 0;
     const newBook = () => kind(`https://files.example/streamed-${++n}.xlsx`);
-    beforeAll(async () => {
-      env = await startEnv();
-    }, 120_000);
-    afterAll(async () => {
-      await env?.close();
-    });
 
     /** The analyst's data client, logging each /v1/load request and answer in `log`. */
     const logged = (log: string[]): DataClient => {
-      const inner = env.dataClient();
+      const inner = env().dataClient();
       let k = 0;
       return {
         ...inner,
@@ -60,10 +54,10 @@ for (const [label, kind] of [
     };
 
     it("writes the first page before the last is asked for, and ends as a whole placement would", async () => {
-      const report = await env.createReport(orders);
+      const report = await env().createReport(orders);
       const log: string[] = [];
       const wb = newBook();
-      const engine = env.engine({ ...wb, port: logging(wb.port, log) }, "analyst", { data: logged(log), filterDefaults: PAGES });
+      const engine = env().engine({ ...wb, port: logging(wb.port, log) }, "analyst", { data: logged(log), filterDefaults: PAGES });
       const progress: string[] = [];
       const out = await engine.place(report, {
         at: at(wb, 0, 0),
@@ -83,7 +77,9 @@ for (const [label, kind] of [
 
       // The same cells a placement of the whole grid writes.
       const whole = newBook();
-      const wholeOut = await env.engine(whole, "analyst", { filterDefaults: { pageRows: 50_000 } }).place(report, { at: at(whole, 0, 0) });
+      const wholeOut = await env()
+        .engine(whole, "analyst", { filterDefaults: { pageRows: 50_000 } })
+        .place(report, { at: at(whole, 0, 0) });
       expect(wholeOut.kind).toBe("placed");
       for (const r of [0, 1, 999, 1000, 1500, 2999, 3000, 4000, ROWS])
         for (const c of [0, 1, 2])
@@ -92,17 +88,19 @@ for (const [label, kind] of [
       const local = (await loadPlacements(wb.port))[0]!;
       expect(local.pending).toBeNull();
       expect(local.shape).toEqual({ rows: ROWS + 1, cols: 3 });
-      const again = await env.engine(wb, "analyst", { filterDefaults: PAGES }).refresh(local.key, "ask");
+      const again = await env().engine(wb, "analyst", { filterDefaults: PAGES }).refresh(local.key, "ask");
       expect(again).toMatchObject({ kind: "refreshed", stats: { cellsWritten: 0 } });
-      expect(await externalPlacements(env.client(), (await wb.port.identity()).workbookId)).toHaveLength(1);
+      expect(await externalPlacements(env().client(), (await wb.port.identity()).workbookId)).toHaveLength(1);
     });
 
     it("content below the first page: waits for every row, then asks before overwriting it (nothing written)", async () => {
-      const report = await env.createReport(orders);
+      const report = await env().createReport(orders);
       const wb = newBook();
       const sheet = wb.user.firstSheetId();
       wb.user.edit(sheet, 3500, 1, "mine");
-      const out = await env.engine(wb, "analyst", { filterDefaults: PAGES }).place(report, { at: at(wb, 0, 0) });
+      const out = await env()
+        .engine(wb, "analyst", { filterDefaults: PAGES })
+        .place(report, { at: at(wb, 0, 0) });
       expect(out).toMatchObject({ kind: "wouldOverwrite", count: 1, addresses: ["B3501"] });
       expect(wb.user.cell(sheet, 0, 0)).toBe("");
       expect(wb.user.cell(sheet, 3500, 1)).toBe("mine");
@@ -110,12 +108,12 @@ for (const [label, kind] of [
     });
 
     it("another placement below the first page: placed whole, beside it nothing collides", async () => {
-      const report = await env.createReport(orders);
-      const small = await env.createReport({
+      const report = await env().createReport(orders);
+      const small = await env().createReport({
         jsonQuery: JSON.stringify({ measures: ["orders.count"], dimensions: ["orders.status"], limit: 3 }),
       });
       const wb = newBook();
-      const engine = env.engine(wb, "analyst", { filterDefaults: PAGES });
+      const engine = env().engine(wb, "analyst", { filterDefaults: PAGES });
       expect((await engine.place(small, { at: at(wb, 6000, 0) })).kind).toBe("placed");
       const out = await engine.place(report, { at: at(wb, 0, 0) });
       expect(out.kind).toBe("placed"); // 4,201 rows end above row 6,001: no collision once the height is known
@@ -123,9 +121,9 @@ for (const [label, kind] of [
     });
 
     it("a SQL answer: its first rows are written before the rest are decoded; interrupted after them, finished by a refresh", async () => {
-      const sql = await env.createReport({ sqlQuery: "SELECT id, status, quantity FROM orders WHERE id <= 4500 ORDER BY id" });
+      const sql = await env().createReport({ sqlQuery: "SELECT id, status, quantity FROM orders WHERE id <= 4500 ORDER BY id" });
       const wb = newBook();
-      const broken = env.engine({ ...wb, port: flakyPort(wb.port, { failWrite: 2 }) }, "analyst", {
+      const broken = env().engine({ ...wb, port: flakyPort(wb.port, { failWrite: 2 }) }, "analyst", {
         filterDefaults: { sqlStreamBytes: 1 },
       });
       const progress: string[] = [];
@@ -138,7 +136,7 @@ for (const [label, kind] of [
       const local = (await loadPlacements(wb.port))[0]!;
       expect(local.shape).toEqual({ rows: 4000, cols: 3 });
       expect(local.pending).toMatchObject({ phase: "writing", inFlight: { from: 2000, to: 3999 } });
-      const engine = env.engine(wb);
+      const engine = env().engine(wb);
       expect((await check(engine)).placements[0]).toMatchObject({ edit: "interrupted", missing: false });
       expect(await engine.refresh(local.key, "ask")).toMatchObject({ kind: "refreshed" });
       expect((await check(engine)).placements[0]).toMatchObject({ edit: "clean", range: "A1:C4501" });
@@ -148,16 +146,16 @@ for (const [label, kind] of [
 
     for (const failWrite of [1, 2, 4])
       it(`interrupted at write ${failWrite} (half its rows landed): "Interrupted", then finished by a refresh`, async () => {
-        const report = await env.createReport(orders);
+        const report = await env().createReport(orders);
         const wb = newBook();
-        const broken = env.engine({ ...wb, port: flakyPort(wb.port, { failWrite, halfWrite: true }) }, "analyst", {
+        const broken = env().engine({ ...wb, port: flakyPort(wb.port, { failWrite, halfWrite: true }) }, "analyst", {
           filterDefaults: PAGES,
         });
         await expect(broken.place(report, { at: at(wb, 2, 1) })).rejects.toThrow(/pane closed/);
         const local = (await loadPlacements(wb.port))[0]!;
         expect(local.placementId).toBeNull();
         expect(local.pending?.phase).toBe("writing");
-        const engine = env.engine(wb, "analyst", { filterDefaults: PAGES });
+        const engine = env().engine(wb, "analyst", { filterDefaults: PAGES });
         expect((await check(engine)).placements[0]).toMatchObject({ edit: "interrupted", missing: false });
         expect(await engine.refresh(local.key, "ask")).toMatchObject({ kind: "refreshed" });
         const after = (await loadPlacements(wb.port))[0]!;

@@ -2,6 +2,7 @@
 // a persona, and a workbook behind a SheetPort with a "user side" (edits, row inserts, renames,
 // deletes, copies). Workbooks come from a WorkbookKind so the same scenarios run on the plain
 // in-memory port and on the Office.js adapter over dev/excel.
+import { afterAll, beforeAll } from "vitest";
 import { startPlatform, type RunningPlatform } from "../../dev/platform/server.ts";
 import {
   createDataClient,
@@ -19,6 +20,7 @@ import { createDevExcel, type DevWorkbook } from "../../dev/excel/index.ts";
 import type { SheetPort, SheetValue } from "../../src/host/port.ts";
 import { SyncEngine } from "../../src/sync/index.ts";
 import type { SyncContext } from "../../src/sync/context.ts";
+import type { LocalPlacement } from "../../src/sync/state.ts";
 
 export interface UserSide {
   edit(sheetId: string, row: number, col: number, value: SheetValue): void;
@@ -121,6 +123,41 @@ export async function startEnv(): Promise<Env> {
       return client(persona).createReport(deploymentId, { name: `Report ${n}`, title: `Report ${n}`, ...input });
     },
     close: () => platform.close(),
+  };
+}
+
+/** The stand-in for the enclosing describe: started before its tests, stopped after; call the result for it. */
+export function useEnv(): () => Env {
+  let env: Env | undefined;
+  beforeAll(async () => {
+    env = await startEnv();
+  }, 120_000);
+  afterAll(async () => {
+    await env?.close();
+  });
+  return () => {
+    if (!env) throw new Error("the platform stand-in did not start (see beforeAll)");
+    return env;
+  };
+}
+
+/** A local placement record with only a key of its own (state and co-author tests). */
+export function placementRecord(key: string, anchorCell = "A1"): LocalPlacement {
+  return {
+    key,
+    name: `p_${key}`,
+    deploymentId: 1,
+    reportId: 1,
+    publicId: "r1",
+    reportName: null,
+    placementId: null,
+    sheetId: "s",
+    sheetName: "Sheet1",
+    anchorCell,
+    shape: { rows: 1, cols: 1 },
+    committed: null,
+    pending: null,
+    editsKept: false,
   };
 }
 
