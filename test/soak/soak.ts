@@ -574,14 +574,16 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     for (const p of await locals()) {
       await runAction("finalRefresh", async (signal) => {
         const engine = engines.get(p.deploymentId)!;
-        const out = await engine.refresh(p.key, "ask", { signal });
-        finalOutcome.set(p.key, out.kind === "cannotGrow" ? `cannotGrow (${out.reason})` : out.kind);
+        let out = await engine.refresh(p.key, "ask", { signal });
         if (out.kind === "handEdited" && !touched.has(p.key))
           violate(
             "falseEdit",
             `final refresh of ${p.reportName} said "edited by hand" (rows ${out.edits.ranges.join(", ")}) with no person's edit`,
             `${p.key}|classify`,
           );
+        // Asked about a person's edits, the person keeps them (the rest is written and the placement recorded).
+        if (out.kind === "handEdited") out = await engine.refresh(p.key, "keep", { signal });
+        finalOutcome.set(p.key, out.kind === "cannotGrow" ? `cannotGrow (${out.reason})` : out.kind);
         return out.kind;
       });
     }
