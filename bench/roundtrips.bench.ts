@@ -173,7 +173,7 @@ try {
       noEmptySyncs: [place.figures, unchanged.figures, allUnchanged.figures, allOneChanged.figures, paged, oneAnswer].every(
         (f) => f.emptySyncs === 0,
       ),
-      firstCellBefore2xData: paged.firstCellVsData < 2,
+      firstCellBefore2xData: paged.firstCellVsData < 2 && oneAnswer.firstCellVsData < 2,
       largeWithin5MBPerSync: Math.max(paged.maxRequestBytes, oneAnswer.maxRequestBytes) <= 5_000_000,
     },
   };
