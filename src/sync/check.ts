@@ -19,7 +19,7 @@ import { findPlacementId, type HandEdits, type SyncEngine } from "./engine.ts";
 import { chunkRows, type Grid } from "./fingerprint.ts";
 import { leftoverAreas, mergeRuns } from "./plan.ts";
 import type { Session } from "./session.ts";
-import { loadPlacements, updatePlacement, type CellState, type LocalPlacement } from "./state.ts";
+import { loadPlacements, placementArea, updatePlacement, type CellState, type LocalPlacement } from "./state.ts";
 
 export type EditState = "clean" | "edited" | "interrupted-finished" | "interrupted" | "unknown";
 
@@ -156,8 +156,8 @@ async function checkOne(
     offers: [],
     deploymentId: p.deploymentId,
   };
-  const t = byName(await s.tracked(), p.name);
-  if (!t?.area || !t.sheet) return { ...base, missing: true, offers: ["disconnect"] };
+  const t = placementArea(p, await s.tracked(), await s.sheets());
+  if (!t) return { ...base, missing: true, offers: ["disconnect"] };
   const area = t.area;
   const sheet = t.sheet;
   base.sheetName = sheet.name;

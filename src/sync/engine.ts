@@ -59,6 +59,7 @@ import {
   classify,
   loadPlacements,
   MAX_CARRIED,
+  placementArea,
   updatePlacement,
   type CellState,
   type LocalPlacement,
@@ -707,8 +708,8 @@ export class SyncEngine {
         ? await laidOut(prepared)
         : prepared;
     const tracked = await s.tracked();
-    const t = tracked.find((x) => x.name.toLowerCase() === p.name.toLowerCase());
-    if (!t?.area || !t.sheet) return { kind: "missing", reason: "The placement's cells were deleted (its sheet or range is gone)." };
+    const t = placementArea(p, tracked, await s.sheets());
+    if (!t) return { kind: "missing", reason: "The placement's cells were deleted (its sheet or range is gone)." };
     const anchor = { sheetId: t.area.sheetId, row: t.area.row, col: t.area.col };
     // The cells are laid out only when needed: an unchanged answer over untouched cells never is.
     const cells = () => prep.layout().cells;

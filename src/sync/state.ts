@@ -15,7 +15,8 @@
 // platform then moves it to `committed`. One store, one zod schema, under STATE_KEY.
 import { z } from "zod";
 import type { ResultChecksum } from "../checksum/types.ts";
-import { DataChangedError, type SheetPort } from "../host/port.ts";
+import { parseAddress } from "../host/a1.ts";
+import { DataChangedError, type Area, type SheetPort, type SheetRef, type TrackedArea } from "../host/port.ts";
 
 export const STATE_KEY = "cellbound.sync.placements.v1";
 
@@ -122,6 +123,25 @@ export interface ModifiesData {
 
 function modifiesData(port: SheetPort): port is SheetPort & ModifiesData {
   return typeof (port as Partial<ModifiesData>).modifyData === "function";
+}
+
+/**
+ * Where a placement is: its tracking name's area. Or — for a first placement interrupted before its
+ * name landed (a commit sends the journal, then the name; a sync can stop between them) — where its
+ * record says. A name that exists but points nowhere (#REF!: its cells or sheet were deleted) is null.
+ */
+export function placementArea(
+  p: LocalPlacement,
+  tracked: readonly TrackedArea[],
+  sheets: readonly SheetRef[],
+): { area: Area; sheet: SheetRef } | null {
+  const t = tracked.find((x) => x.name.toLowerCase() === p.name.toLowerCase());
+  if (t) return t.area && t.sheet ? { area: t.area, sheet: t.sheet } : null;
+  if (p.placementId !== null || p.pending === null) return null;
+  const sheet = sheets.find((x) => x.id === p.sheetId);
+  if (!sheet) return null;
+  const a = parseAddress(p.anchorCell);
+  return { area: { sheetId: sheet.id, row: a.row, col: a.col, rows: p.shape.rows, cols: p.shape.cols }, sheet };
 }
 
 /** Attempts of one read-modify-write before giving up on a store others keep changing. */

@@ -233,6 +233,28 @@ export function faultScenarios(label: string, kind: WorkbookKind): void {
       expect((await check(engine)).placements[0]).toMatchObject({ edit: "clean", missing: false, range: "B2:C6" });
     });
 
+    it("a first placement stopped between its journal and its tracking name is found where its record says and finished (soak seed 20261126)", async () => {
+      const wb = newBook();
+      const report = await env.createReport(byStatus(4));
+      // The sync stops at the name: the journal before it landed, nothing after it.
+      const stopAtName = Object.create(wb.port) as SheetPort;
+      stopAtName.commit = async (commands, options) => {
+        const i = commands.findIndex((c) => c.kind === "track");
+        if (i < 0) return wb.port.commit(commands, options);
+        await wb.port.commit(commands.slice(0, i), options);
+        throw new Error("pane closed");
+      };
+      await expect(env.engine({ ...wb, port: stopAtName }).place(report, { at: at(wb, 1, 1) })).rejects.toThrow(/pane closed/);
+      const local = (await loadPlacements(wb.port))[0]!;
+      expect((await wb.port.tracked()).map((t) => t.name)).not.toContain(local.name);
+      const engine = env.engine(wb);
+      expect((await check(engine)).placements[0]).toMatchObject({ missing: false, range: "B2:C6" });
+      expect(await engine.refresh(local.key, "ask")).toMatchObject({ kind: "refreshed" });
+      expect((await wb.port.tracked()).map((t) => t.name)).toContain(local.name);
+      expect((await loadPlacements(wb.port))[0]).toMatchObject({ pending: null, placementId: expect.any(String) as unknown });
+      expect((await check(engine)).placements[0]).toMatchObject({ edit: "clean", missing: false, range: "B2:C6" });
+    });
+
     it("an interrupted shrink is finished by the next check: the rows it left are cleared", async () => {
       const wb = newBook();
       const s = wb.user.firstSheetId();
