@@ -339,7 +339,15 @@ export class SyncEngine {
       const inFlight = { from: written, to: upTo - 1 };
       if (!local) {
         local = { ...this.newRecord(up, sheet, areaAt(at, shape), partial, shape, null), pending: null };
-        local.pending = { checksum: partial, shape, at: new Date().toISOString(), source: null, phase: "writing", inFlight };
+        local.pending = {
+          checksum: partial,
+          shape,
+          at: new Date().toISOString(),
+          source: null,
+          phase: "writing",
+          inFlight,
+          ...(last ? {} : { partial: true }),
+        };
         await addPlacement(s, local);
         if (o.valuesOnly) await setValuesOnly(s, local.key, true);
       } else {
@@ -347,7 +355,9 @@ export class SyncEngine {
         await updatePlacement(s, key, (p) => ({
           ...p,
           shape,
-          pending: p.pending ? { ...p.pending, checksum: partial, shape, phase: "writing", inFlight } : p.pending,
+          pending: p.pending
+            ? { ...withoutPartial(p.pending), checksum: partial, shape, phase: "writing", inFlight, ...(last ? {} : { partial: true }) }
+            : p.pending,
         }));
       }
       await s.track(local.name, areaAt(at, shape));
@@ -384,7 +394,7 @@ export class SyncEngine {
     await updatePlacement(s, key, (p) => ({
       ...p,
       shape,
-      pending: p.pending ? { ...p.pending, checksum: fp, shape, source: run.source } : p.pending,
+      pending: p.pending ? { ...withoutPartial(p.pending), checksum: fp, shape, source: run.source } : p.pending,
     }));
     // A later page can settle a column's format otherwise (whole numbers, then a fraction): the rows
     // written before then get the column's format, in blocks that keep each request small.
@@ -980,6 +990,13 @@ export class SyncEngine {
     current: Grid,
     fpOf: (s: Shape) => Promise<ResultChecksum> = shapedFingerprints(current),
   ): Promise<CellState> {
+    const state = await this.classifyJournal(p, current, fpOf);
+    // The rows a large placement had written when it stopped, all there: not the whole result, so not a
+    // write to finish by recording it — a refresh finishes it (placeStreamed).
+    return p.pending?.partial && state.kind === "unrecorded" ? { kind: "interrupted", staleChunks: [] } : state;
+  }
+
+  private async classifyJournal(p: LocalPlacement, current: Grid, fpOf: (s: Shape) => Promise<ResultChecksum>): Promise<CellState> {
     const committedNow = await fpOf(p.shape);
     // A first placement interrupted mid-write: the cells it had not reached yet are still empty,
     // so "committed" is the empty grid of that shape.
@@ -1399,4 +1416,10 @@ const RESTYLE_ROWS = 100_000;
 async function drained(stream: ReportStream): Promise<RunOutput & { source: string }> {
   for await (const _ of stream.rest()) void _;
   return stream.finish();
+}
+
+/** A pending write without the mark of a streamed placement's rows so far. */
+function withoutPartial(pending: PendingWrite): PendingWrite {
+  const { partial: _partial, ...rest } = pending;
+  return rest;
 }

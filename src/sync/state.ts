@@ -57,6 +57,11 @@ const Pending = z.object({
   carried: z.array(RowSpan).max(MAX_CARRIED).optional(),
   /** Cells the write clears when it shrinks the placement (relative to the anchor). */
   clears: z.array(Relative).max(8).optional(),
+  /**
+   * A large placement's rows so far (more were coming, issue 20 §2): even when every one landed they are
+   * not the whole result, so the write is finished by a refresh, never by recording it as it stands.
+   */
+  partial: z.boolean().optional(),
 });
 export type PendingWrite = z.infer<typeof Pending>;
 

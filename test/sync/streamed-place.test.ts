@@ -120,6 +120,31 @@ for (const [label, kind] of [
       expect(await loadPlacements(wb.port)).toHaveLength(2);
     });
 
+    it("the connection drops before the last page: the error is what the pane shows, the rows written read Interrupted, a refresh finishes", async () => {
+      const report = await env().createReport(orders);
+      const wb = newBook();
+      const inner = env().dataClient();
+      let k = 0;
+      const dropping: DataClient = {
+        ...inner,
+        async fetchLoad(q, s) {
+          if (++k === 4) throw new TypeError("fetch failed: the connection was reset"); // the third ordered page
+          return inner.fetchLoad(q, s);
+        },
+      };
+      const engine = env().engine(wb, "analyst", { data: dropping, filterDefaults: PAGES });
+      await expect(engine.place(report, { at: at(wb, 0, 0) })).rejects.toThrow(/connection was reset/);
+      const local = (await loadPlacements(wb.port))[0]!;
+      // Every row written so far landed, but they are not the whole result: Interrupted, never recorded as they stand.
+      expect(local).toMatchObject({ placementId: null, shape: { rows: 3000, cols: 3 }, pending: { phase: "writing", partial: true } });
+      const fresh = env().engine(wb, "analyst", { filterDefaults: PAGES });
+      expect((await check(fresh)).placements[0]).toMatchObject({ edit: "interrupted", missing: false, range: "A1:C3000" });
+      expect(await externalPlacements(env().client(), (await wb.port.identity()).workbookId)).toHaveLength(0);
+      expect(await fresh.refresh(local.key, "ask")).toMatchObject({ kind: "refreshed" });
+      expect((await check(fresh)).placements[0]).toMatchObject({ edit: "clean", range: `A1:C${ROWS + 1}` });
+      expect((await loadPlacements(wb.port))[0]!.pending).toBeNull();
+    });
+
     it("a SQL answer: its first rows are written before the rest are decoded; interrupted after them, finished by a refresh", async () => {
       const sql = await env().createReport({ sqlQuery: "SELECT id, status, quantity FROM orders WHERE id <= 4500 ORDER BY id" });
       const wb = newBook();
