@@ -27,6 +27,8 @@ import {
   type CommitStats,
   type Obstacle,
   type ReadOptions,
+  type Recheck,
+  type RecheckRequest,
   type SheetChange,
   type SheetPort,
   type SheetRef,
@@ -44,11 +46,15 @@ import { MAX_STATE_ATTEMPTS, type ModifiesData } from "./state.ts";
 export const noCommit: CommitStats = { syncs: 0, maxSyncBytes: 0, bytes: 0, cellsWritten: 0 };
 
 export function addCommitStats(a: CommitStats, b: CommitStats): CommitStats {
+  const cellConflicts = [...(a.cellConflicts ?? []), ...(b.cellConflicts ?? [])];
+  const moved = [...(a.moved ?? []), ...(b.moved ?? [])];
   return {
     syncs: a.syncs + b.syncs,
     maxSyncBytes: Math.max(a.maxSyncBytes, b.maxSyncBytes),
     bytes: a.bytes + b.bytes,
     cellsWritten: a.cellsWritten + b.cellsWritten,
+    ...(cellConflicts.length ? { cellConflicts } : {}),
+    ...(moved.length ? { moved } : {}),
   };
 }
 
@@ -248,7 +254,13 @@ export class Session implements SheetPort, ModifiesData {
   }
   async commit(commands: readonly Command[]): Promise<CommitStats> {
     this.queue.push(...commands);
+    for (const c of commands) if (c.kind === "restore") this.patch(c.cells.area, (r, k) => c.cells.values[r]?.[k] ?? "");
     return noCommit;
+  }
+  /** Where things are now (issue 36): sends what is queued, then one read of the workbook (not cached). */
+  async recheck(req: RecheckRequest = {}): Promise<Recheck> {
+    await this.flush(req.signal);
+    return this.port.recheck(req);
   }
   async identity(): Promise<WorkbookIdentity> {
     return this.snap.identity;

@@ -20,7 +20,12 @@ import type {
   Area,
   Command,
   CommitStats,
+  Anchor,
+  CellConflict,
+  FoundCells,
   Obstacle,
+  Recheck,
+  RecheckRequest,
   SheetRef,
   SheetValue,
   Snapshot,
@@ -29,6 +34,7 @@ import type {
   WriteOptions,
 } from "../port.ts";
 import { dataToJson, validateArea } from "../validate.ts";
+import { holdsExpected } from "../batch.ts";
 import { HostError, isPayloadTooLarge, officeErrorCode } from "./errors.ts";
 import { DATA_NS, dataXml, parseDataXml, storedIs, WORKBOOK_NS } from "./storage.ts";
 import { DataChangedError } from "../port.ts";
@@ -259,6 +265,34 @@ export function queueUsedArea(ws: Excel.Worksheet, a: Area): () => Area | null {
 }
 
 /**
+ * issue 36: the sheets and every tracking name where they are now, and the values (with formats when
+ * asked) of a few areas — in one sync when they fit the response budget, as a snapshot's first sync.
+ */
+export async function readRecheck(ctx: Excel.RequestContext, sync: Sync, req: RecheckRequest, limits: BatchLimits): Promise<Recheck> {
+  const wb = ctx.workbook;
+  const names = wb.names.load("items/name,items/type,items/formula");
+  const sheets = wb.worksheets.load("items/id,items/name");
+  const areas = [...(req.areas ?? [])];
+  for (const a of areas) validateArea(a);
+  const reader = new ValueReader(ctx, areas, limits, req.numberFormats === true);
+  let first = true;
+  while (first || !reader.done()) {
+    reader.queue();
+    first = false;
+    await sync(ctx, req.signal).catch((e: unknown) => {
+      if (!isPayloadTooLarge(e) || !reader.shrink()) throw e;
+    });
+    reader.collect();
+  }
+  const sheetRefs = sheets.items.map((s) => ({ id: s.id, name: s.name }));
+  const tracked = names.items
+    .filter((n) => n.name.toLowerCase().startsWith(TRACK_PREFIX.toLowerCase()))
+    .map((n) => (n.type === "Error" ? trackedFromFormula(n.name, "=#REF!", []) : trackedFromFormula(n.name, n.formula, sheetRefs)));
+  const formats = reader.formats();
+  return { sheets: sheetRefs, tracked, values: reader.result().map((v, i) => ({ ...v, numberFormats: formats[i] ?? null })) };
+}
+
+/**
  * The write checks' obstacles; when a spill was found (a target that is refused anyway), one more sync
  * names the formulas it comes from (obstacles.ts queueSpillAnchors). No spill: no sync.
  */
@@ -282,6 +316,8 @@ async function nameSpillAnchors(
 class ValueReader {
   private readonly areas: Area[] = [];
   private readonly grids: SheetValue[][][] = [];
+  /** Number formats per area, when asked for (`withFormats`). */
+  private readonly formatGrids: string[][][] = [];
   private pending: Piece[] = [];
   private inFlight: Array<{ piece: Piece; range: Excel.Range }> = [];
   private budget: number;
@@ -289,6 +325,7 @@ class ValueReader {
     private readonly ctx: Excel.RequestContext,
     areas: readonly Area[],
     private readonly limits: BatchLimits,
+    private readonly withFormats = false,
   ) {
     this.budget = limits.firstReadCells;
     for (const a of areas) this.add(a);
@@ -296,7 +333,12 @@ class ValueReader {
   add(area: Area): void {
     const index = this.areas.push(area) - 1;
     this.grids.push(new Array<SheetValue[]>(area.rows));
+    this.formatGrids.push(new Array<string[]>(area.rows));
     this.pending.push({ index, from: 0, rows: area.rows });
+  }
+  /** The number formats read per area (null when not asked for). */
+  formats(): Array<string[][] | null> {
+    return this.formatGrids.map((g) => (this.withFormats ? g : null));
   }
   /** Queue loads for the next pieces, up to the budget (at least one row). */
   queue(): void {
@@ -310,7 +352,7 @@ class ValueReader {
       if (fit === p.rows) this.pending.shift();
       else this.pending[0] = { index: p.index, from: p.from + fit, rows: p.rows - fit };
       const range = this.ctx.workbook.worksheets.getItem(a.sheetId).getRangeByIndexes(a.row + piece.from, a.col, piece.rows, a.cols);
-      range.load("values");
+      range.load(this.withFormats ? "values,numberFormat" : "values");
       this.inFlight.push({ piece, range });
       cells += piece.rows * a.cols;
     }
@@ -328,6 +370,11 @@ class ValueReader {
         );
       const grid = this.grids[piece.index]!;
       for (let r = 0; r < piece.rows; r++) grid[piece.from + r] = values[r]!;
+      if (this.withFormats) {
+        const formats = range.numberFormat as string[][];
+        const into = this.formatGrids[piece.index]!;
+        for (let r = 0; r < piece.rows; r++) into[piece.from + r] = formats[r]!;
+      }
       cells += piece.rows * (values[0]?.length ?? 0);
       bytes += utf8Length(JSON.stringify(values));
     }
@@ -365,9 +412,11 @@ interface Op {
    * A block written under keepFormats that holds numbers or booleans: the formats it must read first,
    * so that no number lands in a cell formatted "@" (text-format.ts), and what to do with them.
    */
-  formatsFirst?: { area: Area; use(current: string[][]): void };
+  formatsFirst?: { area: Area; anchor?: Anchor; use(current: string[][]): void };
   /** Work that needs what this op's sync did (the width fit after a style with autofit). */
   after?: (ctx: Excel.RequestContext) => Promise<void>;
+  /** The op may re-point a name by a formula naming this sheet (by the name the basis knows: issue 36, item 16). */
+  repoint?: string;
 }
 
 /** Facts learnt during one sync that become true only when it succeeds (parts added, names). */
@@ -379,6 +428,62 @@ interface SyncScope {
   widths: Map<string, number>;
   /** Guarded data writes of this sync: what their part held just before (read in the same sync). */
   checks: GuardRead[];
+  /** Guarded cell writes of this sync: their cells just before (issue 36). */
+  cells: CellRead[];
+  /** Re-points with `expect` of this sync: where the name was just before (issue 36). */
+  moves: NameRead[];
+}
+
+/** issue 36: a guarded write block's look at its cells, in its own sync just before it writes. */
+interface CellRead {
+  /** The block's range (loaded: where it landed) and its sheet (loaded: id). */
+  range: Excel.Range;
+  sheet: Excel.Worksheet;
+  /** Its non-empty cells (values only count: a formatted empty cell is not content). */
+  used: Excel.Range;
+  expect: ReadonlyArray<ReadonlyArray<SheetValue>> | "empty";
+}
+
+/** issue 36: where a name was just before it is re-pointed (its formula), and the sheets then. */
+interface NameRead {
+  name: string;
+  expect: Area;
+  item: Excel.NamedItem;
+  sheets: Excel.WorksheetCollection;
+}
+
+/** The conflict a guarded block's read shows, if any. */
+function cellConflictOf(c: CellRead): CellConflict | null {
+  const area: Area = {
+    sheetId: c.sheet.id,
+    row: c.range.rowIndex,
+    col: c.range.columnIndex,
+    rows: c.range.rowCount,
+    cols: c.range.columnCount,
+  };
+  const found: FoundCells | null = c.used.isNullObject
+    ? null
+    : {
+        area: { sheetId: area.sheetId, row: c.used.rowIndex, col: c.used.columnIndex, rows: c.used.rowCount, cols: c.used.columnCount },
+        values: c.used.values as SheetValue[][],
+        formulas: c.used.formulas as SheetValue[][],
+        numberFormats: c.used.numberFormat as string[][],
+      };
+  return holdsExpected(found, area, c.expect) ? null : { area, found };
+}
+
+/** Where a re-pointed name was, when that was not where the caller expected. */
+function movedOf(m: NameRead): { name: string; found: Area | null } | null {
+  const sheets = m.sheets.items.map((w) => ({ id: w.id, name: w.name }));
+  const t = m.item.type === "Error" ? null : trackedFromFormula(TRACK_PREFIX + m.name, m.item.formula, sheets).area;
+  const same =
+    t &&
+    t.sheetId === m.expect.sheetId &&
+    t.row === m.expect.row &&
+    t.col === m.expect.col &&
+    t.rows === m.expect.rows &&
+    t.cols === m.expect.cols;
+  return same ? null : { name: m.name, found: t };
 }
 
 /**
@@ -463,7 +568,7 @@ export async function runCommit(
     while (j < ops.length && (j === i || bytes + ops[j]!.bytes <= budget)) bytes += ops[j++]!.bytes;
     const guarded = ops.slice(i, j).filter((op) => op.formatsFirst);
     if (guarded.length) stats.syncs += await readFormatsFirst(ctx, sync, guarded, o.signal);
-    const scope: SyncScope = { added: new Map(), names: new Map(), widths: new Map(), checks: [] };
+    const scope: SyncScope = { added: new Map(), names: new Map(), widths: new Map(), checks: [], cells: [], moves: [] };
     if (screen) ctx.application.suspendScreenUpdatingUntilNextSync();
     if (o.calcSuspend && ops.slice(i, j).some((op) => op.cells > 0)) ctx.application.suspendApiCalculationUntilNextSync();
     for (let k = i; k < j; k++) ops[k]!.queue(ctx, scope);
@@ -476,7 +581,15 @@ export async function runCommit(
     } catch (e) {
       // A part a guarded write read was deleted since the snapshot (a co-author's Cellbound removing a duplicate).
       if (scope.checks.some((c) => c.xml) && officeErrorCode(e) === "ItemNotFound") throw new DataChangedError(scope.checks[0]!.key);
-      if (!isPayloadTooLarge(e)) throw e;
+      // issue 36 (16): a name re-pointed with the sheet's old name (renamed since it was read) failed: the
+      // ops before it landed; look the sheets up again and go on from it with their names as they are now.
+      if (!isPayloadTooLarge(e)) {
+        const from = await staleRepoint(ctx, sync, ops, i, j, known, o.signal);
+        if (from === null) throw e;
+        stats.syncs++;
+        i = from;
+        continue;
+      }
       // Refused whole, nothing applied: send less.
       if (j - i > 1) {
         budget = Math.max(1, Math.floor(bytes / 2));
@@ -488,6 +601,14 @@ export async function runCommit(
       continue;
     }
     screen = false;
+    for (const c of scope.cells) {
+      const conflict = cellConflictOf(c);
+      if (conflict) (stats.cellConflicts ??= []).push(conflict);
+    }
+    for (const m of scope.moves) {
+      const moved = movedOf(m);
+      if (moved) (stats.moved ??= []).push(moved);
+    }
     for (const c of scope.checks) {
       const conflict = conflictOf(c, known);
       if (conflict) (stats.conflicts ??= []).push(conflict);
@@ -521,6 +642,31 @@ export async function runCommit(
 }
 
 /**
+ * After a failed sync of ops [i, j): the index of the first op there that re-points a name with a sheet
+ * name that is no longer the sheet's (one sync to look the sheets up; the basis learns their names), or
+ * null when none did — then the failure was something else.
+ */
+async function staleRepoint(
+  ctx: Excel.RequestContext,
+  sync: Sync,
+  ops: readonly Op[],
+  i: number,
+  j: number,
+  known: ExcelBasis,
+  signal?: AbortSignal,
+): Promise<number | null> {
+  const repoints = ops.slice(i, j).flatMap((op, k) => (op.repoint ? [{ k: i + k, sheetId: op.repoint }] : []));
+  if (repoints.length === 0) return null;
+  const sheets = ctx.workbook.worksheets.load("items/id,items/name");
+  await sync(ctx, signal);
+  const now = new Map(sheets.items.map((w) => [w.id, w.name] as const));
+  const stale = repoints.find((r) => now.has(r.sheetId) && now.get(r.sheetId) !== known.sheetNames.get(r.sheetId));
+  if (!stale) return null;
+  for (const [id, name] of now) known.sheetNames.set(id, name);
+  return stale.k;
+}
+
+/**
  * The formats of every block of a sync that gets numbers under keepFormats, read in as few syncs as the
  * answer limit allows (FORMAT_READ_CELLS a sync), then handed to the blocks. Returns the syncs it took.
  */
@@ -531,7 +677,7 @@ async function readFormatsFirst(ctx: Excel.RequestContext, sync: Sync, ops: Op[]
     const step = Math.max(1, Math.floor(FORMAT_READ_CELLS / a.cols));
     for (let r = 0; r < a.rows; r += step) {
       const rows = Math.min(step, a.rows - r);
-      pieces.push({ op: k, range: range(ctx, { ...a, row: a.row + r, rows }), cells: rows * a.cols });
+      pieces.push({ op: k, range: rangeAt(ctx, { ...a, row: a.row + r, rows }, op.formatsFirst!.anchor), cells: rows * a.cols });
     }
   });
   let syncs = 0;
@@ -631,7 +777,7 @@ function opsOf(c: Command, st: OpState): Op[] {
         {
           bytes: 128,
           cells: 0,
-          queue: (ctx) => range(ctx, c.area).clear("All"),
+          queue: (ctx) => rangeAt(ctx, c.area, c.anchor).clear("All"),
         },
       ];
     case "style": {
@@ -644,10 +790,10 @@ function opsOf(c: Command, st: OpState): Op[] {
           bytes: styleBytes(a, c.style.columnFormats) + (planned ? 64 * a.cols : 0),
           cells: 0,
           queue: (ctx, scope) => {
-            applyStyle(range(ctx, a), a, { ...c.style, autofit: false });
+            applyStyle(rangeAt(ctx, a, c.anchor), a, { ...c.style, autofit: false });
             planned?.forEach((w, i) => {
               if (w === null) return;
-              range(ctx, { ...a, col: a.col + i, rows: 1, cols: 1 }).format.columnWidth = w;
+              rangeAt(ctx, { ...a, col: a.col + i, rows: 1, cols: 1 }, c.anchor).format.columnWidth = w;
               scope.widths.set(widthKey(a.sheetId, a.col + i), w);
             });
           },
@@ -670,12 +816,36 @@ function opsOf(c: Command, st: OpState): Op[] {
         {
           bytes: 256,
           cells: 0,
+          ...(st.names.has(full.toLowerCase()) ? { repoint: c.area.sheetId } : {}),
           queue: (ctx, scope) => {
             const key = full.toLowerCase();
             // Re-point an existing name in one command, never delete-then-add (a failing sync keeps a prefix: replace.ts).
             const existing = (scope.names.get(key) ?? st.names.has(key)) ? ctx.workbook.names.getItem(full) : null;
+            // issue 36: where the name is just before it is re-pointed, when the caller said where it should be.
+            if (existing && c.expect)
+              scope.moves.push({
+                name: c.name,
+                expect: c.expect,
+                item: existing.load("type,formula"),
+                sheets: ctx.workbook.worksheets.load("items/id,items/name"),
+              });
             queueTrackName(ctx, existing, full, range(ctx, c.area), st.sheetNames.get(c.area.sheetId) ?? "", c.area);
             scope.names.set(key, true);
+          },
+        },
+      ];
+    }
+    case "restore": {
+      const a = c.cells.area;
+      return [
+        {
+          bytes: utf8Length(JSON.stringify(c.cells.formulas)) + utf8Length(JSON.stringify(c.cells.numberFormats)) + 128,
+          cells: a.rows * a.cols,
+          // The formats first: a text cell's text ("@") is put back as text, never read as a formula.
+          queue: (ctx) => {
+            const r = rangeAt(ctx, a, c.anchor);
+            r.numberFormat = c.cells.numberFormats;
+            r.formulas = c.cells.formulas as unknown as string[][];
           },
         },
       ];
@@ -708,6 +878,16 @@ function plannedWidths(area: Area, st: OpState): Array<number | null> | null {
 
 function range(ctx: Excel.RequestContext, a: Area): Excel.Range {
   return ctx.workbook.worksheets.getItem(a.sheetId).getRangeByIndexes(a.row, a.col, a.rows, a.cols);
+}
+
+/** The area's range; with an anchor, at the same offset from where the anchor's name is in this sync (issue 36). */
+function rangeAt(ctx: Excel.RequestContext, a: Area, anchor?: Anchor): Excel.Range {
+  if (!anchor) return range(ctx, a);
+  return ctx.workbook.names
+    .getItem(TRACK_PREFIX + anchor.name)
+    .getRange()
+    .getCell(a.row - anchor.area.row, a.col - anchor.area.col)
+    .getResizedRange(a.rows - 1, a.cols - 1);
 }
 
 function styleBytes(a: Area, formats: ReadonlyArray<string | null> | undefined): number {
@@ -784,14 +964,24 @@ function blockOp(
       ? {
           formatsFirst: {
             area: { sheetId: c.at.sheetId, row: c.at.row + from, col: c.at.col, rows: count, cols },
+            ...(c.anchor ? { anchor: c.anchor } : {}),
             use: (current: string[][]) => {
               blockFormats = clearTextFormat(blockFormats, rows, current, fallback);
             },
           },
         }
       : {}),
-    queue: (ctx) => {
-      const r = ctx.workbook.worksheets.getItem(c.at.sheetId).getRangeByIndexes(c.at.row + from, c.at.col, count, cols);
+    queue: (ctx, scope) => {
+      const r = rangeAt(ctx, { sheetId: c.at.sheetId, row: c.at.row + from, col: c.at.col, rows: count, cols }, c.anchor);
+      // issue 36: a guarded write looks at its cells in its own sync, just before writing over them.
+      const guard = c.guard;
+      if (guard)
+        scope.cells.push({
+          range: r.load("rowIndex,columnIndex,rowCount,columnCount"),
+          sheet: r.worksheet.load("id"),
+          used: r.getUsedRangeOrNullObject(true).load("rowIndex,columnIndex,rowCount,columnCount,values,formulas,numberFormat"),
+          expect: guard.expect === "empty" ? "empty" : guard.expect.slice(from, from + count),
+        });
       r.numberFormat = blockFormats as string[][];
       r.values = rows as SheetValue[][];
     },
