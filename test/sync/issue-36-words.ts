@@ -2,8 +2,13 @@
 // once and run per workbook kind (memory port; Office.js adapter over dev/excel).
 import { describe, expect, it } from "vitest";
 import { createPlatformClient, type PlatformClient } from "../../src/api/index.ts";
+import { check } from "../../src/sync/index.ts";
+import { loadPlacements } from "../../src/sync/state.ts";
 import { noAccessPrefix, placementStatus } from "../../src/sync/status.ts";
-import { at, byStatus, placed, useEnv, type WorkbookKind } from "./support.ts";
+import type { SheetPort } from "../../src/host/port.ts";
+import { statusOfView } from "../../src/taskpane/live/status.ts";
+import type { PlacementView } from "../../src/taskpane/model.ts";
+import { at, byCustomer, byStatus, flakyPort, placed, useEnv, type WorkbookKind } from "./support.ts";
 
 /** A fetch that answers a workbook's report listing (GET …/reports) with `fail`, and everything else for real. */
 function failingListing(fail: () => Promise<Response>): typeof fetch {
@@ -12,6 +17,16 @@ function failingListing(fail: () => Promise<Response>): typeof fetch {
     if ((init?.method ?? "GET") === "GET" && url.pathname.endsWith("/reports")) return fail();
     return fetch(input, init);
   }) as typeof fetch;
+}
+
+/** A port that presses Stop (aborts `stop`) as the first commit holding a cell write is sent. */
+function stopOnFirstWrite(port: SheetPort, stop: AbortController): SheetPort {
+  const p = Object.create(port) as SheetPort;
+  p.commit = async (commands, options) => {
+    if (commands.some((c) => c.kind === "write")) stop.abort();
+    return port.commit(commands, options);
+  };
+  return p;
 }
 
 const answer = (status: number) => async () =>
@@ -71,6 +86,56 @@ export function wordScenarios(label: string, kind: WorkbookKind): void {
         expect(out.reason).not.toMatch(/\/api\//);
         expect(out.status).toMatchObject({ kind: "noAccess", label: "No access", canRefresh: false });
       }
+    });
+
+    it("issue 36 item 8: Stop while a write fails halfway: the item says the write's error and the card reads Interrupted — finish refresh", async () => {
+      const wb = newBook();
+      const engine = env().engine(wb);
+      const p = await placed(engine, await env().createReport(byCustomer(1200)), at(wb, 0, 0));
+      const desc = byCustomer(1200).jsonQuery!.replace('"asc"', '"desc"');
+      await env().client().updateReport(env().deploymentId, p.reportId, { jsonQuery: desc });
+      const stop = new AbortController();
+      const port = flakyPort(stopOnFirstWrite(wb.port, stop), { failWrite: 1, halfWrite: true });
+      const stopping = env().engine({ ...wb, port }, "analyst", { writeChunksPerCall: 1, queryConcurrency: 1 });
+      const item = (await stopping.refreshAll({ signal: stop.signal })).items[p.key];
+      expect(stop.signal.aborted).toBe(true);
+      expect(item).toEqual({ state: "not-refreshed", reason: "pane closed" });
+      // Half its rows landed: the card is Interrupted and says the refresh failed, never "Not refreshed: Stopped…".
+      const c = (await check(engine)).placements.find((x) => x.key === p.key)!;
+      expect(c.edit).toBe("interrupted");
+      const facts: PlacementView["facts"] = {
+        access: "GRANTED",
+        missing: false,
+        edit: c.edit,
+        editedRows: [],
+        editedRowsExact: false,
+        syncStatus: c.syncStatus,
+        noAccess: null,
+      };
+      const st = statusOfView({ facts } as PlacementView, { state: "failed", reason: item!.state === "not-refreshed" ? item!.reason : "" });
+      expect(st).toMatchObject({ kind: "interrupted", label: "Interrupted — finish refresh", canRefresh: true });
+      expect(st.lines).toContain("Refresh failed: pane closed");
+      expect(st.lines.join(" ")).not.toMatch(/Stopped/);
+    });
+
+    it("issue 36 item 8: Stop while the platform record fails (every cell written): the item says the record failed, not 'Stopped before it was written'", async () => {
+      const wb = newBook();
+      const engine = env().engine(wb);
+      const p = await placed(engine, await env().createReport(byStatus(2)), at(wb, 0, 0));
+      await env().client().updateReport(env().deploymentId, p.reportId, byStatus(4));
+      const stop = new AbortController();
+      const record = (url: URL, init?: RequestInit) => init?.method === "PUT" && url.pathname.endsWith("/refresh");
+      const platform = clientWith(((input: RequestInfo | URL, init?: RequestInit) => {
+        const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
+        return record(url, init) ? answer(503)() : fetch(input, init);
+      }) as typeof fetch);
+      const stopping = env().engine({ ...wb, port: stopOnFirstWrite(wb.port, stop) }, "analyst", { platform });
+      const item = (await stopping.refreshAll({ signal: stop.signal })).items[p.key];
+      expect(stop.signal.aborted).toBe(true);
+      expect(item).toMatchObject({ state: "not-refreshed", reason: expect.stringMatching(/\/refresh: .*503/) });
+      expect(item).not.toMatchObject({ reason: expect.stringMatching(/^Stopped/) });
+      // Every cell landed; only the record is missing (the journal says "written").
+      expect((await loadPlacements(wb.port)).find((x) => x.key === p.key)!.pending).toMatchObject({ phase: "written" });
     });
   });
 }
