@@ -6,6 +6,7 @@ import { check } from "../../src/sync/index.ts";
 import { loadPlacements } from "../../src/sync/state.ts";
 import { noAccessPrefix, placementStatus } from "../../src/sync/status.ts";
 import type { SheetPort } from "../../src/host/port.ts";
+import { EXCEL_MAX_TEXT, TRUNCATION_MARK } from "../../src/checksum/index.ts";
 import { statusOfView } from "../../src/taskpane/live/status.ts";
 import type { PlacementView } from "../../src/taskpane/model.ts";
 import { at, byCustomer, byStatus, flakyPort, placed, useEnv, type WorkbookKind } from "./support.ts";
@@ -136,6 +137,37 @@ export function wordScenarios(label: string, kind: WorkbookKind): void {
       expect(item).not.toMatchObject({ reason: expect.stringMatching(/^Stopped/) });
       // Every cell landed; only the record is missing (the journal says "written").
       expect((await loadPlacements(wb.port)).find((x) => x.key === p.key)!.pending).toMatchObject({ phase: "written" });
+    });
+
+    it("issue 36 item 10: a report filtered on 5,000 values is placed and refreshed: its summary line is cut at 32,767 characters like a data value", async () => {
+      const wb = newBook();
+      const s = wb.user.firstSheetId();
+      const engine = env().engine(wb);
+      const values = ["shipped", "completed", ...Array.from({ length: 4998 }, (_, i) => `status-${String(i).padStart(4, "0")}`)];
+      const query = (limit: number) =>
+        JSON.stringify({
+          measures: ["orders.count"],
+          dimensions: ["orders.status"],
+          filters: [{ member: "orders.status", operator: "equals", values }],
+          order: [["orders.status", "asc"]],
+          limit,
+        });
+      const pivotItems = { rows: [], columns: [], measures: [], filters: [], showAppliedFilters: true };
+      const report = await env().createReport({ jsonQuery: query(1), pivotItems });
+      const p = await placed(engine, report, at(wb, 0, 0));
+      const line = wb.user.cell(s, 0, 0);
+      expect(typeof line).toBe("string");
+      expect(String(line)).toHaveLength(EXCEL_MAX_TEXT);
+      expect(String(line)).toMatch(/^Applied filter: Orders Status is shipped, completed, status-0000, /);
+      expect(String(line).endsWith(TRUNCATION_MARK)).toBe(true);
+      expect([wb.user.cell(s, 1, 0), wb.user.cell(s, 2, 0)]).toEqual(["", "Status"]);
+      await env()
+        .client()
+        .updateReport(env().deploymentId, p.reportId, { jsonQuery: query(2), pivotItems });
+      const out = await engine.refresh(p.key, "ask");
+      expect(out).toMatchObject({ kind: "refreshed", stats: { rowsAdded: 1 } });
+      expect(wb.user.cell(s, 0, 0)).toBe(line);
+      expect((await check(engine)).placements.find((c) => c.key === p.key)).toMatchObject({ edit: "clean" });
     });
   });
 }
