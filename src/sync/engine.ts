@@ -23,7 +23,7 @@ import { isPlaceholderPublicId, type Report } from "../api/index.ts";
 import { cellA1, areaA1, MAX_ROWS } from "../host/a1.ts";
 import type { Area, SheetPort, SheetRef, SheetValue, SnapshotRequest, TrackedArea, WriteStats } from "../host/port.ts";
 import type { ResultChecksum } from "../checksum/types.ts";
-import { NotFoundError } from "../api/index.ts";
+import { ApiError, ForbiddenError, NotFoundError } from "../api/index.ts";
 import {
   Lock,
   type LastWrittenStore,
@@ -1058,7 +1058,7 @@ export class SyncEngine {
         key: p.key,
         prepare: (signal: AbortSignal) => {
           const reports = byDeployment.get(p.deploymentId);
-          if (reports instanceof Error) throw new NotRefreshed(`${noAccessPrefix}${reports.message}`);
+          if (reports instanceof Error) throw listingFailed(reports, p, this.ctx);
           const report = reports?.get(p.reportId);
           if (!report || o.readable?.(p) === false) throw new NotRefreshed(`${noAccessPrefix}${noAccessReason(p, this.ctx)}`);
           try {
@@ -1192,6 +1192,33 @@ function deploymentLabel(p: LocalPlacement, ctx: SyncContext): string {
 
 function noAccessReason(p: LocalPlacement, ctx: SyncContext): string {
   return `you cannot read ${p.reportName ? `the report ${p.reportName}` : "this report"} in ${deploymentLabel(p, ctx)} (it was deleted, or it is not shared with you).`;
+}
+
+/**
+ * Refresh all could not list a deployment's reports. A 403 or 404 means this user cannot read them:
+ * No access. Anything else did not say so — no answer, a server error, a deadline: the item failed,
+ * says what happened, and Refresh stays offered (issue 36, item 7).
+ */
+function listingFailed(e: Error, p: LocalPlacement, ctx: SyncContext): Error {
+  if (e instanceof ForbiddenError || e instanceof NotFoundError) return new NotRefreshed(`${noAccessPrefix}${noAccessReason(p, ctx)}`);
+  const what = p.reportName ? `the report ${p.reportName}` : "this report";
+  const why = unreachable(e);
+  return new Error(
+    why
+      ? `Could not reach the platform to look up ${what}: ${why}. Nothing was changed; try again.`
+      : `Could not look up ${what} on the platform: ${e.message}`,
+  );
+}
+
+/** Why the platform could not be reached, in words; null when it answered and refused. */
+function unreachable(e: unknown): string | null {
+  if (!(e instanceof ApiError)) return null;
+  if (e.kind === "retry-exhausted") return unreachable(e.cause);
+  if (e.kind === "network") return "there was no answer (the network or the platform is down)";
+  if (e.kind === "server") return "it answered with a server error";
+  if (e.kind === "timeout") return "it did not answer in time";
+  if (e.kind === "rate-limited") return "it asked Cellbound to slow down";
+  return null;
 }
 
 /** "rows 3–7 and 12" as sheet rows, for reasons (exact rows relative to the placement). */

@@ -39,8 +39,12 @@ const Relative = z.object({
 });
 export type RelativeArea = z.infer<typeof Relative>;
 
+// Records are loose objects (issue 36, item 13): a field this version does not know — written by a newer
+// Cellbound, e.g. a co-author's — is kept when a record is rewritten, so an older version never drops it
+// (the journal's `partial` was once such a field). The fields known here are validated all the same.
+
 /** The pending write: its fingerprint and shape, and the journal of how far it got. */
-const Pending = z.object({
+const Pending = z.looseObject({
   checksum: Checksum,
   shape: Shape,
   at: z.string(),
@@ -65,7 +69,7 @@ const Pending = z.object({
 });
 export type PendingWrite = z.infer<typeof Pending>;
 
-export const LocalPlacement = z.object({
+export const LocalPlacement = z.looseObject({
   /** Local key; also the suffix of the tracking name. */
   key: z.string().regex(/^[0-9A-Za-z]{1,40}$/),
   /** Hidden workbook-scoped name that tracks the placement's area. */
@@ -90,19 +94,21 @@ export const LocalPlacement = z.object({
 });
 export type LocalPlacement = z.infer<typeof LocalPlacement>;
 
-const Stored = z.object({ v: z.literal(1), placements: z.array(LocalPlacement) });
+/** The store: the placements and, kept as they are, any top-level fields of a newer version. */
+const Stored = z.looseObject({ v: z.literal(1), placements: z.array(LocalPlacement) });
+type Stored = z.infer<typeof Stored>;
 
 /** Read local tracking. Invalid stored data is reported, not silently dropped. */
 export async function loadPlacements(port: SheetPort): Promise<LocalPlacement[]> {
-  return parsePlacements(await port.getData(STATE_KEY));
+  return parseStore(await port.getData(STATE_KEY)).placements;
 }
 
-function parsePlacements(raw: unknown): LocalPlacement[] {
-  if (raw === null || raw === undefined) return [];
+function parseStore(raw: unknown): Stored {
+  if (raw === null || raw === undefined) return { v: 1, placements: [] };
   const parsed = Stored.safeParse(typeof raw === "string" ? safeJson(raw) : raw);
   if (!parsed.success)
     throw new Error(`Cellbound's placement data in this workbook is unreadable: ${parsed.error.issues[0]?.message ?? "invalid"}`);
-  return parsed.data.placements;
+  return parsed.data;
 }
 
 function safeJson(s: string): unknown {
@@ -162,18 +168,20 @@ async function modifyPlacements<T>(
   port: SheetPort,
   change: (all: LocalPlacement[]) => { next: LocalPlacement[] | null; out: T },
 ): Promise<T> {
+  // The store as read with its placements changed: top-level fields of a newer version stay.
+  const rewrite = (raw: unknown) => {
+    const stored = parseStore(raw);
+    const { next, out } = change(stored.placements);
+    return { next: next === null ? null : { ...stored, v: 1, placements: next }, out };
+  };
   // A session queues the write: the check and the re-apply happen when it is sent (session.ts).
-  if (modifiesData(port))
-    return port.modifyData(STATE_KEY, (raw) => {
-      const { next, out } = change(parsePlacements(raw));
-      return { next: next === null ? null : { v: 1, placements: next }, out };
-    });
+  if (modifiesData(port)) return port.modifyData(STATE_KEY, rewrite);
   for (let attempt = 1; ; attempt++) {
     const raw = await port.getData(STATE_KEY);
-    const { next, out } = change(parsePlacements(raw));
+    const { next, out } = rewrite(raw);
     if (next === null) return out;
     try {
-      await port.setData(STATE_KEY, { v: 1, placements: next }, { ifUnchanged: { value: raw } });
+      await port.setData(STATE_KEY, next, { ifUnchanged: { value: raw } });
       return out;
     } catch (e) {
       if (!(e instanceof DataChangedError) || attempt >= MAX_STATE_ATTEMPTS) throw e;
