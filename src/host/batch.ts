@@ -158,6 +158,11 @@ export async function commitVia(port: Basic & KeepsCells, commands: readonly Com
     if (c.kind === "write") stats.cellsWritten += c.grid.length * (c.grid[0]?.length ?? 0);
   }
   stats.syncs = 1;
+  // A sheet renamed since the snapshot the commit was planned on: say so, as the Office.js adapter does.
+  if (o.basis) {
+    const now = await port.sheets();
+    if (now.some((x) => o.basis!.sheets.find((b) => b.id === x.id)?.name !== x.name)) stats.sheets = now;
+  }
   return stats;
 }
 

@@ -291,6 +291,8 @@ export interface CommitStats {
   cellConflicts?: CellConflict[];
   /** Tracking names re-pointed with `expect` that were elsewhere: where each was (null: it covered no cells). */
   moved?: Array<{ name: string; found: Area | null }>;
+  /** The sheets, when the commit had to look them up again (a sheet renamed since the snapshot: issue 36, item 16). */
+  sheets?: SheetRef[];
 }
 
 /** What a recheck reads (issue 36): where things are now, after a wait. */

@@ -15,7 +15,7 @@ import { PlacementLimitError, type ExternalPlacement, type SyncStatus } from "..
 import { areaA1, cellA1 } from "../host/a1.ts";
 import type { Area, SnapshotRequest, TrackedArea } from "../host/port.ts";
 import { platformAddress, readArea, type SyncContext } from "./context.ts";
-import { findPlacementId, type HandEdits, type SyncEngine } from "./engine.ts";
+import { cutGrid, findPlacementId, holdsOurs, type HandEdits, type SyncEngine } from "./engine.ts";
 import { chunkRows, type Grid } from "./fingerprint.ts";
 import { leftoverAreas, mergeRuns } from "./plan.ts";
 import type { Session } from "./session.ts";
@@ -213,7 +213,7 @@ async function checkOne(
   }
   if (state.kind === "unrecorded" && !copied && !viewOnly) {
     try {
-      base.range = areaA1(await finishRecord(engine, s, local, sheet, area, signal));
+      base.range = areaA1(await finishRecord(engine, s, local, sheet, area, current, signal));
       base.edit = "interrupted-finished";
     } catch (e) {
       base.problem = `The last write is complete but could not be recorded yet: ${(e as Error).message}`;
@@ -273,6 +273,8 @@ async function finishRecord(
   p: LocalPlacement,
   sheet: { id: string; name: string },
   area: { sheetId: string; row: number; col: number },
+  /** The placement's cells now, from its first cell, in the union of its shapes. */
+  current: Grid,
   signal?: AbortSignal,
 ): Promise<Area> {
   const { ctx } = engine;
@@ -280,9 +282,14 @@ async function finishRecord(
   const full = { ...area, rows: pending.shape.rows, cols: pending.shape.cols };
   // Older records carry no journal of the clears: the rows and columns the old shape had beyond the new one.
   const clears =
-    pending.clears?.map((c) => ({ sheetId: area.sheetId, row: area.row + c.row, col: area.col + c.col, rows: c.rows, cols: c.cols })) ??
-    leftoverAreas(area, p.shape, pending.shape);
-  for (const c of clears) await s.clear(c);
+    pending.clears?.map((c) => ({ row: c.row, col: c.col, rows: c.rows, cols: c.cols, held: c.held })) ??
+    leftoverAreas({ sheetId: area.sheetId, row: 0, col: 0 }, p.shape, pending.shape).map((c) => ({ ...c, held: undefined }));
+  // Cleared again only when the write stopped before it was done, and only cells that still hold what
+  // Cellbound wrote there (issue 36, item 2): a note typed there since the clear is the person's.
+  if (pending.phase !== "written")
+    for (const c of clears)
+      if (await holdsOurs(cutGrid(current, c.row, c.col, c.rows, c.cols), c.held))
+        await s.clear({ sheetId: area.sheetId, row: area.row + c.row, col: area.col + c.col, rows: c.rows, cols: c.cols });
   await s.flush(signal); // cleared before the platform records the result
   const addr = platformAddress(sheet.name, full);
   const identity = await s.identity();

@@ -20,8 +20,18 @@
 // is the journal's order, so batching keeps every interruption recoverable. A refresh that changes
 // nothing reads the workbook once and writes nothing.
 import { isPlaceholderPublicId, type Report } from "../api/index.ts";
-import { cellA1, areaA1, MAX_ROWS } from "../host/a1.ts";
-import type { Area, SheetPort, SheetRef, SheetValue, SnapshotRequest, TrackedArea, WriteStats } from "../host/port.ts";
+import { cellA1, areaA1, columnLetters, MAX_COLS, MAX_ROWS } from "../host/a1.ts";
+import type {
+  Anchor,
+  Area,
+  CellConflict,
+  SheetPort,
+  SheetRef,
+  SheetValue,
+  SnapshotRequest,
+  TrackedArea,
+  WriteStats,
+} from "../host/port.ts";
 import type { ResultChecksum } from "../checksum/types.ts";
 import { ApiError, ForbiddenError, NotFoundError } from "../api/index.ts";
 import {
@@ -36,7 +46,7 @@ import {
   type SyncContext,
 } from "./context.ts";
 import { CHECKSUM_VERSION, CHUNK_ROWS, GridHasher, ready as hashReady } from "../checksum/index.ts";
-import { chunkRows, differingChunks, emptyGrid, fingerprintGrid, sliceGrid, type Grid } from "./fingerprint.ts";
+import { chunkRows, contentHash, differingChunks, emptyGrid, fingerprintGrid, sliceGrid, type Grid } from "./fingerprint.ts";
 import type { Layout } from "./layout.ts";
 import {
   areaAt,
@@ -45,6 +55,7 @@ import {
   leftoverAreas,
   mergeRuns,
   occupiedCells,
+  subtract,
   type Neighbour,
   type OccupiedCell,
   type Shape,
@@ -65,7 +76,7 @@ import {
   type LocalPlacement,
   type PendingWrite,
 } from "./state.ts";
-import { clocked, Session, WriteClock } from "./session.ts";
+import { addCommitStats, clocked, Session, WriteClock } from "./session.ts";
 import { forgetStyle, isValuesOnly, setValuesOnly, styleGrowth, stylePlaced } from "./styling.ts";
 import { upsertReport, type UpsertOutcome } from "./upsert.ts";
 
@@ -250,6 +261,7 @@ export class SyncEngine {
     o: PlaceOptions,
   ): Promise<PlaceOutcome> {
     const shape: Shape = { rows: layout.cells.length, cols: layout.columnFormats.length };
+    refuseOffSheet(report.name, at, shape); // issue 36 (4): said in words, before anything is read or written
     const target = areaAt(at, shape);
     // One read: state, tracking, the target's cells, the sheet's frozen rows, its columns' widths (the fit).
     const s = await this.session({
@@ -271,12 +283,19 @@ export class SyncEngine {
     await addPlacement(s, local);
     if (o.valuesOnly) await setValuesOnly(s, local.key, true);
     await s.track(local.name, target);
-    await s.write(at, layout.cells, {
-      columnFormats: layout.columnFormats,
-      breakRows: fp.chunks.map((c) => c.from),
-      keepFormats: o.valuesOnly === true,
-      ...(o.onProgress ? { onProgress: (done: number, total: number) => o.onProgress!(done, total, true) } : {}),
-    });
+    // Guarded (issue 36, item 1): the platform call above can take seconds; the write's own sync checks
+    // that the target still holds what the check saw, and a person's newer cells are put back (undoPlacement).
+    await s.write(
+      at,
+      layout.cells,
+      {
+        columnFormats: layout.columnFormats,
+        breakRows: fp.chunks.map((c) => c.from),
+        keepFormats: o.valuesOnly === true,
+        ...(o.onProgress ? { onProgress: (done: number, total: number) => o.onProgress!(done, total, true) } : {}),
+      },
+      { guard: { expect: occupied.length ? before : "empty" } },
+    );
     return this.finishPlacement(s, report, up, local, { at, target, sheet, layout, fp, cut, before, occupied }, o);
   }
 
@@ -301,8 +320,11 @@ export class SyncEngine {
     const maxRows = this.ctx.filterDefaults?.maxRows ?? MAX_PLACED_ROWS;
     const firstShape: Shape = { rows: head.cells.length, cols };
     const target = areaAt(at, firstShape);
-    const bandRows = Math.min(MAX_ROWS - (target.row + target.rows), head.headerRows + maxRows - head.cells.length);
-    if (bandRows < 1) return null;
+    // The rows it may grow into, free to the most rows a placement holds. Capped by the sheet's end, the
+    // report may not fit (issue 36, item 4): then it is placed whole, once its height is known.
+    const wanted = head.headerRows + maxRows - head.cells.length;
+    const bandRows = Math.min(MAX_ROWS - (target.row + target.rows), wanted);
+    if (bandRows < 1 || bandRows < wanted) return null;
     const band: Area = { sheetId: at.sheetId, row: target.row + target.rows, col: at.col, rows: bandRows, cols };
     const s = await this.session({
       areas: [target],
@@ -317,6 +339,8 @@ export class SyncEngine {
     const checked = await this.checkTarget(s, at, target, head, o);
     if (checked.kind !== "clear") return checked;
     const { sheet, before, occupied } = checked;
+    const headBefore = before;
+    const occupiedBefore = occupied.length > 0;
     const up = await this.ensureReport(report, o.signal);
 
     // The grid so far, its fingerprint over whole chunks (fed as rows are written), and the rows written.
@@ -329,9 +353,13 @@ export class SyncEngine {
     const restyle: number[] = head.columnFormats.map(() => 0);
     let local: LocalPlacement | null = null;
     let final: ResultChecksum | null = null;
+    /** Where the placement is: its first cell, followed when rows are inserted above it meanwhile (issue 36, item 15). */
+    let top: Pick<Area, "sheetId" | "row" | "col"> = { sheetId: at.sheetId, row: at.row, col: at.col };
+    /** Set when a person's cells were found where a page was written: the placement is taken back. */
+    let refused: PlaceOutcome | null = null;
     const step = async (last: boolean) => {
       const upTo = last ? cells.length : Math.floor(cells.length / CHUNK_ROWS) * CHUNK_ROWS; // a chunk is written whole
-      if (upTo <= written) return;
+      if (upTo <= written || refused) return;
       const shape: Shape = { rows: upTo, cols };
       hasher.rows(cells.slice(written, upTo));
       // No whole-grid payload before the end: the chunks so far.
@@ -360,7 +388,6 @@ export class SyncEngine {
             : p.pending,
         }));
       }
-      await s.track(local.name, areaAt(at, shape));
       const rows = cells.slice(written, upTo);
       const from = written;
       const formats = stream.formats();
@@ -369,26 +396,53 @@ export class SyncEngine {
         restyle[c] = written;
         writtenWith[c] = f;
       });
-      await s.write({ sheetId: at.sheetId, row: at.row + from, col: at.col }, rows, {
-        columnFormats: formats,
-        breakRows: partial.chunks.map((c) => c.from - from).filter((r) => r > 0 && r < rows.length),
-        keepFormats: o.valuesOnly === true,
-        ...(o.onProgress ? { onProgress: (done: number) => o.onProgress!(from + done, cells.length, !stream.more || last) } : {}),
-      });
-      await s.flush(o.signal);
+      // The first page goes where the check looked; each later one where the placement's name is when it is
+      // written (anchored), into rows that must still be empty (guarded): the rows below were checked once,
+      // before the first page, and a page arrives from the network seconds later (issue 36, items 1 and 15).
+      const before = from === 0 ? null : areaAt(top, { rows: from, cols });
+      const guard = from === 0 ? { expect: occupiedBefore ? headBefore : ("empty" as const) } : { expect: "empty" as const };
+      await s.write(
+        { sheetId: top.sheetId, row: top.row + from, col: top.col },
+        rows,
+        {
+          columnFormats: formats,
+          breakRows: partial.chunks.map((c) => c.from - from).filter((r) => r > 0 && r < rows.length),
+          keepFormats: o.valuesOnly === true,
+          ...(o.onProgress ? { onProgress: (done: number) => o.onProgress!(from + done, cells.length, !stream.more || last) } : {}),
+        },
+        { guard, ...(before ? { anchor: { name: local.name, area: before } } : {}) },
+      );
+      await s.track(local.name, areaAt(top, shape), before ?? undefined);
+      const sent = await s.flush(o.signal);
+      if (sent.cellConflicts?.length) {
+        refused = await this.undoPlacement(s, local, areaAt(top, shape), null, sent.cellConflicts, head, o);
+        return;
+      }
+      const moved = sent.moved?.find((m) => m.name.toLowerCase() === local!.name.toLowerCase());
+      if (moved) {
+        // Rows were inserted above (or the sheet renamed) while the page was on its way: the page followed the
+        // name; the name itself was re-pointed where it had been. Put it where the placement is.
+        if (!moved.found) throw new Error(`The cells of “${report.name}” were deleted while it was being placed.`);
+        top = { sheetId: moved.found.sheetId, row: moved.found.row, col: moved.found.col };
+        await s.track(local.name, areaAt(top, shape));
+        await s.flush(o.signal);
+      }
       written = upTo;
     };
     await step(false);
     for await (const rows of stream.rest()) {
+      if (refused) break;
       cells.push(...rows);
       await step(false);
     }
+    if (refused) return refused;
     const run = await stream.finish();
     const layout = run.layout;
     const shape: Shape = { rows: layout.cells.length, cols };
     await step(true);
+    if (refused) return refused;
     const fp = final ?? hasher.finish(); // every row was written before the last page: nothing left to hash
-    const whole = areaAt(at, shape);
+    const whole = areaAt(top, shape);
     if (!local) throw new Error("placeStreamed: nothing was written"); // unreachable: the first page has rows
     const key = (local as LocalPlacement).key;
     await updatePlacement(s, key, (p) => ({
@@ -401,8 +455,12 @@ export class SyncEngine {
     if (!o.valuesOnly) {
       for (const [c, end] of restyle.entries()) {
         for (let r = layout.headerRows; r < end; r += RESTYLE_ROWS) {
-          const area = { sheetId: at.sheetId, row: at.row + r, col: at.col + c, rows: Math.min(RESTYLE_ROWS, end - r), cols: 1 };
-          await s.style(area, { columnFormats: [layout.columnFormats[c] ?? "General"] });
+          const area = { sheetId: top.sheetId, row: top.row + r, col: top.col + c, rows: Math.min(RESTYLE_ROWS, end - r), cols: 1 };
+          await s.style(
+            area,
+            { columnFormats: [layout.columnFormats[c] ?? "General"] },
+            { name: (local as LocalPlacement).name, area: whole },
+          );
         }
       }
     }
@@ -411,7 +469,7 @@ export class SyncEngine {
       report,
       up,
       { ...(local as LocalPlacement), shape },
-      { at, target: whole, sheet, layout, fp, cut: run.cut, before, occupied },
+      { at: top, target: whole, sheet, layout, fp, cut: run.cut, before, occupied },
       o,
     );
   }
@@ -496,12 +554,17 @@ export class SyncEngine {
     },
     o: PlaceOptions,
   ): Promise<PlaceOutcome> {
-    const { at, target, sheet, layout, fp, before, occupied } = w;
+    const { at, target, layout, fp, before, occupied } = w;
     const key = local.key;
+    const frozeBefore = await s.frozenRows(at.sheetId);
     await this.journal(s, key, { phase: "written", inFlight: null });
     // Formats are not part of the fingerprint: styling after the journal closes never reads as a hand edit.
     if (!o.valuesOnly) await stylePlaced(s, at, layout);
-    await s.flush(o.signal);
+    const sent = await s.flush(o.signal);
+    // Someone typed into the target after it was checked (issue 36, item 1): nothing of theirs is lost, and they are asked again.
+    if (sent.cellConflicts?.length) return this.undoPlacement(s, local, target, before, sent.cellConflicts, layout, o, frozeBefore);
+    // The sheet as it is named now (renamed while this placement was on its way: issue 36, item 16).
+    const sheet = (await s.sheets()).find((x) => x.id === w.sheet.id) ?? w.sheet;
     this.lastWritten.set(key, layout.cells);
     let placementId: string;
     try {
@@ -538,6 +601,51 @@ export class SyncEngine {
         syncs: s.stats.syncs,
         maxSyncBytes: s.stats.maxSyncBytes,
       },
+    };
+  }
+
+  /**
+   * Take back a placement whose write met a person's newer cells (a guarded write's conflicts, issue 36):
+   * its cells are cleared, what the target held is put back — the cells the check saw (`before`) and,
+   * exactly, every cell a conflict found (values, formulas, formats) — and its name, record and style go.
+   * Nothing was recorded with the platform. The person is asked again, with the cells as they are now.
+   */
+  private async undoPlacement(
+    s: Session,
+    local: LocalPlacement,
+    written: Area,
+    before: Grid | null,
+    conflicts: readonly CellConflict[],
+    layout: Pick<Layout, "headerRows">,
+    o: PlaceOptions,
+    frozeBefore?: number,
+  ): Promise<PlaceOutcome> {
+    await s.clear(written, { name: local.name, area: written });
+    if (before?.some((row) => row.some((v) => v !== "")))
+      await s.write(written, before, { keepFormats: true }, { anchor: { name: local.name, area: written } });
+    for (const c of conflicts) if (c.found) await s.commit([{ kind: "restore", cells: c.found }]);
+    if (frozeBefore === 0 && written.row === 0 && layout.headerRows > 0 && (await s.frozenRows(written.sheetId)) !== 0)
+      await s.freezeRows(written.sheetId, 0);
+    await s.untrack(local.name);
+    await updatePlacement(s, local.key, () => null);
+    await forgetStyle(s, local.key);
+    await s.flush(o.signal);
+    this.lastWritten.delete(local.key);
+    // What the target holds now, as a person sees it: every conflict's cells and what the check saw.
+    const held = new Map<string, true>();
+    before?.forEach((row, r) => row.forEach((v, c) => v !== "" && held.set(cellA1(written.row + r, written.col + c), true)));
+    for (const c of conflicts)
+      c.found?.values.forEach((row, r) =>
+        row.forEach((v, k) => v !== "" && held.set(cellA1(c.found!.area.row + r, c.found!.area.col + k), true)),
+      );
+    const addresses = [...held.keys()];
+    const sheet = (await s.sheets()).find((x) => x.id === written.sheetId);
+    return {
+      kind: "wouldOverwrite",
+      count: addresses.length,
+      addresses: addresses.slice(0, 50),
+      target: `${sheet?.name ?? local.sheetName}!${areaA1(written)}`,
+      at: { sheetId: written.sheetId, row: written.row, col: written.col },
     };
   }
 
@@ -696,7 +804,8 @@ export class SyncEngine {
     return this.lock.run(async () => {
       const name = prep.placement.name;
       const s = await this.current(view, { trackedValues: [name], writeChecks: true, ...(signal ? { signal } : {}) });
-      const out = await this.applyRefreshLocked(prep, choice, signal, s, true);
+      // Read before the query (ahead): checked against the workbook as it is now before anything is written.
+      const out = await this.applyRefreshLocked(prep, choice, signal, s, s === view);
       // The record's state update. (After a failure nothing queued is sent: what was sent is a prefix
       // of the journal's order, as after any interruption.)
       await s.flush(signal);
@@ -725,38 +834,35 @@ export class SyncEngine {
     const cells = () => prep.layout().cells;
     const next: Shape = prep.shape;
     const old = p.shape;
+    // The tracking name, when there is one: the writes are placed where it is when they are sent (issue 36).
+    const named = tracked.some((x) => x.area && x.name.toLowerCase() === p.name.toLowerCase());
+    const pin: Anchor | undefined = named ? { name: p.name, area: t.area } : undefined;
+    const beyond = offSheet(anchor, next);
+    if (beyond)
+      return { kind: "cannotGrow", reason: `The new result does not fit where the placement is: ${beyond}.`, occupied: [], placements: [] };
 
-    // Room to grow: never into another placement, never over content.
+    // Room to grow: never into another placement, never over content. Read before the query (ahead), the
+    // workbook is looked at again where the placement is now, below (issue 36, item 17).
     const growth = growthAreas(anchor, p.pending ? maxShape(old, p.pending.shape) : old, next);
-    const hit = collisions(growth, neighbours(tracked, p.name, await loadPlacements(s)));
-    if (hit.length)
-      return {
-        kind: "cannotGrow",
-        reason: `The new result needs ${next.rows} × ${next.cols} cells, but the cells it would grow into belong to ${hit.map((h) => h.label).join(", ")}.`,
-        occupied: [],
-        placements: hit.map((h) => h.label),
-      };
-    const occupied: OccupiedCell[] = [];
-    for (const g of growth) occupied.push(...occupiedCells(g, await readArea(s, g, signal), 0, []));
-    if (occupied.length)
-      return {
-        kind: "cannotGrow",
-        reason: `The new result needs ${next.rows} × ${next.cols} cells, but ${occupied.length} cell(s) it would grow into hold other content (${occupied
-          .slice(0, 5)
-          .map((c) => c.address)
-          .join(", ")}${occupied.length > 5 ? ", …" : ""}).`,
-        occupied,
-        placements: [],
-      };
+    if (!ahead) {
+      const grid: Grid[] = [];
+      for (const g of growth) grid.push(await readArea(s, g, signal));
+      const blocked = roomToGrow(next, growth, grid, neighbours(tracked, p.name, await loadPlacements(s)));
+      if (blocked) return blocked;
+    }
 
     // What the sheet holds now, in every shape we need to compare.
     const union = maxShape(maxShape(old, next), p.pending?.shape ?? old);
     const unionArea = areaAt(anchor, union);
     await refuseToWrite(s, unionArea, t.sheet.name, () => prep.layout().columnFormats); // issue 22: merged, table, protected, 1904
     const tRead = performance.now();
-    // Read ahead of the lock (the session's snapshot) unless this is the second look after a change.
-    const early = ahead && s.holds(unionArea);
-    const current = await readArea(s, unionArea, signal);
+    // Read before the query and not all there (it grows): read where the placement is now, once (issue 36, item 17).
+    let current: Grid;
+    if (ahead && !s.holds(unionArea)) {
+      const r = await s.recheck({ areas: [unionArea], ...(signal ? { signal } : {}) });
+      if (!samePlace(placementArea(p, r.tracked, r.sheets), t)) return this.planAgain(prepared, choice, signal);
+      current = r.values[0]!.grid;
+    } else current = await readArea(s, unionArea, signal);
     const tCompare = performance.now();
     const fpOf = shapedFingerprints(current);
     const state = await this.classifyCells(p, current, fpOf);
@@ -796,7 +902,7 @@ export class SyncEngine {
     });
     const calls = groupSpans(spans, (this.ctx.writeChunksPerCall ?? 4) * chunkHeight(prep.incoming));
     stats.rowsWritten = calls.reduce((n, r) => n + r.to - r.from + 1, 0);
-    const leftovers = leftoverAreas(anchor, old, next).flatMap((left) => withoutRows(left, anchor.row, keptRows));
+    const leftovers = (await stillToClear(p, anchor, next, current)).flatMap((left) => withoutRows(left, anchor.row, keptRows));
     // Read ahead of the lock: the cells about to be overwritten or cleared must still be what was read
     // (one read of the rows they span; a change means comparing again on a fresh read).
     const touched = [
@@ -811,18 +917,37 @@ export class SyncEngine {
     ];
     // The same round trip brings the cells' number formats, which the writes under keepFormats need
     // (no number into an "@" cell): the adapter then reads none of its own (WriteOptions.currentFormats).
+    // Read before the query: one look at the workbook as it is now (issue 36, items 3, 16, 17) — where the
+    // placement and its sheet are, the rows it grows into, the cells about to be overwritten or cleared and
+    // their number formats (the writes under keepFormats need them: no number into an "@" cell). Moved,
+    // renamed or changed meanwhile: compare and plan again on a fresh read.
     let formatsNow: { box: Area; formats: string[][] } | null = null;
-    if (early && touched.length) {
-      const box = boundingBox(touched);
-      const again = await readAreaWithFormats(s.base, box, signal);
-      if (!sameCells(again.grid, current, box.row - anchor.row, box.col - anchor.col)) {
-        s.forgetValues();
-        return this.applyRefreshLocked(prepared, choice, signal, s, false); // changed meanwhile: compare again on a fresh read
-      }
-      if (again.formats) formatsNow = { box, formats: again.formats };
+    if (ahead && (touched.length > 0 || growth.length > 0)) {
+      const box = touched.length ? boundingBox(touched) : null;
+      const r = await s.recheck({ areas: [...(box ? [box] : []), ...growth], numberFormats: true, ...(signal ? { signal } : {}) });
+      const seen = box ? r.values[0]! : null;
+      const changed = seen && box && !sameCells(seen.grid, current, box.row - anchor.row, box.col - anchor.col);
+      if (!samePlace(placementArea(p, r.tracked, r.sheets), t) || changed) return this.planAgain(prepared, choice, signal);
+      const blocked = roomToGrow(
+        next,
+        growth,
+        r.values.slice(box ? 1 : 0).map((v) => v.grid),
+        neighbours(r.tracked, p.name, await loadPlacements(s)),
+      );
+      if (blocked) return blocked;
+      if (seen?.numberFormats && box) formatsNow = { box, formats: seen.numberFormats };
     }
     const writes = calls.length > 0 || leftovers.length > 0; // nothing to write: no journal, nothing sent
-    const clears = leftovers.map((a) => ({ row: a.row - anchor.row, col: a.col - anchor.col, rows: a.rows, cols: a.cols }));
+    // What each cleared area holds now (Cellbound's cells): only that is ever cleared again (issue 36, item 2).
+    const clears = await Promise.all(
+      leftovers.map(async (a) => ({
+        row: a.row - anchor.row,
+        col: a.col - anchor.col,
+        rows: a.rows,
+        cols: a.cols,
+        held: await contentHash(cutGrid(current, a.row - anchor.row, a.col - anchor.col, a.rows, a.cols)),
+      })),
+    );
     const carried = p.pending && writes ? await this.carriedRows(p, prep, current, fpOf, inKept) : [];
     if (writes)
       await updatePlacement(s, p.key, (x) => ({
@@ -840,7 +965,7 @@ export class SyncEngine {
       }));
     // Formats: grown rows/columns get theirs first; the values keep whatever format a cell has (styling.ts).
     if ((next.rows > old.rows || next.cols > old.cols) && !(await isValuesOnly(s, p.key)))
-      await styleGrowth(s, anchor, old, next, prep.layout());
+      await styleGrowth(s, anchor, old, next, prep.layout(), pin);
     const starts = prep.incoming.chunks.map((c) => c.from);
     for (const run of calls) {
       stats.cellsChanged += changedCells(cells(), currentShaped, run.from, run.to);
@@ -854,20 +979,31 @@ export class SyncEngine {
           breakRows: starts.filter((r) => r > run.from && r <= run.to).map((r) => r - run.from),
           ...formatsAt(formatsNow, anchor.row + run.from, anchor.col, run.to - run.from + 1, next.cols),
         },
+        { anchor: pin },
       );
       stats.cellsWritten += w.cells;
       stats.bytes += jsonBytes(cells(), run.from, run.to);
     }
     for (const piece of leftovers) {
-      await s.clear(piece);
+      await s.clear(piece, pin);
       stats.cellsCleared += piece.rows * piece.cols;
     }
     if (writes) await this.journal(s, p.key, { phase: "written", inFlight: null });
-    const area = areaAt(anchor, next);
-    await s.track(p.name, area); // nothing is sent when the name already covers the area
-    const sent = await s.flush(signal);
+    let area = areaAt(anchor, next);
+    await s.track(p.name, area, pin?.area); // nothing is sent when the name already covers the area
+    let sent = await s.flush(signal);
+    // The name was elsewhere when it was re-pointed (rows inserted above in the last round trip): the writes
+    // followed it; put the name where the placement is.
+    const moved = sent.moved?.find((m) => m.name.toLowerCase() === p.name.toLowerCase());
+    if (moved) {
+      if (!moved.found) throw new Error(`The cells of “${p.reportName ?? "the report"}” were deleted while it was being refreshed.`);
+      area = areaAt(moved.found, next);
+      await s.track(p.name, area);
+      sent = addCommitStats(sent, await s.flush(signal));
+    }
     stats.syncs = sent.syncs;
     stats.maxSyncBytes = sent.maxSyncBytes;
+    const sheet = (await s.sheets()).find((x) => x.id === t.sheet.id) ?? t.sheet; // as named now (issue 36, item 16)
     // Same source and nothing written: the cells last written are unchanged (and were never laid out).
     if (!(prep.sameSource && calls.length === 0 && keptRows.length === 0)) {
       this.lastWritten.set(p.key, keptRows.length && lastWritten ? mergeKept(cells(), lastWritten, keptRows) : cells());
@@ -876,7 +1012,7 @@ export class SyncEngine {
     const tRecord = performance.now();
     stats.timings.writeMs = tRecord - tWrite;
     try {
-      await this.record(s, p, prep.incoming, prep.source, area, t.sheet, signal, keptRows.length > 0);
+      await this.record(s, p, prep.incoming, prep.source, area, sheet, signal, keptRows.length > 0);
     } catch (e) {
       if (!isRefusal(e)) throw e;
       throw await this.rollBack(s, p, anchor, current, t.area, lastWritten, signal);
@@ -888,6 +1024,14 @@ export class SyncEngine {
         ? ["An earlier refresh of this placement was interrupted after writing; it is now complete."]
         : [];
     return { kind: "refreshed", stats, notices: prep.cut ? [...notices, prep.cut.message] : notices };
+  }
+
+  /** Compare and plan a refresh again on a fresh read of the workbook (it changed while the data was fetched). */
+  private async planAgain(prep: PreparedRefresh, choice: RefreshChoice, signal: AbortSignal | undefined): Promise<RefreshOutcome> {
+    const fresh = await this.session({ trackedValues: [prep.placement.name], writeChecks: true, ...(signal ? { signal } : {}) });
+    const out = await this.applyRefreshLocked(prep, choice, signal, fresh, false);
+    await fresh.flush(signal);
+    return out;
   }
 
   /**
@@ -1169,6 +1313,28 @@ export class SyncEngine {
 
 // ---------------------------------------------------------------- helpers
 
+/** A report too large for where it would go: nothing was written (issue 36, item 4). */
+export class DoesNotFit extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "DoesNotFit";
+  }
+}
+
+/** What stops a grid of `shape` at `at` from fitting on a sheet, in words (null when it fits). */
+export function offSheet(at: Pick<Area, "row" | "col">, shape: Shape): string | null {
+  if (at.row + shape.rows > MAX_ROWS)
+    return `it has ${shape.rows.toLocaleString("en-US")} rows: from row ${(at.row + 1).toLocaleString("en-US")} it would pass the sheet's last row (${MAX_ROWS.toLocaleString("en-US")})`;
+  if (at.col + shape.cols > MAX_COLS)
+    return `it has ${shape.cols.toLocaleString("en-US")} columns: from column ${columnLetters(at.col)} it would pass the sheet's last column (${columnLetters(MAX_COLS - 1)})`;
+  return null;
+}
+
+function refuseOffSheet(reportName: string, at: Pick<Area, "row" | "col">, shape: Shape): void {
+  const why = offSheet(at, shape);
+  if (why) throw new DoesNotFit(`“${reportName}” does not fit there: ${why}. Nothing was written; place it higher up or further left.`);
+}
+
 /** The signed-in user cannot refresh this placement; the message says why. */
 export class NoAccess extends NotRefreshed {
   constructor(reason: string) {
@@ -1295,6 +1461,73 @@ function sameCells(fresh: Grid, earlier: Grid, rowOffset: number, colOffset: num
 
 function maxShape(a: Shape, b: Shape): Shape {
   return { rows: Math.max(a.rows, b.rows), cols: Math.max(a.cols, b.cols) };
+}
+
+/** Cannot grow: the rows and columns a result grows into belong to another placement or hold content (read in `grids`). */
+function roomToGrow(next: Shape, growth: readonly Area[], grids: readonly Grid[], others: readonly Neighbour[]): RefreshOutcome | null {
+  const hit = collisions(growth, others);
+  if (hit.length)
+    return {
+      kind: "cannotGrow",
+      reason: `The new result needs ${next.rows} × ${next.cols} cells, but the cells it would grow into belong to ${hit.map((h) => h.label).join(", ")}.`,
+      occupied: [],
+      placements: hit.map((h) => h.label),
+    };
+  const occupied: OccupiedCell[] = growth.flatMap((g, i) => occupiedCells(g, grids[i] ?? [], 0, []));
+  if (!occupied.length) return null;
+  return {
+    kind: "cannotGrow",
+    reason: `The new result needs ${next.rows} × ${next.cols} cells, but ${occupied.length} cell(s) it would grow into hold other content (${occupied
+      .slice(0, 5)
+      .map((c) => c.address)
+      .join(", ")}${occupied.length > 5 ? ", …" : ""}).`,
+    occupied,
+    placements: [],
+  };
+}
+
+/**
+ * What a refresh to `next` clears: the cells the committed shape had beyond it — except cells an earlier
+ * shrink of this placement already cleared (its journal's `clears`): those are cleared again only when its
+ * write stopped before it was done and they still hold what Cellbound wrote there (issue 36, item 2: a
+ * person's note typed there since is theirs). `current` is read from the anchor, in the union shape.
+ */
+async function stillToClear(p: LocalPlacement, anchor: Pick<Area, "sheetId" | "row" | "col">, next: Shape, current: Grid): Promise<Area[]> {
+  const base = leftoverAreas(anchor, p.shape, next);
+  const journal = (p.pending?.clears ?? []).map((c) => ({
+    area: { sheetId: anchor.sheetId, row: anchor.row + c.row, col: anchor.col + c.col, rows: c.rows, cols: c.cols },
+    held: c.held,
+    rel: c,
+  }));
+  if (!journal.length) return base;
+  const outside = (a: Area) => subtract(a, areaAt(anchor, next));
+  let rest = base;
+  for (const j of journal) rest = rest.flatMap((a) => subtract(a, j.area));
+  const again: Area[] = [];
+  if (p.pending?.phase !== "written")
+    for (const j of journal)
+      if (await holdsOurs(cutGrid(current, j.rel.row, j.rel.col, j.rel.rows, j.rel.cols), j.held)) again.push(...outside(j.area));
+  return [...rest, ...again];
+}
+
+/** A journalled clear's cells still hold what Cellbound wrote there (`held`; older journals have none: not empty). */
+export async function holdsOurs(grid: Grid, held: string | undefined): Promise<boolean> {
+  if (grid.every((row) => row.every((v) => v === ""))) return false; // cleared already
+  return held === undefined || (await contentHash(grid)) === held;
+}
+
+/** rows × cols of a grid from (row, col), "" where it is smaller. */
+export function cutGrid(grid: Grid, row: number, col: number, rows: number, cols: number): Grid {
+  return Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => grid[row + r]?.[col + c] ?? ""));
+}
+
+/** The placement is where it was read, on the sheet as it was named (nothing moved, resized or renamed it). */
+function samePlace(now: { area: Area; sheet: SheetRef } | null, then: { area: Area; sheet: SheetRef }): boolean {
+  return now !== null && sameArea(now.area, then.area) && now.sheet.name === then.sheet.name;
+}
+
+function sameArea(a: Area, b: Area): boolean {
+  return a.sheetId === b.sheetId && a.row === b.row && a.col === b.col && a.rows === b.rows && a.cols === b.cols;
 }
 
 /** Other placements' areas, labelled as people know them: report title and range, never the tracking name. */

@@ -37,6 +37,8 @@ const Relative = z.object({
   rows: z.number().int().min(1),
   cols: z.number().int().min(1),
 });
+/** A shrink's clear: its area and a hash of what Cellbound's cells there held (contentHash), so that it is only ever cleared again while they still hold it (issue 36, item 2). */
+const Clear = Relative.extend({ held: z.string().max(64).optional() });
 export type RelativeArea = z.infer<typeof Relative>;
 
 // Records are loose objects (issue 36, item 13): a field this version does not know — written by a newer
@@ -60,7 +62,7 @@ const Pending = z.looseObject({
    */
   carried: z.array(RowSpan).max(MAX_CARRIED).optional(),
   /** Cells the write clears when it shrinks the placement (relative to the anchor). */
-  clears: z.array(Relative).max(8).optional(),
+  clears: z.array(Clear).max(8).optional(),
   /**
    * A large placement's rows so far (more were coming, issue 20 §2): even when every one landed they are
    * not the whole result, so the write is finished by a refresh, never by recording it as it stands.

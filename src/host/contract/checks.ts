@@ -735,6 +735,30 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
     },
   },
   {
+    name: "commit: a name re-pointed on a snapshot taken before its sheet was renamed lands, and the commit gives the sheets' names now (issue 36, item 16)",
+    async run({ port, driver, sheet }) {
+      await port.track("CtrRename", area(sheet, 0, 0, 1, 1));
+      const snap = await port.snapshot();
+      await driver.renameSheet(sheet.id, `${sheet.name} n`);
+      const sent = await port.commit(
+        [
+          { kind: "write", at: at(sheet, 0, 0), grid: [["a"], ["b"]] },
+          { kind: "track", name: "CtrRename", area: area(sheet, 0, 0, 2, 1) },
+          { kind: "write", at: at(sheet, 2, 0), grid: [["after it"]] },
+        ],
+        { basis: snap },
+      );
+      checkEqual(
+        (await port.tracked()).filter((t) => t.name.toLowerCase() === "ctrrename").map((t) => [t.sheet?.name, t.area]),
+        [[`${sheet.name} n`, area(sheet, 0, 0, 2, 1)]],
+        "the name re-pointed on the renamed sheet",
+      );
+      checkEqual((await readAll(port, area(sheet, 0, 0, 3, 1))).rows, [["a"], ["b"], ["after it"]], "every write landed once");
+      checkEqual(sent.sheets?.find((x) => x.id === sheet.id)?.name, `${sheet.name} n`, "the sheet's name now, reported");
+      await port.untrack("CtrRename");
+    },
+  },
+  {
     name: "recheck: the sheets and tracking names as they are now, and the areas' values and formats, in one read (issue 36)",
     async run({ port, driver, sheet }) {
       await port.write(at(sheet, 0, 0), [[1, "t"]], { columnFormats: ["0.0", null] });

@@ -579,14 +579,17 @@ export async function runCommit(
     try {
       await sync(ctx, o.signal);
     } catch (e) {
-      // A part a guarded write read was deleted since the snapshot (a co-author's Cellbound removing a duplicate).
-      if (scope.checks.some((c) => c.xml) && officeErrorCode(e) === "ItemNotFound") throw new DataChangedError(scope.checks[0]!.key);
       // issue 36 (16): a name re-pointed with the sheet's old name (renamed since it was read) failed: the
       // ops before it landed; look the sheets up again and go on from it with their names as they are now.
       if (!isPayloadTooLarge(e)) {
         const from = await staleRepoint(ctx, sync, ops, i, j, known, o.signal);
-        if (from === null) throw e;
+        if (from === null) {
+          // A part a guarded write read was deleted since the snapshot (a co-author's Cellbound removing a duplicate).
+          if (scope.checks.some((c) => c.xml) && officeErrorCode(e) === "ItemNotFound") throw new DataChangedError(scope.checks[0]!.key);
+          throw e;
+        }
         stats.syncs++;
+        stats.sheets = [...known.sheetNames].map(([id, name]) => ({ id, name }));
         i = from;
         continue;
       }
