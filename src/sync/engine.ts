@@ -40,7 +40,6 @@ import {
   platformAddress,
   randomKey,
   readArea,
-  readAreaWithFormats,
   reportsById,
   trackingName,
   type SyncContext,
