@@ -23,7 +23,8 @@
 //                  made, missing, copied → fork; finishes a write whose cells all landed)
 //   placementStatus(facts) → the one status of a placement (badge, lines); describeChange(stats).
 //   SyncContext: deploymentName / deploymentNames / dataFor(deploymentId) for several deployments.
-//   fork(engine)   → ForkOutcome   (copied workbook: new workbook id, placements re-connected)
+//   fork(engine)   → ForkOutcome   (copied workbook: new workbook id, placements re-connected; one the
+//                                   platform did not take is connected by the copy's next check or refresh)
 //   keepIdentity(engine)           (not a copy: the same file renamed or moved; records its new URL)
 //   home(engine)   → HomeData      (all platform placements of the workbook + local; DENIED read-only;
 //                                   throws HomeLimitError on 422)

@@ -3,8 +3,17 @@
 // refresh, refresh all, check (moves, renames, deletes, copies), home (DENIED, 422), upsert 409s,
 // disconnect. Each starts its own platform stand-in.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PlacementLimitError, isPlaceholderPublicId, type DataClient, type PlatformClient, type Report } from "../../src/api/index.ts";
-import { check, fork, home, HomeLimitError, upsertReport, assignNewPublicId, UpsertStopped } from "../../src/sync/index.ts";
+import {
+  PlacementLimitError,
+  createPlatformClient,
+  isPlaceholderPublicId,
+  type DataClient,
+  type FetchLike,
+  type PlatformClient,
+  type Report,
+} from "../../src/api/index.ts";
+import { check, fork, home, HomeLimitError, keepIdentity, upsertReport, assignNewPublicId, UpsertStopped } from "../../src/sync/index.ts";
+import type { SheetPort } from "../../src/host/port.ts";
 import { loadPlacements } from "../../src/sync/state.ts";
 import {
   at,
@@ -348,6 +357,121 @@ export function syncScenarios(label: string, kind: WorkbookKind): void {
       expect(copies[0]!.placementId).not.toBe(originals[0]!.placementId);
       expect((await check(copyEngine)).copied).toBe(false);
       expect((await check(engine)).placements[0]).toMatchObject({ placementId: originals[0]!.placementId, edit: "clean" });
+    });
+
+    /**
+     * A copy's engine whose connect-workbook of `failing` reports answers 503 while `down` is true
+     * (the platform unreachable for those calls; the client retries, then gives up).
+     */
+    const copyWithFailingConnect = (copy: TestWorkbook, failing: Set<number>) => {
+      const gate = { down: true };
+      const fetch: FetchLike = (url, init) => {
+        const m = /\/reports\/(\d+)\/connect-workbook$/.exec(new URL(url).pathname);
+        if (gate.down && init.method === "POST" && m && failing.has(Number(m[1])))
+          return Promise.resolve(new Response(JSON.stringify({ error: "Service unavailable" }), { status: 503 }));
+        return globalThis.fetch(url, init);
+      };
+      const platform = createPlatformClient({
+        baseUrl: env.platform.info.baseUrl,
+        credential: env.platform.info.apiKeys.analyst,
+        retry: { baseDelayMs: 1, maxDelayMs: 2 },
+        fetch,
+      });
+      return { engine: env.engine(copy, "analyst", { platform }), gate };
+    };
+
+    /** The original workbook with two placements on Sheet1, its id and its platform entries; a copy of it. */
+    const originalAndCopy = async () => {
+      const wb = newBook();
+      const engine = env.engine(wb);
+      const a = await placed(engine, await env.createReport(byStatus(2)), at(wb, 0, 0));
+      const b = await placed(engine, await env.createReport(byStatus(3)), at(wb, 0, 4));
+      const originalId = (await wb.port.identity()).workbookId;
+      const before = await externalPlacements(env.client(), originalId);
+      const copy = wb.user.saveAsCopy(`https://files.example/copy-${++n}.xlsx`);
+      return { wb, engine, a, b, originalId, before, copy };
+    };
+
+    it("issue 36 item 5: a fork that fails for one placement leaves the original's record alone; the copy's next check finishes it", async () => {
+      const { engine, a, b, originalId, before, copy } = await originalAndCopy();
+      const { engine: copyEngine, gate } = copyWithFailingConnect(copy, new Set([b.reportId]));
+      const f = await fork(copyEngine);
+      expect(Object.keys(f.reconnected)).toEqual([a.key]);
+      expect(Object.keys(f.failed)).toEqual([b.key]);
+      expect(f.failed[b.key]).toMatch(/next check/);
+      // No record of the copy holds the original's placement id.
+      const originalIds = new Set(before.map((p) => p.placementId));
+      for (const p of await loadPlacements(copy.port)) expect(originalIds.has(p.placementId ?? "")).toBe(false);
+
+      copy.user.renameSheet(copy.user.firstSheetId(), "CopySheet");
+      const stillDown = await check(copyEngine);
+      expect(stillDown.placements.find((x) => x.key === b.key)?.problem).toMatch(/not connected to this copy yet/);
+      expect(await externalPlacements(env.client(), originalId)).toEqual(before); // nothing sent with the original's ids
+
+      gate.down = false;
+      const c = await check(copyEngine);
+      expect(c.placements.map((x) => x.problem)).toEqual([undefined, undefined]);
+      expect(await externalPlacements(env.client(), originalId)).toEqual(before);
+      const copies = await externalPlacements(env.client(), f.workbookId);
+      expect(copies.map((x) => [x.reportId, x.sheetName]).sort()).toEqual(
+        [
+          [a.reportId, "CopySheet"],
+          [b.reportId, "CopySheet"],
+        ].sort(),
+      );
+      const local = (await loadPlacements(copy.port)).find((x) => x.key === b.key)!;
+      expect(copies.map((x) => x.placementId)).toContain(local.placementId);
+
+      expect(await copyEngine.refresh(b.key, "ask")).toMatchObject({ kind: "refreshed" });
+      expect(await externalPlacements(env.client(), originalId)).toEqual(before);
+      expect((await check(engine)).placements.map((x) => x.edit)).toEqual(["clean", "clean"]);
+    });
+
+    it("issue 36 item 5: a copy's refresh finishes a fork that failed for its placement; the original stays as it was", async () => {
+      const { a, b, originalId, before, copy } = await originalAndCopy();
+      const { engine: copyEngine, gate } = copyWithFailingConnect(copy, new Set([a.reportId, b.reportId]));
+      const f = await fork(copyEngine);
+      expect(Object.keys(f.failed).sort()).toEqual([a.key, b.key].sort());
+      copy.user.renameSheet(copy.user.firstSheetId(), "CopySheet");
+      gate.down = false;
+      expect(await copyEngine.refresh(b.key, "overwrite")).toMatchObject({ kind: "refreshed" });
+      expect(await externalPlacements(env.client(), originalId)).toEqual(before);
+      const copies = await externalPlacements(env.client(), f.workbookId);
+      expect(copies).toHaveLength(1);
+      expect(copies[0]).toMatchObject({ reportId: b.reportId, sheetName: "CopySheet", access: "GRANTED" });
+      expect((await loadPlacements(copy.port)).find((x) => x.key === b.key)?.placementId).toBe(copies[0]!.placementId);
+      // And the refresh after it addresses the copy's own placement.
+      expect(await copyEngine.refresh(b.key, "ask")).toMatchObject({ kind: "refreshed" });
+      expect(await externalPlacements(env.client(), originalId)).toEqual(before);
+    });
+
+    it("issue 36 item 5: a fork stopped before the copy got its id sends nothing with the original's ids; forked again, or kept as the same file, it ends whole", async () => {
+      const { wb, a, b, originalId, before, copy } = await originalAndCopy();
+      const stopping = (port: SheetPort): SheetPort => {
+        const p = Object.create(port) as SheetPort;
+        p.forkIdentity = () => Promise.reject(new Error("pane closed"));
+        return p;
+      };
+      const stopped = env.engine({ port: stopping(copy.port), user: copy.user });
+      await expect(fork(stopped)).rejects.toThrow("pane closed");
+      expect((await loadPlacements(copy.port)).map((p) => p.placementId)).toEqual([null, null]);
+      copy.user.renameSheet(copy.user.firstSheetId(), "CopySheet");
+      const copyEngine = env.engine(copy);
+      expect(await check(copyEngine)).toMatchObject({ copied: true, offers: ["fork"] });
+      expect(await externalPlacements(env.client(), originalId)).toEqual(before);
+      const f = await fork(copyEngine);
+      expect(Object.keys(f.reconnected).sort()).toEqual([a.key, b.key].sort());
+      expect(await externalPlacements(env.client(), originalId)).toEqual(before);
+      expect((await externalPlacements(env.client(), f.workbookId)).map((x) => x.sheetName)).toEqual(["CopySheet", "CopySheet"]);
+
+      // The same stop, then the person says it is the same file (renamed or moved): its ids are its own again.
+      const moved = wb.user.saveAsCopy(`https://files.example/moved-${++n}.xlsx`);
+      await expect(fork(env.engine({ port: stopping(moved.port), user: moved.user }))).rejects.toThrow("pane closed");
+      const movedEngine = env.engine(moved);
+      await keepIdentity(movedEngine);
+      const c = await check(movedEngine);
+      expect(c.placements.map((x) => [x.placementId, x.problem])).toEqual(before.map((x) => [x.placementId, undefined]));
+      expect(await externalPlacements(env.client(), originalId)).toEqual(before);
     });
 
     it("another user's placement in the same file is DENIED for us: listed read-only, never refreshed, cleared or moved", async () => {
