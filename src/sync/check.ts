@@ -148,13 +148,11 @@ async function checkOne(
   copied: boolean,
   signal?: AbortSignal,
 ): Promise<PlacementCheck> {
-  const { ctx } = engine;
-  let p = recorded;
   const base: PlacementCheck = {
-    key: p.key,
-    placementId: p.placementId,
-    reportId: p.reportId,
-    reportName: remote?.reportName ?? p.reportName,
+    key: recorded.key,
+    placementId: recorded.placementId,
+    reportId: recorded.reportId,
+    reportName: remote?.reportName ?? recorded.reportName,
     syncStatus: remote?.syncStatus ?? "UNKNOWN",
     sheetName: null,
     range: null,
@@ -164,9 +162,9 @@ async function checkOne(
     editedRows: [],
     editedRowsExact: false,
     offers: [],
-    deploymentId: p.deploymentId,
+    deploymentId: recorded.deploymentId,
   };
-  const t = placementArea(p, await s.tracked(), await s.sheets());
+  const t = placementArea(recorded, await s.tracked(), await s.sheets());
   if (!t) return { ...base, missing: true, offers: ["disconnect"] };
   const area = t.area;
   const sheet = t.sheet;
@@ -174,44 +172,9 @@ async function checkOne(
   base.range = areaA1(area);
 
   // View only (access.ts): nothing is recorded; someone who may change it corrects the address later.
-  const viewOnly = engine.viewOnly(p.deploymentId);
-  const workbookId = (await s.identity()).workbookId;
-  // A fork that did not finish for this placement: connected under this workbook's id now, where it is.
-  if (p.forkedFrom && p.placementId === null && !copied && !viewOnly) {
-    try {
-      p = await finishFork(engine, s, p, sheet, area, signal);
-      base.placementId = p.placementId;
-    } catch (e) {
-      base.problem = `It is not connected to this copy yet: ${(e as Error).message}. Cellbound tries again at the next check; a refresh connects it too.`;
-    }
-  }
-
-  // Follow moves and renames (address-only: the platform keeps the fingerprint). A copy is not
-  // corrected: its placements belong to the original until it is forked.
-  const anchorCell = cellA1(area.row, area.col);
-  const moved = anchorCell !== p.anchorCell || sheet.id !== p.sheetId;
-  const renamed = sheet.name !== p.sheetName;
-  if ((moved || renamed) && !copied && !viewOnly) {
-    if (moved) base.corrections.push(`anchor moved from ${p.anchorCell} to ${anchorCell}`);
-    if (renamed) base.corrections.push(`sheet renamed from ${p.sheetName} to ${sheet.name}`);
-    try {
-      // Only this workbook's own placement id: never the original's, set aside by an unfinished fork.
-      const placementId = ownPlacementId(p, workbookId);
-      if (placementId) {
-        const addr = platformAddress(sheet.name, { ...area, rows: p.shape.rows, cols: p.shape.cols });
-        await ctx.platform.connectWorkbook(
-          p.deploymentId,
-          p.reportId,
-          { placementId, sheetId: sheet.id, sheetName: sheet.name, addressOnly: true, ...addr },
-          signal,
-        );
-      }
-      await updatePlacement(s, p.key, (x) => ({ ...x, sheetId: sheet.id, sheetName: sheet.name, anchorCell }));
-      await s.flush(signal); // a failure to store it is this placement's problem, like the platform's
-    } catch (e) {
-      base.problem = `Could not record the new address: ${(e as Error).message}`;
-    }
-  }
+  // A copy is not corrected: its placements belong to the original until it is forked.
+  const mayRecord = !copied && !engine.viewOnly(recorded.deploymentId);
+  const p = await followAddress(engine, s, recorded, t, base, mayRecord, signal);
 
   // Hand edits, from the fingerprints (committed and pending).
   const current = await readArea(
@@ -234,7 +197,7 @@ async function checkOne(
     base.editedRowsExact = lastWritten !== undefined && base.editedRows.length > 0;
     if (!base.editedRowsExact) base.editedRows = editedRows(local, state, current, undefined);
   }
-  if (state.kind === "unrecorded" && !copied && !viewOnly) {
+  if (state.kind === "unrecorded" && mayRecord) {
     try {
       base.range = areaA1(await finishRecord(engine, s, local, sheet, area, signal));
       base.edit = "interrupted-finished";
@@ -244,6 +207,58 @@ async function checkOne(
     }
   }
   return base;
+}
+
+/**
+ * Where the placement is now, recorded (check): a fork that did not finish for it is finished where it
+ * is; a move or a sheet rename is sent address-only (the platform keeps the fingerprint) and stored.
+ * `mayRecord` false (a copy, or view only): nothing is recorded. Problems go to `base`.
+ */
+async function followAddress(
+  engine: SyncEngine,
+  s: Session,
+  recorded: LocalPlacement,
+  { area, sheet }: { area: Area; sheet: { id: string; name: string } },
+  base: PlacementCheck,
+  mayRecord: boolean,
+  signal?: AbortSignal,
+): Promise<LocalPlacement> {
+  const { ctx } = engine;
+  let p = recorded;
+  const workbookId = (await s.identity()).workbookId;
+  // A fork that did not finish for this placement: connected under this workbook's id now, where it is.
+  if (p.forkedFrom && p.placementId === null && mayRecord) {
+    try {
+      p = await finishFork(engine, s, p, sheet, area, signal);
+      base.placementId = p.placementId;
+    } catch (e) {
+      base.problem = `It is not connected to this copy yet: ${(e as Error).message}. Cellbound tries again at the next check; a refresh connects it too.`;
+    }
+  }
+  const anchorCell = cellA1(area.row, area.col);
+  const moved = anchorCell !== p.anchorCell || sheet.id !== p.sheetId;
+  const renamed = sheet.name !== p.sheetName;
+  if (!(moved || renamed) || !mayRecord) return p;
+  if (moved) base.corrections.push(`anchor moved from ${p.anchorCell} to ${anchorCell}`);
+  if (renamed) base.corrections.push(`sheet renamed from ${p.sheetName} to ${sheet.name}`);
+  try {
+    // Only this workbook's own placement id: never the original's, set aside by an unfinished fork.
+    const placementId = ownPlacementId(p, workbookId);
+    if (placementId) {
+      const addr = platformAddress(sheet.name, { ...area, rows: p.shape.rows, cols: p.shape.cols });
+      await ctx.platform.connectWorkbook(
+        p.deploymentId,
+        p.reportId,
+        { placementId, sheetId: sheet.id, sheetName: sheet.name, addressOnly: true, ...addr },
+        signal,
+      );
+    }
+    await updatePlacement(s, p.key, (x) => ({ ...x, sheetId: sheet.id, sheetName: sheet.name, anchorCell }));
+    await s.flush(signal); // a failure to store it is this placement's problem, like the platform's
+  } catch (e) {
+    base.problem = `Could not record the new address: ${(e as Error).message}`;
+  }
+  return p;
 }
 
 function editState(s: CellState): EditState {
