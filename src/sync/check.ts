@@ -9,7 +9,8 @@
 //   workbook copied (same stored id, another URL): offer to fork; a fork that did not finish for a
 //     placement (its original's id set aside) is finished: connected anew under this workbook's id.
 // home(): every page of GET /external-documents/{id}/placements merged with local tracking;
-//   DENIED placements are listed read-only with their owner and deployment; 422 → HomeLimitError.
+//   DENIED placements are listed read-only with their owner and deployment; a 422 (the workbook over
+//   the platform's limits) lists the workbook's own placements, UNLISTED, with what to do (limits.ts).
 // homeCheck(): the pane's home reload — check() and home() on ONE snapshot of the workbook (identity, state,
 //   tracking and every placement's cells: two round trips in Excel), writes queued and sent per placement.
 import { PlacementLimitError, type ExternalPlacement, type SyncStatus } from "../api/index.ts";
@@ -18,6 +19,7 @@ import type { Area, SnapshotRequest, TrackedArea } from "../host/port.ts";
 import { platformAddress, readArea, type SyncContext } from "./context.ts";
 import { findPlacementId, type HandEdits, type SyncEngine } from "./engine.ts";
 import { chunkRows, type Grid } from "./fingerprint.ts";
+import { forgetSeen, noteSeen, unlistedMessage } from "./limits.ts";
 import { leftoverAreas, mergeRuns } from "./plan.ts";
 import type { Session } from "./session.ts";
 import {
@@ -113,13 +115,17 @@ export async function check(engine: SyncEngine, o: { signal?: AbortSignal; sessi
   const identity = await s.identity();
   let remote = new Map<string, ExternalPlacement>();
   let platformProblem: string | undefined;
+  const records = await loadPlacements(s);
   try {
-    remote = new Map((await platformPlacements(ctx, identity.workbookId, o.signal)).map((p) => [p.placementId, p]));
+    const listed = await platformPlacements(ctx, identity.workbookId, o.signal);
+    remote = new Map(listed.map((p) => [p.placementId, p]));
+    noteSeen(engine, records, listed);
   } catch (e) {
     platformProblem = (e as Error).message;
+    noteSeen(engine, records, e instanceof HomeLimitError ? "over" : null);
   }
   const out: PlacementCheck[] = [];
-  for (const p of await loadPlacements(s)) {
+  for (const p of records) {
     o.signal?.throwIfAborted();
     out.push(
       await engine.exclusive(async () => {
@@ -397,6 +403,7 @@ export async function fork(engine: SyncEngine, o: { signal?: AbortSignal } = {})
     const original = await ctx.port.identity();
     const aside = new Set(await setAsideForFork(ctx.port, original.workbookId));
     const identity = await ctx.port.forkIdentity();
+    forgetSeen(engine); // the platform's list of the original is not the copy's
     const tracked = await ctx.port.tracked();
     const out: ForkOutcome = { workbookId: identity.workbookId, reconnected: {}, failed: {} };
     for (const p of await engine.placements()) {
@@ -492,7 +499,11 @@ export interface HomeEntry {
   placementId: string | null;
   /** Local key when this workbook tracks it (DENIED entries of other people may have none). */
   key: string | null;
-  access: "GRANTED" | "DENIED" | "LOCAL";
+  /**
+   * LOCAL: the platform does not list it (not recorded yet). UNLISTED: the platform refused the whole
+   * list (the workbook is over its limits): listed from the workbook's records, its platform state unknown.
+   */
+  access: "GRANTED" | "DENIED" | "LOCAL" | "UNLISTED";
   /** DENIED: never refreshed, cleared or moved by Cellbound. */
   readOnly: boolean;
   reportId: number | null;
@@ -517,14 +528,26 @@ export interface HomeData {
   workbookId: string;
   copied: boolean;
   entries: HomeEntry[];
+  /** The platform refused the list (422, over its limits): what happened and what to do; the entries are the workbook's own. */
+  platformProblem?: string;
 }
 
 export async function home(engine: SyncEngine, o: { signal?: AbortSignal; session?: Session } = {}): Promise<HomeData> {
   // The check's session when nothing of this engine wrote since it was read (homeCheck), else one read.
   const s = o.session?.current ? o.session : await engine.session(o.signal ? { signal: o.signal } : {});
   const identity = await s.identity();
-  const remote = await platformPlacements(engine.ctx, identity.workbookId, o.signal);
   const locals = await loadPlacements(s);
+  let remote: ExternalPlacement[] = [];
+  let platformProblem: string | undefined;
+  try {
+    remote = await platformPlacements(engine.ctx, identity.workbookId, o.signal);
+    noteSeen(engine, locals, remote);
+  } catch (e) {
+    if (!(e instanceof HomeLimitError)) throw e;
+    // The workbook is over the platform's limits: its own placements are listed, and what to do said.
+    noteSeen(engine, locals, "over");
+    platformProblem = unlistedMessage(locals);
+  }
   const tracked = await s.tracked();
   const nameOf = (id: number, p: LocalPlacement | undefined) =>
     engine.ctx.deploymentNames?.(id) ??
@@ -562,7 +585,7 @@ export async function home(engine: SyncEngine, o: { signal?: AbortSignal; sessio
     entries.push({
       placementId: p.placementId,
       key: p.key,
-      access: "LOCAL",
+      access: platformProblem ? "UNLISTED" : "LOCAL",
       readOnly: false,
       reportId: p.reportId,
       reportName: p.reportName,
@@ -575,7 +598,13 @@ export async function home(engine: SyncEngine, o: { signal?: AbortSignal; sessio
       ...where(p),
     });
   }
-  return { workbookName: identity.name, workbookId: identity.workbookId, copied: identity.copied, entries };
+  return {
+    workbookName: identity.name,
+    workbookId: identity.workbookId,
+    copied: identity.copied,
+    entries,
+    ...(platformProblem ? { platformProblem } : {}),
+  };
 }
 
 export type { Grid, HandEdits };

@@ -12,11 +12,13 @@
 // `pending` is also the write journal: it records the intent before the first cell is written
 // (phase "writing", the rows of the port.write under way in `inFlight`, the cells a shrink will
 // clear in `clears`) and the completion after the last (phase "written"); the record with the
-// platform then moves it to `committed`. One store, one zod schema, under STATE_KEY.
+// platform then moves it to `committed`. One store, one zod schema, under STATE_KEY. A new record is
+// refused when the workbook is at one of the platform's limits (limits.ts).
 import { z } from "zod";
 import type { ResultChecksum } from "../checksum/types.ts";
 import { parseAddress } from "../host/a1.ts";
 import { DataChangedError, type Area, type SheetPort, type SheetRef, type TrackedArea } from "../host/port.ts";
+import { holding, limitReason, PlacementLimitReached } from "./limits.ts";
 
 export const STATE_KEY = "cellbound.sync.placements.v1";
 
@@ -232,9 +234,21 @@ export async function setAsideForFork(port: SheetPort, workbookId: string): Prom
   });
 }
 
+/**
+ * Record a new placement — the first thing a placement writes. Refused (PlacementLimitReached, nothing
+ * written) when the records read show the workbook at one of the platform's limits (limits.ts, issue
+ * 36 item 6): decided once, on the records the caller read (a session's snapshot: no round trip); a
+ * co-author's record merged in later does not undo a placement already under way.
+ */
 export async function addPlacement(port: SheetPort, p: LocalPlacement): Promise<void> {
   const record = LocalPlacement.parse(p);
-  await modifyPlacements(port, (all) => ({ next: [...all.filter((x) => x.key !== p.key), record], out: undefined }));
+  let refused: string | null | undefined;
+  await modifyPlacements(port, (all) => {
+    refused ??= all.some((x) => x.key === p.key) ? null : limitReason(holding(all), { ...record, name: record.reportName });
+    if (refused) return { next: null, out: undefined };
+    return { next: [...all.filter((x) => x.key !== p.key), record], out: undefined };
+  });
+  if (refused) throw new PlacementLimitReached(refused);
 }
 
 // ---------------------------------------------------------------- classification

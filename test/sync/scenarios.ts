@@ -4,7 +4,6 @@
 // disconnect. Each starts its own platform stand-in.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  PlacementLimitError,
   createPlatformClient,
   isPlaceholderPublicId,
   type DataClient,
@@ -12,9 +11,21 @@ import {
   type PlatformClient,
   type Report,
 } from "../../src/api/index.ts";
-import { check, fork, home, HomeLimitError, keepIdentity, upsertReport, assignNewPublicId, UpsertStopped } from "../../src/sync/index.ts";
+import {
+  check,
+  factsOf,
+  fork,
+  home,
+  keepIdentity,
+  placementStatus,
+  upsertReport,
+  assignNewPublicId,
+  UpsertStopped,
+} from "../../src/sync/index.ts";
+import { unlistedLine } from "../../src/sync/status.ts";
 import type { SheetPort } from "../../src/host/port.ts";
-import { loadPlacements } from "../../src/sync/state.ts";
+import { loadPlacements, STATE_KEY } from "../../src/sync/state.ts";
+import { PlacementLimitReached } from "../../src/sync/limits.ts";
 import {
   at,
   byCustomer,
@@ -474,6 +485,79 @@ export function syncScenarios(label: string, kind: WorkbookKind): void {
       expect(await externalPlacements(env.client(), originalId)).toEqual(before);
     });
 
+    /** The workbook's records: `real` (placed) and `count` more, of `reportOf(i)` (the real one's report by default), untracked. */
+    const withRecords = async (wb: TestWorkbook, count: number, reportOf?: (i: number) => number) => {
+      const real = await loadPlacements(wb.port);
+      const more = Array.from({ length: count }, (_, i) => ({
+        ...real[0]!,
+        key: `More${i}`,
+        name: `CB_More${i}`,
+        placementId: null,
+        committed: null,
+        pending: null,
+        reportId: reportOf ? reportOf(i) : real[0]!.reportId,
+      }));
+      await wb.port.setData(STATE_KEY, { v: 1, placements: [...real, ...more] });
+    };
+    /** A data client that counts the queries sent. */
+    const countingData = () => {
+      const base = env.dataClient();
+      const data: Pick<DataClient, "fetchLoad" | "fetchSql"> & { queries: number } = {
+        queries: 0,
+        fetchLoad: (q, signal) => (data.queries++, base.fetchLoad(q, signal)),
+        fetchSql: (q, o, signal) => (data.queries++, base.fetchSql(q, o, signal)),
+      };
+      return data;
+    };
+
+    it("issue 36 item 6: a placement past the platform's 2,000 placements per workbook is refused before anything is written", async () => {
+      const wb = newBook();
+      const engine = env.engine(wb);
+      const s = wb.user.firstSheetId();
+      await placed(engine, await env.createReport(byStatus(2)), at(wb, 0, 0));
+      await withRecords(wb, 1998);
+      const id = (await wb.port.identity()).workbookId;
+      // The 2,000th is placed.
+      await placed(engine, await env.createReport(byStatus(2)), at(wb, 0, 4));
+      expect(await loadPlacements(wb.port)).toHaveLength(2000);
+      // The 2,001st is not: nothing written, nothing recorded, here or on the platform.
+      const third = await env.createReport(byStatus(2));
+      const err = await engine.place(third, { at: at(wb, 0, 8) }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PlacementLimitReached);
+      expect((err as Error).message).toBe(
+        `“${third.name}” was not placed: this workbook already holds 2,000 placements, the most the platform records for one workbook. Disconnect some before placing another.`,
+      );
+      expect(wb.user.cell(s, 0, 8)).toBe("");
+      expect(await loadPlacements(wb.port)).toHaveLength(2000);
+      expect((await wb.port.tracked()).map((t) => t.name)).toHaveLength(2);
+      expect(await externalPlacements(env.client(), id)).toHaveLength(2);
+
+      // After the home read what the workbook holds, the refusal comes before the report's data is fetched.
+      const data = countingData();
+      const pane = env.engine(wb, "analyst", { data });
+      await home(pane);
+      await expect(pane.place(third, { at: at(wb, 0, 8) })).rejects.toBeInstanceOf(PlacementLimitReached);
+      expect(data.queries).toBe(0);
+      expect(wb.user.cell(s, 0, 8)).toBe("");
+    });
+
+    it("issue 36 item 6: a new report past the platform's 500 placed reports per workbook is refused; another placement of a placed report is not", async () => {
+      const wb = newBook();
+      const engine = env.engine(wb);
+      const s = wb.user.firstSheetId();
+      const report = await env.createReport(byStatus(2));
+      await placed(engine, report, at(wb, 0, 0));
+      await withRecords(wb, 499, (i) => 900_000 + i);
+      const other = await env.createReport(byStatus(2));
+      const err = await engine.place(other, { at: at(wb, 0, 4) }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PlacementLimitReached);
+      expect((err as Error).message).toMatch(/already holds placements of 500 reports, the most the platform records for one workbook/);
+      expect(wb.user.cell(s, 0, 4)).toBe("");
+      expect(await loadPlacements(wb.port)).toHaveLength(500);
+      await placed(engine, report, at(wb, 0, 4));
+      expect(await loadPlacements(wb.port)).toHaveLength(501);
+    });
+
     it("another user's placement in the same file is DENIED for us: listed read-only, never refreshed, cleared or moved", async () => {
       const wb = newBook();
       const s = wb.user.firstSheetId();
@@ -652,13 +736,49 @@ export function platformScenarios(kind: WorkbookKind): void {
       const wb = kind("https://files.example/big.xlsx");
       await adoptId(wb, env.platform.info.externalWorkbooks.oversized);
       const engine = env.engine(wb);
-      const err = await home(engine).catch((e) => e);
-      expect(err).toBeInstanceOf(HomeLimitError);
-      expect(String(err.message)).toMatch(/500 placed reports or over 2,000 placements/);
-      expect(err.detail).toBeTruthy();
+      const h = await home(engine);
+      expect(h.entries).toEqual([]);
+      expect(h.platformProblem).toMatch(/records at most 2,000 placements and 500 placed reports for one workbook/);
       const c = await check(engine);
-      expect(c.platformProblem).toMatch(/2,000/);
-      void PlacementLimitError;
+      expect(c.platformProblem).toMatch(/500 placed reports or over 2,000 placements/);
+    });
+
+    it("issue 36 item 6: a workbook over the platform's limits keeps its home: its own placements, their state from the workbook, and what to do; placing is refused", async () => {
+      const wb = kind("https://files.example/big-home.xlsx");
+      await adoptId(wb, env.platform.info.externalWorkbooks.oversized);
+      const engine = env.engine(wb);
+      const s = wb.user.firstSheetId();
+      const a = await placed(engine, await env.createReport(byStatus(2)), { sheetId: s, row: 0, col: 0 });
+      const b = await placed(engine, await env.createReport(byStatus(3)), { sheetId: s, row: 0, col: 4 });
+      wb.user.edit(s, 1, 4, "typed");
+      const checked = await check(engine);
+      const h = await home(engine);
+      expect(h.platformProblem).toBe(
+        "The platform lists none of this workbook's placements: it records at most 2,000 placements and 500 placed reports for one workbook, and it holds more for this one. This workbook's own record has 2 placements of 2 reports: the cards below; what the platform holds of them is unknown. Disconnect placements you no longer need, then check the workbook again.",
+      );
+      expect(h.entries.map((e) => [e.key, e.access, e.range, e.syncStatus])).toEqual([
+        [a.key, "UNLISTED", a.range, "UNKNOWN"],
+        [b.key, "UNLISTED", b.range, "UNKNOWN"],
+      ]);
+      const status = (key: string) =>
+        placementStatus(
+          factsOf(
+            h.entries.find((e) => e.key === key)!,
+            checked.placements.find((c) => c.key === key),
+          ),
+        );
+      expect(status(a.key)).toMatchObject({ kind: "unknown", canRefresh: true, canDisconnect: true });
+      expect(status(a.key).lines).toEqual([unlistedLine]);
+      expect(status(b.key)).toMatchObject({ kind: "editedByHand" });
+      expect(status(b.key).lines).toEqual(["Row 2 edited by hand", unlistedLine]);
+
+      const err = await engine.place(await env.createReport(byStatus(2)), { at: { sheetId: s, row: 0, col: 8 } }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PlacementLimitReached);
+      expect((err as Error).message).toMatch(
+        /holds more than the platform records for one workbook .*Disconnect some before placing another\.$/,
+      );
+      expect(wb.user.cell(s, 0, 8)).toBe("");
+      expect(await loadPlacements(wb.port)).toHaveLength(2);
     });
 
     it("409 without code: a new publicId is chosen, said, and the upsert carries on", async () => {
