@@ -446,6 +446,8 @@ interface StatusResult {
   file: string;
   error?: string;
   workbookName?: string;
+  /** The platform refused the workbook's list (over its limits): what to do; the placements are the workbook's own. */
+  platformProblem?: string;
   placements: StatusLine[];
 }
 
@@ -459,6 +461,7 @@ async function statusOf(file: string, s: Session): Promise<StatusResult> {
   return {
     file,
     workbookName: data.workbookName,
+    ...(data.platformProblem ? { platformProblem: data.platformProblem } : {}),
     placements: data.entries.map((e) => {
       const c = e.key ? byKey.get(e.key) : undefined;
       const st = placementStatus(factsOf(e, c, s.usable));
@@ -490,7 +493,7 @@ function statusText(r: StatusResult): string {
     const detail = p.lines.length ? `\n      ${p.lines.join("\n      ")}` : "";
     return `  ${p.range ?? "(no range)"}  ${p.reportName ?? `report ${p.reportId}`} (#${p.reportId ?? "?"}), deployment ${p.deploymentName ?? p.deploymentId}: ${p.status}${who}${when}${detail}`;
   });
-  return `${r.file}\n${lines.join("\n")}\n`;
+  return `${r.file}\n${r.platformProblem ? `  ${r.platformProblem}\n` : ""}${lines.join("\n")}\n`;
 }
 
 function resultText(r: FileResult): string {

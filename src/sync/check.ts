@@ -6,9 +6,11 @@
 //   anchor moved (its name moved) or sheet renamed (same id, new name): connect-workbook with
 //     addressOnly: true, which keeps the stored fingerprint;
 //   sheet or range deleted: reported missing, with the offer to disconnect;
-//   workbook copied (same stored id, another URL): offer to fork.
+//   workbook copied (same stored id, another URL): offer to fork; a fork that did not finish for a
+//     placement (its original's id set aside) is finished: connected anew under this workbook's id.
 // home(): every page of GET /external-documents/{id}/placements merged with local tracking;
-//   DENIED placements are listed read-only with their owner and deployment; 422 → HomeLimitError.
+//   DENIED placements are listed read-only with their owner and deployment; a 422 (the workbook over
+//   the platform's limits) lists the workbook's own placements, UNLISTED, with what to do (limits.ts).
 // homeCheck(): the pane's home reload — check() and home() on ONE snapshot of the workbook (identity, state,
 //   tracking and every placement's cells: two round trips in Excel), writes queued and sent per placement.
 import { PlacementLimitError, type ExternalPlacement, type SyncStatus } from "../api/index.ts";
@@ -17,9 +19,18 @@ import type { Area, SnapshotRequest, TrackedArea } from "../host/port.ts";
 import { platformAddress, readArea, type SyncContext } from "./context.ts";
 import { cutGrid, findPlacementId, holdsOurs, type HandEdits, type SyncEngine } from "./engine.ts";
 import { chunkRows, type Grid } from "./fingerprint.ts";
+import { forgetSeen, noteSeen, unlistedMessage } from "./limits.ts";
 import { leftoverAreas, mergeRuns } from "./plan.ts";
 import type { Session } from "./session.ts";
-import { loadPlacements, placementArea, updatePlacement, type CellState, type LocalPlacement } from "./state.ts";
+import {
+  loadPlacements,
+  ownPlacementId,
+  placementArea,
+  setAsideForFork,
+  updatePlacement,
+  type CellState,
+  type LocalPlacement,
+} from "./state.ts";
 
 export type EditState = "clean" | "edited" | "interrupted-finished" | "interrupted" | "unknown";
 
@@ -104,13 +115,17 @@ export async function check(engine: SyncEngine, o: { signal?: AbortSignal; sessi
   const identity = await s.identity();
   let remote = new Map<string, ExternalPlacement>();
   let platformProblem: string | undefined;
+  const records = await loadPlacements(s);
   try {
-    remote = new Map((await platformPlacements(ctx, identity.workbookId, o.signal)).map((p) => [p.placementId, p]));
+    const listed = await platformPlacements(ctx, identity.workbookId, o.signal);
+    remote = new Map(listed.map((p) => [p.placementId, p]));
+    noteSeen(engine, records, listed);
   } catch (e) {
     platformProblem = (e as Error).message;
+    noteSeen(engine, records, e instanceof HomeLimitError ? "over" : null);
   }
   const out: PlacementCheck[] = [];
-  for (const p of await loadPlacements(s)) {
+  for (const p of records) {
     o.signal?.throwIfAborted();
     out.push(
       await engine.exclusive(async () => {
@@ -134,17 +149,16 @@ export async function check(engine: SyncEngine, o: { signal?: AbortSignal; sessi
 async function checkOne(
   engine: SyncEngine,
   s: Session,
-  p: LocalPlacement,
+  recorded: LocalPlacement,
   remote: ExternalPlacement | undefined,
   copied: boolean,
   signal?: AbortSignal,
 ): Promise<PlacementCheck> {
-  const { ctx } = engine;
   const base: PlacementCheck = {
-    key: p.key,
-    placementId: p.placementId,
-    reportId: p.reportId,
-    reportName: remote?.reportName ?? p.reportName,
+    key: recorded.key,
+    placementId: recorded.placementId,
+    reportId: recorded.reportId,
+    reportName: remote?.reportName ?? recorded.reportName,
     syncStatus: remote?.syncStatus ?? "UNKNOWN",
     sheetName: null,
     range: null,
@@ -154,41 +168,19 @@ async function checkOne(
     editedRows: [],
     editedRowsExact: false,
     offers: [],
-    deploymentId: p.deploymentId,
+    deploymentId: recorded.deploymentId,
   };
-  const t = placementArea(p, await s.tracked(), await s.sheets());
+  const t = placementArea(recorded, await s.tracked(), await s.sheets());
   if (!t) return { ...base, missing: true, offers: ["disconnect"] };
   const area = t.area;
   const sheet = t.sheet;
   base.sheetName = sheet.name;
   base.range = areaA1(area);
 
-  // Follow moves and renames (address-only: the platform keeps the fingerprint). A copy is not
-  // corrected: its placements belong to the original until it is forked.
-  const anchorCell = cellA1(area.row, area.col);
-  const moved = anchorCell !== p.anchorCell || sheet.id !== p.sheetId;
-  const renamed = sheet.name !== p.sheetName;
   // View only (access.ts): nothing is recorded; someone who may change it corrects the address later.
-  const viewOnly = engine.viewOnly(p.deploymentId);
-  if ((moved || renamed) && !copied && !viewOnly) {
-    if (moved) base.corrections.push(`anchor moved from ${p.anchorCell} to ${anchorCell}`);
-    if (renamed) base.corrections.push(`sheet renamed from ${p.sheetName} to ${sheet.name}`);
-    try {
-      if (p.placementId) {
-        const addr = platformAddress(sheet.name, { ...area, rows: p.shape.rows, cols: p.shape.cols });
-        await ctx.platform.connectWorkbook(
-          p.deploymentId,
-          p.reportId,
-          { placementId: p.placementId, sheetId: sheet.id, sheetName: sheet.name, addressOnly: true, ...addr },
-          signal,
-        );
-      }
-      await updatePlacement(s, p.key, (x) => ({ ...x, sheetId: sheet.id, sheetName: sheet.name, anchorCell }));
-      await s.flush(signal); // a failure to store it is this placement's problem, like the platform's
-    } catch (e) {
-      base.problem = `Could not record the new address: ${(e as Error).message}`;
-    }
-  }
+  // A copy is not corrected: its placements belong to the original until it is forked.
+  const mayRecord = !copied && !engine.viewOnly(recorded.deploymentId);
+  const p = await followAddress(engine, s, recorded, t, base, mayRecord, signal);
 
   // Hand edits, from the fingerprints (committed and pending).
   const current = await readArea(
@@ -211,7 +203,7 @@ async function checkOne(
     base.editedRowsExact = lastWritten !== undefined && base.editedRows.length > 0;
     if (!base.editedRowsExact) base.editedRows = editedRows(local, state, current, undefined);
   }
-  if (state.kind === "unrecorded" && !copied && !viewOnly) {
+  if (state.kind === "unrecorded" && mayRecord) {
     try {
       base.range = areaA1(await finishRecord(engine, s, local, sheet, area, current, signal));
       base.edit = "interrupted-finished";
@@ -221,6 +213,58 @@ async function checkOne(
     }
   }
   return base;
+}
+
+/**
+ * Where the placement is now, recorded (check): a fork that did not finish for it is finished where it
+ * is; a move or a sheet rename is sent address-only (the platform keeps the fingerprint) and stored.
+ * `mayRecord` false (a copy, or view only): nothing is recorded. Problems go to `base`.
+ */
+async function followAddress(
+  engine: SyncEngine,
+  s: Session,
+  recorded: LocalPlacement,
+  { area, sheet }: { area: Area; sheet: { id: string; name: string } },
+  base: PlacementCheck,
+  mayRecord: boolean,
+  signal?: AbortSignal,
+): Promise<LocalPlacement> {
+  const { ctx } = engine;
+  let p = recorded;
+  const workbookId = (await s.identity()).workbookId;
+  // A fork that did not finish for this placement: connected under this workbook's id now, where it is.
+  if (p.forkedFrom && p.placementId === null && mayRecord) {
+    try {
+      p = await finishFork(engine, s, p, sheet, area, signal);
+      base.placementId = p.placementId;
+    } catch (e) {
+      base.problem = `It is not connected to this copy yet: ${(e as Error).message}. Cellbound tries again at the next check; a refresh connects it too.`;
+    }
+  }
+  const anchorCell = cellA1(area.row, area.col);
+  const moved = anchorCell !== p.anchorCell || sheet.id !== p.sheetId;
+  const renamed = sheet.name !== p.sheetName;
+  if (!(moved || renamed) || !mayRecord) return p;
+  if (moved) base.corrections.push(`anchor moved from ${p.anchorCell} to ${anchorCell}`);
+  if (renamed) base.corrections.push(`sheet renamed from ${p.sheetName} to ${sheet.name}`);
+  try {
+    // Only this workbook's own placement id: never the original's, set aside by an unfinished fork.
+    const placementId = ownPlacementId(p, workbookId);
+    if (placementId) {
+      const addr = platformAddress(sheet.name, { ...area, rows: p.shape.rows, cols: p.shape.cols });
+      await ctx.platform.connectWorkbook(
+        p.deploymentId,
+        p.reportId,
+        { placementId, sheetId: sheet.id, sheetName: sheet.name, addressOnly: true, ...addr },
+        signal,
+      );
+    }
+    await updatePlacement(s, p.key, (x) => ({ ...x, sheetId: sheet.id, sheetName: sheet.name, anchorCell }));
+    await s.flush(signal); // a failure to store it is this placement's problem, like the platform's
+  } catch (e) {
+    base.problem = `Could not record the new address: ${(e as Error).message}`;
+  }
+  return p;
 }
 
 function editState(s: CellState): EditState {
@@ -293,7 +337,7 @@ async function finishRecord(
   await s.flush(signal); // cleared before the platform records the result
   const addr = platformAddress(sheet.name, full);
   const identity = await s.identity();
-  let placementId = p.placementId;
+  let placementId = ownPlacementId(p, identity.workbookId);
   if (placementId) {
     await ctx.platform.refreshReport(
       p.deploymentId,
@@ -354,50 +398,105 @@ export async function keepIdentity(engine: SyncEngine): Promise<void> {
 /**
  * Give a copied workbook its own id and connect its placements anew under it. The original
  * workbook's placements on the platform are left untouched (no placementId is sent).
+ *
+ * All or nothing per placement, and resumable (issue 36, item 5): first every placement id is set
+ * aside as the original's (one store write), then the copy gets its new id, then each placement is
+ * connected and takes its own id. One whose connect fails keeps no placement id (the original's
+ * stays aside, never sent from here); the copy's next check or refresh connects it.
  */
 export async function fork(engine: SyncEngine, o: { signal?: AbortSignal } = {}): Promise<ForkOutcome> {
   const { ctx } = engine;
   return engine.exclusive(async () => {
+    const original = await ctx.port.identity();
+    const aside = new Set(await setAsideForFork(ctx.port, original.workbookId));
     const identity = await ctx.port.forkIdentity();
+    forgetSeen(engine); // the platform's list of the original is not the copy's
     const tracked = await ctx.port.tracked();
     const out: ForkOutcome = { workbookId: identity.workbookId, reconnected: {}, failed: {} };
     for (const p of await engine.placements()) {
       const t = byName(tracked, p.name);
-      if (!t?.area || !t.sheet || !p.committed) {
-        out.failed[p.key] = !p.committed ? "It was never fully recorded." : "Its cells are missing.";
+      if (!aside.has(p.key) || !p.committed) {
+        out.failed[p.key] = "It was never fully recorded.";
         continue;
       }
+      if (!t?.area || !t.sheet) {
+        out.failed[p.key] = "Its cells are missing.";
+        continue;
+      }
+      const sheet = t.sheet;
       try {
-        const addr = platformAddress(t.sheet.name, t.area);
-        const report = await ctx.platform.connectWorkbook(
-          p.deploymentId,
-          p.reportId,
-          {
-            externalWorkbookId: identity.workbookId,
-            sheetId: t.sheet.id,
-            sheetName: t.sheet.name,
-            workbookName: identity.name,
-            host: ctx.port.host,
-            resultChecksum: p.committed,
-            ...addr,
-          },
-          o.signal,
-        );
-        const placementId = findPlacementId(report, identity.workbookId, t.sheet.id, addr.anchorCell);
-        await updatePlacement(ctx.port, p.key, (x) => ({
-          ...x,
-          placementId,
-          sheetId: t.sheet!.id,
-          sheetName: t.sheet!.name,
-          anchorCell: addr.anchorCell,
-        }));
+        const placementId = await connectInCopy(engine, p, identity, sheet, t.area, o.signal);
+        await updatePlacement(ctx.port, p.key, (x) => ({ ...x, ...ownAddress(placementId, sheet, t.area!) }));
         out.reconnected[p.key] = placementId;
       } catch (e) {
-        out.failed[p.key] = (e as Error).message;
+        out.failed[p.key] =
+          `“${p.reportName ?? "A report"}” at ${sheet.name}!${areaA1(t.area)} is not connected to this copy yet: ${(e as Error).message}. ` +
+          "Cellbound connects it at the next check of this workbook; a refresh connects it too.";
       }
     }
     return out;
   }, o.signal);
+}
+
+/**
+ * connect-workbook of a copy's placement under the copy's own workbook id, with the fingerprint last
+ * recorded: a new placement on the platform (no placementId is sent: the original's stays as it is).
+ */
+async function connectInCopy(
+  engine: SyncEngine,
+  p: LocalPlacement,
+  identity: { workbookId: string; name: string },
+  sheet: { id: string; name: string },
+  area: Area,
+  signal?: AbortSignal,
+): Promise<string> {
+  const { ctx } = engine;
+  if (!p.committed) throw new Error("It was never fully recorded.");
+  const addr = platformAddress(sheet.name, area);
+  const report = await ctx.platform.connectWorkbook(
+    p.deploymentId,
+    p.reportId,
+    {
+      externalWorkbookId: identity.workbookId,
+      sheetId: sheet.id,
+      sheetName: sheet.name,
+      workbookName: identity.name,
+      host: ctx.port.host,
+      resultChecksum: p.committed,
+      ...addr,
+    },
+    signal,
+  );
+  return findPlacementId(report, identity.workbookId, sheet.id, addr.anchorCell);
+}
+
+/** The record's fields once it has its own placement id at `area` (the fork is finished for it). */
+function ownAddress(placementId: string, sheet: { id: string; name: string }, area: Area): Partial<LocalPlacement> {
+  return { placementId, forkedFrom: null, sheetId: sheet.id, sheetName: sheet.name, anchorCell: cellA1(area.row, area.col) };
+}
+
+/**
+ * Finish a fork for one placement (check): connect it under this workbook's id where it is now. When
+ * this workbook kept the id its placement id was set aside under (an interrupted fork, then "the same
+ * file, renamed or moved"), that id is its own again: nothing is sent.
+ */
+async function finishFork(
+  engine: SyncEngine,
+  s: Session,
+  p: LocalPlacement,
+  sheet: { id: string; name: string },
+  area: Area,
+  signal?: AbortSignal,
+): Promise<LocalPlacement> {
+  const identity = await s.identity();
+  const at = { ...area, rows: p.shape.rows, cols: p.shape.cols };
+  const placementId =
+    p.forkedFrom?.workbookId === identity.workbookId
+      ? p.forkedFrom.placementId
+      : await connectInCopy(engine, p, identity, sheet, at, signal);
+  const next = await updatePlacement(s, p.key, (x) => ({ ...x, ...ownAddress(placementId, sheet, at) }));
+  await s.flush(signal); // stored here, so that a failure is this placement's problem
+  return next ?? p;
 }
 
 // ---------------------------------------------------------------- home
@@ -407,7 +506,11 @@ export interface HomeEntry {
   placementId: string | null;
   /** Local key when this workbook tracks it (DENIED entries of other people may have none). */
   key: string | null;
-  access: "GRANTED" | "DENIED" | "LOCAL";
+  /**
+   * LOCAL: the platform does not list it (not recorded yet). UNLISTED: the platform refused the whole
+   * list (the workbook is over its limits): listed from the workbook's records, its platform state unknown.
+   */
+  access: "GRANTED" | "DENIED" | "LOCAL" | "UNLISTED";
   /** DENIED: never refreshed, cleared or moved by Cellbound. */
   readOnly: boolean;
   reportId: number | null;
@@ -432,14 +535,26 @@ export interface HomeData {
   workbookId: string;
   copied: boolean;
   entries: HomeEntry[];
+  /** The platform refused the list (422, over its limits): what happened and what to do; the entries are the workbook's own. */
+  platformProblem?: string;
 }
 
 export async function home(engine: SyncEngine, o: { signal?: AbortSignal; session?: Session } = {}): Promise<HomeData> {
   // The check's session when nothing of this engine wrote since it was read (homeCheck), else one read.
   const s = o.session?.current ? o.session : await engine.session(o.signal ? { signal: o.signal } : {});
   const identity = await s.identity();
-  const remote = await platformPlacements(engine.ctx, identity.workbookId, o.signal);
   const locals = await loadPlacements(s);
+  let remote: ExternalPlacement[] = [];
+  let platformProblem: string | undefined;
+  try {
+    remote = await platformPlacements(engine.ctx, identity.workbookId, o.signal);
+    noteSeen(engine, locals, remote);
+  } catch (e) {
+    if (!(e instanceof HomeLimitError)) throw e;
+    // The workbook is over the platform's limits: its own placements are listed, and what to do said.
+    noteSeen(engine, locals, "over");
+    platformProblem = unlistedMessage(locals);
+  }
   const tracked = await s.tracked();
   const nameOf = (id: number, p: LocalPlacement | undefined) =>
     engine.ctx.deploymentNames?.(id) ??
@@ -477,7 +592,7 @@ export async function home(engine: SyncEngine, o: { signal?: AbortSignal; sessio
     entries.push({
       placementId: p.placementId,
       key: p.key,
-      access: "LOCAL",
+      access: platformProblem ? "UNLISTED" : "LOCAL",
       readOnly: false,
       reportId: p.reportId,
       reportName: p.reportName,
@@ -490,7 +605,13 @@ export async function home(engine: SyncEngine, o: { signal?: AbortSignal; sessio
       ...where(p),
     });
   }
-  return { workbookName: identity.name, workbookId: identity.workbookId, copied: identity.copied, entries };
+  return {
+    workbookName: identity.name,
+    workbookId: identity.workbookId,
+    copied: identity.copied,
+    entries,
+    ...(platformProblem ? { platformProblem } : {}),
+  };
 }
 
 export type { Grid, HandEdits };

@@ -60,6 +60,7 @@ import {
   type Shape,
 } from "./plan.ts";
 import { refuseToWrite } from "./obstacles.ts";
+import { refuseOverLimits } from "./limits.ts";
 import { NotRefreshed, runQueue, type QueueProgress } from "./queue.ts";
 import { MAX_PLACED_ROWS, prepareReport, runReport, streamReport, type ReportStream, type RowCut, type RunOutput } from "./run-report.ts";
 import { describeChange, noAccessPrefix } from "./status.ts";
@@ -242,6 +243,8 @@ export class SyncEngine {
     const at = o.at ?? (await port.selection()).area;
     if (this.viewOnly(this.ctx.deploymentId))
       throw new ViewOnly("You can view reports in this deployment but not place them — ask an admin for the editor role.");
+    // The platform's limits per workbook, from what was last seen of it (nothing is read; limits.ts).
+    refuseOverLimits(this, { deploymentId: this.ctx.deploymentId, reportId: report.id, name: report.name });
     // A large flat report arrives in pages: its first rows are written while the others arrive (issue 20 §2).
     const stream = await streamReport(this.ctx.data, report, this.ctx.filterDefaults, o.signal);
     if (stream?.more) {

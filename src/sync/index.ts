@@ -23,10 +23,12 @@
 //                  made, missing, copied → fork; finishes a write whose cells all landed)
 //   placementStatus(facts) → the one status of a placement (badge, lines); describeChange(stats).
 //   SyncContext: deploymentName / deploymentNames / dataFor(deploymentId) for several deployments.
-//   fork(engine)   → ForkOutcome   (copied workbook: new workbook id, placements re-connected)
+//   fork(engine)   → ForkOutcome   (copied workbook: new workbook id, placements re-connected; one the
+//                                   platform did not take is connected by the copy's next check or refresh)
 //   keepIdentity(engine)           (not a copy: the same file renamed or moved; records its new URL)
 //   home(engine)   → HomeData      (all platform placements of the workbook + local; DENIED read-only;
-//                                   throws HomeLimitError on 422)
+//                                   on 422 the workbook's own, UNLISTED, and platformProblem: limits.ts)
+//   PlacementLimitReached: place refused a placement past the platform's limits per workbook (limits.ts)
 //   homeCheck(engine) → { checked, data }: the pane's home reload, check and home on one snapshot
 //   upsertReport / assignNewPublicId / UpsertStopped — upsert semantics (409 causes).
 //   layout / runReport / totalsQuery — the pure layout and query pieces (preview, builder).
@@ -57,6 +59,7 @@ export type {
   PreparedRefresh,
 } from "./engine.ts";
 export { check, fork, home, homeCheck, HomeLimitError, keepIdentity } from "./check.ts";
+export { PlacementLimitReached } from "./limits.ts";
 export type { CheckReport, PlacementCheck, EditState, ForkOutcome, HomeData, HomeEntry } from "./check.ts";
 export { upsertReport, assignNewPublicId, UpsertStopped } from "./upsert.ts";
 export type { UpsertOutcome } from "./upsert.ts";

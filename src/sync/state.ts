@@ -12,11 +12,13 @@
 // `pending` is also the write journal: it records the intent before the first cell is written
 // (phase "writing", the rows of the port.write under way in `inFlight`, the cells a shrink will
 // clear in `clears`) and the completion after the last (phase "written"); the record with the
-// platform then moves it to `committed`. One store, one zod schema, under STATE_KEY.
+// platform then moves it to `committed`. One store, one zod schema, under STATE_KEY. A new record is
+// refused when the workbook is at one of the platform's limits (limits.ts).
 import { z } from "zod";
 import type { ResultChecksum } from "../checksum/types.ts";
 import { parseAddress } from "../host/a1.ts";
 import { DataChangedError, type Area, type SheetPort, type SheetRef, type TrackedArea } from "../host/port.ts";
+import { holding, limitReason, PlacementLimitReached } from "./limits.ts";
 
 export const STATE_KEY = "cellbound.sync.placements.v1";
 
@@ -83,6 +85,13 @@ export const LocalPlacement = z.looseObject({
   /** The deployment's name when placed (cards name it); the id is what refresh uses. */
   deploymentName: z.string().max(200).nullable().optional(),
   placementId: z.string().nullable(),
+  /**
+   * A fork not finished for this placement (issue 36, item 5): the copy has its own workbook id, but
+   * the platform has not recorded this placement under it yet. `placementId` is null meanwhile; the
+   * original workbook's placement id is kept here with that workbook's id, and is never sent from
+   * another workbook (ownPlacementId). The copy's check or refresh connects it anew. Absent: none.
+   */
+  forkedFrom: z.object({ workbookId: z.string(), placementId: z.string() }).nullable().optional(),
   sheetId: z.string(),
   sheetName: z.string(),
   anchorCell: z.string(),
@@ -150,7 +159,7 @@ export function placementArea(
 ): { area: Area; sheet: SheetRef } | null {
   const t = tracked.find((x) => x.name.toLowerCase() === p.name.toLowerCase());
   if (t) return t.area && t.sheet ? { area: t.area, sheet: t.sheet } : null;
-  if (p.placementId !== null || p.pending === null) return null;
+  if (p.placementId !== null || p.forkedFrom || p.pending === null) return null;
   const sheet = sheets.find((x) => x.id === p.sheetId);
   if (!sheet) return null;
   const a = parseAddress(p.anchorCell);
@@ -207,9 +216,49 @@ export async function updatePlacement(
   });
 }
 
+/**
+ * The placement id to send to the platform for `p` from the workbook `workbookId`: a placement id is
+ * only ever used with the workbook it was recorded under. null when there is none yet, or when it is
+ * the original's, set aside by a fork that has not finished for it (issue 36, item 5).
+ */
+export function ownPlacementId(p: LocalPlacement, workbookId: string): string | null {
+  const aside = p.forkedFrom;
+  if (aside && aside.placementId === p.placementId && aside.workbookId !== workbookId) return null;
+  return p.placementId;
+}
+
+/**
+ * A fork's first step, before the copy gets its new id (one store write): every placement id is set
+ * aside as the original workbook's (`forkedFrom`), so that no interruption leaves the copy holding
+ * another workbook's placement id. Returns the keys set aside (with those set aside by an earlier fork).
+ */
+export async function setAsideForFork(port: SheetPort, workbookId: string): Promise<string[]> {
+  return modifyPlacements(port, (all) => {
+    const next = all.map((p) =>
+      p.placementId === null
+        ? p
+        : LocalPlacement.parse({ ...p, placementId: null, forkedFrom: { workbookId, placementId: p.placementId } }),
+    );
+    const keys = next.filter((p) => p.placementId === null && p.forkedFrom).map((p) => p.key);
+    return { next: all.some((p) => p.placementId !== null) ? next : null, out: keys };
+  });
+}
+
+/**
+ * Record a new placement — the first thing a placement writes. Refused (PlacementLimitReached, nothing
+ * written) when the records read show the workbook at one of the platform's limits (limits.ts, issue
+ * 36 item 6): decided once, on the records the caller read (a session's snapshot: no round trip); a
+ * co-author's record merged in later does not undo a placement already under way.
+ */
 export async function addPlacement(port: SheetPort, p: LocalPlacement): Promise<void> {
   const record = LocalPlacement.parse(p);
-  await modifyPlacements(port, (all) => ({ next: [...all.filter((x) => x.key !== p.key), record], out: undefined }));
+  let refused: string | null | undefined;
+  await modifyPlacements(port, (all) => {
+    refused ??= all.some((x) => x.key === p.key) ? null : limitReason(holding(all), { ...record, name: record.reportName });
+    if (refused) return { next: null, out: undefined };
+    return { next: [...all.filter((x) => x.key !== p.key), record], out: undefined };
+  });
+  if (refused) throw new PlacementLimitReached(refused);
 }
 
 // ---------------------------------------------------------------- classification

@@ -216,6 +216,13 @@ export function describeError(e: unknown): HumanError {
   if (name === "ViewOnly")
     return { title: "View only", detail: messageOf(e), next: "Ask the report's owner or an admin if it needs refreshing." };
   if (name === "NoAccess") return { title: "No access", detail: messageOf(e), next: "Ask the report's owner or an admin for access." };
+  // issue 36 (6): the platform's limits per workbook (src/sync/limits.ts); the message names the limit.
+  if (name === "PlacementLimitReached")
+    return {
+      title: "Not placed: this workbook is at the platform's limit",
+      detail: messageOf(e),
+      next: "Disconnect placements you no longer need on the Workbook tab, then place it again.",
+    };
   if (/Overwrite|NotEmpty|WouldOverwrite/i.test(tag)) {
     return { title: "The target cells are not empty", detail: messageOf(e), next: "Choose another cell, or confirm to overwrite them." };
   }

@@ -56,6 +56,11 @@ export interface HomeData {
   /** Same stored workbook id but another document URL. */
   copied: boolean;
   placements: PlacementView[];
+  /**
+   * The platform refused the workbook's list (over its limits): what happened and what to do. The cards
+   * are then the workbook's own placements, their platform state unknown.
+   */
+  platformProblem?: string;
 }
 
 export interface CellDiff {

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDataClient, createDeploymentTokenManager } from "../../src/api/index.ts";
 import { openWorkbookOps } from "../../src/taskpane/live/engine.ts";
 import { statusOfView } from "../../src/taskpane/live/status.ts";
+import { describeError } from "../../src/taskpane/errors.ts";
+import { unlistedLine } from "../../src/sync/status.ts";
 import { byStatus, memoryWorkbook, startEnv, type Env } from "../sync/support.ts";
 
 describe("live workbook operations", () => {
@@ -53,6 +55,34 @@ describe("live workbook operations", () => {
     const all = await blind.refreshAll({ signal: new AbortController().signal, onProgress: () => {} });
     expect(all.done).toBe(0);
     expect(statusOfView(seen, all.rows[card.id])).toMatchObject({ kind: "noAccess" });
+  });
+
+  it("issue 36 item 6: a workbook over the platform's limits: the home lists its own cards with their state from the workbook, and Place is refused in words", async () => {
+    const wb = memoryWorkbook("https://files.example/live-over.xlsx");
+    (wb.port as unknown as { wb: { workbookId: string | null } }).wb.workbookId = env.platform.info.externalWorkbooks.oversized;
+    const ops = await openWorkbookOps({ client: env.client(), data: env.dataClient(), deploymentId: env.deploymentId, port: wb.port });
+    const sheetId = wb.user.firstSheetId();
+    await wb.port.select({ sheetId, row: 0, col: 0, rows: 1, cols: 1 });
+    const placed = await ops.place((await env.createReport(byStatus(2))).id, { confirmed: false });
+    if (placed.kind !== "placed") throw new Error(JSON.stringify(placed));
+    wb.user.edit(sheetId, 1, 0, "typed");
+
+    const home = await ops.home();
+    expect(home.platformProblem).toMatch(
+      /^The platform lists none of this workbook's placements: .* Disconnect placements you no longer need/,
+    );
+    expect(home.placements.map((p) => [p.id, p.range])).toEqual([[placed.placementId, placed.range]]);
+    const st = statusOfView(home.placements[0]!, undefined);
+    expect(st).toMatchObject({ kind: "editedByHand", canRefresh: true, canDisconnect: true });
+    expect(st.lines).toEqual(["Row 2 edited by hand", unlistedLine]);
+
+    await wb.port.select({ sheetId, row: 0, col: 6, rows: 1, cols: 1 });
+    const err = await ops.place((await env.createReport(byStatus(2))).id, { confirmed: false }).catch((e: unknown) => e);
+    expect(describeError(err)).toMatchObject({
+      title: "Not placed: this workbook is at the platform's limit",
+      detail: expect.stringMatching(/holds more than the platform records for one workbook/),
+    });
+    expect(wb.user.cell(sheetId, 0, 6)).toBe("");
   });
 
   it("a viewer's card is View only, naming the owner: no Refresh, no Disconnect, and Refresh all skips it without counting it", async () => {

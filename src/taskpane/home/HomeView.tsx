@@ -206,6 +206,12 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
           </button>
         </div>
       )}
+      {home?.platformProblem && (
+        <div class="cb-message cb-message-warning" role="status">
+          <strong>The platform does not list this workbook's placements</strong>
+          <p>{home.platformProblem}</p>
+        </div>
+      )}
       {prompt && <EditBanner store={store} prompt={prompt} />}
       {(store.homeLoading.value && !home) || slowCheck ? (
         <BusyLine

@@ -153,6 +153,7 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
         workbookName: data.workbookName,
         copied: data.copied,
         placements: data.entries.map((e) => toView(e, e.key ? byKey.get(e.key) : undefined, names)),
+        ...(data.platformProblem ? { platformProblem: data.platformProblem } : {}),
       };
     },
     async place(reportId, o) {

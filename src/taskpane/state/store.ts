@@ -461,7 +461,7 @@ export class PaneStore {
             tone: "warning",
             title: "This copy is now a separate workbook, with problems",
             detail: out.failed.join(" "),
-            next: "Refresh the placements listed, or place them again.",
+            next: "Cellbound connects them to this copy at its next check of the workbook; refresh them to connect them now.",
           }
         : {
             tone: "success",
