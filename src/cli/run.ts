@@ -1,6 +1,7 @@
 // `cellbound` — place, refresh and show placements in .xlsx files nobody has open, with the add-in's
 // own engine (src/sync) over the file port (src/host/xlsx). runCli is the whole program, testable in
 // process; main.ts only wires it to the process.
+import { existsSync } from "node:fs";
 import {
   ApiError,
   createDataClient,
@@ -16,6 +17,7 @@ import { XlsxError } from "../host/xlsx/errors.ts";
 import { XlsxPort } from "../host/xlsx/port.ts";
 import { check, factsOf, home, placementStatus, SyncEngine, type StatusKind, type SyncContext } from "../sync/index.ts";
 import { credentialsFrom, parseCommand, USAGE, UsageError, type Command, type Credentials } from "./args.ts";
+import { sheetNameProblem } from "./sheet-name.ts";
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -366,15 +368,28 @@ async function placeInto(cmd: Extract<Command, { kind: "place" }>, s: Session): 
   let at: ReturnType<typeof parseAddress>;
   try {
     at = parseAddress(cmd.at);
-  } catch {
-    return { file: cmd.file, error: `--at ${JSON.stringify(cmd.at)} is not a cell such as "Sheet1!B2"`, placements: [] };
+  } catch (e) {
+    const blank = /^empty sheet name/.test((e as Error).message);
+    return {
+      file: cmd.file,
+      error: blank
+        ? sheetNameRefused(cmd.at, "", sheetNameProblem("")!)
+        : `--at ${JSON.stringify(cmd.at)} is not a cell such as "Sheet1!B2"`,
+      placements: [],
+    };
   }
+  const exists = existsSync(cmd.file);
   const port = openFile(cmd.file, at.sheet ?? "Sheet1");
   if (typeof port === "string") return { file: cmd.file, error: port, placements: [] };
   const result: FileResult = { file: cmd.file, placements: [] };
   const sheets = await port.sheets();
-  const sheet =
-    at.sheet === null ? sheets[0]! : (sheets.find((x) => x.name.toLowerCase() === at.sheet!.toLowerCase()) ?? port.wb.addSheet(at.sheet));
+  const found = at.sheet === null ? sheets[0] : exists ? sheets.find((x) => x.name.toLowerCase() === at.sheet!.toLowerCase()) : undefined;
+  if (!found && at.sheet !== null) {
+    // The sheet would be added (or the new workbook named after it): only under a name Excel accepts.
+    const problem = sheetNameProblem(at.sheet);
+    if (problem) return { file: cmd.file, error: sheetNameRefused(cmd.at, at.sheet, problem), placements: [] };
+  }
+  const sheet = found ?? (exists ? port.wb.addSheet(at.sheet!) : sheets[0]!);
   let report: Report | undefined;
   try {
     for await (const r of s.platform.iterateReports(s.deployment.id)) {
@@ -426,6 +441,10 @@ async function placeInto(cmd: Extract<Command, { kind: "place" }>, s: Session): 
   }
   save(port, result);
   return result;
+}
+
+function sheetNameRefused(at: string, name: string, problem: string): string {
+  return `--at ${JSON.stringify(at)}: Excel does not allow the sheet name “${name}”: ${problem}. Nothing was written.`;
 }
 
 function failed(report: Report | null, reason: string): PlacementResult {
