@@ -34,7 +34,8 @@ export function parseCommand(argv: readonly string[]): Command {
       `${secret.split("=")[0]} is not an option: the API key is read from CELLBOUND_API_KEY only, never the command line.`,
     );
   const [verb, ...rest] = argv;
-  if (verb === undefined || verb === "help" || verb === "--help" || verb === "-h") return { kind: "help" };
+  if (verb === undefined) throw new UsageError("no command given");
+  if (verb === "help" || verb === "--help" || verb === "-h") return { kind: "help" };
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({

@@ -38,6 +38,10 @@ export interface PlacementResult {
   cellsWritten: number;
   editedCells: string[];
   reason: string | null;
+  /** Text only: the owner of a report you cannot open (named when nothing else names it). */
+  owner?: string | null;
+  /** Text only: how to name a report whose name and id are unknown (e.g. `report 12` as asked for). */
+  asked?: string;
 }
 
 export interface FileResult {
@@ -288,19 +292,23 @@ async function refreshFile(
     progress(`placements list unavailable (${(e as Error).message})`);
   }
   const denied = new Set(entries.filter((e) => e.access === "DENIED" && e.key).map((e) => e.key));
+  const locals = await engine.placements();
   for (const e of entries.filter((x) => x.access === "DENIED")) {
-    const owner = e.owner?.name ?? e.owner?.email ?? "someone else";
+    const owner = ownerOf(e.owner);
+    // The platform does not name a report you cannot open; the file's own record may.
+    const local = locals.find((p) => p.key === e.key);
     result.placements.push({
       range: e.sheetName && e.range ? `${quoteSheetName(e.sheetName)}!${e.range}` : e.range,
-      reportId: e.reportId,
-      reportName: e.reportName,
+      reportId: e.reportId ?? local?.reportId ?? null,
+      reportName: e.reportName ?? local?.reportName ?? null,
       outcome: "not-refreshed",
       cellsWritten: 0,
       editedCells: [],
-      reason: `No access: placed by ${owner}; Cellbound does not touch these cells.`,
+      reason: `No access: placed by ${owner ?? "someone else"}; Cellbound does not touch these cells.`,
+      owner,
     });
   }
-  for (const p of await engine.placements()) {
+  for (const p of locals) {
     if (denied.has(p.key)) continue;
     progress(`refreshing ${p.reportName ?? `report ${p.reportId}`}`);
     const base = {
@@ -399,11 +407,14 @@ async function placeInto(cmd: Extract<Command, { kind: "place" }>, s: Session): 
       }
     }
   } catch (e) {
-    result.placements.push(failed(null, reasonOf(e)));
+    result.placements.push({ ...failed(null, reasonOf(e)), asked: `report ${cmd.report}` });
     return result;
   }
   if (!report) {
-    result.placements.push(failed(null, `No report ${cmd.report} in deployment ${s.deployment.name} that this key can read.`));
+    result.placements.push({
+      ...failed(null, `No report ${cmd.report} in deployment ${s.deployment.name} that this key can read.`),
+      asked: `report ${cmd.report}`,
+    });
     return result;
   }
   const engine = engineFor(port, s, false);
@@ -421,18 +432,20 @@ async function placeInto(cmd: Extract<Command, { kind: "place" }>, s: Session): 
     } else if (out.kind === "wouldOverwrite") {
       result.placements.push({
         ...base,
-        range: `${quoteSheetName(sheet.name)}!${out.target}`,
+        range: onSheet(sheet.name, out.target),
         outcome: "edited",
         editedCells: out.addresses,
         reason: `The target holds ${out.count} value${out.count === 1 ? "" : "s"} that are not this placement's; nothing was written. Choose another cell or clear them.`,
       });
       return result;
     } else {
+      // The pane's words (store.ts: "There is a report in the way").
+      const target = onSheet(sheet.name, out.target);
       result.placements.push({
         ...base,
-        range: null,
+        range: target,
         outcome: "edited",
-        reason: `The target overlaps ${out.placements.length === 1 ? "another placement" : `${out.placements.length} placements`}; nothing was written.`,
+        reason: `Placing it at ${target} would overlap ${listed(out.placements.map(quotedWhere))}; nothing was written. Select an empty cell away from other reports and place it again.`,
       });
       return result;
     }
@@ -441,6 +454,39 @@ async function placeInto(cmd: Extract<Command, { kind: "place" }>, s: Session): 
   }
   save(port, result);
   return result;
+}
+
+/** "Sheet 2!B1:D4" as the engine words a target → 'Sheet 2'!B1:D4 (the sheet named once, quoted as in a formula). */
+function onSheet(sheetName: string, target: string): string {
+  return `${quoteSheetName(sheetName)}!${target.slice(target.lastIndexOf("!") + 1)}`;
+}
+
+/** “Sales” at Sheet 2!A1:B4 → “Sales” at 'Sheet 2'!A1:B4. */
+function quotedWhere(label: string): string {
+  return label.replace(/ at (.+)!([A-Z]+\d+(?::[A-Z]+\d+)?)$/, (_m, sheet: string, area: string) => ` at ${quoteSheetName(sheet)}!${area}`);
+}
+
+/** a · a and b · a, b and c */
+function listed(items: readonly string[]): string {
+  return items.length <= 2 ? items.join(" and ") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
+
+function ownerOf(owner: { name: string | null; email: string | null } | null | undefined): string | null {
+  return owner?.name ?? owner?.email ?? null;
+}
+
+/**
+ * How a placement's report is named in text: its name, else its id, else what was asked for; a report
+ * you cannot open and know nothing of is "a report you cannot open (owner …)" (the pane: "Report you cannot open").
+ */
+function reportLabel(
+  p: { reportName: string | null; reportId: number | null; owner?: string | null; asked?: string },
+  withId: boolean,
+): string {
+  if (p.reportName) return withId && p.reportId !== null ? `${p.reportName} (#${p.reportId})` : p.reportName;
+  if (p.reportId !== null) return `report #${p.reportId}`;
+  if (p.asked) return p.asked;
+  return `a report you cannot open${p.owner ? ` (owner ${p.owner})` : ""}`;
 }
 
 function sheetNameRefused(at: string, name: string, problem: string): string {
@@ -485,8 +531,9 @@ async function statusOf(file: string, s: Session): Promise<StatusResult> {
       const range = c?.range ?? e.range;
       return {
         range: sheetName && range ? `${quoteSheetName(sheetName)}!${range}` : range,
-        reportId: e.reportId,
-        reportName: e.reportName,
+        // The platform does not name a report you cannot open; the file's own record may.
+        reportId: e.reportId ?? c?.reportId ?? null,
+        reportName: e.reportName ?? c?.reportName ?? null,
         deploymentId: e.deploymentId,
         deploymentName: s.usable.get(e.deploymentId) ?? e.deploymentName,
         status: STATUS_WORDS[st.kind],
@@ -504,10 +551,13 @@ function statusText(r: StatusResult): string {
   if (r.error) return `${r.error}\n`;
   if (r.placements.length === 0) return `${r.file}: no placements\n`;
   const lines = r.placements.map((p) => {
-    const who = p.status === "no access" && p.owner ? ` (owner: ${p.owner.name ?? p.owner.email})` : "";
+    const owner = ownerOf(p.owner);
+    const known = p.reportName !== null || p.reportId !== null;
+    const who = p.status === "no access" && owner && known ? ` (owner: ${owner})` : "";
     const when = p.refreshedAt ? `, refreshed ${p.refreshedAt}` : "";
     const detail = p.lines.length ? `\n      ${p.lines.join("\n      ")}` : "";
-    return `  ${p.range ?? "(no range)"}  ${p.reportName ?? `report ${p.reportId}`} (#${p.reportId ?? "?"}), deployment ${p.deploymentName ?? p.deploymentId}: ${p.status}${who}${when}${detail}`;
+    const report = reportLabel({ reportName: p.reportName, reportId: p.reportId, owner }, true);
+    return `  ${p.range ?? "(no range)"}  ${report}, deployment ${p.deploymentName ?? p.deploymentId}: ${p.status}${who}${when}${detail}`;
   });
   return `${r.file}\n${lines.join("\n")}\n`;
 }
@@ -521,7 +571,8 @@ function resultText(r: FileResult): string {
         : "";
     const why = p.reason ? ` — ${p.reason}` : "";
     const cells = p.outcome === "refreshed" || p.outcome === "placed" ? ` (${p.cellsWritten} cells written)` : "";
-    return `  ${p.range ?? "(no range)"}  ${p.reportName ?? `report ${p.reportId}`}: ${p.outcome}${cells}${what}${why}`;
+    const report = reportLabel(p, p.outcome === "not-refreshed" && p.owner !== undefined);
+    return `  ${p.range ?? "(no range)"}  ${report}: ${p.outcome}${cells}${what}${why}`;
   });
   return `${r.file}${r.saved ? " (saved)" : ""}\n${lines.join("\n") || "  no placements"}\n`;
 }

@@ -2,8 +2,10 @@
 // (issue 36 item 9, issue 35 §4) — against the platform stand-in, files in a temporary folder.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { XlsxPort } from "../../src/host/xlsx/port.ts";
+import { platformAddress } from "../../src/sync/context.ts";
+import { fingerprintGrid } from "../../src/sync/fingerprint.ts";
 import { tempDir } from "../host/xlsx/support.ts";
-import { byStatus, startCliEnv, type CliEnv } from "./support.ts";
+import { byCustomer, byStatus, startCliEnv, type CliEnv } from "./support.ts";
 
 let env: CliEnv;
 const tmp = tempDir("cb-cli-words-");
@@ -74,5 +76,117 @@ describe("issue 36 item 9: sheet names Excel refuses are refused before anything
     const added = await env.cli(["place", file, "--report", String(report.id), "--at", `'${ok.replace(/'/g, "''")}'!A1`, "--json"]);
     expect(added.code).toBe(0);
     expect(XlsxPort.open(file).wb.sheets.map((s) => s.name)).toEqual(["Sheet1", ok]);
+  });
+});
+
+describe("issue 35 §4: what the command line says", () => {
+  it("issue 35 §4: no arguments is a usage error (exit 2, the usage on stderr); help is not", async () => {
+    const none = await env.cli([]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/^cellbound: no command given/);
+    expect(none.stderr).toContain("Usage:");
+    expect(none.stdout).toBe("");
+    const help = await env.cli(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("Usage:");
+  });
+
+  it("issue 35 §4: a placement you cannot open is named as far as the file knows it, else as a report you cannot open with its owner", async () => {
+    const theirs = await env.createReport(byStatus(2), "outsider");
+    const other = await env.createReport(byStatus(3), "outsider");
+    const mine = await env.createReport(byStatus(2));
+    const file = tmp.file("denied.xlsx");
+    expect((await env.cli(["place", file, "--report", String(theirs.id), "--at", "Sheet1!A1"], "outsider")).code).toBe(0);
+    expect((await env.cli(["place", file, "--report", String(mine.id), "--at", "Sheet1!E1"])).code).toBe(0);
+    // A placement the platform lists for this workbook that the file does not hold (placed into a copy).
+    const wbId = XlsxPort.open(file).wb.workbookId!;
+    const grid = [
+      ["Status", "Count"],
+      ["a", 1],
+      ["b", 2],
+      ["c", 3],
+    ];
+    await env.client("outsider").connectWorkbook(env.deploymentId, other.id, {
+      externalWorkbookId: wbId,
+      sheetId: "xlsx-7",
+      sheetName: "Elsewhere",
+      workbookName: "denied.xlsx",
+      host: "SHEETS_DESKTOP",
+      resultChecksum: await fingerprintGrid(grid),
+      ...platformAddress("Elsewhere", { sheetId: "xlsx-7", row: 0, col: 0, rows: 4, cols: 2 }),
+    });
+
+    const text = await env.cli(["refresh", file]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).not.toMatch(/null|#\?/);
+    expect(text.stdout).toMatch(
+      new RegExp(`Sheet1!A1:B\\d+ {2}${theirs.name} \\(#${theirs.id}\\): not-refreshed — No access: placed by Oscar Outsider`),
+    );
+    expect(text.stdout).toMatch(/Elsewhere!A1:B4 {2}a report you cannot open \(owner Oscar Outsider\): not-refreshed/);
+    const json = await env.cli(["refresh", file, "--json"]);
+    const denied = json.json().files[0]!.placements.filter((p) => p.outcome === "not-refreshed");
+    expect(denied.map((p) => [p.range, p.reportId, p.reportName]).sort()).toEqual(
+      [
+        [expect.stringMatching(/^Sheet1!A1:B\d+$/), theirs.id, theirs.name],
+        ["Elsewhere!A1:B4", null, null],
+      ].sort(),
+    );
+
+    const status = await env.cli(["status", file]);
+    expect(status.code).toBe(0);
+    expect(status.stdout).not.toMatch(/null|#\?/);
+    expect(status.stdout).toMatch(
+      new RegExp(`Sheet1!A1:B\\d+ {2}${theirs.name} \\(#${theirs.id}\\), deployment .*: no access \\(owner: Oscar Outsider\\)`),
+    );
+    expect(status.stdout).toMatch(/Elsewhere!A1:B4 {2}a report you cannot open \(owner Oscar Outsider\), deployment .*: no access/);
+    const statusJson = JSON.parse((await env.cli(["status", file, "--json"])).stdout) as {
+      files: Array<{ placements: Array<{ reportId: number | null; reportName: string | null; status: string }> }>;
+    };
+    expect(statusJson.files[0]!.placements.find((p) => p.reportId === theirs.id)).toMatchObject({
+      reportName: theirs.name,
+      status: "no access",
+    });
+  });
+
+  it("issue 35 §4: occupied target cells are named once with their sheet (not plain!plain!A1:D37)", async () => {
+    const report = await env.createReport(byStatus(3));
+    const file = tmp.file("occupied.xlsx");
+    expect((await env.cli(["place", file, "--report", String(report.id), "--at", "plain!A1"])).code).toBe(0);
+    const first = XlsxPort.open(file);
+    first.wb.userEdit(first.wb.sheets[0]!.id, 2, 5, "my note"); // F3
+    first.save();
+    const out = await env.cli(["place", file, "--report", String(report.id), "--at", "plain!E2"]);
+    expect(out.code).toBe(3);
+    expect(out.stdout).not.toMatch(/plain!plain!/);
+    expect(out.stdout).toMatch(/^ {2}plain!E2:F\d+ {2}Report \d+: edited F3 — The target holds 1 value/m);
+    const json = await env.cli(["place", file, "--report", String(report.id), "--at", "plain!E2", "--json"]);
+    expect(json.json().files[0]!.placements[0]!.range).toMatch(/^plain!E2:F\d+$/);
+  });
+
+  it("issue 35 §4: a target over other placements names the report, the range and each placement in the way", async () => {
+    const a = await env.createReport(byStatus(3));
+    const b = await env.createReport(byStatus(3));
+    const wide = await env.createReport(byCustomer(3)); // three columns
+    const file = tmp.file("collides.xlsx");
+    expect((await env.cli(["place", file, "--report", String(a.id), "--at", "'My sheet'!A1"])).code).toBe(0);
+    expect((await env.cli(["place", file, "--report", String(b.id), "--at", "'My sheet'!D1"])).code).toBe(0);
+    const same = untouched(file);
+    const out = await env.cli(["place", file, "--report", String(wide.id), "--at", "'My sheet'!B1"]);
+    expect(out.code).toBe(3);
+    expect(out.stdout).not.toContain("(no range)");
+    expect(out.stdout).toMatch(
+      new RegExp(
+        `^ {2}'My sheet'!B1:D4 {2}${wide.name}: edited — Placing it at 'My sheet'!B1:D4 would overlap “${a.name}” at 'My sheet'!A1:B\\d+ and “${b.name}” at 'My sheet'!D1:E\\d+; nothing was written\\. Select an empty cell away from other reports and place it again\\.$`,
+        "m",
+      ),
+    );
+    const json = (await env.cli(["place", file, "--report", String(wide.id), "--at", "'My sheet'!B1", "--json"])).json();
+    expect(json.files[0]!.placements[0]).toMatchObject({
+      range: "'My sheet'!B1:D4",
+      reportId: wide.id,
+      reportName: wide.name,
+      outcome: "edited",
+    });
+    same();
   });
 });
