@@ -3,13 +3,18 @@ import { parseArgs } from "node:util";
 
 export const USAGE = `Usage:
   cellbound place <book.xlsx> --report <id or publicId> --at "<Sheet>!<A1>" [--deployment <id>] [--json]
-  cellbound refresh <book.xlsx>… [--overwrite-edits] [--dry-run] [--json] [--concurrency <n>]
+  cellbound refresh <book.xlsx or folder>… [--overwrite-edits] [--dry-run] [--json] [--concurrency <n>]
+                    [--shard <i>/<n> | --shard-count <n>]
   cellbound status <book.xlsx>… [--json]
 
 Credentials come from the environment only:
   CELLBOUND_PLATFORM_URL   the platform's address (required)
   CELLBOUND_API_KEY        an API key (required)
   CELLBOUND_DATA_URL       the data API's address (default: <platform>/cubejs-api)
+
+Sharding: --shard i/n takes shard i (1…n) of the workbooks, by a hash of each one's path below the
+folder named (or its name); --shard-count n takes shard JOB_COMPLETION_INDEX+1 of n (a Kubernetes
+Indexed Job sets JOB_COMPLETION_INDEX, 0…n-1).
 
 Exit codes: 0 all refreshed or unchanged · 3 some left because of hand edits or occupied cells ·
 1 some not refreshed for another reason (no access, platform error) · 2 usage, credentials or a file
@@ -22,7 +27,16 @@ export class UsageError extends Error {
 export type Command =
   | { kind: "help" }
   | { kind: "place"; file: string; report: string; at: string; deployment: number | null; json: boolean }
-  | { kind: "refresh"; files: string[]; overwriteEdits: boolean; dryRun: boolean; json: boolean; concurrency: number }
+  | {
+      kind: "refresh";
+      files: string[];
+      overwriteEdits: boolean;
+      dryRun: boolean;
+      json: boolean;
+      concurrency: number;
+      /** `--shard i/n`; with `--shard-count n` the index is null (JOB_COMPLETION_INDEX + 1). */
+      shard: { index: number | null; count: number } | null;
+    }
   | { kind: "status"; files: string[]; json: boolean };
 
 const SECRET_FLAGS = /^--(api-?key|key|token|password|secret)(=|$)/i;
@@ -50,6 +64,8 @@ export function parseCommand(argv: readonly string[]): Command {
         "overwrite-edits": { type: "boolean", default: false },
         "dry-run": { type: "boolean", default: false },
         concurrency: { type: "string" },
+        shard: { type: "string" },
+        "shard-count": { type: "string" },
       },
     });
   } catch (e) {
@@ -77,11 +93,19 @@ export function parseCommand(argv: readonly string[]): Command {
       return { kind: "place", file: files[0]!, report: v.report, at: v.at, deployment, json };
     }
     case "refresh": {
-      only(["overwrite-edits", "dry-run", "json", "concurrency"]);
-      if (files.length === 0) throw new UsageError("refresh needs at least one workbook");
+      only(["overwrite-edits", "dry-run", "json", "concurrency", "shard", "shard-count"]);
+      if (files.length === 0) throw new UsageError("refresh needs at least one workbook or folder");
       const concurrency = v.concurrency === undefined ? 4 : Number(v.concurrency);
       if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new UsageError("--concurrency must be 1–64");
-      return { kind: "refresh", files, overwriteEdits: v["overwrite-edits"] === true, dryRun: v["dry-run"] === true, json, concurrency };
+      return {
+        kind: "refresh",
+        files,
+        overwriteEdits: v["overwrite-edits"] === true,
+        dryRun: v["dry-run"] === true,
+        json,
+        concurrency,
+        shard: shardOption(v.shard, v["shard-count"]),
+      };
     }
     case "status":
       only(["json"]);
@@ -90,6 +114,40 @@ export function parseCommand(argv: readonly string[]): Command {
     default:
       throw new UsageError(`unknown command ${JSON.stringify(verb)}`);
   }
+}
+
+const MAX_SHARDS = 100_000;
+
+function shardOption(shard: unknown, count: unknown): { index: number | null; count: number } | null {
+  if (shard !== undefined && count !== undefined) throw new UsageError("give --shard i/n or --shard-count n, not both");
+  if (typeof shard === "string") {
+    const m = /^(\d+)\/(\d+)$/.exec(shard.trim());
+    const i = Number(m?.[1]),
+      n = Number(m?.[2]);
+    if (!m || n < 1 || n > MAX_SHARDS || i < 1 || i > n)
+      throw new UsageError(`--shard takes i/n with 1 ≤ i ≤ n (e.g. --shard 2/4), not ${JSON.stringify(shard)}`);
+    return { index: i, count: n };
+  }
+  if (typeof count === "string") {
+    const n = Number(count);
+    if (!/^\d+$/.test(count.trim()) || n < 1 || n > MAX_SHARDS)
+      throw new UsageError(`--shard-count takes the number of shards (1–${MAX_SHARDS}), not ${JSON.stringify(count)}`);
+    return { index: null, count: n };
+  }
+  return null;
+}
+
+/** The shard of a run with --shard-count: JOB_COMPLETION_INDEX (0…n-1, a Kubernetes Indexed Job's) + 1. */
+export function shardFromEnv(count: number, env: Readonly<Record<string, string | undefined>>): number {
+  const raw = env.JOB_COMPLETION_INDEX?.trim();
+  const index = Number(raw);
+  if (!raw || !/^\d+$/.test(raw) || index >= count)
+    throw new UsageError(
+      raw
+        ? `JOB_COMPLETION_INDEX is ${JSON.stringify(raw)}: with --shard-count ${count} it must be 0–${count - 1}`
+        : `--shard-count needs JOB_COMPLETION_INDEX (set by a Kubernetes Indexed Job, 0–${count - 1}); elsewhere use --shard i/n`,
+    );
+  return index + 1;
 }
 
 export interface Credentials {

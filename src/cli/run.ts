@@ -16,7 +16,8 @@ import { areaA1, parseAddress, quoteSheetName } from "../host/a1.ts";
 import { XlsxError } from "../host/xlsx/errors.ts";
 import { XlsxPort } from "../host/xlsx/port.ts";
 import { check, factsOf, home, placementStatus, SyncEngine, type StatusKind, type SyncContext } from "../sync/index.ts";
-import { credentialsFrom, parseCommand, USAGE, UsageError, type Command, type Credentials } from "./args.ts";
+import { credentialsFrom, parseCommand, shardFromEnv, USAGE, UsageError, type Command, type Credentials } from "./args.ts";
+import { inShard, listWorkbooks } from "./shard.ts";
 import { sheetNameProblem } from "./sheet-name.ts";
 
 export interface CliIo {
@@ -92,6 +93,7 @@ const STATUS_WORDS: Record<StatusKind, StatusLine["status"]> = {
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let cmd: Command;
   let creds: Credentials;
+  let listing: Listing | null = null;
   try {
     cmd = parseCommand(argv);
     if (cmd.kind === "help") {
@@ -99,6 +101,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return 0;
     }
     creds = credentialsFrom(io.env);
+    if (cmd.kind === "refresh") listing = listingOf(cmd, io.env);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     io.stderr(`cellbound: ${e.message}\n\n${USAGE}\n`);
@@ -133,21 +136,45 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       })),
     ];
   else {
+    const files = listing!.files;
     let done = 0;
-    progress?.show(`Refreshing ${cmd.files.length} workbook${cmd.files.length === 1 ? "" : "s"}…`);
-    results = await pool(cmd.files, cmd.concurrency, async (f) => {
-      const r = await refreshFile(f, cmd, session, (what) => progress?.show(`[${done}/${cmd.files.length}] ${f}: ${what}`)).catch(
+    progress?.show(`Refreshing ${files.length} workbook${files.length === 1 ? "" : "s"}…`);
+    results = await pool(files, cmd.concurrency, async (f) => {
+      const r = await refreshFile(f, cmd, session, (what) => progress?.show(`[${done}/${files.length}] ${f}: ${what}`)).catch(
         (e: unknown): FileResult => ({ file: f, error: `${f}: ${(e as Error).message}; the file is as it was`, placements: [] }),
       );
       done++;
-      progress?.show(`[${done}/${cmd.files.length}] ${f}: done`);
+      progress?.show(`[${done}/${files.length}] ${f}: done`);
       return r;
     });
   }
   progress?.end();
-  if (cmd.json) io.stdout(`${JSON.stringify({ files: results.map(ordered) })}\n`);
-  else io.stdout(results.map(resultText).join(""));
+  const shard = listing?.shard;
+  if (cmd.json) io.stdout(`${JSON.stringify({ ...(shard ? { shard } : {}), files: results.map(ordered) })}\n`);
+  else io.stdout((shard ? `${shardText(shard)}\n` : "") + results.map(resultText).join(""));
   return exitCode(results);
+}
+
+interface Listing {
+  files: string[];
+  /** With --shard / --shard-count: which shard, and how many of the workbooks listed it took. */
+  shard: { index: number; count: number; workbooks: number; of: number } | null;
+}
+
+/** The workbooks a refresh takes: folders expanded, then its shard's (shard.ts). */
+function listingOf(cmd: Extract<Command, { kind: "refresh" }>, env: CliIo["env"]): Listing {
+  const shard = cmd.shard && { index: cmd.shard.index ?? shardFromEnv(cmd.shard.count, env), count: cmd.shard.count };
+  const listed = listWorkbooks(cmd.files);
+  if (listed.length === 0) throw new UsageError(`no workbooks (.xlsx, .xlsm) in ${cmd.files.join(", ")}`);
+  const chosen = inShard(listed, shard);
+  return {
+    files: chosen.map((l) => l.file),
+    shard: shard ? { index: shard.index, count: shard.count, workbooks: chosen.length, of: listed.length } : null,
+  };
+}
+
+function shardText(s: NonNullable<Listing["shard"]>): string {
+  return `Shard ${s.index} of ${s.count}: ${s.workbooks} of ${s.of} workbook${s.of === 1 ? "" : "s"}`;
 }
 
 /** The --json shape, fields in the documented order. */
