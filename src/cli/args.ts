@@ -6,6 +6,8 @@ export const USAGE = `Usage:
   cellbound refresh <book.xlsx or folder>… [--overwrite-edits] [--dry-run] [--json] [--concurrency <n>]
                     [--shard <i>/<n> | --shard-count <n>]
   cellbound status <book.xlsx>… [--json]
+Each also takes --timeout <seconds> (the whole run ends by then) and --ignore-lock (a workbook whose
+Excel owner file ~$<name> is beside it is rewritten anyway: for when Excel is known not to have it open).
 
 Credentials come from the environment only:
   CELLBOUND_PLATFORM_URL   the platform's address (required)
@@ -17,27 +19,36 @@ folder named (or its name); --shard-count n takes shard JOB_COMPLETION_INDEX+1 o
 Indexed Job sets JOB_COMPLETION_INDEX, 0…n-1).
 
 Exit codes: 0 all refreshed or unchanged · 3 some left because of hand edits or occupied cells ·
-1 some not refreshed for another reason (no access, platform error) · 2 usage, credentials or a file
-that cannot be read.`;
+1 some not refreshed, not recorded or not tried for another reason (no access, platform error or
+timeout) · 2 usage, credentials, or a file that cannot be read or rewritten (read-only, open in Excel,
+another cellbound run writing it, a failed save).`;
 
 export class UsageError extends Error {
   override name = "UsageError";
 }
 
+/** Options every command takes. */
+export interface Common {
+  json: boolean;
+  /** --timeout: the whole run ends within this many seconds; null: no bound of its own. */
+  timeout: number | null;
+  /** --ignore-lock: Excel's owner file does not stop a rewrite. */
+  ignoreLock: boolean;
+}
+
 export type Command =
   | { kind: "help" }
-  | { kind: "place"; file: string; report: string; at: string; deployment: number | null; json: boolean }
-  | {
+  | ({ kind: "place"; file: string; report: string; at: string; deployment: number | null } & Common)
+  | ({
       kind: "refresh";
       files: string[];
       overwriteEdits: boolean;
       dryRun: boolean;
-      json: boolean;
       concurrency: number;
       /** `--shard i/n`; with `--shard-count n` the index is null (JOB_COMPLETION_INDEX + 1). */
       shard: { index: number | null; count: number } | null;
-    }
-  | { kind: "status"; files: string[]; json: boolean };
+    } & Common)
+  | ({ kind: "status"; files: string[] } & Common);
 
 const SECRET_FLAGS = /^--(api-?key|key|token|password|secret)(=|$)/i;
 
@@ -66,6 +77,8 @@ export function parseCommand(argv: readonly string[]): Command {
         concurrency: { type: "string" },
         shard: { type: "string" },
         "shard-count": { type: "string" },
+        timeout: { type: "string" },
+        "ignore-lock": { type: "boolean", default: false },
       },
     });
   } catch (e) {
@@ -73,14 +86,15 @@ export function parseCommand(argv: readonly string[]): Command {
   }
   const v = parsed.values as Record<string, string | boolean | undefined>;
   const files = parsed.positionals;
-  const json = v.json === true;
+  const common: Common = { json: v.json === true, timeout: timeoutOption(v.timeout), ignoreLock: v["ignore-lock"] === true };
   const only = (allowed: string[]) => {
-    const extra = Object.keys(v).filter((k) => v[k] !== undefined && v[k] !== false && !allowed.includes(k));
+    const all = [...allowed, "json", "timeout", "ignore-lock"];
+    const extra = Object.keys(v).filter((k) => v[k] !== undefined && v[k] !== false && !all.includes(k));
     if (extra.length) throw new UsageError(`${verb} does not take --${extra[0]}`);
   };
   switch (verb) {
     case "place": {
-      only(["report", "at", "deployment", "json"]);
+      only(["report", "at", "deployment"]);
       if (files.length !== 1) throw new UsageError("place takes exactly one workbook");
       if (typeof v.report !== "string" || v.report === "") throw new UsageError("place needs --report <id or publicId>");
       if (typeof v.at !== "string" || v.at === "") throw new UsageError('place needs --at "<Sheet>!<A1>"');
@@ -90,10 +104,10 @@ export function parseCommand(argv: readonly string[]): Command {
         if (!Number.isInteger(deployment) || deployment <= 0)
           throw new UsageError(`--deployment must be a deployment id, not ${String(v.deployment)}`);
       }
-      return { kind: "place", file: files[0]!, report: v.report, at: v.at, deployment, json };
+      return { kind: "place", file: files[0]!, report: v.report, at: v.at, deployment, ...common };
     }
     case "refresh": {
-      only(["overwrite-edits", "dry-run", "json", "concurrency", "shard", "shard-count"]);
+      only(["overwrite-edits", "dry-run", "concurrency", "shard", "shard-count"]);
       if (files.length === 0) throw new UsageError("refresh needs at least one workbook or folder");
       const concurrency = v.concurrency === undefined ? 4 : Number(v.concurrency);
       if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new UsageError("--concurrency must be 1–64");
@@ -102,18 +116,26 @@ export function parseCommand(argv: readonly string[]): Command {
         files,
         overwriteEdits: v["overwrite-edits"] === true,
         dryRun: v["dry-run"] === true,
-        json,
         concurrency,
         shard: shardOption(v.shard, v["shard-count"]),
+        ...common,
       };
     }
     case "status":
-      only(["json"]);
+      only([]);
       if (files.length === 0) throw new UsageError("status needs at least one workbook");
-      return { kind: "status", files, json };
+      return { kind: "status", files, ...common };
     default:
       throw new UsageError(`unknown command ${JSON.stringify(verb)}`);
   }
+}
+
+function timeoutOption(raw: unknown): number | null {
+  if (raw === undefined) return null;
+  const n = Number(raw);
+  if (typeof raw !== "string" || !/^\d+(\.\d+)?$/.test(raw.trim()) || !(n > 0) || n > 7 * 24 * 3600)
+    throw new UsageError(`--timeout takes a number of seconds (up to a week), not ${JSON.stringify(raw)}`);
+  return n;
 }
 
 const MAX_SHARDS = 100_000;

@@ -1,6 +1,9 @@
 // What `cellbound` says: sheet names Excel refuses, usage, reports you cannot open, targets in the way
 // (issue 36 item 9, issue 35 §4) — against the platform stand-in, files in a temporary folder.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
+import path from "node:path";
+import { messageOf, networkProblem } from "../../src/cli/net.ts";
 import { XlsxPort } from "../../src/host/xlsx/port.ts";
 import { platformAddress } from "../../src/sync/context.ts";
 import { fingerprintGrid } from "../../src/sync/fingerprint.ts";
@@ -174,12 +177,13 @@ describe("issue 35 §4: what the command line says", () => {
     const out = await env.cli(["place", file, "--report", String(wide.id), "--at", "'My sheet'!B1"]);
     expect(out.code).toBe(3);
     expect(out.stdout).not.toContain("(no range)");
-    expect(out.stdout).toMatch(
-      new RegExp(
-        `^ {2}'My sheet'!B1:D4 {2}${wide.name}: edited — Placing it at 'My sheet'!B1:D4 would overlap “${a.name}” at 'My sheet'!A1:B\\d+ and “${b.name}” at 'My sheet'!D1:E\\d+; nothing was written\\. Select an empty cell away from other reports and place it again\\.$`,
-        "m",
-      ),
-    );
+    const line =
+      /^ {2}'My sheet'!B1:D4 {2}(.+): edited — Placing it at 'My sheet'!B1:D4 would overlap (.+) and (.+); nothing was written\. Select an empty cell away from other reports and place it again\.$/m.exec(
+        out.stdout,
+      );
+    expect(line, out.stdout).not.toBeNull();
+    expect(line![1]).toBe(wide.name);
+    expect([line![2], line![3]].sort()).toEqual([`“${a.name}” at 'My sheet'!A1:B4`, `“${b.name}” at 'My sheet'!D1:E4`].sort());
     const json = (await env.cli(["place", file, "--report", String(wide.id), "--at", "'My sheet'!B1", "--json"])).json();
     expect(json.files[0]!.placements[0]).toMatchObject({
       range: "'My sheet'!B1:D4",
@@ -188,5 +192,97 @@ describe("issue 35 §4: what the command line says", () => {
       outcome: "edited",
     });
     same();
+  });
+});
+
+describe("issue 35 §5: messages", () => {
+  const fast = { retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 20 } };
+
+  it("issue 35 §5: --json prints one JSON object for usage and sign-in errors too", async () => {
+    const usage = await env.cli(["refresh", "--json"]);
+    expect(usage.code).toBe(2);
+    expect(usage.json()).toEqual({ error: "refresh needs at least one workbook or folder", files: [] });
+    expect(usage.stderr).toContain("Usage:");
+    const unknown = await env.cli(["frobnicate", "--json"]);
+    expect(unknown.json()).toEqual({ error: 'unknown command "frobnicate"', files: [] });
+    const signIn = await env.cli(["status", tmp.file("x.xlsx"), "--json"], "analyst", {
+      env: { CELLBOUND_API_KEY: "not-a-key" },
+      api: fast,
+    });
+    expect(signIn.code).toBe(2);
+    expect(signIn.stdout.trim().split("\n")).toHaveLength(1);
+    expect(signIn.json().error).toMatch(/^cannot sign in to http:\/\/127\.0\.0\.1:\d+: /);
+    expect(signIn.stdout).not.toContain("not-a-key");
+  });
+
+  it("issue 35 §5: in text, a file's error goes to stderr with its whole path (two Book.xlsx in two folders told apart)", async () => {
+    const report = await env.createReport(byStatus(2));
+    const good = tmp.file("north/Book.xlsx");
+    const bad = tmp.file("south/Book.xlsx");
+    mkdirSync(path.dirname(good), { recursive: true });
+    mkdirSync(path.dirname(bad), { recursive: true });
+    expect((await env.cli(["place", good, "--report", String(report.id), "--at", "Sheet1!A1"])).code).toBe(0);
+    writeFileSync(bad, "just text");
+    const out = await env.cli(["refresh", good, bad]);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toBe(`cellbound: ${path.resolve(bad)}: it is not an .xlsx/.xlsm workbook (not a zip package)\n`);
+    expect(out.stdout).toMatch(
+      new RegExp(`^${good.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\n {2}Sheet1!A1:B3 {2}Report \\d+: unchanged\n$`),
+    );
+  });
+
+  it("issue 35 §5: refused connections, DNS and TLS each say which, not 'fetch failed'", async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, "127.0.0.1", () => {
+        const port = (s.address() as AddressInfo).port;
+        s.close(() => resolve(port));
+      });
+    });
+    const tls = env.platform.info.baseUrl.replace(/^http:/, "https:");
+    const cases: Array<[string, RegExp]> = [
+      [`http://127.0.0.1:${closed}`, new RegExp(`connection refused: nothing is listening at 127\\.0\\.0\\.1:${closed}`)],
+      ["http://no-such-host.invalid", /DNS: the name no-such-host\.invalid (was not found|could not be looked up)/],
+      [tls, /TLS: the server does not speak TLS there \(an http:\/\/ address given as https:\/\/\?\)/],
+    ];
+    for (const [url, said] of cases) {
+      const out = await env.cli(["status", tmp.file("x.xlsx")], "analyst", { env: { CELLBOUND_PLATFORM_URL: url }, api: fast });
+      expect(out.code, url).toBe(1);
+      expect(out.stderr, url).toMatch(said);
+      expect(out.stderr, url).not.toMatch(/fetch failed/);
+    }
+  });
+
+  it("issue 35 §5: certificate problems are named (expired, self-signed, another name), with the way to trust a company authority", () => {
+    const failed = (code: string, message = "x") => new TypeError("fetch failed", { cause: Object.assign(new Error(message), { code }) });
+    expect(networkProblem(failed("CERT_HAS_EXPIRED"))).toBe("TLS: the server's certificate has expired");
+    expect(networkProblem(failed("DEPTH_ZERO_SELF_SIGNED_CERT"))).toMatch(
+      /^TLS: the server's certificate is self-signed.*NODE_EXTRA_CA_CERTS/,
+    );
+    expect(networkProblem(failed("UNABLE_TO_GET_ISSUER_CERT_LOCALLY"))).toMatch(
+      /not signed by an authority this machine trusts.*NODE_EXTRA_CA_CERTS/,
+    );
+    expect(networkProblem(failed("ERR_TLS_CERT_ALTNAME_INVALID"))).toBe("TLS: the server's certificate is for another name");
+    expect(networkProblem(failed("ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE", "sslv3 alert handshake failure"))).toBe(
+      "TLS: the secure connection failed (sslv3 alert handshake failure)",
+    );
+    expect(messageOf(new Error("GET /api/v1/deployments: fetch failed", { cause: failed("ECONNRESET") }))).toBe(
+      "GET /api/v1/deployments: the connection was reset by the server or a proxy",
+    );
+    expect(networkProblem(new Error("GET …: 500 Internal Server Error"))).toBeNull();
+  });
+
+  it("issue 35 §5: the same workbook named twice, or through a link, is worked on once", async () => {
+    const report = await env.createReport(byStatus(2));
+    const file = tmp.file("twice/Book.xlsx");
+    mkdirSync(path.dirname(file), { recursive: true });
+    expect((await env.cli(["place", file, "--report", String(report.id), "--at", "Sheet1!A1"])).code).toBe(0);
+    const link = tmp.file("twice/Same book.xlsx");
+    symlinkSync(file, link);
+    const out = await env.cli(["refresh", file, file, link, "--json"]);
+    expect(out.code, out.stdout).toBe(0);
+    expect(out.json().files.map((f) => f.file)).toEqual([file]);
+    const status = await env.cli(["status", link, file, "--json"]);
+    expect(status.code).toBe(0);
+    expect(status.json().files.map((f) => f.file)).toEqual([link]);
   });
 });
