@@ -10,7 +10,14 @@
 // When the platform refuses the list, the home keeps listing the workbook's own placements with a
 // message that says what to do (check.ts home()).
 import { LIMITS, type ExternalPlacement } from "../api/index.ts";
-import type { LocalPlacement } from "./state.ts";
+
+/** What the limits count of a placement record (a LocalPlacement of state.ts has these). */
+export interface PlacementRecord {
+  key: string;
+  placementId: string | null;
+  deploymentId: number;
+  reportId: number;
+}
 
 /** A placement refused because the workbook is at one of the platform's limits; the message says which and what to do. */
 export class PlacementLimitReached extends Error {
@@ -31,7 +38,7 @@ export interface Holding {
 const reportKey = (deploymentId: number, reportId: number) => `${deploymentId}:${reportId}`;
 
 /** The union of the workbook's records and the platform's list of it (a placement in both counts once). */
-export function holding(records: readonly LocalPlacement[], listed: readonly ExternalPlacement[] = []): Holding {
+export function holding(records: readonly PlacementRecord[], listed: readonly ExternalPlacement[] = []): Holding {
   const h: Holding = { placements: new Set(), reports: new Set() };
   for (const p of records) {
     h.placements.add(p.placementId ? `p:${p.placementId}` : `k:${p.key}`);
@@ -74,7 +81,7 @@ export function overLimitReason(name: string | null): string {
  * The home's message when the platform refused the workbook's list (422): what happened, what the
  * cards are, and how many to disconnect when the workbook's own records say.
  */
-export function unlistedMessage(records: readonly LocalPlacement[]): string {
+export function unlistedMessage(records: readonly PlacementRecord[]): string {
   const h = holding(records);
   const overPlacements = h.placements.size - LIMITS.placementsMax;
   const overReports = h.reports.size - LIMITS.placedExplorationsMax;
@@ -94,14 +101,14 @@ export function unlistedMessage(records: readonly LocalPlacement[]): string {
 
 /** What an engine last learnt of its workbook: its records and the platform's list ("over": refused, 422; null: unknown). */
 interface Seen {
-  records: readonly LocalPlacement[];
+  records: readonly PlacementRecord[];
   listed: readonly ExternalPlacement[] | "over" | null;
 }
 
 const seen = new WeakMap<object, Seen>();
 
 /** A check or the home read the workbook's records and the platform's list of it (check.ts). */
-export function noteSeen(engine: object, records: readonly LocalPlacement[], listed: Seen["listed"]): void {
+export function noteSeen(engine: object, records: readonly PlacementRecord[], listed: Seen["listed"]): void {
   seen.set(engine, { records, listed });
 }
 
