@@ -80,7 +80,7 @@ export function App({ store, loadDiagnostics }: AppProps) {
           )
         )}
         {store.user.value && (
-          <button type="button" class="cb-btn cb-small" onClick={() => void store.signOut()}>
+          <button type="button" class="cb-btn cb-small" disabled={store.stopping.value !== null} onClick={() => void store.signOut()}>
             Sign out
           </button>
         )}

@@ -29,7 +29,8 @@ function PlacementCard({ store, p, now, showDeployment }: { store: PaneStore; p:
   const stale = store.homeStale.value;
   // One status: the badge and every line below come from it (live/status.ts).
   const st = statusOfView(stale ? { ...p, facts: staleFacts(p.facts, stale) } : p, rowState);
-  const running = store.refreshAll.value?.running === true || st.kind === "refreshing";
+  // Signing out or switching deployment: what runs is being stopped, nothing new starts.
+  const running = store.refreshAll.value?.running === true || st.kind === "refreshing" || store.stopping.value !== null;
   const title = denied ? "Report you cannot open" : (p.reportName ?? "Untitled report");
   const deployment = p.deploymentName ?? (p.deploymentId !== null ? "another deployment" : null);
   return (
@@ -184,7 +185,7 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
           <button
             type="button"
             class="cb-btn cb-primary"
-            disabled={!home || refreshable === 0 || all?.running === true}
+            disabled={!home || refreshable === 0 || all?.running === true || store.stopping.value !== null}
             onClick={() => void store.refreshEverything()}
           >
             Refresh all

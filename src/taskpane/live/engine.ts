@@ -329,13 +329,15 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
           if (change.source !== "ThisLocalAddin") listener();
         })
         .then((off) => (live ? unsubscribers.push(off) : void off()));
+      // Removing the listeners can fail (Excel refuses it while a cell is being edited): the pane stops
+      // listening either way, and a late event finds no workspace to re-check.
       return () => {
         live = false;
-        for (const off of unsubscribers.splice(0)) void off();
+        for (const off of unsubscribers.splice(0)) void off().catch(() => undefined);
       };
     },
     async close() {
-      for (const off of unsubscribers.splice(0)) await off();
+      for (const off of unsubscribers.splice(0)) await off().catch(() => undefined);
     },
   };
 }

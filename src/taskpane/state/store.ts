@@ -91,6 +91,11 @@ export class PaneStore {
 
   /** Where focus goes once the home shows what an action led to (a sign-in: the heading; a placement: its card). */
   readonly focusRequest = signal<FocusRequest | null>(null);
+  /**
+   * Signing out or switching deployment: what is in flight is being stopped and waited for ("Signing
+   * out — stopping the refresh…"); nothing new starts meanwhile.
+   */
+  readonly stopping = signal<string | null>(null);
 
   readonly signedIn = computed(() => this.workspace.value !== null);
   private connection: ConnectInput | null = null;
@@ -102,6 +107,10 @@ export class PaneStore {
   private homeAbort: AbortController | null = null;
   /** Home loads the person cancelled (as opposed to stopped by leaving the tab or a newer load). */
   private readonly homeCancelled = new WeakSet<AbortController>();
+  /** Every operation on the workspace until it has ended (its trailing home check too): sign-out waits for them. */
+  private readonly running = new Set<Promise<unknown>>();
+  /** A placement is being placed (for "Signing out — stopping the placement…"). */
+  private placing = false;
 
   constructor(
     readonly backend: Backend,
@@ -158,11 +167,61 @@ export class PaneStore {
 
   private end(c: AbortController): void {
     this.inflight.delete(c);
-    if (this.inflight.size === 0) this.busy.value = null;
+    if (this.inflight.size === 0 && this.stopping.value === null) this.busy.value = null;
+  }
+
+  /** Progress of an action still running (a stopped one's late progress changes nothing). */
+  private progress(c: AbortController, busy: NonNullable<PaneStore["busy"]["value"]>): void {
+    if (this.inflight.has(c) && !c.signal.aborted) this.busy.value = busy;
+  }
+
+  /** Run an operation on the workspace, known until it ends: sign-out and a deployment switch wait for it. */
+  private op<T>(run: () => Promise<T>): Promise<T> {
+    const p = run();
+    this.running.add(p);
+    const done = () => void this.running.delete(p);
+    p.then(done, done);
+    return p;
+  }
+
+  /** What is in flight, in words for "Signing out — stopping …". */
+  private inFlightWords(): string | null {
+    if (this.refreshAll.value?.running || Object.values(this.rowStates.value).some((r) => r.state === "refreshing")) return "the refresh";
+    if (this.placing) return "the placement";
+    if (this.running.size > 0) return "what is running";
+    return null;
+  }
+
+  /**
+   * Stop every action of this session and wait until each has ended (issue 36 item 18): a write under
+   * way finishes (with its platform record, under the key it began with) before anything is cleared.
+   */
+  private async stopAll(what: string): Promise<void> {
+    const doing = this.inFlightWords();
+    this.stopping.value = doing ? `${what} — stopping ${doing}…` : `${what}…`;
+    this.busy.value = { label: this.stopping.value };
+    this.cancelAll();
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+
+  /** Forget what this session showed about its placements: footers, row states, questions, notices of it. */
+  private forgetSession(): void {
+    clearTimeout(this.reloadTimer);
+    this.lastChecked = null;
+    batch(() => {
+      this.rowStates.value = {};
+      this.refreshAll.value = null;
+      this.editPrompt.value = null;
+      this.pendingPlace.value = null;
+      this.homeStale.value = null;
+      this.focusRequest.value = null;
+    });
   }
 
   /** A cancelled action says so calmly (not as an error); anything else becomes the error notice. */
   private failed(c: AbortController, e: unknown, what: string): void {
+    // Stopped by a sign-out or a deployment switch: that line says what happens ("Signing out — stopping …").
+    if (c.signal.aborted && this.stopping.value) return;
     this.notice.value = c.signal.aborted ? { tone: "info", title: `${what} cancelled` } : errorNotice(e);
   }
 
@@ -207,8 +266,13 @@ export class PaneStore {
    */
   async chooseDeployment(deployment: Deployment, o: { focusHome?: boolean } = {}): Promise<void> {
     if (!this.connection) throw new Error("chooseDeployment before signIn");
+    if (this.stopping.value) return;
     const connection = this.connection;
-    this.cancelAll();
+    // What runs in the deployment left is stopped and waited for; nothing of it shows in the next.
+    await this.stopAll(`Opening ${deployment.name}`);
+    this.stopping.value = null;
+    this.busy.value = null;
+    this.forgetSession();
     await this.whileBusy(`Opening ${deployment.name}…`, async () => {
       this.unwatch?.();
       await this.workspace.value?.close();
@@ -226,30 +290,41 @@ export class PaneStore {
     });
   }
 
-  /** Sign out: stop background work, forget every secret, back to Connect. */
+  /**
+   * Sign out: stop what is in flight and wait for it to end ("Signing out — stopping the refresh…"),
+   * then close the workspace (no request of it leaves afterwards), forget every secret and everything
+   * this session showed, back to Connect.
+   */
   async signOut(): Promise<void> {
-    this.cancelAll();
+    if (this.stopping.value) return;
     this.unwatch?.();
     this.unwatch = null;
     clearTimeout(this.reloadTimer);
+    await this.stopAll("Signing out");
     const ws = this.workspace.value;
-    batch(() => {
-      this.workspace.value = null;
-      this.user.value = null;
-      this.deployments.value = [];
-      this.home.value = null;
-      this.rowStates.value = {};
-      this.refreshAll.value = null;
-      this.editPrompt.value = null;
-      this.pendingPlace.value = null;
-      this.route.value = "connect";
-    });
     this.connection = null;
+    let cleared = false;
     try {
       await ws?.close();
     } finally {
-      await this.secrets.clearAll();
-      this.notice.value = { tone: "info", title: "Signed out", detail: "Every stored credential and token was removed from this add-in." };
+      try {
+        await this.secrets.clearAll();
+        cleared = true;
+      } finally {
+        this.forgetSession();
+        batch(() => {
+          this.workspace.value = null;
+          this.user.value = null;
+          this.deployments.value = [];
+          this.home.value = null;
+          this.route.value = "connect";
+          this.stopping.value = null;
+          this.busy.value = null;
+          this.notice.value = cleared
+            ? { tone: "info", title: "Signed out", detail: "Every stored credential and token was removed from this add-in." }
+            : null;
+        });
+      }
     }
   }
 
@@ -272,9 +347,13 @@ export class PaneStore {
   }
 
   /** Load (check) the workbook home; a newer load or Cancel aborts the one in flight. */
-  async loadHome(): Promise<void> {
+  loadHome(): Promise<void> {
+    return this.op(() => this.checkHome());
+  }
+
+  private async checkHome(): Promise<void> {
     const ws = this.workspace.value;
-    if (!ws) return;
+    if (!ws || this.stopping.value) return;
     this.homeAbort?.abort();
     const c = new AbortController();
     this.homeAbort = c;
@@ -327,7 +406,12 @@ export class PaneStore {
   }
 
   /** Refresh one placement; a hand edit opens the banner instead of overwriting. */
-  async refresh(placementId: string, choice: "ask" | "overwrite" | "keep" = "ask"): Promise<void> {
+  refresh(placementId: string, choice: "ask" | "overwrite" | "keep" = "ask"): Promise<void> {
+    if (this.stopping.value) return Promise.resolve();
+    return this.op(() => this.refreshOne(placementId, choice));
+  }
+
+  private async refreshOne(placementId: string, choice: "ask" | "overwrite" | "keep"): Promise<void> {
     const ws = this.requireWorkspace();
     this.editPrompt.value = null;
     this.notice.value = null; // an earlier notice ("Report placed") is not about this refresh
@@ -338,7 +422,7 @@ export class PaneStore {
     try {
       const outcome = await ws.refresh(placementId, choice, {
         signal: c.signal,
-        onProgress: (p) => (this.busy.value = { label, done: p.done, total: p.total, cancel: () => c.abort() }),
+        onProgress: (p) => this.progress(c, { label, done: p.done, total: p.total, cancel: () => c.abort() }),
       });
       if (outcome.kind === "handEdited") {
         this.setRow(placementId, null);
@@ -403,7 +487,12 @@ export class PaneStore {
     await this.refresh(prompt.placementId, choice);
   }
 
-  async refreshEverything(): Promise<void> {
+  refreshEverything(): Promise<void> {
+    if (this.stopping.value) return Promise.resolve();
+    return this.op(() => this.refreshAllNow());
+  }
+
+  private async refreshAllNow(): Promise<void> {
     const ws = this.requireWorkspace();
     const abort = new AbortController();
     this.refreshAllAbort = abort;
@@ -421,7 +510,7 @@ export class PaneStore {
       this.rowStates.value = { ...final.rows };
     } catch (e) {
       this.refreshAll.value = this.refreshAll.value && { ...this.refreshAll.value, running: false };
-      this.notice.value = errorNotice(e);
+      if (!(abort.signal.aborted && this.stopping.value)) this.notice.value = errorNotice(e);
     } finally {
       this.refreshAllAbort = null;
       await this.loadHome();
@@ -441,6 +530,7 @@ export class PaneStore {
   }
 
   async disconnect(placementId: string): Promise<void> {
+    if (this.stopping.value) return;
     await this.whileBusy("Disconnecting…", async (signal) => {
       await this.requireWorkspace().disconnect(placementId, signal);
       this.notice.value = {
@@ -454,6 +544,7 @@ export class PaneStore {
 
   /** This file is a copy: give it its own workbook id so its placements stop being the original's. */
   async fork(): Promise<void> {
+    if (this.stopping.value) return;
     await this.whileBusy("Separating this copy…", async (signal) => {
       const out = await this.requireWorkspace().fork(signal);
       this.notice.value = out.failed.length
@@ -474,6 +565,7 @@ export class PaneStore {
 
   /** Not a copy: the same file, renamed or moved. Keep its workbook id and record its new address. */
   async keepIdentity(): Promise<void> {
+    if (this.stopping.value) return;
     await this.whileBusy("Recording the new address…", async (signal) => {
       await this.requireWorkspace().keepIdentity(signal);
       this.notice.value = {
@@ -486,15 +578,17 @@ export class PaneStore {
   }
 
   /** Run a user action with the busy indicator and Cancel shown; a failure becomes the notice, never silence. */
-  private async whileBusy(label: string, action: (signal: AbortSignal) => Promise<void>): Promise<void> {
-    const c = this.begin(label);
-    try {
-      await action(c.signal);
-    } catch (e) {
-      this.failed(c, e, label.replace(/…$/, ""));
-    } finally {
-      this.end(c);
-    }
+  private whileBusy(label: string, action: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    return this.op(async () => {
+      const c = this.begin(label);
+      try {
+        await action(c.signal);
+      } catch (e) {
+        this.failed(c, e, label.replace(/…$/, ""));
+      } finally {
+        this.end(c);
+      }
+    });
   }
 
   /** A placement's report as people know it (its title), for messages. */
@@ -507,10 +601,26 @@ export class PaneStore {
    * Place a report at the selected cell; asks first when it would overwrite content. The
    * confirmation passes `at` (the cell chosen the first time), so it lands where it was asked about.
    */
-  async place(
+  place(
     reportId: number,
     confirmed = false,
     o: { valuesOnly?: boolean; at?: { sheetId: string; row: number; col: number } } = {},
+  ): Promise<boolean> {
+    if (this.stopping.value) return Promise.resolve(false);
+    return this.op(async () => {
+      this.placing = true;
+      try {
+        return await this.placeNow(reportId, confirmed, o);
+      } finally {
+        this.placing = false;
+      }
+    });
+  }
+
+  private async placeNow(
+    reportId: number,
+    confirmed: boolean,
+    o: { valuesOnly?: boolean; at?: { sheetId: string; row: number; col: number } },
   ): Promise<boolean> {
     const ws = this.requireWorkspace();
     this.pendingPlace.value = null;
@@ -522,7 +632,7 @@ export class PaneStore {
         ...(o.valuesOnly ? { valuesOnly: true } : {}),
         signal: c.signal,
         onProgress: (p) =>
-          (this.busy.value = {
+          this.progress(c, {
             label: "Placing report…",
             done: p.done,
             total: p.total,

@@ -1,0 +1,181 @@
+// Issue 36 items 18–20, end to end: two things at once in the real pane (the harness, on dev/excel,
+// against the platform stand-in), in Chromium. The windows are widened as the issue's finder did: the
+// pane's requests are held (Playwright routes), the stand-in's queries slowed, and Excel held by a
+// cell being edited (dev/excel's cell-edit mode: every batch of the add-in waits for it).
+import path from "node:path";
+import { expect as pwExpect } from "playwright/test";
+import type { Frame, FrameLocator, Locator, Page, Route } from "playwright";
+import { createPlatformClient, type PlatformClient } from "../../src/api/index.ts";
+import { clickCell, openHarness, SCREENSHOTS, startRig, type Rig } from "./setup.ts";
+
+let rig: Rig;
+let page: Page;
+let pane: FrameLocator;
+let analyst: PlatformClient;
+/** The analyst's SQL report placed at B2 (its query is changed later, so a refresh writes). */
+let ordersId = 0;
+/** Every request of the page to the platform: when it left (Node's clock), what, and its credential. */
+const requests: { t: number; method: string; url: string; auth: string | null }[] = [];
+
+beforeAll(async () => {
+  rig = await startRig();
+  ({ page, pane } = await openHarness(rig));
+  analyst = createPlatformClient({ baseUrl: rig.platform.info.baseUrl, credential: rig.platform.info.apiKeys.analyst });
+  const origin = new URL(rig.platform.info.baseUrl).origin;
+  page.on("request", (r) => {
+    if (r.url().startsWith(origin))
+      requests.push({ t: Date.now(), method: r.method(), url: r.url(), auth: r.headers()["authorization"] ?? null });
+  });
+}, 240_000);
+
+afterAll(async () => {
+  rig?.platform.setSlowQueryMs(0);
+  await rig?.stop();
+});
+
+const shot = (name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+const button = (name: string | RegExp, within: FrameLocator | Locator = pane) =>
+  within.getByRole("button", { name, exact: typeof name === "string" });
+const card = (text: string | RegExp) => pane.locator("li.cb-card[data-placement]").filter({ hasText: text });
+const footer = () => pane.locator("footer.cb-footer");
+const workbook = <T>(f: string): Promise<T> =>
+  page.evaluate((body) => {
+    const wb = (window as unknown as { cellboundHarness: { workbook(): Record<string, () => unknown> } }).cellboundHarness.workbook();
+    return wb[body]!.call(wb) as T;
+  }, f);
+
+async function taskpaneFrame(): Promise<Frame> {
+  const frame = await (await page.locator("#taskpane").elementHandle())!.contentFrame();
+  if (!frame) throw new Error("the pane's frame is not there");
+  return frame;
+}
+
+/** From now on, the time (Date.now) each text first shows in the pane. */
+async function watchTexts(texts: string[]): Promise<() => Promise<Record<string, number>>> {
+  const frame = await taskpaneFrame();
+  await frame.evaluate((wanted) => {
+    const w = window as unknown as { __seen: Record<string, number> };
+    w.__seen = {};
+    const look = () => {
+      const now = document.body.textContent ?? "";
+      for (const t of wanted) if (!(t in w.__seen) && now.includes(t)) w.__seen[t] = Date.now();
+    };
+    new MutationObserver(look).observe(document.body, { subtree: true, childList: true, characterData: true });
+    look();
+  }, texts);
+  return () => frame.evaluate(() => (window as unknown as { __seen: Record<string, number> }).__seen);
+}
+
+async function signInAs(credential: string): Promise<void> {
+  await pane.getByLabel("API key or access token").fill(credential);
+  await button("Sign in").click();
+  const use = pane.getByRole("button", { name: /^Use Sales Analytics/ });
+  await pwExpect(button("Refresh all").or(use)).toBeVisible({ timeout: 30_000 });
+  if (await use.isVisible()) await use.click();
+  await pwExpect(pane.getByRole("heading", { name: "Q3 numbers.xlsx" })).toBeVisible({ timeout: 20_000 });
+}
+
+async function place(cell: string, report: string): Promise<void> {
+  await clickCell(page, cell);
+  await button("Reports").click();
+  await pane.getByRole("button", { name: new RegExp(`Place report ${report}`) }).click({ timeout: 20_000 });
+  await pwExpect(card(report)).toContainText("Up to date", { timeout: 30_000 });
+}
+
+/** Hold the pane's requests matching `pattern` until `release()`; `held()` counts those waiting. */
+async function hold(pattern: string | RegExp): Promise<{ held: () => number; release: () => Promise<void> }> {
+  const waiting: Route[] = [];
+  let open = false;
+  const handler = async (route: Route) => {
+    if (open) return route.continue().catch(() => undefined);
+    waiting.push(route);
+  };
+  await page.route(pattern, handler);
+  return {
+    held: () => waiting.length,
+    release: async () => {
+      open = true;
+      await page.unroute(pattern, handler);
+      for (const r of waiting.splice(0)) await r.continue().catch(() => undefined);
+    },
+  };
+}
+
+describe("two things at once in the pane (issue 36)", { timeout: 180_000 }, () => {
+  it("issue 36 item 18: Sign out during a refresh stops it first and says Signed out, not Refresh cancelled", async () => {
+    ordersId = (
+      await analyst.createReport(1, {
+        name: "Orders so far",
+        title: "Orders so far",
+        sqlQuery: "SELECT id, status, amount FROM orders WHERE id <= 40 ORDER BY id",
+      })
+    ).id;
+    await signInAs(rig.platform.info.apiKeys.analyst);
+    await place("B2", "Orders so far");
+    await place("H2", "Revenue by month");
+
+    rig.platform.setSlowQueryMs(60_000);
+    try {
+      await button("Refresh", card("Revenue by month")).click();
+      await pwExpect(card("Revenue by month")).toContainText("Refreshing…", { timeout: 10_000 });
+      const seen = await watchTexts(["Signing out — stopping the refresh…", "Signed out", "Refresh cancelled"]);
+      await button("Sign out").click();
+      await pwExpect(pane.getByText("Signed out", { exact: true })).toBeVisible({ timeout: 15_000 });
+      await page.waitForTimeout(1_000);
+      await pwExpect(pane.getByText("Signed out", { exact: true })).toBeVisible();
+      const t = await seen();
+      expect(t["Refresh cancelled"]).toBeUndefined();
+      expect(t["Signing out — stopping the refresh…"]).toBeLessThanOrEqual(t["Signed out"]!);
+    } finally {
+      rig.platform.setSlowQueryMs(0);
+    }
+  });
+
+  it("issue 36 item 18: Sign out during Refresh all waits for the write under way; no request leaves with the signed-out key; the next person sees nothing of it", async () => {
+    await signInAs(rig.platform.info.apiKeys.analyst);
+    await pwExpect(card("Orders so far")).toContainText("Up to date", { timeout: 20_000 });
+    // The report changed on the platform: its refresh writes rows (Excel is asked, and can be held).
+    await analyst.updateReport(1, ordersId, { sqlQuery: "SELECT id, status, amount FROM orders WHERE id <= 60 ORDER BY id" });
+    const loads = await hold(/\/cubejs-api\/v1\/(load|svcsql)/);
+    await button("Refresh all").click();
+    await pwExpect.poll(() => loads.held(), { timeout: 20_000 }).toBe(2);
+    // Both queries are under way: Excel is held by a cell being edited, so the write that follows waits.
+    await workbook("enterCellEdit");
+    await loads.release();
+    await page.waitForTimeout(700);
+    const analystAuth = new Set(requests.map((r) => r.auth).filter((a): a is string => a !== null));
+    expect(analystAuth).toContain(`Bearer ${rig.platform.info.apiKeys.analyst}`);
+    const seen = await watchTexts(["Signing out — stopping the refresh…", "Signed out"]);
+    const clicked = Date.now();
+    await button("Sign out").click();
+    await page.waitForTimeout(700);
+    await shot("sign-out-stopping");
+    // Not signed out while the write under way is unfinished: it says what it is waiting for.
+    await pwExpect(pane.getByText("Signed out", { exact: true })).toHaveCount(0);
+    await pwExpect(pane.getByText("Signing out — stopping the refresh…")).toBeVisible();
+    await workbook("leaveCellEdit");
+    await pwExpect(pane.getByText("Signed out", { exact: true })).toBeVisible({ timeout: 20_000 });
+    await shot("sign-out-done");
+    await page.waitForTimeout(1_500);
+    const signedOut = (await seen())["Signed out"]!;
+    // The write that had begun was finished with its record, under the key it began with, before "Signed out".
+    const record = requests.filter((r) => r.method === "PUT" && /\/refresh$/.test(new URL(r.url).pathname) && r.t > clicked);
+    expect(record.length).toBeGreaterThan(0);
+    expect(record.every((r) => r.t <= signedOut)).toBe(true);
+    // Nothing of the signed-out session leaves afterwards.
+    const late = requests.filter((r) => r.t > signedOut && r.auth !== null && analystAuth.has(r.auth));
+    expect(late).toEqual([]);
+    expect(requests.filter((r) => r.t > signedOut)).toEqual([]);
+
+    // The viewer signs in to the same workbook: nothing of the analyst's Refresh all shows.
+    await signInAs(rig.platform.info.apiKeys.viewer);
+    await pwExpect(card("Revenue by month")).toHaveAttribute("data-status", "viewOnly", { timeout: 20_000 });
+    await page.waitForTimeout(500);
+    await pwExpect(footer()).toHaveCount(0);
+    await pwExpect(pane.getByText(/Refreshed \d+ of \d+|Last refresh|view only, not refreshed|Signed out/)).toHaveCount(0);
+    const viewerRequests = requests.filter((r) => r.t > signedOut);
+    expect(viewerRequests.length).toBeGreaterThan(0);
+    expect(viewerRequests.filter((r) => r.auth !== null && analystAuth.has(r.auth))).toEqual([]);
+    await pwExpect(page.locator(".hx-errors")).toHaveCount(0); // no uncaught error in the pane or the page
+  });
+});

@@ -1,0 +1,135 @@
+// Issue 36 items 18–20: two things at once in the pane, at the store and the views over a scripted
+// backend (the same interleavings run end to end in Chromium in test/e2e/two-at-once.test.ts).
+import { render } from "preact";
+import { afterEach, describe, expect, it } from "vitest";
+import { App } from "../../src/taskpane/app/App";
+import { PaneStore } from "../../src/taskpane/state/store";
+import { memoryStore, SecretStore } from "../../src/taskpane/state/secrets";
+import { installTheme } from "../../src/taskpane/theme/theme";
+import type { RefreshAllProgress } from "../../src/taskpane/model";
+import { placement, scriptedBackend } from "./scripted";
+
+async function until(check: () => boolean, ms = 3000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+function mount(store: PaneStore): HTMLElement {
+  installTheme(document, undefined);
+  const root = document.createElement("div");
+  document.body.append(root);
+  render(<App store={store} />, root);
+  return root;
+}
+
+function button(root: Element, name: string): HTMLButtonElement {
+  const found = [...root.querySelectorAll("button")].filter((b) => (b.getAttribute("aria-label") ?? b.textContent ?? "").trim() === name);
+  if (found.length === 0) throw new Error(`no button named ${name}`);
+  return found[0]!;
+}
+
+const HOME = {
+  workbookName: "Q3 numbers.xlsx",
+  copied: false,
+  placements: [
+    placement({ id: "a", range: "A1:C10", reportName: "Sales by month" }),
+    placement({ id: "b", range: "F1:G40", reportName: "Top customers" }),
+  ],
+};
+
+const KEY = { baseUrl: "http://x", dataUrl: null, credential: "good-key" } as const;
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A promise and its resolve. */
+function gate(): { open: () => void; opened: Promise<void> } {
+  let open!: () => void;
+  const opened = new Promise<void>((r) => (open = r));
+  return { open, opened };
+}
+
+describe("two things at once in the pane (issue 36)", () => {
+  afterEach(() => {
+    render(null, document.body);
+    document.body.innerHTML = "";
+  });
+
+  it("issue 36 item 18: Sign out during Refresh all waits for the write under way, then clears; nothing of it shows in the next session", async () => {
+    const write = gate();
+    const kv = memoryStore();
+    const { backend, calls } = scriptedBackend({
+      home: HOME,
+      refreshAll: async ({ onProgress, signal }) => {
+        const running: RefreshAllProgress = {
+          done: 1,
+          total: 2,
+          rows: { a: { state: "done", summary: "No change" }, b: { state: "refreshing" } },
+        };
+        onProgress(running);
+        // Stop acts between placements: b's write has begun, so it is finished (with its record) first.
+        await new Promise<void>((r) => signal.addEventListener("abort", () => r(), { once: true }));
+        await write.opened;
+        return {
+          done: 2,
+          total: 2,
+          rows: { a: { state: "done", summary: "No change" }, b: { state: "done", summary: "2 cells changed" } },
+        };
+      },
+    });
+    const store = new PaneStore(backend, new SecretStore(kv));
+    const root = mount(store);
+    await store.signIn(KEY);
+    await until(() => root.querySelector('[data-placement="b"]') !== null);
+    button(root, "Refresh all").click();
+    await until(() => root.textContent!.includes("Refreshing 1 of 2"));
+
+    button(root, "Sign out").click();
+    await pause(100);
+    // Nothing is cleared while the write under way finishes: the key is still stored, the workspace open.
+    expect(root.textContent).not.toContain("Signed out");
+    expect(await kv.keys()).not.toEqual([]);
+    expect(calls).not.toContain("close");
+    expect(root.textContent).toContain("Signing out — stopping the refresh…");
+    expect(button(root, "Sign out").disabled).toBe(true);
+
+    write.open();
+    await until(() => root.textContent!.includes("Signed out"));
+    expect(await kv.keys()).toEqual([]);
+    expect(calls).toContain("close");
+    expect(store.refreshAll.value).toBeNull();
+    expect(store.rowStates.value).toEqual({});
+
+    // The next session (another person, say) sees nothing of the last one's Refresh all.
+    await store.signIn(KEY);
+    await until(() => root.querySelector('[data-placement="b"]') !== null);
+    await pause(50);
+    expect(root.querySelector("footer.cb-footer")).toBeNull();
+    expect(root.textContent).not.toMatch(/Refreshed 2 of 2|Last refresh|2 cells changed/);
+  });
+
+  it("issue 36 item 18: Sign out during a single refresh says Signed out, never Refresh cancelled", async () => {
+    const { backend } = scriptedBackend({
+      home: HOME,
+      refresh: (_id, _choice, signal) =>
+        new Promise((_, reject) =>
+          signal?.addEventListener("abort", () => setTimeout(() => reject(new DOMException("aborted", "AbortError")), 30)),
+        ),
+    });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn(KEY);
+    await until(() => root.querySelector('[data-placement="a"]') !== null);
+    button(root.querySelector('[data-placement="a"]')!, "Refresh").click();
+    await until(() => root.textContent!.includes("Refreshing Sales by month…"));
+    const labels: string[] = [];
+    store.busy.subscribe((b) => b && labels.push(b.label));
+    button(root, "Sign out").click();
+    await until(() => root.textContent!.includes("Signed out"));
+    await pause(200);
+    expect(store.notice.value?.title).toBe("Signed out");
+    expect(root.textContent).not.toContain("Refresh cancelled");
+    expect(labels).toContain("Signing out — stopping the refresh…");
+  });
+});
