@@ -216,6 +216,13 @@ export function describeError(e: unknown): HumanError {
   if (name === "ViewOnly")
     return { title: "View only", detail: messageOf(e), next: "Ask the report's owner or an admin if it needs refreshing." };
   if (name === "NoAccess") return { title: "No access", detail: messageOf(e), next: "Ask the report's owner or an admin for access." };
+  // The pane's words for a placement disconnected while something of it was under way (live/engine.ts).
+  if (name === "PlacementGone")
+    return {
+      title: "It is no longer in this workbook",
+      detail: messageOf(e),
+      next: "Nothing more was done with it. Place the report again if you still need it.",
+    };
   if (/Overwrite|NotEmpty|WouldOverwrite/i.test(tag)) {
     return { title: "The target cells are not empty", detail: messageOf(e), next: "Choose another cell, or confirm to overwrite them." };
   }

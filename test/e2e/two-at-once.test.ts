@@ -82,12 +82,12 @@ async function place(cell: string, report: string): Promise<void> {
   await pwExpect(card(report)).toContainText("Up to date", { timeout: 30_000 });
 }
 
-/** Hold the pane's requests matching `pattern` until `release()`; `held()` counts those waiting. */
-async function hold(pattern: string | RegExp): Promise<{ held: () => number; release: () => Promise<void> }> {
+/** Hold the pane's requests matching `pattern` (and `method`) until `release()`; `held()` counts those waiting. */
+async function hold(pattern: string | RegExp, method?: string): Promise<{ held: () => number; release: () => Promise<void> }> {
   const waiting: Route[] = [];
   let open = false;
   const handler = async (route: Route) => {
-    if (open) return route.continue().catch(() => undefined);
+    if (open || (method && route.request().method() !== method)) return route.continue().catch(() => undefined);
     waiting.push(route);
   };
   await page.route(pattern, handler);
@@ -177,5 +177,47 @@ describe("two things at once in the pane (issue 36)", { timeout: 180_000 }, () =
     expect(viewerRequests.length).toBeGreaterThan(0);
     expect(viewerRequests.filter((r) => r.auth !== null && analystAuth.has(r.auth))).toEqual([]);
     await pwExpect(page.locator(".hx-errors")).toHaveCount(0); // no uncaught error in the pane or the page
+  });
+
+  it("issue 36 item 19: while a card's Disconnect question is open nothing else starts on it; Disconnected stays, and no message shows a tracking name", async () => {
+    await button("Sign out").click();
+    await pwExpect(pane.getByText("Signed out", { exact: true })).toBeVisible({ timeout: 15_000 });
+    await signInAs(rig.platform.info.apiKeys.analyst);
+    const revenue = card("Revenue by month");
+    await pwExpect(revenue).toContainText(/Up to date|Out of date/, { timeout: 20_000 });
+
+    rig.platform.setSlowQueryMs(3_000); // the finder's window: a refresh that waits for its query
+    try {
+      await button("Disconnect", revenue).click();
+      await pwExpect(revenue.getByRole("group", { name: /Disconnect/ })).toBeVisible();
+      await pwExpect(button("Refresh", revenue)).toBeDisabled();
+      await pwExpect(button("Refresh", revenue)).toHaveAttribute(
+        "title",
+        "Refresh can start once you answer the question about disconnecting “Revenue by month”.",
+      );
+      await pwExpect(button("Refresh all")).toBeDisabled();
+      await pwExpect(pane.locator("#cb-refresh-all-why")).toHaveText(
+        "Refresh all can start once you answer the question about disconnecting “Revenue by month”.",
+      );
+      await pwExpect(button("Refresh", card("Orders so far"))).toBeEnabled(); // another placement is not held
+      await shot("disconnect-question");
+
+      const deleting = await hold(/\/connect-workbook$/, "DELETE");
+      await button("Confirm disconnect", revenue).click();
+      await pwExpect.poll(() => deleting.held(), { timeout: 10_000 }).toBe(1);
+      await pwExpect(button("Refresh", revenue)).toBeDisabled();
+      await pwExpect(pane.locator("#cb-refresh-all-why")).toHaveText("Refresh all can start once “Revenue by month” is disconnected.");
+      await shot("disconnecting");
+      await deleting.release();
+      await pwExpect(pane.getByText("Disconnected", { exact: true })).toBeVisible({ timeout: 20_000 });
+      await pwExpect(revenue).toHaveCount(0, { timeout: 20_000 });
+      await page.waitForTimeout(1_500);
+      await pwExpect(pane.getByText("Disconnected", { exact: true })).toBeVisible();
+      await shot("disconnected");
+      await pwExpect(pane.getByText(/something went wrong|No placement|CB_|tracked in this workbook/i)).toHaveCount(0);
+      await pwExpect(button("Refresh all")).toBeEnabled();
+    } finally {
+      rig.platform.setSlowQueryMs(0);
+    }
   });
 });

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDataClient, createDeploymentTokenManager } from "../../src/api/index.ts";
 import { openWorkbookOps } from "../../src/taskpane/live/engine.ts";
 import { statusOfView } from "../../src/taskpane/live/status.ts";
-import { byStatus, memoryWorkbook, startEnv, type Env } from "../sync/support.ts";
+import { PlacementGone } from "../../src/taskpane/live/engine.ts";
+import { byStatus, devExcelWorkbook, memoryWorkbook, startEnv, type Env } from "../sync/support.ts";
 
 describe("live workbook operations", () => {
   let env: Env;
@@ -124,4 +125,30 @@ describe("live workbook operations", () => {
     expect(done).toMatchObject({ kind: "placed", range: expect.stringMatching(/^B2:/) });
     expect(wb.user.cell(s, 1, 1)).toBe("Status");
   });
+
+  for (const [kind, workbook] of [
+    ["memory port", memoryWorkbook],
+    ["Office.js adapter on dev/excel", devExcelWorkbook],
+  ] as const) {
+    it(`issue 36 item 19: a refresh whose placement is disconnected while its query runs says so in words, never its key (${kind})`, async () => {
+      const wb = workbook(`https://files.example/live-gone-${kind.length}.xlsx`);
+      const ops = await openWorkbookOps({ client: env.client(), data: env.dataClient(), deploymentId: env.deploymentId, port: wb.port });
+      const report = await env.createReport({ ...byStatus(2), name: `Orders by status, ${kind}` });
+      await wb.port.select({ sheetId: wb.user.firstSheetId(), row: 0, col: 0, rows: 1, cols: 1 });
+      const placed = await ops.place(report.id, { confirmed: false });
+      if (placed.kind !== "placed") throw new Error(JSON.stringify(placed));
+      env.platform.setSlowQueryMs(1_500);
+      try {
+        const refresh = ops.refresh(placed.placementId, "ask").catch((e: unknown) => e);
+        await new Promise((r) => setTimeout(r, 300)); // the refresh waits for its query
+        await ops.disconnect(placed.placementId);
+        const e = await refresh;
+        expect((e as Error).message).toBe(`“Orders by status, ${kind}” is no longer in this workbook (it was disconnected).`);
+        expect(e).toBeInstanceOf(PlacementGone);
+        expect((e as Error).message).not.toContain(placed.placementId);
+      } finally {
+        env.platform.setSlowQueryMs(0);
+      }
+    });
+  }
 });

@@ -132,4 +132,75 @@ describe("two things at once in the pane (issue 36)", () => {
     expect(root.textContent).not.toContain("Refresh cancelled");
     expect(labels).toContain("Signing out — stopping the refresh…");
   });
+
+  it("issue 36 item 19: while a placement's Disconnect question is open or it is being disconnected, nothing else starts on it, and Refresh all says why", async () => {
+    const disconnected = gate();
+    const { backend, calls } = scriptedBackend({
+      home: HOME,
+      disconnect: async () => disconnected.opened,
+      refreshAll: async () => ({ done: 2, total: 2, rows: {} }),
+    });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn(KEY);
+    await until(() => root.querySelector('[data-placement="a"]') !== null);
+    const a = () => root.querySelector('[data-placement="a"]')!;
+    const why = () => root.querySelector("#cb-refresh-all-why")?.textContent ?? null;
+
+    button(a(), "Disconnect").click();
+    await until(() => a().querySelector("[role=group]") !== null);
+    expect(button(a(), "Refresh").disabled).toBe(true);
+    expect(button(a(), "Refresh").title).toBe("Refresh can start once you answer the question about disconnecting “Sales by month”.");
+    expect(button(root, "Refresh all").disabled).toBe(true);
+    expect(why()).toBe("Refresh all can start once you answer the question about disconnecting “Sales by month”.");
+    expect(button(root, "Refresh all").getAttribute("aria-describedby")).toBe("cb-refresh-all-why");
+    // The other card is not held.
+    expect(button(root.querySelector('[data-placement="b"]')!, "Refresh").disabled).toBe(false);
+    await store.refresh("a"); // nothing starts on it (a script or a stale click)
+    await store.refreshEverything();
+    expect(calls.filter((c) => c.startsWith("refresh"))).toEqual([]);
+
+    button(a(), "Keep it").click();
+    await until(() => a().querySelector("[role=group]") === null);
+    expect(button(a(), "Refresh").disabled).toBe(false);
+    expect(button(root, "Refresh all").disabled).toBe(false);
+    expect(why()).toBeNull();
+
+    button(a(), "Disconnect").click();
+    await until(() => a().querySelector("[role=group]") !== null);
+    button(a(), "Confirm disconnect").click();
+    await until(() => calls.includes("disconnect a"));
+    expect(button(a(), "Refresh").disabled).toBe(true);
+    expect(why()).toBe("Refresh all can start once “Sales by month” is disconnected.");
+    disconnected.open();
+    await until(() => root.textContent!.includes("Disconnected"));
+    await until(() => why() === null);
+  });
+
+  it("issue 36 item 19: a refresh that fails naming the placement's key or tracking name says its report's title instead", async () => {
+    const key = "iBVYHgrsk783";
+    const { backend } = scriptedBackend({
+      home: { ...HOME, placements: [placement({ id: key, reportName: "Report" })] },
+      refresh: async () => {
+        throw new Error(`No placement ${key} is tracked in this workbook (CB_${key}).`);
+      },
+      refreshAll: async () => ({
+        done: 0,
+        total: 1,
+        rows: { [key]: { state: "failed", reason: `No placement ${key} is tracked in this workbook.` } },
+      }),
+    });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn(KEY);
+    await until(() => root.querySelector("[data-placement]") !== null);
+    await store.refresh(key);
+    await until(() => root.textContent!.includes("was not refreshed"));
+    expect(root.textContent).not.toContain(key);
+    expect(store.notice.value?.detail).toBe("No placement “Report” is tracked in this workbook (“Report”).");
+    await store.refreshEverything();
+    await until(() => root.textContent!.includes("is no longer in this workbook"));
+    expect(root.textContent).toContain("“Report” is no longer in this workbook (it was disconnected).");
+    expect(root.textContent).not.toContain(key);
+  });
 });

@@ -75,6 +75,17 @@ export interface EngineDeps {
 
 export { factsOf, sheetRows };
 
+/**
+ * A placement that is no longer in the workbook (disconnected, here or in another window) while
+ * something of it was under way: said with its report's title, never its key or tracking name.
+ */
+export class PlacementGone extends Error {
+  constructor(reportName: string | null) {
+    super(`${reportName ? `“${reportName}”` : "This placement"} is no longer in this workbook (it was disconnected).`);
+    this.name = "PlacementGone";
+  }
+}
+
 function rowsOfRanges(ranges: string[]): RowSpan[] {
   return ranges.map((a) => {
     const p = parseAddress(a);
@@ -135,8 +146,16 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
 
   const localName = async (key: string) => {
     const p = (await engine.placements()).find((x) => x.key === key);
-    if (!p) throw new Error("This placement is no longer tracked in the workbook.");
+    if (!p) throw new PlacementGone(null);
     return p;
+  };
+  /** `e`, or in words when the placement's record went away meanwhile (the engine's error names its key). */
+  const orGone = async (e: unknown, key: string, reportName: string | null): Promise<unknown> => {
+    const still = await engine.placements().then(
+      (all) => all.some((x) => x.key === key),
+      () => true,
+    );
+    return still ? e : new PlacementGone(reportName);
   };
   const currentArea = async (key: string): Promise<Area> => {
     const p = await localName(key);
@@ -188,7 +207,9 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
     },
     async refresh(key, choice, o) {
       const p = await localName(key);
-      const out = await engine.refresh(key, choice, o?.signal ? { signal: o.signal } : {});
+      const out = await engine.refresh(key, choice, o?.signal ? { signal: o.signal } : {}).catch(async (e: unknown) => {
+        throw await orGone(e, key, p.reportName);
+      });
       const edits = (e: HandEdits) => rowsOfRanges(e.ranges);
       switch (out.kind) {
         case "refreshed":

@@ -49,6 +49,11 @@ export interface EditPrompt {
 }
 
 const lower = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
+/** A placement's key as the engine makes them (12 random characters; never a "remote:" card's id). */
+const isKey = (id: string) => /^[\w-]{8,}$/.test(id);
+const without = (set: ReadonlySet<string>, x: string): ReadonlySet<string> => new Set([...set].filter((y) => y !== x));
+/** A report's title inside a sentence ("This placement" → "this placement"; “Sales” stays). */
+const inSentence = (title: string) => (title.startsWith("“") ? title : lower(title));
 
 /** The platform did not answer (or not usefully): nothing it said before can be taken as current. */
 function unreachable(e: unknown): boolean {
@@ -96,8 +101,38 @@ export class PaneStore {
    * out — stopping the refresh…"); nothing new starts meanwhile.
    */
   readonly stopping = signal<string | null>(null);
+  /** Placements whose Disconnect question is open: nothing else starts on them meanwhile. */
+  readonly disconnectAsked = signal<ReadonlySet<string>>(new Set());
+  /** Placements being disconnected, until the home no longer shows them. */
+  readonly disconnecting = signal<ReadonlySet<string>>(new Set());
 
   readonly signedIn = computed(() => this.workspace.value !== null);
+
+  /**
+   * Why nothing else can start on a placement now, as the end of "… can start once <this>." (issue 36
+   * item 19): a question about it is open or it is being disconnected. One thing per placement at a time.
+   */
+  heldBy(placementId: string): string | null {
+    const title = () => inSentence(this.reportTitle(placementId));
+    if (this.disconnecting.value.has(placementId)) return `${title()} is disconnected`;
+    if (this.disconnectAsked.value.has(placementId)) return `you answer the question about disconnecting ${title()}`;
+    if (this.editPrompt.value?.placementId === placementId) return `you choose what happens to your edits in ${title()}`;
+    return null;
+  }
+
+  /** Why Refresh all cannot start now, in words (shown beside the disabled button); null when it can. */
+  readonly refreshAllBlocked = computed<string | null>(() => {
+    const ids = new Set([
+      ...this.disconnecting.value,
+      ...this.disconnectAsked.value,
+      ...(this.editPrompt.value ? [this.editPrompt.value.placementId] : []),
+    ]);
+    for (const id of ids) {
+      const why = this.heldBy(id);
+      if (why) return `Refresh all can start once ${why}.`;
+    }
+    return null;
+  });
   private connection: ConnectInput | null = null;
   private unwatch: (() => void) | null = null;
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
@@ -215,6 +250,8 @@ export class PaneStore {
       this.pendingPlace.value = null;
       this.homeStale.value = null;
       this.focusRequest.value = null;
+      this.disconnectAsked.value = new Set();
+      this.disconnecting.value = new Set();
     });
   }
 
@@ -408,6 +445,8 @@ export class PaneStore {
   /** Refresh one placement; a hand edit opens the banner instead of overwriting. */
   refresh(placementId: string, choice: "ask" | "overwrite" | "keep" = "ask"): Promise<void> {
     if (this.stopping.value) return Promise.resolve();
+    // Its Disconnect question is open, or it is being disconnected: nothing else starts on it.
+    if (this.disconnecting.value.has(placementId) || this.disconnectAsked.value.has(placementId)) return Promise.resolve();
     return this.op(() => this.refreshOne(placementId, choice));
   }
 
@@ -457,7 +496,7 @@ export class PaneStore {
       this.setRow(placementId, c.signal.aborted ? null : failedRow(e, describeError(e).title));
       if (c.signal.aborted) this.failed(c, e, "Refresh");
       else {
-        const n = errorNotice(e);
+        const n = this.unnamed(errorNotice(e), placementId);
         this.notice.value = { ...n, title: `${this.reportTitle(placementId)} was not refreshed: ${lower(n.title)}` };
         // The platform cannot be reached: what the other cards show was not checked just now.
         if (unreachable(e) && this.home.value) this.homeStale.value = this.lastChecked ?? new Date(0).toISOString();
@@ -488,7 +527,7 @@ export class PaneStore {
   }
 
   refreshEverything(): Promise<void> {
-    if (this.stopping.value) return Promise.resolve();
+    if (this.stopping.value || this.refreshAllBlocked.value) return Promise.resolve();
     return this.op(() => this.refreshAllNow());
   }
 
@@ -503,11 +542,11 @@ export class PaneStore {
         signal: abort.signal,
         onProgress: (p) => {
           this.refreshAll.value = { ...p, running: true };
-          this.rowStates.value = { ...p.rows };
+          this.rowStates.value = this.spokenRows(p.rows);
         },
       });
       this.refreshAll.value = { ...final, running: false };
-      this.rowStates.value = { ...final.rows };
+      this.rowStates.value = this.spokenRows(final.rows);
     } catch (e) {
       this.refreshAll.value = this.refreshAll.value && { ...this.refreshAll.value, running: false };
       if (!(abort.signal.aborted && this.stopping.value)) this.notice.value = errorNotice(e);
@@ -529,17 +568,35 @@ export class PaneStore {
     }
   }
 
+  /** Open the Disconnect question of a placement (while it is open, nothing else starts on it). */
+  askDisconnect(placementId: string): void {
+    this.disconnectAsked.value = new Set([...this.disconnectAsked.value, placementId]);
+  }
+
+  /** Close the Disconnect question: "Keep it". */
+  keepPlacement(placementId: string): void {
+    this.disconnectAsked.value = without(this.disconnectAsked.value, placementId);
+  }
+
   async disconnect(placementId: string): Promise<void> {
-    if (this.stopping.value) return;
-    await this.whileBusy("Disconnecting…", async (signal) => {
-      await this.requireWorkspace().disconnect(placementId, signal);
-      this.notice.value = {
-        tone: "success",
-        title: "Disconnected",
-        detail: "The cells stay in the sheet; Cellbound no longer refreshes them.",
-      };
-      await this.loadHome();
-    });
+    this.keepPlacement(placementId); // the question is answered
+    // One thing per placement at a time: not while it (or Refresh all) refreshes, nor twice.
+    if (this.stopping.value || this.disconnecting.value.has(placementId) || this.refreshAll.value?.running) return;
+    if (this.rowStates.value[placementId]?.state === "refreshing") return;
+    this.disconnecting.value = new Set([...this.disconnecting.value, placementId]);
+    try {
+      await this.whileBusy("Disconnecting…", async (signal) => {
+        await this.requireWorkspace().disconnect(placementId, signal);
+        this.notice.value = {
+          tone: "success",
+          title: "Disconnected",
+          detail: "The cells stay in the sheet; Cellbound no longer refreshes them.",
+        };
+        await this.loadHome();
+      });
+    } finally {
+      this.disconnecting.value = without(this.disconnecting.value, placementId);
+    }
   }
 
   /** This file is a copy: give it its own workbook id so its placements stop being the original's. */
@@ -589,6 +646,35 @@ export class PaneStore {
         this.end(c);
       }
     });
+  }
+
+  /**
+   * A message about a placement never shows its key or tracking name (an engine error may carry them,
+   * e.g. one disconnected elsewhere meanwhile): they read as its report's title.
+   */
+  private unnamed<T extends { title: string; detail?: string }>(n: T, placementId: string): T {
+    if (!isKey(placementId)) return n;
+    const key = new RegExp(`(?<![\\w-])(CB_)?${placementId}(?![\\w-])`, "g"); // a key holds only [\w-]
+    const says = (t: string) => t.replace(key, this.reportTitle(placementId));
+    return { ...n, title: says(n.title), ...(n.detail !== undefined ? { detail: says(n.detail) } : {}) };
+  }
+
+  /** Refresh all's rows, their reasons without keys: a placement gone meanwhile reads in words. */
+  private spokenRows(rows: Record<string, RowRefreshState>): Record<string, RowRefreshState> {
+    const out: Record<string, RowRefreshState> = {};
+    for (const [id, r] of Object.entries(rows)) {
+      const gone = r.state === "failed" && /^No placement \S+ is tracked in this workbook/.test(r.reason);
+      out[id] =
+        r.state === "failed" && isKey(id) && r.reason.includes(id)
+          ? {
+              ...r,
+              reason: gone
+                ? `${this.reportTitle(id)} is no longer in this workbook (it was disconnected).`
+                : this.unnamed({ title: r.reason }, id).title,
+            }
+          : r;
+    }
+    return out;
   }
 
   /** A placement's report as people know it (its title), for messages. */
