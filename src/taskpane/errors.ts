@@ -216,6 +216,13 @@ export function describeError(e: unknown): HumanError {
   if (name === "ViewOnly")
     return { title: "View only", detail: messageOf(e), next: "Ask the report's owner or an admin if it needs refreshing." };
   if (name === "NoAccess") return { title: "No access", detail: messageOf(e), next: "Ask the report's owner or an admin for access." };
+  // A placement cancelled part way (live/engine.ts): what stays, and how to finish it or take it away.
+  if (name === "PlaceInterrupted")
+    return {
+      title: "Placing the report was cancelled part way",
+      detail: messageOf(e),
+      next: "On the Workbook tab it shows as “Interrupted — finish refresh”: press its Refresh to finish placing it, or Disconnect it and delete those rows if you do not want it.",
+    };
   // The pane's words for a placement disconnected while something of it was under way (live/engine.ts).
   if (name === "PlacementGone")
     return {

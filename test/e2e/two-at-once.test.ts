@@ -220,4 +220,111 @@ describe("two things at once in the pane (issue 36)", { timeout: 180_000 }, () =
       rig.platform.setSlowQueryMs(0);
     }
   });
+
+  it("issue 36 item 20: switching tabs during a large placement says which rows stay and how to finish; the refresh that finishes it reads as sentences", async () => {
+    await analyst.createReport(1, {
+      name: "All orders (SQL)",
+      title: "All orders (SQL)",
+      sqlQuery: "SELECT id, status, amount FROM orders WHERE id <= 100000 ORDER BY id",
+    });
+    // Excel on the web's round trip (the harness's selector): a page of rows takes long enough to be seen.
+    const excel = page.getByLabel("Excel round trip");
+    await excel.selectOption("web");
+    await clickCell(page, "M2");
+    await button("Reports").click();
+    await pane.getByRole("button", { name: /Place report All orders \(SQL\)/ }).click({ timeout: 20_000 });
+    await pwExpect(pane.getByRole("status").filter({ hasText: /Placing report… [\d,]+ of at least [\d,]+/ })).toBeVisible({
+      timeout: 60_000,
+    });
+    await workbook("enterCellEdit"); // Excel holds the next page's write: the tab switch lands mid-placement
+    await button("Workbook").click();
+    await page.waitForTimeout(300);
+    await workbook("leaveCellEdit");
+    const notice = pane.locator(".cb-notice");
+    await pwExpect(notice).toContainText("Placing the report was cancelled part way", { timeout: 20_000 });
+    await pwExpect(notice).toContainText(
+      /[\d,]+ rows of “All orders \(SQL\)” were written to Sheet1!M2:O\d+ before it stopped: they stay there, as a placement not finished\./,
+    );
+    await pwExpect(notice).toContainText(
+      "On the Workbook tab it shows as “Interrupted — finish refresh”: press its Refresh to finish placing it",
+    );
+    await pwExpect(pane.getByText("Placing the report cancelled")).toHaveCount(0);
+    await excel.selectOption("none");
+    const big = card("All orders (SQL)");
+    await pwExpect(big).toContainText("Interrupted — finish refresh", { timeout: 20_000 });
+    await shot("placement-cancelled-part-way");
+
+    // Finishing it: its notice joins the summary and what happened before as sentences.
+    await button("Refresh", big).click();
+    await pwExpect(notice).toContainText("Refreshed, with a warning", { timeout: 120_000 });
+    await pwExpect(notice).toContainText(
+      /All orders \(SQL\): [^.]+\. An earlier refresh of this placement was interrupted after writing; it is now complete\./,
+    );
+    await pwExpect(big).toContainText("Up to date", { timeout: 30_000 });
+  });
+
+  it("issue 36 item 20: a notice of the Reports tab (its listing stopped by leaving it) does not show on the Workbook tab", async () => {
+    const listing = await hold(/\/api\/v1\/deployments\/\d+\/reports\?(?!.*externalWorkbookId)/);
+    await button("Reports").click();
+    await pwExpect.poll(() => listing.held(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await button("Workbook").click();
+    await page.waitForTimeout(1_000);
+    await pwExpect(pane.getByText("Loading reports was cancelled")).toHaveCount(0);
+    await listing.release();
+  });
+
+  it("issue 36 item 20: the placement's progress line and Cancel end when “Report placed” shows", async () => {
+    let armed = false;
+    page.on("response", (r) => {
+      if (r.request().method() === "POST" && /\/connect-workbook$/.test(r.url())) armed = true;
+    });
+    // The home's check after the placement is held: the outcome shows while it runs.
+    const checks: Route[] = [];
+    await page.route(/\/external-documents\/[^/]+\/placements/, (route) => {
+      if (!armed) return void route.continue().catch(() => undefined);
+      checks.push(route);
+    });
+    await clickCell(page, "Q2");
+    await button("Reports").click();
+    await pane.getByRole("button", { name: /Place report Top customers/ }).click({ timeout: 20_000 });
+    await pwExpect(pane.getByText("Report placed", { exact: true })).toBeVisible({ timeout: 30_000 });
+    expect(checks.length).toBeGreaterThan(0); // the check is under way…
+    await pwExpect(pane.getByText(/Placing report…/)).toHaveCount(0); // …and the progress line is gone
+    await pwExpect(button("Cancel placing report")).toHaveCount(0);
+    await page.unrouteAll({ behavior: "ignoreErrors" });
+    for (const r of checks.splice(0)) await r.continue().catch(() => undefined);
+    await pwExpect(card("Top customers")).toContainText("Up to date", { timeout: 20_000 });
+  });
+
+  it("issue 36 item 20: Refresh all does not start while a placement is refreshed on its own, and says why", async () => {
+    rig.platform.setSlowQueryMs(3_000);
+    try {
+      await button("Refresh", card("Orders so far")).click();
+      await pwExpect(card("Orders so far")).toContainText("Refreshing…", { timeout: 10_000 });
+      await pwExpect(button("Refresh all")).toBeDisabled();
+      await pwExpect(pane.locator("#cb-refresh-all-why")).toHaveText("Refresh all can start once “Orders so far” is refreshed.");
+      await shot("refresh-all-waits");
+    } finally {
+      rig.platform.setSlowQueryMs(0);
+    }
+    await pwExpect(card("Orders so far")).toContainText("Last refresh", { timeout: 30_000 });
+    await pwExpect(button("Refresh all")).toBeEnabled();
+  });
+
+  it("issue 36 item 20: the Refresh all footer and the cards' refresh states go with a deployment switch", async () => {
+    // Someone who works in two deployments (the admin) refreshes everything, then switches deployment.
+    await button("Sign out").click();
+    await pwExpect(pane.getByText("Signed out", { exact: true })).toBeVisible({ timeout: 15_000 });
+    await signInAs(rig.platform.info.apiKeys.admin);
+    await pwExpect(card("Orders so far")).toBeVisible({ timeout: 20_000 });
+    await button("Refresh all").click();
+    await pwExpect(footer()).toContainText(/Refreshed \d+ of \d+/, { timeout: 60_000 });
+    await pane.getByLabel("Deployment").selectOption({ label: "Finance Sandbox" });
+    await pwExpect(pane.getByLabel("Deployment")).toHaveValue(/\d+/);
+    await pwExpect(card("Orders so far")).toBeVisible({ timeout: 20_000 });
+    await page.waitForTimeout(500);
+    await pwExpect(footer()).toHaveCount(0);
+    await pwExpect(pane.getByText(/Last refresh/)).toHaveCount(0);
+    await pwExpect(page.locator(".hx-errors")).toHaveCount(0);
+  });
 });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDataClient, createDeploymentTokenManager } from "../../src/api/index.ts";
 import { openWorkbookOps } from "../../src/taskpane/live/engine.ts";
 import { statusOfView } from "../../src/taskpane/live/status.ts";
-import { PlacementGone } from "../../src/taskpane/live/engine.ts";
+import { PlaceInterrupted, PlacementGone } from "../../src/taskpane/live/engine.ts";
 import { byStatus, devExcelWorkbook, memoryWorkbook, startEnv, type Env } from "../sync/support.ts";
 
 describe("live workbook operations", () => {
@@ -149,6 +149,34 @@ describe("live workbook operations", () => {
       } finally {
         env.platform.setSlowQueryMs(0);
       }
+    });
+
+    it(`issue 36 item 20: a large placement cancelled part way says which rows stay and where, for the pane to say how to finish it (${kind})`, async () => {
+      const wb = workbook(`https://files.example/live-cut-${kind.length}.xlsx`);
+      const ops = await openWorkbookOps({ client: env.client(), data: env.dataClient(), deploymentId: env.deploymentId, port: wb.port });
+      const report = await env.createReport({
+        name: `All orders, ${kind}`,
+        sqlQuery: "SELECT id, status, amount FROM orders WHERE id <= 100000 ORDER BY id",
+      });
+      await wb.port.select({ sheetId: wb.user.firstSheetId(), row: 0, col: 0, rows: 1, cols: 1 });
+      const stop = new AbortController();
+      const e = await ops
+        .place(report.id, { confirmed: false, signal: stop.signal, onProgress: () => stop.abort() }) // leaves the tab at the first rows
+        .catch((x: unknown) => x);
+      expect((e as Error).name).toBe("PlaceInterrupted");
+      expect(e).toBeInstanceOf(PlaceInterrupted);
+      const cut = e as PlaceInterrupted;
+      expect(cut.rows).toBeGreaterThan(0);
+      expect(cut.rows).toBeLessThan(100_000); // the first rows only: a large SQL answer streams
+      expect(cut.where).toBe(`Sheet1!A1:C${cut.rows + 1}`);
+      expect(cut.message).toBe(
+        `${cut.rows.toLocaleString("en-US")} rows of “All orders, ${kind}” were written to ${cut.where} before it stopped: they stay there, as a placement not finished.`,
+      );
+      // It is what the home shows as Interrupted, and a refresh finishes it.
+      const card = (await ops.home()).placements.find((p) => p.reportName === `All orders, ${kind}`)!;
+      expect(statusOfView(card, undefined).kind).toBe("interrupted");
+      expect(await ops.refresh(card.id, "ask")).toMatchObject({ kind: "refreshed" });
+      expect(wb.user.cell(wb.user.firstSheetId(), 100_000, 0)).toBe(100_000);
     });
   }
 });

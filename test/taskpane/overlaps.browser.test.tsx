@@ -203,4 +203,166 @@ describe("two things at once in the pane (issue 36)", () => {
     expect(root.textContent).toContain("“Report” is no longer in this workbook (it was disconnected).");
     expect(root.textContent).not.toContain(key);
   });
+
+  it("issue 36 item 20: a placement cancelled part way says which rows stay and how to finish it", async () => {
+    const { backend, ws } = scriptedBackend({ home: HOME });
+    ws.place = (_id, o) =>
+      new Promise((_, reject) =>
+        o.signal?.addEventListener("abort", () =>
+          reject(
+            Object.assign(
+              new Error(
+                "100,000 rows of “All orders” were written to Sheet1!A1:C100001 before it stopped: they stay there, as a placement not finished.",
+              ),
+              { name: "PlaceInterrupted" },
+            ),
+          ),
+        ),
+      );
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn(KEY);
+    await until(() => root.querySelector('[data-placement="a"]') !== null);
+    store.navigate("reports");
+    const placing = store.place(7);
+    await until(() => root.textContent!.includes("Placing report…"));
+    button(root, "Workbook").click(); // the person switches tabs
+    expect(await placing).toBe(false);
+    await until(() => store.notice.value !== null);
+    expect(store.notice.value).toMatchObject({
+      tone: "warning",
+      title: "Placing the report was cancelled part way",
+      detail:
+        "100,000 rows of “All orders” were written to Sheet1!A1:C100001 before it stopped: they stay there, as a placement not finished.",
+      next: "On the Workbook tab it shows as “Interrupted — finish refresh”: press its Refresh to finish placing it, or Disconnect it and delete those rows if you do not want it.",
+    });
+    expect(root.textContent).not.toContain("Placing the report cancelled");
+  });
+
+  it("issue 36 item 20: leaving Reports while its list loads says nothing on the Workbook tab; the person's Cancel still does", async () => {
+    const { backend } = scriptedBackend({
+      home: HOME,
+      reports: (signal) =>
+        new Promise((_, reject) =>
+          signal?.addEventListener("abort", () => setTimeout(() => reject(new DOMException("aborted", "AbortError")), 20)),
+        ),
+    });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn(KEY);
+    await until(() => root.querySelector('[data-placement="a"]') !== null);
+    button(root, "Reports").click();
+    await until(() => root.textContent!.includes("Loading reports…"));
+    button(root, "Workbook").click();
+    await pause(150);
+    expect(root.textContent).not.toContain("Loading reports was cancelled");
+    expect(store.notice.value).toBeNull();
+    // A notice of the Reports view never shows on another tab.
+    store.notice.value = { tone: "info", title: "Loading reports was cancelled", kind: "reports-load", view: "reports" };
+    await pause(20);
+    expect(root.textContent).not.toContain("Loading reports was cancelled");
+
+    button(root, "Reports").click();
+    await until(() => root.textContent!.includes("Loading reports…"));
+    button(root, "Cancel loading reports").click();
+    await until(() => root.textContent!.includes("Loading reports was cancelled"));
+  });
+
+  it("issue 36 item 20: switching deployment takes the last Refresh all's footer and card states with it", async () => {
+    const { backend } = scriptedBackend({
+      home: HOME,
+      refreshAll: async () => ({
+        done: 2,
+        total: 2,
+        rows: { a: { state: "done", summary: "No change" }, b: { state: "done", summary: "No change" } },
+      }),
+    });
+    const signIn = backend.signIn;
+    backend.signIn = async (input, signal) => ({
+      ...(await signIn(input, signal)),
+      deployments: [
+        { id: 1, name: "Production" },
+        { id: 2, name: "Staging" },
+      ],
+    });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn(KEY);
+    await store.chooseDeployment({ id: 1, name: "Production" });
+    await until(() => root.querySelector('[data-placement="a"]') !== null);
+    button(root, "Refresh all").click();
+    await until(() => root.textContent!.includes("Refreshed 2 of 2"));
+    await store.chooseDeployment({ id: 2, name: "Staging" }, { focusHome: false });
+    await until(() => root.querySelector('[data-placement="a"]') !== null);
+    expect(root.querySelector("footer.cb-footer")).toBeNull();
+    expect(root.textContent).not.toContain("Last refresh");
+  });
+
+  it("issue 36 item 20: a refresh's summary and its notices read as sentences", async () => {
+    const { backend } = scriptedBackend({
+      home: HOME,
+      refresh: async () => ({
+        kind: "refreshed",
+        cellsWritten: 243_510,
+        summary: "243,510 cells changed",
+        notices: ["An earlier refresh of this placement was interrupted after writing; it is now complete."],
+      }),
+    });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    mount(store);
+    await store.signIn(KEY);
+    await store.refresh("a");
+    expect(store.notice.value?.detail).toBe(
+      "Sales by month: 243,510 cells changed. An earlier refresh of this placement was interrupted after writing; it is now complete.",
+    );
+  });
+
+  it("issue 36 item 20: the placement's progress line and its Cancel end as “Report placed” shows", async () => {
+    let loads = 0;
+    const { backend } = scriptedBackend({
+      home: HOME,
+      homeLoad: async (n) => {
+        loads = n;
+        if (n > 1) await pause(400); // the check after the placement takes a while
+        return HOME;
+      },
+    });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn(KEY);
+    store.navigate("reports");
+    const placing = store.place(7);
+    await until(() => root.textContent!.includes("Report placed"));
+    expect(loads).toBeGreaterThan(1); // the check is under way…
+    expect(store.busy.value).toBeNull(); // …and the progress line is gone
+    expect(root.textContent).not.toContain("Placing report…");
+    expect(root.querySelector('button[aria-label="Cancel placing report"]')).toBeNull();
+    await placing;
+  });
+
+  it("issue 36 item 20: Refresh all does not start while a placement is refreshed on its own, and says why", async () => {
+    const refreshed = gate();
+    const { backend, calls } = scriptedBackend({
+      home: HOME,
+      refresh: async () => {
+        await refreshed.opened;
+        return { kind: "refreshed", cellsWritten: 0, summary: "No change" };
+      },
+      refreshAll: async () => ({ done: 2, total: 2, rows: {} }),
+    });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn(KEY);
+    await until(() => root.querySelector('[data-placement="a"]') !== null);
+    button(root.querySelector('[data-placement="a"]')!, "Refresh").click();
+    await until(() => root.textContent!.includes("Refreshing Sales by month…"));
+    expect(button(root, "Refresh all").disabled).toBe(true);
+    expect(root.querySelector("#cb-refresh-all-why")?.textContent).toBe("Refresh all can start once “Sales by month” is refreshed.");
+    await store.refreshEverything();
+    await store.refresh("a");
+    expect(calls.filter((c) => c.startsWith("refresh"))).toEqual(["refresh a ask"]);
+    refreshed.open();
+    await until(() => !button(root, "Refresh all").disabled);
+    expect(root.querySelector("#cb-refresh-all-why")).toBeNull();
+  });
 });

@@ -47,7 +47,9 @@ export function App({ store, loadDiagnostics }: AppProps) {
 
   const ws = store.workspace.value;
   const route = ws ? store.route.value : "connect";
-  const notice = store.notice.value;
+  // A view's own notice (a failed reports listing) belongs to that view: never shown on another tab.
+  const raised = store.notice.value;
+  const notice = raised && (!raised.view || raised.view === route) ? raised : null;
   const busy = store.busy.value;
   const dismiss = () => (store.notice.value = null);
 

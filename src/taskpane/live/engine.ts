@@ -86,6 +86,25 @@ export class PlacementGone extends Error {
   }
 }
 
+/**
+ * A placement cancelled part way (Cancel, or leaving the tab): rows it wrote stay in the sheet as an
+ * unfinished placement, which the home shows as Interrupted and a refresh finishes (issue 36 item 20).
+ */
+export class PlaceInterrupted extends Error {
+  constructor(
+    readonly reportName: string,
+    /** Sheet!A1:C100001, where the rows written so far are. */
+    readonly where: string,
+    /** Data rows written so far (without the header). */
+    readonly rows: number,
+  ) {
+    super(
+      `${rows.toLocaleString("en-US")} ${rows === 1 ? "row" : "rows"} of “${reportName}” ${rows === 1 ? "was" : "were"} written to ${where} before it stopped: ${rows === 1 ? "it stays" : "they stay"} there, as a placement not finished.`,
+    );
+    this.name = "PlaceInterrupted";
+  }
+}
+
 function rowsOfRanges(ranges: string[]): RowSpan[] {
   return ranges.map((a) => {
     const p = parseAddress(a);
@@ -157,6 +176,15 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
     );
     return still ? e : new PlacementGone(reportName);
   };
+  /** The unfinished placement a cancelled place left (its record begun at or after `since`, never recorded), in words. */
+  const leftBehind = async (reportName: string, since: string): Promise<PlaceInterrupted | null> => {
+    const mine = (await engine.placements().catch(() => [])).filter((p) => !p.placementId && p.pending && p.pending.at >= since);
+    const p = mine.at(-1);
+    if (!p) return null;
+    const t = (await port.tracked().catch(() => [])).find((x) => x.name.toLowerCase() === p.name.toLowerCase());
+    if (!t?.area || !t.sheet) return null;
+    return new PlaceInterrupted(reportName, `${t.sheet.name}!${areaA1(t.area)}`, Math.max(0, t.area.rows - 1));
+  };
   const currentArea = async (key: string): Promise<Area> => {
     const p = await localName(key);
     const t = (await port.tracked()).find((x) => x.name.toLowerCase() === p.name.toLowerCase());
@@ -178,7 +206,8 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
       // Where the user chose: the selection when Place was pressed, before anything is fetched.
       const at = o.at ?? (await port.selection()).area;
       const report = await engine.report(reportId, o.signal);
-      const out = await engine.place(report, {
+      const since = new Date().toISOString();
+      const placing = engine.place(report, {
         at,
         confirmed: o.confirmed,
         ...(o.valuesOnly ? { valuesOnly: true } : {}),
@@ -189,6 +218,10 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
                 o.onProgress!({ done, total, label: "Writing rows", ...(known ? {} : { atLeast: true }) }),
             }
           : {}),
+      });
+      // Cancelled after rows were written: say what stays and how to finish it, not only "cancelled".
+      const out = await placing.catch(async (e: unknown) => {
+        throw (o.signal?.aborted ? await leftBehind(report.name, since) : null) ?? e;
       });
       switch (out.kind) {
         case "placed":

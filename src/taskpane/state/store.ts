@@ -34,6 +34,8 @@ export interface Notice {
    * the view withdraws its message (clearNotice) when the cause is gone, never someone else's.
    */
   kind?: string;
+  /** The view (tab) that raised it, when it is about that view only: it shows there and nowhere else. */
+  view?: Route;
 }
 
 export interface Prefill {
@@ -54,6 +56,15 @@ const isKey = (id: string) => /^[\w-]{8,}$/.test(id);
 const without = (set: ReadonlySet<string>, x: string): ReadonlySet<string> => new Set([...set].filter((y) => y !== x));
 /** A report's title inside a sentence ("This placement" → "this placement"; “Sales” stays). */
 const inSentence = (title: string) => (title.startsWith("“") ? title : lower(title));
+
+/** Parts joined as sentences: each ends with a full stop unless it already ends a sentence. */
+export function sentences(parts: readonly string[]): string {
+  return parts
+    .map((p) => p.trim())
+    .filter((p) => p !== "")
+    .map((p) => (/[.!?…]["”’)]?$/.test(p) ? p : `${p}.`))
+    .join(" ");
+}
 
 /** The platform did not answer (or not usefully): nothing it said before can be taken as current. */
 function unreachable(e: unknown): boolean {
@@ -110,11 +121,13 @@ export class PaneStore {
 
   /**
    * Why nothing else can start on a placement now, as the end of "… can start once <this>." (issue 36
-   * item 19): a question about it is open or it is being disconnected. One thing per placement at a time.
+   * items 19, 20): a question about it is open, it is being disconnected, or refreshed on its own. One
+   * thing per placement at a time.
    */
   heldBy(placementId: string): string | null {
     const title = () => inSentence(this.reportTitle(placementId));
     if (this.disconnecting.value.has(placementId)) return `${title()} is disconnected`;
+    if (!this.refreshAll.value?.running && this.rowStates.value[placementId]?.state === "refreshing") return `${title()} is refreshed`;
     if (this.disconnectAsked.value.has(placementId)) return `you answer the question about disconnecting ${title()}`;
     if (this.editPrompt.value?.placementId === placementId) return `you choose what happens to your edits in ${title()}`;
     return null;
@@ -122,7 +135,9 @@ export class PaneStore {
 
   /** Why Refresh all cannot start now, in words (shown beside the disabled button); null when it can. */
   readonly refreshAllBlocked = computed<string | null>(() => {
+    const refreshing = Object.entries(this.rowStates.value).flatMap(([id, r]) => (r.state === "refreshing" ? [id] : []));
     const ids = new Set([
+      ...refreshing,
       ...this.disconnecting.value,
       ...this.disconnectAsked.value,
       ...(this.editPrompt.value ? [this.editPrompt.value.placementId] : []),
@@ -445,8 +460,9 @@ export class PaneStore {
   /** Refresh one placement; a hand edit opens the banner instead of overwriting. */
   refresh(placementId: string, choice: "ask" | "overwrite" | "keep" = "ask"): Promise<void> {
     if (this.stopping.value) return Promise.resolve();
-    // Its Disconnect question is open, or it is being disconnected: nothing else starts on it.
+    // Its Disconnect question is open, it is being disconnected, or refreshed already: nothing else starts on it.
     if (this.disconnecting.value.has(placementId) || this.disconnectAsked.value.has(placementId)) return Promise.resolve();
+    if (this.refreshAll.value?.running || this.rowStates.value[placementId]?.state === "refreshing") return Promise.resolve();
     return this.op(() => this.refreshOne(placementId, choice));
   }
 
@@ -488,7 +504,7 @@ export class PaneStore {
             ? {
                 tone: "warning",
                 title: "Refreshed, with a warning",
-                detail: [name ? `${name}: ${summary}` : summary, ...outcome.notices].join(" "),
+                detail: sentences([name ? `${name}: ${summary}` : summary, ...outcome.notices]),
               }
             : { tone: "success", title: "Refreshed", detail: name ? `${name}: ${summary}` : summary };
     } catch (e) {
@@ -585,15 +601,16 @@ export class PaneStore {
     if (this.rowStates.value[placementId]?.state === "refreshing") return;
     this.disconnecting.value = new Set([...this.disconnecting.value, placementId]);
     try {
-      await this.whileBusy("Disconnecting…", async (signal) => {
+      const done = await this.whileBusy("Disconnecting…", async (signal) => {
         await this.requireWorkspace().disconnect(placementId, signal);
         this.notice.value = {
           tone: "success",
           title: "Disconnected",
           detail: "The cells stay in the sheet; Cellbound no longer refreshes them.",
         };
-        await this.loadHome();
       });
+      // The progress line ended with the outcome; the home follows (the card stays held until it is gone).
+      if (done) await this.loadHome();
     } finally {
       this.disconnecting.value = without(this.disconnecting.value, placementId);
     }
@@ -602,7 +619,7 @@ export class PaneStore {
   /** This file is a copy: give it its own workbook id so its placements stop being the original's. */
   async fork(): Promise<void> {
     if (this.stopping.value) return;
-    await this.whileBusy("Separating this copy…", async (signal) => {
+    const done = await this.whileBusy("Separating this copy…", async (signal) => {
       const out = await this.requireWorkspace().fork(signal);
       this.notice.value = out.failed.length
         ? {
@@ -616,32 +633,34 @@ export class PaneStore {
             title: "This copy is now a separate workbook",
             detail: `${out.reconnected} placements were connected to it; the original's stay as they were.`,
           };
-      await this.loadHome();
     });
+    if (done) await this.loadHome();
   }
 
   /** Not a copy: the same file, renamed or moved. Keep its workbook id and record its new address. */
   async keepIdentity(): Promise<void> {
     if (this.stopping.value) return;
-    await this.whileBusy("Recording the new address…", async (signal) => {
+    const done = await this.whileBusy("Recording the new address…", async (signal) => {
       await this.requireWorkspace().keepIdentity(signal);
       this.notice.value = {
         tone: "success",
         title: "Recorded: this is the same workbook",
         detail: "Its placements stay connected as they were; Cellbound now knows the file's new address.",
       };
-      await this.loadHome();
     });
+    if (done) await this.loadHome();
   }
 
   /** Run a user action with the busy indicator and Cancel shown; a failure becomes the notice, never silence. */
-  private whileBusy(label: string, action: (signal: AbortSignal) => Promise<void>): Promise<void> {
+  private whileBusy(label: string, action: (signal: AbortSignal) => Promise<void>): Promise<boolean> {
     return this.op(async () => {
       const c = this.begin(label);
       try {
         await action(c.signal);
+        return true;
       } catch (e) {
         this.failed(c, e, label.replace(/…$/, ""));
+        return false;
       } finally {
         this.end(c);
       }
@@ -739,12 +758,14 @@ export class PaneStore {
         };
         return false;
       }
+      // The progress line (and its Cancel, which could no longer stop anything) ends as the outcome shows.
+      this.end(c);
       // A notice (e.g. rows cut at the maximum a placement holds) stays until dismissed: it is about the data.
       this.notice.value = outcome.notices?.length
         ? {
             tone: "warning",
             title: "Report placed, with a warning",
-            detail: [`${outcome.sheetName}!${outcome.range}.`, ...outcome.notices].join(" "),
+            detail: sentences([`${outcome.sheetName}!${outcome.range}`, ...outcome.notices]),
           }
         : { tone: "success", title: "Report placed", detail: `${outcome.sheetName}!${outcome.range}` };
       await this.loadHome();
@@ -752,7 +773,10 @@ export class PaneStore {
       this.focusRequest.value = { target: "card", id: outcome.placementId };
       return true;
     } catch (e) {
-      this.failed(c, e, "Placing the report");
+      // Cancelled after rows were written (Cancel, or leaving the tab): what stays and how to finish it.
+      if (e instanceof Error && e.name === "PlaceInterrupted" && !this.stopping.value)
+        this.notice.value = { tone: "warning", ...describeError(e) };
+      else this.failed(c, e, "Placing the report");
       return false;
     } finally {
       this.end(c);
