@@ -216,14 +216,13 @@ export function describeError(e: unknown): HumanError {
   if (name === "ViewOnly")
     return { title: "View only", detail: messageOf(e), next: "Ask the report's owner or an admin if it needs refreshing." };
   if (name === "NoAccess") return { title: "No access", detail: messageOf(e), next: "Ask the report's owner or an admin for access." };
-<<<<<<< HEAD
   // issue 36 (6): the platform's limits per workbook (src/sync/limits.ts); the message names the limit.
   if (name === "PlacementLimitReached")
     return {
       title: "Not placed: this workbook is at the platform's limit",
       detail: messageOf(e),
       next: "Disconnect placements you no longer need on the Workbook tab, then place it again.",
-=======
+    };
   // A placement cancelled part way (live/engine.ts): what stays, and how to finish it or take it away.
   if (name === "PlaceInterrupted")
     return {
@@ -237,7 +236,6 @@ export function describeError(e: unknown): HumanError {
       title: "It is no longer in this workbook",
       detail: messageOf(e),
       next: "Nothing more was done with it. Place the report again if you still need it.",
->>>>>>> h36-pane
     };
   if (/Overwrite|NotEmpty|WouldOverwrite/i.test(tag)) {
     return { title: "The target cells are not empty", detail: messageOf(e), next: "Choose another cell, or confirm to overwrite them." };
