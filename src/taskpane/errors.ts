@@ -223,6 +223,13 @@ export function describeError(e: unknown): HumanError {
       detail: messageOf(e),
       next: "Disconnect placements you no longer need on the Workbook tab, then place it again.",
     };
+  // issue 36 (4): a report that would pass the sheet's last row or column; the message says by how much.
+  if (name === "DoesNotFit")
+    return {
+      title: "The report does not fit there",
+      detail: messageOf(e),
+      next: "Select a cell higher up or further left, then place it again.",
+    };
   // A placement cancelled part way (live/engine.ts): what stays, and how to finish it or take it away.
   if (name === "PlaceInterrupted")
     return {
