@@ -71,7 +71,8 @@ export function importGraph(dir = "src"): Map<string, string[]> {
   const known = new Set(files);
   const resolve = (from: string, spec: string): string | null => {
     const base = path.normalize(path.join(path.dirname(from), spec));
-    for (const c of [base, `${base}.ts`, `${base}.tsx`, path.join(base, "index.ts"), path.join(base, "index.tsx")]) if (known.has(c)) return c;
+    for (const c of [base, `${base}.ts`, `${base}.tsx`, path.join(base, "index.ts"), path.join(base, "index.tsx")])
+      if (known.has(c)) return c;
     return null;
   };
   const graph = new Map<string, string[]>();
