@@ -747,128 +747,127 @@ interface OpState {
 
 function opsOf(c: Command, st: OpState): Op[] {
   switch (c.kind) {
-    case "data": {
-      const xml = dataXml(c.key, dataToJson(c.key, c.value));
-      return [
-        {
-          bytes: utf8Length(xml) + 64,
-          cells: 0,
-          queue: (ctx, scope) => {
-            const part = scope.added.get(c.key) ?? st.parts.get(c.key);
-            // issue 22 (5): read what is there in the same round trip, just before writing over it.
-            const expected = c.ifUnchanged ?? st.guarded.get(c.key);
-            if (expected) {
-              scope.checks.push({
-                key: c.key,
-                expected: expected.value,
-                xml: part ? part.getXml() : null,
-                ids: part ? null : ctx.workbook.customXmlParts.getByNamespace(DATA_NS).load("items/id"),
-                wrote: c.value,
-              });
-            }
-            if (part) part.setXml(xml);
-            else scope.added.set(c.key, ctx.workbook.customXmlParts.add(xml).load("id"));
-            for (const extra of st.deleteExtras()) extra.delete();
-          },
-        },
-      ];
-    }
+    case "data":
+      return [dataOp(c, st)];
     case "write":
       return writeOps(c, st.maxBytes);
     case "clear":
-      return [
-        {
-          bytes: 128,
-          cells: 0,
-          queue: (ctx) => rangeAt(ctx, c.area, c.anchor).clear("All"),
-        },
-      ];
-    case "style": {
-      // autofitColumns() would fit whole columns: fit the area's own text (autofit.ts) — in this sync when
-      // the commit writes that text and the snapshot read the widths, else read after this sync.
-      const planned = c.style.autofit ? plannedWidths(c.area, st) : null;
-      const a = c.area;
-      return [
-        {
-          bytes: styleBytes(a, c.style.columnFormats) + (planned ? 64 * a.cols : 0),
-          cells: 0,
-          queue: (ctx, scope) => {
-            applyStyle(rangeAt(ctx, a, c.anchor), a, { ...c.style, autofit: false });
-            planned?.forEach((w, i) => {
-              if (w === null) return;
-              rangeAt(ctx, { ...a, col: a.col + i, rows: 1, cols: 1 }, c.anchor).format.columnWidth = w;
-              scope.widths.set(widthKey(a.sheetId, a.col + i), w);
-            });
-          },
-          ...(c.style.autofit && !planned
-            ? {
-                after: async (ctx: Excel.RequestContext) => {
-                  for (let i = 0; i < a.cols; i++) st.widths.delete(widthKey(a.sheetId, a.col + i)); // set by what it reads now
-                  await fitColumnsToCells(ctx, ctx.workbook.worksheets.getItem(a.sheetId), a);
-                },
-              }
-            : {}),
-        },
-      ];
-    }
+      return [{ bytes: 128, cells: 0, queue: (ctx) => rangeAt(ctx, c.area, c.anchor).clear("All") }];
+    case "style":
+      return [styleOp(c, st)];
     case "freeze":
       return [{ bytes: 128, cells: 0, queue: (ctx) => ctx.workbook.worksheets.getItem(c.sheetId).freezePanes.freezeRows(c.rows) }];
-    case "track": {
-      const full = TRACK_PREFIX + c.name;
-      return [
-        {
-          bytes: 256,
-          cells: 0,
-          ...(st.names.has(full.toLowerCase()) ? { repoint: c.area.sheetId } : {}),
-          queue: (ctx, scope) => {
-            const key = full.toLowerCase();
-            // Re-point an existing name in one command, never delete-then-add (a failing sync keeps a prefix: replace.ts).
-            const existing = (scope.names.get(key) ?? st.names.has(key)) ? ctx.workbook.names.getItem(full) : null;
-            // issue 36: where the name is just before it is re-pointed, when the caller said where it should be.
-            if (existing && c.expect)
-              scope.moves.push({
-                name: c.name,
-                expect: c.expect,
-                item: existing.load("type,formula"),
-                sheets: ctx.workbook.worksheets.load("items/id,items/name"),
-              });
-            queueTrackName(ctx, existing, full, range(ctx, c.area), st.sheetNames.get(c.area.sheetId) ?? "", c.area);
-            scope.names.set(key, true);
-          },
-        },
-      ];
-    }
-    case "restore": {
-      const a = c.cells.area;
-      return [
-        {
-          bytes: utf8Length(JSON.stringify(c.cells.formulas)) + utf8Length(JSON.stringify(c.cells.numberFormats)) + 128,
-          cells: a.rows * a.cols,
-          // The formats first: a text cell's text ("@") is put back as text, never read as a formula.
-          queue: (ctx) => {
-            const r = rangeAt(ctx, a, c.anchor);
-            r.numberFormat = c.cells.numberFormats;
-            r.formulas = c.cells.formulas as unknown as string[][];
-          },
-        },
-      ];
-    }
-    case "untrack": {
-      const full = TRACK_PREFIX + c.name;
-      return [
-        {
-          bytes: 128,
-          cells: 0,
-          queue: (ctx, scope) => {
-            const key = full.toLowerCase();
-            if (!(scope.names.get(key) ?? st.names.has(key))) return;
-            ctx.workbook.names.getItem(full).delete();
-            scope.names.set(key, false);
-          },
-        },
-      ];
-    }
+    case "track":
+      return [trackOp(c, st)];
+    case "restore":
+      return [restoreOp(c)];
+    case "untrack":
+      return [untrackOp(c, st)];
   }
+}
+
+function dataOp(c: Extract<Command, { kind: "data" }>, st: OpState): Op {
+  const xml = dataXml(c.key, dataToJson(c.key, c.value));
+  return {
+    bytes: utf8Length(xml) + 64,
+    cells: 0,
+    queue: (ctx, scope) => {
+      const part = scope.added.get(c.key) ?? st.parts.get(c.key);
+      // issue 22 (5): read what is there in the same round trip, just before writing over it.
+      const expected = c.ifUnchanged ?? st.guarded.get(c.key);
+      if (expected) {
+        scope.checks.push({
+          key: c.key,
+          expected: expected.value,
+          xml: part ? part.getXml() : null,
+          ids: part ? null : ctx.workbook.customXmlParts.getByNamespace(DATA_NS).load("items/id"),
+          wrote: c.value,
+        });
+      }
+      if (part) part.setXml(xml);
+      else scope.added.set(c.key, ctx.workbook.customXmlParts.add(xml).load("id"));
+      for (const extra of st.deleteExtras()) extra.delete();
+    },
+  };
+}
+
+function styleOp(c: Extract<Command, { kind: "style" }>, st: OpState): Op {
+  // autofitColumns() would fit whole columns: fit the area's own text (autofit.ts) — in this sync when
+  // the commit writes that text and the snapshot read the widths, else read after this sync.
+  const planned = c.style.autofit ? plannedWidths(c.area, st) : null;
+  const a = c.area;
+  return {
+    bytes: styleBytes(a, c.style.columnFormats) + (planned ? 64 * a.cols : 0),
+    cells: 0,
+    queue: (ctx, scope) => {
+      applyStyle(rangeAt(ctx, a, c.anchor), a, { ...c.style, autofit: false });
+      planned?.forEach((w, i) => {
+        if (w === null) return;
+        rangeAt(ctx, { ...a, col: a.col + i, rows: 1, cols: 1 }, c.anchor).format.columnWidth = w;
+        scope.widths.set(widthKey(a.sheetId, a.col + i), w);
+      });
+    },
+    ...(c.style.autofit && !planned
+      ? {
+          after: async (ctx: Excel.RequestContext) => {
+            for (let i = 0; i < a.cols; i++) st.widths.delete(widthKey(a.sheetId, a.col + i)); // set by what it reads now
+            await fitColumnsToCells(ctx, ctx.workbook.worksheets.getItem(a.sheetId), a);
+          },
+        }
+      : {}),
+  };
+}
+
+function trackOp(c: Extract<Command, { kind: "track" }>, st: OpState): Op {
+  const full = TRACK_PREFIX + c.name;
+  return {
+    bytes: 256,
+    cells: 0,
+    ...(st.names.has(full.toLowerCase()) ? { repoint: c.area.sheetId } : {}),
+    queue: (ctx, scope) => {
+      const key = full.toLowerCase();
+      // Re-point an existing name in one command, never delete-then-add (a failing sync keeps a prefix: replace.ts).
+      const existing = (scope.names.get(key) ?? st.names.has(key)) ? ctx.workbook.names.getItem(full) : null;
+      // issue 36: where the name is just before it is re-pointed, when the caller said where it should be.
+      if (existing && c.expect)
+        scope.moves.push({
+          name: c.name,
+          expect: c.expect,
+          item: existing.load("type,formula"),
+          sheets: ctx.workbook.worksheets.load("items/id,items/name"),
+        });
+      queueTrackName(ctx, existing, full, range(ctx, c.area), st.sheetNames.get(c.area.sheetId) ?? "", c.area);
+      scope.names.set(key, true);
+    },
+  };
+}
+
+function restoreOp(c: Extract<Command, { kind: "restore" }>): Op {
+  const a = c.cells.area;
+  return {
+    bytes: utf8Length(JSON.stringify(c.cells.formulas)) + utf8Length(JSON.stringify(c.cells.numberFormats)) + 128,
+    cells: a.rows * a.cols,
+    // The formats first: a text cell's text ("@") is put back as text, never read as a formula.
+    queue: (ctx) => {
+      const r = rangeAt(ctx, a, c.anchor);
+      r.numberFormat = c.cells.numberFormats;
+      r.formulas = c.cells.formulas as unknown as string[][];
+    },
+  };
+}
+
+function untrackOp(c: Extract<Command, { kind: "untrack" }>, st: OpState): Op {
+  const full = TRACK_PREFIX + c.name;
+  return {
+    bytes: 128,
+    cells: 0,
+    queue: (ctx, scope) => {
+      const key = full.toLowerCase();
+      if (!(scope.names.get(key) ?? st.names.has(key))) return;
+      ctx.workbook.names.getItem(full).delete();
+      scope.names.set(key, false);
+    },
+  };
 }
 
 /** The widths to set for a style's autofit without reading anything (autofit.ts), or null when that is not known. */
