@@ -518,6 +518,159 @@ function conflictOf(c: GuardRead, known: ExcelBasis): NonNullable<CommitStats["c
   return added ? { key: c.key, found: null } : null;
 }
 
+/** One commit in progress: its ops and what it keeps true as its syncs succeed. */
+interface CommitRun {
+  ctx: Excel.RequestContext;
+  sync: Sync;
+  o: { signal?: AbortSignal; calcSuspend: boolean; screenSuspend: boolean };
+  stats: CommitStats;
+  /** The basis, kept true as the commit goes (parts added, duplicates deleted, names, widths). */
+  known: ExcelBasis;
+  /** Parts by key as they are now (after each successful sync). */
+  parts: Map<string, Excel.CustomXmlPart>;
+  /** Duplicate parts of a key, deleted by the first data op. */
+  extras: Excel.CustomXmlPart[];
+  extrasDeleted: boolean;
+  /** Keys written under a guard in this commit, and what was stored (a later write of the key expects it). */
+  guardedKeys: Map<string, { value: unknown }>;
+  ops: Op[];
+}
+
+function commitRun(
+  ctx: Excel.RequestContext,
+  sync: Sync,
+  commands: readonly Command[],
+  known: ExcelBasis,
+  limits: BatchLimits,
+  o: CommitRun["o"],
+  stats: CommitStats,
+): CommitRun {
+  const run: CommitRun = {
+    ctx,
+    sync,
+    o,
+    stats,
+    known,
+    parts: new Map(),
+    extras: [],
+    extrasDeleted: false,
+    guardedKeys: new Map(),
+    ops: [],
+  };
+  for (const [key, ids] of known.parts) {
+    run.parts.set(key, ctx.workbook.customXmlParts.getItem(ids[0]!));
+    for (const id of ids.slice(1)) run.extras.push(ctx.workbook.customXmlParts.getItem(id));
+  }
+  commands.forEach((c, k) =>
+    run.ops.push(
+      ...opsOf(c, {
+        maxBytes: limits.requestBytes,
+        sheetNames: known.sheetNames,
+        parts: run.parts,
+        names: known.names,
+        widths: known.widths,
+        earlier: () => commands.slice(0, k),
+        guarded: run.guardedKeys,
+        deleteExtras: () => (run.extrasDeleted ? [] : ((run.extrasDeleted = true), run.extras)),
+      }),
+    ),
+  );
+  return run;
+}
+
+/** The ops [i, j) of the next sync: up to the budget, at least one. */
+function pack(ops: readonly Op[], i: number, budget: number): { j: number; bytes: number } {
+  let j = i,
+    bytes = 0;
+  while (j < ops.length && (j === i || bytes + ops[j]!.bytes <= budget)) bytes += ops[j++]!.bytes;
+  return { j, bytes };
+}
+
+/** Queues the ops [i, j) (after the formats some of them must read first) into one sync. */
+async function queueOps(run: CommitRun, i: number, j: number, screen: boolean): Promise<SyncScope> {
+  const { ctx, ops, o, stats } = run;
+  const guarded = ops.slice(i, j).filter((op) => op.formatsFirst);
+  if (guarded.length) stats.syncs += await readFormatsFirst(ctx, run.sync, guarded, o.signal);
+  const scope: SyncScope = { added: new Map(), names: new Map(), widths: new Map(), checks: [], cells: [], moves: [] };
+  if (screen) ctx.application.suspendScreenUpdatingUntilNextSync();
+  if (o.calcSuspend && ops.slice(i, j).some((op) => op.cells > 0)) ctx.application.suspendApiCalculationUntilNextSync();
+  for (let k = i; k < j; k++) ops[k]!.queue(ctx, scope);
+  return scope;
+}
+
+/**
+ * A sync of ops [i, j) failed: where to go on from and with what budget, or the failure thrown.
+ * Too large, it was refused whole (nothing applied): send less. Otherwise a name re-pointed with its
+ * sheet's old name (issue 36, item 16) is sent again from that op, with the sheets' names as they are now.
+ */
+async function recover(
+  run: CommitRun,
+  e: unknown,
+  scope: SyncScope,
+  at: { i: number; j: number; bytes: number; budget: number },
+): Promise<{ i: number; budget: number }> {
+  const { i, j } = at;
+  if (!isPayloadTooLarge(e)) {
+    const from = await staleRepoint(run.ctx, run.sync, run.ops, i, j, run.known, run.o.signal);
+    if (from === null) {
+      // A part a guarded write read was deleted since the snapshot (a co-author's Cellbound removing a duplicate).
+      if (scope.checks.some((c) => c.xml) && officeErrorCode(e) === "ItemNotFound") throw new DataChangedError(scope.checks[0]!.key);
+      throw e;
+    }
+    run.stats.syncs++;
+    run.stats.sheets = [...run.known.sheetNames].map(([id, name]) => ({ id, name }));
+    return { i: from, budget: at.budget };
+  }
+  if (j - i > 1) return { i, budget: Math.max(1, Math.floor(at.bytes / 2)) };
+  const half = run.ops[i]!.split?.() ?? null;
+  if (!half) throw e;
+  run.ops.splice(i, 1, ...half);
+  return { i, budget: at.budget };
+}
+
+/** After a sync succeeded: the conflicts its reads show, and the basis made true again. */
+function learn(run: CommitRun, scope: SyncScope): void {
+  const { stats, known } = run;
+  for (const c of scope.cells) {
+    const conflict = cellConflictOf(c);
+    if (conflict) (stats.cellConflicts ??= []).push(conflict);
+  }
+  for (const m of scope.moves) {
+    const moved = movedOf(m);
+    if (moved) (stats.moved ??= []).push(moved);
+  }
+  for (const c of scope.checks) {
+    const conflict = conflictOf(c, known);
+    if (conflict) (stats.conflicts ??= []).push(conflict);
+    run.guardedKeys.set(c.key, { value: c.wrote }); // a later write of the key in this commit expects this one
+  }
+  for (const [key, part] of scope.added) {
+    known.dataPartIds?.add(part.id);
+    run.parts.set(key, part);
+    known.parts.set(key, [part.id]);
+  }
+  if (run.extrasDeleted) for (const [key, ids] of known.parts) known.parts.set(key, ids.slice(0, 1));
+  for (const [name, exists] of scope.names) {
+    if (exists) known.names.add(name);
+    else known.names.delete(name);
+  }
+  for (const [key, points] of scope.widths) known.widths.set(key, points);
+}
+
+/** The ops [i, j) landed: count their cells, report progress, run the work that needed their sync. */
+async function landed(run: CommitRun, i: number, j: number): Promise<void> {
+  for (let k = i; k < j; k++) {
+    run.stats.cellsWritten += run.ops[k]!.cells;
+    run.ops[k]!.progress?.();
+  }
+  for (let k = i; k < j; k++) {
+    const after = run.ops[k]!.after;
+    if (!after) continue;
+    await after(run.ctx);
+    run.stats.syncs += 2;
+  }
+}
+
 export async function runCommit(
   ctx: Excel.RequestContext,
   sync: Sync,
@@ -528,50 +681,16 @@ export async function runCommit(
 ): Promise<CommitStats> {
   const stats: CommitStats = { syncs: 0, maxSyncBytes: 0, bytes: 0, cellsWritten: 0 };
   if (commands.length === 0) return stats;
-  // The basis is kept true as the commit goes (parts added, duplicates deleted, names added or
-  // deleted), so the next commit planned on the same snapshot needs no look-up either.
+  // The basis is kept true as the commit goes, so the next commit planned on the same snapshot needs no look-up either.
   const known = basis ?? (await lookUp(ctx, sync, commands, o.signal, stats));
-  // Parts by key as they are now (after each successful sync), and names that exist.
-  const parts = new Map<string, Excel.CustomXmlPart>();
-  const extras: Excel.CustomXmlPart[] = [];
-  for (const [key, ids] of known.parts) {
-    parts.set(key, ctx.workbook.customXmlParts.getItem(ids[0]!));
-    for (const id of ids.slice(1)) extras.push(ctx.workbook.customXmlParts.getItem(id));
-  }
-  const names = known.names;
-  let extrasDeleted = false;
-  const guardedKeys = new Map<string, { value: unknown }>();
-  const ops: Op[] = [];
-  commands.forEach((c, k) =>
-    ops.push(
-      ...opsOf(c, {
-        maxBytes: limits.requestBytes,
-        sheetNames: known.sheetNames,
-        parts,
-        names,
-        widths: known.widths,
-        earlier: () => commands.slice(0, k),
-        guarded: guardedKeys,
-        deleteExtras: () => (extrasDeleted ? [] : ((extrasDeleted = true), extras)),
-      }),
-    ),
-  );
-
+  const run = commitRun(ctx, sync, commands, known, limits, o, stats);
   let i = 0;
   let budget = limits.requestBytes;
   let screen = o.screenSuspend;
-  while (i < ops.length) {
+  while (i < run.ops.length) {
     o.signal?.throwIfAborted();
-    // Take ops up to the budget (at least one).
-    let j = i,
-      bytes = 0;
-    while (j < ops.length && (j === i || bytes + ops[j]!.bytes <= budget)) bytes += ops[j++]!.bytes;
-    const guarded = ops.slice(i, j).filter((op) => op.formatsFirst);
-    if (guarded.length) stats.syncs += await readFormatsFirst(ctx, sync, guarded, o.signal);
-    const scope: SyncScope = { added: new Map(), names: new Map(), widths: new Map(), checks: [], cells: [], moves: [] };
-    if (screen) ctx.application.suspendScreenUpdatingUntilNextSync();
-    if (o.calcSuspend && ops.slice(i, j).some((op) => op.cells > 0)) ctx.application.suspendApiCalculationUntilNextSync();
-    for (let k = i; k < j; k++) ops[k]!.queue(ctx, scope);
+    const { j, bytes } = pack(run.ops, i, budget);
+    const scope = await queueOps(run, i, j, screen);
     // Every round trip counts, a refused one too.
     stats.syncs++;
     stats.bytes += bytes;
@@ -579,65 +698,12 @@ export async function runCommit(
     try {
       await sync(ctx, o.signal);
     } catch (e) {
-      // issue 36 (16): a name re-pointed with the sheet's old name (renamed since it was read) failed: the
-      // ops before it landed; look the sheets up again and go on from it with their names as they are now.
-      if (!isPayloadTooLarge(e)) {
-        const from = await staleRepoint(ctx, sync, ops, i, j, known, o.signal);
-        if (from === null) {
-          // A part a guarded write read was deleted since the snapshot (a co-author's Cellbound removing a duplicate).
-          if (scope.checks.some((c) => c.xml) && officeErrorCode(e) === "ItemNotFound") throw new DataChangedError(scope.checks[0]!.key);
-          throw e;
-        }
-        stats.syncs++;
-        stats.sheets = [...known.sheetNames].map(([id, name]) => ({ id, name }));
-        i = from;
-        continue;
-      }
-      // Refused whole, nothing applied: send less.
-      if (j - i > 1) {
-        budget = Math.max(1, Math.floor(bytes / 2));
-        continue;
-      }
-      const half = ops[i]!.split?.() ?? null;
-      if (!half) throw e;
-      ops.splice(i, 1, ...half);
+      ({ i, budget } = await recover(run, e, scope, { i, j, bytes, budget }));
       continue;
     }
     screen = false;
-    for (const c of scope.cells) {
-      const conflict = cellConflictOf(c);
-      if (conflict) (stats.cellConflicts ??= []).push(conflict);
-    }
-    for (const m of scope.moves) {
-      const moved = movedOf(m);
-      if (moved) (stats.moved ??= []).push(moved);
-    }
-    for (const c of scope.checks) {
-      const conflict = conflictOf(c, known);
-      if (conflict) (stats.conflicts ??= []).push(conflict);
-      guardedKeys.set(c.key, { value: c.wrote }); // a later write of the key in this commit expects this one
-    }
-    for (const [key, part] of scope.added) {
-      known.dataPartIds?.add(part.id);
-      parts.set(key, part);
-      known.parts.set(key, [part.id]);
-    }
-    if (extrasDeleted) for (const [key, ids] of known.parts) known.parts.set(key, ids.slice(0, 1));
-    for (const [name, exists] of scope.names) {
-      if (exists) names.add(name);
-      else names.delete(name);
-    }
-    for (const [key, points] of scope.widths) known.widths.set(key, points);
-    for (let k = i; k < j; k++) {
-      stats.cellsWritten += ops[k]!.cells;
-      ops[k]!.progress?.();
-    }
-    for (let k = i; k < j; k++) {
-      const after = ops[k]!.after;
-      if (!after) continue;
-      await after(ctx);
-      stats.syncs += 2;
-    }
+    learn(run, scope);
+    await landed(run, i, j);
     i = j;
     budget = limits.requestBytes;
   }
