@@ -123,16 +123,32 @@ interface Piece {
   rows: number;
 }
 
-export async function readSnapshot(
+/** What a snapshot's first sync asks for, queued before it. */
+interface FirstSync {
+  idParts: Excel.CustomXmlPartScopedCollection;
+  dataParts: Excel.CustomXmlPartScopedCollection;
+  mirror: Excel.Setting;
+  names: Excel.NamedItemCollection;
+  sheets: Excel.WorksheetCollection;
+  frozen: Array<{ id: string; at: Excel.Range }>;
+  /** Areas known before anything is read (a placement's target). */
+  areas: Area[];
+  reader: ValueReader;
+  /** Write checks (issue 22): obstacles of each area read, queued in the sync that first knows the area. */
+  checks: Array<{ area: Area; found: () => Obstacle[] }>;
+  check(a: Area): void;
+  used: Array<{ area: Area; found: () => Area | null }>;
+  dateSystem: (() => 1900 | 1904) | null;
+  widthReads: Array<{ sheetId: string; col: number; format: Excel.RangeFormat }>;
+}
+
+function queueFirstSync(
   ctx: Excel.RequestContext,
-  sync: Sync,
   req: SnapshotRequest,
   limits: BatchLimits,
   settingKey: string,
-  /** Called between the first and second sync with what the first found, to queue writes that ride along. */
-  between?: (found: { identityParts: number; mirror: boolean }) => boolean,
-  supports: (version: string) => boolean = () => true,
-): Promise<RawSnapshot> {
+  supports: (version: string) => boolean,
+): FirstSync {
   const wb = ctx.workbook;
   wb.load("name");
   const idParts = wb.customXmlParts.getByNamespace(WORKBOOK_NS).load("items/id");
@@ -144,13 +160,11 @@ export async function readSnapshot(
     id,
     at: wb.worksheets.getItem(id).freezePanes.getLocationOrNullObject().load("rowIndex,rowCount"),
   }));
-  // Areas known before anything is read (a placement's target) ride in the first sync.
   const areas: Area[] = [...(req.areas ?? [])];
   for (const a of areas) validateArea(a);
   const reader = new ValueReader(ctx, areas, limits);
   reader.queue();
-  // Write checks (issue 22): obstacles of each area read, in the sync that first knows the area.
-  const checks: Array<{ area: Area; found: () => Obstacle[] }> = [];
+  const checks: FirstSync["checks"] = [];
   const check = (a: Area) => {
     const ws = wb.worksheets.getItem(a.sheetId);
     checks.push({ area: a, found: queueObstacles(ws, a, supports) });
@@ -173,11 +187,13 @@ export async function readSnapshot(
       format: ws.getRangeByIndexes(a.row, a.col + c, 1, 1).format.load("columnWidth"),
     }));
   });
-  await sync(ctx, req.signal);
-  reader.collect();
+  return { idParts, dataParts, mirror, names, sheets, frozen, areas, reader, checks, check, used, dateSystem, widthReads };
+}
 
-  const sheetRefs = sheets.items.map((s) => ({ id: s.id, name: s.name }));
-  const ours = names.items.filter((n) => n.name.toLowerCase().startsWith(TRACK_PREFIX.toLowerCase()));
+/** After the first sync: the tracking names' areas; those whose values are wanted join the reads (and the checks). */
+function trackedAreas(first: FirstSync, req: SnapshotRequest) {
+  const sheetRefs = first.sheets.items.map((s) => ({ id: s.id, name: s.name }));
+  const ours = first.names.items.filter((n) => n.name.toLowerCase().startsWith(TRACK_PREFIX.toLowerCase()));
   const tracked = ours.map((n) =>
     n.type === "Error" ? trackedFromFormula(n.name, "=#REF!", []) : trackedFromFormula(n.name, n.formula, sheetRefs),
   );
@@ -185,27 +201,39 @@ export async function readSnapshot(
   for (const t of tracked) {
     if (!t.area) continue;
     if (wanted === "all" || (wanted ?? []).some((w) => w.toLowerCase() === t.name.toLowerCase())) {
-      reader.add(t.area);
-      if (req.writeChecks) check(t.area);
+      first.reader.add(t.area);
+      if (req.writeChecks) first.check(t.area);
     }
   }
-  const idXml = idParts.items.map((p) => p.getXml());
-  const dataXmls = dataParts.items.map((p) => ({ id: p.id, xml: p.getXml() }));
-  const queued = between?.({ identityParts: idParts.items.length, mirror: !mirror.isNullObject }) ?? false;
-  // Sync 2 carries the XML, what `between` queued, and the values; more syncs only while values remain.
+  return { sheetRefs, ours, tracked };
+}
+
+/**
+ * Syncs until the reader has every value (what else was queued rides in the first of them); more than
+ * one only while values remain past the response budget. `mayNeedNone`: when the reader has nothing to
+ * ask either, no round trip at all.
+ */
+async function readValues(
+  ctx: Excel.RequestContext,
+  sync: Sync,
+  reader: ValueReader,
+  signal: AbortSignal | undefined,
+  mayNeedNone: boolean,
+) {
   let first = true;
   while (first || !reader.done()) {
     reader.queue();
-    if (first && idXml.length + dataXmls.length === 0 && reader.done() && !queued && checks.length === areas.length + used.length) break; // nothing to ask: no round trip
+    if (first && mayNeedNone && reader.done()) break; // nothing to ask: no round trip
     first = false;
-    await sync(ctx, req.signal).catch((e: unknown) => {
+    await sync(ctx, signal).catch((e: unknown) => {
       if (!isPayloadTooLarge(e) || !reader.shrink()) throw e;
     });
     reader.collect();
   }
+}
 
-  const obstacles = req.writeChecks ? await nameSpillAnchors(ctx, sync, checks, req.signal) : undefined;
-
+/** The data parts by key: the first part of a key is the one getData reads; the others are duplicates. */
+function dataPartsOf(dataXmls: ReadonlyArray<{ id: string; xml: OfficeExtension.ClientResult<string> }>) {
   const data = new Map<string, unknown>();
   const parts = new Map<string, string[]>();
   const corrupt: string[] = [];
@@ -215,15 +243,41 @@ export async function readSnapshot(
     const ids = parts.get(d.key) ?? [];
     ids.push(id);
     parts.set(d.key, ids);
-    if (ids.length > 1) continue; // the first part of a key is the one getData reads
+    if (ids.length > 1) continue;
     try {
       data.set(d.key, JSON.parse(d.json) as unknown);
     } catch {
       corrupt.push(d.key);
     }
   }
+  return { data, parts, corrupt };
+}
+
+export async function readSnapshot(
+  ctx: Excel.RequestContext,
+  sync: Sync,
+  req: SnapshotRequest,
+  limits: BatchLimits,
+  settingKey: string,
+  /** Called between the first and second sync with what the first found, to queue writes that ride along. */
+  between?: (found: { identityParts: number; mirror: boolean }) => boolean,
+  supports: (version: string) => boolean = () => true,
+): Promise<RawSnapshot> {
+  const first = queueFirstSync(ctx, req, limits, settingKey, supports);
+  await sync(ctx, req.signal);
+  first.reader.collect();
+  const { sheetRefs, ours, tracked } = trackedAreas(first, req);
+  const { idParts, mirror, frozen, used, dateSystem, widthReads } = first;
+  const idXml = idParts.items.map((p) => p.getXml());
+  const dataXmls = first.dataParts.items.map((p) => ({ id: p.id, xml: p.getXml() }));
+  const queued = between?.({ identityParts: idParts.items.length, mirror: !mirror.isNullObject }) ?? false;
+  // Sync 2 carries the XML, what `between` queued, and the values; more syncs only while values remain.
+  const noChecksSince = first.checks.length === first.areas.length + used.length;
+  await readValues(ctx, sync, first.reader, req.signal, idXml.length + dataXmls.length === 0 && !queued && noChecksSince);
+  const obstacles = req.writeChecks ? await nameSpillAnchors(ctx, sync, first.checks, req.signal) : undefined;
+  const { data, parts, corrupt } = dataPartsOf(dataXmls);
   return {
-    workbookName: wb.name,
+    workbookName: ctx.workbook.name,
     identityXml: idXml.map((x) => x.value),
     identityParts: idParts.items,
     mirror: mirror.isNullObject ? undefined : mirror.value,
@@ -231,7 +285,7 @@ export async function readSnapshot(
     tracked,
     data,
     corrupt,
-    values: reader.result(),
+    values: first.reader.result(),
     frozenRows: new Map(frozen.map((f) => [f.id, f.at.isNullObject || f.at.rowIndex !== 0 ? 0 : f.at.rowCount])),
     ...(obstacles ? { obstacles } : {}),
     ...(dateSystem ? { dateSystem: dateSystem() } : {}),
@@ -275,15 +329,7 @@ export async function readRecheck(ctx: Excel.RequestContext, sync: Sync, req: Re
   const areas = [...(req.areas ?? [])];
   for (const a of areas) validateArea(a);
   const reader = new ValueReader(ctx, areas, limits, req.numberFormats === true);
-  let first = true;
-  while (first || !reader.done()) {
-    reader.queue();
-    first = false;
-    await sync(ctx, req.signal).catch((e: unknown) => {
-      if (!isPayloadTooLarge(e) || !reader.shrink()) throw e;
-    });
-    reader.collect();
-  }
+  await readValues(ctx, sync, reader, req.signal, false);
   const sheetRefs = sheets.items.map((s) => ({ id: s.id, name: s.name }));
   const tracked = names.items
     .filter((n) => n.name.toLowerCase().startsWith(TRACK_PREFIX.toLowerCase()))
