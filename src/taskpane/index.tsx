@@ -10,7 +10,7 @@ import { PaneStore, type Prefill } from "./state/store";
 import { defaultStore, SecretStore } from "./state/secrets";
 import { installTheme } from "./theme/theme";
 import { createLiveBackend } from "./live/backend";
-import type { EmbedConfig } from "./live/comments";
+import type { EmbedConfig } from "./types";
 import type { ChatDefaults } from "./live/chat";
 
 function readPrefill(): Prefill {

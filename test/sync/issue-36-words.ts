@@ -8,7 +8,7 @@ import { noAccessPrefix, placementStatus } from "../../src/sync/status.ts";
 import type { SheetPort } from "../../src/host/port.ts";
 import { EXCEL_MAX_TEXT, TRUNCATION_MARK } from "../../src/checksum/index.ts";
 import { statusOfView } from "../../src/taskpane/live/status.ts";
-import type { PlacementView } from "../../src/taskpane/model.ts";
+import type { PlacementView } from "../../src/taskpane/home/types.ts";
 import { at, byCustomer, byStatus, flakyPort, placed, useEnv, type WorkbookKind } from "./support.ts";
 
 /** A fetch that answers a workbook's report listing (GET …/reports) with `fail`, and everything else for real. */

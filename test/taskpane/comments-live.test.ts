@@ -3,7 +3,8 @@
 // session URL kept in storage (never the workbook), and a clear refusal when none is configured.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPlatform, type RunningPlatform } from "../../dev/platform/server";
-import { createLiveComments, type SelectedPlacement } from "../../src/taskpane/live/comments";
+import { createLiveComments } from "../../src/taskpane/live/comments";
+import type { SelectedPlacement } from "../../src/taskpane/types";
 
 let p: RunningPlatform;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 // Pure helpers of the report builder: turn the builder's choices into a semantic-layer JSON query
 // and the report's pivotItems (seeds 01 §2.4), and check them before saving.
-import type { BuilderFilter, BuilderQuery, PivotItems } from "../model";
+import type { BuilderFilter, BuilderQuery, PivotItems } from "../types";
 import { parseDateRange } from "../../api/date-range";
 import { OPERATORS } from "../../sync/filters";
 

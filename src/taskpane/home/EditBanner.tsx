@@ -3,7 +3,7 @@
 import { useSignal } from "@preact/signals";
 import { useRef } from "preact/hooks";
 import { useQuestionFocus } from "../ui/focus";
-import type { CellDiff } from "../model";
+import type { CellDiff } from "./types";
 import type { EditPrompt, PaneStore } from "../state/store";
 import { describeRows } from "../live/status";
 import { formatValue } from "../../host/number-format";

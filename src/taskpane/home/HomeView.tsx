@@ -2,7 +2,7 @@
 // badge and its actions (Refresh, Locate, Disconnect); DENIED placements show their owner and no
 // actions. Refresh all shows a footer with "N of M" and Stop, and a status per row.
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
-import type { PlacementView } from "../model";
+import type { PlacementView } from "./types";
 import type { PaneStore } from "../state/store";
 import { ProgressLine } from "../ui/Notice";
 import { relativeTime } from "../ui/time";

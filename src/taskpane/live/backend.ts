@@ -13,9 +13,9 @@ import {
   type Me,
   type PlatformClient,
 } from "../../api";
-import type { Backend, ConnectInput, Deployment, Workspace } from "../model";
+import type { Backend, ConnectInput, Workspace } from "../app/model";
+import type { Deployment, EmbedConfig } from "../types";
 import { defaultDataUrl, openWorkspace } from "./workspace";
-import type { EmbedConfig } from "./comments";
 import type { ChatDefaults } from "./chat";
 
 /**

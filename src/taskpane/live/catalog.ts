@@ -13,7 +13,8 @@ import {
   type Report,
 } from "../../api";
 import { runReport } from "../../sync";
-import type { BuilderQuery, MetaView, Page, PivotItems, PreviewGrid, ReportSummary, SaveReportInput } from "../model";
+import type { BuilderQuery, MetaView, Page, PivotItems, ReportSummary, SaveReportInput } from "../types";
+import type { PreviewGrid } from "../builder/types";
 
 /** Page size of the reports list. Search filters on the client (the list endpoint has no search). */
 export const REPORTS_PAGE = 25;

@@ -11,7 +11,8 @@ import {
   type PlatformClient,
 } from "../../api";
 import { createChatClient, createChatSettingsClient, type AppConfig, type ChatClient } from "../../api/chat";
-import type { ConnectInput, Deployment } from "../model";
+import type { ConnectInput } from "../app/model";
+import type { Deployment } from "../types";
 import type { ChatAvailability, ChatPrefs, ChatService, ThreadRef } from "../chat/service";
 import { createSchedulesService } from "./schedules";
 

@@ -9,7 +9,7 @@ import {
   type StatusKind,
 } from "../../sync/status";
 import { viewOnlyPrefix } from "../../sync/access";
-import type { PlacementView, RowRefreshState } from "../model";
+import type { PlacementView, RowRefreshState } from "../home/types";
 
 export type { PlacementStatus, StatusKind };
 export { describeRows, editedRowsLine };

@@ -2,10 +2,11 @@
 // over the Office.js adapter (src/host/excel).
 import { createDataClient, createDeploymentTokenManager, createPlatformClient, defaultDataUrl, type DataClient } from "../../api";
 import { sessionFetch } from "./session-fetch";
-import type { ConnectInput, Deployment, Workspace } from "../model";
+import type { ConnectInput, Workspace } from "../app/model";
+import type { Deployment, EmbedConfig } from "../types";
 import { createCatalog, summarize } from "./catalog";
 import { openWorkbookOps } from "./engine";
-import { createLiveComments, type EmbedConfig } from "./comments";
+import { createLiveComments } from "./comments";
 import { createChatService, type ChatDefaults } from "./chat";
 import { createLiveDashboard } from "./dashboard";
 
