@@ -11,7 +11,7 @@ import { defaultStore, SecretStore } from "./state/secrets";
 import { installTheme } from "./theme/theme";
 import { createLiveBackend } from "./live/backend";
 import type { EmbedConfig } from "./types";
-import type { ChatDefaults } from "./live/chat";
+import type { ChatDefaults } from "./chat/live";
 
 function readPrefill(): Prefill {
   const raw = (globalThis as { __cellboundPrefill?: unknown }).__cellboundPrefill;

@@ -16,7 +16,7 @@ import {
 import type { Backend, ConnectInput, Workspace } from "../app/model";
 import type { Deployment, EmbedConfig } from "../types";
 import { defaultDataUrl, openWorkspace } from "./workspace";
-import type { ChatDefaults } from "./chat";
+import type { ChatDefaults } from "../chat/live";
 
 /**
  * `embed`: the comments pane's default session URL (and broker request), e.g. from the harness;

@@ -24,7 +24,7 @@ import {
 import type { HomeData, PlacementView, RefreshAllProgress, RowRefreshState } from "../home/types";
 import type { RowSpan, SelectedCell, SelectedPlacement } from "../types";
 import type { Workspace } from "../app/model";
-import { freeAreaBeside, readSelectionContext, selectionState, type SelectionDeps } from "./selection";
+import { freeAreaBeside, readSelectionContext, selectionState, type SelectionDeps } from "../chat/live-selection";
 
 export type WorkbookOps = Pick<
   Workspace,

@@ -7,7 +7,7 @@ import type { Deployment, EmbedConfig } from "../types";
 import { createCatalog, summarize } from "./catalog";
 import { openWorkbookOps } from "./engine";
 import { createLiveComments } from "./comments";
-import { createChatService, type ChatDefaults } from "./chat";
+import { createChatService, type ChatDefaults } from "../chat/live";
 import { createLiveDashboard } from "./dashboard";
 
 export { defaultDataUrl };
