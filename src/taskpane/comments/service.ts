@@ -1,4 +1,4 @@
-// What the comments pane needs from the world (implemented over src/api in live/comments.ts, scripted
+// What the comments pane needs from the world (implemented over src/api in comments/live.ts, scripted
 // in the view tests). Plain view shapes: the pane never sees the wire format.
 import type { DashboardChoice, LinkedDashboards } from "../types";
 

@@ -1,4 +1,4 @@
-// What the dashboard pane needs from the world (live/dashboard.ts over src/api, src/sync and the
+// What the dashboard pane needs from the world (dashboard/live.ts over src/api, src/sync and the
 // Office.js port; scripted in the view tests). Plain view shapes: the pane never sees the wire.
 import type { DashboardChoice, LinkedDashboards, PlaceOutcome } from "../types";
 

@@ -6,9 +6,9 @@ import type { ConnectInput, Workspace } from "../app/model";
 import type { Deployment, EmbedConfig } from "../types";
 import { createCatalog, summarize } from "./catalog";
 import { openWorkbookOps } from "./engine";
-import { createLiveComments } from "./comments";
+import { createLiveComments } from "../comments/live";
 import { createChatService, type ChatDefaults } from "../chat/live";
-import { createLiveDashboard } from "./dashboard";
+import { createLiveDashboard } from "../dashboard/live";
 
 export { defaultDataUrl };
 

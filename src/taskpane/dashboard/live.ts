@@ -25,7 +25,7 @@ import type {
   SelectedCell,
   SelectedPlacement,
 } from "../types";
-import type { CellFilter, DashboardService, EmbedHandle } from "../dashboard/service";
+import type { CellFilter, DashboardService, EmbedHandle } from "./service";
 
 const STORAGE_KEY = "cellbound.comments.sessionUrl";
 const POLL_MS = 500;

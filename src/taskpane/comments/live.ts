@@ -4,7 +4,7 @@
 import { codePoints, COMMENT_LIMITS, createCommentsClient, type Comment, type CommentsClient, type Thread } from "../../api/comments";
 import { createEmbedClient, createEmbedSession, type EmbedClient } from "../../api/embed";
 import type { FetchLike } from "../../api";
-import type { CommentView, CommentsService, ThreadView } from "../comments/service";
+import type { CommentView, CommentsService, ThreadView } from "./service";
 import type { EmbedConfig, LinkedDashboards, SelectedPlacement } from "../types";
 
 export interface CommentsDeps {
