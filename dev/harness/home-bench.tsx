@@ -8,7 +8,7 @@ import { memoryStore, SecretStore } from "../../src/taskpane/state/secrets";
 import { installTheme } from "../../src/taskpane/theme/theme";
 import type { Backend } from "../../src/taskpane/app/model";
 import type { PlacementView } from "../../src/taskpane/home/types";
-import { factsFor } from "../../src/taskpane/live/status";
+import { factsFor } from "../../src/taskpane/home/live-status";
 
 const STATUSES = ["upToDate", "outOfDate", "editedByHand", "missing", "noAccess"] as const;
 

@@ -3,7 +3,7 @@
 import type { Backend, Workspace } from "../../src/taskpane/app/model";
 import type { HomeData, PlacementView, RefreshAllProgress, RefreshOutcome } from "../../src/taskpane/home/types";
 import type { PlaceOutcome, ReportSummary } from "../../src/taskpane/types";
-import { factsFor } from "../../src/taskpane/live/status";
+import { factsFor } from "../../src/taskpane/home/live-status";
 
 type Shorthand = Parameters<typeof factsFor>[0];
 

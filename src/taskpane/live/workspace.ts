@@ -5,7 +5,7 @@ import { sessionFetch } from "./session-fetch";
 import type { ConnectInput, Workspace } from "../app/model";
 import type { Deployment, EmbedConfig } from "../types";
 import { createCatalog, summarize } from "./catalog";
-import { openWorkbookOps } from "./engine";
+import { openWorkbookOps } from "../home/live";
 import { createLiveComments } from "../comments/live";
 import { createChatService, type ChatDefaults } from "../chat/live";
 import { createLiveDashboard } from "../dashboard/live";

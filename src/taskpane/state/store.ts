@@ -6,7 +6,7 @@ import type { Backend, ConnectInput, SignedInUser, Workspace } from "../app/mode
 import type { Deployment, PlaceOutcome } from "../types";
 import type { HomeData, PlacementView, RefreshAllProgress, RefreshOutcome, RowRefreshState } from "../home/types";
 import { describeError, type HumanError } from "../errors";
-import { failedRow } from "../live/status";
+import { failedRow } from "../home/live-status";
 import type { FocusRequest } from "../ui/focus";
 import type { SecretStore } from "./secrets";
 

@@ -1,6 +1,7 @@
-// The workbook operations of a Workspace, on the sync engine (src/sync) and the Office.js adapter
-// (src/host/excel): turns the engine's typed outcomes into the pane's view model (home/types.ts).
-import { sessionLastWritten } from "./last-written";
+// The Workbook tab's live service: the workbook operations of a Workspace, on the sync engine
+// (src/sync) and the Office.js adapter (src/host/excel); turns the engine's typed outcomes into the
+// pane's view model (home/types.ts).
+import { sessionLastWritten } from "../live/last-written";
 import type { DataClient, PlatformClient } from "../../api";
 import { areaA1, parseAddress } from "../../host/a1";
 import { createExcelPort } from "../../host/excel";
@@ -21,7 +22,7 @@ import {
   type QueueProgress,
   type SyncContext,
 } from "../../sync";
-import type { HomeData, PlacementView, RefreshAllProgress, RowRefreshState } from "../home/types";
+import type { HomeData, PlacementView, RefreshAllProgress, RowRefreshState } from "./types";
 import type { RowSpan, SelectedCell, SelectedPlacement } from "../types";
 import type { Workspace } from "../app/model";
 import { freeAreaBeside, readSelectionContext, selectionState, type SelectionDeps } from "../chat/live-selection";
