@@ -4,7 +4,7 @@ import { createDataClient, createDeploymentTokenManager, createPlatformClient, d
 import { sessionFetch } from "./session-fetch";
 import type { ConnectInput, Workspace } from "../app/model";
 import type { Deployment, EmbedConfig } from "../types";
-import { createCatalog, summarize } from "./catalog";
+import { createCatalog, summarize } from "../reports/live";
 import { openWorkbookOps } from "../home/live";
 import { createLiveComments } from "../comments/live";
 import { createChatService, type ChatDefaults } from "../chat/live";

@@ -1,6 +1,7 @@
-// The parts of a Workspace that need only the API layer: browsing reports (cursor paging, search),
-// the data model from /v1/meta, previews through /v1/load, and saving a built report (upsert by a new
-// publicId). The data-API token is minted and renewed by src/api's token manager.
+// The Reports tab's live service, the catalog: the parts of a Workspace that need only the API layer —
+// browsing reports (cursor paging, search), the data model from /v1/meta, previews through /v1/load,
+// and saving a built report (upsert by a new publicId) for the builder and the dashboard's drilldowns.
+// The data-API token is minted and renewed by src/api's token manager.
 import {
   createDataClient,
   createDeploymentTokenManager,
