@@ -9,7 +9,7 @@ import { App } from "./app/App";
 import { PaneStore, type Prefill } from "./state/store";
 import { defaultStore, SecretStore } from "./state/secrets";
 import { installTheme } from "./theme/theme";
-import { createLiveBackend } from "./live/backend";
+import { createLiveBackend } from "./app/backend";
 import type { EmbedConfig } from "./types";
 import type { ChatDefaults } from "./chat/live";
 

@@ -1,7 +1,7 @@
 // The Workbook tab's live service: the workbook operations of a Workspace, on the sync engine
 // (src/sync) and the Office.js adapter (src/host/excel); turns the engine's typed outcomes into the
 // pane's view model (home/types.ts).
-import { sessionLastWritten } from "../live/last-written";
+import { sessionLastWritten } from "../app/last-written";
 import type { DataClient, PlatformClient } from "../../api";
 import { areaA1, parseAddress } from "../../host/a1";
 import { createExcelPort } from "../../host/excel";

@@ -1,5 +1,6 @@
-// The live Backend: Connect over src/api's platform client; each Workspace wires the sync engine
-// (src/sync) to the Office.js adapter (src/host/excel) and the API layer.
+// The composition root, its first half — the live Backend: Connect over src/api's platform client; each
+// Workspace (workspace.ts) wires every room's live service to the API layer, the sync engine (src/sync)
+// and the Office.js adapter (src/host/excel).
 import {
   ApiError,
   createPlatformClient,
@@ -13,7 +14,7 @@ import {
   type Me,
   type PlatformClient,
 } from "../../api";
-import type { Backend, ConnectInput, Workspace } from "../app/model";
+import type { Backend, ConnectInput, Workspace } from "./model";
 import type { Deployment, EmbedConfig } from "../types";
 import { defaultDataUrl, openWorkspace } from "./workspace";
 import type { ChatDefaults } from "../chat/live";
