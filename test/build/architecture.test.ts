@@ -95,6 +95,16 @@ const RULES: Rule[] = [
       i.target === null && i.specifier !== "zod" ? `imports the package ${i.specifier} (only zod)` : null,
     ),
   },
+  // A pane's views and state never import src/api or src/sync: only its live service (live.ts, live-*.ts),
+  // the composition root (app/'s modules: backend.ts, workspace.ts…; never its views) and the shared
+  // types' leaf (types.ts: the engine's facts about a placement, as a type) do.
+  {
+    from: "src/taskpane",
+    forbidden: (i) =>
+      isLive(i.file) || (under(i.file, "src/taskpane/app") && i.file.endsWith(".ts")) || i.file === path.normalize("src/taskpane/types.ts")
+        ? null
+        : forbidDirs("src/api", "src/sync")(i),
+  },
   // The comments pane's views and state reach the API only through its live service (comments/live.ts).
   { from: "src/taskpane/comments", forbidden: exceptLive(forbidDirs("src/api", "src/sync", "src/host")) },
   // The dashboard pane likewise: the iframe, window and origin checks live in its live service (dashboard/live.ts).
@@ -136,6 +146,20 @@ describe("import rules (docs/ARCHITECTURE.md)", () => {
       .filter((v) => v.why !== null)
       .map(({ i, why }) => `${i.file}:${i.line}: ${why} ("${i.specifier}")`);
     expect(violations).toEqual([]);
+  });
+
+  it("the rule for src/taskpane would catch a pane's view or state importing src/api or src/sync, not its live service", () => {
+    const rule = RULES.find((r) => r.from === "src/taskpane")!;
+    const [view] = importsOf("src/taskpane/chat/ChatView.tsx", 'import { x } from "../../api/chat";');
+    const [state] = importsOf("src/taskpane/home/state.ts", 'import type { X } from "../../sync/status";');
+    const [live] = importsOf("src/taskpane/chat/live.ts", 'import { x } from "../../api/chat";');
+    const [frame] = importsOf("src/taskpane/app/App.tsx", 'import { x } from "../../api";');
+    expect([view, state, live, frame].map((i) => rule.forbidden(i!))).toEqual([
+      "imports src/api",
+      "imports src/sync",
+      null,
+      "imports src/api",
+    ]);
   });
 
   it("the rule for src/sync would catch an import of the UI", () => {
