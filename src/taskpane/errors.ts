@@ -230,14 +230,14 @@ export function describeError(e: unknown): HumanError {
       detail: messageOf(e),
       next: "Select a cell higher up or further left, then place it again.",
     };
-  // A placement cancelled part way (live/engine.ts): what stays, and how to finish it or take it away.
+  // A placement cancelled part way (home/live.ts): what stays, and how to finish it or take it away.
   if (name === "PlaceInterrupted")
     return {
       title: "Placing the report was cancelled part way",
       detail: messageOf(e),
       next: "On the Workbook tab it shows as “Interrupted — finish refresh”: press its Refresh to finish placing it, or Disconnect it and delete those rows if you do not want it.",
     };
-  // The pane's words for a placement disconnected while something of it was under way (live/engine.ts).
+  // The pane's words for a placement disconnected while something of it was under way (home/live.ts).
   if (name === "PlacementGone")
     return {
       title: "It is no longer in this workbook",

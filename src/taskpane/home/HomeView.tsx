@@ -2,14 +2,14 @@
 // badge and its actions (Refresh, Locate, Disconnect); DENIED placements show their owner and no
 // actions. Refresh all shows a footer with "N of M" and Stop, and a status per row.
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
-import type { PlacementView } from "../model";
+import type { PlacementView } from "./types";
 import type { PaneStore } from "../state/store";
 import { ProgressLine } from "../ui/Notice";
 import { relativeTime } from "../ui/time";
 import { DisconnectButton } from "./ConfirmDisconnect";
 import { EditBanner } from "./EditBanner";
 import { BusyLine } from "../app/BusyLine";
-import { staleFacts, statusOfView, STATUS_TONE } from "../live/status";
+import { staleFacts, statusOfView, STATUS_TONE } from "./live-status";
 import { revealAndFocus } from "../ui/focus";
 
 export function groupBySheet(placements: PlacementView[]): [string, PlacementView[]][] {
@@ -27,7 +27,7 @@ function PlacementCard({ store, p, now, showDeployment }: { store: PaneStore; p:
   const denied = p.facts.access === "DENIED";
   const rowState = store.rowStates.value[p.id];
   const stale = store.homeStale.value;
-  // One status: the badge and every line below come from it (live/status.ts).
+  // One status: the badge and every line below come from it (live-status.ts).
   const st = statusOfView(stale ? { ...p, facts: staleFacts(p.facts, stale) } : p, rowState);
   // Signing out or switching deployment: what runs is being stopped, nothing new starts.
   const running = store.refreshAll.value?.running === true || st.kind === "refreshing" || store.stopping.value !== null;

@@ -2,7 +2,7 @@
 // at the selected cell. When the target is not empty, say how many cells and where, then ask.
 import { useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
-import type { ReportSummary } from "../model";
+import type { ReportSummary } from "../types";
 import { errorNotice, type PaneStore } from "../state/store";
 import { BusyLine } from "../app/BusyLine";
 import { relativeTime } from "../ui/time";

@@ -1,6 +1,7 @@
-// The workbook operations of a Workspace, on the sync engine (src/sync) and the Office.js adapter
-// (src/host/excel): turns the engine's typed outcomes into the pane's view model (model.ts).
-import { sessionLastWritten } from "./last-written";
+// The Workbook tab's live service: the workbook operations of a Workspace, on the sync engine
+// (src/sync) and the Office.js adapter (src/host/excel); turns the engine's typed outcomes into the
+// pane's view model (home/types.ts).
+import { sessionLastWritten } from "../app/last-written";
 import type { DataClient, PlatformClient } from "../../api";
 import { areaA1, parseAddress } from "../../host/a1";
 import { createExcelPort } from "../../host/excel";
@@ -21,9 +22,10 @@ import {
   type QueueProgress,
   type SyncContext,
 } from "../../sync";
-import type { HomeData, PlacementView, RefreshAllProgress, RowRefreshState, RowSpan, Workspace } from "../model";
-import type { SelectedPlacement } from "./comments";
-import { freeAreaBeside, readSelectionContext, selectionState, type SelectionDeps } from "./selection";
+import type { HomeData, PlacementView, RefreshAllProgress, RowRefreshState } from "./types";
+import type { RowSpan, SelectedCell, SelectedPlacement } from "../types";
+import type { Workspace } from "../app/model";
+import { freeAreaBeside, readSelectionContext, selectionState, type SelectionDeps } from "../chat/live-selection";
 
 export type WorkbookOps = Pick<
   Workspace,
@@ -32,32 +34,13 @@ export type WorkbookOps = Pick<
   Required<Pick<Workspace, "selectionState" | "selectionContext" | "besideArea">> & {
     /** The placement under the Excel selection (for the comments pane's "which dashboard"). */
     selectedPlacement(): Promise<SelectedPlacement | null>;
-    /**
-     * The selected cell, and when it lies in a flat placement, the result column it is in (the
-     * column's member key: dimensions, then time dimensions with a granularity, then measures, as the
-     * flat layout writes them) and whether it is the header row.
-     */
+    /** The selected cell, and the placement column it is in (../types.ts SelectedCell). */
     selectedCell(signal?: AbortSignal): Promise<SelectedCell>;
     /** The dashboard picture (port.putPicture at the selection, or replaced in place). */
     putPicture(name: string, base64: string, atSelection: boolean): Promise<{ sheetId: string; name: string; address: string }>;
     /** Picture names on the active sheet. */
     activeSheetPictures(): Promise<string[]>;
   };
-
-export interface SelectedCell {
-  address: string;
-  value: SheetValue;
-  placement:
-    | (SelectedPlacement & {
-        columnKey: string | null;
-        /** The column's title as the sheet shows it (its header cell), when there is one. */
-        columnTitle?: string | null;
-        measure: boolean;
-        header: boolean;
-        pivot: boolean;
-      })
-    | null;
-}
 
 export interface EngineDeps {
   client: PlatformClient;

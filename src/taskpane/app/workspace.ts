@@ -1,13 +1,15 @@
-// A live Workspace: the catalog (src/api) plus the workbook operations of the sync engine (src/sync)
-// over the Office.js adapter (src/host/excel).
+// The composition root, its second half — a live Workspace: one session's fetch, the catalog
+// (reports/live.ts), the workbook operations (home/live.ts) and each pane's live service (chat,
+// comments, dashboard) joined into the one interface the views call (model.ts).
 import { createDataClient, createDeploymentTokenManager, createPlatformClient, defaultDataUrl, type DataClient } from "../../api";
 import { sessionFetch } from "./session-fetch";
-import type { ConnectInput, Deployment, Workspace } from "../model";
-import { createCatalog, summarize } from "./catalog";
-import { openWorkbookOps } from "./engine";
-import { createLiveComments, type EmbedConfig } from "./comments";
-import { createChatService, type ChatDefaults } from "./chat";
-import { createLiveDashboard } from "./dashboard";
+import type { ConnectInput, Workspace } from "./model";
+import type { Deployment, EmbedConfig } from "../types";
+import { createCatalog, summarize } from "../reports/live";
+import { openWorkbookOps } from "../home/live";
+import { createLiveComments } from "../comments/live";
+import { createChatService, type ChatDefaults } from "../chat/live";
+import { createLiveDashboard } from "../dashboard/live";
 
 export { defaultDataUrl };
 
