@@ -157,26 +157,46 @@ async function checkOne(
     signal,
   );
   const local = (await loadPlacements(s)).find((x) => x.key === p.key) ?? p;
-  const state = await classifyCells(local, current);
+  const classified = await classifyCells(local, current);
+  // Keep my edits wrote all it would and only its record is missing: finish it as it stands (it stays edited).
+  const keptWritten = local.pending?.kept === true && local.pending.phase === "written";
+  const finishKept = keptWritten && classified.kind === "edited" && mayRecord;
+  const state = finishKept ? ({ kind: "unrecorded" } as const) : classified;
   base.edit = editState(state);
   // The journal says a write began and did not end: interrupted even if no cell changed yet.
   if (state.kind === "clean" && local.pending?.phase === "writing") base.edit = "interrupted";
-  if (state.kind === "edited") {
-    const lastWritten = engine.lastWritten.get(p.key);
-    base.editedRows = editedRows(local, state, current, lastWritten);
-    base.editedRowsExact = lastWritten !== undefined && base.editedRows.length > 0;
-    if (!base.editedRowsExact) base.editedRows = editedRows(local, state, current, undefined);
-  }
+  if (state.kind === "edited") nameEditedRows(engine, base, local, state, current);
   if (state.kind === "unrecorded" && mayRecord) {
     try {
       base.range = areaA1(await finishRecord(engine, s, local, sheet, area, current, signal));
       base.edit = "interrupted-finished";
+      if (finishKept) {
+        // Recorded as it stands: the edits kept are edits of the result now recorded.
+        const recordedNow = (await loadPlacements(s)).find((x) => x.key === p.key) ?? local;
+        const again = await classifyCells(recordedNow, current);
+        base.edit = editState(again);
+        if (again.kind === "edited") nameEditedRows(engine, base, recordedNow, again, current);
+      }
     } catch (e) {
       base.problem = `The last write is complete but could not be recorded yet: ${(e as Error).message}`;
       base.edit = "interrupted";
     }
   }
   return base;
+}
+
+/** The rows a person edited, exactly when the cells last written are known (`lastWritten`), else by chunk. */
+function nameEditedRows(
+  engine: Engine,
+  base: PlacementCheck,
+  local: LocalPlacement,
+  state: Extract<CellState, { kind: "edited" }>,
+  current: Grid,
+): void {
+  const lastWritten = engine.lastWritten.get(local.key);
+  base.editedRows = editedRows(local, state, current, lastWritten);
+  base.editedRowsExact = lastWritten !== undefined && base.editedRows.length > 0;
+  if (!base.editedRowsExact) base.editedRows = editedRows(local, state, current, undefined);
 }
 
 /**
@@ -334,6 +354,7 @@ async function finishRecord(
     source: pending.source ?? null,
     pending: null,
     shape: pending.shape,
+    ...(pending.kept ? { editsKept: true } : {}),
   }));
   await s.flush(signal); // stored here, so that a failure is this placement's problem
   return full;

@@ -268,7 +268,10 @@ async function writeRefresh(
   const { stats, calls, leftovers, keptRows, edits } = plan;
   const tWrite = performance.now();
   const cells = () => prep.layout().cells;
-  const writes = calls.length > 0 || leftovers.length > 0; // nothing to write: no journal, nothing sent
+  // Nothing to write and the same shape: no journal. A new shape re-points the name even when every chunk
+  // keeps a person's edit (Keep my edits), so it is journalled like a write: a record that fails then is
+  // finished by check, never read as the whole new area edited by hand.
+  const writes = calls.length > 0 || leftovers.length > 0 || old.rows !== next.rows || old.cols !== next.cols;
   if (writes)
     await updatePlacement(s, p.key, (x) => ({
       ...x,
@@ -281,6 +284,7 @@ async function writeRefresh(
         inFlight: null,
         ...(plan.clears.length ? { clears: plan.clears } : {}),
         ...(plan.carried.length ? { carried: plan.carried } : {}),
+        ...(edits && plan.keep ? { kept: true } : {}),
       },
     }));
   // Formats: grown rows/columns get theirs first; the values keep whatever format a cell has (styling.ts).
