@@ -1,22 +1,23 @@
 // The Workbook tab's live service: the workbook operations of a Workspace, on the sync engine
 // (src/sync) and the Office.js adapter (src/host/excel); turns the engine's typed outcomes into the
-// pane's view model (home/types.ts).
+// pane's view model (home/types.ts). openWorkbookOps opens the engine over the workbook; each
+// operation is a module function over one small context (the port, the engine, the deployments'
+// names); what is under the selection is live-selected.ts.
 import { sessionLastWritten } from "../app/last-written";
 import type { DataClient, PlatformClient } from "../../api";
 import { areaA1, parseAddress } from "../../host/a1";
 import { createExcelPort } from "../../host/excel";
-import type { Area, SheetPort, SheetValue } from "../../host/port";
+import type { Area, SheetPort } from "../../host/port";
 import {
   describeChange,
   factsOf,
   sheetRows,
-  groupingKeys,
-  parseJsonQuery,
   fork,
   keepIdentity,
   homeCheck,
   SyncEngine,
   type HandEdits,
+  type LocalPlacement,
   type HomeEntry,
   type PlacementCheck,
   type QueueProgress,
@@ -26,6 +27,7 @@ import type { HomeData, PlacementView, RefreshAllProgress, RowRefreshState } fro
 import type { RowSpan, SelectedCell, SelectedPlacement } from "../types";
 import type { Workspace } from "../app/model";
 import { freeAreaBeside, readSelectionContext, selectionState, type SelectionDeps } from "../chat/live-selection";
+import { activeSheetPictures, putPicture, selectedCell, selectedPlacement } from "./live-selected";
 
 export type WorkbookOps = Pick<
   Workspace,
@@ -122,10 +124,18 @@ export function progressOf(p: QueueProgress): RefreshAllProgress {
   return { done: p.done, total: p.total, rows: Object.fromEntries(Object.entries(p.items).map(([k, v]) => [k, rowState(v)])) };
 }
 
-export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
-  const port = deps.port ?? createExcelPort();
+/** What every workbook operation works over: the workbook (port), the engine on it, the deployments' names. */
+interface Ops {
+  port: SheetPort;
+  engine: SyncEngine;
+  names: ReadonlyMap<number, string> | undefined;
+  /** The workbook's change listeners (watch), removed by the watcher or on close. */
+  unsubscribers: (() => Promise<void>)[];
+}
+
+function openEngine(deps: EngineDeps, port: SheetPort): SyncEngine {
   const names = deps.deployments;
-  const engine = new SyncEngine({
+  return new SyncEngine({
     port,
     platform: deps.client,
     data: deps.data,
@@ -137,7 +147,159 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
     // Only deployments this sign-in can use get a data client; the others say No access.
     ...(deps.dataFor ? { dataFor: (id: number) => (names === undefined || names.has(id) ? deps.dataFor!(id) : undefined) } : {}),
   });
-  const unsubscribers: (() => Promise<void>)[] = [];
+}
+
+async function localPlacement(o: Ops, key: string): Promise<LocalPlacement> {
+  const p = (await o.engine.placements()).find((x) => x.key === key);
+  if (!p) throw new PlacementGone(null);
+  return p;
+}
+
+/** `e`, or in words when the placement's record went away meanwhile (the engine's error names its key). */
+async function orGone(o: Ops, e: unknown, key: string, reportName: string | null): Promise<unknown> {
+  const still = await o.engine.placements().then(
+    (all) => all.some((x) => x.key === key),
+    () => true,
+  );
+  return still ? e : new PlacementGone(reportName);
+}
+
+/** The unfinished placement a cancelled place left (its record begun at or after `since`, never recorded), in words. */
+async function leftBehind(o: Ops, reportName: string, since: string): Promise<PlaceInterrupted | null> {
+  const mine = (await o.engine.placements().catch(() => [])).filter((p) => !p.placementId && p.pending && p.pending.at >= since);
+  const p = mine.at(-1);
+  if (!p) return null;
+  const t = (await o.port.tracked().catch(() => [])).find((x) => x.name.toLowerCase() === p.name.toLowerCase());
+  if (!t?.area || !t.sheet) return null;
+  return new PlaceInterrupted(reportName, `${t.sheet.name}!${areaA1(t.area)}`, Math.max(0, t.area.rows - 1));
+}
+
+async function currentArea(o: Ops, key: string): Promise<Area> {
+  const p = await localPlacement(o, key);
+  const t = (await o.port.tracked()).find((x) => x.name.toLowerCase() === p.name.toLowerCase());
+  if (!t?.area) throw new Error("The placement's cells were deleted (its sheet or range is gone).");
+  return t.area;
+}
+
+async function home(o: Ops, signal?: AbortSignal): Promise<HomeData> {
+  const { checked, data } = await homeCheck(o.engine, signal ? { signal } : {}); // one snapshot of the workbook
+  const byKey = new Map(checked.placements.map((c) => [c.key, c]));
+  return {
+    workbookName: data.workbookName,
+    copied: data.copied,
+    placements: data.entries.map((e) => toView(e, e.key ? byKey.get(e.key) : undefined, o.names)),
+    ...(data.platformProblem ? { platformProblem: data.platformProblem } : {}),
+  };
+}
+
+type PlaceArgs = Parameters<WorkbookOps["place"]>;
+
+async function place(o: Ops, reportId: PlaceArgs[0], opts: PlaceArgs[1]): ReturnType<WorkbookOps["place"]> {
+  // Where the user chose: the selection when Place was pressed, before anything is fetched.
+  const at = opts.at ?? (await o.port.selection()).area;
+  const report = await o.engine.report(reportId, opts.signal);
+  const since = new Date().toISOString();
+  const placing = o.engine.place(report, {
+    at,
+    confirmed: opts.confirmed,
+    ...(opts.valuesOnly ? { valuesOnly: true } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.onProgress
+      ? {
+          onProgress: (done: number, total: number, known: boolean) =>
+            opts.onProgress!({ done, total, label: "Writing rows", ...(known ? {} : { atLeast: true }) }),
+        }
+      : {}),
+  });
+  // Cancelled after rows were written: say what stays and how to finish it, not only "cancelled".
+  const out = await placing.catch(async (e: unknown) => {
+    throw (opts.signal?.aborted ? await leftBehind(o, report.name, since) : null) ?? e;
+  });
+  switch (out.kind) {
+    case "placed":
+      return {
+        kind: "placed",
+        placementId: out.key,
+        range: out.range,
+        sheetName: out.sheetName,
+        ...(out.notices.length ? { notices: out.notices } : {}),
+      };
+    case "wouldOverwrite":
+      return out;
+    case "collides":
+      return out;
+  }
+}
+
+type RefreshArgs = Parameters<WorkbookOps["refresh"]>;
+
+async function refresh(o: Ops, key: string, choice: RefreshArgs[1], opts: RefreshArgs[2]): ReturnType<WorkbookOps["refresh"]> {
+  const p = await localPlacement(o, key);
+  const out = await o.engine.refresh(key, choice, opts?.signal ? { signal: opts.signal } : {}).catch(async (e: unknown) => {
+    throw await orGone(o, e, key, p.reportName);
+  });
+  switch (out.kind) {
+    case "refreshed":
+      return {
+        kind: "refreshed",
+        cellsWritten: out.stats.cellsWritten,
+        summary: describeChange(out.stats),
+        ...(out.notices.length ? { notices: out.notices } : {}),
+      };
+    case "kept":
+      return { kind: "kept", editedRows: rowsOfRanges(out.edits.ranges) };
+    case "handEdited":
+      return handEdited(o, key, p.reportName, out.edits);
+    case "cannotGrow":
+    case "missing":
+      return { kind: "notRefreshed", reason: out.reason };
+  }
+}
+
+/** The hand edits a refresh found, with the number formats of the placement's columns (its first data row), so
+ * the diff shows "$15,294,788.18" where the sheet does, not 15294788.18. */
+async function handEdited(o: Ops, key: string, reportName: string | null, edits: HandEdits) {
+  const area = await currentArea(o, key).catch(() => null);
+  const style = area && area.rows > 1 ? await o.port.readStyle({ ...area, row: area.row + 1, rows: 1 }).catch(() => null) : null;
+  const formatOf = (cell: string) => (area && style ? style.numberFormats[0]?.[parseAddress(cell).col - area.col] : undefined);
+  return {
+    kind: "handEdited" as const,
+    reportName: reportName ?? "this report",
+    editedRows: rowsOfRanges(edits.ranges),
+    editedCells: edits.cellCount,
+    diff: edits.cells.map((c) => {
+      const format = formatOf(c.address);
+      return { cell: c.address, lastWritten: c.lastWritten, now: c.now, incoming: c.incoming, ...(format ? { format } : {}) };
+    }),
+  };
+}
+
+async function locate(o: Ops, key: string, rows: RowSpan | undefined): Promise<void> {
+  const area = await currentArea(o, key);
+  if (!rows) return o.port.select(area);
+  await o.port.select({ sheetId: area.sheetId, row: rows.from - 1, col: area.col, rows: rows.to - rows.from + 1, cols: area.cols });
+}
+
+function watch(o: Ops, listener: () => void): () => void {
+  let live = true;
+  void o.port
+    .onChange((change) => {
+      if (change.source !== "ThisLocalAddin") listener();
+    })
+    .then((off) => (live ? o.unsubscribers.push(off) : void off()));
+  // Removing the listeners can fail (Excel refuses it while a cell is being edited): the pane stops
+  // listening either way, and a late event finds no workspace to re-check.
+  return () => {
+    live = false;
+    for (const off of o.unsubscribers.splice(0)) void off().catch(() => undefined);
+  };
+}
+
+export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
+  const port = deps.port ?? createExcelPort();
+  const names = deps.deployments;
+  const engine = openEngine(deps, port);
+  const o: Ops = { port, engine, names, unsubscribers: [] };
   const selection: SelectionDeps = {
     port,
     engine,
@@ -145,214 +307,22 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
     deploymentName: names?.get(deps.deploymentId) ?? null,
     ...(names ? { deploymentNames: names } : {}),
   };
-
-  const localName = async (key: string) => {
-    const p = (await engine.placements()).find((x) => x.key === key);
-    if (!p) throw new PlacementGone(null);
-    return p;
-  };
-  /** `e`, or in words when the placement's record went away meanwhile (the engine's error names its key). */
-  const orGone = async (e: unknown, key: string, reportName: string | null): Promise<unknown> => {
-    const still = await engine.placements().then(
-      (all) => all.some((x) => x.key === key),
-      () => true,
-    );
-    return still ? e : new PlacementGone(reportName);
-  };
-  /** The unfinished placement a cancelled place left (its record begun at or after `since`, never recorded), in words. */
-  const leftBehind = async (reportName: string, since: string): Promise<PlaceInterrupted | null> => {
-    const mine = (await engine.placements().catch(() => [])).filter((p) => !p.placementId && p.pending && p.pending.at >= since);
-    const p = mine.at(-1);
-    if (!p) return null;
-    const t = (await port.tracked().catch(() => [])).find((x) => x.name.toLowerCase() === p.name.toLowerCase());
-    if (!t?.area || !t.sheet) return null;
-    return new PlaceInterrupted(reportName, `${t.sheet.name}!${areaA1(t.area)}`, Math.max(0, t.area.rows - 1));
-  };
-  const currentArea = async (key: string): Promise<Area> => {
-    const p = await localName(key);
-    const t = (await port.tracked()).find((x) => x.name.toLowerCase() === p.name.toLowerCase());
-    if (!t?.area) throw new Error("The placement's cells were deleted (its sheet or range is gone).");
-    return t.area;
-  };
-
   return {
-    async home(signal): Promise<HomeData> {
-      const { checked, data } = await homeCheck(engine, signal ? { signal } : {}); // one snapshot of the workbook
-      const byKey = new Map(checked.placements.map((c) => [c.key, c]));
-      return {
-        workbookName: data.workbookName,
-        copied: data.copied,
-        placements: data.entries.map((e) => toView(e, e.key ? byKey.get(e.key) : undefined, names)),
-        ...(data.platformProblem ? { platformProblem: data.platformProblem } : {}),
-      };
+    home: (signal) => home(o, signal),
+    place: (reportId, opts) => place(o, reportId, opts),
+    refresh: (key, choice, opts) => refresh(o, key, choice, opts),
+    async refreshAll(opts) {
+      return progressOf(await engine.refreshAll({ signal: opts.signal, onProgress: (p) => opts.onProgress(progressOf(p)) }));
     },
-    async place(reportId, o) {
-      // Where the user chose: the selection when Place was pressed, before anything is fetched.
-      const at = o.at ?? (await port.selection()).area;
-      const report = await engine.report(reportId, o.signal);
-      const since = new Date().toISOString();
-      const placing = engine.place(report, {
-        at,
-        confirmed: o.confirmed,
-        ...(o.valuesOnly ? { valuesOnly: true } : {}),
-        ...(o.signal ? { signal: o.signal } : {}),
-        ...(o.onProgress
-          ? {
-              onProgress: (done: number, total: number, known: boolean) =>
-                o.onProgress!({ done, total, label: "Writing rows", ...(known ? {} : { atLeast: true }) }),
-            }
-          : {}),
-      });
-      // Cancelled after rows were written: say what stays and how to finish it, not only "cancelled".
-      const out = await placing.catch(async (e: unknown) => {
-        throw (o.signal?.aborted ? await leftBehind(report.name, since) : null) ?? e;
-      });
-      switch (out.kind) {
-        case "placed":
-          return {
-            kind: "placed",
-            placementId: out.key,
-            range: out.range,
-            sheetName: out.sheetName,
-            ...(out.notices.length ? { notices: out.notices } : {}),
-          };
-        case "wouldOverwrite":
-          return out;
-        case "collides":
-          return out;
-      }
-    },
-    async refresh(key, choice, o) {
-      const p = await localName(key);
-      const out = await engine.refresh(key, choice, o?.signal ? { signal: o.signal } : {}).catch(async (e: unknown) => {
-        throw await orGone(e, key, p.reportName);
-      });
-      const edits = (e: HandEdits) => rowsOfRanges(e.ranges);
-      switch (out.kind) {
-        case "refreshed":
-          return {
-            kind: "refreshed",
-            cellsWritten: out.stats.cellsWritten,
-            summary: describeChange(out.stats),
-            ...(out.notices.length ? { notices: out.notices } : {}),
-          };
-        case "kept":
-          return { kind: "kept", editedRows: edits(out.edits) };
-        case "handEdited": {
-          // The number formats of the placement's columns (its first data row), so the diff shows
-          // "$15,294,788.18" where the sheet does, not 15294788.18.
-          const area = await currentArea(key).catch(() => null);
-          const style = area && area.rows > 1 ? await port.readStyle({ ...area, row: area.row + 1, rows: 1 }).catch(() => null) : null;
-          const formatOf = (cell: string) => (area && style ? style.numberFormats[0]?.[parseAddress(cell).col - area.col] : undefined);
-          return {
-            kind: "handEdited",
-            reportName: p.reportName ?? "this report",
-            editedRows: edits(out.edits),
-            editedCells: out.edits.cellCount,
-            diff: out.edits.cells.map((c) => {
-              const format = formatOf(c.address);
-              return { cell: c.address, lastWritten: c.lastWritten, now: c.now, incoming: c.incoming, ...(format ? { format } : {}) };
-            }),
-          };
-        }
-        case "cannotGrow":
-        case "missing":
-          return { kind: "notRefreshed", reason: out.reason };
-      }
-    },
-    async refreshAll(o) {
-      return progressOf(await engine.refreshAll({ signal: o.signal, onProgress: (p) => o.onProgress(progressOf(p)) }));
-    },
-    async locate(key, rows) {
-      const area = await currentArea(key);
-      if (!rows) return port.select(area);
-      await port.select({ sheetId: area.sheetId, row: rows.from - 1, col: area.col, rows: rows.to - rows.from + 1, cols: area.cols });
-    },
+    locate: (key, rows) => locate(o, key, rows),
     disconnect: (key, signal) => engine.disconnect(key, signal ? { signal } : {}),
     selectionState: () => selectionState(selection),
     selectionContext: (signal) => readSelectionContext(selection, signal),
     besideArea: (beside, size, signal) => freeAreaBeside(selection, beside, size, signal),
-    async selectedPlacement() {
-      const [{ area: at }, tracked, placements] = await Promise.all([port.selection(), port.tracked(), engine.placements()]);
-      for (const p of placements) {
-        const t = tracked.find((x) => x.name.toLowerCase() === p.name.toLowerCase());
-        const a = t?.area;
-        if (
-          a &&
-          t.sheet &&
-          a.sheetId === at.sheetId &&
-          at.row >= a.row &&
-          at.row < a.row + a.rows &&
-          at.col >= a.col &&
-          at.col < a.col + a.cols
-        ) {
-          return { deploymentId: p.deploymentId, reportId: p.reportId, reportName: p.reportName, range: `${t.sheet.name}!${areaA1(a)}` };
-        }
-      }
-      return null;
-    },
-    async selectedCell(signal) {
-      const { sheet, area: at } = await port.selection();
-      const one = { sheetId: at.sheetId, row: at.row, col: at.col, rows: 1, cols: 1 };
-      let value: SheetValue = "";
-      for await (const block of port.read(one, signal ? { signal } : {})) value = block[0]?.[0] ?? "";
-      const address = `${sheet.name}!${areaA1(one)}`;
-      const [tracked, placements] = await Promise.all([port.tracked(), engine.placements()]);
-      for (const p of placements) {
-        const t = tracked.find((x) => x.name.toLowerCase() === p.name.toLowerCase());
-        const a = t?.area;
-        if (
-          !a ||
-          !t.sheet ||
-          a.sheetId !== at.sheetId ||
-          at.row < a.row ||
-          at.row >= a.row + a.rows ||
-          at.col < a.col ||
-          at.col >= a.col + a.cols
-        )
-          continue;
-        const report = await engine.report(p.reportId, signal);
-        const q = parseJsonQuery(report.jsonQuery ?? "{}");
-        const pivot = (report.pivotItems?.columns?.length ?? 0) > 0;
-        const dims = groupingKeys(q);
-        const keys = [...dims, ...(q.measures ?? [])];
-        const key = pivot ? ((report.pivotItems?.rows ?? [])[at.col - a.col] ?? null) : (keys[at.col - a.col] ?? null);
-        const base = {
-          deploymentId: p.deploymentId,
-          reportId: p.reportId,
-          reportName: p.reportName,
-          range: `${t.sheet.name}!${areaA1(a)}`,
-        };
-        // The column's title as the sheet shows it: its header cell (the first row of the placement).
-        let columnTitle: string | null = null;
-        for await (const block of port.read({ sheetId: a.sheetId, row: a.row, col: at.col, rows: 1, cols: 1 }, signal ? { signal } : {})) {
-          const h = block[0]?.[0];
-          if (typeof h === "string" && h.trim()) columnTitle = h.trim();
-        }
-        return {
-          address,
-          value,
-          placement: {
-            ...base,
-            columnKey: key,
-            columnTitle,
-            measure: key !== null && !dims.includes(key),
-            header: at.row === a.row,
-            pivot,
-          },
-        };
-      }
-      return { address, value, placement: null };
-    },
-    async putPicture(name, base64, atSelection) {
-      const { sheet, area } = await port.selection();
-      const r = await port.putPicture(name, base64, atSelection ? { sheetId: area.sheetId, row: area.row, col: area.col } : undefined);
-      return { ...r, address: `${sheet.name}!${areaA1({ ...area, rows: 1, cols: 1 })}` };
-    },
-    async activeSheetPictures() {
-      const { sheet } = await port.selection();
-      return (await port.pictures(sheet.id)).map((p) => p.name);
-    },
+    selectedPlacement: () => selectedPlacement(port, engine),
+    selectedCell: (signal) => selectedCell(port, engine, signal),
+    putPicture: (name, base64, atSelection) => putPicture(port, name, base64, atSelection),
+    activeSheetPictures: () => activeSheetPictures(port),
     async keepIdentity() {
       await keepIdentity(engine);
     },
@@ -360,22 +330,9 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
       const out = await fork(engine, signal ? { signal } : {});
       return { reconnected: Object.keys(out.reconnected).length, failed: Object.values(out.failed) };
     },
-    watch(listener) {
-      let live = true;
-      void port
-        .onChange((change) => {
-          if (change.source !== "ThisLocalAddin") listener();
-        })
-        .then((off) => (live ? unsubscribers.push(off) : void off()));
-      // Removing the listeners can fail (Excel refuses it while a cell is being edited): the pane stops
-      // listening either way, and a late event finds no workspace to re-check.
-      return () => {
-        live = false;
-        for (const off of unsubscribers.splice(0)) void off().catch(() => undefined);
-      };
-    },
+    watch: (listener) => watch(o, listener),
     async close() {
-      for (const off of unsubscribers.splice(0)) await off().catch(() => undefined);
+      for (const off of o.unsubscribers.splice(0)) await off().catch(() => undefined);
     },
   };
 }
