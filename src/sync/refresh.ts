@@ -268,25 +268,7 @@ async function writeRefresh(
   const { stats, calls, leftovers, keptRows, edits } = plan;
   const tWrite = performance.now();
   const cells = () => prep.layout().cells;
-  // Nothing to write and the same shape: no journal. A new shape re-points the name even when every chunk
-  // keeps a person's edit (Keep my edits), so it is journalled like a write: a record that fails then is
-  // finished by check, never read as the whole new area edited by hand.
-  const writes = calls.length > 0 || leftovers.length > 0 || old.rows !== next.rows || old.cols !== next.cols;
-  if (writes)
-    await updatePlacement(s, p.key, (x) => ({
-      ...x,
-      pending: {
-        checksum: prep.incoming,
-        shape: next,
-        at: new Date().toISOString(),
-        source: prep.source,
-        phase: "writing",
-        inFlight: null,
-        ...(plan.clears.length ? { clears: plan.clears } : {}),
-        ...(plan.carried.length ? { carried: plan.carried } : {}),
-        ...(edits && plan.keep ? { kept: true } : {}),
-      },
-    }));
+  const writes = await journalIntent(s, read, plan);
   // Formats: grown rows/columns get theirs first; the values keep whatever format a cell has (styling.ts).
   if ((next.rows > old.rows || next.cols > old.cols) && !(await isValuesOnly(s, p.key)))
     await styleGrowth(s, anchor, old, next, prep.layout(), pin);
@@ -336,6 +318,33 @@ async function writeRefresh(
       ? ["An earlier refresh of this placement was interrupted after writing; it is now complete."]
       : [];
   return { kind: "refreshed", stats, notices: prep.cut ? [...notices, prep.cut.message] : notices };
+}
+
+/**
+ * Journal the write's intent before its first cell (docs/SYNC.md "The write journal"); false: nothing to
+ * write and the same shape, so no journal and nothing sent. A new shape re-points the name even when every
+ * chunk keeps a person's edit (Keep my edits), so it is journalled like a write: a record that fails then is
+ * finished by check, never read as the whole new area edited by hand.
+ */
+async function journalIntent(s: Session, read: RefreshRead, plan: RefreshPlan): Promise<boolean> {
+  const { p, prep, old, next } = read;
+  const writes = plan.calls.length > 0 || plan.leftovers.length > 0 || old.rows !== next.rows || old.cols !== next.cols;
+  if (writes)
+    await updatePlacement(s, p.key, (x) => ({
+      ...x,
+      pending: {
+        checksum: prep.incoming,
+        shape: next,
+        at: new Date().toISOString(),
+        source: prep.source,
+        phase: "writing",
+        inFlight: null,
+        ...(plan.clears.length ? { clears: plan.clears } : {}),
+        ...(plan.carried.length ? { carried: plan.carried } : {}),
+        ...(plan.edits && plan.keep ? { kept: true } : {}),
+      },
+    }));
+  return writes;
 }
 
 /**
