@@ -305,6 +305,27 @@ function dataChanged(e: unknown): HumanError {
   };
 }
 
+/**
+ * A part of the pane loaded on demand (a pane's chunk, the live backend at the first sign-in) that did
+ * not arrive: webpack's ChunkLoadError, or the browser's own words for a module import that failed.
+ */
+export function isChunkLoadError(e: unknown): boolean {
+  return (
+    field(e, "name") === "ChunkLoadError" ||
+    /Failed to fetch dynamically imported module|error loading dynamically imported module|Importing a module script failed/.test(
+      messageOf(e),
+    )
+  );
+}
+
+/** A part of the pane loaded on demand that did not arrive (isChunkLoadError). */
+const CHUNK_NOT_LOADED = (e: unknown): HumanError => ({
+  title: "Part of Cellbound could not be loaded",
+  detail: "Cellbound downloads this part when it is first needed, and the download failed: the connection may be down.",
+  next: "Check the connection and try again.",
+  technical: messageOf(e),
+});
+
 export function describeError(e: unknown): HumanError {
   const name = String(field(e, "name") ?? "");
   const kind = String(field(e, "kind") ?? "");
@@ -324,6 +345,7 @@ export function describeError(e: unknown): HumanError {
   if (name === "AbortError" || /Abort|Cancel/.test(kind)) {
     return { title: "Stopped", detail: "The operation was stopped before it finished.", next: "Run it again when you are ready." };
   }
+  if (isChunkLoadError(e)) return CHUNK_NOT_LOADED(e);
   const named = NAMED_MESSAGES.find(([match]) => (typeof match === "string" ? match === name : match.test(tag)));
   if (named) return named[1](e);
   return { title: "Something went wrong", detail: messageOf(e), next: "Try again. If it keeps happening, reload the pane." };
