@@ -49,7 +49,8 @@ function readChatPrefill(): ChatDefaults {
 }
 
 /** The hidden Diagnostics view (the sheet-port contract suite), in its own chunk. */
-const loadDiagnostics = () => import("./diagnostics/index").then((m) => m.DiagnosticsView as ComponentType<{ store: PaneStore }>);
+const loadDiagnostics = () =>
+  import(/* webpackChunkName: "diagnostics" */ "./diagnostics/index").then((m) => m.DiagnosticsView as ComponentType<{ store: PaneStore }>);
 
 const root = document.getElementById("root");
 if (!root) throw new Error("taskpane.html has no #root element");

@@ -78,7 +78,15 @@ export interface Workspace {
   readonly chat?: ChatService;
   /** The embedded dashboard beside the sheet (same session URL as comments); absent where not wired. */
   readonly dashboard?: DashboardService;
+  /**
+   * Load a pane's live service before the pane shows (the live workspace's come in the pane's own
+   * chunk, with its view: app/pane-services.ts); absent where the services are there from the start.
+   */
+  openPane?(pane: ServicePane): Promise<void>;
 }
+
+/** The panes whose live service loads when the pane is first opened. */
+export type ServicePane = "chat" | "comments" | "dashboard";
 
 export interface ConnectInput {
   baseUrl: string;
