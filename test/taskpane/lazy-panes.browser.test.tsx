@@ -1,8 +1,10 @@
 // Panes that load when they are opened (issue 34), in Chromium over a scripted backend: while a pane's
 // chunk (its view and its live service) comes, the pane shows its loading line; when it cannot be
-// loaded (offline), the pane says so and what to do, and opening the pane again loads it.
+// loaded (offline), the pane says so and what to do, and opening the pane again loads it. The live
+// backend, loaded at the first sign-in, says the same in the Connect view and loads at the next try.
 import { render } from "preact";
 import { App } from "../../src/taskpane/app/App";
+import { backendOnDemand } from "../../src/taskpane/app/backend-on-demand";
 import type { ServicePane } from "../../src/taskpane/app/model";
 import { PaneStore } from "../../src/taskpane/state/store";
 import { memoryStore, SecretStore } from "../../src/taskpane/state/secrets";
@@ -85,5 +87,28 @@ describe("panes that load when they are opened (issue 34)", () => {
     await until(() => text(root).includes("Chat is not available here"));
     expect(text(root)).not.toContain("could not be loaded");
     expect(asked).toEqual(["chat", "chat"]);
+  });
+
+  it("issue 34: the live backend loads at the first sign-in; offline, Connect says so, and signing in again loads it", async () => {
+    const { backend } = scriptedBackend({ home: HOME });
+    let loads = 0;
+    const onDemand = backendOnDemand(async () => {
+      loads++;
+      if (loads === 1) throw chunkLoadError("backend.99a44487.js");
+      return backend;
+    });
+    const store = new PaneStore(onDemand, new SecretStore(memoryStore()));
+    const root = mount(store);
+    expect(loads).toBe(0);
+    const input = { baseUrl: "http://127.0.0.1:1", dataUrl: null, credential: "good-key" };
+    expect(await store.signIn(input)).toBe(false);
+    await until(() => text(root).includes("Part of Cellbound could not be loaded"));
+    expect(text(root)).toContain("Check the connection and try again.");
+    expect(await store.signIn(input)).toBe(true);
+    expect(loads).toBe(2);
+    await until(() => tab(root, "Workbook") !== undefined);
+    // Loaded once: the next calls use it.
+    await store.signIn(input);
+    expect(loads).toBe(2);
   });
 });

@@ -1,6 +1,8 @@
 // The composition root, its first half — the live Backend: Connect over src/api's platform client; each
 // Workspace (workspace.ts) wires every room's live service to the API layer, the sync engine (src/sync)
-// and the Office.js adapter (src/host/excel).
+// and the Office.js adapter (src/host/excel). It is the root of the chunk "backend" (backend-on-demand.ts).
+// First, the settings the Content-Security-Policy needs before any of zod's schemas is made.
+import "../csp";
 import {
   ApiError,
   createPlatformClient,
