@@ -224,41 +224,16 @@ function Settings({ model }: { model: ChatModel }) {
   );
 }
 
+type Workspace = NonNullable<PaneStore["workspace"]["value"]>;
+
 export function ChatView({ store }: { store: PaneStore }) {
   const ws = store.workspace.value;
   const service = ws?.chat;
-  const model = useMemo(() => {
-    if (!service) return null;
-    // The paint benchmark (bench/chat-paint.bench.ts) listens through this global; unset otherwise.
-    const onPaint = (globalThis as { cellboundChatPaint?: ChatModelOptions["onPaint"] }).cellboundChatPaint;
-    const selection =
-      ws?.selectionState && ws.selectionContext && ws.besideArea
-        ? { state: () => ws.selectionState!(), context: (s?: AbortSignal) => ws.selectionContext!(s), beside: ws.besideArea.bind(ws) }
-        : undefined;
-    return new ChatModel({
-      service,
-      place: (id, at) => store.place(id, false, at ? { at } : {}),
-      ...(selection ? { selection } : {}),
-      ...(onPaint ? { onPaint } : {}),
-    });
-  }, [service, store]);
-  useEffect(() => {
-    if (!model) return;
-    void model.init();
-    return () => model.dispose();
-  }, [model]);
+  const model = useChatModel(store, ws);
   const schedules = useMemo(() => (service?.schedules ? new SchedulesModel(service.schedules) : null), [service]);
   useEffect(() => () => schedules?.dispose(), [schedules]);
   const [mode, setMode] = useState<"chat" | "schedules">("chat");
-  // Ask about the selection: Office.js gives no selection event here; check every 1.5 s while the conversation shows.
-  useEffect(() => {
-    if (!model || mode !== "chat") return;
-    void model.checkSelection();
-    const t = setInterval(() => {
-      if (document.visibilityState === "visible") void model.checkSelection();
-    }, 1500);
-    return () => clearInterval(t);
-  }, [model, mode]);
+  useSelectionPolling(model, mode);
   const [text, setText] = useState("");
   /** What "Schedule the current question" starts from: the composer's text, else the open thread's last question. */
   const [scheduleFrom, setScheduleFrom] = useState<string | null>(null);
@@ -272,6 +247,12 @@ export function ChatView({ store }: { store: PaneStore }) {
   const phase = model.phase.value;
   const why = model.unavailable.value;
   const turns = conv ? turnsOf(conv) : [];
+  /** Opens the schedules, starting from the current question; `create` opens the new schedule's form at once. */
+  const toSchedules = (create: boolean) => {
+    setScheduleFrom(text.trim() || lastQuestion(turns));
+    setAutoCreate(create);
+    setMode("schedules");
+  };
   return (
     <section class="cb-chat" aria-labelledby="cb-chat-title">
       <style>{CHAT_CSS}</style>
@@ -283,25 +264,7 @@ export function ChatView({ store }: { store: PaneStore }) {
           </button>
         )}
       </div>
-      {phase === "ready" && schedules && (
-        <div class="cb-row cb-chat-modes" role="group" aria-label="Chat views">
-          <button type="button" class="cb-btn cb-small" aria-pressed={mode === "chat"} onClick={() => setMode("chat")}>
-            Conversation
-          </button>
-          <button
-            type="button"
-            class="cb-btn cb-small"
-            aria-pressed={mode === "schedules"}
-            onClick={() => {
-              setScheduleFrom(text.trim() || lastQuestion(turns));
-              setAutoCreate(false);
-              setMode("schedules");
-            }}
-          >
-            Schedules
-          </button>
-        </div>
-      )}
+      {phase === "ready" && schedules && <ChatModes mode={mode} onChat={() => setMode("chat")} onSchedules={() => toSchedules(false)} />}
       {phase === "ready" && mode === "schedules" && schedules && (
         <SchedulesView
           model={schedules}
@@ -319,34 +282,7 @@ export function ChatView({ store }: { store: PaneStore }) {
       {phase === "ready" && mode === "chat" && (
         <>
           <Conversations model={model} />
-          {model.error.value && (
-            <div>
-              <NoticeBox notice={model.error.value} onDismiss={() => (model.error.value = null)} />
-              {model.stalled.value !== null && !model.streaming.value && (
-                <button type="button" class="cb-btn cb-small" onClick={() => void model.askAgain()}>
-                  Ask again
-                </button>
-              )}
-            </div>
-          )}
-          {model.reconnecting.value > 0 && <ProgressLine label={`Connection lost; reconnecting (attempt ${model.reconnecting.value})…`} />}
-          {conv && conv.errors.length > 0 && !model.streaming.value && (
-            <div>
-              <NoticeBox
-                notice={{
-                  tone: "error",
-                  title: "The agent stopped with an error",
-                  detail: conv.errors.join(" "),
-                  next: "Ask again; if it keeps failing, start a new conversation.",
-                }}
-              />
-              {lastQuestion(turns) && (
-                <button type="button" class="cb-btn cb-small" onClick={() => void model.ask(lastQuestion(turns)!)}>
-                  Ask again
-                </button>
-              )}
-            </div>
-          )}
+          <ChatProblems model={model} turns={turns} />
           {turns.length === 0 && !model.streaming.value && (
             <p class="cb-meta">Ask a question about your data, for example “revenue by month”. Answers can be placed in the sheet.</p>
           )}
@@ -357,23 +293,100 @@ export function ChatView({ store }: { store: PaneStore }) {
           </ol>
           {conv?.state?.aborted === true && <p class="cb-meta">Stopped.</p>}
           <div ref={end} />
-          <Composer
-            model={model}
-            text={text}
-            setText={setText}
-            {...(schedules
-              ? {
-                  onSchedule: () => {
-                    setScheduleFrom(text.trim() || lastQuestion(turns));
-                    setAutoCreate(true);
-                    setMode("schedules");
-                  },
-                }
-              : {})}
-          />
+          <Composer model={model} text={text} setText={setText} {...(schedules ? { onSchedule: () => toSchedules(true) } : {})} />
           <Settings model={model} />
         </>
       )}
     </section>
+  );
+}
+
+/** The pane's chat model over the workspace's chat service (null without one), started and disposed with the pane. */
+function useChatModel(store: PaneStore, ws: Workspace | null): ChatModel | null {
+  const service = ws?.chat;
+  const model = useMemo(() => (service && ws ? chatModel(store, ws, service) : null), [service, store]);
+  useEffect(() => {
+    if (!model) return;
+    void model.init();
+    return () => model.dispose();
+  }, [model]);
+  return model;
+}
+
+function chatModel(store: PaneStore, ws: Workspace, service: NonNullable<Workspace["chat"]>): ChatModel {
+  // The paint benchmark (bench/chat-paint.bench.ts) listens through this global; unset otherwise.
+  const onPaint = (globalThis as { cellboundChatPaint?: ChatModelOptions["onPaint"] }).cellboundChatPaint;
+  const selection =
+    ws.selectionState && ws.selectionContext && ws.besideArea
+      ? { state: () => ws.selectionState!(), context: (s?: AbortSignal) => ws.selectionContext!(s), beside: ws.besideArea.bind(ws) }
+      : undefined;
+  return new ChatModel({
+    service,
+    place: (id, at) => store.place(id, false, at ? { at } : {}),
+    ...(selection ? { selection } : {}),
+    ...(onPaint ? { onPaint } : {}),
+  });
+}
+
+/** Ask about the selection: Office.js gives no selection event here; check every 1.5 s while the conversation shows. */
+function useSelectionPolling(model: ChatModel | null, mode: "chat" | "schedules"): void {
+  useEffect(() => {
+    if (!model || mode !== "chat") return;
+    void model.checkSelection();
+    const t = setInterval(() => {
+      if (document.visibilityState === "visible") void model.checkSelection();
+    }, 1500);
+    return () => clearInterval(t);
+  }, [model, mode]);
+}
+
+/** Conversation or Schedules. */
+function ChatModes({ mode, onChat, onSchedules }: { mode: "chat" | "schedules"; onChat: () => void; onSchedules: () => void }) {
+  return (
+    <div class="cb-row cb-chat-modes" role="group" aria-label="Chat views">
+      <button type="button" class="cb-btn cb-small" aria-pressed={mode === "chat"} onClick={onChat}>
+        Conversation
+      </button>
+      <button type="button" class="cb-btn cb-small" aria-pressed={mode === "schedules"} onClick={onSchedules}>
+        Schedules
+      </button>
+    </div>
+  );
+}
+
+/** What went wrong with the conversation (a stall, a lost connection, the agent's errors), each with Ask again where it helps. */
+function ChatProblems({ model, turns }: { model: ChatModel; turns: Turn[] }) {
+  const conv = model.conversation.value;
+  return (
+    <>
+      {model.error.value && (
+        <div>
+          <NoticeBox notice={model.error.value} onDismiss={() => (model.error.value = null)} />
+          {model.stalled.value !== null && !model.streaming.value && (
+            <button type="button" class="cb-btn cb-small" onClick={() => void model.askAgain()}>
+              Ask again
+            </button>
+          )}
+        </div>
+      )}
+      {model.reconnecting.value > 0 && <ProgressLine label={`Connection lost; reconnecting (attempt ${model.reconnecting.value})…`} />}
+      {conv && conv.errors.length > 0 && !model.streaming.value && (
+        <div>
+          <NoticeBox
+            notice={{
+              tone: "error",
+              title: "The agent stopped with an error",
+              detail: conv.errors.join(" "),
+              next: "Ask again; if it keeps failing, start a new conversation.",
+            }}
+          />
+          {lastQuestion(turns) && (
+            <button type="button" class="cb-btn cb-small" onClick={() => void model.ask(lastQuestion(turns)!)}>
+              Ask again
+            </button>
+          )}
+        </div>
+      )}
+    </>
   );
 }
