@@ -72,26 +72,19 @@ export function Compose({ model, label, submitLabel, initial = "", onSubmit, onC
       <label for={id} class="cb-sr-only">
         {label}
       </label>
-      <textarea
+      <ComposeBox
         id={id}
-        ref={m.box}
-        class="cb-input"
-        role="combobox"
-        aria-autocomplete="list"
-        aria-expanded={open}
-        aria-controls={`${id}-list`}
-        aria-activedescendant={open ? `${id}-opt-${m.active.value}` : undefined}
-        aria-describedby={`${id}-count`}
-        aria-invalid={over}
-        placeholder={`${label} (type @ to mention someone)`}
+        label={label}
+        m={m}
         value={text.value}
-        onInput={(e) => {
-          text.value = e.currentTarget.value;
-          lookFor(m, e.currentTarget);
+        open={open}
+        active={open ? m.active.value : 0}
+        over={over}
+        onInput={(el) => {
+          text.value = el.value;
+          lookFor(m, el);
         }}
-        onClick={(e) => lookFor(m, e.currentTarget)}
         onKeyDown={onKeyDown}
-        onBlur={() => setTimeout(() => closeMentions(m), 150)}
       />
       {open && <MentionList id={id} m={m} />}
       <div class="cb-row" style={{ justifyContent: "space-between" }}>
@@ -183,6 +176,42 @@ function mentionKey(m: Mentions, e: KeyboardEvent): boolean {
   if (e.key === "Enter" || e.key === "Tab") return (e.preventDefault(), pick(m, m.suggestions.value[m.active.value]!), true);
   if (e.key === "Escape") return (e.preventDefault(), closeMentions(m), true);
   return false;
+}
+
+/** The text box, a combobox over the list of people to mention. */
+function ComposeBox(p: {
+  id: string;
+  label: string;
+  m: Mentions;
+  value: string;
+  open: boolean;
+  /** The highlighted person's index while the list is open. */
+  active: number;
+  over: boolean;
+  onInput: (el: HTMLTextAreaElement) => void;
+  onKeyDown: (e: KeyboardEvent) => void;
+}) {
+  const { id, m, open } = p;
+  return (
+    <textarea
+      id={id}
+      ref={m.box}
+      class="cb-input"
+      role="combobox"
+      aria-autocomplete="list"
+      aria-expanded={open}
+      aria-controls={`${id}-list`}
+      aria-activedescendant={open ? `${id}-opt-${p.active}` : undefined}
+      aria-describedby={`${id}-count`}
+      aria-invalid={p.over}
+      placeholder={`${p.label} (type @ to mention someone)`}
+      value={p.value}
+      onInput={(e) => p.onInput(e.currentTarget)}
+      onClick={(e) => lookFor(m, e.currentTarget)}
+      onKeyDown={p.onKeyDown}
+      onBlur={() => setTimeout(() => closeMentions(m), 150)}
+    />
+  );
 }
 
 function MentionList({ id, m }: { id: string; m: Mentions }) {
