@@ -1,6 +1,7 @@
 // The chat pane: shown only when app-config allows it (else why not); the conversations list and
 // the open thread; each answer with its steps, streamed markdown, result table, chart, Place in
 // sheet and token usage; the question box with Stop. Loaded on demand (app/App.tsx).
+import type { RefObject } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { PaneStore } from "../state/store";
 import { NoticeBox, ProgressLine } from "../ui/Notice";
@@ -280,22 +281,14 @@ export function ChatView({ store }: { store: PaneStore }) {
       {phase === "loading" && <ProgressLine label="Opening the chat…" />}
       {phase === "unavailable" && why && <NoticeBox notice={{ tone: "warning", title: why.title, detail: why.detail, next: why.next }} />}
       {phase === "ready" && mode === "chat" && (
-        <>
-          <Conversations model={model} />
-          <ChatProblems model={model} turns={turns} />
-          {turns.length === 0 && !model.streaming.value && (
-            <p class="cb-meta">Ask a question about your data, for example “revenue by month”. Answers can be placed in the sheet.</p>
-          )}
-          <ol class="cb-chat-thread" aria-label="Conversation" aria-live="polite">
-            {turns.map((t, i) => (
-              <TurnView key={t.user?.id ?? i} turn={t} model={model} />
-            ))}
-          </ol>
-          {conv?.state?.aborted === true && <p class="cb-meta">Stopped.</p>}
-          <div ref={end} />
-          <Composer model={model} text={text} setText={setText} {...(schedules ? { onSchedule: () => toSchedules(true) } : {})} />
-          <Settings model={model} />
-        </>
+        <ChatThread
+          model={model}
+          turns={turns}
+          end={end}
+          text={text}
+          setText={setText}
+          {...(schedules ? { onSchedule: () => toSchedules(true) } : {})}
+        />
       )}
     </section>
   );
@@ -338,6 +331,38 @@ function useSelectionPolling(model: ChatModel | null, mode: "chat" | "schedules"
     }, 1500);
     return () => clearInterval(t);
   }, [model, mode]);
+}
+
+/** The open conversation: its problems, its turns, the composer and the chat settings. */
+function ChatThread(p: {
+  model: ChatModel;
+  turns: Turn[];
+  /** The end of the thread, scrolled into view as the conversation grows. */
+  end: RefObject<HTMLDivElement>;
+  text: string;
+  setText: (s: string) => void;
+  onSchedule?: () => void;
+}) {
+  const { model, turns } = p;
+  const conv = model.conversation.value;
+  return (
+    <>
+      <Conversations model={model} />
+      <ChatProblems model={model} turns={turns} />
+      {turns.length === 0 && !model.streaming.value && (
+        <p class="cb-meta">Ask a question about your data, for example “revenue by month”. Answers can be placed in the sheet.</p>
+      )}
+      <ol class="cb-chat-thread" aria-label="Conversation" aria-live="polite">
+        {turns.map((t, i) => (
+          <TurnView key={t.user?.id ?? i} turn={t} model={model} />
+        ))}
+      </ol>
+      {conv?.state?.aborted === true && <p class="cb-meta">Stopped.</p>}
+      <div ref={p.end} />
+      <Composer model={model} text={p.text} setText={p.setText} {...(p.onSchedule ? { onSchedule: p.onSchedule } : {})} />
+      <Settings model={model} />
+    </>
+  );
 }
 
 /** Conversation or Schedules. */
