@@ -53,6 +53,22 @@ export interface ChatDefaults {
   maxReconnects?: number;
 }
 
+/** What one live chat service keeps: its clients, what open() learnt, and the chat client of the agent in use. */
+interface ChatContext {
+  input: ConnectInput;
+  deployment: Deployment;
+  defaults: ChatDefaults;
+  /** The fetch to use, spread into every client's options. */
+  f: { fetch?: typeof fetch };
+  platform: PlatformClient;
+  settings: ReturnType<typeof createChatSettingsClient>;
+  tokens: ReturnType<typeof createDeploymentTokenManager>;
+  config: AppConfig | null;
+  email: string | null;
+  client: { agentId: string | null; chat: ChatClient } | null;
+  prefs: ChatPrefs;
+}
+
 export function createChatService(
   input: ConnectInput,
   deployment: Deployment,
@@ -61,101 +77,115 @@ export function createChatService(
 ): ChatService {
   const f = fetchImpl ? { fetch: fetchImpl } : {};
   const platform: PlatformClient = createPlatformClient({ baseUrl: input.baseUrl, credential: input.credential, ...f });
-  const settings = createChatSettingsClient({ baseUrl: input.baseUrl, credential: input.credential, ...f });
-  const tokens = createDeploymentTokenManager({ client: platform, deploymentId: deployment.id });
-  let config: AppConfig | null = null;
-  let email: string | null = null;
-  let client: { agentId: string | null; chat: ChatClient } | null = null;
-  let prefs: ChatPrefs = { agentId: null, openThreadId: null, threads: [] };
-
-  function chat(): ChatClient {
-    if (!config || !email) throw new Error("chat used before open()");
-    if (client && client.agentId === prefs.agentId) return client.chat;
-    const where = chatLocation(config, input.baseUrl);
-    const chatClient = createChatClient({
-      aiUrl: where.aiUrl,
-      accountName: where.accountName,
-      auth: {
-        deployment: { deploymentId: deployment.id, token: tokens },
-        ...(prefs.agentId ? { agent: { agentId: prefs.agentId, apiKey: input.credential, internalId: email } } : {}),
-      },
-      ...(defaults.idleTimeoutMs !== undefined
-        ? { idleTimeoutMs: defaults.idleTimeoutMs, connectTimeoutMs: defaults.idleTimeoutMs, requestTimeoutMs: defaults.idleTimeoutMs }
-        : {}),
-      ...(defaults.maxReconnects !== undefined ? { maxReconnects: defaults.maxReconnects } : {}),
-      ...f,
-    });
-    client = { agentId: prefs.agentId, chat: chatClient };
-    return chatClient;
-  }
-
+  const ctx: ChatContext = {
+    input,
+    deployment,
+    defaults,
+    f,
+    platform,
+    settings: createChatSettingsClient({ baseUrl: input.baseUrl, credential: input.credential, ...f }),
+    tokens: createDeploymentTokenManager({ client: platform, deploymentId: deployment.id }),
+    config: null,
+    email: null,
+    client: null,
+    prefs: { agentId: null, openThreadId: null, threads: [] },
+  };
   return {
     schedules: createSchedulesService(platform, deployment),
-    async open(signal): Promise<ChatAvailability> {
-      const [c, me] = await Promise.all([settings.appConfig(signal), platform.getMe(signal)]);
-      config = c;
-      email = me.email;
-      if (c.aiPaywalled) {
-        return {
-          ok: false,
-          title: "AI is not enabled for this account",
-          detail: `Your platform account (${deployment.name}) does not include the AI features, so the agent chat is not offered.`,
-          next: "Ask an account admin about enabling AI; the other views work as before.",
-        };
-      }
-      if (!c.sheetsAgentChatEnabled) {
-        return {
-          ok: false,
-          title: "Chat is turned off for spreadsheets",
-          detail: "Your platform's settings do not allow the agent chat in the spreadsheet add-in.",
-          next: "Ask an admin to enable the agent chat for Sheets, then open this tab again.",
-        };
-      }
-      const s = (me.settings?.sheetsSettings ?? {}) as Record<string, unknown>;
-      prefs = {
-        // The user's saved agent wins; else the host's default (dev: the stand-in's), else none.
-        agentId: typeof s.chatAgentId === "string" && s.chatAgentId ? s.chatAgentId : (defaults.defaultAgentId ?? null),
-        openThreadId: typeof s.chatOpenThreadId === "string" ? s.chatOpenThreadId : null,
-        threads: parseThreads(s.chatThreads),
-      };
-      return { ok: true, prefs };
-    },
+    open: (signal) => openChat(ctx, signal),
     async savePrefs(patch, signal) {
-      prefs = { ...prefs, ...patch };
+      ctx.prefs = { ...ctx.prefs, ...patch };
       const body: Record<string, string | null> = {};
       if ("agentId" in patch) body.chatAgentId = patch.agentId ?? null;
       if ("openThreadId" in patch) body.chatOpenThreadId = patch.openThreadId ?? null;
       if (patch.threads) body.chatThreads = JSON.stringify(patch.threads.slice(0, MAX_THREADS));
-      await settings.updateSheetsSettings(body, signal);
+      await ctx.settings.updateSheetsSettings(body, signal);
     },
-    send: ({ onWarning, ...o }) => chat().send({ ...o, ...(onWarning ? { onWarning: (e: Error) => onWarning(e.message) } : {}) }),
-    abort: (chatId) => chat().abort(chatId),
-    async saveAsReport(answer, signal) {
-      // Never a silent duplicate in the shared catalogue: the same answer placed again reuses its
-      // report, and a new one is named as coming from Chat, with a number when that name is taken.
-      const base = `${answer.title.trim().slice(0, 180) || "Chat answer"} (from Chat)`;
-      const names = new Set<string>();
-      for await (const r of platform.iterateReports(deployment.id, {}, signal)) {
-        if (r.sqlQuery === answer.sqlQuery && r.name.endsWith("(from Chat)") && r.canEdit !== false)
-          return { reportId: r.id, name: r.name };
-        names.add(r.name);
-      }
-      let name = base;
-      for (let n = 2; names.has(name); n++) name = `${base.slice(0, -")".length)}, ${n})`;
-      for (let attempt = 0; ; attempt++) {
-        try {
-          const r = await platform.upsertReport(
-            deployment.id,
-            generatePublicId(),
-            { name, title: name, sqlQuery: answer.sqlQuery },
-            signal,
-          );
-          return { reportId: r.id, name: r.name };
-        } catch (e) {
-          if (attempt < 2 && (e instanceof PublicIdTakenError || e instanceof PublicIdInOtherDeploymentError)) continue;
-          throw e;
-        }
-      }
-    },
+    send: ({ onWarning, ...o }) => chat(ctx).send({ ...o, ...(onWarning ? { onWarning: (e: Error) => onWarning(e.message) } : {}) }),
+    abort: (chatId) => chat(ctx).abort(chatId),
+    saveAsReport: (answer, signal) => saveAsReport(ctx, answer, signal),
   };
+}
+
+/** The chat client for the agent in the preferences (made again when the agent changed). */
+function chat(ctx: ChatContext): ChatClient {
+  const { config, email, prefs, defaults, deployment, input } = ctx;
+  if (!config || !email) throw new Error("chat used before open()");
+  if (ctx.client && ctx.client.agentId === prefs.agentId) return ctx.client.chat;
+  const where = chatLocation(config, input.baseUrl);
+  const chatClient = createChatClient({
+    aiUrl: where.aiUrl,
+    accountName: where.accountName,
+    auth: {
+      deployment: { deploymentId: deployment.id, token: ctx.tokens },
+      ...(prefs.agentId ? { agent: { agentId: prefs.agentId, apiKey: input.credential, internalId: email } } : {}),
+    },
+    ...(defaults.idleTimeoutMs !== undefined
+      ? { idleTimeoutMs: defaults.idleTimeoutMs, connectTimeoutMs: defaults.idleTimeoutMs, requestTimeoutMs: defaults.idleTimeoutMs }
+      : {}),
+    ...(defaults.maxReconnects !== undefined ? { maxReconnects: defaults.maxReconnects } : {}),
+    ...ctx.f,
+  });
+  ctx.client = { agentId: prefs.agentId, chat: chatClient };
+  return chatClient;
+}
+
+/** app-config says whether chat is offered (in words when not); then the user's chat preferences. */
+async function openChat(ctx: ChatContext, signal?: AbortSignal): Promise<ChatAvailability> {
+  const [c, me] = await Promise.all([ctx.settings.appConfig(signal), ctx.platform.getMe(signal)]);
+  ctx.config = c;
+  ctx.email = me.email;
+  if (c.aiPaywalled) {
+    return {
+      ok: false,
+      title: "AI is not enabled for this account",
+      detail: `Your platform account (${ctx.deployment.name}) does not include the AI features, so the agent chat is not offered.`,
+      next: "Ask an account admin about enabling AI; the other views work as before.",
+    };
+  }
+  if (!c.sheetsAgentChatEnabled) {
+    return {
+      ok: false,
+      title: "Chat is turned off for spreadsheets",
+      detail: "Your platform's settings do not allow the agent chat in the spreadsheet add-in.",
+      next: "Ask an admin to enable the agent chat for Sheets, then open this tab again.",
+    };
+  }
+  const s = (me.settings?.sheetsSettings ?? {}) as Record<string, unknown>;
+  ctx.prefs = {
+    // The user's saved agent wins; else the host's default (dev: the stand-in's), else none.
+    agentId: typeof s.chatAgentId === "string" && s.chatAgentId ? s.chatAgentId : (ctx.defaults.defaultAgentId ?? null),
+    openThreadId: typeof s.chatOpenThreadId === "string" ? s.chatOpenThreadId : null,
+    threads: parseThreads(s.chatThreads),
+  };
+  return { ok: true, prefs: ctx.prefs };
+}
+
+/**
+ * Never a silent duplicate in the shared catalogue: the same answer placed again reuses its report,
+ * and a new one is named as coming from Chat, with a number when that name is taken.
+ */
+async function saveAsReport(
+  ctx: ChatContext,
+  answer: { sqlQuery: string; title: string },
+  signal?: AbortSignal,
+): Promise<{ reportId: number; name: string }> {
+  const { platform, deployment } = ctx;
+  const base = `${answer.title.trim().slice(0, 180) || "Chat answer"} (from Chat)`;
+  const names = new Set<string>();
+  for await (const r of platform.iterateReports(deployment.id, {}, signal)) {
+    if (r.sqlQuery === answer.sqlQuery && r.name.endsWith("(from Chat)") && r.canEdit !== false) return { reportId: r.id, name: r.name };
+    names.add(r.name);
+  }
+  let name = base;
+  for (let n = 2; names.has(name); n++) name = `${base.slice(0, -")".length)}, ${n})`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const r = await platform.upsertReport(deployment.id, generatePublicId(), { name, title: name, sqlQuery: answer.sqlQuery }, signal);
+      return { reportId: r.id, name: r.name };
+    } catch (e) {
+      if (attempt < 2 && (e instanceof PublicIdTakenError || e instanceof PublicIdInOtherDeploymentError)) continue;
+      throw e;
+    }
+  }
 }
