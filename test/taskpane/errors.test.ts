@@ -68,3 +68,15 @@ describe("describeError", () => {
     expect(describeError(new DOMException("x", "AbortError")).title).toBe("Stopped");
   });
 });
+
+describe("issue 36 item 4: a report that would pass the sheet's end", () => {
+  it("reads 'The report does not fit there' with the engine's reason and what to do, never a raw error", async () => {
+    const { DoesNotFit } = await import("../../src/sync/index.ts");
+    const why =
+      "“Orders” does not fit there: it has 4,201 rows: from row 1,045,577 it would pass the sheet's last row (1,048,576). Nothing was written; place it higher up or further left.";
+    const h = describeError(new DoesNotFit(why));
+    expect(h.title).toBe("The report does not fit there");
+    expect(h.detail).toBe(why);
+    expect(h.next).toBe("Select a cell higher up or further left, then place it again.");
+  });
+});
