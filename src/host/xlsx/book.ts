@@ -605,12 +605,17 @@ function sameMap(a: Map<string, string>, b: Map<string, string>): boolean {
   return a.size === b.size && [...a].every(([k, v]) => b.get(k) === v);
 }
 
+/** Code-unit order: stored bytes must not depend on the machine's locale (localeCompare's do; issue 36, item 11). */
+export function ordinal(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** workbook.xml with Cellbound's names (hidden, workbook-scoped) replaced by `names`; other names untouched. */
 function withTrackingNames(wbXml: string, names: Map<string, string>): string {
   const p = mainPrefix(wbXml);
   const mine = [...names.values()]
     .map((t) => t.split("\u0000") as [string, string])
-    .sort(([a], [b]) => a.toLowerCase().localeCompare(b.toLowerCase()))
+    .sort(([a], [b]) => ordinal(a.toLowerCase(), b.toLowerCase()))
     .map(
       ([name, ref]) =>
         withPrefix(`<definedName name="${xmlEscape(TRACK_PREFIX + name)}" comment="Cellbound placement (do not edit)" hidden="1">`, p) +
