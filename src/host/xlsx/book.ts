@@ -13,12 +13,14 @@
 import { randomUUID } from "node:crypto";
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import path from "node:path";
-import { areaA1, parseAddress, quoteSheetName } from "../a1.ts";
+import { areaA1, cellA1, parseAddress, quoteSheetName } from "../a1.ts";
+import type { Area, Obstacle } from "../port.ts";
 import { DATA_NS, WORKBOOK_NS, dataXml, identityXml, parseDataXml, parseIdentityXml, type StoredIdentity } from "../excel/storage.ts";
 import { TRACK_PREFIX } from "../excel/index.ts";
 import type { MemoryWorkbook } from "../memory/index.ts";
 import { XlsxError } from "./errors.ts";
-import { frozenRowsOf, rewriteSheet, scanRows, type ModelCell, type ModelCells } from "./sheet.ts";
+import { NO_FACTS, obstaclesIn, sheetFacts, type SheetFacts } from "./obstacles.ts";
+import { frozenRowsOf, rewriteSheet, scanRows, sheetDataSpan, toModel, type ModelCell, type ModelCells } from "./sheet.ts";
 import { MINIMAL_STYLES, Styles } from "./styles.ts";
 import {
   child,
@@ -85,6 +87,8 @@ export const sheetIdOf = (n: number) => `xlsx-${n}`;
 export class Book {
   readonly sheets: SheetInfo[] = [];
   readonly date1904: boolean;
+  /** Per sheet id: what refuses a write there (filled by load). */
+  private readonly facts = new Map<string, SheetFacts>();
   readonly tracked = new Map<string, string>(); // lower-case name without the prefix → the definedName's text, for change detection
   private readonly wbPart: string;
   private readonly wbXml: string;
@@ -171,18 +175,21 @@ export class Book {
     for (const s of this.sheets) {
       const xml = this.zipText(s.part);
       const cells: ModelCells = new Map();
+      const spills: SheetFacts["spills"] = [];
       for (const row of scanRows(xml, this.sst)) {
         let out: Map<number, ModelCell> | undefined;
         for (const c of row.cells) {
           const st = styles.style(c.s);
+          if (c.spill) spills.push({ anchor: cellA1(row.row, c.col), ref: parseRect(c.spill) });
           if (c.value === "" && st.nf === null && !st.bold && st.fill === undefined) continue;
-          const cell: ModelCell = { v: c.value, nf: st.nf };
+          const cell: ModelCell = { v: c.iso ? c.value : toModel(c.value, st.nf, this.date1904), nf: st.nf };
           if (st.bold) cell.b = true;
           if (st.fill !== undefined) cell.fill = st.fill;
           if (!out) cells.set(row.row, (out = new Map()));
           out.set(c.col, cell);
         }
       }
+      this.facts.set(s.id, this.factsOf(s, xml, spills));
       const frozen = frozenRowsOf(xml);
       wb.sheets.push({ id: s.id, name: s.name, cells, ...(frozen ? { frozenRows: frozen } : {}) });
     }
@@ -198,6 +205,42 @@ export class Book {
     wb.recordedUrl = id?.documentUrl ?? null;
     // The file port reports the recorded URL as the current one: a scheduled job's path is not a copy.
     wb.url = wb.recordedUrl;
+  }
+
+  /** Merged cells, tables, protection, filter and spills of a sheet part (obstacles.ts). */
+  private factsOf(s: SheetInfo, xml: string, spills: SheetFacts["spills"]): SheetFacts {
+    const span = sheetDataSpan(xml);
+    const relsPart = relsPartOf(s.part);
+    let rels: Rel[] | null = null;
+    const tableXml = (rid: string): string | null => {
+      try {
+        rels ??= this.zip.has(relsPart) ? relsOf(this.zipText(relsPart), relsPart, dirOf(s.part)) : [];
+        const r = rels.find((x) => x.id === rid);
+        return r && this.zip.has(r.target) ? this.zipText(r.target) : null;
+      } catch {
+        return null; // a broken table part is not ours to judge; the write is not refused for it
+      }
+    };
+    return sheetFacts(
+      span ? xml.slice(span.end) : xml,
+      tableXml,
+      spills.filter((x) => x.ref.rows > 0),
+    );
+  }
+
+  /** What would refuse or break a write to `area` (issue 36, item 12); none on a sheet the file does not have yet. */
+  obstacles(area: Area): Obstacle[] {
+    let facts = this.facts.get(area.sheetId);
+    const s = this.sheets.find((x) => x.id === area.sheetId);
+    if (!facts && s) {
+      // Not loaded from this package (the baseline after a save): scan the part for its spills.
+      const xml = this.zipText(s.part);
+      const spills: SheetFacts["spills"] = [];
+      for (const row of scanRows(xml, this.sst))
+        for (const c of row.cells) if (c.spill) spills.push({ anchor: cellA1(row.row, c.col), ref: parseRect(c.spill) });
+      this.facts.set(s.id, (facts = this.factsOf(s, xml, spills)));
+    }
+    return obstaclesIn(facts ?? NO_FACTS, area);
   }
 
   private storedIdentity(): StoredIdentity | null {
@@ -231,7 +274,7 @@ export class Book {
       const info = known.get(ms.id);
       if (!info) continue; // new sheets are added below
       const xml = this.zipText(info.part);
-      const r = rewriteSheet(xml, this.sst, styles, ms.cells, { was: frozenRowsOf(xml), now: ms.frozenRows ?? 0 });
+      const r = rewriteSheet(xml, this.sst, styles, ms.cells, { was: frozenRowsOf(xml), now: ms.frozenRows ?? 0 }, this.date1904);
       if (r.changed) {
         replaced.set(info.part, Buffer.from(r.xml, "utf8"));
         cellsWritten += r.cellsWritten;
@@ -262,7 +305,7 @@ export class Book {
       const part = freePart(this.zip, added, "xl/worksheets/sheet", ".xml");
       const rid = freeRid(rels);
       const empty = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="${NS_MAIN}" xmlns:r="${NS_REL}"><sheetData/></worksheet>`;
-      const r = rewriteSheet(empty, [], styles, ms.cells, { was: 0, now: ms.frozenRows ?? 0 });
+      const r = rewriteSheet(empty, [], styles, ms.cells, { was: 0, now: ms.frozenRows ?? 0 }, this.date1904);
       cellsWritten += r.cellsWritten;
       cellsChanged ||= r.cellsWritten > 0;
       added.push({ name: part, data: Buffer.from(r.xml, "utf8") });
@@ -594,6 +637,16 @@ function addSheetEntry(wbXml: string, name: string, sheetId: number, rid: string
   const ns = rPrefix ? "" : ` xmlns:r="${NS_REL}"`;
   const el = `<${prefix ? `${prefix}:` : ""}sheet name="${xmlEscape(name)}" sheetId="${sheetId}" ${r}:id="${rid}"${ns}/>`;
   return wbXml.slice(0, sheets.innerEnd) + el + wbXml.slice(sheets.innerEnd);
+}
+
+/** A range reference as a rectangle (rows 0 for one that cannot be read). */
+function parseRect(ref: string): { row: number; col: number; rows: number; cols: number } {
+  try {
+    const a = parseAddress(ref);
+    return { row: a.row, col: a.col, rows: a.rows, cols: a.cols };
+  } catch {
+    return { row: 0, col: 0, rows: 0, cols: 0 };
+  }
 }
 
 /** $B$2:$E$40 from B2:E40. */

@@ -11,9 +11,9 @@
 //   port.save();                                            // → SaveStats | null
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import type { Area, HostKind } from "../port.ts";
+import type { Area, HostKind, Obstacle } from "../port.ts";
 import { MemoryPort, MemoryWorkbook } from "../memory/index.ts";
-import { PortInputError } from "../validate.ts";
+import { PortInputError, validateArea } from "../validate.ts";
 import { Book, emptyWorkbook, openBook, saveFile } from "./book.ts";
 import { XlsxError } from "./errors.ts";
 import { ZipReader } from "./zip.ts";
@@ -101,6 +101,26 @@ export class XlsxPort extends MemoryPort {
   /** Sheet ids, for tests: what a sheet added by the port is called after the next open. */
   get sheetAliases(): ReadonlyMap<number, string> {
     return this.aliases;
+  }
+
+  /**
+   * What would refuse or break a write to `area` (issue 36, item 12): merged cells, a table, a protected
+   * sheet, a dynamic-array formula's results, rows an AutoFilter filters — as the file holds them.
+   */
+  async obstacles(area: Area): Promise<Obstacle[]> {
+    validateArea(area);
+    this.wb.sheet(area.sheetId);
+    return this.book.obstacles(area);
+  }
+
+  /**
+   * The date system of the serials this port reads and writes: always 1900. A 1904 workbook's date
+   * cells are converted where the file is read and written (sheet.ts toModel/toFile), so the engine's
+   * dates land as the dates the report holds and its 1904 refusal (src/sync/obstacles.ts) does not apply.
+   * The file's own system is `date1904`.
+   */
+  async dateSystem(): Promise<1900 | 1904> {
+    return 1900;
   }
 
   override async putPicture(): Promise<{ sheetId: string; name: string }> {

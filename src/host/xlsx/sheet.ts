@@ -7,6 +7,7 @@
 //             data validation, drawings, comments' anchors…), and updates <dimension> and the frozen pane.
 import { cellA1, parseAddress } from "../a1.ts";
 import type { SheetValue } from "../port.ts";
+import { to15Digits } from "../validate.ts";
 import type { Styles } from "./styles.ts";
 import {
   attrOf,
@@ -30,6 +31,10 @@ export interface ScannedCell {
   s: number;
   value: SheetValue;
   formula: boolean;
+  /** An ISO 8601 date (t="d"): its value is already a 1900-system serial. */
+  iso?: boolean;
+  /** A dynamic-array formula (cm= on the cell, <f t="array" ref>): the range its results spill into. */
+  spill?: string;
 }
 export interface ScannedRow {
   start: number;
@@ -99,6 +104,10 @@ export function* scanRows(xml: string, sst: readonly string[]): Generator<Scanne
           let inPhonetic = false;
           let w = nextTag(xml, u.end);
           while (w && !(w.name === "c" && w.closing)) {
+            if (w.name === "f" && !w.closing) {
+              const spill = spillRef(xml, u.start, u.end, w.start, w.end);
+              if (spill) cell.spill = spill;
+            }
             if (!w.closing && !w.selfClosing) {
               if (w.name === "f") cell.formula = true;
               else if (w.name === "rPh") inPhonetic = true;
@@ -115,7 +124,9 @@ export function* scanRows(xml: string, sst: readonly string[]): Generator<Scanne
           }
           if (!w) break;
           cell.end = w.end;
-          cell.value = cellValue(attrOf(xml, u.start, u.end, "t"), v, inline, sst);
+          const t = attrOf(xml, u.start, u.end, "t");
+          cell.value = cellValue(t, v, inline, sst);
+          if (t === "d") cell.iso = true;
         }
         row.cells.push(cell);
         u = nextTag(xml, cell.end);
@@ -129,6 +140,13 @@ export function* scanRows(xml: string, sst: readonly string[]): Generator<Scanne
     yield row;
     t = nextTag(xml, u.end);
   }
+}
+
+/** The spill range of a dynamic-array formula: the cell has cm= (cell metadata) and its <f t="array" ref>. */
+function spillRef(xml: string, cStart: number, cEnd: number, fStart: number, fEnd: number): string | undefined {
+  if (!/\scm\s*=/.test(xml.slice(cStart, cEnd))) return undefined;
+  const f = tagAttrs(xml.slice(fStart, fEnd));
+  return f.t === "array" && f.ref ? f.ref : undefined;
 }
 
 function cellValue(t: string | undefined, v: string | null, inline: string, sst: readonly string[]): SheetValue {
@@ -153,6 +171,40 @@ function cellValue(t: string | undefined, v: string | null, inline: string, sst:
 function isoToSerial(iso: string): number {
   const ms = Date.parse(/[zZ]|[+-]\d\d:\d\d$/.test(iso) || !iso.includes("T") ? iso : `${iso}Z`);
   return Number.isNaN(ms) ? 0 : ms / 86_400_000 + 25_569;
+}
+
+// ---------------------------------------------------------------- the 1904 date system
+
+/** Days from the 1900 system's serial 0 to the 1904 system's (1904-01-01 is 1462 in the 1900 system). */
+export const DAYS_1904 = 1462;
+
+const datePart = new Map<string, boolean>();
+/** Whether a number format shows a date (year, month or day), not only a time of day or a duration. */
+export function showsDate(format: string | null): boolean {
+  if (format === null) return false;
+  let hit = datePart.get(format);
+  if (hit === undefined) {
+    const f = format
+      .replace(/"[^"]*"|\\.|\[[^\]]*\]/g, "")
+      .replace(/AM\/PM|A\/P/gi, "")
+      .replace(/h+[^a-z]*m+/gi, "h") // minutes after hours
+      .replace(/m+([^a-z]*s)/gi, "$1"); // minutes before seconds
+    hit = /[ydm]/i.test(f);
+    datePart.set(format, hit);
+  }
+  return hit;
+}
+
+/**
+ * The serials the port exchanges are 1900-system in every workbook (issue 35 §4): in a 1904 workbook a
+ * number under a date format is converted at the file's boundary, both ways. `toModel` reads a file's
+ * number, `toFile` writes the model's. to15Digits keeps the round trip exact for the engine's fingerprints.
+ */
+export function toModel(v: SheetValue, nf: string | null, date1904: boolean): SheetValue {
+  return date1904 && typeof v === "number" && showsDate(nf) ? to15Digits(v + DAYS_1904) : v;
+}
+export function toFile(v: SheetValue, nf: string | null, date1904: boolean): SheetValue {
+  return date1904 && typeof v === "number" && showsDate(nf) ? to15Digits(v - DAYS_1904) : v;
 }
 
 /** What the port keeps per cell (the memory model's cell). */
@@ -199,6 +251,7 @@ export function rewriteSheet(
   styles: Styles,
   model: ModelCells,
   frozen: { was: number; now: number },
+  date1904 = false,
 ): RewriteResult {
   const p = mainPrefix(xml);
   const px = (snippet: string) => withPrefix(snippet, p);
@@ -223,12 +276,14 @@ export function rewriteSheet(
   let ri = 0; // next model row not yet seen in the file
   const seen = new Set<number>();
 
+  const inFile = (cell: ModelCell | undefined): ModelCell | undefined =>
+    cell && date1904 ? { ...cell, v: toFile(cell.v, cell.nf, true) } : cell;
   const newCells = (row: number, cells: Map<number, ModelCell> | undefined, from: number, to: number): string => {
     if (!cells) return "";
     let s = "";
     for (const col of [...cells.keys()].filter((c) => c >= from && c < to).sort((a, b) => a - b)) {
       const cell = cells.get(col)!;
-      const x = px(cellXml(row, col, cell, styles.derive(0, styleOf(cell))));
+      const x = px(cellXml(row, col, inFile(cell), styles.derive(0, styleOf(cell))));
       if (x) {
         s += x;
         cellsWritten++;
@@ -265,7 +320,7 @@ export function rewriteSheet(
       prevCol = c.col;
       const same =
         want !== undefined
-          ? sameValue(want.v, c.value) && sameStyle(styleOf(want), have)
+          ? sameValue(want.v, c.iso ? c.value : toModel(c.value, have.nf, date1904)) && sameStyle(styleOf(want), have)
           : c.value === "" && have.nf === null && !have.bold && have.fill === undefined;
       if (!inserted && same) continue;
       parts ??= [];
@@ -273,7 +328,9 @@ export function rewriteSheet(
       if (same) parts.push(xml.slice(c.start, c.end));
       else {
         if (c.formula) formulaReplaced = true;
-        const x = px(cellXml(r.row, c.col, want, styles.derive(c.s, want ? styleOf(want) : { nf: null, bold: false, fill: undefined })));
+        const x = px(
+          cellXml(r.row, c.col, inFile(want), styles.derive(c.s, want ? styleOf(want) : { nf: null, bold: false, fill: undefined })),
+        );
         parts.push(x);
         cellsWritten++;
       }

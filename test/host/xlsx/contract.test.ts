@@ -76,7 +76,8 @@ function fileDriver(port: XlsxPort): ContractDriver {
 
 describe("SheetPort contract: xlsx file port", () => {
   for (const c of CONTRACT_CHECKS) {
-    it(c.name, async () => {
+    // LibreOffice reads the file after each inspection: a few conversions of ~10 s each on a busy machine.
+    it(c.name, { timeout: 120_000 }, async () => {
       const tmp = tempDir();
       try {
         const port = XlsxPort.open(tmp.file("Book.xlsx"), { create: "Sheet1" });
