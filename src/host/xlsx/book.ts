@@ -15,7 +15,7 @@ import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unl
 import path from "node:path";
 import { areaA1, cellA1, parseAddress, quoteSheetName } from "../a1.ts";
 import type { Area, Obstacle } from "../port.ts";
-import { DATA_NS, WORKBOOK_NS, dataXml, identityXml, parseDataXml, parseIdentityXml, type StoredIdentity } from "../excel/storage.ts";
+import { DATA_NS, WORKBOOK_NS, dataXml, identityXml, storedIdentitySchema, type StoredIdentity } from "../excel/storage.ts";
 import { TRACK_PREFIX } from "../excel/index.ts";
 import type { MemoryWorkbook } from "../memory/index.ts";
 import { XlsxError } from "./errors.ts";
@@ -70,7 +70,9 @@ interface OurPart {
   item: string;
   kind: "workbook" | "data";
   key: string | null;
-  text: string;
+  /** The stored JSON of a data part. */
+  json: string;
+  identity: StoredIdentity | null;
 }
 
 export interface RenderResult {
@@ -86,6 +88,8 @@ export const sheetIdOf = (n: number) => `xlsx-${n}`;
 
 export class Book {
   readonly sheets: SheetInfo[] = [];
+  /** Every sheetId attribute of <sheets>, chart sheets' too (a new sheet takes a free one). */
+  readonly sheetNos: number[] = [];
   readonly date1904: boolean;
   /** Per sheet id: what refuses a write there (filled by load). */
   private readonly facts = new Map<string, SheetFacts>();
@@ -97,6 +101,8 @@ export class Book {
   private readonly stylesPart: string | null;
   private readonly sst: string[] = [];
   private readonly ours: OurPart[] = [];
+  /** Parts in Cellbound's namespaces that cannot be read. */
+  private readonly unreadable: Array<{ item: string; why: string }> = [];
 
   constructor(
     readonly file: string,
@@ -119,6 +125,7 @@ export class Book {
     this.date1904 = pr?.attrs.date1904 === "1" || pr?.attrs.date1904 === "true";
     const sheetsEl = child(wb, "sheets");
     for (const s of sheetsEl ? children(sheetsEl, "sheet") : []) {
+      this.sheetNos.push(Number(s.attrs.sheetId) || 0);
       const rid = s.attrs[`r:id`] ?? s.attrs.id ?? "";
       const rel = wbRels.find((r) => r.id === rid);
       if (!rel || rel.type !== REL_TYPE.worksheet) continue; // chart sheets, dialog sheets: not cells
@@ -136,21 +143,64 @@ export class Book {
       if (n.attrs.localSheetId === undefined && name.toLowerCase().startsWith(TRACK_PREFIX.toLowerCase()))
         this.tracked.set(name.slice(TRACK_PREFIX.length).toLowerCase(), `${name.slice(TRACK_PREFIX.length)}\u0000${n.text.trim()}`);
     }
-    for (const r of wbRels.filter((x) => x.type === REL_TYPE.customXml)) {
-      if (!zip.has(r.target)) continue;
-      const text = this.zipText(r.target);
+    this.findOurParts([...rels, ...wbRels]);
+  }
+
+  /**
+   * Cellbound's custom XML parts wherever a conforming package has them (issue 35 §2): linked from the
+   * workbook's relationships (Excel, the port), from the package's own `_rels/.rels` (LibreOffice), or
+   * any other part under customXml/ — each known by its root element's namespace. A part in our
+   * namespace that cannot be read is kept in `unreadable` (integrity() reports it); others' parts are
+   * not ours to judge.
+   */
+  private findOurParts(links: readonly Rel[]): void {
+    const candidates = new Set(links.filter((r) => r.type === REL_TYPE.customXml && !r.external).map((r) => r.target));
+    for (const e of this.zip.entries) if (/^customXml\/(?!itemProps)[^/]+\.xml$/i.test(e.name)) candidates.add(e.name);
+    for (const item of candidates) {
+      if (!this.zip.has(item)) continue;
+      const text = decodeXml(this.zip.read(item));
+      if (!text.includes("urn:cellbound:")) continue; // someone else's part (another add-in, Power Query…)
       let root: El;
       try {
-        root = parseTree(text, r.target);
-      } catch {
-        continue; // someone else's broken part: not ours, left as it is
+        root = parseTree(text, item);
+      } catch (e) {
+        this.unreadable.push({ item, why: (e as Error).message });
+        continue;
       }
-      if (root.ns === WORKBOOK_NS) this.ours.push({ item: r.target, kind: "workbook", key: null, text });
-      else if (root.ns === DATA_NS) {
-        const d = parseDataXml(text.replace(/^\uFEFF?\s*<\?xml[^>]*\?>\s*/, ""));
-        if (d) this.ours.push({ item: r.target, kind: "data", key: d.key, text });
+      if (root.ns === WORKBOOK_NS) {
+        const id = storedIdentitySchema.safeParse({
+          workbookId: child(root, "workbookId")?.text,
+          documentUrl: child(root, "documentUrl")?.text || null,
+        });
+        if (id.success) this.ours.push({ item, kind: "workbook", key: null, json: "", identity: id.data });
+        else this.unreadable.push({ item, why: "its workbook id is missing or malformed" });
+      } else if (root.ns === DATA_NS) {
+        const key = root.attrs.key;
+        if (key === undefined || !isJson(root.text)) this.unreadable.push({ item, why: "its data is not JSON with a key" });
+        else this.ours.push({ item, kind: "data", key, json: root.text, identity: null });
       }
     }
+  }
+
+  /**
+   * Whether Cellbound's names, data and workbook id in this file agree (issue 35 §2): null when they
+   * do (or when the file has none of them), else what is missing or unreadable, in words. A program
+   * that drops some of them must not make a workbook read as "no placements".
+   */
+  integrity(): string | null {
+    const fix = "The file was not changed; use a copy saved by Excel or by cellbound, or place the reports again.";
+    const bad = this.unreadable[0];
+    if (bad) return `Cellbound's data in this workbook cannot be read (${bad.item}: ${bad.why}). ${fix}`;
+    const records = this.ours.flatMap((p) => (p.kind === "data" ? (placementRecords(p.json) ?? []) : []));
+    const names = this.tracked.size;
+    const plural = (n: number) => `${n} placement${n === 1 ? "" : "s"}`;
+    if (names > 0 && !this.ours.some((p) => p.kind === "data"))
+      return `it has Cellbound's hidden names for ${plural(names)} but not the placements' data (Cellbound's custom XML parts): the program that last saved it dropped them. ${fix}`;
+    if (records.length > 0 && !this.storedIdentity())
+      return `it has Cellbound's placements but not the workbook's Cellbound id (a custom XML part): the program that last saved it dropped it. ${fix}`;
+    if (records.some((r) => r.recorded) && !records.some((r) => this.tracked.has(r.name.toLowerCase())))
+      return `its Cellbound data lists ${plural(records.length)}, but their hidden names (which say where each placement is) are gone: the program that last saved it dropped them. ${fix}`;
+    return null;
   }
 
   private zipText(name: string): string {
@@ -199,7 +249,7 @@ export class Book {
       wb.tracks.set(lower, { name, ...this.resolve(ref) });
     }
     wb.data.clear();
-    for (const p of this.ours) if (p.kind === "data") wb.data.set(p.key!, parseDataXml(stripDecl(p.text))!.json);
+    for (const p of this.ours) if (p.kind === "data") wb.data.set(p.key!, p.json);
     const id = this.storedIdentity();
     wb.workbookId = id?.workbookId ?? null;
     wb.recordedUrl = id?.documentUrl ?? null;
@@ -244,7 +294,7 @@ export class Book {
   }
 
   private storedIdentity(): StoredIdentity | null {
-    return this.ours.map((p) => (p.kind === "workbook" ? parseIdentityXml(stripDecl(p.text)) : null)).find((x) => x) ?? null;
+    return this.ours.find((p) => p.identity)?.identity ?? null;
   }
 
   private resolve(ref: string): { sheetId: string; area: { row: number; col: number; rows: number; cols: number } | null } {
@@ -293,7 +343,7 @@ export class Book {
       rels = removeRel(rels, s.rid);
       types = removeOverride(types, s.part);
     }
-    let nextSheetNo = Math.max(0, ...this.sheets.map((s) => s.no)) + 1;
+    const taken = new Set(this.sheetNos);
     const addedSheets = new Map<number, string>();
     for (const ms of wb.sheets) {
       const info = known.get(ms.id);
@@ -311,8 +361,12 @@ export class Book {
       added.push({ name: part, data: Buffer.from(r.xml, "utf8") });
       rels = addRel(rels, rid, REL_TYPE.worksheet, relTarget(dirOf(this.wbPart), part));
       types = addOverride(types, part, CT.worksheet);
-      addedSheets.set(nextSheetNo, ms.id);
-      wbXml = addSheetEntry(wbXml, ms.name, nextSheetNo++, rid);
+      // The number its id names (the port's model gives a new sheet xlsx-<next free number>), else the next free one.
+      const named = Number(/^xlsx-(\d+)$/.exec(ms.id)?.[1]);
+      const no = named > 0 && !taken.has(named) ? named : Math.max(0, ...taken) + 1;
+      taken.add(no);
+      if (ms.id !== sheetIdOf(no)) addedSheets.set(no, ms.id);
+      wbXml = addSheetEntry(wbXml, ms.name, no, rid);
     }
     // Reorder? Sheet order follows the model only for added sheets (appended); Cellbound never moves sheets.
 
@@ -332,14 +386,13 @@ export class Book {
       const json = dataNow.get(p.key!);
       dataNow.delete(p.key!);
       if (json === undefined) continue; // the port never deletes data; keep it
-      const text = dataXml(p.key!, json);
-      if (text !== stripDecl(p.text)) partsToWrite.push({ item: p.item, text });
+      if (json !== p.json) partsToWrite.push({ item: p.item, text: dataXml(p.key!, json) });
     }
     for (const [key, json] of dataNow) partsToWrite.push({ item: null, text: dataXml(key, json) });
     if (wb.workbookId) {
       const text = identityXml({ workbookId: wb.workbookId, documentUrl: wb.recordedUrl });
       const stored = this.storedIdentity();
-      if (!stored || text !== identityXml(stored))
+      if (!stored || stored.workbookId !== wb.workbookId || stored.documentUrl !== wb.recordedUrl)
         partsToWrite.push({ item: this.ours.find((p) => p.kind === "workbook")?.item ?? null, text });
     }
     for (const w of partsToWrite) {
@@ -536,7 +589,8 @@ function relsOf(xml: string, part: string, baseDir: string): Rel[] {
 
 function resolvePart(baseDir: string, target: string): string {
   if (target.startsWith("/")) return target.slice(1);
-  return path.posix.normalize(path.posix.join(baseDir, target)).replace(/^\.\//, "");
+  // The package root has no parent: LibreOffice links customXml from _rels/.rels as "../customXml/item1.xml".
+  return path.posix.normalize(path.posix.join(baseDir, target)).replace(/^(?:\.\.?\/)+/, "");
 }
 function relTarget(baseDir: string, part: string): string {
   return path.posix.relative(baseDir, part);
@@ -550,8 +604,35 @@ function relsPartOf(part: string): string {
 function emptyRels(): string {
   return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>`;
 }
-function stripDecl(text: string): string {
-  return text.replace(/^\uFEFF?\s*<\?xml[^>]*\?>\s*/, "");
+/**
+ * The placements a stored value lists, when it is the engine's store ({placements: [{name, committed}]}):
+ * each one's tracking name and whether it was ever recorded complete (a first placement interrupted
+ * before its name landed has no committed fingerprint, and no name yet — that is no loss).
+ */
+function placementRecords(json: string): Array<{ name: string; recorded: boolean }> | null {
+  const v = JSON.parse(json) as unknown;
+  if (typeof v !== "object" || v === null || !Array.isArray((v as { placements?: unknown }).placements)) return null;
+  const list = (v as { placements: unknown[] }).placements.flatMap((p) =>
+    typeof p === "object" && p !== null && typeof (p as { name?: unknown }).name === "string"
+      ? [{ name: (p as { name: string }).name, recorded: (p as { committed?: unknown }).committed != null }]
+      : [],
+  );
+  return list;
+}
+
+/** An XML part's text: UTF-16 when it starts with a byte-order mark (Power Query's parts are), else UTF-8. */
+function decodeXml(b: Buffer): string {
+  if (b[0] === 0xff && b[1] === 0xfe) return b.subarray(2).toString("utf16le");
+  if (b[0] === 0xfe && b[1] === 0xff) return Buffer.from(b.subarray(2)).swap16().toString("utf16le");
+  return b.toString("utf8");
+}
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function sharedStrings(xml: string): string[] {

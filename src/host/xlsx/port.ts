@@ -11,10 +11,10 @@
 //   port.save();                                            // → SaveStats | null
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import type { Area, HostKind, Obstacle } from "../port.ts";
+import type { Area, HostKind, Obstacle, SheetRef } from "../port.ts";
 import { MemoryPort, MemoryWorkbook } from "../memory/index.ts";
 import { PortInputError, validateArea } from "../validate.ts";
-import { Book, emptyWorkbook, openBook, saveFile } from "./book.ts";
+import { Book, emptyWorkbook, openBook, saveFile, sheetIdOf } from "./book.ts";
 import { XlsxError } from "./errors.ts";
 import { ZipReader } from "./zip.ts";
 
@@ -30,6 +30,11 @@ export interface SaveStats {
 export interface OpenOptions {
   /** Create a new workbook with one sheet of this name when the file does not exist. */
   create?: string;
+  /**
+   * Refuse a file whose Cellbound names, data and workbook id do not agree (XlsxError "cellboundData"):
+   * the default. false only where the port is tested alone (its contract tracks names without data).
+   */
+  checkData?: boolean;
 }
 
 function stamp(file: string): string | null {
@@ -38,6 +43,26 @@ function stamp(file: string): string | null {
     return `${s.size}:${s.mtimeMs}`;
   } catch {
     return null;
+  }
+}
+
+/**
+ * The file port's model: a sheet added gets the id the file will give it, xlsx-<the next free sheetId>,
+ * so the records the engine writes name the sheet as the next run reads it — a saved file's first
+ * refresh does not rewrite it only to renumber sheet ids (issue 35 §4).
+ */
+class FileWorkbook extends MemoryWorkbook {
+  /** sheetId attributes the file uses (unset while MemoryWorkbook's constructor adds its first sheet, which load replaces). */
+  fileSheetNos: (() => readonly number[]) | undefined;
+
+  override addSheet(name: string): SheetRef {
+    if (!this.fileSheetNos) return super.addSheet(name);
+    if (this.sheets.some((s) => s.name.toLowerCase() === name.toLowerCase())) throw new PortInputError(`a sheet named ${name} exists`);
+    const inModel = this.sheets.map((s) => Number(/^xlsx-(\d+)$/.exec(s.id)?.[1] ?? 0));
+    const id = sheetIdOf(Math.max(0, ...this.fileSheetNos(), ...inModel) + 1);
+    this.sheets.push({ id, name, cells: new Map() });
+    this.emit({ sheetId: id, address: "", kind: "SheetAdded", source: "Local" });
+    return { id, name };
   }
 }
 
@@ -53,8 +78,10 @@ export class XlsxPort extends MemoryPort {
     fresh: boolean,
     host: HostKind,
   ) {
-    super(new MemoryWorkbook(null, path.basename(file)), host);
+    const wb = new FileWorkbook(null, path.basename(file));
+    super(wb, host);
     this.book = book;
+    wb.fileSheetNos = () => this.book.sheetNos;
     this.fresh = fresh;
     this.readStamp = fresh ? null : stamp(file);
     book.load(this.wb);
@@ -65,7 +92,10 @@ export class XlsxPort extends MemoryPort {
       if (!/\.xls[xm]$/i.test(file)) throw new XlsxError(file, "unsupported", "a new workbook must be named *.xlsx");
       return new XlsxPort(file, new Book(file, new ZipReader(file, emptyWorkbook(options.create))), true, "SHEETS_DESKTOP");
     }
-    return new XlsxPort(file, openBook(file), false, "SHEETS_DESKTOP");
+    const book = openBook(file);
+    const problem = options.checkData === false ? null : book.integrity();
+    if (problem) throw new XlsxError(file, "cellboundData", problem);
+    return new XlsxPort(file, book, false, "SHEETS_DESKTOP");
   }
 
   /** Whether the model differs from the file (what save() would write). */

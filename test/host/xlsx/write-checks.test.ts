@@ -171,6 +171,11 @@ describe("issue 35 §4 / issue 36 item 12: a 1904 workbook's dates", () => {
       expect(again.code).toBe(0);
       expect(again.json().files[0]!.placements[0]!.outcome).toBe("unchanged");
       same();
+      // Saved by LibreOffice (issue 35 §2): still the same dates, found and refreshed again.
+      await lo.resave(file);
+      expect(XlsxPort.open(file).wb.sheets[0]!.cells.get(2)!.get(1)!.v).toBe(first.v);
+      const third = await env.cli(["refresh", file, "--json"]);
+      expect(third.json().files[0]!.placements[0]!.outcome).toBe("unchanged");
     },
   );
 });
