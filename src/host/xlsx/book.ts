@@ -20,6 +20,7 @@ import { TRACK_PREFIX } from "../excel/index.ts";
 import type { MemoryWorkbook } from "../memory/index.ts";
 import { XlsxError } from "./errors.ts";
 import { NO_FACTS, obstaclesIn, sheetFacts, type SheetFacts } from "./obstacles.ts";
+import { writePictures, type PartEdits } from "./pictures.ts";
 import { frozenRowsOf, rewriteSheet, scanRows, sheetDataSpan, toModel, type ModelCell, type ModelCells } from "./sheet.ts";
 import { MINIMAL_STYLES, Styles } from "./styles.ts";
 import {
@@ -101,6 +102,11 @@ export class Book {
   private readonly stylesPart: string | null;
   private readonly sst: string[] = [];
   private readonly ours: OurPart[] = [];
+  /**
+   * Sheet ids another host gave the file's sheets, by sheetId attribute (the harness's dev/excel ids),
+   * kept in the workbook's identity part so the records written with them stay true in the next run.
+   */
+  private readonly storedSheetIds = new Map<number, string>();
   /** Parts in Cellbound's namespaces that cannot be read. */
   private readonly unreadable: Array<{ item: string; why: string }> = [];
 
@@ -121,6 +127,7 @@ export class Book {
     const wbRels = relsOf(this.wbRels, this.wbRelsPart, dirOf(this.wbPart));
     const wb = this.tree(this.wbXml, this.wbPart);
     if (wb.name !== "workbook") throw new XlsxError(file, "notWorkbook", `its main part is <${wb.name}>, not a spreadsheet workbook`);
+    this.findOurParts([...rels, ...wbRels]);
     const pr = child(wb, "workbookPr");
     this.date1904 = pr?.attrs.date1904 === "1" || pr?.attrs.date1904 === "true";
     const sheetsEl = child(wb, "sheets");
@@ -131,7 +138,8 @@ export class Book {
       if (!rel || rel.type !== REL_TYPE.worksheet) continue; // chart sheets, dialog sheets: not cells
       if (!zip.has(rel.target)) throw new XlsxError(file, "corrupt", `sheet ${s.attrs.name} points to a missing part ${rel.target}`);
       const no = Number(s.attrs.sheetId);
-      this.sheets.push({ id: this.aliases.get(no) ?? sheetIdOf(no), no, name: s.attrs.name ?? "", rid, part: rel.target });
+      const id = this.storedSheetIds.get(no) ?? this.aliases.get(no) ?? sheetIdOf(no);
+      this.sheets.push({ id, no, name: s.attrs.name ?? "", rid, part: rel.target });
     }
     const styles = wbRels.find((r) => r.type === REL_TYPE.styles);
     this.stylesPart = styles && zip.has(styles.target) ? styles.target : null;
@@ -143,7 +151,6 @@ export class Book {
       if (n.attrs.localSheetId === undefined && name.toLowerCase().startsWith(TRACK_PREFIX.toLowerCase()))
         this.tracked.set(name.slice(TRACK_PREFIX.length).toLowerCase(), `${name.slice(TRACK_PREFIX.length)}\u0000${n.text.trim()}`);
     }
-    this.findOurParts([...rels, ...wbRels]);
   }
 
   /**
@@ -172,8 +179,15 @@ export class Book {
           workbookId: child(root, "workbookId")?.text,
           documentUrl: child(root, "documentUrl")?.text || null,
         });
-        if (id.success) this.ours.push({ item, kind: "workbook", key: null, json: "", identity: id.data });
-        else this.unreadable.push({ item, why: "its workbook id is missing or malformed" });
+        if (!id.success) {
+          this.unreadable.push({ item, why: "its workbook id is missing or malformed" });
+          continue;
+        }
+        this.ours.push({ item, kind: "workbook", key: null, json: "", identity: id.data });
+        for (const sheet of children(child(root, "sheetIds") ?? root, "sheet")) {
+          const [no, sheetId] = [Number(sheet.attrs.sheetId), sheet.attrs.id ?? ""];
+          if (Number.isInteger(no) && no > 0 && sheetId && sheetId.length <= 200) this.storedSheetIds.set(no, sheetId);
+        }
       } else if (root.ns === DATA_NS) {
         const key = root.attrs.key;
         if (key === undefined || !isJson(root.text)) this.unreadable.push({ item, why: "its data is not JSON with a key" });
@@ -278,6 +292,46 @@ export class Book {
     );
   }
 
+  /**
+   * The model's pictures (set by the harness's Save as .xlsx; the command line never has any) into
+   * their sheets' drawings (pictures.ts), through the render's edits; returns the content types.
+   */
+  private renderPictures(
+    wb: MemoryWorkbook,
+    partOf: ReadonlyMap<string, string>,
+    out: { replaced: Map<string, Buffer>; added: Array<{ name: string; data: Buffer }>; removed: ReadonlySet<string> },
+    types: string,
+  ): string {
+    const { replaced, added, removed } = out;
+    const edits: PartEdits = {
+      has: (n) => replaced.has(n) || added.some((a) => a.name === n) || (this.zip.has(n) && !removed.has(n)),
+      bytes: (n) => replaced.get(n) ?? added.find((a) => a.name === n)?.data ?? this.zip.read(n),
+      text: (n) => edits.bytes(n).toString("utf8"),
+      put: (n, data) => {
+        const a = added.find((x) => x.name === n);
+        if (a) a.data = data;
+        else if (this.zip.has(n)) replaced.set(n, data);
+        else added.push({ name: n, data });
+      },
+      free: (prefix, ext) => freePart(this.zip, added, prefix, ext),
+      types,
+    };
+    for (const [sheetId, pictures] of wb.pictures) {
+      const part = partOf.get(sheetId);
+      if (part && !removed.has(part) && pictures.length) writePictures(edits, part, pictures);
+    }
+    return edits.types;
+  }
+
+  /** A sheet of the file now goes by another id (XlsxPort.adoptSheetId). */
+  renameSheetId(from: string, to: string): void {
+    const s = this.sheets.find((x) => x.id === from);
+    if (!s) return;
+    s.id = to;
+    const facts = this.facts.get(from);
+    if (facts) this.facts.set(to, facts);
+  }
+
   /** What would refuse or break a write to `area` (issue 36, item 12); none on a sheet the file does not have yet. */
   obstacles(area: Area): Obstacle[] {
     let facts = this.facts.get(area.sheetId);
@@ -320,6 +374,7 @@ export class Book {
 
     // Sheets: the port writes cells of existing sheets (the contract's scratch sheets may come and go).
     const known = new Map(this.sheets.map((s) => [s.id, s]));
+    const partOf = new Map(this.sheets.map((s) => [s.id, s.part]));
     for (const ms of wb.sheets) {
       const info = known.get(ms.id);
       if (!info) continue; // new sheets are added below
@@ -359,6 +414,7 @@ export class Book {
       cellsWritten += r.cellsWritten;
       cellsChanged ||= r.cellsWritten > 0;
       added.push({ name: part, data: Buffer.from(r.xml, "utf8") });
+      partOf.set(ms.id, part);
       rels = addRel(rels, rid, REL_TYPE.worksheet, relTarget(dirOf(this.wbPart), part));
       types = addOverride(types, part, CT.worksheet);
       // The number its id names (the port's model gives a new sheet xlsx-<next free number>), else the next free one.
@@ -369,6 +425,11 @@ export class Book {
       wbXml = addSheetEntry(wbXml, ms.name, no, rid);
     }
     // Reorder? Sheet order follows the model only for added sheets (appended); Cellbound never moves sheets.
+    // Ids that are not the file's own (xlsx-<sheetId>) are kept beside the workbook's id.
+    const sheetIds = new Map<number, string>(addedSheets);
+    for (const s of this.sheets) if (sheetsNow.has(s.id) && s.id !== sheetIdOf(s.no)) sheetIds.set(s.no, s.id);
+
+    types = this.renderPictures(wb, partOf, { replaced, added, removed }, types);
 
     // Tracking names.
     const namesNow = new Map<string, string>();
@@ -390,9 +451,14 @@ export class Book {
     }
     for (const [key, json] of dataNow) partsToWrite.push({ item: null, text: dataXml(key, json) });
     if (wb.workbookId) {
-      const text = identityXml({ workbookId: wb.workbookId, documentUrl: wb.recordedUrl });
+      const text = withSheetIds(identityXml({ workbookId: wb.workbookId, documentUrl: wb.recordedUrl }), sheetIds);
       const stored = this.storedIdentity();
-      if (!stored || stored.workbookId !== wb.workbookId || stored.documentUrl !== wb.recordedUrl)
+      if (
+        !stored ||
+        stored.workbookId !== wb.workbookId ||
+        stored.documentUrl !== wb.recordedUrl ||
+        !sameIds(sheetIds, this.storedSheetIds)
+      )
         partsToWrite.push({ item: this.ours.find((p) => p.kind === "workbook")?.item ?? null, text });
     }
     for (const w of partsToWrite) {
@@ -618,6 +684,19 @@ function placementRecords(json: string): Array<{ name: string; recorded: boolean
       : [],
   );
   return list;
+}
+
+/** The identity part with the sheet ids another host gave the file's sheets (none: as identityXml writes it). */
+function withSheetIds(xml: string, ids: ReadonlyMap<number, string>): string {
+  if (ids.size === 0) return xml;
+  const sheets = [...ids]
+    .sort(([a], [b]) => a - b)
+    .map(([no, id]) => `<sheet sheetId="${no}" id="${xmlEscape(id)}"/>`)
+    .join("");
+  return xml.replace(/<\/cellbound>$/, `<sheetIds>${sheets}</sheetIds></cellbound>`);
+}
+function sameIds(a: ReadonlyMap<number, string>, b: ReadonlyMap<number, string>): boolean {
+  return a.size === b.size && [...a].every(([k, v]) => b.get(k) === v);
 }
 
 /** An XML part's text: UTF-16 when it starts with a byte-order mark (Power Query's parts are), else UTF-8. */

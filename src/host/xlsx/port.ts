@@ -123,6 +123,20 @@ export class XlsxPort extends MemoryPort {
     return { bytes: bytes.length, cellsWritten: out?.cellsWritten ?? 0, partsChanged: out?.partsChanged ?? [] };
   }
 
+  /**
+   * Give a sheet the id another host knows it by (the harness's Save as .xlsx: dev/excel's worksheet
+   * ids). The file keeps it beside the workbook's Cellbound id, so the records the pane wrote with it
+   * still name the sheet when the command line opens the file (issue 35 §4).
+   */
+  adoptSheetId(from: string, to: string): void {
+    const s = this.wb.sheet(from);
+    if (from === to) return;
+    if (this.wb.sheets.some((x) => x.id === to)) throw new PortInputError(`a sheet with id ${to} exists`);
+    s.id = to;
+    for (const t of this.wb.tracks.values()) if (t.sheetId === from) t.sheetId = to;
+    this.book.renameSheetId(from, to);
+  }
+
   /** The workbook counts dates from 1904 (workbookPr date1904): its serial numbers are 1,462 days smaller. */
   get date1904(): boolean {
     return this.book.date1904;
