@@ -1,6 +1,73 @@
 // One `cellbound` run in its own process for bench/xlsx.bench.ts: runs the command line in process
-// and prints one JSON line {code, ms, maxRssMb, stdout} (peak RSS of this process as the kernel counts it).
+// and prints one JSON line {code, ms, maxRssMb, stdout, portMs, engine} — peak RSS of this process as
+// the kernel counts it; portMs, the time spent inside the file port (opening, reading and writing the
+// workbook: every XlsxPort call, outermost only); engine, the refresh's own timings (query and layout,
+// fingerprints, compare…) as the engine reports them.
 import { runCli } from "../src/cli/run.ts";
+import { XlsxPort } from "../src/host/xlsx/port.ts";
+import { SyncEngine } from "../src/sync/index.ts";
+
+let portMs = 0;
+const byMethod: Record<string, number> = {};
+let depth = 0;
+const timed = <A extends unknown[], R>(f: (...a: A) => R, name: string) =>
+  function (this: unknown, ...a: A): R {
+    const t = performance.now();
+    depth++;
+    const done = () => {
+      depth--;
+      if (depth === 0) {
+        portMs += performance.now() - t;
+        byMethod[name] = (byMethod[name] ?? 0) + performance.now() - t;
+      }
+    };
+    try {
+      const r = f.apply(this, a);
+      if (r instanceof Promise) {
+        return r.finally(done) as R;
+      }
+      if (r && typeof r === "object" && Symbol.asyncIterator in r) {
+        done(); // the iterator's steps are timed one by one
+        const it = (r as AsyncIterable<unknown>)[Symbol.asyncIterator]();
+        return {
+          [Symbol.asyncIterator]: () => ({
+            next: timed(() => it.next(), name),
+          }),
+        } as R;
+      }
+      done();
+      return r;
+    } catch (e) {
+      done();
+      throw e;
+    }
+  };
+const proto = XlsxPort.prototype as unknown as Record<string, (...a: unknown[]) => unknown>;
+for (const name of [
+  "snapshot",
+  "commit",
+  "read",
+  "write",
+  "clear",
+  "style",
+  "readStyle",
+  "usedArea",
+  "obstacles",
+  "save",
+  "tracked",
+  "sheets",
+])
+  proto[name] = timed(proto[name]!, name);
+const open = XlsxPort.open.bind(XlsxPort);
+XlsxPort.open = timed(open, "open") as typeof XlsxPort.open;
+
+const engine: Array<Record<string, number>> = [];
+const refresh = SyncEngine.prototype.refresh;
+SyncEngine.prototype.refresh = async function (...a: Parameters<typeof refresh>) {
+  const out = await refresh.apply(this, a);
+  if (out.kind === "refreshed") engine.push(out.stats.timings as unknown as Record<string, number>);
+  return out;
+};
 
 let stdout = "";
 const t = performance.now();
@@ -11,4 +78,5 @@ const code = await runCli(process.argv.slice(2), {
   env: process.env,
 });
 const ms = performance.now() - t;
-console.log(JSON.stringify({ code, ms, maxRssMb: process.resourceUsage().maxRSS / 1024, stdout }));
+const portByMethod = Object.fromEntries(Object.entries(byMethod).map(([k, v]) => [k, Math.round(v)]));
+console.log(JSON.stringify({ code, ms, maxRssMb: process.resourceUsage().maxRSS / 1024, stdout, portMs, portByMethod, engine }));

@@ -21,7 +21,10 @@ import type { MemoryWorkbook } from "../memory/index.ts";
 import { XlsxError } from "./errors.ts";
 import { NO_FACTS, obstaclesIn, sheetFacts, type SheetFacts } from "./obstacles.ts";
 import { writePictures, type PartEdits } from "./pictures.ts";
-import { frozenRowsOf, rewriteSheet, scanRows, sheetDataSpan, toModel, type ModelCell, type ModelCells } from "./sheet.ts";
+import { planPieces, planSheet } from "./rewrite.ts";
+import { rowsIn, scanCells, sheetDataIn } from "./scan.ts";
+import { frozenRowsOf } from "./sheet.ts";
+import { SheetStore, StoreBuilder } from "./store.ts";
 import { MINIMAL_STYLES, Styles } from "./styles.ts";
 import {
   child,
@@ -39,7 +42,7 @@ import {
   xmlUnescape,
   type El,
 } from "./xml.ts";
-import { ZipReader, writeZip, type ZipOut } from "./zip.ts";
+import { PartDeflater, ZipReader, writeZip, type Deflated, type ZipOut } from "./zip.ts";
 
 const NS_MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
 const NS_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
@@ -76,6 +79,22 @@ interface OurPart {
   identity: StoredIdentity | null;
 }
 
+/** What a render has changed so far. */
+interface RenderState {
+  /** Parts replaced by new bytes (deflated when the package is written). */
+  replaced: Map<string, Buffer>;
+  /** Parts replaced by bytes already deflated (large sheet parts). */
+  deflated: Map<string, Deflated>;
+  added: Array<{ name: string; data: Buffer }>;
+  removed: Set<string>;
+  wbXml: string;
+  rels: string;
+  types: string;
+  styles: Styles;
+  cellsWritten: number;
+  formulaReplaced: boolean;
+}
+
 export interface RenderResult {
   bytes: Buffer;
   cellsWritten: number;
@@ -92,6 +111,8 @@ export class Book {
   /** Every sheetId attribute of <sheets>, chart sheets' too (a new sheet takes a free one). */
   readonly sheetNos: number[] = [];
   readonly date1904: boolean;
+  /** Per sheet id: the frozen rows the part shows (filled by load, else read when needed). */
+  private readonly frozen = new Map<string, number>();
   /** Per sheet id: what refuses a write there (filled by load). */
   private readonly facts = new Map<string, SheetFacts>();
   readonly tracked = new Map<string, string>(); // lower-case name without the prefix → the definedName's text, for change detection
@@ -236,26 +257,19 @@ export class Book {
   load(wb: MemoryWorkbook): void {
     wb.sheets.length = 0;
     const styles = this.styles();
+    const ctx = { sst: this.sst, style: (st: number) => styles.style(st), date1904: this.date1904 };
     for (const s of this.sheets) {
-      const xml = this.zipText(s.part);
-      const cells: ModelCells = new Map();
-      const spills: SheetFacts["spills"] = [];
-      for (const row of scanRows(xml, this.sst)) {
-        let out: Map<number, ModelCell> | undefined;
-        for (const c of row.cells) {
-          const st = styles.style(c.s);
-          if (c.spill) spills.push({ anchor: cellA1(row.row, c.col), ref: parseRect(c.spill) });
-          if (c.value === "" && st.nf === null && !st.bold && st.fill === undefined) continue;
-          const cell: ModelCell = { v: c.iso ? c.value : toModel(c.value, st.nf, this.date1904), nf: st.nf };
-          if (st.bold) cell.b = true;
-          if (st.fill !== undefined) cell.fill = st.fill;
-          if (!out) cells.set(row.row, (out = new Map()));
-          out.set(c.col, cell);
-        }
-      }
-      this.facts.set(s.id, this.factsOf(s, xml, spills));
-      const frozen = frozenRowsOf(xml);
-      wb.sheets.push({ id: s.id, name: s.name, cells, ...(frozen ? { frozenRows: frozen } : {}) });
+      // The part is inflated, scanned as bytes into the sheet's compact store, and let go (issue 35 §3).
+      const buf = this.zip.read(s.part);
+      const span = sheetDataIn(buf);
+      const prefix = buf.toString("utf8", 0, span?.start ?? Math.min(buf.length, 65_536));
+      const builder = new StoreBuilder(ctx, cellsHint(prefix));
+      if (span) for (const row of rowsIn(buf, span)) scanCells(buf, row, builder, span.p);
+      const spills = builder.spills.map((x) => ({ anchor: cellA1(x.row, x.col), ref: parseRect(x.ref) }));
+      this.facts.set(s.id, this.factsOf(s, span ? buf.toString("utf8", span.end) : "", spills));
+      const frozen = frozenRowsOf(prefix);
+      this.frozen.set(s.id, frozen);
+      wb.sheets.push({ id: s.id, name: s.name, cells: builder.build(), ...(frozen ? { frozenRows: frozen } : {}) });
     }
     wb.tracks.clear();
     for (const [lower, text] of this.tracked) {
@@ -272,8 +286,7 @@ export class Book {
   }
 
   /** Merged cells, tables, protection, filter and spills of a sheet part (obstacles.ts). */
-  private factsOf(s: SheetInfo, xml: string, spills: SheetFacts["spills"]): SheetFacts {
-    const span = sheetDataSpan(xml);
+  private factsOf(s: SheetInfo, suffix: string, spills: SheetFacts["spills"]): SheetFacts {
     const relsPart = relsPartOf(s.part);
     let rels: Rel[] | null = null;
     const tableXml = (rid: string): string | null => {
@@ -286,7 +299,7 @@ export class Book {
       }
     };
     return sheetFacts(
-      span ? xml.slice(span.end) : xml,
+      suffix,
       tableXml,
       spills.filter((x) => x.ref.rows > 0),
     );
@@ -299,7 +312,7 @@ export class Book {
   private renderPictures(
     wb: MemoryWorkbook,
     partOf: ReadonlyMap<string, string>,
-    out: { replaced: Map<string, Buffer>; added: Array<{ name: string; data: Buffer }>; removed: ReadonlySet<string> },
+    out: Pick<RenderState, "replaced" | "added" | "removed">,
     types: string,
   ): string {
     const { replaced, added, removed } = out;
@@ -338,11 +351,15 @@ export class Book {
     const s = this.sheets.find((x) => x.id === area.sheetId);
     if (!facts && s) {
       // Not loaded from this package (the baseline after a save): scan the part for its spills.
-      const xml = this.zipText(s.part);
+      const buf = this.zip.read(s.part);
+      const span = sheetDataIn(buf);
       const spills: SheetFacts["spills"] = [];
-      for (const row of scanRows(xml, this.sst))
-        for (const c of row.cells) if (c.spill) spills.push({ anchor: cellA1(row.row, c.col), ref: parseRect(c.spill) });
-      this.facts.set(s.id, (facts = this.factsOf(s, xml, spills)));
+      const sink = {
+        cell: () => {},
+        spill: (row: number, col: number, ref: string) => void spills.push({ anchor: cellA1(row, col), ref: parseRect(ref) }),
+      };
+      if (span) for (const row of rowsIn(buf, span)) scanCells(buf, row, sink);
+      this.facts.set(s.id, (facts = this.factsOf(s, span ? buf.toString("utf8", span.end) : "", spills)));
     }
     return obstaclesIn(facts ?? NO_FACTS, area);
   }
@@ -364,83 +381,132 @@ export class Book {
 
   /** The new package, or null when `wb` shows what the file holds. */
   render(wb: MemoryWorkbook): RenderResult | null {
-    const replaced = new Map<string, Buffer>();
-    const added: Array<{ name: string; data: Buffer }> = [];
-    const removed = new Set<string>();
-    const styles = this.styles();
-    let cellsWritten = 0;
-    let formulaReplaced = false;
-    let cellsChanged = false;
-
-    // Sheets: the port writes cells of existing sheets (the contract's scratch sheets may come and go).
-    const known = new Map(this.sheets.map((s) => [s.id, s]));
-    const partOf = new Map(this.sheets.map((s) => [s.id, s.part]));
-    for (const ms of wb.sheets) {
-      const info = known.get(ms.id);
-      if (!info) continue; // new sheets are added below
-      const xml = this.zipText(info.part);
-      const r = rewriteSheet(xml, this.sst, styles, ms.cells, { was: frozenRowsOf(xml), now: ms.frozenRows ?? 0 }, this.date1904);
-      if (r.changed) {
-        replaced.set(info.part, Buffer.from(r.xml, "utf8"));
-        cellsWritten += r.cellsWritten;
-        cellsChanged ||= r.cellsWritten > 0;
-        formulaReplaced ||= r.formulaReplaced;
-      }
-    }
-    let wbXml = this.wbXml;
-    let rels = this.wbRels;
-    let types = this.zipText("[Content_Types].xml");
-    const sheetsNow = new Set(wb.sheets.map((s) => s.id));
-    for (const s of this.sheets) {
-      if (sheetsNow.has(s.id)) continue;
-      removed.add(s.part);
-      wbXml = removeSheetEntry(wbXml, s.rid);
-      rels = removeRel(rels, s.rid);
-      types = removeOverride(types, s.part);
-    }
-    const taken = new Set(this.sheetNos);
-    const addedSheets = new Map<number, string>();
-    for (const ms of wb.sheets) {
-      const info = known.get(ms.id);
-      if (info) {
-        if (info.name !== ms.name) wbXml = renameSheetEntry(wbXml, info.rid, ms.name);
-        continue;
-      }
-      // A sheet the port added (the model gives it an id of its own; it is mapped on the next load).
-      const part = freePart(this.zip, added, "xl/worksheets/sheet", ".xml");
-      const rid = freeRid(rels);
-      const empty = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="${NS_MAIN}" xmlns:r="${NS_REL}"><sheetData/></worksheet>`;
-      const r = rewriteSheet(empty, [], styles, ms.cells, { was: 0, now: ms.frozenRows ?? 0 }, this.date1904);
-      cellsWritten += r.cellsWritten;
-      cellsChanged ||= r.cellsWritten > 0;
-      added.push({ name: part, data: Buffer.from(r.xml, "utf8") });
-      partOf.set(ms.id, part);
-      rels = addRel(rels, rid, REL_TYPE.worksheet, relTarget(dirOf(this.wbPart), part));
-      types = addOverride(types, part, CT.worksheet);
-      // The number its id names (the port's model gives a new sheet xlsx-<next free number>), else the next free one.
-      const named = Number(/^xlsx-(\d+)$/.exec(ms.id)?.[1]);
-      const no = named > 0 && !taken.has(named) ? named : Math.max(0, ...taken) + 1;
-      taken.add(no);
-      if (ms.id !== sheetIdOf(no)) addedSheets.set(no, ms.id);
-      wbXml = addSheetEntry(wbXml, ms.name, no, rid);
-    }
-    // Reorder? Sheet order follows the model only for added sheets (appended); Cellbound never moves sheets.
-    // Ids that are not the file's own (xlsx-<sheetId>) are kept beside the workbook's id.
-    const sheetIds = new Map<number, string>(addedSheets);
-    for (const s of this.sheets) if (sheetsNow.has(s.id) && s.id !== sheetIdOf(s.no)) sheetIds.set(s.no, s.id);
-
-    types = this.renderPictures(wb, partOf, { replaced, added, removed }, types);
-
-    // Tracking names.
+    const r: RenderState = {
+      replaced: new Map(),
+      deflated: new Map(),
+      added: [],
+      removed: new Set(),
+      wbXml: this.wbXml,
+      rels: this.wbRels,
+      types: this.zipText("[Content_Types].xml"),
+      styles: this.styles(),
+      cellsWritten: 0,
+      formulaReplaced: false,
+    };
+    this.renderCells(wb, r);
+    const { partOf, addedSheets, sheetIds } = this.renderSheetList(wb, r);
+    r.types = this.renderPictures(wb, partOf, r, r.types);
     const namesNow = new Map<string, string>();
     for (const [lower, t] of wb.tracks) {
       const s = wb.sheets.find((x) => x.id === t.sheetId);
       const ref = s && t.area ? `${quoteSheetName(s.name)}!${absolute(areaA1(t.area))}` : "#REF!";
       namesNow.set(lower, `${t.name}\u0000${ref}`);
     }
-    if (!sameMap(namesNow, this.tracked)) wbXml = withTrackingNames(wbXml, namesNow);
+    if (!sameMap(namesNow, this.tracked)) r.wbXml = withTrackingNames(r.wbXml, namesNow);
+    this.renderData(wb, sheetIds, r);
+    this.renderWorkbookParts(r);
+    const { replaced, deflated, added, removed } = r;
+    if (replaced.size === 0 && deflated.size === 0 && added.length === 0 && removed.size === 0) return null;
+    const parts: ZipOut[] = [];
+    for (const e of this.zip.entries) {
+      if (removed.has(e.name)) continue;
+      const data = replaced.get(e.name);
+      const d = deflated.get(e.name);
+      parts.push(d ? { name: e.name, deflated: d } : data ? { name: e.name, data } : { name: e.name, from: e });
+    }
+    parts.push(...added);
+    return {
+      bytes: writeZip(this.zip.bytes, parts),
+      cellsWritten: r.cellsWritten,
+      addedSheets,
+      partsChanged: [...replaced.keys(), ...deflated.keys(), ...added.map((a) => a.name), ...[...removed].map((x) => `-${x}`)],
+    };
+  }
 
-    // Cellbound's custom XML parts.
+  /** The frozen rows a sheet part shows (from its beginning only: the part is not inflated whole). */
+  private fileFrozen(s: SheetInfo): number {
+    let n = this.frozen.get(s.id);
+    if (n === undefined) this.frozen.set(s.id, (n = frozenRowsOf(this.zip.head(s.part, "sheetData"))));
+    return n;
+  }
+
+  /**
+   * The cells of the sheets the file has (the contract's scratch sheets may come and go): a sheet whose
+   * store marks no row and whose frozen rows are as they were is not read at all; another is planned
+   * (rewrite.ts) and, when it changes, deflated as its pieces come (never held whole).
+   */
+  private renderCells(wb: MemoryWorkbook, r: RenderState): void {
+    const known = new Map(this.sheets.map((s) => [s.id, s]));
+    for (const ms of wb.sheets) {
+      const info = known.get(ms.id);
+      if (!info) continue; // new sheets are added by renderSheetList
+      const frozenRows = ms.frozenRows ?? 0;
+      if (ms.cells instanceof SheetStore && ms.cells.dirty.size === 0 && frozenRows === this.fileFrozen(info)) continue;
+      const plan = planSheet(this.zip.read(info.part), ms.cells, { sst: this.sst, styles: r.styles, date1904: this.date1904, frozenRows });
+      if (!plan.changed) continue;
+      if (wb.pictures.get(ms.id)?.length)
+        r.replaced.set(info.part, Buffer.concat([...planPieces(plan)])); // pictures edit it next
+      else {
+        const d = new PartDeflater();
+        for (const piece of planPieces(plan)) d.push(piece);
+        r.deflated.set(info.part, d.finish());
+      }
+      r.cellsWritten += plan.cellsWritten;
+      r.formulaReplaced ||= plan.formulaReplaced;
+    }
+  }
+
+  /** Sheets the model removed, renamed or added; the parts of all and the ids to keep beside the workbook's id. */
+  private renderSheetList(wb: MemoryWorkbook, r: RenderState) {
+    const known = new Map(this.sheets.map((s) => [s.id, s]));
+    const partOf = new Map(this.sheets.map((s) => [s.id, s.part]));
+    const sheetsNow = new Set(wb.sheets.map((s) => s.id));
+    for (const s of this.sheets) {
+      if (sheetsNow.has(s.id)) continue;
+      r.removed.add(s.part);
+      r.wbXml = removeSheetEntry(r.wbXml, s.rid);
+      r.rels = removeRel(r.rels, s.rid);
+      r.types = removeOverride(r.types, s.part);
+    }
+    const taken = new Set(this.sheetNos);
+    const addedSheets = new Map<number, string>();
+    for (const ms of wb.sheets) {
+      const info = known.get(ms.id);
+      if (info) {
+        if (info.name !== ms.name) r.wbXml = renameSheetEntry(r.wbXml, info.rid, ms.name);
+        continue;
+      }
+      // A sheet the port added.
+      const part = freePart(this.zip, r.added, "xl/worksheets/sheet", ".xml");
+      const rid = freeRid(r.rels);
+      const empty = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="${NS_MAIN}" xmlns:r="${NS_REL}"><sheetData/></worksheet>`;
+      const plan = planSheet(Buffer.from(empty, "utf8"), ms.cells, {
+        sst: [],
+        styles: r.styles,
+        date1904: this.date1904,
+        frozenRows: ms.frozenRows ?? 0,
+      });
+      r.cellsWritten += plan.cellsWritten;
+      r.added.push({ name: part, data: plan.changed ? Buffer.concat([...planPieces(plan)]) : plan.buf });
+      partOf.set(ms.id, part);
+      r.rels = addRel(r.rels, rid, REL_TYPE.worksheet, relTarget(dirOf(this.wbPart), part));
+      r.types = addOverride(r.types, part, CT.worksheet);
+      // The number its id names (the port's model gives a new sheet xlsx-<next free number>), else the next free one.
+      const named = Number(/^xlsx-(\d+)$/.exec(ms.id)?.[1]);
+      const no = named > 0 && !taken.has(named) ? named : Math.max(0, ...taken) + 1;
+      taken.add(no);
+      if (ms.id !== sheetIdOf(no)) addedSheets.set(no, ms.id);
+      r.wbXml = addSheetEntry(r.wbXml, ms.name, no, rid);
+    }
+    // Cellbound never moves sheets: added ones are appended. Ids that are not the file's own
+    // (xlsx-<sheetId>) are kept beside the workbook's id.
+    const sheetIds = new Map<number, string>(addedSheets);
+    for (const s of this.sheets) if (sheetsNow.has(s.id) && s.id !== sheetIdOf(s.no)) sheetIds.set(s.no, s.id);
+    return { partOf, addedSheets, sheetIds };
+  }
+
+  /** Cellbound's custom XML parts: data keys and the identity (with the sheet ids to keep). */
+  private renderData(wb: MemoryWorkbook, sheetIds: ReadonlyMap<number, string>, r: RenderState): void {
     const dataNow = new Map(wb.data);
     const partsToWrite: Array<{ item: string | null; text: string }> = [];
     for (const p of this.ours.filter((x) => x.kind === "data")) {
@@ -453,88 +519,71 @@ export class Book {
     if (wb.workbookId) {
       const text = withSheetIds(identityXml({ workbookId: wb.workbookId, documentUrl: wb.recordedUrl }), sheetIds);
       const stored = this.storedIdentity();
-      if (
-        !stored ||
-        stored.workbookId !== wb.workbookId ||
-        stored.documentUrl !== wb.recordedUrl ||
-        !sameIds(sheetIds, this.storedSheetIds)
-      )
-        partsToWrite.push({ item: this.ours.find((p) => p.kind === "workbook")?.item ?? null, text });
+      const same =
+        stored && stored.workbookId === wb.workbookId && stored.documentUrl === wb.recordedUrl && sameIds(sheetIds, this.storedSheetIds);
+      if (!same) partsToWrite.push({ item: this.ours.find((p) => p.kind === "workbook")?.item ?? null, text });
     }
     for (const w of partsToWrite) {
       const body = Buffer.from(`<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n${w.text}`, "utf8");
-      if (w.item) {
-        replaced.set(w.item, body);
-        continue;
-      }
-      const item = freePart(this.zip, added, "customXml/item", ".xml");
-      const n = item.slice("customXml/item".length, -4);
-      const props = `customXml/itemProps${n}.xml`;
-      added.push({ name: item, data: body });
-      added.push({
-        name: props,
-        data: Buffer.from(
-          `<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n<ds:datastoreItem ds:itemID="{${randomUUID().toUpperCase()}}" xmlns:ds="http://schemas.openxmlformats.org/officeDocument/2006/customXml"><ds:schemaRefs/></ds:datastoreItem>`,
-          "utf8",
-        ),
-      });
-      added.push({
-        name: `customXml/_rels/item${n}.xml.rels`,
-        data: Buffer.from(
-          `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL_TYPE.customXmlProps}" Target="itemProps${n}.xml"/></Relationships>`,
-          "utf8",
-        ),
-      });
-      rels = addRel(rels, freeRid(rels), REL_TYPE.customXml, relTarget(dirOf(this.wbPart), item));
-      types = addOverride(types, props, CT.customXmlProps);
-      if (!/<Default\b[^>]*Extension="xml"/i.test(types)) types = addDefault(types, "xml", "application/xml");
+      if (w.item) r.replaced.set(w.item, body);
+      else this.addCustomXml(body, r);
     }
+  }
 
-    // Styles the rewritten cells needed.
-    if (styles.changed) {
-      const text = styles.serialize();
-      if (this.stylesPart) replaced.set(this.stylesPart, Buffer.from(text, "utf8"));
+  /** A new custom XML part with its properties part, relationships and content type. */
+  private addCustomXml(body: Buffer, r: RenderState): void {
+    const item = freePart(this.zip, r.added, "customXml/item", ".xml");
+    const n = item.slice("customXml/item".length, -4);
+    const props = `customXml/itemProps${n}.xml`;
+    r.added.push({ name: item, data: body });
+    r.added.push({
+      name: props,
+      data: Buffer.from(
+        `<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n<ds:datastoreItem ds:itemID="{${randomUUID().toUpperCase()}}" xmlns:ds="http://schemas.openxmlformats.org/officeDocument/2006/customXml"><ds:schemaRefs/></ds:datastoreItem>`,
+        "utf8",
+      ),
+    });
+    r.added.push({
+      name: `customXml/_rels/item${n}.xml.rels`,
+      data: Buffer.from(
+        `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL_TYPE.customXmlProps}" Target="itemProps${n}.xml"/></Relationships>`,
+        "utf8",
+      ),
+    });
+    r.rels = addRel(r.rels, freeRid(r.rels), REL_TYPE.customXml, relTarget(dirOf(this.wbPart), item));
+    r.types = addOverride(r.types, props, CT.customXmlProps);
+    if (!/<Default\b[^>]*Extension="xml"/i.test(r.types)) r.types = addDefault(r.types, "xml", "application/xml");
+  }
+
+  /** Styles the cells needed, recalculation on open, the calculation chain; the workbook's own parts. */
+  private renderWorkbookParts(r: RenderState): void {
+    if (r.styles.changed) {
+      const text = r.styles.serialize();
+      if (this.stylesPart) r.replaced.set(this.stylesPart, Buffer.from(text, "utf8"));
       else {
         const part = "xl/styles.xml";
-        added.push({ name: part, data: Buffer.from(text, "utf8") });
-        rels = addRel(rels, freeRid(rels), REL_TYPE.styles, relTarget(dirOf(this.wbPart), part));
-        types = addOverride(types, part, CT.styles);
+        r.added.push({ name: part, data: Buffer.from(text, "utf8") });
+        r.rels = addRel(r.rels, freeRid(r.rels), REL_TYPE.styles, relTarget(dirOf(this.wbPart), part));
+        r.types = addOverride(r.types, part, CT.styles);
       }
     }
-
     // Formulas elsewhere read the placed cells: recalculate everything when the file is next opened.
-    if (cellsChanged) wbXml = withFullCalcOnLoad(wbXml);
+    if (r.cellsWritten > 0) r.wbXml = withFullCalcOnLoad(r.wbXml);
     // A replaced formula cell would leave the calculation chain pointing at it: Excel rebuilds the chain.
-    if (formulaReplaced) {
-      const chain = relsOf(rels, this.wbRelsPart, dirOf(this.wbPart)).find((r) => r.type === REL_TYPE.calcChain);
+    if (r.formulaReplaced) {
+      const chain = relsOf(r.rels, this.wbRelsPart, dirOf(this.wbPart)).find((x) => x.type === REL_TYPE.calcChain);
       if (chain) {
-        removed.add(chain.target);
-        rels = removeRel(rels, chain.id);
-        types = removeOverride(types, chain.target);
+        r.removed.add(chain.target);
+        r.rels = removeRel(r.rels, chain.id);
+        r.types = removeOverride(r.types, chain.target);
       }
     }
-
-    if (wbXml !== this.wbXml) replaced.set(this.wbPart, Buffer.from(wbXml, "utf8"));
-    if (rels !== this.wbRels) {
-      if (this.zip.has(this.wbRelsPart)) replaced.set(this.wbRelsPart, Buffer.from(rels, "utf8"));
-      else added.push({ name: this.wbRelsPart, data: Buffer.from(rels, "utf8") });
+    if (r.wbXml !== this.wbXml) r.replaced.set(this.wbPart, Buffer.from(r.wbXml, "utf8"));
+    if (r.rels !== this.wbRels) {
+      if (this.zip.has(this.wbRelsPart)) r.replaced.set(this.wbRelsPart, Buffer.from(r.rels, "utf8"));
+      else r.added.push({ name: this.wbRelsPart, data: Buffer.from(r.rels, "utf8") });
     }
-    if (types !== this.zipText("[Content_Types].xml")) replaced.set("[Content_Types].xml", Buffer.from(types, "utf8"));
-
-    if (replaced.size === 0 && added.length === 0 && removed.size === 0) return null;
-    const parts: ZipOut[] = [];
-    for (const e of this.zip.entries) {
-      if (removed.has(e.name)) continue;
-      const data = replaced.get(e.name);
-      parts.push(data ? { name: e.name, data } : { name: e.name, from: e });
-    }
-    parts.push(...added);
-    return {
-      bytes: writeZip(this.zip.bytes, parts),
-      cellsWritten,
-      addedSheets,
-      partsChanged: [...replaced.keys(), ...added.map((a) => a.name), ...[...removed].map((r) => `-${r}`)],
-    };
+    if (r.types !== this.zipText("[Content_Types].xml")) r.replaced.set("[Content_Types].xml", Buffer.from(r.types, "utf8"));
   }
 }
 
@@ -714,7 +763,7 @@ function isJson(text: string): boolean {
   }
 }
 
-function sharedStrings(xml: string): string[] {
+export function sharedStrings(xml: string): string[] {
   const out: string[] = [];
   const root = findElement(xml, "sst");
   if (!root) return out;
@@ -797,6 +846,13 @@ function addSheetEntry(wbXml: string, name: string, sheetId: number, rid: string
   const ns = rPrefix ? "" : ` xmlns:r="${NS_REL}"`;
   const el = `<${prefix ? `${prefix}:` : ""}sheet name="${xmlEscape(name)}" sheetId="${sheetId}" ${r}:id="${rid}"${ns}/>`;
   return wbXml.slice(0, sheets.innerEnd) + el + wbXml.slice(sheets.innerEnd);
+}
+
+/** How many cells a sheet part's <dimension ref> says it spans (to size its store once). */
+function cellsHint(prefix: string): number {
+  const ref = /<(?:\w+:)?dimension\b[^>]*\bref="([^"]*)"/.exec(prefix)?.[1];
+  const r = ref ? parseRect(ref) : null;
+  return r && r.rows > 0 ? Math.min(r.rows * r.cols, 1 << 25) : 1024;
 }
 
 /** A range reference as a rectangle (rows 0 for one that cannot be read). */

@@ -11,11 +11,12 @@
 //   port.save();                                            // → SaveStats | null
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import type { Area, HostKind, Obstacle, SheetRef } from "../port.ts";
+import type { Area, HostKind, Obstacle, ReadOptions, SheetRef, SheetValue } from "../port.ts";
 import { MemoryPort, MemoryWorkbook } from "../memory/index.ts";
 import { PortInputError, validateArea } from "../validate.ts";
 import { Book, emptyWorkbook, openBook, saveFile, sheetIdOf } from "./book.ts";
 import { XlsxError } from "./errors.ts";
+import { SheetStore } from "./store.ts";
 import { ZipReader } from "./zip.ts";
 
 export interface SaveStats {
@@ -115,6 +116,7 @@ export class XlsxPort extends MemoryPort {
         "the file changed on disk while Cellbound was working on it; nothing was written, run it again",
       );
     saveFile(this.file, bytes);
+    for (const s of this.wb.sheets) if (s.cells instanceof SheetStore) s.cells.saved();
     for (const [no, id] of out?.addedSheets ?? []) this.aliases.set(no, id);
     this.fresh = false;
     this.readStamp = stamp(this.file);
@@ -145,6 +147,39 @@ export class XlsxPort extends MemoryPort {
   /** Sheet ids, for tests: what a sheet added by the port is called after the next open. */
   get sheetAliases(): ReadonlyMap<number, string> {
     return this.aliases;
+  }
+
+  /**
+   * Values in row blocks, read in place from the sheet's compact store (store.ts): a large placement's
+   * cells are not copied into cell objects to be read (issue 35 §3).
+   */
+  override async *read(area: Area, options: ReadOptions = {}): AsyncIterable<SheetValue[][]> {
+    validateArea(area);
+    const cells = this.wb.sheet(area.sheetId).cells;
+    if (!(cells instanceof SheetStore)) return yield* super.read(area, options);
+    const block = Math.max(1, Math.floor(options.blockRows ?? 5000));
+    for (let r0 = 0; r0 < area.rows; r0 += block) {
+      options.signal?.throwIfAborted();
+      const out: SheetValue[][] = [];
+      const formats: string[][] | null = options.numberFormats ? [] : null;
+      for (let r = r0; r < Math.min(area.rows, r0 + block); r++) {
+        const row: SheetValue[] = [];
+        const nf: string[] | undefined = formats ? new Array<string>(area.cols) : undefined;
+        cells.readRow(area.row + r, area.col, area.cols, row, nf);
+        out.push(row);
+        if (nf) formats!.push(nf);
+      }
+      if (formats) options.numberFormats?.(formats);
+      yield out;
+    }
+  }
+
+  override async usedArea(area: Area): Promise<Area | null> {
+    validateArea(area);
+    const cells = this.wb.sheet(area.sheetId).cells;
+    if (!(cells instanceof SheetStore)) return super.usedArea(area);
+    const used = cells.usedIn(area.row, area.row + area.rows - 1, area.col, area.col + area.cols - 1);
+    return used && { sheetId: area.sheetId, ...used };
   }
 
   /**
