@@ -3,27 +3,52 @@ import { parseArgs } from "node:util";
 
 export const USAGE = `Usage:
   cellbound place <book.xlsx> --report <id or publicId> --at "<Sheet>!<A1>" [--deployment <id>] [--json]
-  cellbound refresh <book.xlsx>… [--overwrite-edits] [--dry-run] [--json] [--concurrency <n>]
+  cellbound refresh <book.xlsx or folder>… [--overwrite-edits] [--dry-run] [--json] [--concurrency <n>]
+                    [--shard <i>/<n> | --shard-count <n>]
   cellbound status <book.xlsx>… [--json]
+Each also takes --timeout <seconds> (the whole run ends by then) and --ignore-lock (a workbook whose
+Excel owner file ~$<name> is beside it is rewritten anyway: for when Excel is known not to have it open).
 
 Credentials come from the environment only:
   CELLBOUND_PLATFORM_URL   the platform's address (required)
   CELLBOUND_API_KEY        an API key (required)
   CELLBOUND_DATA_URL       the data API's address (default: <platform>/cubejs-api)
 
+Sharding: --shard i/n takes shard i (1…n) of the workbooks, by a hash of each one's path below the
+folder named (or its name); --shard-count n takes shard JOB_COMPLETION_INDEX+1 of n (a Kubernetes
+Indexed Job sets JOB_COMPLETION_INDEX, 0…n-1).
+
 Exit codes: 0 all refreshed or unchanged · 3 some left because of hand edits or occupied cells ·
-1 some not refreshed for another reason (no access, platform error) · 2 usage, credentials or a file
-that cannot be read.`;
+1 some not refreshed, not recorded or not tried for another reason (no access, platform error or
+timeout) · 2 usage, credentials, or a file that cannot be read or rewritten (read-only, open in Excel,
+another cellbound run writing it, a failed save).`;
 
 export class UsageError extends Error {
   override name = "UsageError";
 }
 
+/** Options every command takes. */
+export interface Common {
+  json: boolean;
+  /** --timeout: the whole run ends within this many seconds; null: no bound of its own. */
+  timeout: number | null;
+  /** --ignore-lock: Excel's owner file does not stop a rewrite. */
+  ignoreLock: boolean;
+}
+
 export type Command =
   | { kind: "help" }
-  | { kind: "place"; file: string; report: string; at: string; deployment: number | null; json: boolean }
-  | { kind: "refresh"; files: string[]; overwriteEdits: boolean; dryRun: boolean; json: boolean; concurrency: number }
-  | { kind: "status"; files: string[]; json: boolean };
+  | ({ kind: "place"; file: string; report: string; at: string; deployment: number | null } & Common)
+  | ({
+      kind: "refresh";
+      files: string[];
+      overwriteEdits: boolean;
+      dryRun: boolean;
+      concurrency: number;
+      /** `--shard i/n`; with `--shard-count n` the index is null (JOB_COMPLETION_INDEX + 1). */
+      shard: { index: number | null; count: number } | null;
+    } & Common)
+  | ({ kind: "status"; files: string[] } & Common);
 
 const SECRET_FLAGS = /^--(api-?key|key|token|password|secret)(=|$)/i;
 
@@ -34,7 +59,8 @@ export function parseCommand(argv: readonly string[]): Command {
       `${secret.split("=")[0]} is not an option: the API key is read from CELLBOUND_API_KEY only, never the command line.`,
     );
   const [verb, ...rest] = argv;
-  if (verb === undefined || verb === "help" || verb === "--help" || verb === "-h") return { kind: "help" };
+  if (verb === undefined) throw new UsageError("no command given");
+  if (verb === "help" || verb === "--help" || verb === "-h") return { kind: "help" };
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({
@@ -49,6 +75,10 @@ export function parseCommand(argv: readonly string[]): Command {
         "overwrite-edits": { type: "boolean", default: false },
         "dry-run": { type: "boolean", default: false },
         concurrency: { type: "string" },
+        shard: { type: "string" },
+        "shard-count": { type: "string" },
+        timeout: { type: "string" },
+        "ignore-lock": { type: "boolean", default: false },
       },
     });
   } catch (e) {
@@ -56,14 +86,15 @@ export function parseCommand(argv: readonly string[]): Command {
   }
   const v = parsed.values as Record<string, string | boolean | undefined>;
   const files = parsed.positionals;
-  const json = v.json === true;
+  const common: Common = { json: v.json === true, timeout: timeoutOption(v.timeout), ignoreLock: v["ignore-lock"] === true };
   const only = (allowed: string[]) => {
-    const extra = Object.keys(v).filter((k) => v[k] !== undefined && v[k] !== false && !allowed.includes(k));
+    const all = [...allowed, "json", "timeout", "ignore-lock"];
+    const extra = Object.keys(v).filter((k) => v[k] !== undefined && v[k] !== false && !all.includes(k));
     if (extra.length) throw new UsageError(`${verb} does not take --${extra[0]}`);
   };
   switch (verb) {
     case "place": {
-      only(["report", "at", "deployment", "json"]);
+      only(["report", "at", "deployment"]);
       if (files.length !== 1) throw new UsageError("place takes exactly one workbook");
       if (typeof v.report !== "string" || v.report === "") throw new UsageError("place needs --report <id or publicId>");
       if (typeof v.at !== "string" || v.at === "") throw new UsageError('place needs --at "<Sheet>!<A1>"');
@@ -73,22 +104,72 @@ export function parseCommand(argv: readonly string[]): Command {
         if (!Number.isInteger(deployment) || deployment <= 0)
           throw new UsageError(`--deployment must be a deployment id, not ${String(v.deployment)}`);
       }
-      return { kind: "place", file: files[0]!, report: v.report, at: v.at, deployment, json };
+      return { kind: "place", file: files[0]!, report: v.report, at: v.at, deployment, ...common };
     }
     case "refresh": {
-      only(["overwrite-edits", "dry-run", "json", "concurrency"]);
-      if (files.length === 0) throw new UsageError("refresh needs at least one workbook");
+      only(["overwrite-edits", "dry-run", "concurrency", "shard", "shard-count"]);
+      if (files.length === 0) throw new UsageError("refresh needs at least one workbook or folder");
       const concurrency = v.concurrency === undefined ? 4 : Number(v.concurrency);
       if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new UsageError("--concurrency must be 1–64");
-      return { kind: "refresh", files, overwriteEdits: v["overwrite-edits"] === true, dryRun: v["dry-run"] === true, json, concurrency };
+      return {
+        kind: "refresh",
+        files,
+        overwriteEdits: v["overwrite-edits"] === true,
+        dryRun: v["dry-run"] === true,
+        concurrency,
+        shard: shardOption(v.shard, v["shard-count"]),
+        ...common,
+      };
     }
     case "status":
-      only(["json"]);
+      only([]);
       if (files.length === 0) throw new UsageError("status needs at least one workbook");
-      return { kind: "status", files, json };
+      return { kind: "status", files, ...common };
     default:
       throw new UsageError(`unknown command ${JSON.stringify(verb)}`);
   }
+}
+
+function timeoutOption(raw: unknown): number | null {
+  if (raw === undefined) return null;
+  const n = Number(raw);
+  if (typeof raw !== "string" || !/^\d+(\.\d+)?$/.test(raw.trim()) || !(n > 0) || n > 7 * 24 * 3600)
+    throw new UsageError(`--timeout takes a number of seconds (up to a week), not ${JSON.stringify(raw)}`);
+  return n;
+}
+
+const MAX_SHARDS = 100_000;
+
+function shardOption(shard: unknown, count: unknown): { index: number | null; count: number } | null {
+  if (shard !== undefined && count !== undefined) throw new UsageError("give --shard i/n or --shard-count n, not both");
+  if (typeof shard === "string") {
+    const m = /^(\d+)\/(\d+)$/.exec(shard.trim());
+    const i = Number(m?.[1]),
+      n = Number(m?.[2]);
+    if (!m || n < 1 || n > MAX_SHARDS || i < 1 || i > n)
+      throw new UsageError(`--shard takes i/n with 1 ≤ i ≤ n (e.g. --shard 2/4), not ${JSON.stringify(shard)}`);
+    return { index: i, count: n };
+  }
+  if (typeof count === "string") {
+    const n = Number(count);
+    if (!/^\d+$/.test(count.trim()) || n < 1 || n > MAX_SHARDS)
+      throw new UsageError(`--shard-count takes the number of shards (1–${MAX_SHARDS}), not ${JSON.stringify(count)}`);
+    return { index: null, count: n };
+  }
+  return null;
+}
+
+/** The shard of a run with --shard-count: JOB_COMPLETION_INDEX (0…n-1, a Kubernetes Indexed Job's) + 1. */
+export function shardFromEnv(count: number, env: Readonly<Record<string, string | undefined>>): number {
+  const raw = env.JOB_COMPLETION_INDEX?.trim();
+  const index = Number(raw);
+  if (!raw || !/^\d+$/.test(raw) || index >= count)
+    throw new UsageError(
+      raw
+        ? `JOB_COMPLETION_INDEX is ${JSON.stringify(raw)}: with --shard-count ${count} it must be 0–${count - 1}`
+        : `--shard-count needs JOB_COMPLETION_INDEX (set by a Kubernetes Indexed Job, 0–${count - 1}); elsewhere use --shard i/n`,
+    );
+  return index + 1;
 }
 
 export interface Credentials {

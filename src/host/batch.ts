@@ -14,9 +14,33 @@ import {
   validateTrackName,
 } from "./validate.ts";
 import { sameData } from "./port.ts";
-import type { Area, Command, CommitOptions, CommitStats, SheetPort, SheetValue, Snapshot, SnapshotRequest } from "./port.ts";
+import type {
+  Anchor,
+  Area,
+  Command,
+  CommitOptions,
+  CommitStats,
+  FoundCells,
+  Recheck,
+  RecheckRequest,
+  SheetPort,
+  SheetValue,
+  Snapshot,
+  SnapshotRequest,
+} from "./port.ts";
 
-type Basic = Omit<SheetPort, "snapshot" | "commit">;
+/**
+ * What commitVia needs beyond the single-purpose methods: a guarded write's look at its cells and a
+ * restore of what it found (ports without formulas read a cell's value as its formula).
+ */
+export interface KeepsCells {
+  /** The non-empty cells of an area (values, formulas, number formats), null when it is empty. */
+  cellsIn(area: Area): Promise<FoundCells | null>;
+  /** Put cells back as found: values or formulas, and number formats. */
+  restoreCells(cells: FoundCells): Promise<void>;
+}
+
+type Basic = Omit<SheetPort, "snapshot" | "commit" | "recheck">;
 
 /** Every command checked before any is applied: bad input never leaves a half-applied commit. */
 export function validateCommands(commands: readonly Command[]): void {
@@ -49,6 +73,13 @@ export function validateCommands(commands: readonly Command[]): void {
       case "untrack":
         validateTrackName(c.name);
         break;
+      case "restore":
+        validateArea(c.cells.area);
+        break;
+    }
+    if ("anchor" in c && c.anchor) {
+      validateTrackName(c.anchor.name);
+      validateArea(c.anchor.area);
     }
   }
 }
@@ -92,13 +123,24 @@ export async function snapshotVia(port: Basic & ListsDataKeys, req: SnapshotRequ
   };
 }
 
-export async function commitVia(port: Basic, commands: readonly Command[], o: CommitOptions = {}): Promise<CommitStats> {
+export async function commitVia(port: Basic & KeepsCells, commands: readonly Command[], o: CommitOptions = {}): Promise<CommitStats> {
   const stats: CommitStats = { syncs: 0, maxSyncBytes: 0, bytes: 0, cellsWritten: 0 };
   if (commands.length === 0) return stats;
   validateCommands(commands);
   o.signal?.throwIfAborted();
   const expected = new Map<string, { value: unknown }>();
-  for (const c of commands) {
+  for (const command of commands) {
+    const c = await anchored(port, command);
+    // issue 36: a guarded write looks at its cells just before writing; a re-point with `expect`, at its name.
+    if (c.kind === "write" && c.guard) {
+      const area = writeArea(c);
+      const found = await port.cellsIn(area);
+      if (!holdsExpected(found, area, c.guard.expect)) (stats.cellConflicts ??= []).push({ area, found });
+    }
+    if (c.kind === "track" && c.expect) {
+      const now = (await port.tracked()).find((t) => t.name.toLowerCase() === c.name.toLowerCase());
+      if (now && !sameArea(now.area, c.expect)) (stats.moved ??= []).push({ name: c.name, found: now.area });
+    }
     // issue 22 (5): what a guarded data write replaces is compared with what was expected (port.ts Command).
     if (c.kind === "data") {
       const expect = c.ifUnchanged ?? expected.get(c.key);
@@ -111,10 +153,16 @@ export async function commitVia(port: Basic, commands: readonly Command[], o: Co
     const bytes = commandBytes(c);
     stats.bytes += bytes;
     stats.maxSyncBytes += bytes;
-    await applyCommand(port, c, o.signal);
+    if (c.kind === "restore") await port.restoreCells(c.cells);
+    else await applyCommand(port, c, o.signal);
     if (c.kind === "write") stats.cellsWritten += c.grid.length * (c.grid[0]?.length ?? 0);
   }
   stats.syncs = 1;
+  // A sheet renamed since the snapshot the commit was planned on: say so, as the Office.js adapter does.
+  if (o.basis) {
+    const now = await port.sheets();
+    if (now.some((x) => o.basis!.sheets.find((b) => b.id === x.id)?.name !== x.name)) stats.sheets = now;
+  }
   return stats;
 }
 
@@ -136,7 +184,78 @@ export async function applyCommand(port: Basic, c: Command, signal?: AbortSignal
       return port.track(c.name, c.area);
     case "untrack":
       return port.untrack(c.name);
+    case "restore":
+      throw new PortInputError("restore needs a port that keeps cells"); // commitVia applies it itself
   }
+}
+
+/** A command placed where its anchor's name is now (the same command when it has no anchor). */
+export async function anchored<C extends Command>(port: Basic, c: C): Promise<C> {
+  const anchor: Anchor | undefined = "anchor" in c ? c.anchor : undefined;
+  if (!anchor) return c;
+  const now = (await port.tracked()).find((t) => t.name.toLowerCase() === anchor.name.toLowerCase());
+  if (!now?.area) throw new PortInputError(`the placement tracked as ${anchor.name} covers no cells any more`);
+  const move = <A extends Pick<Area, "sheetId" | "row" | "col">>(a: A): A => ({
+    ...a,
+    sheetId: now.area!.sheetId,
+    row: a.row - anchor.area.row + now.area!.row,
+    col: a.col - anchor.area.col + now.area!.col,
+  });
+  switch (c.kind) {
+    case "write":
+      return { ...c, at: move(c.at), anchor: undefined };
+    case "clear":
+    case "style":
+      return { ...c, area: move(c.area), anchor: undefined };
+    case "restore":
+      return { ...c, cells: { ...c.cells, area: move(c.cells.area) }, anchor: undefined };
+    default:
+      return c;
+  }
+}
+
+/** The area a write command covers. */
+export function writeArea(c: Extract<Command, { kind: "write" }>): Area {
+  return { ...c.at, rows: c.grid.length, cols: c.grid[0]?.length ?? 0 };
+}
+
+/** Do the non-empty cells found in `area` hold what the guard expects (and nothing else)? */
+export function holdsExpected(found: FoundCells | null, area: Area, expect: ReadonlyArray<ReadonlyArray<SheetValue>> | "empty"): boolean {
+  const at = (r: number, c: number): SheetValue => {
+    if (!found) return "";
+    const fr = r - found.area.row,
+      fc = c - found.area.col;
+    return found.values[fr]?.[fc] ?? "";
+  };
+  for (let r = 0; r < area.rows; r++)
+    for (let c = 0; c < area.cols; c++) {
+      const want = expect === "empty" ? "" : (expect[r]?.[c] ?? "");
+      const have = at(area.row + r, area.col + c);
+      if (!(Object.is(want, have) || (want === 0 && have === 0))) return false;
+    }
+  return true;
+}
+
+function sameArea(a: Area | null, b: Area): boolean {
+  return a !== null && a.sheetId === b.sheetId && a.row === b.row && a.col === b.col && a.rows === b.rows && a.cols === b.cols;
+}
+
+/** recheck() for a port whose single-purpose methods cost nothing: sheets, tracking and the areas' values. */
+export async function recheckVia(port: Basic, req: RecheckRequest = {}): Promise<Recheck> {
+  req.signal?.throwIfAborted();
+  const [sheets, tracked] = await Promise.all([port.sheets(), port.tracked()]);
+  const values: Recheck["values"] = [];
+  for (const area of req.areas ?? []) {
+    const formats: string[][] = [];
+    const grid: SheetValue[][] = [];
+    for await (const block of port.read(area, {
+      ...(req.numberFormats ? { numberFormats: (f: string[][]) => formats.push(...f) } : {}),
+      ...(req.signal ? { signal: req.signal } : {}),
+    }))
+      grid.push(...block);
+    values.push({ area, grid, numberFormats: req.numberFormats ? formats : null });
+  }
+  return { sheets, tracked, values };
 }
 
 /** Estimated request bytes of a command (the values and formats as JSON). */

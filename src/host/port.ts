@@ -195,6 +195,47 @@ export interface Snapshot {
   readonly basis?: unknown;
 }
 
+/**
+ * A command placed relative to a tracking name (issue 36): its area is given for the name at `area`;
+ * the port applies it at the same offset from where the name is when the command runs (Excel: derived
+ * from the name's range in the same round trip), so rows inserted above or a sheet renamed while the
+ * caller waited on the network cannot move the write off the placement. A name that covers no cells
+ * any more (#REF!) fails the command (and, as any failure, leaves the commands before it applied).
+ */
+export interface Anchor {
+  name: string;
+  area: Area;
+}
+
+/**
+ * What a write expects its cells to hold (issue 36): the port reads the non-empty cells of the area the
+ * write lands on in the same round trip, just before writing, and when they are not `expect` (the values
+ * the caller saw when it checked; "empty": none) reports them in the commit's `cellConflicts` — values,
+ * formulas and number formats — so the caller can put them back (`restore`). Office.js cannot hold a
+ * write back, so every port writes anyway and reports; it costs no round trip of its own, and the bytes
+ * of the non-empty cells only.
+ */
+export interface WriteGuard {
+  expect: ReadonlyArray<ReadonlyArray<SheetValue>> | "empty";
+}
+
+/** Cells as read: the smallest area holding every non-empty cell of what was looked at. */
+export interface FoundCells {
+  area: Area;
+  values: SheetValue[][];
+  /** Range.formulas: a formula cell's "=…", any other cell's value. */
+  formulas: SheetValue[][];
+  numberFormats: string[][];
+}
+
+/** A guarded write whose cells were not what the caller expected (they were written over all the same). */
+export interface CellConflict {
+  /** Where the write landed. */
+  area: Area;
+  /** Its non-empty cells just before the write (null: it was empty). */
+  found: FoundCells | null;
+}
+
 /** One command of a commit; commands are applied in order. */
 export type Command =
   /**
@@ -206,12 +247,26 @@ export type Command =
    * commit are checked against the one before them.
    */
   | { kind: "data"; key: string; value: unknown; ifUnchanged?: { value: unknown } }
-  | { kind: "write"; at: Pick<Area, "sheetId" | "row" | "col">; grid: ReadonlyArray<ReadonlyArray<SheetValue>>; options?: WriteOptions }
-  | { kind: "clear"; area: Area }
-  | { kind: "style"; area: Area; style: AreaStyle }
+  | {
+      kind: "write";
+      at: Pick<Area, "sheetId" | "row" | "col">;
+      grid: ReadonlyArray<ReadonlyArray<SheetValue>>;
+      options?: WriteOptions;
+      anchor?: Anchor;
+      guard?: WriteGuard;
+    }
+  | { kind: "clear"; area: Area; anchor?: Anchor }
+  | { kind: "style"; area: Area; style: AreaStyle; anchor?: Anchor }
   | { kind: "freeze"; sheetId: string; rows: number }
-  | { kind: "track"; name: string; area: Area }
-  | { kind: "untrack"; name: string };
+  /**
+   * Track an area under a name (re-point it when it exists). With `expect` (where the caller believes the
+   * name is), the port reads where it is in the same round trip, just before re-pointing it, and reports a
+   * difference in the commit's `moved` (the name was re-pointed all the same).
+   */
+  | { kind: "track"; name: string; area: Area; expect?: Area }
+  | { kind: "untrack"; name: string }
+  /** Put cells back as they were read (a guarded write's `found`): formulas and number formats included. */
+  | { kind: "restore"; cells: FoundCells; anchor?: Anchor };
 
 export interface CommitOptions {
   /** The snapshot the commands were planned on: lets the adapter skip looking things up again. */
@@ -232,6 +287,27 @@ export interface CommitStats {
    * stored just before (null when the host cannot tell, e.g. a second part of the key appeared).
    */
   conflicts?: Array<{ key: string; found: { value: unknown } | null }>;
+  /** Guarded writes whose cells held something else than expected (issue 36). */
+  cellConflicts?: CellConflict[];
+  /** Tracking names re-pointed with `expect` that were elsewhere: where each was (null: it covered no cells). */
+  moved?: Array<{ name: string; found: Area | null }>;
+  /** The sheets, when the commit had to look them up again (a sheet renamed since the snapshot: issue 36, item 16). */
+  sheets?: SheetRef[];
+}
+
+/** What a recheck reads (issue 36): where things are now, after a wait. */
+export interface RecheckRequest {
+  /** Values of these areas (as they are now, where they are). */
+  areas?: readonly Area[];
+  /** Also their number formats, in the same round trip. */
+  numberFormats?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface Recheck {
+  sheets: SheetRef[];
+  tracked: TrackedArea[];
+  values: Array<{ area: Area; grid: SheetValue[][]; numberFormats: string[][] | null }>;
 }
 
 export interface SetDataOptions {
@@ -287,6 +363,13 @@ export interface SheetPort {
    * journal entry ("data") placed before the cells it covers is a write-ahead log.
    */
   commit(commands: readonly Command[], options?: CommitOptions): Promise<CommitStats>;
+  /**
+   * One read step after a wait (issue 36): the sheets and every tracking name's area as they are now, and
+   * the values (and number formats) of a few areas — in one round trip where the host allows (Excel: one
+   * sync for anything under its response limit). What an operation planned before a network wait is
+   * checked against this before it writes.
+   */
+  recheck(req?: RecheckRequest): Promise<Recheck>;
 
   // Workbook and sheets
   identity(): Promise<WorkbookIdentity>;

@@ -6,60 +6,35 @@
 //   anchor moved (its name moved) or sheet renamed (same id, new name): connect-workbook with
 //     addressOnly: true, which keeps the stored fingerprint;
 //   sheet or range deleted: reported missing, with the offer to disconnect;
-//   workbook copied (same stored id, another URL): offer to fork.
+//   workbook copied (same stored id, another URL): offer to fork; a fork that did not finish for a
+//     placement (its original's id set aside) is finished: connected anew under this workbook's id.
 // home(): every page of GET /external-documents/{id}/placements merged with local tracking;
-//   DENIED placements are listed read-only with their owner and deployment; 422 → HomeLimitError.
+//   DENIED placements are listed read-only with their owner and deployment; a 422 (the workbook over
+//   the platform's limits) lists the workbook's own placements, UNLISTED, with what to do (limits.ts).
 // homeCheck(): the pane's home reload — check() and home() on ONE snapshot of the workbook (identity, state,
 //   tracking and every placement's cells: two round trips in Excel), writes queued and sent per placement.
-import { PlacementLimitError, type ExternalPlacement, type SyncStatus } from "../api/index.ts";
+import { PlacementLimitError, type ExternalPlacement } from "../api/index.ts";
 import { areaA1, cellA1 } from "../host/a1.ts";
 import type { Area, SnapshotRequest, TrackedArea } from "../host/port.ts";
 import { platformAddress, readArea, type SyncContext } from "./context.ts";
-import { findPlacementId, type HandEdits, type SyncEngine } from "./engine.ts";
+import { classifyCells } from "./classify.ts";
+import { holdsOurs } from "./clears.ts";
+import { cutGrid } from "./grids.ts";
+import { findPlacementId } from "./record.ts";
+import type { CheckReport, EditState, Engine, ForkOutcome, HandEdits, HomeData, HomeEntry, PlacementCheck } from "./types.ts";
 import { chunkRows, type Grid } from "./fingerprint.ts";
+import { forgetSeen, noteSeen, unlistedMessage } from "./limits.ts";
 import { leftoverAreas, mergeRuns } from "./plan.ts";
 import type { Session } from "./session.ts";
-import { loadPlacements, placementArea, updatePlacement, type CellState, type LocalPlacement } from "./state.ts";
-
-export type EditState = "clean" | "edited" | "interrupted-finished" | "interrupted" | "unknown";
-
-export interface PlacementCheck {
-  key: string;
-  placementId: string | null;
-  reportId: number;
-  reportName: string | null;
-  syncStatus: SyncStatus;
-  /** Where it is now (after moves and renames); null when missing. */
-  sheetName: string | null;
-  range: string | null;
-  missing: boolean;
-  /** What Cellbound did to follow it: "anchor moved to C5", "sheet renamed to Q3". */
-  corrections: string[];
-  edit: EditState;
-  /** Edited rows (zero-based, relative to the placement) when edit = "edited". */
-  editedRows: { from: number; to: number }[];
-  /**
-   * true: `editedRows` are the exact rows that differ from what this session last wrote.
-   * false: the last-written cells are not known here (another session), so the rows are those of
-   * the edited chunks — the edits are somewhere within them (a refresh names the exact rows).
-   */
-  editedRowsExact: boolean;
-  deploymentId: number;
-  /** Offers for the UI: disconnect a missing placement. */
-  offers: "disconnect"[];
-  /** A platform problem while checking this placement (it does not stop the others). */
-  problem?: string;
-}
-
-export interface CheckReport {
-  workbookName: string;
-  copied: boolean;
-  /** Present when copied: fork gives this copy a new workbook id. */
-  offers: "fork"[];
-  placements: PlacementCheck[];
-  /** Set when the platform list could not be read (e.g. 422); syncStatus is then UNKNOWN. */
-  platformProblem?: string;
-}
+import {
+  loadPlacements,
+  ownPlacementId,
+  placementArea,
+  setAsideForFork,
+  updatePlacement,
+  type CellState,
+  type LocalPlacement,
+} from "./state.ts";
 
 /** The platform refused the list: the document holds too many placements (seeds 01 §4.1, §8). */
 export class HomeLimitError extends Error {
@@ -91,26 +66,30 @@ const checkRead = (signal?: AbortSignal): SnapshotRequest => ({ trackedValues: "
  * The pane's home reload: check() then home(), both on one snapshot of the workbook (the session is read
  * again only if another operation of this engine wrote meanwhile).
  */
-export async function homeCheck(engine: SyncEngine, o: { signal?: AbortSignal } = {}): Promise<{ checked: CheckReport; data: HomeData }> {
+export async function homeCheck(engine: Engine, o: { signal?: AbortSignal } = {}): Promise<{ checked: CheckReport; data: HomeData }> {
   const session = await engine.session(checkRead(o.signal));
   const checked = await check(engine, { ...o, session });
   const data = await home(engine, { ...o, session });
   return { checked, data };
 }
 
-export async function check(engine: SyncEngine, o: { signal?: AbortSignal; session?: Session } = {}): Promise<CheckReport> {
+export async function check(engine: Engine, o: { signal?: AbortSignal; session?: Session } = {}): Promise<CheckReport> {
   const { ctx } = engine;
   let s = o.session ?? (await engine.session(checkRead(o.signal)));
   const identity = await s.identity();
   let remote = new Map<string, ExternalPlacement>();
   let platformProblem: string | undefined;
+  const records = await loadPlacements(s);
   try {
-    remote = new Map((await platformPlacements(ctx, identity.workbookId, o.signal)).map((p) => [p.placementId, p]));
+    const listed = await platformPlacements(ctx, identity.workbookId, o.signal);
+    remote = new Map(listed.map((p) => [p.placementId, p]));
+    noteSeen(engine, records, listed);
   } catch (e) {
     platformProblem = (e as Error).message;
+    noteSeen(engine, records, e instanceof HomeLimitError ? "over" : null);
   }
   const out: PlacementCheck[] = [];
-  for (const p of await loadPlacements(s)) {
+  for (const p of records) {
     o.signal?.throwIfAborted();
     out.push(
       await engine.exclusive(async () => {
@@ -132,19 +111,18 @@ export async function check(engine: SyncEngine, o: { signal?: AbortSignal; sessi
 
 /** One placement, on the session `s` (its writes are sent where the direct port calls were: one commit each). */
 async function checkOne(
-  engine: SyncEngine,
+  engine: Engine,
   s: Session,
-  p: LocalPlacement,
+  recorded: LocalPlacement,
   remote: ExternalPlacement | undefined,
   copied: boolean,
   signal?: AbortSignal,
 ): Promise<PlacementCheck> {
-  const { ctx } = engine;
   const base: PlacementCheck = {
-    key: p.key,
-    placementId: p.placementId,
-    reportId: p.reportId,
-    reportName: remote?.reportName ?? p.reportName,
+    key: recorded.key,
+    placementId: recorded.placementId,
+    reportId: recorded.reportId,
+    reportName: remote?.reportName ?? recorded.reportName,
     syncStatus: remote?.syncStatus ?? "UNKNOWN",
     sheetName: null,
     range: null,
@@ -154,41 +132,19 @@ async function checkOne(
     editedRows: [],
     editedRowsExact: false,
     offers: [],
-    deploymentId: p.deploymentId,
+    deploymentId: recorded.deploymentId,
   };
-  const t = placementArea(p, await s.tracked(), await s.sheets());
+  const t = placementArea(recorded, await s.tracked(), await s.sheets());
   if (!t) return { ...base, missing: true, offers: ["disconnect"] };
   const area = t.area;
   const sheet = t.sheet;
   base.sheetName = sheet.name;
   base.range = areaA1(area);
 
-  // Follow moves and renames (address-only: the platform keeps the fingerprint). A copy is not
-  // corrected: its placements belong to the original until it is forked.
-  const anchorCell = cellA1(area.row, area.col);
-  const moved = anchorCell !== p.anchorCell || sheet.id !== p.sheetId;
-  const renamed = sheet.name !== p.sheetName;
   // View only (access.ts): nothing is recorded; someone who may change it corrects the address later.
-  const viewOnly = engine.viewOnly(p.deploymentId);
-  if ((moved || renamed) && !copied && !viewOnly) {
-    if (moved) base.corrections.push(`anchor moved from ${p.anchorCell} to ${anchorCell}`);
-    if (renamed) base.corrections.push(`sheet renamed from ${p.sheetName} to ${sheet.name}`);
-    try {
-      if (p.placementId) {
-        const addr = platformAddress(sheet.name, { ...area, rows: p.shape.rows, cols: p.shape.cols });
-        await ctx.platform.connectWorkbook(
-          p.deploymentId,
-          p.reportId,
-          { placementId: p.placementId, sheetId: sheet.id, sheetName: sheet.name, addressOnly: true, ...addr },
-          signal,
-        );
-      }
-      await updatePlacement(s, p.key, (x) => ({ ...x, sheetId: sheet.id, sheetName: sheet.name, anchorCell }));
-      await s.flush(signal); // a failure to store it is this placement's problem, like the platform's
-    } catch (e) {
-      base.problem = `Could not record the new address: ${(e as Error).message}`;
-    }
-  }
+  // A copy is not corrected: its placements belong to the original until it is forked.
+  const mayRecord = !copied && !engine.viewOnly(recorded.deploymentId);
+  const p = await followAddress(engine, s, recorded, t, base, mayRecord, signal);
 
   // Hand edits, from the fingerprints (committed and pending).
   const current = await readArea(
@@ -201,19 +157,19 @@ async function checkOne(
     signal,
   );
   const local = (await loadPlacements(s)).find((x) => x.key === p.key) ?? p;
-  const state = await engine.classifyCells(local, current);
+  const state = await classifyCells(local, current);
   base.edit = editState(state);
   // The journal says a write began and did not end: interrupted even if no cell changed yet.
   if (state.kind === "clean" && local.pending?.phase === "writing") base.edit = "interrupted";
   if (state.kind === "edited") {
-    const lastWritten = engine.lastWrittenGrid(p.key);
+    const lastWritten = engine.lastWritten.get(p.key);
     base.editedRows = editedRows(local, state, current, lastWritten);
     base.editedRowsExact = lastWritten !== undefined && base.editedRows.length > 0;
     if (!base.editedRowsExact) base.editedRows = editedRows(local, state, current, undefined);
   }
-  if (state.kind === "unrecorded" && !copied && !viewOnly) {
+  if (state.kind === "unrecorded" && mayRecord) {
     try {
-      base.range = areaA1(await finishRecord(engine, s, local, sheet, area, signal));
+      base.range = areaA1(await finishRecord(engine, s, local, sheet, area, current, signal));
       base.edit = "interrupted-finished";
     } catch (e) {
       base.problem = `The last write is complete but could not be recorded yet: ${(e as Error).message}`;
@@ -221,6 +177,58 @@ async function checkOne(
     }
   }
   return base;
+}
+
+/**
+ * Where the placement is now, recorded (check): a fork that did not finish for it is finished where it
+ * is; a move or a sheet rename is sent address-only (the platform keeps the fingerprint) and stored.
+ * `mayRecord` false (a copy, or view only): nothing is recorded. Problems go to `base`.
+ */
+async function followAddress(
+  engine: Engine,
+  s: Session,
+  recorded: LocalPlacement,
+  { area, sheet }: { area: Area; sheet: { id: string; name: string } },
+  base: PlacementCheck,
+  mayRecord: boolean,
+  signal?: AbortSignal,
+): Promise<LocalPlacement> {
+  const { ctx } = engine;
+  let p = recorded;
+  const workbookId = (await s.identity()).workbookId;
+  // A fork that did not finish for this placement: connected under this workbook's id now, where it is.
+  if (p.forkedFrom && p.placementId === null && mayRecord) {
+    try {
+      p = await finishFork(engine, s, p, sheet, area, signal);
+      base.placementId = p.placementId;
+    } catch (e) {
+      base.problem = `It is not connected to this copy yet: ${(e as Error).message}. Cellbound tries again at the next check; a refresh connects it too.`;
+    }
+  }
+  const anchorCell = cellA1(area.row, area.col);
+  const moved = anchorCell !== p.anchorCell || sheet.id !== p.sheetId;
+  const renamed = sheet.name !== p.sheetName;
+  if (!(moved || renamed) || !mayRecord) return p;
+  if (moved) base.corrections.push(`anchor moved from ${p.anchorCell} to ${anchorCell}`);
+  if (renamed) base.corrections.push(`sheet renamed from ${p.sheetName} to ${sheet.name}`);
+  try {
+    // Only this workbook's own placement id: never the original's, set aside by an unfinished fork.
+    const placementId = ownPlacementId(p, workbookId);
+    if (placementId) {
+      const addr = platformAddress(sheet.name, { ...area, rows: p.shape.rows, cols: p.shape.cols });
+      await ctx.platform.connectWorkbook(
+        p.deploymentId,
+        p.reportId,
+        { placementId, sheetId: sheet.id, sheetName: sheet.name, addressOnly: true, ...addr },
+        signal,
+      );
+    }
+    await updatePlacement(s, p.key, (x) => ({ ...x, sheetId: sheet.id, sheetName: sheet.name, anchorCell }));
+    await s.flush(signal); // a failure to store it is this placement's problem, like the platform's
+  } catch (e) {
+    base.problem = `Could not record the new address: ${(e as Error).message}`;
+  }
+  return p;
 }
 
 function editState(s: CellState): EditState {
@@ -268,11 +276,13 @@ function editedRows(
  * be what was interrupted), then record it (connect for a first placement, else refresh).
  */
 async function finishRecord(
-  engine: SyncEngine,
+  engine: Engine,
   s: Session,
   p: LocalPlacement,
   sheet: { id: string; name: string },
   area: { sheetId: string; row: number; col: number },
+  /** The placement's cells now, from its first cell, in the union of its shapes. */
+  current: Grid,
   signal?: AbortSignal,
 ): Promise<Area> {
   const { ctx } = engine;
@@ -280,13 +290,18 @@ async function finishRecord(
   const full = { ...area, rows: pending.shape.rows, cols: pending.shape.cols };
   // Older records carry no journal of the clears: the rows and columns the old shape had beyond the new one.
   const clears =
-    pending.clears?.map((c) => ({ sheetId: area.sheetId, row: area.row + c.row, col: area.col + c.col, rows: c.rows, cols: c.cols })) ??
-    leftoverAreas(area, p.shape, pending.shape);
-  for (const c of clears) await s.clear(c);
+    pending.clears?.map((c) => ({ row: c.row, col: c.col, rows: c.rows, cols: c.cols, held: c.held })) ??
+    leftoverAreas({ sheetId: area.sheetId, row: 0, col: 0 }, p.shape, pending.shape).map((c) => ({ ...c, held: undefined }));
+  // Cleared again only when the write stopped before it was done, and only cells that still hold what
+  // Cellbound wrote there (issue 36, item 2): a note typed there since the clear is the person's.
+  if (pending.phase !== "written")
+    for (const c of clears)
+      if (await holdsOurs(cutGrid(current, c.row, c.col, c.rows, c.cols), c.held))
+        await s.clear({ sheetId: area.sheetId, row: area.row + c.row, col: area.col + c.col, rows: c.rows, cols: c.cols });
   await s.flush(signal); // cleared before the platform records the result
   const addr = platformAddress(sheet.name, full);
   const identity = await s.identity();
-  let placementId = p.placementId;
+  let placementId = ownPlacementId(p, identity.workbookId);
   if (placementId) {
     await ctx.platform.refreshReport(
       p.deploymentId,
@@ -326,19 +341,11 @@ async function finishRecord(
 
 // ---------------------------------------------------------------- fork
 
-export interface ForkOutcome {
-  workbookId: string;
-  /** Placements re-connected under the new id: local key → new placementId. */
-  reconnected: Record<string, string>;
-  /** Placements that could not be re-connected, with the reason. */
-  failed: Record<string, string>;
-}
-
 /**
  * The person says this workbook is not a copy but the same file renamed or moved (its URL changed):
  * keep the id and record the new URL (issue 22, item 7). A fork is only ever made when asked for.
  */
-export async function keepIdentity(engine: SyncEngine): Promise<void> {
+export async function keepIdentity(engine: Engine): Promise<void> {
   const { port } = engine.ctx;
   if (!port.keepIdentity) throw new Error("This workbook's host cannot record a new address.");
   await engine.exclusive(() => port.keepIdentity!().then(() => undefined));
@@ -347,92 +354,125 @@ export async function keepIdentity(engine: SyncEngine): Promise<void> {
 /**
  * Give a copied workbook its own id and connect its placements anew under it. The original
  * workbook's placements on the platform are left untouched (no placementId is sent).
+ *
+ * All or nothing per placement, and resumable (issue 36, item 5): first every placement id is set
+ * aside as the original's (one store write), then the copy gets its new id, then each placement is
+ * connected and takes its own id. One whose connect fails keeps no placement id (the original's
+ * stays aside, never sent from here); the copy's next check or refresh connects it.
  */
-export async function fork(engine: SyncEngine, o: { signal?: AbortSignal } = {}): Promise<ForkOutcome> {
+export async function fork(engine: Engine, o: { signal?: AbortSignal } = {}): Promise<ForkOutcome> {
   const { ctx } = engine;
   return engine.exclusive(async () => {
+    const original = await ctx.port.identity();
+    const aside = new Set(await setAsideForFork(ctx.port, original.workbookId));
     const identity = await ctx.port.forkIdentity();
+    forgetSeen(engine); // the platform's list of the original is not the copy's
     const tracked = await ctx.port.tracked();
     const out: ForkOutcome = { workbookId: identity.workbookId, reconnected: {}, failed: {} };
     for (const p of await engine.placements()) {
       const t = byName(tracked, p.name);
-      if (!t?.area || !t.sheet || !p.committed) {
-        out.failed[p.key] = !p.committed ? "It was never fully recorded." : "Its cells are missing.";
+      if (!aside.has(p.key) || !p.committed) {
+        out.failed[p.key] = "It was never fully recorded.";
         continue;
       }
+      if (!t?.area || !t.sheet) {
+        out.failed[p.key] = "Its cells are missing.";
+        continue;
+      }
+      const sheet = t.sheet;
       try {
-        const addr = platformAddress(t.sheet.name, t.area);
-        const report = await ctx.platform.connectWorkbook(
-          p.deploymentId,
-          p.reportId,
-          {
-            externalWorkbookId: identity.workbookId,
-            sheetId: t.sheet.id,
-            sheetName: t.sheet.name,
-            workbookName: identity.name,
-            host: ctx.port.host,
-            resultChecksum: p.committed,
-            ...addr,
-          },
-          o.signal,
-        );
-        const placementId = findPlacementId(report, identity.workbookId, t.sheet.id, addr.anchorCell);
-        await updatePlacement(ctx.port, p.key, (x) => ({
-          ...x,
-          placementId,
-          sheetId: t.sheet!.id,
-          sheetName: t.sheet!.name,
-          anchorCell: addr.anchorCell,
-        }));
+        const placementId = await connectInCopy(engine, p, identity, sheet, t.area, o.signal);
+        await updatePlacement(ctx.port, p.key, (x) => ({ ...x, ...ownAddress(placementId, sheet, t.area!) }));
         out.reconnected[p.key] = placementId;
       } catch (e) {
-        out.failed[p.key] = (e as Error).message;
+        out.failed[p.key] =
+          `“${p.reportName ?? "A report"}” at ${sheet.name}!${areaA1(t.area)} is not connected to this copy yet: ${(e as Error).message}. ` +
+          "Cellbound connects it at the next check of this workbook; a refresh connects it too.";
       }
     }
     return out;
   }, o.signal);
 }
 
+/**
+ * connect-workbook of a copy's placement under the copy's own workbook id, with the fingerprint last
+ * recorded: a new placement on the platform (no placementId is sent: the original's stays as it is).
+ */
+async function connectInCopy(
+  engine: Engine,
+  p: LocalPlacement,
+  identity: { workbookId: string; name: string },
+  sheet: { id: string; name: string },
+  area: Area,
+  signal?: AbortSignal,
+): Promise<string> {
+  const { ctx } = engine;
+  if (!p.committed) throw new Error("It was never fully recorded.");
+  const addr = platformAddress(sheet.name, area);
+  const report = await ctx.platform.connectWorkbook(
+    p.deploymentId,
+    p.reportId,
+    {
+      externalWorkbookId: identity.workbookId,
+      sheetId: sheet.id,
+      sheetName: sheet.name,
+      workbookName: identity.name,
+      host: ctx.port.host,
+      resultChecksum: p.committed,
+      ...addr,
+    },
+    signal,
+  );
+  return findPlacementId(report, identity.workbookId, sheet.id, addr.anchorCell);
+}
+
+/** The record's fields once it has its own placement id at `area` (the fork is finished for it). */
+function ownAddress(placementId: string, sheet: { id: string; name: string }, area: Area): Partial<LocalPlacement> {
+  return { placementId, forkedFrom: null, sheetId: sheet.id, sheetName: sheet.name, anchorCell: cellA1(area.row, area.col) };
+}
+
+/**
+ * Finish a fork for one placement (check): connect it under this workbook's id where it is now. When
+ * this workbook kept the id its placement id was set aside under (an interrupted fork, then "the same
+ * file, renamed or moved"), that id is its own again: nothing is sent.
+ */
+async function finishFork(
+  engine: Engine,
+  s: Session,
+  p: LocalPlacement,
+  sheet: { id: string; name: string },
+  area: Area,
+  signal?: AbortSignal,
+): Promise<LocalPlacement> {
+  const identity = await s.identity();
+  const at = { ...area, rows: p.shape.rows, cols: p.shape.cols };
+  const placementId =
+    p.forkedFrom?.workbookId === identity.workbookId
+      ? p.forkedFrom.placementId
+      : await connectInCopy(engine, p, identity, sheet, at, signal);
+  const next = await updatePlacement(s, p.key, (x) => ({ ...x, ...ownAddress(placementId, sheet, at) }));
+  await s.flush(signal); // stored here, so that a failure is this placement's problem
+  return next ?? p;
+}
+
 // ---------------------------------------------------------------- home
 
-export interface HomeEntry {
-  /** The platform's placement id (null for a local placement never recorded). */
-  placementId: string | null;
-  /** Local key when this workbook tracks it (DENIED entries of other people may have none). */
-  key: string | null;
-  access: "GRANTED" | "DENIED" | "LOCAL";
-  /** DENIED: never refreshed, cleared or moved by Cellbound. */
-  readOnly: boolean;
-  reportId: number | null;
-  reportName: string | null;
-  deploymentId: number;
-  /** The deployment's name when known (local record or ctx.deploymentNames); null otherwise. */
-  deploymentName: string | null;
-  /** The report's owner (who to ask for access or a refresh). */
-  owner: { name: string | null; email: string | null } | null;
-  /** The signed-in user may read it but not change placements of its deployment (access.ts): no Refresh, no Disconnect. */
-  viewOnly: boolean;
-  syncStatus: SyncStatus;
-  sheetName: string | null;
-  range: string | null;
-  refreshedAt: string | null;
-  /** Local tracking says the cells are gone. */
-  missing: boolean;
-}
-
-export interface HomeData {
-  workbookName: string;
-  workbookId: string;
-  copied: boolean;
-  entries: HomeEntry[];
-}
-
-export async function home(engine: SyncEngine, o: { signal?: AbortSignal; session?: Session } = {}): Promise<HomeData> {
+export async function home(engine: Engine, o: { signal?: AbortSignal; session?: Session } = {}): Promise<HomeData> {
   // The check's session when nothing of this engine wrote since it was read (homeCheck), else one read.
   const s = o.session?.current ? o.session : await engine.session(o.signal ? { signal: o.signal } : {});
   const identity = await s.identity();
-  const remote = await platformPlacements(engine.ctx, identity.workbookId, o.signal);
   const locals = await loadPlacements(s);
+  let remote: ExternalPlacement[] = [];
+  let platformProblem: string | undefined;
+  try {
+    remote = await platformPlacements(engine.ctx, identity.workbookId, o.signal);
+    noteSeen(engine, locals, remote);
+  } catch (e) {
+    if (!(e instanceof HomeLimitError)) throw e;
+    // The workbook is over the platform's limits: its own placements are listed, and what to do said.
+    noteSeen(engine, locals, "over");
+    platformProblem = unlistedMessage(locals);
+  }
   const tracked = await s.tracked();
   const nameOf = (id: number, p: LocalPlacement | undefined) =>
     engine.ctx.deploymentNames?.(id) ??
@@ -470,7 +510,7 @@ export async function home(engine: SyncEngine, o: { signal?: AbortSignal; sessio
     entries.push({
       placementId: p.placementId,
       key: p.key,
-      access: "LOCAL",
+      access: platformProblem ? "UNLISTED" : "LOCAL",
       readOnly: false,
       reportId: p.reportId,
       reportName: p.reportName,
@@ -483,7 +523,13 @@ export async function home(engine: SyncEngine, o: { signal?: AbortSignal; sessio
       ...where(p),
     });
   }
-  return { workbookName: identity.name, workbookId: identity.workbookId, copied: identity.copied, entries };
+  return {
+    workbookName: identity.name,
+    workbookId: identity.workbookId,
+    copied: identity.copied,
+    entries,
+    ...(platformProblem ? { platformProblem } : {}),
+  };
 }
 
-export type { Grid, HandEdits };
+export type { CheckReport, EditState, ForkOutcome, Grid, HandEdits, HomeData, HomeEntry, PlacementCheck };

@@ -5,6 +5,7 @@
 // What it shows: one row per applied filter (dimension and measure filters, and the date
 // range of time dimensions), as a single text cell "Applied filter: <Title> <operator> <values>".
 // Member titles come from the result annotation or metadata when known, else the member name.
+import { excelText } from "../checksum/index.ts";
 import type { SheetValue } from "../host/port.ts";
 import { filterMembers, isMemberFilter, type Filter, type SemanticQuery } from "./query.ts";
 
@@ -84,7 +85,11 @@ export function untitledSummaryMembers(query: SemanticQuery): string[] {
   return [...new Set(named.filter((m) => !titled.has(m)))];
 }
 
-/** One text row per applied filter; [] when there are none. */
+/**
+ * One text row per applied filter; [] when there are none. A line over 32,767 characters (a filter on
+ * thousands of values) is cut the way a data value is (excelText, docs/CHECKSUM.md §2.4): 32,766
+ * characters and "…", so a cell holds it and shows it was cut.
+ */
 export function filterSummaryRows(input: FilterSummaryInput): SheetValue[][] {
   const title = (m: string) => input.titles?.get(m) ?? m;
   const lines: string[] = (input.query.filters ?? []).map((f) => describeFilter(f, title));
@@ -93,5 +98,5 @@ export function filterSummaryRows(input: FilterSummaryInput): SheetValue[][] {
     const range = Array.isArray(td.dateRange) ? `${td.dateRange[0]} – ${td.dateRange[1]}` : td.dateRange;
     lines.push(`${title(td.dimension)} is in ${range}`);
   }
-  return lines.map((l) => [FILTER_PREFIX + l]);
+  return lines.map((l) => [excelText(FILTER_PREFIX + l)]);
 }

@@ -4,11 +4,19 @@
 import type { ResultChecksum } from "../checksum/types.ts";
 import type { SheetValue } from "../host/port.ts";
 import { fingerprint } from "../checksum/index.ts";
+import { h64Hex, ready } from "../checksum/hash.ts";
 
 export type Grid = SheetValue[][];
 
 export async function fingerprintGrid(grid: Grid): Promise<ResultChecksum> {
   return fingerprint(grid);
+}
+
+/** One hash of a grid's cells and shape (what a journal keeps of cells it will clear: issue 36, item 2). */
+export async function contentHash(grid: Grid): Promise<string> {
+  const fp = await fingerprint(grid);
+  await ready();
+  return h64Hex(new TextEncoder().encode(`${grid.length}x${grid[0]?.length ?? 0}|${fp.chunks.map((c) => c.hash).join(",")}`));
 }
 
 /** Inclusive zero-based row range (relative to the anchor) of chunk i. */

@@ -23,16 +23,20 @@
 //                  made, missing, copied → fork; finishes a write whose cells all landed)
 //   placementStatus(facts) → the one status of a placement (badge, lines); describeChange(stats).
 //   SyncContext: deploymentName / deploymentNames / dataFor(deploymentId) for several deployments.
-//   fork(engine)   → ForkOutcome   (copied workbook: new workbook id, placements re-connected)
+//   fork(engine)   → ForkOutcome   (copied workbook: new workbook id, placements re-connected; one the
+//                                   platform did not take is connected by the copy's next check or refresh)
 //   keepIdentity(engine)           (not a copy: the same file renamed or moved; records its new URL)
 //   home(engine)   → HomeData      (all platform placements of the workbook + local; DENIED read-only;
-//                                   throws HomeLimitError on 422)
+//                                   on 422 the workbook's own, UNLISTED, and platformProblem: limits.ts)
+//   PlacementLimitReached: place refused a placement past the platform's limits per workbook (limits.ts)
 //   homeCheck(engine) → { checked, data }: the pane's home reload, check and home on one snapshot
 //   upsertReport / assignNewPublicId / UpsertStopped — upsert semantics (409 causes).
 //   layout / runReport / totalsQuery — the pure layout and query pieces (preview, builder).
 //
 // Design and the choices where the seeds are silent: docs/SYNC.md.
-export { SyncEngine, MAX_DIFF, NoAccess, ViewOnly } from "./engine.ts";
+export { SyncEngine } from "./engine.ts";
+export { MAX_DIFF } from "./types.ts";
+export { DoesNotFit, NoAccess, ViewOnly } from "./errors.ts";
 export { viewOnlyPrefix, viewOnlyReason, mayChangePlacements, refusedRecordReason } from "./access.ts";
 export type { DeploymentRole } from "./access.ts";
 export {
@@ -55,9 +59,11 @@ export type {
   HandEdits,
   CellDiff,
   PreparedRefresh,
-} from "./engine.ts";
+  Engine,
+} from "./types.ts";
 export { check, fork, home, homeCheck, HomeLimitError, keepIdentity } from "./check.ts";
-export type { CheckReport, PlacementCheck, EditState, ForkOutcome, HomeData, HomeEntry } from "./check.ts";
+export { PlacementLimitReached } from "./limits.ts";
+export type { CheckReport, PlacementCheck, EditState, ForkOutcome, HomeData, HomeEntry } from "./types.ts";
 export { upsertReport, assignNewPublicId, UpsertStopped } from "./upsert.ts";
 export type { UpsertOutcome } from "./upsert.ts";
 export { runQueue, NotRefreshed } from "./queue.ts";

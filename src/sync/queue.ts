@@ -63,15 +63,19 @@ export async function runQueue<P>(
         continue;
       }
       finish(job.key, { state: "refreshing" });
+      // Set when its write begins: Stop no longer stops it, so a failure from then on is the write's own, never "Stopped".
+      let writing = false;
       try {
         const prepared = await job.prepare(stop.signal);
         const detail = await writeAlone(() => {
           if (stop.signal.aborted) throw new NotRefreshed("Stopped before writing.");
+          writing = true;
           return job.apply(prepared);
         });
         finish(job.key, detail ? { state: "done", detail } : { state: "done" });
       } catch (e) {
-        const reason = e instanceof NotRefreshed ? e.reason : stop.signal.aborted ? "Stopped before it was written." : errorMessage(e);
+        const stopped = stop.signal.aborted && !writing;
+        const reason = e instanceof NotRefreshed ? e.reason : stopped ? "Stopped before it was written." : errorMessage(e);
         finish(job.key, { state: "not-refreshed", reason });
       }
     }

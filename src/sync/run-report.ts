@@ -131,7 +131,12 @@ export async function prepareReport(
     const cut: RowCut | null = rows.cut ? rowCut(maxRows) : null;
     const source = await key({
       ...mainSources(query, rows.pages, cut ? maxRows : null, titlesFromMeta),
-      ...Object.fromEntries(Object.entries(fetched).map(([k, f]) => [k, f.pages.map((p) => p.source).join(",")])),
+      // In a fixed order, not the order the totals answered in (issue 30 §2: the same answers, the same source).
+      ...Object.fromEntries(
+        (["byRows", "byColumns", "grand"] as const).flatMap((k) =>
+          fetched[k] ? [[k, fetched[k].pages.map((p) => p.source).join(",")]] : [],
+        ),
+      ),
     });
     return {
       source,
@@ -397,13 +402,13 @@ interface MainRows {
 }
 
 /**
- * The main query's rows. A report with a limit gets exactly what it asks (one request). Without
- * one, every row up to `maxRows`: one request of PAGE_ROWS rows answers nearly every report; a
- * full page (as many rows as asked, or as the server's echoed `rowLimit` when it clamped) means
- * there may be more, and the rows are fetched again in pages of limit/offset under a total order
- * (the report's order, or the semantic layer's default, then every grouping member) so that pages
- * neither overlap nor skip rows. One row more than `maxRows` is asked for, to tell "exactly
- * maxRows" from "cut".
+ * The main query's rows, always asked under a total order (the report's order, or the semantic
+ * layer's default, then every grouping member): rows that tie on the report's order come in the same
+ * order every time, and pages neither overlap nor skip rows. A report with a limit gets exactly what
+ * it asks (one request). Without one, every row up to `maxRows`: one request of PAGE_ROWS rows
+ * answers nearly every report; a full page (as many rows as asked, or as the server's echoed
+ * `rowLimit` when it clamped) means there may be more, and the rows are fetched again in pages of
+ * limit/offset. One row more than `maxRows` is asked for, to tell "exactly maxRows" from "cut".
  */
 export async function fetchMainRows(load: Load, query: SemanticQuery, maxRows: number, pageRows = PAGE_ROWS): Promise<MainRows> {
   const pages: FetchedLoad[] = [];
@@ -430,19 +435,21 @@ interface MainPage {
  * caller lays out and writes.
  */
 export async function* mainPages(load: Load, query: SemanticQuery, maxRows: number, pageRows = PAGE_ROWS): AsyncGenerator<MainPage> {
+  // Every answer under the total order, not only pages (issue 36, item 14): rows that tie on the
+  // report's order would otherwise come in the database's order, and move between refreshes.
+  const ordered = withTotalOrder(query);
   if (query.limit !== undefined) {
-    yield { page: await load(query), last: true, cut: false };
+    yield { page: await load(ordered), last: true, cut: false };
     return;
   }
   const want = maxRows + 1;
   const firstLimit = Math.min(pageRows, want);
-  const first = await load({ ...query, limit: firstLimit });
+  const first = await load({ ...ordered, limit: firstLimit });
   const n = rowCount(first);
   if (n >= want || !isFull(first, n, firstLimit)) {
     yield { page: first, last: true, cut: n >= want };
     return;
   }
-  const ordered: SemanticQuery = { ...query, order: totalOrder(query) };
   const start = query.offset ?? 0;
   const ask = (got: number) => {
     const limit = Math.min(pageRows, want - got);
@@ -501,6 +508,12 @@ export function totalOrder(q: SemanticQuery): Array<[string, Direction]> {
     pairs.push([m, "asc"]);
   }
   return pairs;
+}
+
+/** The query with its order made total (totalOrder); a query with nothing to order by (a grand total) as it is. */
+export function withTotalOrder(q: SemanticQuery): SemanticQuery {
+  const order = totalOrder(q);
+  return order.length > 0 ? { ...q, order } : q;
 }
 
 /** One result from the pages: the first page's columns, every page's rows, at most maxRows. */

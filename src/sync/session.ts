@@ -20,6 +20,8 @@
 // conflict. (A part deleted meanwhile stops the commit with DataChangedError: read again, send again.)
 import {
   DataChangedError,
+  type Anchor,
+  type WriteGuard,
   type Area,
   type AreaStyle,
   type AreaStyleRead,
@@ -27,6 +29,8 @@ import {
   type CommitStats,
   type Obstacle,
   type ReadOptions,
+  type Recheck,
+  type RecheckRequest,
   type SheetChange,
   type SheetPort,
   type SheetRef,
@@ -44,11 +48,16 @@ import { MAX_STATE_ATTEMPTS, type ModifiesData } from "./state.ts";
 export const noCommit: CommitStats = { syncs: 0, maxSyncBytes: 0, bytes: 0, cellsWritten: 0 };
 
 export function addCommitStats(a: CommitStats, b: CommitStats): CommitStats {
+  const cellConflicts = [...(a.cellConflicts ?? []), ...(b.cellConflicts ?? [])];
+  const moved = [...(a.moved ?? []), ...(b.moved ?? [])];
   return {
     syncs: a.syncs + b.syncs,
     maxSyncBytes: Math.max(a.maxSyncBytes, b.maxSyncBytes),
     bytes: a.bytes + b.bytes,
     cellsWritten: a.cellsWritten + b.cellsWritten,
+    ...(cellConflicts.length ? { cellConflicts } : {}),
+    ...(moved.length ? { moved } : {}),
+    ...((b.sheets ?? a.sheets) ? { sheets: b.sheets ?? a.sheets } : {}),
   };
 }
 
@@ -147,6 +156,7 @@ export class Session implements SheetPort, ModifiesData {
       for (const c of queued) if (c.kind === "data") this.guarded.delete(c);
     }
     for (const c of queued) if (c.kind === "data") this.stored.set(c.key, JSON.stringify(c.value));
+    if (s.sheets) this.renamed(s.sheets);
     this.stats = addCommitStats(this.stats, s);
     return s;
   }
@@ -228,6 +238,13 @@ export class Session implements SheetPort, ModifiesData {
     for (const [key, value] of now) this.data.set(key, JSON.stringify(value));
   }
 
+  /** The commit found sheets named otherwise than the snapshot says (renamed meanwhile): use their names now. */
+  private renamed(sheets: readonly SheetRef[]): void {
+    const names = new Map(sheets.map((x) => [x.id, x.name]));
+    this.snap = { ...this.snap, sheets: this.snap.sheets.map((x) => ({ ...x, name: names.get(x.id) ?? x.name })) };
+    this.tracks = this.tracks.map((t) => (t.sheet ? { ...t, sheet: { ...t.sheet, name: names.get(t.sheet.id) ?? t.sheet.name } } : t));
+  }
+
   /** This session writes: others of the engine are no longer current; this one stays current if it was. */
   private tick(): void {
     const own = this.current;
@@ -248,7 +265,13 @@ export class Session implements SheetPort, ModifiesData {
   }
   async commit(commands: readonly Command[]): Promise<CommitStats> {
     this.queue.push(...commands);
+    for (const c of commands) if (c.kind === "restore") this.patch(c.cells.area, (r, k) => c.cells.values[r]?.[k] ?? "");
     return noCommit;
+  }
+  /** Where things are now (issue 36): sends what is queued, then one read of the workbook (not cached). */
+  async recheck(req: RecheckRequest = {}): Promise<Recheck> {
+    await this.flush(req.signal);
+    return this.port.recheck(req);
   }
   async identity(): Promise<WorkbookIdentity> {
     return this.snap.identity;
@@ -327,33 +350,46 @@ export class Session implements SheetPort, ModifiesData {
   }
 
   // ---- SheetPort: writes are queued -------------------------------------------------------
+  /**
+   * Queued. `place` (issue 36): `anchor` — where the placement's name is when it is sent, not where this
+   * session read it; `guard` — what the cells must hold (the commit reports otherwise).
+   */
   async write(
     at: Pick<Area, "sheetId" | "row" | "col">,
     grid: ReadonlyArray<ReadonlyArray<SheetValue>>,
     options: WriteOptions = {},
+    place: { anchor?: Anchor | undefined; guard?: WriteGuard | undefined } = {},
   ): Promise<WriteStats> {
     const { signal: _signal, ...rest } = options;
     const rows = grid.length,
       cols = grid[0]?.length ?? 0;
-    this.queue.push({ kind: "write", at, grid, options: rest });
+    this.queue.push({
+      kind: "write",
+      at,
+      grid,
+      options: rest,
+      ...(place.anchor ? { anchor: place.anchor } : {}),
+      ...(place.guard ? { guard: place.guard } : {}),
+    });
     this.patch({ sheetId: at.sheetId, row: at.row, col: at.col, rows, cols }, (r, c) => grid[r]![c]!);
     return { rows, cols, cells: rows * cols, syncs: 0, maxSyncBytes: 0 };
   }
-  async clear(area: Area): Promise<void> {
-    this.queue.push({ kind: "clear", area });
+  async clear(area: Area, anchor?: Anchor): Promise<void> {
+    this.queue.push({ kind: "clear", area, ...(anchor ? { anchor } : {}) });
     this.patch(area, () => "");
   }
-  async style(area: Area, style: AreaStyle): Promise<void> {
-    this.queue.push({ kind: "style", area, style });
+  async style(area: Area, style: AreaStyle, anchor?: Anchor): Promise<void> {
+    this.queue.push({ kind: "style", area, style, ...(anchor ? { anchor } : {}) });
   }
   async freezeRows(sheetId: string, rows: number): Promise<void> {
     this.queue.push({ kind: "freeze", sheetId, rows });
     this.snap.frozenRows.set(sheetId, rows);
   }
-  async track(name: string, area: Area): Promise<void> {
+  /** Queued; nothing is sent when the name already covers the area. `expect`: see the track command (issue 36). */
+  async track(name: string, area: Area, expect?: Area): Promise<void> {
     const now = this.tracks.find((t) => t.name.toLowerCase() === name.toLowerCase());
     if (now?.area && sameArea(now.area, area)) return; // the name already covers it: nothing to send
-    this.queue.push({ kind: "track", name, area });
+    this.queue.push({ kind: "track", name, area, ...(expect ? { expect } : {}) });
     const sheet = this.snap.sheets.find((s) => s.id === area.sheetId) ?? null;
     this.tracks = [...this.tracks.filter((t) => t !== now), { name, sheet, area: { ...area } }];
   }

@@ -12,11 +12,13 @@
 // `pending` is also the write journal: it records the intent before the first cell is written
 // (phase "writing", the rows of the port.write under way in `inFlight`, the cells a shrink will
 // clear in `clears`) and the completion after the last (phase "written"); the record with the
-// platform then moves it to `committed`. One store, one zod schema, under STATE_KEY.
+// platform then moves it to `committed`. One store, one zod schema, under STATE_KEY. A new record is
+// refused when the workbook is at one of the platform's limits (limits.ts).
 import { z } from "zod";
 import type { ResultChecksum } from "../checksum/types.ts";
 import { parseAddress } from "../host/a1.ts";
 import { DataChangedError, type Area, type SheetPort, type SheetRef, type TrackedArea } from "../host/port.ts";
+import { holding, limitReason, PlacementLimitReached } from "./limits.ts";
 
 export const STATE_KEY = "cellbound.sync.placements.v1";
 
@@ -37,10 +39,16 @@ const Relative = z.object({
   rows: z.number().int().min(1),
   cols: z.number().int().min(1),
 });
+/** A shrink's clear: its area and a hash of what Cellbound's cells there held (contentHash), so that it is only ever cleared again while they still hold it (issue 36, item 2). */
+const Clear = Relative.extend({ held: z.string().max(64).optional() });
 export type RelativeArea = z.infer<typeof Relative>;
 
+// Records are loose objects (issue 36, item 13): a field this version does not know — written by a newer
+// Cellbound, e.g. a co-author's — is kept when a record is rewritten, so an older version never drops it
+// (the journal's `partial` was once such a field). The fields known here are validated all the same.
+
 /** The pending write: its fingerprint and shape, and the journal of how far it got. */
-const Pending = z.object({
+const Pending = z.looseObject({
   checksum: Checksum,
   shape: Shape,
   at: z.string(),
@@ -56,7 +64,7 @@ const Pending = z.object({
    */
   carried: z.array(RowSpan).max(MAX_CARRIED).optional(),
   /** Cells the write clears when it shrinks the placement (relative to the anchor). */
-  clears: z.array(Relative).max(8).optional(),
+  clears: z.array(Clear).max(8).optional(),
   /**
    * A large placement's rows so far (more were coming, issue 20 §2): even when every one landed they are
    * not the whole result, so the write is finished by a refresh, never by recording it as it stands.
@@ -65,7 +73,7 @@ const Pending = z.object({
 });
 export type PendingWrite = z.infer<typeof Pending>;
 
-export const LocalPlacement = z.object({
+export const LocalPlacement = z.looseObject({
   /** Local key; also the suffix of the tracking name. */
   key: z.string().regex(/^[0-9A-Za-z]{1,40}$/),
   /** Hidden workbook-scoped name that tracks the placement's area. */
@@ -77,6 +85,13 @@ export const LocalPlacement = z.object({
   /** The deployment's name when placed (cards name it); the id is what refresh uses. */
   deploymentName: z.string().max(200).nullable().optional(),
   placementId: z.string().nullable(),
+  /**
+   * A fork not finished for this placement (issue 36, item 5): the copy has its own workbook id, but
+   * the platform has not recorded this placement under it yet. `placementId` is null meanwhile; the
+   * original workbook's placement id is kept here with that workbook's id, and is never sent from
+   * another workbook (ownPlacementId). The copy's check or refresh connects it anew. Absent: none.
+   */
+  forkedFrom: z.object({ workbookId: z.string(), placementId: z.string() }).nullable().optional(),
   sheetId: z.string(),
   sheetName: z.string(),
   anchorCell: z.string(),
@@ -90,19 +105,21 @@ export const LocalPlacement = z.object({
 });
 export type LocalPlacement = z.infer<typeof LocalPlacement>;
 
-const Stored = z.object({ v: z.literal(1), placements: z.array(LocalPlacement) });
+/** The store: the placements and, kept as they are, any top-level fields of a newer version. */
+const Stored = z.looseObject({ v: z.literal(1), placements: z.array(LocalPlacement) });
+type Stored = z.infer<typeof Stored>;
 
 /** Read local tracking. Invalid stored data is reported, not silently dropped. */
 export async function loadPlacements(port: SheetPort): Promise<LocalPlacement[]> {
-  return parsePlacements(await port.getData(STATE_KEY));
+  return parseStore(await port.getData(STATE_KEY)).placements;
 }
 
-function parsePlacements(raw: unknown): LocalPlacement[] {
-  if (raw === null || raw === undefined) return [];
+function parseStore(raw: unknown): Stored {
+  if (raw === null || raw === undefined) return { v: 1, placements: [] };
   const parsed = Stored.safeParse(typeof raw === "string" ? safeJson(raw) : raw);
   if (!parsed.success)
     throw new Error(`Cellbound's placement data in this workbook is unreadable: ${parsed.error.issues[0]?.message ?? "invalid"}`);
-  return parsed.data.placements;
+  return parsed.data;
 }
 
 function safeJson(s: string): unknown {
@@ -142,7 +159,7 @@ export function placementArea(
 ): { area: Area; sheet: SheetRef } | null {
   const t = tracked.find((x) => x.name.toLowerCase() === p.name.toLowerCase());
   if (t) return t.area && t.sheet ? { area: t.area, sheet: t.sheet } : null;
-  if (p.placementId !== null || p.pending === null) return null;
+  if (p.placementId !== null || p.forkedFrom || p.pending === null) return null;
   const sheet = sheets.find((x) => x.id === p.sheetId);
   if (!sheet) return null;
   const a = parseAddress(p.anchorCell);
@@ -162,18 +179,20 @@ async function modifyPlacements<T>(
   port: SheetPort,
   change: (all: LocalPlacement[]) => { next: LocalPlacement[] | null; out: T },
 ): Promise<T> {
+  // The store as read with its placements changed: top-level fields of a newer version stay.
+  const rewrite = (raw: unknown) => {
+    const stored = parseStore(raw);
+    const { next, out } = change(stored.placements);
+    return { next: next === null ? null : { ...stored, v: 1, placements: next }, out };
+  };
   // A session queues the write: the check and the re-apply happen when it is sent (session.ts).
-  if (modifiesData(port))
-    return port.modifyData(STATE_KEY, (raw) => {
-      const { next, out } = change(parsePlacements(raw));
-      return { next: next === null ? null : { v: 1, placements: next }, out };
-    });
+  if (modifiesData(port)) return port.modifyData(STATE_KEY, rewrite);
   for (let attempt = 1; ; attempt++) {
     const raw = await port.getData(STATE_KEY);
-    const { next, out } = change(parsePlacements(raw));
+    const { next, out } = rewrite(raw);
     if (next === null) return out;
     try {
-      await port.setData(STATE_KEY, { v: 1, placements: next }, { ifUnchanged: { value: raw } });
+      await port.setData(STATE_KEY, next, { ifUnchanged: { value: raw } });
       return out;
     } catch (e) {
       if (!(e instanceof DataChangedError) || attempt >= MAX_STATE_ATTEMPTS) throw e;
@@ -197,9 +216,49 @@ export async function updatePlacement(
   });
 }
 
+/**
+ * The placement id to send to the platform for `p` from the workbook `workbookId`: a placement id is
+ * only ever used with the workbook it was recorded under. null when there is none yet, or when it is
+ * the original's, set aside by a fork that has not finished for it (issue 36, item 5).
+ */
+export function ownPlacementId(p: LocalPlacement, workbookId: string): string | null {
+  const aside = p.forkedFrom;
+  if (aside && aside.placementId === p.placementId && aside.workbookId !== workbookId) return null;
+  return p.placementId;
+}
+
+/**
+ * A fork's first step, before the copy gets its new id (one store write): every placement id is set
+ * aside as the original workbook's (`forkedFrom`), so that no interruption leaves the copy holding
+ * another workbook's placement id. Returns the keys set aside (with those set aside by an earlier fork).
+ */
+export async function setAsideForFork(port: SheetPort, workbookId: string): Promise<string[]> {
+  return modifyPlacements(port, (all) => {
+    const next = all.map((p) =>
+      p.placementId === null
+        ? p
+        : LocalPlacement.parse({ ...p, placementId: null, forkedFrom: { workbookId, placementId: p.placementId } }),
+    );
+    const keys = next.filter((p) => p.placementId === null && p.forkedFrom).map((p) => p.key);
+    return { next: all.some((p) => p.placementId !== null) ? next : null, out: keys };
+  });
+}
+
+/**
+ * Record a new placement — the first thing a placement writes. Refused (PlacementLimitReached, nothing
+ * written) when the records read show the workbook at one of the platform's limits (limits.ts, issue
+ * 36 item 6): decided once, on the records the caller read (a session's snapshot: no round trip); a
+ * co-author's record merged in later does not undo a placement already under way.
+ */
 export async function addPlacement(port: SheetPort, p: LocalPlacement): Promise<void> {
   const record = LocalPlacement.parse(p);
-  await modifyPlacements(port, (all) => ({ next: [...all.filter((x) => x.key !== p.key), record], out: undefined }));
+  let refused: string | null | undefined;
+  await modifyPlacements(port, (all) => {
+    refused ??= all.some((x) => x.key === p.key) ? null : limitReason(holding(all), { ...record, name: record.reportName });
+    if (refused) return { next: null, out: undefined };
+    return { next: [...all.filter((x) => x.key !== p.key), record], out: undefined };
+  });
+  if (refused) throw new PlacementLimitReached(refused);
 }
 
 // ---------------------------------------------------------------- classification

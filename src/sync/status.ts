@@ -18,8 +18,11 @@
 //   up to date  checked clean and the platform says UP_TO_DATE
 import { parseAddress } from "../host/a1.ts";
 import { viewOnlyReason } from "./access.ts";
-import type { HomeEntry, PlacementCheck } from "./check.ts";
-import type { RefreshStats } from "./engine.ts";
+import type { HomeEntry, PlacementCheck, RefreshStats } from "./types.ts";
+
+/** The card's line when the platform refused the workbook's list (over its limits, issue 36 item 6). */
+export const unlistedLine =
+  "Its state on the platform is unknown: the platform lists none of this workbook's placements while it is over the limit.";
 
 /** Not-refreshed reasons of placements the user cannot refresh start with this (Refresh all items). */
 export const noAccessPrefix = "No access: ";
@@ -34,7 +37,8 @@ export interface Rows {
 }
 
 export interface StatusFacts {
-  access: "GRANTED" | "DENIED" | "LOCAL";
+  /** LOCAL: not recorded with the platform yet; UNLISTED: the platform refused the workbook's list (over its limits). */
+  access: "GRANTED" | "DENIED" | "LOCAL" | "UNLISTED";
   missing: boolean;
   /** From check(): clean | edited | interrupted | interrupted-finished | unknown (not checked). */
   edit: "clean" | "edited" | "interrupted" | "interrupted-finished" | "unknown";
@@ -109,7 +113,7 @@ export function placementStatus(f: StatusFacts): PlacementStatus {
     label: STATUS_LABELS[kind],
     canRefresh,
     canDisconnect: kind !== "viewOnly",
-    lines: [...lines, ...extra.filter((x): x is string => !!x)],
+    lines: [...lines, ...extra.filter((x): x is string => !!x), ...(f.access === "UNLISTED" && kind !== "unknown" ? [unlistedLine] : [])],
   });
   if (f.access === "DENIED") return out("noAccess", false, ["Cellbound will not touch these cells."]);
   if (f.viewOnly) return out("viewOnly", false, [f.viewOnly]);
@@ -126,7 +130,11 @@ export function placementStatus(f: StatusFacts): PlacementStatus {
     return out("outOfDate", true, ["The report changed since this was last refreshed.", finished, note, f.problem]);
   if (f.edit === "unknown" || f.syncStatus === "UNKNOWN") {
     return out("unknown", true, [
-      f.access === "LOCAL" ? "Not recorded with the platform yet. Refresh to record it." : "Its status could not be read.",
+      f.access === "LOCAL"
+        ? "Not recorded with the platform yet. Refresh to record it."
+        : f.access === "UNLISTED"
+          ? unlistedLine
+          : "Its status could not be read.",
       finished,
       note,
       f.problem,
@@ -166,7 +174,12 @@ export function factsOf(e: HomeEntry, c: PlacementCheck | undefined, usable?: Re
     edit: c?.edit ?? "unknown",
     editedRows: c?.edit === "edited" ? sheetRows(c.editedRows, range) : [],
     editedRowsExact: c?.editedRowsExact ?? false,
-    syncStatus: c?.syncStatus === "CHANGED" || e.syncStatus === "CHANGED" ? "CHANGED" : e.access === "LOCAL" ? "UNKNOWN" : e.syncStatus,
+    syncStatus:
+      c?.syncStatus === "CHANGED" || e.syncStatus === "CHANGED"
+        ? "CHANGED"
+        : e.access === "LOCAL" || e.access === "UNLISTED"
+          ? "UNKNOWN"
+          : e.syncStatus,
     viewOnly: e.viewOnly ? viewOnlyReason(e.owner) : null,
     noAccess: otherDeployment
       ? `It belongs to ${e.deploymentName ? `deployment ${e.deploymentName}` : "a deployment"} you cannot use with this sign-in.`

@@ -9,7 +9,7 @@
 //              (which keeps strings from becoming formulas), no header style, no freeze.
 // Formats are never part of a fingerprint: a format change is never a hand edit.
 import { z } from "zod";
-import type { Area, SheetPort } from "../host/port.ts";
+import type { Anchor, Area, AreaStyle, SheetPort } from "../host/port.ts";
 import { HEADER_STYLE } from "./formats.ts";
 import type { Layout } from "./layout.ts";
 import { areaAt, growthAreas, type Shape } from "./plan.ts";
@@ -53,15 +53,20 @@ export function titleRows(layout: Pick<Layout, "cells" | "headerRows" | "summary
 
 /** After a placement's cells were written: style its header and freeze it when it starts at row 1. */
 export async function styleHeader(
-  port: SheetPort,
+  port: SheetPort & { style(area: Area, style: AreaStyle, anchor?: Anchor): Promise<void> },
   at: Pick<Area, "sheetId" | "row" | "col">,
   layout: Layout,
   cols = layout.columnFormats.length,
   fromCol = 0,
+  pin?: Anchor,
 ): Promise<void> {
   const t = titleRows(layout);
   if (t.rows === 0 || cols - fromCol <= 0) return;
-  await port.style({ sheetId: at.sheetId, row: at.row + t.from, col: at.col + fromCol, rows: t.rows, cols: cols - fromCol }, HEADER_STYLE);
+  await port.style(
+    { sheetId: at.sheetId, row: at.row + t.from, col: at.col + fromCol, rows: t.rows, cols: cols - fromCol },
+    HEADER_STYLE,
+    pin,
+  );
 }
 
 export async function stylePlaced(port: SheetPort, at: Pick<Area, "sheetId" | "row" | "col">, layout: Layout): Promise<void> {
@@ -84,11 +89,13 @@ export async function stylePlaced(port: SheetPort, at: Pick<Area, "sheetId" | "r
  * (the header part of new columns also gets the header style).
  */
 export async function styleGrowth(
-  port: SheetPort,
+  port: SheetPort & { style(area: Area, style: AreaStyle, anchor?: Anchor): Promise<void> },
   anchor: Pick<Area, "sheetId" | "row" | "col">,
   old: Shape,
   next: Shape,
   layout: Layout,
+  /** Where the placement's tracking name is as read (the styles follow it: issue 36). */
+  pin?: Anchor,
 ): Promise<void> {
   const growth = growthAreas(anchor, old, next);
   if (growth.length === 0) return;
@@ -113,8 +120,8 @@ export async function styleGrowth(
       const c = firstCol + i;
       return (c < old.cols ? now[c] : null) ?? ours[c] ?? null;
     });
-    if (formats.some((f) => f !== null)) await port.style(g, { columnFormats: formats });
+    if (formats.some((f) => f !== null)) await port.style(g, { columnFormats: formats }, pin);
   }
   if (next.cols > old.cols)
-    await styleHeader(port, { sheetId: whole.sheetId, row: whole.row, col: whole.col }, layout, next.cols, old.cols);
+    await styleHeader(port, { sheetId: whole.sheetId, row: whole.row, col: whole.col }, layout, next.cols, old.cols, pin);
 }

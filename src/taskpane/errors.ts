@@ -216,6 +216,34 @@ export function describeError(e: unknown): HumanError {
   if (name === "ViewOnly")
     return { title: "View only", detail: messageOf(e), next: "Ask the report's owner or an admin if it needs refreshing." };
   if (name === "NoAccess") return { title: "No access", detail: messageOf(e), next: "Ask the report's owner or an admin for access." };
+  // issue 36 (6): the platform's limits per workbook (src/sync/limits.ts); the message names the limit.
+  if (name === "PlacementLimitReached")
+    return {
+      title: "Not placed: this workbook is at the platform's limit",
+      detail: messageOf(e),
+      next: "Disconnect placements you no longer need on the Workbook tab, then place it again.",
+    };
+  // issue 36 (4): a report that would pass the sheet's last row or column; the message says by how much.
+  if (name === "DoesNotFit")
+    return {
+      title: "The report does not fit there",
+      detail: messageOf(e),
+      next: "Select a cell higher up or further left, then place it again.",
+    };
+  // A placement cancelled part way (home/live.ts): what stays, and how to finish it or take it away.
+  if (name === "PlaceInterrupted")
+    return {
+      title: "Placing the report was cancelled part way",
+      detail: messageOf(e),
+      next: "On the Workbook tab it shows as “Interrupted — finish refresh”: press its Refresh to finish placing it, or Disconnect it and delete those rows if you do not want it.",
+    };
+  // The pane's words for a placement disconnected while something of it was under way (home/live.ts).
+  if (name === "PlacementGone")
+    return {
+      title: "It is no longer in this workbook",
+      detail: messageOf(e),
+      next: "Nothing more was done with it. Place the report again if you still need it.",
+    };
   if (/Overwrite|NotEmpty|WouldOverwrite/i.test(tag)) {
     return { title: "The target cells are not empty", detail: messageOf(e), next: "Choose another cell, or confirm to overwrite them." };
   }

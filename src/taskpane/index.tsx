@@ -9,9 +9,9 @@ import { App } from "./app/App";
 import { PaneStore, type Prefill } from "./state/store";
 import { defaultStore, SecretStore } from "./state/secrets";
 import { installTheme } from "./theme/theme";
-import { createLiveBackend } from "./live/backend";
-import type { EmbedConfig } from "./live/comments";
-import type { ChatDefaults } from "./live/chat";
+import { createLiveBackend } from "./app/backend";
+import type { EmbedConfig } from "./types";
+import type { ChatDefaults } from "./chat/live";
 
 function readPrefill(): Prefill {
   const raw = (globalThis as { __cellboundPrefill?: unknown }).__cellboundPrefill;

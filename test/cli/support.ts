@@ -2,7 +2,7 @@
 // environment of the persona's credentials, capturing what it prints.
 import { startPlatform, type RunningPlatform } from "../../dev/platform/server.ts";
 import { createPlatformClient, type PlatformClient, type Report, type ReportInput } from "../../src/api/index.ts";
-import { runCli } from "../../src/cli/run.ts";
+import { runCli, type CliIo } from "../../src/cli/run.ts";
 
 export type Persona = "admin" | "analyst" | "viewer" | "outsider";
 
@@ -12,14 +12,22 @@ export interface CliEnv {
   env(persona?: Persona): Record<string, string>;
   client(persona?: Persona): PlatformClient;
   createReport(input: ReportInput, persona?: Persona): Promise<Report>;
-  cli(args: string[], persona?: Persona): Promise<{ code: number; stdout: string; stderr: string; json: () => CliJson }>;
+  /** `o`: more of the run's io (shorter API deadlines and retries, a fetch, more environment). */
+  cli(
+    args: string[],
+    persona?: Persona,
+    o?: { api?: CliIo["api"]; fetch?: typeof fetch; env?: Record<string, string> },
+  ): Promise<{ code: number; stdout: string; stderr: string; json: () => CliJson }>;
   close(): Promise<void>;
 }
 
 export interface CliJson {
+  error?: string;
+  shard?: { index: number; count: number; workbooks: number; of: number };
   files: Array<{
     file: string;
     error?: string;
+    notTried?: string;
     saved?: boolean;
     placements: Array<{
       range: string | null;
@@ -59,14 +67,16 @@ export async function startCliEnv(): Promise<CliEnv> {
       n++;
       return client(persona).createReport(deploymentId, { name: `Report ${n}`, title: `Report ${n}`, ...input });
     },
-    async cli(args, persona = "analyst") {
+    async cli(args, persona = "analyst", o = {}) {
       let stdout = "";
       let stderr = "";
       const code = await runCli(args, {
         stdout: (t) => void (stdout += t),
         stderr: (t) => void (stderr += t),
         progress: false,
-        env: env(persona),
+        env: { ...env(persona), ...o.env },
+        ...(o.api ? { api: o.api } : {}),
+        ...(o.fetch ? { fetch: o.fetch } : {}),
       });
       return { code, stdout, stderr, json: () => JSON.parse(stdout) as CliJson };
     },

@@ -45,6 +45,7 @@ process.stdout.write(
     `  operations: ${line(result.operations)}`,
     `  platform faults: ${line(result.faults.platform)}`,
     `  excel faults: ${line(result.faults.excel)} (co-author edits ${result.faults.coauthorEdits})`,
+    `  the person, while Cellbound waited on the network: ${line(result.faults.person)}`,
     `  invariant violations: ${result.violations.length}${result.violations.length ? ` (${line(result.violationCounts)})` : ""}`,
     ...result.violations.slice(0, 20).map((v) => `    step ${v.step} ${v.op}: ${v.invariant}: ${v.detail}`),
     `  written to ${path.relative(root, out)}`,

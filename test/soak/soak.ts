@@ -16,6 +16,11 @@
 //   store             the stand-in's store stays consistent (Store.verify)
 //   agree             local and platform records agree once faults stop and the user checked and
 //                     refreshed everything (final phase)
+//   clobber           a cell a person typed outside every placement while a place or refresh waited on the
+//                     network still holds it afterwards (unless the person confirmed placing over it)
+// The person also acts while Cellbound waits on the network (issue 36): with a chance per request of a place,
+// refresh or Refresh all, they type into a placement, below one, or where a placement may go, insert rows
+// above the placements, or rename a sheet.
 // Used by test/soak/soak.test.ts (short form in npm test) and test/soak/main.ts (`npm run soak`).
 import { startPlatform, type RunningPlatform } from "../../dev/platform/server.ts";
 import { seededRandom, type FaultKind } from "../../dev/platform/chaos.ts";
@@ -28,7 +33,7 @@ import {
   type Report,
 } from "../../src/api/index.ts";
 import { ExcelPort } from "../../src/host/excel/index.ts";
-import { cellA1, parseAddress } from "../../src/host/a1.ts";
+import { cellA1, MAX_ROWS, parseAddress } from "../../src/host/a1.ts";
 import type { Area } from "../../src/host/port.ts";
 import { check, SyncEngine, type LocalPlacement } from "../../src/sync/index.ts";
 import { readArea } from "../../src/sync/context.ts";
@@ -37,6 +42,8 @@ import { sameGrid } from "../../src/sync/state.ts";
 
 export interface SoakOptions {
   seed: number;
+  /** Chance per request, while a place or refresh waits on the network, that the person acts (default MID_OP_RATE). */
+  midOpRate?: number;
   /** Run for this long (the step under way finishes). */
   durationMs: number;
   /** Stop after this many steps even if time is left. */
@@ -71,7 +78,13 @@ export interface SoakResult {
   outcomes: Record<string, number>;
   /** Per action, the first few distinct error messages (what the user was told). */
   errors: Record<string, string[]>;
-  faults: { platform: Record<FaultKind, number>; excel: Record<ExcelFaultKind, number>; coauthorEdits: number };
+  faults: {
+    platform: Record<FaultKind, number>;
+    excel: Record<ExcelFaultKind, number>;
+    coauthorEdits: number;
+    /** What the person did while a place or refresh waited on the network (issue 36). */
+    person: Record<string, number>;
+  };
   violations: Violation[];
   /** Per invariant, how many violations (a persisting one counts once). */
   violationCounts: Record<string, number>;
@@ -128,6 +141,17 @@ const customersPaged = () =>
   });
 const PAGE_ROWS = 1_000;
 
+/** Chance per request of a place or refresh that the person does something meanwhile (issue 36). */
+export const MID_OP_RATE = 0.06;
+type MidOp = "typeInside" | "typeBelow" | "typeAtSlot" | "insertRowsAbove" | "renameSheet";
+const MID_OPS: [MidOp, number][] = [
+  ["typeInside", 3],
+  ["typeBelow", 3],
+  ["typeAtSlot", 1],
+  ["insertRowsAbove", 2],
+  ["renameSheet", 1],
+];
+
 const SLOT_COLS = [0, 5, 10, 15];
 const SLOT_ROW = 2;
 const USER = "outsider"; // editor in both deployments; cannot read the analyst's private reports (DENIED)
@@ -183,12 +207,89 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     });
     const sheets = [wb.addSheet("Alpha").id, wb.addSheet("Beta").id];
     const shared = wb.addSheet("Shared").id;
+    // ---- the person, while Cellbound waits on the network (issue 36) ----------------------------
+    const midRnd = seededRandom(o.seed ^ 0x36);
+    const midRate = o.midOpRate ?? MID_OP_RATE;
+    /** Set while a place or refresh runs: each request it makes is a moment the person may act in. */
+    let acting = false;
+    /** Where the placements were when the step began (the person aims at what they see). */
+    let seen = new Map<string, Area[]>();
+    /** Cells the person typed outside every placement during this step: they must survive it. */
+    let typedOutside: Array<{ sheetId: string; row: number; col: number; value: string }> = [];
+    /** Cells the person typed during this step (any), for `touched`. */
+    let typedNow: Array<{ sheetId: string; row: number; col: number }> = [];
+    /** Sheets where the person inserted a row at the top during this step (each entry one row). */
+    let shiftedNow: string[] = [];
+    const midOps: Record<string, number> = {};
+    let midN = 0;
+    const actMidOp = () => {
+      const total = MID_OPS.reduce((n, [, w]) => n + w, 0);
+      let r = midRnd() * total;
+      const what = MID_OPS.find(([, w]) => (r -= w) < 0)?.[0] ?? "typeBelow";
+      const list = [...seen.values()].map((l) => l[0]!).filter(Boolean);
+      const pickArea = () => (list.length ? list[Math.floor(midRnd() * list.length)]! : null);
+      const type = (sheetId: string, row: number, col: number, outside: boolean) => {
+        if (row >= MAX_ROWS || col >= 16_384 || !wb.sheetById(sheetId)) return false;
+        const value = `mid ${++midN}`;
+        wb.typeInto(sheetId, cellA1(row, col), value);
+        typedNow.push({ sheetId, row, col });
+        if (outside && !list.some((a) => inside(a, sheetId, row, col))) typedOutside.push({ sheetId, row, col, value });
+        return true;
+      };
+      let done = false;
+      switch (what) {
+        case "typeInside": {
+          const a = pickArea();
+          if (a) done = type(a.sheetId, a.row + Math.floor(midRnd() * a.rows), a.col + Math.floor(midRnd() * a.cols), false);
+          break;
+        }
+        case "typeBelow": {
+          const a = pickArea();
+          if (a) done = type(a.sheetId, a.row + a.rows + Math.floor(midRnd() * 3), a.col + Math.floor(midRnd() * a.cols), true);
+          break;
+        }
+        case "typeAtSlot": {
+          const sheetId = sheets[Math.floor(midRnd() * sheets.length)]!;
+          done = type(
+            sheetId,
+            SLOT_ROW + (insertedAbove.get(sheetId) ?? 0) + Math.floor(midRnd() * 3),
+            SLOT_COLS[Math.floor(midRnd() * SLOT_COLS.length)]!,
+            true,
+          );
+          break;
+        }
+        case "insertRowsAbove": {
+          const sheetId = sheets[Math.floor(midRnd() * sheets.length)]!;
+          wb.insertRows(sheetId, 0, 1);
+          insertedAbove.set(sheetId, (insertedAbove.get(sheetId) ?? 0) + 1);
+          shiftedNow.push(sheetId);
+          for (const t of [...typedOutside, ...typedNow]) if (t.sheetId === sheetId) t.row += 1;
+          for (const l of seen.values()) for (const a of l) if (a.sheetId === sheetId) a.row += 1;
+          done = true;
+          break;
+        }
+        case "renameSheet": {
+          const sheetId = sheets[Math.floor(midRnd() * sheets.length)]!;
+          wb.renameSheet(sheetId, `${wb.sheetById(sheetId)!.name.replace(/ \d+$/, "")} ${step}${++midN}`);
+          done = true;
+          break;
+        }
+      }
+      if (done) midOps[what] = (midOps[what] ?? 0) + 1;
+    };
+    /** fetch as the clients use it, with the person acting now and then while a place or refresh waits for it. */
+    const personFetch: typeof fetch = (input, init) => {
+      if (acting && midRnd() < midRate) actMidOp();
+      return fetch(input, init);
+    };
+
     const client = (persona: "outsider" | "analyst"): PlatformClient =>
       createPlatformClient({
         baseUrl: platform.info.baseUrl,
         credential: platform.info.apiKeys[persona],
         retry: { baseDelayMs: 5, maxDelayMs: 40, maxElapsedMs: SOAK_MANAGEMENT_BUDGET_MS },
         deadlines: SOAK_DEADLINES,
+        fetch: personFetch,
       });
     const me = client(USER);
     const engines = new Map<number, SyncEngine>();
@@ -198,6 +299,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         token: createDeploymentTokenManager({ client: me, deploymentId: d, mintDeadlineMs: SOAK_DEADLINES.tokenMintMs }),
         retry: { baseDelayMs: 5, maxDelayMs: 40, maxElapsedMs: SOAK_DATA_BUDGET_MS },
         deadlines: SOAK_DEADLINES,
+        fetch: personFetch,
       });
       engines.set(
         d,
@@ -328,7 +430,12 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
               await port.write({ ...target, row: target.row + 1 }, [[`unrecorded ${step}`]]);
             // The user confirms overwriting what is there half of the time (left by an earlier placement).
             if (out.kind !== "wouldOverwrite" || rnd() < 0.5) return out.kind;
-            const again = await engine.place(fresh, { at: target, confirmed: true, signal });
+            const again = await engine.place(fresh, { at: out.at, confirmed: true, signal });
+            // The person chose to place over what is there: those cells are the report's now.
+            if (again.kind === "placed") {
+              const p = parseAddress(again.range);
+              confirmedAt.push({ sheetId: out.at.sheetId, row: p.row, col: p.col, rows: p.rows, cols: p.cols });
+            }
             return `wouldOverwrite→confirmed:${again.kind}`;
           });
           return;
@@ -437,6 +544,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       }
     };
     const insertedAbove = new Map<string, number>();
+    /** Where a placement the person confirmed placing over landed during this step. */
+    let confirmedAt: Area[] = [];
     /** The report of that name as the platform has it now (another writer may have deleted and re-created it). */
     const current = (r: Report): { id: number; deploymentId: number } | undefined =>
       platform.state.reports().find((x) => x.deploymentId === r.deploymentId && x.name === r.name);
@@ -550,12 +659,36 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       const cellbound = CELLBOUND_OPS.has(op);
       const before = cellbound ? allCells(wb, sheets) : new Map<string, CellValue>();
       const areasBefore = await areas();
-      const seen = faults.edits().length;
-      await doOp(op);
-      const coauthor = faults.edits().slice(seen);
+      const seenEdits = faults.edits().length;
+      seen = new Map([...areasBefore].map(([k, l]) => [k, l.map((a) => ({ ...a }))]));
+      typedOutside = [];
+      typedNow = [];
+      shiftedNow = [];
+      confirmedAt = [];
+      acting = op === "place" || op === "refresh" || op === "refreshAllStop";
+      try {
+        await doOp(op);
+      } finally {
+        acting = false;
+      }
+      const coauthor = [...faults.edits().slice(seenEdits), ...typedNow.map((t) => ({ ...t, value: "", inside: true }))];
+      // Rows the person inserted meanwhile moved every cell below them: compare with the cells where they are now.
+      const beforeNow = shiftedNow.length ? shiftKeys(before, shiftedNow) : before;
       coauthorSeen += coauthor.length;
       await new Promise((res) => setTimeout(res, 0)); // let workbook events arrive
-      await checkInvariants(before, areasBefore, coauthor, cellbound);
+      const areasNow = new Map(
+        [...areasBefore].map(([k, l]) => [k, l.map((a) => ({ ...a, row: a.row + shiftedNow.filter((id) => id === a.sheetId).length }))]),
+      );
+      await checkInvariants(beforeNow, areasNow, coauthor, cellbound);
+      // clobber: what the person typed outside every placement while Cellbound waited is still there.
+      for (const t of typedOutside) {
+        const now = wb.sheetById(t.sheetId) ? wb.readCell(wb.sheetById(t.sheetId)!, t.row, t.col) : t.value;
+        if (now === t.value || confirmedAt.some((a) => inside(a, t.sheetId, t.row, t.col))) continue;
+        violate(
+          "clobber",
+          `${wb.sheetById(t.sheetId)?.name}!${cellA1(t.row, t.col)}, typed as ${JSON.stringify(t.value)} while Cellbound waited on the network, now holds ${JSON.stringify(now)}`,
+        );
+      }
       if (step % 25 === 0)
         log(
           `step ${step}: ${violations.length} violation(s); ${(await locals()).length} placements; ${((performance.now() - t0) / 1000).toFixed(0)} s`,
@@ -619,7 +752,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       operations,
       outcomes,
       errors,
-      faults: { platform: platform.chaos.counts(), excel: faults.counts(), coauthorEdits: coauthorSeen },
+      faults: { platform: platform.chaos.counts(), excel: faults.counts(), coauthorEdits: coauthorSeen, person: midOps },
       violations,
       violationCounts,
       config: {
@@ -659,6 +792,17 @@ function changedKeys(a: Map<string, CellValue>, b: Map<string, CellValue>): stri
   const out: string[] = [];
   for (const [k, v] of a) if (b.get(k) !== v) out.push(k);
   for (const k of b.keys()) if (!a.has(k)) out.push(k);
+  return out;
+}
+/** The cells' keys after one row was inserted at the top of each sheet listed (a sheet listed twice: two rows). */
+function shiftKeys(cells: Map<string, CellValue>, sheetIds: readonly string[]): Map<string, CellValue> {
+  const by = new Map<string, number>();
+  for (const id of sheetIds) by.set(id, (by.get(id) ?? 0) + 1);
+  const out = new Map<string, CellValue>();
+  for (const [k, v] of cells) {
+    const [sheetId, r, c] = k.split("|") as [string, string, string];
+    out.set(`${sheetId}|${Number(r) + (by.get(sheetId) ?? 0)}|${c}`, v);
+  }
   return out;
 }
 function sameCells(a: Map<string, CellValue>, b: Map<string, CellValue>): boolean {

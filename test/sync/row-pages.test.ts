@@ -52,7 +52,7 @@ describe("fetchMainRows", () => {
   it("a small result: one request of PAGE_ROWS rows, not decoded to count it", async () => {
     const s = server(1234);
     const r = await fetchMainRows(s.load, q, MAX_PLACED_ROWS);
-    expect(s.asked).toEqual([{ ...q, limit: PAGE_ROWS }]);
+    expect(s.asked).toEqual([{ ...q, order: [["orders.id", "asc"]], limit: PAGE_ROWS }]); // under the total order (issue 36, item 14)
     expect(r.cut).toBe(false);
     expect(s.decoded()).toBe(0);
     expect(ids(r.pages)).toHaveLength(1234);
@@ -87,10 +87,10 @@ describe("fetchMainRows", () => {
     expect(ids(exact.pages)).toHaveLength(60_000);
   });
 
-  it("a report with a limit gets exactly its request", async () => {
+  it("a report with a limit gets exactly its request, under the total order", async () => {
     const s = server(70_000);
     const r = await fetchMainRows(s.load, { ...q, limit: 500, offset: 10 }, MAX_PLACED_ROWS);
-    expect(s.asked).toEqual([{ ...q, limit: 500, offset: 10 }]);
+    expect(s.asked).toEqual([{ ...q, order: [["orders.id", "asc"]], limit: 500, offset: 10 }]);
     expect(r.cut).toBe(false);
   });
 

@@ -3,9 +3,29 @@
 // refresh, refresh all, check (moves, renames, deletes, copies), home (DENIED, 422), upsert 409s,
 // disconnect. Each starts its own platform stand-in.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PlacementLimitError, isPlaceholderPublicId, type DataClient, type PlatformClient, type Report } from "../../src/api/index.ts";
-import { check, fork, home, HomeLimitError, upsertReport, assignNewPublicId, UpsertStopped } from "../../src/sync/index.ts";
-import { loadPlacements } from "../../src/sync/state.ts";
+import {
+  createPlatformClient,
+  isPlaceholderPublicId,
+  type DataClient,
+  type FetchLike,
+  type PlatformClient,
+  type Report,
+} from "../../src/api/index.ts";
+import {
+  check,
+  factsOf,
+  fork,
+  home,
+  keepIdentity,
+  placementStatus,
+  upsertReport,
+  assignNewPublicId,
+  UpsertStopped,
+} from "../../src/sync/index.ts";
+import { unlistedLine } from "../../src/sync/status.ts";
+import type { SheetPort } from "../../src/host/port.ts";
+import { loadPlacements, STATE_KEY } from "../../src/sync/state.ts";
+import { PlacementLimitReached } from "../../src/sync/limits.ts";
 import {
   at,
   byCustomer,
@@ -350,6 +370,194 @@ export function syncScenarios(label: string, kind: WorkbookKind): void {
       expect((await check(engine)).placements[0]).toMatchObject({ placementId: originals[0]!.placementId, edit: "clean" });
     });
 
+    /**
+     * A copy's engine whose connect-workbook of `failing` reports answers 503 while `down` is true
+     * (the platform unreachable for those calls; the client retries, then gives up).
+     */
+    const copyWithFailingConnect = (copy: TestWorkbook, failing: Set<number>) => {
+      const gate = { down: true };
+      const fetch: FetchLike = (url, init) => {
+        const m = /\/reports\/(\d+)\/connect-workbook$/.exec(new URL(url).pathname);
+        if (gate.down && init.method === "POST" && m && failing.has(Number(m[1])))
+          return Promise.resolve(new Response(JSON.stringify({ error: "Service unavailable" }), { status: 503 }));
+        return globalThis.fetch(url, init);
+      };
+      const platform = createPlatformClient({
+        baseUrl: env.platform.info.baseUrl,
+        credential: env.platform.info.apiKeys.analyst,
+        retry: { baseDelayMs: 1, maxDelayMs: 2 },
+        fetch,
+      });
+      return { engine: env.engine(copy, "analyst", { platform }), gate };
+    };
+
+    /** The original workbook with two placements on Sheet1, its id and its platform entries; a copy of it. */
+    const originalAndCopy = async () => {
+      const wb = newBook();
+      const engine = env.engine(wb);
+      const a = await placed(engine, await env.createReport(byStatus(2)), at(wb, 0, 0));
+      const b = await placed(engine, await env.createReport(byStatus(3)), at(wb, 0, 4));
+      const originalId = (await wb.port.identity()).workbookId;
+      const before = await externalPlacements(env.client(), originalId);
+      const copy = wb.user.saveAsCopy(`https://files.example/copy-${++n}.xlsx`);
+      return { wb, engine, a, b, originalId, before, copy };
+    };
+
+    it("issue 36 item 5: a fork that fails for one placement leaves the original's record alone; the copy's next check finishes it", async () => {
+      const { engine, a, b, originalId, before, copy } = await originalAndCopy();
+      const { engine: copyEngine, gate } = copyWithFailingConnect(copy, new Set([b.reportId]));
+      const f = await fork(copyEngine);
+      expect(Object.keys(f.reconnected)).toEqual([a.key]);
+      expect(Object.keys(f.failed)).toEqual([b.key]);
+      expect(f.failed[b.key]).toMatch(/next check/);
+      // No record of the copy holds the original's placement id.
+      const originalIds = new Set(before.map((p) => p.placementId));
+      for (const p of await loadPlacements(copy.port)) expect(originalIds.has(p.placementId ?? "")).toBe(false);
+
+      copy.user.renameSheet(copy.user.firstSheetId(), "CopySheet");
+      const stillDown = await check(copyEngine);
+      expect(stillDown.placements.find((x) => x.key === b.key)?.problem).toMatch(/not connected to this copy yet/);
+      expect(await externalPlacements(env.client(), originalId)).toEqual(before); // nothing sent with the original's ids
+
+      gate.down = false;
+      const c = await check(copyEngine);
+      expect(c.placements.map((x) => x.problem)).toEqual([undefined, undefined]);
+      expect(await externalPlacements(env.client(), originalId)).toEqual(before);
+      const copies = await externalPlacements(env.client(), f.workbookId);
+      expect(copies.map((x) => [x.reportId, x.sheetName]).sort()).toEqual(
+        [
+          [a.reportId, "CopySheet"],
+          [b.reportId, "CopySheet"],
+        ].sort(),
+      );
+      const local = (await loadPlacements(copy.port)).find((x) => x.key === b.key)!;
+      expect(copies.map((x) => x.placementId)).toContain(local.placementId);
+
+      expect(await copyEngine.refresh(b.key, "ask")).toMatchObject({ kind: "refreshed" });
+      expect(await externalPlacements(env.client(), originalId)).toEqual(before);
+      expect((await check(engine)).placements.map((x) => x.edit)).toEqual(["clean", "clean"]);
+    });
+
+    it("issue 36 item 5: a copy's refresh finishes a fork that failed for its placement; the original stays as it was", async () => {
+      const { a, b, originalId, before, copy } = await originalAndCopy();
+      const { engine: copyEngine, gate } = copyWithFailingConnect(copy, new Set([a.reportId, b.reportId]));
+      const f = await fork(copyEngine);
+      expect(Object.keys(f.failed).sort()).toEqual([a.key, b.key].sort());
+      copy.user.renameSheet(copy.user.firstSheetId(), "CopySheet");
+      gate.down = false;
+      expect(await copyEngine.refresh(b.key, "overwrite")).toMatchObject({ kind: "refreshed" });
+      expect(await externalPlacements(env.client(), originalId)).toEqual(before);
+      const copies = await externalPlacements(env.client(), f.workbookId);
+      expect(copies).toHaveLength(1);
+      expect(copies[0]).toMatchObject({ reportId: b.reportId, sheetName: "CopySheet", access: "GRANTED" });
+      expect((await loadPlacements(copy.port)).find((x) => x.key === b.key)?.placementId).toBe(copies[0]!.placementId);
+      // And the refresh after it addresses the copy's own placement.
+      expect(await copyEngine.refresh(b.key, "ask")).toMatchObject({ kind: "refreshed" });
+      expect(await externalPlacements(env.client(), originalId)).toEqual(before);
+    });
+
+    it("issue 36 item 5: a fork stopped before the copy got its id sends nothing with the original's ids; forked again, or kept as the same file, it ends whole", async () => {
+      const { wb, a, b, originalId, before, copy } = await originalAndCopy();
+      const stopping = (port: SheetPort): SheetPort => {
+        const p = Object.create(port) as SheetPort;
+        p.forkIdentity = () => Promise.reject(new Error("pane closed"));
+        return p;
+      };
+      const stopped = env.engine({ port: stopping(copy.port), user: copy.user });
+      await expect(fork(stopped)).rejects.toThrow("pane closed");
+      expect((await loadPlacements(copy.port)).map((p) => p.placementId)).toEqual([null, null]);
+      copy.user.renameSheet(copy.user.firstSheetId(), "CopySheet");
+      const copyEngine = env.engine(copy);
+      expect(await check(copyEngine)).toMatchObject({ copied: true, offers: ["fork"] });
+      expect(await externalPlacements(env.client(), originalId)).toEqual(before);
+      const f = await fork(copyEngine);
+      expect(Object.keys(f.reconnected).sort()).toEqual([a.key, b.key].sort());
+      expect(await externalPlacements(env.client(), originalId)).toEqual(before);
+      expect((await externalPlacements(env.client(), f.workbookId)).map((x) => x.sheetName)).toEqual(["CopySheet", "CopySheet"]);
+
+      // The same stop, then the person says it is the same file (renamed or moved): its ids are its own again.
+      const moved = wb.user.saveAsCopy(`https://files.example/moved-${++n}.xlsx`);
+      await expect(fork(env.engine({ port: stopping(moved.port), user: moved.user }))).rejects.toThrow("pane closed");
+      const movedEngine = env.engine(moved);
+      await keepIdentity(movedEngine);
+      const c = await check(movedEngine);
+      expect(c.placements.map((x) => [x.placementId, x.problem])).toEqual(before.map((x) => [x.placementId, undefined]));
+      expect(await externalPlacements(env.client(), originalId)).toEqual(before);
+    });
+
+    /** The workbook's records: `real` (placed) and `count` more, of `reportOf(i)` (the real one's report by default), untracked. */
+    const withRecords = async (wb: TestWorkbook, count: number, reportOf?: (i: number) => number) => {
+      const real = await loadPlacements(wb.port);
+      const more = Array.from({ length: count }, (_, i) => ({
+        ...real[0]!,
+        key: `More${i}`,
+        name: `CB_More${i}`,
+        placementId: null,
+        committed: null,
+        pending: null,
+        reportId: reportOf ? reportOf(i) : real[0]!.reportId,
+      }));
+      await wb.port.setData(STATE_KEY, { v: 1, placements: [...real, ...more] });
+    };
+    /** A data client that counts the queries sent. */
+    const countingData = () => {
+      const base = env.dataClient();
+      const data: Pick<DataClient, "fetchLoad" | "fetchSql"> & { queries: number } = {
+        queries: 0,
+        fetchLoad: (q, signal) => (data.queries++, base.fetchLoad(q, signal)),
+        fetchSql: (q, o, signal) => (data.queries++, base.fetchSql(q, o, signal)),
+      };
+      return data;
+    };
+
+    it("issue 36 item 6: a placement past the platform's 2,000 placements per workbook is refused before anything is written", async () => {
+      const wb = newBook();
+      const engine = env.engine(wb);
+      const s = wb.user.firstSheetId();
+      await placed(engine, await env.createReport(byStatus(2)), at(wb, 0, 0));
+      await withRecords(wb, 1998);
+      const id = (await wb.port.identity()).workbookId;
+      // The 2,000th is placed.
+      await placed(engine, await env.createReport(byStatus(2)), at(wb, 0, 4));
+      expect(await loadPlacements(wb.port)).toHaveLength(2000);
+      // The 2,001st is not: nothing written, nothing recorded, here or on the platform.
+      const third = await env.createReport(byStatus(2));
+      const err = await engine.place(third, { at: at(wb, 0, 8) }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PlacementLimitReached);
+      expect((err as Error).message).toBe(
+        `“${third.name}” was not placed: this workbook already holds 2,000 placements, the most the platform records for one workbook. Disconnect some before placing another.`,
+      );
+      expect(wb.user.cell(s, 0, 8)).toBe("");
+      expect(await loadPlacements(wb.port)).toHaveLength(2000);
+      expect((await wb.port.tracked()).map((t) => t.name)).toHaveLength(2);
+      expect(await externalPlacements(env.client(), id)).toHaveLength(2);
+
+      // After the home read what the workbook holds, the refusal comes before the report's data is fetched.
+      const data = countingData();
+      const pane = env.engine(wb, "analyst", { data });
+      await home(pane);
+      await expect(pane.place(third, { at: at(wb, 0, 8) })).rejects.toBeInstanceOf(PlacementLimitReached);
+      expect(data.queries).toBe(0);
+      expect(wb.user.cell(s, 0, 8)).toBe("");
+    });
+
+    it("issue 36 item 6: a new report past the platform's 500 placed reports per workbook is refused; another placement of a placed report is not", async () => {
+      const wb = newBook();
+      const engine = env.engine(wb);
+      const s = wb.user.firstSheetId();
+      const report = await env.createReport(byStatus(2));
+      await placed(engine, report, at(wb, 0, 0));
+      await withRecords(wb, 499, (i) => 900_000 + i);
+      const other = await env.createReport(byStatus(2));
+      const err = await engine.place(other, { at: at(wb, 0, 4) }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PlacementLimitReached);
+      expect((err as Error).message).toMatch(/already holds placements of 500 reports, the most the platform records for one workbook/);
+      expect(wb.user.cell(s, 0, 4)).toBe("");
+      expect(await loadPlacements(wb.port)).toHaveLength(500);
+      await placed(engine, report, at(wb, 0, 4));
+      expect(await loadPlacements(wb.port)).toHaveLength(501);
+    });
+
     it("another user's placement in the same file is DENIED for us: listed read-only, never refreshed, cleared or moved", async () => {
       const wb = newBook();
       const s = wb.user.firstSheetId();
@@ -528,13 +736,49 @@ export function platformScenarios(kind: WorkbookKind): void {
       const wb = kind("https://files.example/big.xlsx");
       await adoptId(wb, env.platform.info.externalWorkbooks.oversized);
       const engine = env.engine(wb);
-      const err = await home(engine).catch((e) => e);
-      expect(err).toBeInstanceOf(HomeLimitError);
-      expect(String(err.message)).toMatch(/500 placed reports or over 2,000 placements/);
-      expect(err.detail).toBeTruthy();
+      const h = await home(engine);
+      expect(h.entries).toEqual([]);
+      expect(h.platformProblem).toMatch(/records at most 2,000 placements and 500 placed reports for one workbook/);
       const c = await check(engine);
-      expect(c.platformProblem).toMatch(/2,000/);
-      void PlacementLimitError;
+      expect(c.platformProblem).toMatch(/500 placed reports or over 2,000 placements/);
+    });
+
+    it("issue 36 item 6: a workbook over the platform's limits keeps its home: its own placements, their state from the workbook, and what to do; placing is refused", async () => {
+      const wb = kind("https://files.example/big-home.xlsx");
+      await adoptId(wb, env.platform.info.externalWorkbooks.oversized);
+      const engine = env.engine(wb);
+      const s = wb.user.firstSheetId();
+      const a = await placed(engine, await env.createReport(byStatus(2)), { sheetId: s, row: 0, col: 0 });
+      const b = await placed(engine, await env.createReport(byStatus(3)), { sheetId: s, row: 0, col: 4 });
+      wb.user.edit(s, 1, 4, "typed");
+      const checked = await check(engine);
+      const h = await home(engine);
+      expect(h.platformProblem).toBe(
+        "The platform lists none of this workbook's placements: it records at most 2,000 placements and 500 placed reports for one workbook, and it holds more for this one. This workbook's own record has 2 placements of 2 reports: the cards below; what the platform holds of them is unknown. Disconnect placements you no longer need, then check the workbook again.",
+      );
+      expect(h.entries.map((e) => [e.key, e.access, e.range, e.syncStatus])).toEqual([
+        [a.key, "UNLISTED", a.range, "UNKNOWN"],
+        [b.key, "UNLISTED", b.range, "UNKNOWN"],
+      ]);
+      const status = (key: string) =>
+        placementStatus(
+          factsOf(
+            h.entries.find((e) => e.key === key)!,
+            checked.placements.find((c) => c.key === key),
+          ),
+        );
+      expect(status(a.key)).toMatchObject({ kind: "unknown", canRefresh: true, canDisconnect: true });
+      expect(status(a.key).lines).toEqual([unlistedLine]);
+      expect(status(b.key)).toMatchObject({ kind: "editedByHand" });
+      expect(status(b.key).lines).toEqual(["Row 2 edited by hand", unlistedLine]);
+
+      const err = await engine.place(await env.createReport(byStatus(2)), { at: { sheetId: s, row: 0, col: 8 } }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PlacementLimitReached);
+      expect((err as Error).message).toMatch(
+        /holds more than the platform records for one workbook .*Disconnect some before placing another\.$/,
+      );
+      expect(wb.user.cell(s, 0, 8)).toBe("");
+      expect(await loadPlacements(wb.port)).toHaveLength(2);
     });
 
     it("409 without code: a new publicId is chosen, said, and the upsert carries on", async () => {

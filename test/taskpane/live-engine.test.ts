@@ -1,11 +1,14 @@
-// The live workbook operations (src/taskpane/live/engine.ts) over the engine, the memory port and the
+// The live workbook operations (src/taskpane/home/live.ts) over the engine, the memory port and the
 // platform stand-in: several deployments in one workbook (named, refreshed with their own data token,
 // No access with a reason otherwise), what a refresh changed, and Place at the cell chosen when pressed.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDataClient, createDeploymentTokenManager } from "../../src/api/index.ts";
-import { openWorkbookOps } from "../../src/taskpane/live/engine.ts";
-import { statusOfView } from "../../src/taskpane/live/status.ts";
-import { byStatus, memoryWorkbook, startEnv, type Env } from "../sync/support.ts";
+import { openWorkbookOps } from "../../src/taskpane/home/live.ts";
+import { statusOfView } from "../../src/taskpane/home/live-status.ts";
+import { describeError } from "../../src/taskpane/errors.ts";
+import { unlistedLine } from "../../src/sync/status.ts";
+import { PlaceInterrupted, PlacementGone } from "../../src/taskpane/home/live.ts";
+import { byStatus, devExcelWorkbook, memoryWorkbook, startEnv, type Env } from "../sync/support.ts";
 
 describe("live workbook operations", () => {
   let env: Env;
@@ -53,6 +56,34 @@ describe("live workbook operations", () => {
     const all = await blind.refreshAll({ signal: new AbortController().signal, onProgress: () => {} });
     expect(all.done).toBe(0);
     expect(statusOfView(seen, all.rows[card.id])).toMatchObject({ kind: "noAccess" });
+  });
+
+  it("issue 36 item 6: a workbook over the platform's limits: the home lists its own cards with their state from the workbook, and Place is refused in words", async () => {
+    const wb = memoryWorkbook("https://files.example/live-over.xlsx");
+    (wb.port as unknown as { wb: { workbookId: string | null } }).wb.workbookId = env.platform.info.externalWorkbooks.oversized;
+    const ops = await openWorkbookOps({ client: env.client(), data: env.dataClient(), deploymentId: env.deploymentId, port: wb.port });
+    const sheetId = wb.user.firstSheetId();
+    await wb.port.select({ sheetId, row: 0, col: 0, rows: 1, cols: 1 });
+    const placed = await ops.place((await env.createReport(byStatus(2))).id, { confirmed: false });
+    if (placed.kind !== "placed") throw new Error(JSON.stringify(placed));
+    wb.user.edit(sheetId, 1, 0, "typed");
+
+    const home = await ops.home();
+    expect(home.platformProblem).toMatch(
+      /^The platform lists none of this workbook's placements: .* Disconnect placements you no longer need/,
+    );
+    expect(home.placements.map((p) => [p.id, p.range])).toEqual([[placed.placementId, placed.range]]);
+    const st = statusOfView(home.placements[0]!, undefined);
+    expect(st).toMatchObject({ kind: "editedByHand", canRefresh: true, canDisconnect: true });
+    expect(st.lines).toEqual(["Row 2 edited by hand", unlistedLine]);
+
+    await wb.port.select({ sheetId, row: 0, col: 6, rows: 1, cols: 1 });
+    const err = await ops.place((await env.createReport(byStatus(2))).id, { confirmed: false }).catch((e: unknown) => e);
+    expect(describeError(err)).toMatchObject({
+      title: "Not placed: this workbook is at the platform's limit",
+      detail: expect.stringMatching(/holds more than the platform records for one workbook/),
+    });
+    expect(wb.user.cell(sheetId, 0, 6)).toBe("");
   });
 
   it("a viewer's card is View only, naming the owner: no Refresh, no Disconnect, and Refresh all skips it without counting it", async () => {
@@ -124,4 +155,58 @@ describe("live workbook operations", () => {
     expect(done).toMatchObject({ kind: "placed", range: expect.stringMatching(/^B2:/) });
     expect(wb.user.cell(s, 1, 1)).toBe("Status");
   });
+
+  for (const [kind, workbook] of [
+    ["memory port", memoryWorkbook],
+    ["Office.js adapter on dev/excel", devExcelWorkbook],
+  ] as const) {
+    it(`issue 36 item 19: a refresh whose placement is disconnected while its query runs says so in words, never its key (${kind})`, async () => {
+      const wb = workbook(`https://files.example/live-gone-${kind.length}.xlsx`);
+      const ops = await openWorkbookOps({ client: env.client(), data: env.dataClient(), deploymentId: env.deploymentId, port: wb.port });
+      const report = await env.createReport({ ...byStatus(2), name: `Orders by status, ${kind}` });
+      await wb.port.select({ sheetId: wb.user.firstSheetId(), row: 0, col: 0, rows: 1, cols: 1 });
+      const placed = await ops.place(report.id, { confirmed: false });
+      if (placed.kind !== "placed") throw new Error(JSON.stringify(placed));
+      env.platform.setSlowQueryMs(1_500);
+      try {
+        const refresh = ops.refresh(placed.placementId, "ask").catch((e: unknown) => e);
+        await new Promise((r) => setTimeout(r, 300)); // the refresh waits for its query
+        await ops.disconnect(placed.placementId);
+        const e = await refresh;
+        expect((e as Error).message).toBe(`“Orders by status, ${kind}” is no longer in this workbook (it was disconnected).`);
+        expect(e).toBeInstanceOf(PlacementGone);
+        expect((e as Error).message).not.toContain(placed.placementId);
+      } finally {
+        env.platform.setSlowQueryMs(0);
+      }
+    });
+
+    it(`issue 36 item 20: a large placement cancelled part way says which rows stay and where, for the pane to say how to finish it (${kind})`, async () => {
+      const wb = workbook(`https://files.example/live-cut-${kind.length}.xlsx`);
+      const ops = await openWorkbookOps({ client: env.client(), data: env.dataClient(), deploymentId: env.deploymentId, port: wb.port });
+      const report = await env.createReport({
+        name: `All orders, ${kind}`,
+        sqlQuery: "SELECT id, status, amount FROM orders WHERE id <= 100000 ORDER BY id",
+      });
+      await wb.port.select({ sheetId: wb.user.firstSheetId(), row: 0, col: 0, rows: 1, cols: 1 });
+      const stop = new AbortController();
+      const e = await ops
+        .place(report.id, { confirmed: false, signal: stop.signal, onProgress: () => stop.abort() }) // leaves the tab at the first rows
+        .catch((x: unknown) => x);
+      expect((e as Error).name).toBe("PlaceInterrupted");
+      expect(e).toBeInstanceOf(PlaceInterrupted);
+      const cut = e as PlaceInterrupted;
+      expect(cut.rows).toBeGreaterThan(0);
+      expect(cut.rows).toBeLessThan(100_000); // the first rows only: a large SQL answer streams
+      expect(cut.where).toBe(`Sheet1!A1:C${cut.rows + 1}`);
+      expect(cut.message).toBe(
+        `${cut.rows.toLocaleString("en-US")} rows of “All orders, ${kind}” were written to ${cut.where} before it stopped: they stay there, as a placement not finished.`,
+      );
+      // It is what the home shows as Interrupted, and a refresh finishes it.
+      const card = (await ops.home()).placements.find((p) => p.reportName === `All orders, ${kind}`)!;
+      expect(statusOfView(card, undefined).kind).toBe("interrupted");
+      expect(await ops.refresh(card.id, "ask")).toMatchObject({ kind: "refreshed" });
+      expect(wb.user.cell(wb.user.firstSheetId(), 100_000, 0)).toBe(100_000);
+    });
+  }
 });

@@ -7,7 +7,7 @@ import { PaneStore } from "../../src/taskpane/state/store";
 import { memoryStore, SecretStore } from "../../src/taskpane/state/secrets";
 import { installTheme, officeThemeName } from "../../src/taskpane/theme/theme";
 import { placement, scriptedBackend } from "./scripted";
-import type { RefreshAllProgress } from "../../src/taskpane/model";
+import type { RefreshAllProgress } from "../../src/taskpane/home/types";
 
 async function until(check: () => boolean, ms = 3000): Promise<void> {
   const end = Date.now() + ms;
@@ -436,6 +436,25 @@ describe("task pane views", () => {
     await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
     await until(() => root.textContent!.includes("This workbook holds too many placements"));
     expect(root.textContent).toContain("500 placed reports or 2,000 placements");
+  });
+
+  it("issue 36 item 6: a workbook over the platform's limits shows its own cards, each marked, under a message that says what to do", async () => {
+    const problem =
+      "The platform lists none of this workbook's placements: it records at most 2,000 placements and 500 placed reports for one workbook, and it holds more for this one.";
+    const unlisted = {
+      ...HOME.placements[1]!,
+      facts: { ...HOME.placements[1]!.facts, access: "UNLISTED" as const, syncStatus: "UNKNOWN" as const },
+    };
+    const { backend } = scriptedBackend({ home: { ...HOME, placements: [unlisted], platformProblem: problem } });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
+    await until(() => root.textContent!.includes("The platform does not list this workbook's placements"));
+    expect(root.textContent).toContain(problem);
+    const card = root.querySelector<HTMLElement>('[data-placement="b"]')!;
+    expect(card.textContent).toContain("Top customers");
+    expect(card.textContent).toContain("Not checked");
+    expect(card.textContent).toContain("Its state on the platform is unknown");
   });
 
   it("theme follows Office's body colour, else the system", () => {

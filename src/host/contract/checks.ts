@@ -642,6 +642,146 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
     },
   },
   {
+    name: "commit: a guarded write reports what it found over what was expected (values, formulas, formats), and restore puts it back (issue 36)",
+    async run({ port, driver, sheet }) {
+      await port.write(at(sheet, 1, 1), [["seen"]]);
+      // Expected as checked: nothing to report.
+      const quiet = await port.commit([
+        {
+          kind: "write",
+          at: at(sheet, 0, 0),
+          grid: [
+            ["a", "b"],
+            ["c", "d"],
+          ],
+          guard: {
+            expect: [
+              ["", ""],
+              ["", "seen"],
+            ],
+          },
+        },
+      ]);
+      checkEqual(quiet.cellConflicts ?? [], [], "what the check saw: no conflict");
+      // Someone typed after the check: reported with what they typed, written over all the same.
+      await port.write(at(sheet, 5, 1), [[12.5]], { columnFormats: ["0.00"] });
+      const sent = await port.commit([
+        {
+          kind: "write",
+          at: at(sheet, 4, 0),
+          grid: [
+            ["x", "y"],
+            ["z", "w"],
+          ],
+          guard: { expect: "empty" },
+        },
+      ]);
+      const c = sent.cellConflicts ?? [];
+      checkEqual(
+        c.map((x) => ({
+          area: x.area,
+          found: x.found && { area: x.found.area, values: x.found.values, numberFormats: x.found.numberFormats },
+        })),
+        [{ area: area(sheet, 4, 0, 2, 2), found: { area: area(sheet, 5, 1, 1, 1), values: [[12.5]], numberFormats: [["0.00"]] } }],
+        "the conflict: where the write landed, and the cell found there",
+      );
+      checkEqual(
+        (await readAll(port, area(sheet, 4, 0, 2, 2))).rows,
+        [
+          ["x", "y"],
+          ["z", "w"],
+        ],
+        "the write landed (a host cannot hold it back)",
+      );
+      await port.commit([
+        { kind: "clear", area: area(sheet, 4, 0, 2, 2) },
+        { kind: "restore", cells: c[0]!.found! },
+      ]);
+      const back = await driver.inspect(area(sheet, 4, 0, 2, 2));
+      checkEqual(
+        back.values,
+        [
+          ["", ""],
+          ["", 12.5],
+        ],
+        "put back",
+      );
+      checkEqual(back.numberFormats[1]?.[1], "0.00", "with its format");
+    },
+  },
+  {
+    name: "commit: an anchored command lands where its name is now; a re-point with expect reports where the name was (issue 36)",
+    async run({ port, driver, sheet }) {
+      await port.track("CtrAnchor", area(sheet, 2, 1, 2, 2));
+      await driver.insertRows(sheet.id, 0, 3); // the name moves to row 5 while the caller plans on row 2
+      const planned = area(sheet, 2, 1, 2, 2);
+      const sent = await port.commit([
+        { kind: "write", at: at(sheet, 3, 1), grid: [["below the top"]], anchor: { name: "CtrAnchor", area: planned } },
+        { kind: "clear", area: area(sheet, 2, 2, 1, 1), anchor: { name: "CtrAnchor", area: planned } },
+        { kind: "track", name: "CtrAnchor", area: area(sheet, 2, 1, 3, 2), expect: planned },
+      ]);
+      checkEqual(
+        (await readAll(port, area(sheet, 6, 1, 1, 1))).rows,
+        [["below the top"]],
+        "written one row below the name's top, where it is now",
+      );
+      checkEqual((await readAll(port, area(sheet, 3, 1, 1, 1))).rows, [[""]], "nothing where it was planned");
+      checkEqual(sent.moved, [{ name: "CtrAnchor", found: area(sheet, 5, 1, 2, 2) }], "the name was elsewhere: reported");
+      const quiet = await port.commit([
+        { kind: "track", name: "CtrAnchor", area: area(sheet, 5, 1, 2, 2), expect: area(sheet, 2, 1, 3, 2) },
+      ]);
+      checkEqual(quiet.moved ?? [], [], "where it was expected: nothing to report");
+      await port.untrack("CtrAnchor");
+    },
+  },
+  {
+    name: "commit: a name re-pointed on a snapshot taken before its sheet was renamed lands, and the commit gives the sheets' names now (issue 36, item 16)",
+    async run({ port, driver, sheet }) {
+      await port.track("CtrRename", area(sheet, 0, 0, 1, 1));
+      const snap = await port.snapshot();
+      await driver.renameSheet(sheet.id, `${sheet.name} n`);
+      const sent = await port.commit(
+        [
+          { kind: "write", at: at(sheet, 0, 0), grid: [["a"], ["b"]] },
+          { kind: "track", name: "CtrRename", area: area(sheet, 0, 0, 2, 1) },
+          { kind: "write", at: at(sheet, 2, 0), grid: [["after it"]] },
+        ],
+        { basis: snap },
+      );
+      checkEqual(
+        (await port.tracked()).filter((t) => t.name.toLowerCase() === "ctrrename").map((t) => [t.sheet?.name, t.area]),
+        [[`${sheet.name} n`, area(sheet, 0, 0, 2, 1)]],
+        "the name re-pointed on the renamed sheet",
+      );
+      checkEqual((await readAll(port, area(sheet, 0, 0, 3, 1))).rows, [["a"], ["b"], ["after it"]], "every write landed once");
+      checkEqual(sent.sheets?.find((x) => x.id === sheet.id)?.name, `${sheet.name} n`, "the sheet's name now, reported");
+      await port.untrack("CtrRename");
+    },
+  },
+  {
+    name: "recheck: the sheets and tracking names as they are now, and the areas' values and formats, in one read (issue 36)",
+    async run({ port, driver, sheet }) {
+      await port.write(at(sheet, 0, 0), [[1, "t"]], { columnFormats: ["0.0", null] });
+      await port.track("CtrRecheck", area(sheet, 0, 0, 1, 2));
+      await driver.insertRows(sheet.id, 0, 1);
+      await driver.renameSheet(sheet.id, `${sheet.name} r`);
+      const r = await port.recheck({ areas: [area(sheet, 1, 0, 1, 2)], numberFormats: true });
+      checkEqual(
+        r.sheets.find((x) => x.id === sheet.id),
+        { id: sheet.id, name: `${sheet.name} r` },
+        "the sheet's name now",
+      );
+      checkEqual(
+        r.tracked.filter((t) => t.name.toLowerCase() === "ctrrecheck").map((t) => t.area),
+        [area(sheet, 1, 0, 1, 2)],
+        "the name where it is now",
+      );
+      checkEqual(r.values[0]?.grid, [[1, "t"]], "values");
+      checkEqual(r.values[0]?.numberFormats?.[0]?.[0], "0.0", "formats");
+      await port.untrack("CtrRecheck");
+    },
+  },
+  {
     name: "usedArea: where an area holds values, without reading them; formats alone are not content",
     async run({ port, sheet }) {
       const band = area(sheet, 0, 1, 1_000_000, 3);

@@ -20,7 +20,12 @@ import type {
   Area,
   Command,
   CommitStats,
+  Anchor,
+  CellConflict,
+  FoundCells,
   Obstacle,
+  Recheck,
+  RecheckRequest,
   SheetRef,
   SheetValue,
   Snapshot,
@@ -29,6 +34,7 @@ import type {
   WriteOptions,
 } from "../port.ts";
 import { dataToJson, validateArea } from "../validate.ts";
+import { holdsExpected } from "../batch.ts";
 import { HostError, isPayloadTooLarge, officeErrorCode } from "./errors.ts";
 import { DATA_NS, dataXml, parseDataXml, storedIs, WORKBOOK_NS } from "./storage.ts";
 import { DataChangedError } from "../port.ts";
@@ -117,16 +123,32 @@ interface Piece {
   rows: number;
 }
 
-export async function readSnapshot(
+/** What a snapshot's first sync asks for, queued before it. */
+interface FirstSync {
+  idParts: Excel.CustomXmlPartScopedCollection;
+  dataParts: Excel.CustomXmlPartScopedCollection;
+  mirror: Excel.Setting;
+  names: Excel.NamedItemCollection;
+  sheets: Excel.WorksheetCollection;
+  frozen: Array<{ id: string; at: Excel.Range }>;
+  /** Areas known before anything is read (a placement's target). */
+  areas: Area[];
+  reader: ValueReader;
+  /** Write checks (issue 22): obstacles of each area read, queued in the sync that first knows the area. */
+  checks: Array<{ area: Area; found: () => Obstacle[] }>;
+  check(a: Area): void;
+  used: Array<{ area: Area; found: () => Area | null }>;
+  dateSystem: (() => 1900 | 1904) | null;
+  widthReads: Array<{ sheetId: string; col: number; format: Excel.RangeFormat }>;
+}
+
+function queueFirstSync(
   ctx: Excel.RequestContext,
-  sync: Sync,
   req: SnapshotRequest,
   limits: BatchLimits,
   settingKey: string,
-  /** Called between the first and second sync with what the first found, to queue writes that ride along. */
-  between?: (found: { identityParts: number; mirror: boolean }) => boolean,
-  supports: (version: string) => boolean = () => true,
-): Promise<RawSnapshot> {
+  supports: (version: string) => boolean,
+): FirstSync {
   const wb = ctx.workbook;
   wb.load("name");
   const idParts = wb.customXmlParts.getByNamespace(WORKBOOK_NS).load("items/id");
@@ -138,13 +160,11 @@ export async function readSnapshot(
     id,
     at: wb.worksheets.getItem(id).freezePanes.getLocationOrNullObject().load("rowIndex,rowCount"),
   }));
-  // Areas known before anything is read (a placement's target) ride in the first sync.
   const areas: Area[] = [...(req.areas ?? [])];
   for (const a of areas) validateArea(a);
   const reader = new ValueReader(ctx, areas, limits);
   reader.queue();
-  // Write checks (issue 22): obstacles of each area read, in the sync that first knows the area.
-  const checks: Array<{ area: Area; found: () => Obstacle[] }> = [];
+  const checks: FirstSync["checks"] = [];
   const check = (a: Area) => {
     const ws = wb.worksheets.getItem(a.sheetId);
     checks.push({ area: a, found: queueObstacles(ws, a, supports) });
@@ -167,11 +187,13 @@ export async function readSnapshot(
       format: ws.getRangeByIndexes(a.row, a.col + c, 1, 1).format.load("columnWidth"),
     }));
   });
-  await sync(ctx, req.signal);
-  reader.collect();
+  return { idParts, dataParts, mirror, names, sheets, frozen, areas, reader, checks, check, used, dateSystem, widthReads };
+}
 
-  const sheetRefs = sheets.items.map((s) => ({ id: s.id, name: s.name }));
-  const ours = names.items.filter((n) => n.name.toLowerCase().startsWith(TRACK_PREFIX.toLowerCase()));
+/** After the first sync: the tracking names' areas; those whose values are wanted join the reads (and the checks). */
+function trackedAreas(first: FirstSync, req: SnapshotRequest) {
+  const sheetRefs = first.sheets.items.map((s) => ({ id: s.id, name: s.name }));
+  const ours = first.names.items.filter((n) => n.name.toLowerCase().startsWith(TRACK_PREFIX.toLowerCase()));
   const tracked = ours.map((n) =>
     n.type === "Error" ? trackedFromFormula(n.name, "=#REF!", []) : trackedFromFormula(n.name, n.formula, sheetRefs),
   );
@@ -179,27 +201,39 @@ export async function readSnapshot(
   for (const t of tracked) {
     if (!t.area) continue;
     if (wanted === "all" || (wanted ?? []).some((w) => w.toLowerCase() === t.name.toLowerCase())) {
-      reader.add(t.area);
-      if (req.writeChecks) check(t.area);
+      first.reader.add(t.area);
+      if (req.writeChecks) first.check(t.area);
     }
   }
-  const idXml = idParts.items.map((p) => p.getXml());
-  const dataXmls = dataParts.items.map((p) => ({ id: p.id, xml: p.getXml() }));
-  const queued = between?.({ identityParts: idParts.items.length, mirror: !mirror.isNullObject }) ?? false;
-  // Sync 2 carries the XML, what `between` queued, and the values; more syncs only while values remain.
+  return { sheetRefs, ours, tracked };
+}
+
+/**
+ * Syncs until the reader has every value (what else was queued rides in the first of them); more than
+ * one only while values remain past the response budget. `mayNeedNone`: when the reader has nothing to
+ * ask either, no round trip at all.
+ */
+async function readValues(
+  ctx: Excel.RequestContext,
+  sync: Sync,
+  reader: ValueReader,
+  signal: AbortSignal | undefined,
+  mayNeedNone: boolean,
+) {
   let first = true;
   while (first || !reader.done()) {
     reader.queue();
-    if (first && idXml.length + dataXmls.length === 0 && reader.done() && !queued && checks.length === areas.length + used.length) break; // nothing to ask: no round trip
+    if (first && mayNeedNone && reader.done()) break; // nothing to ask: no round trip
     first = false;
-    await sync(ctx, req.signal).catch((e: unknown) => {
+    await sync(ctx, signal).catch((e: unknown) => {
       if (!isPayloadTooLarge(e) || !reader.shrink()) throw e;
     });
     reader.collect();
   }
+}
 
-  const obstacles = req.writeChecks ? await nameSpillAnchors(ctx, sync, checks, req.signal) : undefined;
-
+/** The data parts by key: the first part of a key is the one getData reads; the others are duplicates. */
+function dataPartsOf(dataXmls: ReadonlyArray<{ id: string; xml: OfficeExtension.ClientResult<string> }>) {
   const data = new Map<string, unknown>();
   const parts = new Map<string, string[]>();
   const corrupt: string[] = [];
@@ -209,15 +243,41 @@ export async function readSnapshot(
     const ids = parts.get(d.key) ?? [];
     ids.push(id);
     parts.set(d.key, ids);
-    if (ids.length > 1) continue; // the first part of a key is the one getData reads
+    if (ids.length > 1) continue;
     try {
       data.set(d.key, JSON.parse(d.json) as unknown);
     } catch {
       corrupt.push(d.key);
     }
   }
+  return { data, parts, corrupt };
+}
+
+export async function readSnapshot(
+  ctx: Excel.RequestContext,
+  sync: Sync,
+  req: SnapshotRequest,
+  limits: BatchLimits,
+  settingKey: string,
+  /** Called between the first and second sync with what the first found, to queue writes that ride along. */
+  between?: (found: { identityParts: number; mirror: boolean }) => boolean,
+  supports: (version: string) => boolean = () => true,
+): Promise<RawSnapshot> {
+  const first = queueFirstSync(ctx, req, limits, settingKey, supports);
+  await sync(ctx, req.signal);
+  first.reader.collect();
+  const { sheetRefs, ours, tracked } = trackedAreas(first, req);
+  const { idParts, mirror, frozen, used, dateSystem, widthReads } = first;
+  const idXml = idParts.items.map((p) => p.getXml());
+  const dataXmls = first.dataParts.items.map((p) => ({ id: p.id, xml: p.getXml() }));
+  const queued = between?.({ identityParts: idParts.items.length, mirror: !mirror.isNullObject }) ?? false;
+  // Sync 2 carries the XML, what `between` queued, and the values; more syncs only while values remain.
+  const noChecksSince = first.checks.length === first.areas.length + used.length;
+  await readValues(ctx, sync, first.reader, req.signal, idXml.length + dataXmls.length === 0 && !queued && noChecksSince);
+  const obstacles = req.writeChecks ? await nameSpillAnchors(ctx, sync, first.checks, req.signal) : undefined;
+  const { data, parts, corrupt } = dataPartsOf(dataXmls);
   return {
-    workbookName: wb.name,
+    workbookName: ctx.workbook.name,
     identityXml: idXml.map((x) => x.value),
     identityParts: idParts.items,
     mirror: mirror.isNullObject ? undefined : mirror.value,
@@ -225,7 +285,7 @@ export async function readSnapshot(
     tracked,
     data,
     corrupt,
-    values: reader.result(),
+    values: first.reader.result(),
     frozenRows: new Map(frozen.map((f) => [f.id, f.at.isNullObject || f.at.rowIndex !== 0 ? 0 : f.at.rowCount])),
     ...(obstacles ? { obstacles } : {}),
     ...(dateSystem ? { dateSystem: dateSystem() } : {}),
@@ -259,6 +319,26 @@ export function queueUsedArea(ws: Excel.Worksheet, a: Area): () => Area | null {
 }
 
 /**
+ * issue 36: the sheets and every tracking name where they are now, and the values (with formats when
+ * asked) of a few areas — in one sync when they fit the response budget, as a snapshot's first sync.
+ */
+export async function readRecheck(ctx: Excel.RequestContext, sync: Sync, req: RecheckRequest, limits: BatchLimits): Promise<Recheck> {
+  const wb = ctx.workbook;
+  const names = wb.names.load("items/name,items/type,items/formula");
+  const sheets = wb.worksheets.load("items/id,items/name");
+  const areas = [...(req.areas ?? [])];
+  for (const a of areas) validateArea(a);
+  const reader = new ValueReader(ctx, areas, limits, req.numberFormats === true);
+  await readValues(ctx, sync, reader, req.signal, false);
+  const sheetRefs = sheets.items.map((s) => ({ id: s.id, name: s.name }));
+  const tracked = names.items
+    .filter((n) => n.name.toLowerCase().startsWith(TRACK_PREFIX.toLowerCase()))
+    .map((n) => (n.type === "Error" ? trackedFromFormula(n.name, "=#REF!", []) : trackedFromFormula(n.name, n.formula, sheetRefs)));
+  const formats = reader.formats();
+  return { sheets: sheetRefs, tracked, values: reader.result().map((v, i) => ({ ...v, numberFormats: formats[i] ?? null })) };
+}
+
+/**
  * The write checks' obstacles; when a spill was found (a target that is refused anyway), one more sync
  * names the formulas it comes from (obstacles.ts queueSpillAnchors). No spill: no sync.
  */
@@ -282,6 +362,8 @@ async function nameSpillAnchors(
 class ValueReader {
   private readonly areas: Area[] = [];
   private readonly grids: SheetValue[][][] = [];
+  /** Number formats per area, when asked for (`withFormats`). */
+  private readonly formatGrids: string[][][] = [];
   private pending: Piece[] = [];
   private inFlight: Array<{ piece: Piece; range: Excel.Range }> = [];
   private budget: number;
@@ -289,6 +371,7 @@ class ValueReader {
     private readonly ctx: Excel.RequestContext,
     areas: readonly Area[],
     private readonly limits: BatchLimits,
+    private readonly withFormats = false,
   ) {
     this.budget = limits.firstReadCells;
     for (const a of areas) this.add(a);
@@ -296,7 +379,12 @@ class ValueReader {
   add(area: Area): void {
     const index = this.areas.push(area) - 1;
     this.grids.push(new Array<SheetValue[]>(area.rows));
+    this.formatGrids.push(new Array<string[]>(area.rows));
     this.pending.push({ index, from: 0, rows: area.rows });
+  }
+  /** The number formats read per area (null when not asked for). */
+  formats(): Array<string[][] | null> {
+    return this.formatGrids.map((g) => (this.withFormats ? g : null));
   }
   /** Queue loads for the next pieces, up to the budget (at least one row). */
   queue(): void {
@@ -310,7 +398,7 @@ class ValueReader {
       if (fit === p.rows) this.pending.shift();
       else this.pending[0] = { index: p.index, from: p.from + fit, rows: p.rows - fit };
       const range = this.ctx.workbook.worksheets.getItem(a.sheetId).getRangeByIndexes(a.row + piece.from, a.col, piece.rows, a.cols);
-      range.load("values");
+      range.load(this.withFormats ? "values,numberFormat" : "values");
       this.inFlight.push({ piece, range });
       cells += piece.rows * a.cols;
     }
@@ -328,6 +416,11 @@ class ValueReader {
         );
       const grid = this.grids[piece.index]!;
       for (let r = 0; r < piece.rows; r++) grid[piece.from + r] = values[r]!;
+      if (this.withFormats) {
+        const formats = range.numberFormat as string[][];
+        const into = this.formatGrids[piece.index]!;
+        for (let r = 0; r < piece.rows; r++) into[piece.from + r] = formats[r]!;
+      }
       cells += piece.rows * (values[0]?.length ?? 0);
       bytes += utf8Length(JSON.stringify(values));
     }
@@ -365,9 +458,11 @@ interface Op {
    * A block written under keepFormats that holds numbers or booleans: the formats it must read first,
    * so that no number lands in a cell formatted "@" (text-format.ts), and what to do with them.
    */
-  formatsFirst?: { area: Area; use(current: string[][]): void };
+  formatsFirst?: { area: Area; anchor?: Anchor; use(current: string[][]): void };
   /** Work that needs what this op's sync did (the width fit after a style with autofit). */
   after?: (ctx: Excel.RequestContext) => Promise<void>;
+  /** The op may re-point a name by a formula naming this sheet (by the name the basis knows: issue 36, item 16). */
+  repoint?: string;
 }
 
 /** Facts learnt during one sync that become true only when it succeeds (parts added, names). */
@@ -379,6 +474,62 @@ interface SyncScope {
   widths: Map<string, number>;
   /** Guarded data writes of this sync: what their part held just before (read in the same sync). */
   checks: GuardRead[];
+  /** Guarded cell writes of this sync: their cells just before (issue 36). */
+  cells: CellRead[];
+  /** Re-points with `expect` of this sync: where the name was just before (issue 36). */
+  moves: NameRead[];
+}
+
+/** issue 36: a guarded write block's look at its cells, in its own sync just before it writes. */
+interface CellRead {
+  /** The block's range (loaded: where it landed) and its sheet (loaded: id). */
+  range: Excel.Range;
+  sheet: Excel.Worksheet;
+  /** Its non-empty cells (values only count: a formatted empty cell is not content). */
+  used: Excel.Range;
+  expect: ReadonlyArray<ReadonlyArray<SheetValue>> | "empty";
+}
+
+/** issue 36: where a name was just before it is re-pointed (its formula), and the sheets then. */
+interface NameRead {
+  name: string;
+  expect: Area;
+  item: Excel.NamedItem;
+  sheets: Excel.WorksheetCollection;
+}
+
+/** The conflict a guarded block's read shows, if any. */
+function cellConflictOf(c: CellRead): CellConflict | null {
+  const area: Area = {
+    sheetId: c.sheet.id,
+    row: c.range.rowIndex,
+    col: c.range.columnIndex,
+    rows: c.range.rowCount,
+    cols: c.range.columnCount,
+  };
+  const found: FoundCells | null = c.used.isNullObject
+    ? null
+    : {
+        area: { sheetId: area.sheetId, row: c.used.rowIndex, col: c.used.columnIndex, rows: c.used.rowCount, cols: c.used.columnCount },
+        values: c.used.values as SheetValue[][],
+        formulas: c.used.formulas as SheetValue[][],
+        numberFormats: c.used.numberFormat as string[][],
+      };
+  return holdsExpected(found, area, c.expect) ? null : { area, found };
+}
+
+/** Where a re-pointed name was, when that was not where the caller expected. */
+function movedOf(m: NameRead): { name: string; found: Area | null } | null {
+  const sheets = m.sheets.items.map((w) => ({ id: w.id, name: w.name }));
+  const t = m.item.type === "Error" ? null : trackedFromFormula(TRACK_PREFIX + m.name, m.item.formula, sheets).area;
+  const same =
+    t &&
+    t.sheetId === m.expect.sheetId &&
+    t.row === m.expect.row &&
+    t.col === m.expect.col &&
+    t.rows === m.expect.rows &&
+    t.cols === m.expect.cols;
+  return same ? null : { name: m.name, found: t };
 }
 
 /**
@@ -413,6 +564,159 @@ function conflictOf(c: GuardRead, known: ExcelBasis): NonNullable<CommitStats["c
   return added ? { key: c.key, found: null } : null;
 }
 
+/** One commit in progress: its ops and what it keeps true as its syncs succeed. */
+interface CommitRun {
+  ctx: Excel.RequestContext;
+  sync: Sync;
+  o: { signal?: AbortSignal; calcSuspend: boolean; screenSuspend: boolean };
+  stats: CommitStats;
+  /** The basis, kept true as the commit goes (parts added, duplicates deleted, names, widths). */
+  known: ExcelBasis;
+  /** Parts by key as they are now (after each successful sync). */
+  parts: Map<string, Excel.CustomXmlPart>;
+  /** Duplicate parts of a key, deleted by the first data op. */
+  extras: Excel.CustomXmlPart[];
+  extrasDeleted: boolean;
+  /** Keys written under a guard in this commit, and what was stored (a later write of the key expects it). */
+  guardedKeys: Map<string, { value: unknown }>;
+  ops: Op[];
+}
+
+function commitRun(
+  ctx: Excel.RequestContext,
+  sync: Sync,
+  commands: readonly Command[],
+  known: ExcelBasis,
+  limits: BatchLimits,
+  o: CommitRun["o"],
+  stats: CommitStats,
+): CommitRun {
+  const run: CommitRun = {
+    ctx,
+    sync,
+    o,
+    stats,
+    known,
+    parts: new Map(),
+    extras: [],
+    extrasDeleted: false,
+    guardedKeys: new Map(),
+    ops: [],
+  };
+  for (const [key, ids] of known.parts) {
+    run.parts.set(key, ctx.workbook.customXmlParts.getItem(ids[0]!));
+    for (const id of ids.slice(1)) run.extras.push(ctx.workbook.customXmlParts.getItem(id));
+  }
+  commands.forEach((c, k) =>
+    run.ops.push(
+      ...opsOf(c, {
+        maxBytes: limits.requestBytes,
+        sheetNames: known.sheetNames,
+        parts: run.parts,
+        names: known.names,
+        widths: known.widths,
+        earlier: () => commands.slice(0, k),
+        guarded: run.guardedKeys,
+        deleteExtras: () => (run.extrasDeleted ? [] : ((run.extrasDeleted = true), run.extras)),
+      }),
+    ),
+  );
+  return run;
+}
+
+/** The ops [i, j) of the next sync: up to the budget, at least one. */
+function pack(ops: readonly Op[], i: number, budget: number): { j: number; bytes: number } {
+  let j = i,
+    bytes = 0;
+  while (j < ops.length && (j === i || bytes + ops[j]!.bytes <= budget)) bytes += ops[j++]!.bytes;
+  return { j, bytes };
+}
+
+/** Queues the ops [i, j) (after the formats some of them must read first) into one sync. */
+async function queueOps(run: CommitRun, i: number, j: number, screen: boolean): Promise<SyncScope> {
+  const { ctx, ops, o, stats } = run;
+  const guarded = ops.slice(i, j).filter((op) => op.formatsFirst);
+  if (guarded.length) stats.syncs += await readFormatsFirst(ctx, run.sync, guarded, o.signal);
+  const scope: SyncScope = { added: new Map(), names: new Map(), widths: new Map(), checks: [], cells: [], moves: [] };
+  if (screen) ctx.application.suspendScreenUpdatingUntilNextSync();
+  if (o.calcSuspend && ops.slice(i, j).some((op) => op.cells > 0)) ctx.application.suspendApiCalculationUntilNextSync();
+  for (let k = i; k < j; k++) ops[k]!.queue(ctx, scope);
+  return scope;
+}
+
+/**
+ * A sync of ops [i, j) failed: where to go on from and with what budget, or the failure thrown.
+ * Too large, it was refused whole (nothing applied): send less. Otherwise a name re-pointed with its
+ * sheet's old name (issue 36, item 16) is sent again from that op, with the sheets' names as they are now.
+ */
+async function recover(
+  run: CommitRun,
+  e: unknown,
+  scope: SyncScope,
+  at: { i: number; j: number; bytes: number; budget: number },
+): Promise<{ i: number; budget: number }> {
+  const { i, j } = at;
+  if (!isPayloadTooLarge(e)) {
+    const from = await staleRepoint(run.ctx, run.sync, run.ops, i, j, run.known, run.o.signal);
+    if (from === null) {
+      // A part a guarded write read was deleted since the snapshot (a co-author's Cellbound removing a duplicate).
+      if (scope.checks.some((c) => c.xml) && officeErrorCode(e) === "ItemNotFound") throw new DataChangedError(scope.checks[0]!.key);
+      throw e;
+    }
+    run.stats.syncs++;
+    run.stats.sheets = [...run.known.sheetNames].map(([id, name]) => ({ id, name }));
+    return { i: from, budget: at.budget };
+  }
+  if (j - i > 1) return { i, budget: Math.max(1, Math.floor(at.bytes / 2)) };
+  const half = run.ops[i]!.split?.() ?? null;
+  if (!half) throw e;
+  run.ops.splice(i, 1, ...half);
+  return { i, budget: at.budget };
+}
+
+/** After a sync succeeded: the conflicts its reads show, and the basis made true again. */
+function learn(run: CommitRun, scope: SyncScope): void {
+  const { stats, known } = run;
+  for (const c of scope.cells) {
+    const conflict = cellConflictOf(c);
+    if (conflict) (stats.cellConflicts ??= []).push(conflict);
+  }
+  for (const m of scope.moves) {
+    const moved = movedOf(m);
+    if (moved) (stats.moved ??= []).push(moved);
+  }
+  for (const c of scope.checks) {
+    const conflict = conflictOf(c, known);
+    if (conflict) (stats.conflicts ??= []).push(conflict);
+    run.guardedKeys.set(c.key, { value: c.wrote }); // a later write of the key in this commit expects this one
+  }
+  for (const [key, part] of scope.added) {
+    known.dataPartIds?.add(part.id);
+    run.parts.set(key, part);
+    known.parts.set(key, [part.id]);
+  }
+  if (run.extrasDeleted) for (const [key, ids] of known.parts) known.parts.set(key, ids.slice(0, 1));
+  for (const [name, exists] of scope.names) {
+    if (exists) known.names.add(name);
+    else known.names.delete(name);
+  }
+  for (const [key, points] of scope.widths) known.widths.set(key, points);
+}
+
+/** The ops [i, j) landed: count their cells, report progress, run the work that needed their sync. */
+async function landed(run: CommitRun, i: number, j: number): Promise<void> {
+  for (let k = i; k < j; k++) {
+    run.stats.cellsWritten += run.ops[k]!.cells;
+    run.ops[k]!.progress?.();
+  }
+  for (let k = i; k < j; k++) {
+    const after = run.ops[k]!.after;
+    if (!after) continue;
+    await after(run.ctx);
+    run.stats.syncs += 2;
+  }
+}
+
 export async function runCommit(
   ctx: Excel.RequestContext,
   sync: Sync,
@@ -423,50 +727,16 @@ export async function runCommit(
 ): Promise<CommitStats> {
   const stats: CommitStats = { syncs: 0, maxSyncBytes: 0, bytes: 0, cellsWritten: 0 };
   if (commands.length === 0) return stats;
-  // The basis is kept true as the commit goes (parts added, duplicates deleted, names added or
-  // deleted), so the next commit planned on the same snapshot needs no look-up either.
+  // The basis is kept true as the commit goes, so the next commit planned on the same snapshot needs no look-up either.
   const known = basis ?? (await lookUp(ctx, sync, commands, o.signal, stats));
-  // Parts by key as they are now (after each successful sync), and names that exist.
-  const parts = new Map<string, Excel.CustomXmlPart>();
-  const extras: Excel.CustomXmlPart[] = [];
-  for (const [key, ids] of known.parts) {
-    parts.set(key, ctx.workbook.customXmlParts.getItem(ids[0]!));
-    for (const id of ids.slice(1)) extras.push(ctx.workbook.customXmlParts.getItem(id));
-  }
-  const names = known.names;
-  let extrasDeleted = false;
-  const guardedKeys = new Map<string, { value: unknown }>();
-  const ops: Op[] = [];
-  commands.forEach((c, k) =>
-    ops.push(
-      ...opsOf(c, {
-        maxBytes: limits.requestBytes,
-        sheetNames: known.sheetNames,
-        parts,
-        names,
-        widths: known.widths,
-        earlier: () => commands.slice(0, k),
-        guarded: guardedKeys,
-        deleteExtras: () => (extrasDeleted ? [] : ((extrasDeleted = true), extras)),
-      }),
-    ),
-  );
-
+  const run = commitRun(ctx, sync, commands, known, limits, o, stats);
   let i = 0;
   let budget = limits.requestBytes;
   let screen = o.screenSuspend;
-  while (i < ops.length) {
+  while (i < run.ops.length) {
     o.signal?.throwIfAborted();
-    // Take ops up to the budget (at least one).
-    let j = i,
-      bytes = 0;
-    while (j < ops.length && (j === i || bytes + ops[j]!.bytes <= budget)) bytes += ops[j++]!.bytes;
-    const guarded = ops.slice(i, j).filter((op) => op.formatsFirst);
-    if (guarded.length) stats.syncs += await readFormatsFirst(ctx, sync, guarded, o.signal);
-    const scope: SyncScope = { added: new Map(), names: new Map(), widths: new Map(), checks: [] };
-    if (screen) ctx.application.suspendScreenUpdatingUntilNextSync();
-    if (o.calcSuspend && ops.slice(i, j).some((op) => op.cells > 0)) ctx.application.suspendApiCalculationUntilNextSync();
-    for (let k = i; k < j; k++) ops[k]!.queue(ctx, scope);
+    const { j, bytes } = pack(run.ops, i, budget);
+    const scope = await queueOps(run, i, j, screen);
     // Every round trip counts, a refused one too.
     stats.syncs++;
     stats.bytes += bytes;
@@ -474,50 +744,41 @@ export async function runCommit(
     try {
       await sync(ctx, o.signal);
     } catch (e) {
-      // A part a guarded write read was deleted since the snapshot (a co-author's Cellbound removing a duplicate).
-      if (scope.checks.some((c) => c.xml) && officeErrorCode(e) === "ItemNotFound") throw new DataChangedError(scope.checks[0]!.key);
-      if (!isPayloadTooLarge(e)) throw e;
-      // Refused whole, nothing applied: send less.
-      if (j - i > 1) {
-        budget = Math.max(1, Math.floor(bytes / 2));
-        continue;
-      }
-      const half = ops[i]!.split?.() ?? null;
-      if (!half) throw e;
-      ops.splice(i, 1, ...half);
+      ({ i, budget } = await recover(run, e, scope, { i, j, bytes, budget }));
       continue;
     }
     screen = false;
-    for (const c of scope.checks) {
-      const conflict = conflictOf(c, known);
-      if (conflict) (stats.conflicts ??= []).push(conflict);
-      guardedKeys.set(c.key, { value: c.wrote }); // a later write of the key in this commit expects this one
-    }
-    for (const [key, part] of scope.added) {
-      known.dataPartIds?.add(part.id);
-      parts.set(key, part);
-      known.parts.set(key, [part.id]);
-    }
-    if (extrasDeleted) for (const [key, ids] of known.parts) known.parts.set(key, ids.slice(0, 1));
-    for (const [name, exists] of scope.names) {
-      if (exists) names.add(name);
-      else names.delete(name);
-    }
-    for (const [key, points] of scope.widths) known.widths.set(key, points);
-    for (let k = i; k < j; k++) {
-      stats.cellsWritten += ops[k]!.cells;
-      ops[k]!.progress?.();
-    }
-    for (let k = i; k < j; k++) {
-      const after = ops[k]!.after;
-      if (!after) continue;
-      await after(ctx);
-      stats.syncs += 2;
-    }
+    learn(run, scope);
+    await landed(run, i, j);
     i = j;
     budget = limits.requestBytes;
   }
   return stats;
+}
+
+/**
+ * After a failed sync of ops [i, j): the index of the first op there that re-points a name with a sheet
+ * name that is no longer the sheet's (one sync to look the sheets up; the basis learns their names), or
+ * null when none did — then the failure was something else.
+ */
+async function staleRepoint(
+  ctx: Excel.RequestContext,
+  sync: Sync,
+  ops: readonly Op[],
+  i: number,
+  j: number,
+  known: ExcelBasis,
+  signal?: AbortSignal,
+): Promise<number | null> {
+  const repoints = ops.slice(i, j).flatMap((op, k) => (op.repoint ? [{ k: i + k, sheetId: op.repoint }] : []));
+  if (repoints.length === 0) return null;
+  const sheets = ctx.workbook.worksheets.load("items/id,items/name");
+  await sync(ctx, signal);
+  const now = new Map(sheets.items.map((w) => [w.id, w.name] as const));
+  const stale = repoints.find((r) => now.has(r.sheetId) && now.get(r.sheetId) !== known.sheetNames.get(r.sheetId));
+  if (!stale) return null;
+  for (const [id, name] of now) known.sheetNames.set(id, name);
+  return stale.k;
 }
 
 /**
@@ -531,7 +792,7 @@ async function readFormatsFirst(ctx: Excel.RequestContext, sync: Sync, ops: Op[]
     const step = Math.max(1, Math.floor(FORMAT_READ_CELLS / a.cols));
     for (let r = 0; r < a.rows; r += step) {
       const rows = Math.min(step, a.rows - r);
-      pieces.push({ op: k, range: range(ctx, { ...a, row: a.row + r, rows }), cells: rows * a.cols });
+      pieces.push({ op: k, range: rangeAt(ctx, { ...a, row: a.row + r, rows }, op.formatsFirst!.anchor), cells: rows * a.cols });
     }
   });
   let syncs = 0;
@@ -598,104 +859,127 @@ interface OpState {
 
 function opsOf(c: Command, st: OpState): Op[] {
   switch (c.kind) {
-    case "data": {
-      const xml = dataXml(c.key, dataToJson(c.key, c.value));
-      return [
-        {
-          bytes: utf8Length(xml) + 64,
-          cells: 0,
-          queue: (ctx, scope) => {
-            const part = scope.added.get(c.key) ?? st.parts.get(c.key);
-            // issue 22 (5): read what is there in the same round trip, just before writing over it.
-            const expected = c.ifUnchanged ?? st.guarded.get(c.key);
-            if (expected) {
-              scope.checks.push({
-                key: c.key,
-                expected: expected.value,
-                xml: part ? part.getXml() : null,
-                ids: part ? null : ctx.workbook.customXmlParts.getByNamespace(DATA_NS).load("items/id"),
-                wrote: c.value,
-              });
-            }
-            if (part) part.setXml(xml);
-            else scope.added.set(c.key, ctx.workbook.customXmlParts.add(xml).load("id"));
-            for (const extra of st.deleteExtras()) extra.delete();
-          },
-        },
-      ];
-    }
+    case "data":
+      return [dataOp(c, st)];
     case "write":
       return writeOps(c, st.maxBytes);
     case "clear":
-      return [
-        {
-          bytes: 128,
-          cells: 0,
-          queue: (ctx) => range(ctx, c.area).clear("All"),
-        },
-      ];
-    case "style": {
-      // autofitColumns() would fit whole columns: fit the area's own text (autofit.ts) — in this sync when
-      // the commit writes that text and the snapshot read the widths, else read after this sync.
-      const planned = c.style.autofit ? plannedWidths(c.area, st) : null;
-      const a = c.area;
-      return [
-        {
-          bytes: styleBytes(a, c.style.columnFormats) + (planned ? 64 * a.cols : 0),
-          cells: 0,
-          queue: (ctx, scope) => {
-            applyStyle(range(ctx, a), a, { ...c.style, autofit: false });
-            planned?.forEach((w, i) => {
-              if (w === null) return;
-              range(ctx, { ...a, col: a.col + i, rows: 1, cols: 1 }).format.columnWidth = w;
-              scope.widths.set(widthKey(a.sheetId, a.col + i), w);
-            });
-          },
-          ...(c.style.autofit && !planned
-            ? {
-                after: async (ctx: Excel.RequestContext) => {
-                  for (let i = 0; i < a.cols; i++) st.widths.delete(widthKey(a.sheetId, a.col + i)); // set by what it reads now
-                  await fitColumnsToCells(ctx, ctx.workbook.worksheets.getItem(a.sheetId), a);
-                },
-              }
-            : {}),
-        },
-      ];
-    }
+      return [{ bytes: 128, cells: 0, queue: (ctx) => rangeAt(ctx, c.area, c.anchor).clear("All") }];
+    case "style":
+      return [styleOp(c, st)];
     case "freeze":
       return [{ bytes: 128, cells: 0, queue: (ctx) => ctx.workbook.worksheets.getItem(c.sheetId).freezePanes.freezeRows(c.rows) }];
-    case "track": {
-      const full = TRACK_PREFIX + c.name;
-      return [
-        {
-          bytes: 256,
-          cells: 0,
-          queue: (ctx, scope) => {
-            const key = full.toLowerCase();
-            // Re-point an existing name in one command, never delete-then-add (a failing sync keeps a prefix: replace.ts).
-            const existing = (scope.names.get(key) ?? st.names.has(key)) ? ctx.workbook.names.getItem(full) : null;
-            queueTrackName(ctx, existing, full, range(ctx, c.area), st.sheetNames.get(c.area.sheetId) ?? "", c.area);
-            scope.names.set(key, true);
-          },
-        },
-      ];
-    }
-    case "untrack": {
-      const full = TRACK_PREFIX + c.name;
-      return [
-        {
-          bytes: 128,
-          cells: 0,
-          queue: (ctx, scope) => {
-            const key = full.toLowerCase();
-            if (!(scope.names.get(key) ?? st.names.has(key))) return;
-            ctx.workbook.names.getItem(full).delete();
-            scope.names.set(key, false);
-          },
-        },
-      ];
-    }
+    case "track":
+      return [trackOp(c, st)];
+    case "restore":
+      return [restoreOp(c)];
+    case "untrack":
+      return [untrackOp(c, st)];
   }
+}
+
+function dataOp(c: Extract<Command, { kind: "data" }>, st: OpState): Op {
+  const xml = dataXml(c.key, dataToJson(c.key, c.value));
+  return {
+    bytes: utf8Length(xml) + 64,
+    cells: 0,
+    queue: (ctx, scope) => {
+      const part = scope.added.get(c.key) ?? st.parts.get(c.key);
+      // issue 22 (5): read what is there in the same round trip, just before writing over it.
+      const expected = c.ifUnchanged ?? st.guarded.get(c.key);
+      if (expected) {
+        scope.checks.push({
+          key: c.key,
+          expected: expected.value,
+          xml: part ? part.getXml() : null,
+          ids: part ? null : ctx.workbook.customXmlParts.getByNamespace(DATA_NS).load("items/id"),
+          wrote: c.value,
+        });
+      }
+      if (part) part.setXml(xml);
+      else scope.added.set(c.key, ctx.workbook.customXmlParts.add(xml).load("id"));
+      for (const extra of st.deleteExtras()) extra.delete();
+    },
+  };
+}
+
+function styleOp(c: Extract<Command, { kind: "style" }>, st: OpState): Op {
+  // autofitColumns() would fit whole columns: fit the area's own text (autofit.ts) — in this sync when
+  // the commit writes that text and the snapshot read the widths, else read after this sync.
+  const planned = c.style.autofit ? plannedWidths(c.area, st) : null;
+  const a = c.area;
+  return {
+    bytes: styleBytes(a, c.style.columnFormats) + (planned ? 64 * a.cols : 0),
+    cells: 0,
+    queue: (ctx, scope) => {
+      applyStyle(rangeAt(ctx, a, c.anchor), a, { ...c.style, autofit: false });
+      planned?.forEach((w, i) => {
+        if (w === null) return;
+        rangeAt(ctx, { ...a, col: a.col + i, rows: 1, cols: 1 }, c.anchor).format.columnWidth = w;
+        scope.widths.set(widthKey(a.sheetId, a.col + i), w);
+      });
+    },
+    ...(c.style.autofit && !planned
+      ? {
+          after: async (ctx: Excel.RequestContext) => {
+            for (let i = 0; i < a.cols; i++) st.widths.delete(widthKey(a.sheetId, a.col + i)); // set by what it reads now
+            await fitColumnsToCells(ctx, ctx.workbook.worksheets.getItem(a.sheetId), a);
+          },
+        }
+      : {}),
+  };
+}
+
+function trackOp(c: Extract<Command, { kind: "track" }>, st: OpState): Op {
+  const full = TRACK_PREFIX + c.name;
+  return {
+    bytes: 256,
+    cells: 0,
+    ...(st.names.has(full.toLowerCase()) ? { repoint: c.area.sheetId } : {}),
+    queue: (ctx, scope) => {
+      const key = full.toLowerCase();
+      // Re-point an existing name in one command, never delete-then-add (a failing sync keeps a prefix: replace.ts).
+      const existing = (scope.names.get(key) ?? st.names.has(key)) ? ctx.workbook.names.getItem(full) : null;
+      // issue 36: where the name is just before it is re-pointed, when the caller said where it should be.
+      if (existing && c.expect)
+        scope.moves.push({
+          name: c.name,
+          expect: c.expect,
+          item: existing.load("type,formula"),
+          sheets: ctx.workbook.worksheets.load("items/id,items/name"),
+        });
+      queueTrackName(ctx, existing, full, range(ctx, c.area), st.sheetNames.get(c.area.sheetId) ?? "", c.area);
+      scope.names.set(key, true);
+    },
+  };
+}
+
+function restoreOp(c: Extract<Command, { kind: "restore" }>): Op {
+  const a = c.cells.area;
+  return {
+    bytes: utf8Length(JSON.stringify(c.cells.formulas)) + utf8Length(JSON.stringify(c.cells.numberFormats)) + 128,
+    cells: a.rows * a.cols,
+    // The formats first: a text cell's text ("@") is put back as text, never read as a formula.
+    queue: (ctx) => {
+      const r = rangeAt(ctx, a, c.anchor);
+      r.numberFormat = c.cells.numberFormats;
+      r.formulas = c.cells.formulas as unknown as string[][];
+    },
+  };
+}
+
+function untrackOp(c: Extract<Command, { kind: "untrack" }>, st: OpState): Op {
+  const full = TRACK_PREFIX + c.name;
+  return {
+    bytes: 128,
+    cells: 0,
+    queue: (ctx, scope) => {
+      const key = full.toLowerCase();
+      if (!(scope.names.get(key) ?? st.names.has(key))) return;
+      ctx.workbook.names.getItem(full).delete();
+      scope.names.set(key, false);
+    },
+  };
 }
 
 /** The widths to set for a style's autofit without reading anything (autofit.ts), or null when that is not known. */
@@ -708,6 +992,16 @@ function plannedWidths(area: Area, st: OpState): Array<number | null> | null {
 
 function range(ctx: Excel.RequestContext, a: Area): Excel.Range {
   return ctx.workbook.worksheets.getItem(a.sheetId).getRangeByIndexes(a.row, a.col, a.rows, a.cols);
+}
+
+/** The area's range; with an anchor, at the same offset from where the anchor's name is in this sync (issue 36). */
+function rangeAt(ctx: Excel.RequestContext, a: Area, anchor?: Anchor): Excel.Range {
+  if (!anchor) return range(ctx, a);
+  return ctx.workbook.names
+    .getItem(TRACK_PREFIX + anchor.name)
+    .getRange()
+    .getCell(a.row - anchor.area.row, a.col - anchor.area.col)
+    .getResizedRange(a.rows - 1, a.cols - 1);
 }
 
 function styleBytes(a: Area, formats: ReadonlyArray<string | null> | undefined): number {
@@ -784,14 +1078,24 @@ function blockOp(
       ? {
           formatsFirst: {
             area: { sheetId: c.at.sheetId, row: c.at.row + from, col: c.at.col, rows: count, cols },
+            ...(c.anchor ? { anchor: c.anchor } : {}),
             use: (current: string[][]) => {
               blockFormats = clearTextFormat(blockFormats, rows, current, fallback);
             },
           },
         }
       : {}),
-    queue: (ctx) => {
-      const r = ctx.workbook.worksheets.getItem(c.at.sheetId).getRangeByIndexes(c.at.row + from, c.at.col, count, cols);
+    queue: (ctx, scope) => {
+      const r = rangeAt(ctx, { sheetId: c.at.sheetId, row: c.at.row + from, col: c.at.col, rows: count, cols }, c.anchor);
+      // issue 36: a guarded write looks at its cells in its own sync, just before writing over them.
+      const guard = c.guard;
+      if (guard)
+        scope.cells.push({
+          range: r.load("rowIndex,columnIndex,rowCount,columnCount"),
+          sheet: r.worksheet.load("id"),
+          used: r.getUsedRangeOrNullObject(true).load("rowIndex,columnIndex,rowCount,columnCount,values,formulas,numberFormat"),
+          expect: guard.expect === "empty" ? "empty" : guard.expect.slice(from, from + count),
+        });
       r.numberFormat = blockFormats as string[][];
       r.values = rows as SheetValue[][];
     },

@@ -35,6 +35,8 @@ import type {
   HostKind,
   Obstacle,
   ReadOptions,
+  Recheck,
+  RecheckRequest,
   SheetChange,
   SheetPort,
   SheetRef,
@@ -50,6 +52,7 @@ import {
   describeCommands,
   MAX_BLOCK_ROWS,
   queueUsedArea,
+  readRecheck,
   readSnapshot,
   runCommit,
   TRACK_PREFIX,
@@ -216,6 +219,11 @@ export class ExcelPort implements SheetPort {
       },
       req.signal,
     );
+  }
+
+  /** issue 36: where the names and sheets are now, and a few areas' values (and formats): one sync under the response limit. */
+  async recheck(req: RecheckRequest = {}): Promise<Recheck> {
+    return this.run("reading the workbook", (ctx) => readRecheck(ctx, this.sync, req, this.limits), req.signal);
   }
 
   async commit(commands: readonly Command[], o: CommitOptions = {}): Promise<CommitStats> {

@@ -5,13 +5,16 @@
 
 import { areaA1 } from "../a1.ts";
 import { shiftArea } from "../geometry.ts";
-import { commitVia, snapshotVia } from "../batch.ts";
+import { commitVia, recheckVia, snapshotVia } from "../batch.ts";
 import type {
   Area,
   AreaStyle,
   Command,
   CommitOptions,
   CommitStats,
+  FoundCells,
+  Recheck,
+  RecheckRequest,
   Snapshot,
   SnapshotRequest,
   AreaStyleRead,
@@ -219,6 +222,43 @@ export class MemoryPort implements SheetPort {
   }
   commit(commands: readonly Command[], options?: CommitOptions): Promise<CommitStats> {
     return commitVia(this, commands, options);
+  }
+  recheck(req?: RecheckRequest): Promise<Recheck> {
+    return recheckVia(this, req);
+  }
+  /** The non-empty cells of an area (this port has no formulas: a cell's formula is its value). */
+  async cellsIn(area: Area): Promise<FoundCells | null> {
+    const used = await this.usedArea(area);
+    if (!used) return null;
+    const s = this.wb.sheet(area.sheetId);
+    const rows = Array.from({ length: used.rows }, (_, r) =>
+      Array.from({ length: used.cols }, (_, c) => getCell(s.cells, used.row + r, used.col + c)),
+    );
+    const values = rows.map((row) => row.map((c) => c?.v ?? ""));
+    return {
+      area: used,
+      values,
+      formulas: values.map((row) => [...row]),
+      numberFormats: rows.map((row) => row.map((c) => c?.nf ?? "General")),
+    };
+  }
+  /** Put cells back as found: their values and number formats (bold and fill stay as they are). */
+  async restoreCells(found: FoundCells): Promise<void> {
+    validateArea(found.area);
+    const s = this.wb.sheet(found.area.sheetId);
+    found.formulas.forEach((row, r) =>
+      row.forEach((v, c) => {
+        const old = getCell(s.cells, found.area.row + r, found.area.col + c);
+        const f = found.numberFormats[r]?.[c] ?? "General";
+        const cell: MemCell = { ...old, v: typeof v === "number" ? to15Digits(v) : v, nf: f === "General" ? null : f };
+        setCell(
+          s.cells,
+          found.area.row + r,
+          found.area.col + c,
+          v === "" && cell.nf === null && !cell.b && cell.fill === undefined ? undefined : cell,
+        );
+      }),
+    );
   }
   dataKeys(): string[] {
     return [...this.wb.data.keys()];

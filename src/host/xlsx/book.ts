@@ -612,7 +612,8 @@ export function openBook(file: string, aliases?: ReadonlyMap<number, string>): B
  * renamed over the original (and the folder flushed), so a crash, a kill or a full disk leaves
  * either the old file or the new one, never a mix. The temporary file is removed on failure.
  */
-export function saveFile(file: string, bytes: Buffer): void {
+/** `beforeRename`: called once the new file is written and flushed, right before it replaces `file`; throwing stops the save (the temporary file is removed). */
+export function saveFile(file: string, bytes: Buffer, beforeRename?: () => void): void {
   const dir = path.dirname(path.resolve(file));
   const tmp = path.join(dir, `.~${path.basename(file)}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);
   let mode = 0o644;
@@ -626,6 +627,7 @@ export function saveFile(file: string, bytes: Buffer): void {
     for (let off = 0; off < bytes.length;) off += writeSync(fd, bytes, off, Math.min(bytes.length - off, 1 << 24));
     fsyncSync(fd);
     closeSync(fd);
+    beforeRename?.();
     renameSync(tmp, file);
   } catch (e) {
     try {

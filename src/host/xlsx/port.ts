@@ -104,8 +104,12 @@ export class XlsxPort extends MemoryPort {
     return this.fresh || this.book.render(this.wb) !== null;
   }
 
-  /** Write the changes to the file atomically; null when there was nothing to write. */
-  save(): SaveStats | null {
+  /**
+   * Write the changes to the file atomically; null when there was nothing to write. `beforeRename`
+   * (the command line's last check: its lock, the file's identity) runs right before the new file
+   * replaces the old one; throwing stops the save with the old file in place.
+   */
+  save(o: { beforeRename?: () => void } = {}): SaveStats | null {
     const out = this.book.render(this.wb);
     if (!out && !this.fresh) return null;
     const bytes = out?.bytes ?? this.book.zip.bytes;
@@ -115,7 +119,7 @@ export class XlsxPort extends MemoryPort {
         "changed",
         "the file changed on disk while Cellbound was working on it; nothing was written, run it again",
       );
-    saveFile(this.file, bytes);
+    saveFile(this.file, bytes, o.beforeRename);
     for (const s of this.wb.sheets) if (s.cells instanceof SheetStore) s.cells.saved();
     for (const [no, id] of out?.addedSheets ?? []) this.aliases.set(no, id);
     this.fresh = false;

@@ -47,7 +47,9 @@ export function App({ store, loadDiagnostics }: AppProps) {
 
   const ws = store.workspace.value;
   const route = ws ? store.route.value : "connect";
-  const notice = store.notice.value;
+  // A view's own notice (a failed reports listing) belongs to that view: never shown on another tab.
+  const raised = store.notice.value;
+  const notice = raised && (!raised.view || raised.view === route) ? raised : null;
   const busy = store.busy.value;
   const dismiss = () => (store.notice.value = null);
 
@@ -80,7 +82,7 @@ export function App({ store, loadDiagnostics }: AppProps) {
           )
         )}
         {store.user.value && (
-          <button type="button" class="cb-btn cb-small" onClick={() => void store.signOut()}>
+          <button type="button" class="cb-btn cb-small" disabled={store.stopping.value !== null} onClick={() => void store.signOut()}>
             Sign out
           </button>
         )}

@@ -5,7 +5,8 @@ import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { formatValue } from "../../host/number-format";
 import type { SheetValue } from "../../host/port";
-import type { BuilderFilter, MetaView, PivotItems, PreviewGrid } from "../model";
+import type { BuilderFilter, MetaView, PivotItems } from "../types";
+import type { PreviewGrid } from "./types";
 import { errorNotice, type Notice, type PaneStore } from "../state/store";
 import { NoticeBox, ProgressLine } from "../ui/Notice";
 import {

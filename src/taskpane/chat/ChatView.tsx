@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { PaneStore } from "../state/store";
 import { NoticeBox, ProgressLine } from "../ui/Notice";
-import { turnsOf, type SqlToolResult, type Turn } from "../live/chat";
+import { turnsOf, type SqlToolResult, type Turn } from "./live-conversation";
 import { Markdown } from "./Markdown";
 import { ChartPart, ResultTable, Thinking, ToolStep, UsageLine } from "./parts";
 import { ChatModel, type ChatModelOptions } from "./state";

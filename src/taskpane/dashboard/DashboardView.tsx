@@ -8,7 +8,8 @@ import { useEffect, useRef } from "preact/hooks";
 import type { PaneStore } from "../state/store";
 import { NoticeBox } from "../ui/Notice";
 import { useQuestionFocus } from "../ui/focus";
-import type { DashboardChoice, DashboardService, EmbedHandle, EmbedNews, PictureProgress } from "./service";
+import type { DashboardService, EmbedHandle, EmbedNews, PictureProgress } from "./service";
+import type { DashboardChoice } from "../types";
 
 const CSS = `
 .cb-dashboard-frame { width: 100%; height: 460px; border: 1px solid var(--colorNeutralStroke1); border-radius: var(--borderRadiusMedium); background: var(--colorNeutralBackground1); }

@@ -2,14 +2,14 @@
 // badge and its actions (Refresh, Locate, Disconnect); DENIED placements show their owner and no
 // actions. Refresh all shows a footer with "N of M" and Stop, and a status per row.
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
-import type { PlacementView } from "../model";
+import type { PlacementView } from "./types";
 import type { PaneStore } from "../state/store";
 import { ProgressLine } from "../ui/Notice";
 import { relativeTime } from "../ui/time";
 import { DisconnectButton } from "./ConfirmDisconnect";
 import { EditBanner } from "./EditBanner";
 import { BusyLine } from "../app/BusyLine";
-import { staleFacts, statusOfView, STATUS_TONE } from "../live/status";
+import { staleFacts, statusOfView, STATUS_TONE } from "./live-status";
 import { revealAndFocus } from "../ui/focus";
 
 export function groupBySheet(placements: PlacementView[]): [string, PlacementView[]][] {
@@ -27,9 +27,13 @@ function PlacementCard({ store, p, now, showDeployment }: { store: PaneStore; p:
   const denied = p.facts.access === "DENIED";
   const rowState = store.rowStates.value[p.id];
   const stale = store.homeStale.value;
-  // One status: the badge and every line below come from it (live/status.ts).
+  // One status: the badge and every line below come from it (live-status.ts).
   const st = statusOfView(stale ? { ...p, facts: staleFacts(p.facts, stale) } : p, rowState);
-  const running = store.refreshAll.value?.running === true || st.kind === "refreshing";
+  // Signing out or switching deployment: what runs is being stopped, nothing new starts.
+  const running = store.refreshAll.value?.running === true || st.kind === "refreshing" || store.stopping.value !== null;
+  // A question about it is open or it is being disconnected: nothing else starts on it (issue 36 item 19).
+  const held = store.heldBy(p.id);
+  const asking = store.disconnectAsked.value.has(p.id);
   const title = denied ? "Report you cannot open" : (p.reportName ?? "Untitled report");
   const deployment = p.deploymentName ?? (p.deploymentId !== null ? "another deployment" : null);
   return (
@@ -67,7 +71,8 @@ function PlacementCard({ store, p, now, showDeployment }: { store: PaneStore; p:
             <button
               type="button"
               class="cb-btn cb-small"
-              disabled={running || !st.canRefresh}
+              disabled={running || !st.canRefresh || held !== null}
+              title={held ? `Refresh can start once ${held}.` : undefined}
               onClick={() => void store.refresh(p.id)}
               aria-label="Refresh"
             >
@@ -83,7 +88,10 @@ function PlacementCard({ store, p, now, showDeployment }: { store: PaneStore; p:
             <DisconnectButton
               title={title}
               where={`${p.sheetName ?? "a deleted sheet"}${p.range ? "!" + p.range : ""}`}
-              disabled={running}
+              disabled={running || (held !== null && !asking)}
+              asking={asking}
+              onAsk={() => store.askDisconnect(p.id)}
+              onKeep={() => store.keepPlacement(p.id)}
               onConfirm={() => void store.disconnect(p.id)}
             />
           )}
@@ -166,6 +174,7 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
   }, [focus, home, limit, store]);
   const total = home?.placements.length ?? 0;
   const all = store.refreshAll.value;
+  const blocked = store.refreshAllBlocked.value;
   const prompt = store.editPrompt.value;
   const refreshable =
     home?.placements.filter((p) => p.facts.access !== "DENIED" && !p.facts.missing && !p.facts.noAccess && !p.facts.viewOnly).length ?? 0;
@@ -184,13 +193,19 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
           <button
             type="button"
             class="cb-btn cb-primary"
-            disabled={!home || refreshable === 0 || all?.running === true}
+            disabled={!home || refreshable === 0 || all?.running === true || store.stopping.value !== null || blocked !== null}
+            aria-describedby={blocked ? "cb-refresh-all-why" : undefined}
             onClick={() => void store.refreshEverything()}
           >
             Refresh all
           </button>
         </div>
       </div>
+      {blocked && !all?.running && (
+        <p id="cb-refresh-all-why" class="cb-meta" role="status">
+          {blocked}
+        </p>
+      )}
       {home?.copied && (
         <div class="cb-message cb-message-warning" role="status">
           <strong>This looks like a copy of another workbook</strong>
@@ -204,6 +219,12 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
           <button type="button" class="cb-btn" disabled={store.busy.value !== null} onClick={() => void store.keepIdentity()}>
             It is the same file, renamed or moved
           </button>
+        </div>
+      )}
+      {home?.platformProblem && (
+        <div class="cb-message cb-message-warning" role="status">
+          <strong>The platform does not list this workbook's placements</strong>
+          <p>{home.platformProblem}</p>
         </div>
       )}
       {prompt && <EditBanner store={store} prompt={prompt} />}

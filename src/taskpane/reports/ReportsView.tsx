@@ -2,7 +2,7 @@
 // at the selected cell. When the target is not empty, say how many cells and where, then ask.
 import { useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
-import type { ReportSummary } from "../model";
+import type { ReportSummary } from "../types";
 import { errorNotice, type PaneStore } from "../state/store";
 import { BusyLine } from "../app/BusyLine";
 import { relativeTime } from "../ui/time";
@@ -23,6 +23,8 @@ export function ReportsView({ store }: { store: PaneStore }) {
 
   // One controller for the listing in flight: a new search, Cancel or leaving the view aborts it.
   const inflight = useRef<AbortController | null>(null);
+  // Listings the person cancelled: only that is news; leaving the view stops its listing quietly.
+  const cancelled = useRef(new WeakSet<AbortController>());
   const load = async (after: string | null) => {
     if (!ws) return;
     inflight.current?.abort();
@@ -38,9 +40,11 @@ export function ReportsView({ store }: { store: PaneStore }) {
     } catch (e) {
       if (inflight.current !== c) return; // a newer listing took over
       failed.value = true;
+      // The view is gone (another tab): its listing's end is not news there (issue 36 item 20).
+      if ((c.signal.aborted && !cancelled.current.has(c)) || store.route.value !== "reports") return;
       store.notice.value = c.signal.aborted
-        ? { tone: "info", title: "Loading reports was cancelled", next: "Search again to load them.", kind: LOAD }
-        : { ...errorNotice(e), kind: LOAD };
+        ? { tone: "info", title: "Loading reports was cancelled", next: "Search again to load them.", kind: LOAD, view: "reports" }
+        : { ...errorNotice(e), kind: LOAD, view: "reports" };
     } finally {
       if (inflight.current === c) {
         inflight.current = null;
@@ -113,7 +117,16 @@ export function ReportsView({ store }: { store: PaneStore }) {
         ))}
       </ul>
       {loading.value && (
-        <BusyLine busy={{ label: "Loading reports…", cancel: () => inflight.current?.abort() }} slowAfterMs={store.slowAfterMs} />
+        <BusyLine
+          busy={{
+            label: "Loading reports…",
+            cancel: () => {
+              if (inflight.current) cancelled.current.add(inflight.current);
+              inflight.current?.abort();
+            },
+          }}
+          slowAfterMs={store.slowAfterMs}
+        />
       )}
       {!loading.value && items.value.length === 0 && !failed.value && <p>No reports match.</p>}
       {next.value && !loading.value && (

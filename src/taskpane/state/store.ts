@@ -2,21 +2,11 @@
 // `route` says which view is shown. The store owns the session (sign in, deployment choice, sign out)
 // and the workbook home's live data; views read signals and call the store's actions.
 import { batch, computed, signal } from "@preact/signals";
-import type {
-  Backend,
-  ConnectInput,
-  Deployment,
-  HomeData,
-  PlacementView,
-  PlaceOutcome,
-  RefreshAllProgress,
-  RefreshOutcome,
-  RowRefreshState,
-  SignedInUser,
-  Workspace,
-} from "../model";
+import type { Backend, ConnectInput, SignedInUser, Workspace } from "../app/model";
+import type { Deployment, PlaceOutcome } from "../types";
+import type { HomeData, PlacementView, RefreshAllProgress, RefreshOutcome, RowRefreshState } from "../home/types";
 import { describeError, type HumanError } from "../errors";
-import { failedRow } from "../live/status";
+import { failedRow } from "../home/live-status";
 import type { FocusRequest } from "../ui/focus";
 import type { SecretStore } from "./secrets";
 
@@ -34,6 +24,8 @@ export interface Notice {
    * the view withdraws its message (clearNotice) when the cause is gone, never someone else's.
    */
   kind?: string;
+  /** The view (tab) that raised it, when it is about that view only: it shows there and nowhere else. */
+  view?: Route;
 }
 
 export interface Prefill {
@@ -49,6 +41,20 @@ export interface EditPrompt {
 }
 
 const lower = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
+/** A placement's key as the engine makes them (12 random characters; never a "remote:" card's id). */
+const isKey = (id: string) => /^[\w-]{8,}$/.test(id);
+const without = (set: ReadonlySet<string>, x: string): ReadonlySet<string> => new Set([...set].filter((y) => y !== x));
+/** A report's title inside a sentence ("This placement" → "this placement"; “Sales” stays). */
+const inSentence = (title: string) => (title.startsWith("“") ? title : lower(title));
+
+/** Parts joined as sentences: each ends with a full stop unless it already ends a sentence. */
+export function sentences(parts: readonly string[]): string {
+  return parts
+    .map((p) => p.trim())
+    .filter((p) => p !== "")
+    .map((p) => (/[.!?…]["”’)]?$/.test(p) ? p : `${p}.`))
+    .join(" ");
+}
 
 /** The platform did not answer (or not usefully): nothing it said before can be taken as current. */
 function unreachable(e: unknown): boolean {
@@ -91,8 +97,47 @@ export class PaneStore {
 
   /** Where focus goes once the home shows what an action led to (a sign-in: the heading; a placement: its card). */
   readonly focusRequest = signal<FocusRequest | null>(null);
+  /**
+   * Signing out or switching deployment: what is in flight is being stopped and waited for ("Signing
+   * out — stopping the refresh…"); nothing new starts meanwhile.
+   */
+  readonly stopping = signal<string | null>(null);
+  /** Placements whose Disconnect question is open: nothing else starts on them meanwhile. */
+  readonly disconnectAsked = signal<ReadonlySet<string>>(new Set());
+  /** Placements being disconnected, until the home no longer shows them. */
+  readonly disconnecting = signal<ReadonlySet<string>>(new Set());
 
   readonly signedIn = computed(() => this.workspace.value !== null);
+
+  /**
+   * Why nothing else can start on a placement now, as the end of "… can start once <this>." (issue 36
+   * items 19, 20): a question about it is open, it is being disconnected, or refreshed on its own. One
+   * thing per placement at a time.
+   */
+  heldBy(placementId: string): string | null {
+    const title = () => inSentence(this.reportTitle(placementId));
+    if (this.disconnecting.value.has(placementId)) return `${title()} is disconnected`;
+    if (!this.refreshAll.value?.running && this.rowStates.value[placementId]?.state === "refreshing") return `${title()} is refreshed`;
+    if (this.disconnectAsked.value.has(placementId)) return `you answer the question about disconnecting ${title()}`;
+    if (this.editPrompt.value?.placementId === placementId) return `you choose what happens to your edits in ${title()}`;
+    return null;
+  }
+
+  /** Why Refresh all cannot start now, in words (shown beside the disabled button); null when it can. */
+  readonly refreshAllBlocked = computed<string | null>(() => {
+    const refreshing = Object.entries(this.rowStates.value).flatMap(([id, r]) => (r.state === "refreshing" ? [id] : []));
+    const ids = new Set([
+      ...refreshing,
+      ...this.disconnecting.value,
+      ...this.disconnectAsked.value,
+      ...(this.editPrompt.value ? [this.editPrompt.value.placementId] : []),
+    ]);
+    for (const id of ids) {
+      const why = this.heldBy(id);
+      if (why) return `Refresh all can start once ${why}.`;
+    }
+    return null;
+  });
   private connection: ConnectInput | null = null;
   private unwatch: (() => void) | null = null;
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
@@ -102,6 +147,10 @@ export class PaneStore {
   private homeAbort: AbortController | null = null;
   /** Home loads the person cancelled (as opposed to stopped by leaving the tab or a newer load). */
   private readonly homeCancelled = new WeakSet<AbortController>();
+  /** Every operation on the workspace until it has ended (its trailing home check too): sign-out waits for them. */
+  private readonly running = new Set<Promise<unknown>>();
+  /** A placement is being placed (for "Signing out — stopping the placement…"). */
+  private placing = false;
 
   constructor(
     readonly backend: Backend,
@@ -158,11 +207,63 @@ export class PaneStore {
 
   private end(c: AbortController): void {
     this.inflight.delete(c);
-    if (this.inflight.size === 0) this.busy.value = null;
+    if (this.inflight.size === 0 && this.stopping.value === null) this.busy.value = null;
+  }
+
+  /** Progress of an action still running (a stopped one's late progress changes nothing). */
+  private progress(c: AbortController, busy: NonNullable<PaneStore["busy"]["value"]>): void {
+    if (this.inflight.has(c) && !c.signal.aborted) this.busy.value = busy;
+  }
+
+  /** Run an operation on the workspace, known until it ends: sign-out and a deployment switch wait for it. */
+  private op<T>(run: () => Promise<T>): Promise<T> {
+    const p = run();
+    this.running.add(p);
+    const done = () => void this.running.delete(p);
+    p.then(done, done);
+    return p;
+  }
+
+  /** What is in flight, in words for "Signing out — stopping …". */
+  private inFlightWords(): string | null {
+    if (this.refreshAll.value?.running || Object.values(this.rowStates.value).some((r) => r.state === "refreshing")) return "the refresh";
+    if (this.placing) return "the placement";
+    if (this.running.size > 0) return "what is running";
+    return null;
+  }
+
+  /**
+   * Stop every action of this session and wait until each has ended (issue 36 item 18): a write under
+   * way finishes (with its platform record, under the key it began with) before anything is cleared.
+   */
+  private async stopAll(what: string): Promise<void> {
+    const doing = this.inFlightWords();
+    this.stopping.value = doing ? `${what} — stopping ${doing}…` : `${what}…`;
+    this.busy.value = { label: this.stopping.value };
+    this.cancelAll();
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+
+  /** Forget what this session showed about its placements: footers, row states, questions, notices of it. */
+  private forgetSession(): void {
+    clearTimeout(this.reloadTimer);
+    this.lastChecked = null;
+    batch(() => {
+      this.rowStates.value = {};
+      this.refreshAll.value = null;
+      this.editPrompt.value = null;
+      this.pendingPlace.value = null;
+      this.homeStale.value = null;
+      this.focusRequest.value = null;
+      this.disconnectAsked.value = new Set();
+      this.disconnecting.value = new Set();
+    });
   }
 
   /** A cancelled action says so calmly (not as an error); anything else becomes the error notice. */
   private failed(c: AbortController, e: unknown, what: string): void {
+    // Stopped by a sign-out or a deployment switch: that line says what happens ("Signing out — stopping …").
+    if (c.signal.aborted && this.stopping.value) return;
     this.notice.value = c.signal.aborted ? { tone: "info", title: `${what} cancelled` } : errorNotice(e);
   }
 
@@ -207,8 +308,13 @@ export class PaneStore {
    */
   async chooseDeployment(deployment: Deployment, o: { focusHome?: boolean } = {}): Promise<void> {
     if (!this.connection) throw new Error("chooseDeployment before signIn");
+    if (this.stopping.value) return;
     const connection = this.connection;
-    this.cancelAll();
+    // What runs in the deployment left is stopped and waited for; nothing of it shows in the next.
+    await this.stopAll(`Opening ${deployment.name}`);
+    this.stopping.value = null;
+    this.busy.value = null;
+    this.forgetSession();
     await this.whileBusy(`Opening ${deployment.name}…`, async () => {
       this.unwatch?.();
       await this.workspace.value?.close();
@@ -226,30 +332,41 @@ export class PaneStore {
     });
   }
 
-  /** Sign out: stop background work, forget every secret, back to Connect. */
+  /**
+   * Sign out: stop what is in flight and wait for it to end ("Signing out — stopping the refresh…"),
+   * then close the workspace (no request of it leaves afterwards), forget every secret and everything
+   * this session showed, back to Connect.
+   */
   async signOut(): Promise<void> {
-    this.cancelAll();
+    if (this.stopping.value) return;
     this.unwatch?.();
     this.unwatch = null;
     clearTimeout(this.reloadTimer);
+    await this.stopAll("Signing out");
     const ws = this.workspace.value;
-    batch(() => {
-      this.workspace.value = null;
-      this.user.value = null;
-      this.deployments.value = [];
-      this.home.value = null;
-      this.rowStates.value = {};
-      this.refreshAll.value = null;
-      this.editPrompt.value = null;
-      this.pendingPlace.value = null;
-      this.route.value = "connect";
-    });
     this.connection = null;
+    let cleared = false;
     try {
       await ws?.close();
     } finally {
-      await this.secrets.clearAll();
-      this.notice.value = { tone: "info", title: "Signed out", detail: "Every stored credential and token was removed from this add-in." };
+      try {
+        await this.secrets.clearAll();
+        cleared = true;
+      } finally {
+        this.forgetSession();
+        batch(() => {
+          this.workspace.value = null;
+          this.user.value = null;
+          this.deployments.value = [];
+          this.home.value = null;
+          this.route.value = "connect";
+          this.stopping.value = null;
+          this.busy.value = null;
+          this.notice.value = cleared
+            ? { tone: "info", title: "Signed out", detail: "Every stored credential and token was removed from this add-in." }
+            : null;
+        });
+      }
     }
   }
 
@@ -272,9 +389,13 @@ export class PaneStore {
   }
 
   /** Load (check) the workbook home; a newer load or Cancel aborts the one in flight. */
-  async loadHome(): Promise<void> {
+  loadHome(): Promise<void> {
+    return this.op(() => this.checkHome());
+  }
+
+  private async checkHome(): Promise<void> {
     const ws = this.workspace.value;
-    if (!ws) return;
+    if (!ws || this.stopping.value) return;
     this.homeAbort?.abort();
     const c = new AbortController();
     this.homeAbort = c;
@@ -327,7 +448,15 @@ export class PaneStore {
   }
 
   /** Refresh one placement; a hand edit opens the banner instead of overwriting. */
-  async refresh(placementId: string, choice: "ask" | "overwrite" | "keep" = "ask"): Promise<void> {
+  refresh(placementId: string, choice: "ask" | "overwrite" | "keep" = "ask"): Promise<void> {
+    if (this.stopping.value) return Promise.resolve();
+    // Its Disconnect question is open, it is being disconnected, or refreshed already: nothing else starts on it.
+    if (this.disconnecting.value.has(placementId) || this.disconnectAsked.value.has(placementId)) return Promise.resolve();
+    if (this.refreshAll.value?.running || this.rowStates.value[placementId]?.state === "refreshing") return Promise.resolve();
+    return this.op(() => this.refreshOne(placementId, choice));
+  }
+
+  private async refreshOne(placementId: string, choice: "ask" | "overwrite" | "keep"): Promise<void> {
     const ws = this.requireWorkspace();
     this.editPrompt.value = null;
     this.notice.value = null; // an earlier notice ("Report placed") is not about this refresh
@@ -338,7 +467,7 @@ export class PaneStore {
     try {
       const outcome = await ws.refresh(placementId, choice, {
         signal: c.signal,
-        onProgress: (p) => (this.busy.value = { label, done: p.done, total: p.total, cancel: () => c.abort() }),
+        onProgress: (p) => this.progress(c, { label, done: p.done, total: p.total, cancel: () => c.abort() }),
       });
       if (outcome.kind === "handEdited") {
         this.setRow(placementId, null);
@@ -365,7 +494,7 @@ export class PaneStore {
             ? {
                 tone: "warning",
                 title: "Refreshed, with a warning",
-                detail: [name ? `${name}: ${summary}` : summary, ...outcome.notices].join(" "),
+                detail: sentences([name ? `${name}: ${summary}` : summary, ...outcome.notices]),
               }
             : { tone: "success", title: "Refreshed", detail: name ? `${name}: ${summary}` : summary };
     } catch (e) {
@@ -373,7 +502,7 @@ export class PaneStore {
       this.setRow(placementId, c.signal.aborted ? null : failedRow(e, describeError(e).title));
       if (c.signal.aborted) this.failed(c, e, "Refresh");
       else {
-        const n = errorNotice(e);
+        const n = this.unnamed(errorNotice(e), placementId);
         this.notice.value = { ...n, title: `${this.reportTitle(placementId)} was not refreshed: ${lower(n.title)}` };
         // The platform cannot be reached: what the other cards show was not checked just now.
         if (unreachable(e) && this.home.value) this.homeStale.value = this.lastChecked ?? new Date(0).toISOString();
@@ -403,7 +532,12 @@ export class PaneStore {
     await this.refresh(prompt.placementId, choice);
   }
 
-  async refreshEverything(): Promise<void> {
+  refreshEverything(): Promise<void> {
+    if (this.stopping.value || this.refreshAllBlocked.value) return Promise.resolve();
+    return this.op(() => this.refreshAllNow());
+  }
+
+  private async refreshAllNow(): Promise<void> {
     const ws = this.requireWorkspace();
     const abort = new AbortController();
     this.refreshAllAbort = abort;
@@ -414,14 +548,14 @@ export class PaneStore {
         signal: abort.signal,
         onProgress: (p) => {
           this.refreshAll.value = { ...p, running: true };
-          this.rowStates.value = { ...p.rows };
+          this.rowStates.value = this.spokenRows(p.rows);
         },
       });
       this.refreshAll.value = { ...final, running: false };
-      this.rowStates.value = { ...final.rows };
+      this.rowStates.value = this.spokenRows(final.rows);
     } catch (e) {
       this.refreshAll.value = this.refreshAll.value && { ...this.refreshAll.value, running: false };
-      this.notice.value = errorNotice(e);
+      if (!(abort.signal.aborted && this.stopping.value)) this.notice.value = errorNotice(e);
     } finally {
       this.refreshAllAbort = null;
       await this.loadHome();
@@ -440,61 +574,116 @@ export class PaneStore {
     }
   }
 
+  /** Open the Disconnect question of a placement (while it is open, nothing else starts on it). */
+  askDisconnect(placementId: string): void {
+    this.disconnectAsked.value = new Set([...this.disconnectAsked.value, placementId]);
+  }
+
+  /** Close the Disconnect question: "Keep it". */
+  keepPlacement(placementId: string): void {
+    this.disconnectAsked.value = without(this.disconnectAsked.value, placementId);
+  }
+
   async disconnect(placementId: string): Promise<void> {
-    await this.whileBusy("Disconnecting…", async (signal) => {
-      await this.requireWorkspace().disconnect(placementId, signal);
-      this.notice.value = {
-        tone: "success",
-        title: "Disconnected",
-        detail: "The cells stay in the sheet; Cellbound no longer refreshes them.",
-      };
-      await this.loadHome();
-    });
+    this.keepPlacement(placementId); // the question is answered
+    // One thing per placement at a time: not while it (or Refresh all) refreshes, nor twice.
+    if (this.stopping.value || this.disconnecting.value.has(placementId) || this.refreshAll.value?.running) return;
+    if (this.rowStates.value[placementId]?.state === "refreshing") return;
+    this.disconnecting.value = new Set([...this.disconnecting.value, placementId]);
+    try {
+      const done = await this.whileBusy("Disconnecting…", async (signal) => {
+        await this.requireWorkspace().disconnect(placementId, signal);
+        this.notice.value = {
+          tone: "success",
+          title: "Disconnected",
+          detail: "The cells stay in the sheet; Cellbound no longer refreshes them.",
+        };
+      });
+      // The progress line ended with the outcome; the home follows (the card stays held until it is gone).
+      if (done) await this.loadHome();
+    } finally {
+      this.disconnecting.value = without(this.disconnecting.value, placementId);
+    }
   }
 
   /** This file is a copy: give it its own workbook id so its placements stop being the original's. */
   async fork(): Promise<void> {
-    await this.whileBusy("Separating this copy…", async (signal) => {
+    if (this.stopping.value) return;
+    const done = await this.whileBusy("Separating this copy…", async (signal) => {
       const out = await this.requireWorkspace().fork(signal);
       this.notice.value = out.failed.length
         ? {
             tone: "warning",
             title: "This copy is now a separate workbook, with problems",
             detail: out.failed.join(" "),
-            next: "Refresh the placements listed, or place them again.",
+            next: "Cellbound connects them to this copy at its next check of the workbook; refresh them to connect them now.",
           }
         : {
             tone: "success",
             title: "This copy is now a separate workbook",
             detail: `${out.reconnected} placements were connected to it; the original's stay as they were.`,
           };
-      await this.loadHome();
     });
+    if (done) await this.loadHome();
   }
 
   /** Not a copy: the same file, renamed or moved. Keep its workbook id and record its new address. */
   async keepIdentity(): Promise<void> {
-    await this.whileBusy("Recording the new address…", async (signal) => {
+    if (this.stopping.value) return;
+    const done = await this.whileBusy("Recording the new address…", async (signal) => {
       await this.requireWorkspace().keepIdentity(signal);
       this.notice.value = {
         tone: "success",
         title: "Recorded: this is the same workbook",
         detail: "Its placements stay connected as they were; Cellbound now knows the file's new address.",
       };
-      await this.loadHome();
     });
+    if (done) await this.loadHome();
   }
 
   /** Run a user action with the busy indicator and Cancel shown; a failure becomes the notice, never silence. */
-  private async whileBusy(label: string, action: (signal: AbortSignal) => Promise<void>): Promise<void> {
-    const c = this.begin(label);
-    try {
-      await action(c.signal);
-    } catch (e) {
-      this.failed(c, e, label.replace(/…$/, ""));
-    } finally {
-      this.end(c);
+  private whileBusy(label: string, action: (signal: AbortSignal) => Promise<void>): Promise<boolean> {
+    return this.op(async () => {
+      const c = this.begin(label);
+      try {
+        await action(c.signal);
+        return true;
+      } catch (e) {
+        this.failed(c, e, label.replace(/…$/, ""));
+        return false;
+      } finally {
+        this.end(c);
+      }
+    });
+  }
+
+  /**
+   * A message about a placement never shows its key or tracking name (an engine error may carry them,
+   * e.g. one disconnected elsewhere meanwhile): they read as its report's title.
+   */
+  private unnamed<T extends { title: string; detail?: string }>(n: T, placementId: string): T {
+    if (!isKey(placementId)) return n;
+    const key = new RegExp(`(?<![\\w-])(CB_)?${placementId}(?![\\w-])`, "g"); // a key holds only [\w-]
+    const says = (t: string) => t.replace(key, this.reportTitle(placementId));
+    return { ...n, title: says(n.title), ...(n.detail !== undefined ? { detail: says(n.detail) } : {}) };
+  }
+
+  /** Refresh all's rows, their reasons without keys: a placement gone meanwhile reads in words. */
+  private spokenRows(rows: Record<string, RowRefreshState>): Record<string, RowRefreshState> {
+    const out: Record<string, RowRefreshState> = {};
+    for (const [id, r] of Object.entries(rows)) {
+      const gone = r.state === "failed" && /^No placement \S+ is tracked in this workbook/.test(r.reason);
+      out[id] =
+        r.state === "failed" && isKey(id) && r.reason.includes(id)
+          ? {
+              ...r,
+              reason: gone
+                ? `${this.reportTitle(id)} is no longer in this workbook (it was disconnected).`
+                : this.unnamed({ title: r.reason }, id).title,
+            }
+          : r;
     }
+    return out;
   }
 
   /** A placement's report as people know it (its title), for messages. */
@@ -507,10 +696,26 @@ export class PaneStore {
    * Place a report at the selected cell; asks first when it would overwrite content. The
    * confirmation passes `at` (the cell chosen the first time), so it lands where it was asked about.
    */
-  async place(
+  place(
     reportId: number,
     confirmed = false,
     o: { valuesOnly?: boolean; at?: { sheetId: string; row: number; col: number } } = {},
+  ): Promise<boolean> {
+    if (this.stopping.value) return Promise.resolve(false);
+    return this.op(async () => {
+      this.placing = true;
+      try {
+        return await this.placeNow(reportId, confirmed, o);
+      } finally {
+        this.placing = false;
+      }
+    });
+  }
+
+  private async placeNow(
+    reportId: number,
+    confirmed: boolean,
+    o: { valuesOnly?: boolean; at?: { sheetId: string; row: number; col: number } },
   ): Promise<boolean> {
     const ws = this.requireWorkspace();
     this.pendingPlace.value = null;
@@ -522,7 +727,7 @@ export class PaneStore {
         ...(o.valuesOnly ? { valuesOnly: true } : {}),
         signal: c.signal,
         onProgress: (p) =>
-          (this.busy.value = {
+          this.progress(c, {
             label: "Placing report…",
             done: p.done,
             total: p.total,
@@ -543,12 +748,14 @@ export class PaneStore {
         };
         return false;
       }
+      // The progress line (and its Cancel, which could no longer stop anything) ends as the outcome shows.
+      this.end(c);
       // A notice (e.g. rows cut at the maximum a placement holds) stays until dismissed: it is about the data.
       this.notice.value = outcome.notices?.length
         ? {
             tone: "warning",
             title: "Report placed, with a warning",
-            detail: [`${outcome.sheetName}!${outcome.range}.`, ...outcome.notices].join(" "),
+            detail: sentences([`${outcome.sheetName}!${outcome.range}`, ...outcome.notices]),
           }
         : { tone: "success", title: "Report placed", detail: `${outcome.sheetName}!${outcome.range}` };
       await this.loadHome();
@@ -556,7 +763,10 @@ export class PaneStore {
       this.focusRequest.value = { target: "card", id: outcome.placementId };
       return true;
     } catch (e) {
-      this.failed(c, e, "Placing the report");
+      // Cancelled after rows were written (Cancel, or leaving the tab): what stays and how to finish it.
+      if (e instanceof Error && e.name === "PlaceInterrupted" && !this.stopping.value)
+        this.notice.value = { tone: "warning", ...describeError(e) };
+      else this.failed(c, e, "Placing the report");
       return false;
     } finally {
       this.end(c);

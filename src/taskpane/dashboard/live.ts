@@ -15,10 +15,17 @@ import {
 } from "../../api/embed";
 import { ForbiddenError, NotFoundError, type FetchLike, type PlatformClient } from "../../api";
 import { sleep } from "../../api/retry";
-import type { BuilderQuery, MetaView, PlaceOutcome, ReportSummary, SaveReportInput } from "../model";
-import type { CellFilter, DashboardService, EmbedHandle } from "../dashboard/service";
-import type { EmbedConfig, SelectedPlacement } from "./comments";
-import type { SelectedCell } from "./engine";
+import type {
+  BuilderQuery,
+  EmbedConfig,
+  MetaView,
+  PlaceOutcome,
+  ReportSummary,
+  SaveReportInput,
+  SelectedCell,
+  SelectedPlacement,
+} from "../types";
+import type { CellFilter, DashboardService, EmbedHandle } from "./service";
 
 const STORAGE_KEY = "cellbound.comments.sessionUrl";
 const POLL_MS = 500;

@@ -1,6 +1,7 @@
-// The workbook operations of a Workspace, on the sync engine (src/sync) and the Office.js adapter
-// (src/host/excel): turns the engine's typed outcomes into the pane's view model (model.ts).
-import { sessionLastWritten } from "./last-written";
+// The Workbook tab's live service: the workbook operations of a Workspace, on the sync engine
+// (src/sync) and the Office.js adapter (src/host/excel); turns the engine's typed outcomes into the
+// pane's view model (home/types.ts).
+import { sessionLastWritten } from "../app/last-written";
 import type { DataClient, PlatformClient } from "../../api";
 import { areaA1, parseAddress } from "../../host/a1";
 import { createExcelPort } from "../../host/excel";
@@ -21,9 +22,10 @@ import {
   type QueueProgress,
   type SyncContext,
 } from "../../sync";
-import type { HomeData, PlacementView, RefreshAllProgress, RowRefreshState, RowSpan, Workspace } from "../model";
-import type { SelectedPlacement } from "./comments";
-import { freeAreaBeside, readSelectionContext, selectionState, type SelectionDeps } from "./selection";
+import type { HomeData, PlacementView, RefreshAllProgress, RowRefreshState } from "./types";
+import type { RowSpan, SelectedCell, SelectedPlacement } from "../types";
+import type { Workspace } from "../app/model";
+import { freeAreaBeside, readSelectionContext, selectionState, type SelectionDeps } from "../chat/live-selection";
 
 export type WorkbookOps = Pick<
   Workspace,
@@ -32,32 +34,13 @@ export type WorkbookOps = Pick<
   Required<Pick<Workspace, "selectionState" | "selectionContext" | "besideArea">> & {
     /** The placement under the Excel selection (for the comments pane's "which dashboard"). */
     selectedPlacement(): Promise<SelectedPlacement | null>;
-    /**
-     * The selected cell, and when it lies in a flat placement, the result column it is in (the
-     * column's member key: dimensions, then time dimensions with a granularity, then measures, as the
-     * flat layout writes them) and whether it is the header row.
-     */
+    /** The selected cell, and the placement column it is in (../types.ts SelectedCell). */
     selectedCell(signal?: AbortSignal): Promise<SelectedCell>;
     /** The dashboard picture (port.putPicture at the selection, or replaced in place). */
     putPicture(name: string, base64: string, atSelection: boolean): Promise<{ sheetId: string; name: string; address: string }>;
     /** Picture names on the active sheet. */
     activeSheetPictures(): Promise<string[]>;
   };
-
-export interface SelectedCell {
-  address: string;
-  value: SheetValue;
-  placement:
-    | (SelectedPlacement & {
-        columnKey: string | null;
-        /** The column's title as the sheet shows it (its header cell), when there is one. */
-        columnTitle?: string | null;
-        measure: boolean;
-        header: boolean;
-        pivot: boolean;
-      })
-    | null;
-}
 
 export interface EngineDeps {
   client: PlatformClient;
@@ -74,6 +57,36 @@ export interface EngineDeps {
 }
 
 export { factsOf, sheetRows };
+
+/**
+ * A placement that is no longer in the workbook (disconnected, here or in another window) while
+ * something of it was under way: said with its report's title, never its key or tracking name.
+ */
+export class PlacementGone extends Error {
+  constructor(reportName: string | null) {
+    super(`${reportName ? `“${reportName}”` : "This placement"} is no longer in this workbook (it was disconnected).`);
+    this.name = "PlacementGone";
+  }
+}
+
+/**
+ * A placement cancelled part way (Cancel, or leaving the tab): rows it wrote stay in the sheet as an
+ * unfinished placement, which the home shows as Interrupted and a refresh finishes (issue 36 item 20).
+ */
+export class PlaceInterrupted extends Error {
+  constructor(
+    readonly reportName: string,
+    /** Sheet!A1:C100001, where the rows written so far are. */
+    readonly where: string,
+    /** Data rows written so far (without the header). */
+    readonly rows: number,
+  ) {
+    super(
+      `${rows.toLocaleString("en-US")} ${rows === 1 ? "row" : "rows"} of “${reportName}” ${rows === 1 ? "was" : "were"} written to ${where} before it stopped: ${rows === 1 ? "it stays" : "they stay"} there, as a placement not finished.`,
+    );
+    this.name = "PlaceInterrupted";
+  }
+}
 
 function rowsOfRanges(ranges: string[]): RowSpan[] {
   return ranges.map((a) => {
@@ -135,8 +148,25 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
 
   const localName = async (key: string) => {
     const p = (await engine.placements()).find((x) => x.key === key);
-    if (!p) throw new Error("This placement is no longer tracked in the workbook.");
+    if (!p) throw new PlacementGone(null);
     return p;
+  };
+  /** `e`, or in words when the placement's record went away meanwhile (the engine's error names its key). */
+  const orGone = async (e: unknown, key: string, reportName: string | null): Promise<unknown> => {
+    const still = await engine.placements().then(
+      (all) => all.some((x) => x.key === key),
+      () => true,
+    );
+    return still ? e : new PlacementGone(reportName);
+  };
+  /** The unfinished placement a cancelled place left (its record begun at or after `since`, never recorded), in words. */
+  const leftBehind = async (reportName: string, since: string): Promise<PlaceInterrupted | null> => {
+    const mine = (await engine.placements().catch(() => [])).filter((p) => !p.placementId && p.pending && p.pending.at >= since);
+    const p = mine.at(-1);
+    if (!p) return null;
+    const t = (await port.tracked().catch(() => [])).find((x) => x.name.toLowerCase() === p.name.toLowerCase());
+    if (!t?.area || !t.sheet) return null;
+    return new PlaceInterrupted(reportName, `${t.sheet.name}!${areaA1(t.area)}`, Math.max(0, t.area.rows - 1));
   };
   const currentArea = async (key: string): Promise<Area> => {
     const p = await localName(key);
@@ -153,13 +183,15 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
         workbookName: data.workbookName,
         copied: data.copied,
         placements: data.entries.map((e) => toView(e, e.key ? byKey.get(e.key) : undefined, names)),
+        ...(data.platformProblem ? { platformProblem: data.platformProblem } : {}),
       };
     },
     async place(reportId, o) {
       // Where the user chose: the selection when Place was pressed, before anything is fetched.
       const at = o.at ?? (await port.selection()).area;
       const report = await engine.report(reportId, o.signal);
-      const out = await engine.place(report, {
+      const since = new Date().toISOString();
+      const placing = engine.place(report, {
         at,
         confirmed: o.confirmed,
         ...(o.valuesOnly ? { valuesOnly: true } : {}),
@@ -170,6 +202,10 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
                 o.onProgress!({ done, total, label: "Writing rows", ...(known ? {} : { atLeast: true }) }),
             }
           : {}),
+      });
+      // Cancelled after rows were written: say what stays and how to finish it, not only "cancelled".
+      const out = await placing.catch(async (e: unknown) => {
+        throw (o.signal?.aborted ? await leftBehind(report.name, since) : null) ?? e;
       });
       switch (out.kind) {
         case "placed":
@@ -188,7 +224,9 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
     },
     async refresh(key, choice, o) {
       const p = await localName(key);
-      const out = await engine.refresh(key, choice, o?.signal ? { signal: o.signal } : {});
+      const out = await engine.refresh(key, choice, o?.signal ? { signal: o.signal } : {}).catch(async (e: unknown) => {
+        throw await orGone(e, key, p.reportName);
+      });
       const edits = (e: HandEdits) => rowsOfRanges(e.ranges);
       switch (out.kind) {
         case "refreshed":
@@ -329,13 +367,15 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
           if (change.source !== "ThisLocalAddin") listener();
         })
         .then((off) => (live ? unsubscribers.push(off) : void off()));
+      // Removing the listeners can fail (Excel refuses it while a cell is being edited): the pane stops
+      // listening either way, and a late event finds no workspace to re-check.
       return () => {
         live = false;
-        for (const off of unsubscribers.splice(0)) void off();
+        for (const off of unsubscribers.splice(0)) void off().catch(() => undefined);
       };
     },
     async close() {
-      for (const off of unsubscribers.splice(0)) await off();
+      for (const off of unsubscribers.splice(0)) await off().catch(() => undefined);
     },
   };
 }

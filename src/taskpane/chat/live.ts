@@ -1,7 +1,7 @@
 // The live ChatService: app-config and preferences over the management API, the agent chat client
 // (src/api/chat) with the deployment's minted token (or the user's API key on the agent form), and
-// "save as report" by upsert under a fresh publicId. Also re-exports the pure conversation reducer
-// and chart check, so the pane's model uses them without importing src/api.
+// "save as report" by upsert under a fresh publicId. The pure conversation reducer and chart check
+// the pane's model uses come through live-conversation.ts.
 import {
   createDeploymentTokenManager,
   createPlatformClient,
@@ -11,12 +11,10 @@ import {
   type PlatformClient,
 } from "../../api";
 import { createChatClient, createChatSettingsClient, type AppConfig, type ChatClient } from "../../api/chat";
-import type { ConnectInput, Deployment } from "../model";
-import type { ChatAvailability, ChatPrefs, ChatService, ThreadRef } from "../chat/service";
-import { createSchedulesService } from "./schedules";
-
-export { applyFrame, chartSpec, EMPTY_CONVERSATION, isFinalAnswer, turnsOf } from "../../api/chat";
-export type { ChartSpec, ChatFrame, ChatMessage, Conversation, SqlToolResult, ToolPart, Turn, Usage } from "../../api/chat";
+import type { ConnectInput } from "../app/model";
+import type { Deployment } from "../types";
+import type { ChatAvailability, ChatPrefs, ChatService, ThreadRef } from "./service";
+import { createSchedulesService } from "./live-schedules";
 
 export const MAX_THREADS = 20;
 

@@ -4,21 +4,8 @@
 import { codePoints, COMMENT_LIMITS, createCommentsClient, type Comment, type CommentsClient, type Thread } from "../../api/comments";
 import { createEmbedClient, createEmbedSession, type EmbedClient } from "../../api/embed";
 import type { FetchLike } from "../../api";
-import type { CommentView, CommentsService, LinkedDashboards, ThreadView } from "../comments/service";
-
-export interface EmbedConfig {
-  /** Default session URL (the harness points it at the stand-in's dev broker). */
-  sessionUrl?: string;
-  /** JSON body for the session URL (the dev broker needs {externalId, embedTenantName}). */
-  sessionRequest?: Record<string, unknown>;
-}
-
-export interface SelectedPlacement {
-  deploymentId: number;
-  reportId: number;
-  reportName: string | null;
-  range: string;
-}
+import type { CommentView, CommentsService, ThreadView } from "./service";
+import type { EmbedConfig, LinkedDashboards, SelectedPlacement } from "../types";
 
 export interface CommentsDeps {
   baseUrl: string;

@@ -1,24 +1,31 @@
-// A live Workspace: the catalog (src/api) plus the workbook operations of the sync engine (src/sync)
-// over the Office.js adapter (src/host/excel).
+// The composition root, its second half — a live Workspace: one session's fetch, the catalog
+// (reports/live.ts), the workbook operations (home/live.ts) and each pane's live service (chat,
+// comments, dashboard) joined into the one interface the views call (model.ts).
 import { createDataClient, createDeploymentTokenManager, createPlatformClient, defaultDataUrl, type DataClient } from "../../api";
-import type { ConnectInput, Deployment, Workspace } from "../model";
-import { createCatalog, summarize } from "./catalog";
-import { openWorkbookOps } from "./engine";
-import { createLiveComments, type EmbedConfig } from "./comments";
-import { createChatService, type ChatDefaults } from "./chat";
-import { createLiveDashboard } from "./dashboard";
+import { sessionFetch } from "./session-fetch";
+import type { ConnectInput, Workspace } from "./model";
+import type { Deployment, EmbedConfig } from "../types";
+import { createCatalog, summarize } from "../reports/live";
+import { openWorkbookOps } from "../home/live";
+import { createLiveComments } from "../comments/live";
+import { createChatService, type ChatDefaults } from "../chat/live";
+import { createLiveDashboard } from "../dashboard/live";
 
 export { defaultDataUrl };
 
 export async function openWorkspace(
   input: ConnectInput,
   deployment: Deployment,
-  fetchImpl?: typeof fetch,
+  outerFetch?: typeof fetch,
   deployments?: readonly Deployment[],
   embed: EmbedConfig = {},
   chatDefaults: ChatDefaults = {},
 ): Promise<Workspace> {
-  const client = createPlatformClient({ baseUrl: input.baseUrl, credential: input.credential, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
+  // Every request of this workspace goes through the session's fetch: close() aborts what is left and
+  // no request leaves afterwards (a signed-out key is never sent).
+  const session = sessionFetch(outerFetch);
+  const fetchImpl = session.fetch;
+  const client = createPlatformClient({ baseUrl: input.baseUrl, credential: input.credential, fetch: fetchImpl });
   const dataUrl = input.dataUrl ?? defaultDataUrl(input.baseUrl);
   const catalog = createCatalog(client, deployment.id, dataUrl, fetchImpl);
   // One data client (one token manager) per deployment whose placements this workbook holds, made on first use.
@@ -31,7 +38,7 @@ export async function openWorkspace(
         (d = createDataClient({
           dataUrl,
           token: createDeploymentTokenManager({ client, deploymentId: id }),
-          ...(fetchImpl ? { fetch: fetchImpl } : {}),
+          fetch: fetchImpl,
         })),
       );
     return d;
@@ -45,7 +52,7 @@ export async function openWorkspace(
     baseUrl: input.baseUrl,
     embed,
     selectedPlacement: () => ops.selectedPlacement(),
-    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+    fetch: fetchImpl,
   });
   const dashboard = createLiveDashboard({
     baseUrl: input.baseUrl,
@@ -58,7 +65,7 @@ export async function openWorkspace(
     saveReport: async (i, signal) => summarize(await catalog.saveReport(i, signal)),
     place: (reportId, o) => ops.place(reportId, o),
     meta: (signal) => catalog.meta(signal),
-    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+    fetch: fetchImpl,
   });
   return {
     deployment,
@@ -82,6 +89,7 @@ export async function openWorkspace(
     chat: createChatService(input, deployment, fetchImpl, chatDefaults),
     dashboard,
     close: async () => {
+      session.end();
       comments.close();
       await ops.close();
     },

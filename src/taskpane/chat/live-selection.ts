@@ -7,7 +7,7 @@
 import { areaA1 } from "../../host/a1";
 import type { Area, SheetPort, SheetValue } from "../../host/port";
 import { groupingKeys, parseJsonQuery, type SyncEngine } from "../../sync";
-import { describeFilter, MAX_ASKED_CELLS, type AskedCell, type SelectionRead, type SelectionState } from "../chat/ask-selection";
+import { describeFilter, MAX_ASKED_CELLS, type AskedCell, type SelectionRead, type SelectionState } from "./ask-selection";
 
 export interface SelectionDeps {
   port: SheetPort;
