@@ -21,7 +21,7 @@ import type { MemoryWorkbook } from "../memory/index.ts";
 import { XlsxError } from "./errors.ts";
 import { NO_FACTS, obstaclesIn, sheetFacts, type SheetFacts } from "./obstacles.ts";
 import { writePictures, type PartEdits } from "./pictures.ts";
-import { planPieces, planSheet } from "./rewrite.ts";
+import { deflatePlan, planPieces, planSheet, rewriteGrouped } from "./rewrite.ts";
 import { rowsIn, scanCells, sheetDataIn } from "./scan.ts";
 import { frozenRowsOf } from "./sheet.ts";
 import { SheetStore, StoreBuilder } from "./store.ts";
@@ -42,7 +42,7 @@ import {
   xmlUnescape,
   type El,
 } from "./xml.ts";
-import { PartDeflater, ZipReader, writeZip, type Deflated, type ZipOut } from "./zip.ts";
+import { ZipReader, writeZip, type Deflated, type ZipOut } from "./zip.ts";
 
 const NS_MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
 const NS_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
@@ -442,15 +442,23 @@ export class Book {
       if (!info) continue; // new sheets are added by renderSheetList
       const frozenRows = ms.frozenRows ?? 0;
       if (ms.cells instanceof SheetStore && ms.cells.dirty.size === 0 && frozenRows === this.fileFrozen(info)) continue;
-      const plan = planSheet(this.zip.read(info.part), ms.cells, { sst: this.sst, styles: r.styles, date1904: this.date1904, frozenRows });
-      if (!plan.changed) continue;
-      if (wb.pictures.get(ms.id)?.length)
-        r.replaced.set(info.part, Buffer.concat([...planPieces(plan)])); // pictures edit it next
-      else {
-        const d = new PartDeflater();
-        for (const piece of planPieces(plan)) d.push(piece);
-        r.deflated.set(info.part, d.finish());
+      const edit = { sst: this.sst, styles: r.styles, date1904: this.date1904, frozenRows };
+      const pictures = (wb.pictures.get(ms.id)?.length ?? 0) > 0; // pictures edit the part next: it is kept whole
+      const entry = this.zip.entry(info.part);
+      // A part this port deflated in groups: only the groups holding changed rows are redone.
+      const grouped =
+        !pictures && entry?.groups && ms.cells instanceof SheetStore ? rewriteGrouped(this.zip, entry, ms.cells, edit) : undefined;
+      if (grouped === null) continue;
+      if (grouped) {
+        r.deflated.set(info.part, grouped.deflated);
+        r.cellsWritten += grouped.cellsWritten;
+        r.formulaReplaced ||= grouped.formulaReplaced;
+        continue;
       }
+      const plan = planSheet(this.zip.read(info.part), ms.cells, edit);
+      if (!plan.changed) continue;
+      if (pictures) r.replaced.set(info.part, Buffer.concat(planPieces(plan)));
+      else r.deflated.set(info.part, deflatePlan(plan));
       r.cellsWritten += plan.cellsWritten;
       r.formulaReplaced ||= plan.formulaReplaced;
     }

@@ -78,15 +78,21 @@ interface RowsPlan {
 function planRows(buf: Buffer, span: SheetDataSpan, rows: readonly number[], all: boolean, model: ModelCells, edit: SheetEdit): RowsPlan {
   const out: RowsPlan = { edits: [], formulaReplaced: false, cellsWritten: 0 };
   let ri = 0;
+  // New rows go in as insertions of about 64 KiB each, so the deflate can start a group between them.
   const insert = (at: number, below: number) => {
     let text = "";
-    const first = rows[ri];
+    let first = -1;
     for (; ri < rows.length && rows[ri]! < below; ri++) {
       const r = newRowXml(rows[ri]!, wantOf(model, rows[ri]!), edit, span.p);
+      if (!r.xml) continue;
+      if (!text) first = rows[ri]!;
       text += r.xml;
       out.cellsWritten += r.cellsWritten;
+      if (text.length < 65_536) continue;
+      out.edits.push({ start: at, end: at, text, row: first });
+      text = "";
     }
-    if (text) out.edits.push({ start: at, end: at, text, row: first! });
+    if (text) out.edits.push({ start: at, end: at, text, row: first });
   };
   // Rows before the first the model changed keep their bytes: they are not even looked at.
   const start = all || rows.length === 0 ? { from: span.inner, before: -1 } : seekRow(buf, span, rows[0]!);
@@ -135,8 +141,11 @@ function prefixOf(prefix: string, cellsChanged: boolean, model: ModelCells, edit
   return out;
 }
 
+/** How large a group of a deflated sheet part grows before a row starts the next (tests make it small). */
+export const GROUPS = { bytes: 4 << 20 };
+
 /** The new part, deflated as it comes, in groups that start with a row (about `groupBytes` each). */
-export function deflatePlan(plan: SheetPlan, groupBytes = 4 << 20): Deflated {
+export function deflatePlan(plan: SheetPlan, groupBytes = GROUPS.bytes): Deflated {
   const d = new PartDeflater(groupBytes);
   const open = Buffer.from(`<${plan.span.p}row`);
   const rowAt = (at: number): number | undefined => {
@@ -144,16 +153,17 @@ export function deflatePlan(plan: SheetPlan, groupBytes = 4 << 20): Deflated {
     return r === undefined ? undefined : Number(r) - 1;
   };
   // The original's bytes from `from` to `to`, cut where a row starts about every groupBytes (and at the first row).
+  // The first row always starts a group: the first group is the part's beginning alone (rewriteGrouped).
   const original = (from: number, to: number) => {
     let s = from;
-    let target = from < plan.span.inner ? plan.span.inner : from + groupBytes;
+    let target = from <= plan.span.inner ? plan.span.inner : from + groupBytes;
     while (s < to) {
       const cut = target < to ? plan.buf.indexOf(open, target) : -1;
       if (cut < 0 || cut >= to) {
-        d.push(plan.buf.subarray(s, to), s === from ? undefined : rowAt(s));
+        d.push(plan.buf.subarray(s, to), rowAt(s));
         return;
       }
-      d.push(plan.buf.subarray(s, cut), s === from ? undefined : rowAt(s));
+      d.push(plan.buf.subarray(s, cut), rowAt(s));
       s = cut;
       target = cut + groupBytes;
     }
@@ -198,9 +208,12 @@ export function rewriteGrouped(
   const data = zip.compressed(entry);
   const offsets = groups.reduce<number[]>((acc, g) => [...acc, acc.at(-1)! + g.compressedSize], [0]);
   const compressedOf = (i: number) => data.subarray(offsets[i]!, offsets[i + 1]!);
-  const inflate = (i: number) => inflateRawSync(compressedOf(i), { finishFlush: constants.Z_SYNC_FLUSH, chunkSize: Math.max(64, groups[i]!.size + 1) });
+  const inflate = (i: number) =>
+    inflateRawSync(compressedOf(i), { finishFlush: constants.Z_SYNC_FLUSH, chunkSize: Math.max(64, groups[i]!.size + 1) });
   const prefixText = inflate(0).toString("utf8");
-  const p = mainPrefix(prefixText.includes("<") ? prefixText : "");
+  // The first group must be the part's beginning up to <sheetData> and no further (no row in it).
+  if (!/<(?:\w+:)?sheetData\b[^>]*>\s*$/.test(prefixText)) return undefined;
+  const p = mainPrefix(prefixText);
   // Which group each dirty row belongs to: the last whose first row is not above it (the first row group for rows before all).
   const rows = [...model.dirty].sort((a, b) => a - b);
   const byGroup = new Map<number, number[]>();
@@ -209,7 +222,7 @@ export function rewriteGrouped(
     for (const i of rowGroups) if (groups[i]!.row <= r) g = i;
     byGroup.set(g, [...(byGroup.get(g) ?? []), r]);
   }
-  const d = new PartDeflater();
+  const d = new PartDeflater(GROUPS.bytes);
   const out = { formulaReplaced: false, cellsWritten: 0 };
   const planned = new Map<number, { buf: Buffer; edits: Edit[] }>();
   for (const [i, groupRows] of byGroup) {
@@ -226,15 +239,22 @@ export function rewriteGrouped(
   const prefix = prefixOf(prefixText, planned.size > 0, model, edit, p);
   if (planned.size === 0 && prefix === prefixText) return null;
   groups.forEach((g, i) => {
-    const plan = i === 0 ? (prefix === prefixText ? null : { buf: Buffer.from(prefixText), edits: [{ start: 0, end: prefixText.length, text: prefix }] }) : planned.get(i);
+    const plan =
+      i === 0
+        ? prefix === prefixText
+          ? null
+          : { buf: Buffer.from(prefixText), edits: [{ start: 0, end: prefixText.length, text: prefix }] }
+        : planned.get(i);
     if (!plan) return d.pushGroup(compressedOf(i), g);
+    // Each piece says the row it starts with, so every group written starts with its first row's number.
+    const first = (at: number) => (i > 0 && at === 0 ? g.row : undefined);
     let at = 0;
     for (const e of plan.edits) {
-      d.push(plan.buf.subarray(at, e.start), at === 0 && i > 0 ? g.row : undefined);
-      d.push(Buffer.from(e.text, "utf8"), e.start === 0 && i > 0 ? undefined : e.row);
+      d.push(plan.buf.subarray(at, e.start), first(at));
+      d.push(Buffer.from(e.text, "utf8"), e.row);
       at = e.end;
     }
-    d.push(plan.buf.subarray(at), at === 0 && i > 0 ? g.row : undefined);
+    d.push(plan.buf.subarray(at), first(at));
   });
   return { deflated: d.finish(), ...out };
 }

@@ -4,11 +4,12 @@
 // bytes; a part deflated in pieces inflates to what was handed in.
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { inflateRawSync } from "node:zlib";
+import { constants, crc32, inflateRawSync } from "node:zlib";
 import path from "node:path";
 import type { SheetValue } from "../../../src/host/port.ts";
 import { sharedStrings } from "../../../src/host/xlsx/book.ts";
 import { XlsxPort } from "../../../src/host/xlsx/port.ts";
+import { GROUPS } from "../../../src/host/xlsx/rewrite.ts";
 import { Kind, rowsIn, scanCells, seekRow, sheetDataIn, valueOf, type CellSink } from "../../../src/host/xlsx/scan.ts";
 import { scanRows, toModel, type ModelCell } from "../../../src/host/xlsx/sheet.ts";
 import { SheetStore, StoreBuilder } from "../../../src/host/xlsx/store.ts";
@@ -266,14 +267,77 @@ describe("issue 35 §3: the save", () => {
     expect(reread.wb.sheets[0]!.cells.get(5000)!.get(2)!.v).toBe(Number((5000 / 7).toPrecision(15))); // 15 digits, as the memory port keeps them
   });
 
-  it("a part deflated in pieces inflates to what was handed in, with its CRC and size", () => {
+  it("a part deflated in pieces inflates to what was handed in, with its CRC and size, in groups that start with a row", () => {
     const d = new PartDeflater(1000);
-    const pieces = Array.from({ length: 50 }, (_, i) => Buffer.from(`<row r="${i}">${"x".repeat(i * 37)}</row>`));
-    for (const p of pieces) d.push(p);
+    const pieces = Array.from({ length: 50 }, (_, i) => Buffer.from(`<row r="${i + 1}">${"x".repeat(i * 37)}</row>`));
+    pieces.forEach((p, i) => d.push(p, i));
     const out = d.finish();
     const whole = Buffer.concat(pieces);
     expect(inflateRawSync(Buffer.concat(out.chunks)).equals(whole)).toBe(true);
     expect(out.size).toBe(whole.length);
+    expect(out.crc).toBe(crc32(whole) >>> 0);
     expect(out.chunks.length).toBeGreaterThan(5);
+    // Each group inflates alone to a run of whole rows beginning with the row it names.
+    for (const [i, g] of out.groups!.entries()) {
+      const text = inflateRawSync(out.chunks[i]!, { finishFlush: constants.Z_SYNC_FLUSH }).toString();
+      expect(text.length).toBe(g.size);
+      expect(text.startsWith(`<row r="${g.row + 1}">`)).toBe(true);
+    }
+  });
+
+  it("a later save inflates and deflates only the groups holding changed rows and copies the others compressed", async () => {
+    const was = GROUPS.bytes;
+    GROUPS.bytes = 16_000;
+    try {
+      const file = tmp.file("groups.xlsx");
+      const port = XlsxPort.open(file, { create: "Data" });
+      const id = port.wb.sheets[0]!.id;
+      await port.write(
+        { sheetId: id, row: 0, col: 0 },
+        Array.from({ length: 6000 }, (_, r) => [r, `row ${r}`, r / 7]),
+      );
+      port.save();
+      const entry = () => {
+        const z = new ZipReader(file, readFileSync(file));
+        const e = z.entry("xl/worksheets/sheet1.xml")!;
+        return { e, data: z.compressed(e), text: z.read(e.name).toString() };
+      };
+      const before = entry();
+      expect(before.e.groups!.length).toBeGreaterThan(10);
+      expect(before.e.groups![0]!.row).toBe(-1);
+
+      const again = XlsxPort.open(file);
+      await again.write({ sheetId: id, row: 5990, col: 1 }, [["changed"], ["too"]]);
+      await again.write({ sheetId: id, row: 7000, col: 0 }, [["new row"]]);
+      await again.write({ sheetId: id, row: 3, col: 0 }, [["early"]]);
+      expect(again.save()!.cellsWritten).toBe(4);
+      const after = entry();
+      // The new part is the old one with these rows changed …
+      const want = XlsxPort.open(file, { checkData: false });
+      expect(want.wb.sheets[0]!.cells.get(5991)!.get(1)!.v).toBe("too");
+      expect(want.wb.sheets[0]!.cells.get(3)!.get(0)!.v).toBe("early");
+      expect(want.wb.sheets[0]!.cells.get(7000)!.get(0)!.v).toBe("new row");
+      expect(want.wb.sheets[0]!.cells.get(4)!.get(1)!.v).toBe("row 4");
+      expect(after.text.match(/<row r="4"/g)).toHaveLength(1);
+      expect(after.text.match(/<row r="5991"/g)).toHaveLength(1);
+      expect(after.text.replace(/<dimension ref="[^"]*"/, "")).toBe(
+        before.text
+          .replace(/<dimension ref="[^"]*"/, "")
+          .replace('<c r="A4"><v>3</v></c>', '<c r="A4" t="inlineStr"><is><t>early</t></is></c>')
+          .replace(/<c r="B5991" t="inlineStr"><is><t>row 5990<\/t><\/is><\/c>/, '<c r="B5991" t="inlineStr"><is><t>changed</t></is></c>')
+          .replace(/<c r="B5992" t="inlineStr"><is><t>row 5991<\/t><\/is><\/c>/, '<c r="B5992" t="inlineStr"><is><t>too</t></is></c>')
+          .replace("</sheetData>", '<row r="7001"><c r="A7001" t="inlineStr"><is><t>new row</t></is></c></row></sheetData>'),
+      );
+      // … and the groups between the changed ones are the same compressed bytes.
+      const slice = (x: typeof before, i: number) => {
+        const off = x.e.groups!.slice(0, i).reduce((n, g) => n + g.compressedSize, 0);
+        return x.data.subarray(off, off + x.e.groups![i]!.compressedSize);
+      };
+      const copied = before.e.groups!.map((_, i) => i).filter((i) => i > 1 && i < before.e.groups!.length - 2);
+      expect(copied.length).toBeGreaterThan(5);
+      for (const i of copied) expect(slice(after, i).equals(slice(before, i)), `group ${i}`).toBe(true);
+    } finally {
+      GROUPS.bytes = was;
+    }
   });
 });
