@@ -10,13 +10,30 @@ import { SyncEngine } from "../src/sync/index.ts";
 let portMs = 0;
 const byMethod: Record<string, number> = {};
 let depth = 0;
+// Where the peak RSS grew: each rise of the kernel's high-water mark is put down to the port method
+// that just ran (or runs: async ones are sampled every 20 ms), else to the engine and the command line.
+let phase = "engine";
+let lastMaxRss = process.resourceUsage().maxRSS;
+const rssGrowthMb: Record<string, number> = {};
+const sampleRss = (to: string) => {
+  const now = process.resourceUsage().maxRSS;
+  if (now > lastMaxRss) rssGrowthMb[to] = Math.round(((rssGrowthMb[to] ?? 0) + (now - lastMaxRss) / 1024) * 10) / 10;
+  lastMaxRss = now;
+};
+setInterval(() => sampleRss(phase), 20).unref();
 const timed = <A extends unknown[], R>(f: (...a: A) => R, name: string) =>
   function (this: unknown, ...a: A): R {
     const t = performance.now();
+    if (depth === 0) {
+      sampleRss(phase);
+      phase = name;
+    }
     depth++;
     const done = () => {
       depth--;
       if (depth === 0) {
+        sampleRss(name);
+        phase = "engine";
         portMs += performance.now() - t;
         byMethod[name] = (byMethod[name] ?? 0) + performance.now() - t;
       }
@@ -71,6 +88,7 @@ SyncEngine.prototype.refresh = async function (...a: Parameters<typeof refresh>)
 
 let stdout = "";
 const t = performance.now();
+const cpu0 = process.cpuUsage();
 const code = await runCli(process.argv.slice(2), {
   stdout: (s) => void (stdout += s),
   stderr: (s) => void process.stderr.write(s),
@@ -78,5 +96,11 @@ const code = await runCli(process.argv.slice(2), {
   env: process.env,
 });
 const ms = performance.now() - t;
+const cpu = process.cpuUsage(cpu0);
+sampleRss(phase);
+/** CPU time of this process (user + system): the rest of `ms` is waiting, mostly for the platform's answers. */
+const cpuMs = Math.round((cpu.user + cpu.system) / 1000);
 const portByMethod = Object.fromEntries(Object.entries(byMethod).map(([k, v]) => [k, Math.round(v)]));
-console.log(JSON.stringify({ code, ms, maxRssMb: process.resourceUsage().maxRSS / 1024, stdout, portMs, portByMethod, engine }));
+console.log(
+  JSON.stringify({ code, ms, cpuMs, maxRssMb: process.resourceUsage().maxRSS / 1024, rssGrowthMb, stdout, portMs, portByMethod, engine }),
+);

@@ -7,6 +7,7 @@
 //   3. 200 workbooks of 5 placements each in one `cellbound refresh` call: time and concurrency.
 // Each cellbound run is its own process (bench/xlsx-child.ts), so peak RSS is that run's.
 // Targets (issue 35 §3): peak RSS ≤ 250 MB; time ≤ 2 × floor; unchanged: file untouched, ≤ 1.5 s.
+// BENCH_XLSX_ONLY_BIG=1 runs 1–2 only (a quick look while working on the file port).
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -51,6 +52,11 @@ interface Run {
   portMs: number;
   /** The engine's timings per refreshed placement. */
   engine: Array<{ queryAndLayoutMs?: number; reportMs?: number; fingerprintMs?: number }>;
+  /** CPU time of the run's process: the rest of `ms` is waiting, mostly for the platform's answers. */
+  cpuMs: number;
+  /** Where the peak RSS grew: per port method, "engine" for the rest. */
+  rssGrowthMb: Record<string, number>;
+  portByMethod: Record<string, number>;
 }
 const cellbound = (...args: string[]): Run => {
   const out = execFileSync(process.execPath, ["--import", "tsx", path.join(here, "xlsx-child.ts"), ...args], {
@@ -97,27 +103,11 @@ const floorOf = (file: string) => {
     floorMs: round(inflateMs + deflateMs),
   };
 };
-const engineMs = (r: Run) => round(r.engine.reduce((n, t) => n + (t.queryAndLayoutMs ?? 0) + (t.reportMs ?? 0), 0));
-
-try {
-  const deploymentId = platform.info.deployments[0]!.id;
-  const client = createPlatformClient({ baseUrl: platform.info.baseUrl, credential: platform.info.apiKeys.admin });
-
-  // 1–2: the large placement.
-  const big = path.join(dir, "Big.xlsx");
-  const report = await client.createReport(deploymentId, { name: "Bench 100k × 20", title: "Bench 100k × 20", sqlQuery: sql(false) });
-  const place = cellbound("place", big, "--report", String(report.id), "--at", "Data!A1", "--json");
-  const placed = { fileBytes: statSync(big).size, sheetPart: sheetPart(big) };
-  const floor = floorOf(big);
-  const before = fingerprint(big);
-  const unchanged = cellbound("refresh", big, "--json");
-  const after = fingerprint(big);
-  await client.updateReport(deploymentId, report.id, { sqlQuery: sql(true) });
-  const changed = cellbound("refresh", big, "--json");
-  const changedOut = (JSON.parse(changed.stdout) as { files: Array<{ placements: Array<{ outcome: string; cellsWritten: number }> }> })
-    .files[0]!.placements[0]!;
-
-  // 3: 200 workbooks × 5 small placements (set up in this process, measured in one child run).
+/** 3: 200 workbooks × 5 small placements (set up in this process, measured in one child run). */
+async function manyWorkbooks(
+  client: ReturnType<typeof createPlatformClient>,
+  deploymentId: Parameters<ReturnType<typeof createPlatformClient>["createReport"]>[0],
+) {
   const small: Report[] = [];
   for (let i = 0; i < PER_BOOK; i++)
     small.push(
@@ -161,6 +151,36 @@ try {
   const outcomes: Record<string, number> = {};
   for (const f of manyOut.files) for (const p of f.placements) outcomes[p.outcome] = (outcomes[p.outcome] ?? 0) + 1;
   const many1 = cellbound("refresh", ...books, "--concurrency", "1", "--json");
+  return {
+    workbooks: BOOKS,
+    placementsPerWorkbook: PER_BOOK,
+    setupMs: round(setupMs),
+    refreshAll: { concurrency: 4, ms: round(many.ms), maxRssMb: round(many.maxRssMb), outcomes },
+    refreshAllSequential: { concurrency: 1, ms: round(many1.ms), maxRssMb: round(many1.maxRssMb) },
+  };
+}
+
+const engineMs = (r: Run) => round(r.engine.reduce((n, t) => n + (t.queryAndLayoutMs ?? 0) + (t.reportMs ?? 0), 0));
+
+try {
+  const deploymentId = platform.info.deployments[0]!.id;
+  const client = createPlatformClient({ baseUrl: platform.info.baseUrl, credential: platform.info.apiKeys.admin });
+
+  // 1–2: the large placement.
+  const big = path.join(dir, "Big.xlsx");
+  const report = await client.createReport(deploymentId, { name: "Bench 100k × 20", title: "Bench 100k × 20", sqlQuery: sql(false) });
+  const place = cellbound("place", big, "--report", String(report.id), "--at", "Data!A1", "--json");
+  const placed = { fileBytes: statSync(big).size, sheetPart: sheetPart(big) };
+  const floor = floorOf(big);
+  const before = fingerprint(big);
+  const unchanged = cellbound("refresh", big, "--json");
+  const after = fingerprint(big);
+  await client.updateReport(deploymentId, report.id, { sqlQuery: sql(true) });
+  const changed = cellbound("refresh", big, "--json");
+  const changedOut = (JSON.parse(changed.stdout) as { files: Array<{ placements: Array<{ outcome: string; cellsWritten: number }> }> })
+    .files[0]!.placements[0]!;
+
+  const many = process.env.BENCH_XLSX_ONLY_BIG === "1" ? null : await manyWorkbooks(client, deploymentId);
 
   const untouched = before.sha === after.sha && before.mtimeMs === after.mtimeMs;
   const targets = {
@@ -188,6 +208,9 @@ try {
       place: { ms: round(place.ms), maxRssMb: round(place.maxRssMb), portMs: round(place.portMs), ...placed },
       refreshUnchanged: {
         ms: round(unchanged.ms),
+        cpuMs: unchanged.cpuMs,
+        rssGrowthMb: unchanged.rssGrowthMb,
+        portByMethod: unchanged.portByMethod,
         maxRssMb: round(unchanged.maxRssMb),
         portMs: round(unchanged.portMs),
         engineQueryAndLayoutMs: engineMs(unchanged),
@@ -196,6 +219,9 @@ try {
       },
       refreshLast1Percent: {
         ms: round(changed.ms),
+        cpuMs: changed.cpuMs,
+        rssGrowthMb: changed.rssGrowthMb,
+        portByMethod: changed.portByMethod,
         maxRssMb: round(changed.maxRssMb),
         portMs: round(changed.portMs),
         engineQueryAndLayoutMs: engineMs(changed),
@@ -206,13 +232,7 @@ try {
         note: "the whole file is written anew (atomic rename); parts other than the sheet, styles, workbook and Cellbound's own are copied compressed",
       },
     },
-    manyWorkbooks: {
-      workbooks: BOOKS,
-      placementsPerWorkbook: PER_BOOK,
-      setupMs: round(setupMs),
-      refreshAll: { concurrency: 4, ms: round(many.ms), maxRssMb: round(many.maxRssMb), outcomes },
-      refreshAllSequential: { concurrency: 1, ms: round(many1.ms), maxRssMb: round(many1.maxRssMb) },
-    },
+    manyWorkbooks: many ?? "not run (BENCH_XLSX_ONLY_BIG=1)",
   };
   console.log(JSON.stringify(details, null, 2));
   const mark = (met: boolean) => (met ? "met" : "NOT met");
@@ -223,6 +243,8 @@ try {
       `floor (inflate ${floor.inflateMs} ms + deflate level 6 ${floor.deflateMs} ms of the ${round(placed.sheetPart.uncompressed / 1048576, 1)} MB sheet part) = ${floor.floorMs} ms; 2 × floor = ${round(2 * floor.floorMs)} ms`,
       `refresh, last 1 % changed: ${c.ms.value} ms (${mark(c.ms.met)}), of which file port ${c.portMs.value} ms (${mark(c.portMs.met)}) and the engine's query and layout ${c.engineQueryAndLayoutMs} ms; peak RSS ${c.maxRssMb.value} MB (≤ 250: ${mark(c.maxRssMb.met)})`,
       `refresh, nothing changed: file ${u.fileUntouched ? "untouched" : "REWRITTEN"}; ${u.ms.value} ms (≤ 1500: ${mark(u.ms.met)}), of which file port ${u.portMs.value} ms (${mark(u.portMs.met)}) and the engine's query and layout ${u.engineQueryAndLayoutMs} ms; peak RSS ${u.maxRssMb} MB`,
+      `  where: last 1 % changed — CPU ${changed.cpuMs} ms of ${round(changed.ms)} ms (the rest waits on the platform), port ${JSON.stringify(changed.portByMethod)}, peak RSS grew in ${JSON.stringify(changed.rssGrowthMb)} MB`,
+      `  where: nothing changed — CPU ${unchanged.cpuMs} ms of ${round(unchanged.ms)} ms, port ${JSON.stringify(unchanged.portByMethod)}, peak RSS grew in ${JSON.stringify(unchanged.rssGrowthMb)} MB`,
     ].join("\n"),
   );
   writeResult({ name: "xlsx", unit: "ms", value: round(changed.ms), details });
