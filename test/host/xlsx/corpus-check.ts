@@ -7,7 +7,7 @@
 //     defined names, styles, relationships and content types);
 //   - the sheet's other cells read as before, and LibreOffice shows the placed cells as the engine wrote them;
 //   - after LibreOffice saves the file, `cellbound refresh` finds the placement again (issue 35 §2).
-import { copyFileSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, copyFileSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { areaA1, parseAddress } from "../../../src/host/a1.ts";
 import type { ReportInput } from "../../../src/api/index.ts";
@@ -140,6 +140,7 @@ export async function placeAndRefreshKeepsTheRest(
   options: CorpusOptions = {},
 ): Promise<void> {
   copyFileSync(source, file);
+  chmodSync(file, 0o644); // the corpus is read-only where it is kept, and the command line leaves read-only files alone
   const original = raw(file);
   const before = XlsxPort.open(file);
   const { sheet, row, col } = await target(before);
