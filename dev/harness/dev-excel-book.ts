@@ -5,6 +5,7 @@ import { cellA1, areaA1 } from "../../src/host/a1.ts";
 import { cellValue, DevWorkbook } from "../excel/model.ts";
 import { onShapesChanged, sheetShapes } from "../excel/shapes.ts";
 import type { BookSelection, BookSheet, CellShown, HarnessBook } from "./book.ts";
+import { saveSnapshot } from "./xlsx-snapshot.ts";
 
 export class DevExcelBook implements HarnessBook {
   pictures(sheetId: string) {
@@ -146,7 +147,7 @@ export class DevExcelBook implements HarnessBook {
     return this.wb.name;
   }
   snapshot(): unknown {
-    return this.wb.snapshot();
+    return saveSnapshot(this.wb); // with its pictures (Save as .xlsx)
   }
   replaceWith(snapshot: unknown): void {
     this.wb = DevWorkbook.restore(snapshot);

@@ -5,7 +5,7 @@
 // all text), true (detect special numbers), true (save cell contents as shown), false (export
 // formulas), false (remove spaces), -1 (every sheet, one file each: <name>-<Sheet>.csv; LibreOffice ≥ 7.2).
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -18,6 +18,11 @@ const FILTER = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true,fa
 export interface LibreOffice {
   /** Every sheet of `file` as LibreOffice shows it: sheet name → rows of cell texts. */
   sheets(file: string): Promise<Map<string, string[][]>>;
+  /**
+   * Open `file` and save it over itself as LibreOffice saves an Excel workbook ("Calc MS Excel 2007
+   * XML", or the VBA variant for an .xlsm): another program's save of a Cellbound workbook (issue 35 §2).
+   */
+  resave(file: string): Promise<void>;
   close(): void;
 }
 
@@ -39,6 +44,21 @@ export function libreOffice(): LibreOffice {
       const files = readdirSync(out).filter((f) => f.startsWith(`${base}-`) && f.endsWith(".csv"));
       if (files.length === 0) throw new Error(`LibreOffice could not open ${path.basename(file)}: no CSV came out`);
       return new Map(files.map((f) => [f.slice(base.length + 1, -4), parseCsv(readFileSync(path.join(out, f), "utf8"))]));
+    },
+    async resave(file) {
+      const out = path.join(root, `saved${++n}`);
+      const xlsm = /\.xlsm$/i.test(file);
+      const filter = xlsm ? "xlsm:Calc MS Excel 2007 VBA XML" : "xlsx:Calc MS Excel 2007 XML";
+      await run(
+        "soffice",
+        ["--headless", "--norestore", `-env:UserInstallation=file://${profile}`, "--convert-to", filter, "--outdir", out, file],
+        {
+          timeout: 120_000,
+        },
+      );
+      const saved = path.join(out, `${path.basename(file).replace(/\.[^.]+$/, "")}.${xlsm ? "xlsm" : "xlsx"}`);
+      if (!existsSync(saved)) throw new Error(`LibreOffice could not save ${path.basename(file)}`);
+      copyFileSync(saved, file);
     },
     close: () => rmSync(root, { recursive: true, force: true }),
   };

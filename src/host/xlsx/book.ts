@@ -13,12 +13,18 @@
 import { randomUUID } from "node:crypto";
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import path from "node:path";
-import { areaA1, parseAddress, quoteSheetName } from "../a1.ts";
-import { DATA_NS, WORKBOOK_NS, dataXml, identityXml, parseDataXml, parseIdentityXml, type StoredIdentity } from "../excel/storage.ts";
+import { areaA1, cellA1, parseAddress, quoteSheetName } from "../a1.ts";
+import type { Area, Obstacle } from "../port.ts";
+import { DATA_NS, WORKBOOK_NS, dataXml, identityXml, storedIdentitySchema, type StoredIdentity } from "../excel/storage.ts";
 import { TRACK_PREFIX } from "../excel/index.ts";
 import type { MemoryWorkbook } from "../memory/index.ts";
 import { XlsxError } from "./errors.ts";
-import { frozenRowsOf, rewriteSheet, scanRows, type ModelCell, type ModelCells } from "./sheet.ts";
+import { NO_FACTS, obstaclesIn, sheetFacts, type SheetFacts } from "./obstacles.ts";
+import { writePictures, type PartEdits } from "./pictures.ts";
+import { deflatePlan, planPieces, planSheet, rewriteGrouped } from "./rewrite.ts";
+import { rowsIn, scanCells, sheetDataIn } from "./scan.ts";
+import { frozenRowsOf } from "./sheet.ts";
+import { SheetStore, StoreBuilder } from "./store.ts";
 import { MINIMAL_STYLES, Styles } from "./styles.ts";
 import {
   child,
@@ -36,7 +42,7 @@ import {
   xmlUnescape,
   type El,
 } from "./xml.ts";
-import { ZipReader, writeZip, type ZipOut } from "./zip.ts";
+import { ZipReader, writeZip, type Deflated, type ZipOut } from "./zip.ts";
 
 const NS_MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
 const NS_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
@@ -68,7 +74,25 @@ interface OurPart {
   item: string;
   kind: "workbook" | "data";
   key: string | null;
-  text: string;
+  /** The stored JSON of a data part. */
+  json: string;
+  identity: StoredIdentity | null;
+}
+
+/** What a render has changed so far. */
+interface RenderState {
+  /** Parts replaced by new bytes (deflated when the package is written). */
+  replaced: Map<string, Buffer>;
+  /** Parts replaced by bytes already deflated (large sheet parts). */
+  deflated: Map<string, Deflated>;
+  added: Array<{ name: string; data: Buffer }>;
+  removed: Set<string>;
+  wbXml: string;
+  rels: string;
+  types: string;
+  styles: Styles;
+  cellsWritten: number;
+  formulaReplaced: boolean;
 }
 
 export interface RenderResult {
@@ -84,7 +108,13 @@ export const sheetIdOf = (n: number) => `xlsx-${n}`;
 
 export class Book {
   readonly sheets: SheetInfo[] = [];
+  /** Every sheetId attribute of <sheets>, chart sheets' too (a new sheet takes a free one). */
+  readonly sheetNos: number[] = [];
   readonly date1904: boolean;
+  /** Per sheet id: the frozen rows the part shows (filled by load, else read when needed). */
+  private readonly frozen = new Map<string, number>();
+  /** Per sheet id: what refuses a write there (filled by load). */
+  private readonly facts = new Map<string, SheetFacts>();
   readonly tracked = new Map<string, string>(); // lower-case name without the prefix → the definedName's text, for change detection
   private readonly wbPart: string;
   private readonly wbXml: string;
@@ -93,6 +123,13 @@ export class Book {
   private readonly stylesPart: string | null;
   private readonly sst: string[] = [];
   private readonly ours: OurPart[] = [];
+  /**
+   * Sheet ids another host gave the file's sheets, by sheetId attribute (the harness's dev/excel ids),
+   * kept in the workbook's identity part so the records written with them stay true in the next run.
+   */
+  private readonly storedSheetIds = new Map<number, string>();
+  /** Parts in Cellbound's namespaces that cannot be read. */
+  private readonly unreadable: Array<{ item: string; why: string }> = [];
 
   constructor(
     readonly file: string,
@@ -111,16 +148,19 @@ export class Book {
     const wbRels = relsOf(this.wbRels, this.wbRelsPart, dirOf(this.wbPart));
     const wb = this.tree(this.wbXml, this.wbPart);
     if (wb.name !== "workbook") throw new XlsxError(file, "notWorkbook", `its main part is <${wb.name}>, not a spreadsheet workbook`);
+    this.findOurParts([...rels, ...wbRels]);
     const pr = child(wb, "workbookPr");
     this.date1904 = pr?.attrs.date1904 === "1" || pr?.attrs.date1904 === "true";
     const sheetsEl = child(wb, "sheets");
     for (const s of sheetsEl ? children(sheetsEl, "sheet") : []) {
+      this.sheetNos.push(Number(s.attrs.sheetId) || 0);
       const rid = s.attrs[`r:id`] ?? s.attrs.id ?? "";
       const rel = wbRels.find((r) => r.id === rid);
       if (!rel || rel.type !== REL_TYPE.worksheet) continue; // chart sheets, dialog sheets: not cells
       if (!zip.has(rel.target)) throw new XlsxError(file, "corrupt", `sheet ${s.attrs.name} points to a missing part ${rel.target}`);
       const no = Number(s.attrs.sheetId);
-      this.sheets.push({ id: this.aliases.get(no) ?? sheetIdOf(no), no, name: s.attrs.name ?? "", rid, part: rel.target });
+      const id = this.storedSheetIds.get(no) ?? this.aliases.get(no) ?? sheetIdOf(no);
+      this.sheets.push({ id, no, name: s.attrs.name ?? "", rid, part: rel.target });
     }
     const styles = wbRels.find((r) => r.type === REL_TYPE.styles);
     this.stylesPart = styles && zip.has(styles.target) ? styles.target : null;
@@ -132,21 +172,70 @@ export class Book {
       if (n.attrs.localSheetId === undefined && name.toLowerCase().startsWith(TRACK_PREFIX.toLowerCase()))
         this.tracked.set(name.slice(TRACK_PREFIX.length).toLowerCase(), `${name.slice(TRACK_PREFIX.length)}\u0000${n.text.trim()}`);
     }
-    for (const r of wbRels.filter((x) => x.type === REL_TYPE.customXml)) {
-      if (!zip.has(r.target)) continue;
-      const text = this.zipText(r.target);
+  }
+
+  /**
+   * Cellbound's custom XML parts wherever a conforming package has them (issue 35 §2): linked from the
+   * workbook's relationships (Excel, the port), from the package's own `_rels/.rels` (LibreOffice), or
+   * any other part under customXml/ — each known by its root element's namespace. A part in our
+   * namespace that cannot be read is kept in `unreadable` (integrity() reports it); others' parts are
+   * not ours to judge.
+   */
+  private findOurParts(links: readonly Rel[]): void {
+    const candidates = new Set(links.filter((r) => r.type === REL_TYPE.customXml && !r.external).map((r) => r.target));
+    for (const e of this.zip.entries) if (/^customXml\/(?!itemProps)[^/]+\.xml$/i.test(e.name)) candidates.add(e.name);
+    for (const item of candidates) {
+      if (!this.zip.has(item)) continue;
+      const text = decodeXml(this.zip.read(item));
+      if (!text.includes("urn:cellbound:")) continue; // someone else's part (another add-in, Power Query…)
       let root: El;
       try {
-        root = parseTree(text, r.target);
-      } catch {
-        continue; // someone else's broken part: not ours, left as it is
+        root = parseTree(text, item);
+      } catch (e) {
+        this.unreadable.push({ item, why: (e as Error).message });
+        continue;
       }
-      if (root.ns === WORKBOOK_NS) this.ours.push({ item: r.target, kind: "workbook", key: null, text });
-      else if (root.ns === DATA_NS) {
-        const d = parseDataXml(text.replace(/^\uFEFF?\s*<\?xml[^>]*\?>\s*/, ""));
-        if (d) this.ours.push({ item: r.target, kind: "data", key: d.key, text });
+      if (root.ns === WORKBOOK_NS) {
+        const id = storedIdentitySchema.safeParse({
+          workbookId: child(root, "workbookId")?.text,
+          documentUrl: child(root, "documentUrl")?.text || null,
+        });
+        if (!id.success) {
+          this.unreadable.push({ item, why: "its workbook id is missing or malformed" });
+          continue;
+        }
+        this.ours.push({ item, kind: "workbook", key: null, json: "", identity: id.data });
+        for (const sheet of children(child(root, "sheetIds") ?? root, "sheet")) {
+          const [no, sheetId] = [Number(sheet.attrs.sheetId), sheet.attrs.id ?? ""];
+          if (Number.isInteger(no) && no > 0 && sheetId && sheetId.length <= 200) this.storedSheetIds.set(no, sheetId);
+        }
+      } else if (root.ns === DATA_NS) {
+        const key = root.attrs.key;
+        if (key === undefined || !isJson(root.text)) this.unreadable.push({ item, why: "its data is not JSON with a key" });
+        else this.ours.push({ item, kind: "data", key, json: root.text, identity: null });
       }
     }
+  }
+
+  /**
+   * Whether Cellbound's names, data and workbook id in this file agree (issue 35 §2): null when they
+   * do (or when the file has none of them), else what is missing or unreadable, in words. A program
+   * that drops some of them must not make a workbook read as "no placements".
+   */
+  integrity(): string | null {
+    const fix = "The file was not changed; use a copy saved by Excel or by cellbound, or place the reports again.";
+    const bad = this.unreadable[0];
+    if (bad) return `Cellbound's data in this workbook cannot be read (${bad.item}: ${bad.why}). ${fix}`;
+    const records = this.ours.flatMap((p) => (p.kind === "data" ? (placementRecords(p.json) ?? []) : []));
+    const names = this.tracked.size;
+    const plural = (n: number) => `${n} placement${n === 1 ? "" : "s"}`;
+    if (names > 0 && !this.ours.some((p) => p.kind === "data"))
+      return `it has Cellbound's hidden names for ${plural(names)} but not the placements' data (Cellbound's custom XML parts): the program that last saved it dropped them. ${fix}`;
+    if (records.length > 0 && !this.storedIdentity())
+      return `it has Cellbound's placements but not the workbook's Cellbound id (a custom XML part): the program that last saved it dropped it. ${fix}`;
+    if (records.some((r) => r.recorded) && !records.some((r) => this.tracked.has(r.name.toLowerCase())))
+      return `its Cellbound data lists ${plural(records.length)}, but their hidden names (which say where each placement is) are gone: the program that last saved it dropped them. ${fix}`;
+    return null;
   }
 
   private zipText(name: string): string {
@@ -168,23 +257,19 @@ export class Book {
   load(wb: MemoryWorkbook): void {
     wb.sheets.length = 0;
     const styles = this.styles();
+    const ctx = { sst: this.sst, style: (st: number) => styles.style(st), date1904: this.date1904 };
     for (const s of this.sheets) {
-      const xml = this.zipText(s.part);
-      const cells: ModelCells = new Map();
-      for (const row of scanRows(xml, this.sst)) {
-        let out: Map<number, ModelCell> | undefined;
-        for (const c of row.cells) {
-          const st = styles.style(c.s);
-          if (c.value === "" && st.nf === null && !st.bold && st.fill === undefined) continue;
-          const cell: ModelCell = { v: c.value, nf: st.nf };
-          if (st.bold) cell.b = true;
-          if (st.fill !== undefined) cell.fill = st.fill;
-          if (!out) cells.set(row.row, (out = new Map()));
-          out.set(c.col, cell);
-        }
-      }
-      const frozen = frozenRowsOf(xml);
-      wb.sheets.push({ id: s.id, name: s.name, cells, ...(frozen ? { frozenRows: frozen } : {}) });
+      // The part is inflated, scanned as bytes into the sheet's compact store, and let go (issue 35 §3).
+      const buf = this.zip.read(s.part);
+      const span = sheetDataIn(buf);
+      const prefix = buf.toString("utf8", 0, span?.start ?? Math.min(buf.length, 65_536));
+      const builder = new StoreBuilder(ctx, cellsHint(prefix));
+      if (span) for (const row of rowsIn(buf, span)) scanCells(buf, row, builder, span.p);
+      const spills = builder.spills.map((x) => ({ anchor: cellA1(x.row, x.col), ref: parseRect(x.ref) }));
+      this.facts.set(s.id, this.factsOf(s, span ? buf.toString("utf8", span.end) : "", spills));
+      const frozen = frozenRowsOf(prefix);
+      this.frozen.set(s.id, frozen);
+      wb.sheets.push({ id: s.id, name: s.name, cells: builder.build(), ...(frozen ? { frozenRows: frozen } : {}) });
     }
     wb.tracks.clear();
     for (const [lower, text] of this.tracked) {
@@ -192,7 +277,7 @@ export class Book {
       wb.tracks.set(lower, { name, ...this.resolve(ref) });
     }
     wb.data.clear();
-    for (const p of this.ours) if (p.kind === "data") wb.data.set(p.key!, parseDataXml(stripDecl(p.text))!.json);
+    for (const p of this.ours) if (p.kind === "data") wb.data.set(p.key!, p.json);
     const id = this.storedIdentity();
     wb.workbookId = id?.workbookId ?? null;
     wb.recordedUrl = id?.documentUrl ?? null;
@@ -200,8 +285,87 @@ export class Book {
     wb.url = wb.recordedUrl;
   }
 
+  /** Merged cells, tables, protection, filter and spills of a sheet part (obstacles.ts). */
+  private factsOf(s: SheetInfo, suffix: string, spills: SheetFacts["spills"]): SheetFacts {
+    const relsPart = relsPartOf(s.part);
+    let rels: Rel[] | null = null;
+    const tableXml = (rid: string): string | null => {
+      try {
+        rels ??= this.zip.has(relsPart) ? relsOf(this.zipText(relsPart), relsPart, dirOf(s.part)) : [];
+        const r = rels.find((x) => x.id === rid);
+        return r && this.zip.has(r.target) ? this.zipText(r.target) : null;
+      } catch {
+        return null; // a broken table part is not ours to judge; the write is not refused for it
+      }
+    };
+    return sheetFacts(
+      suffix,
+      tableXml,
+      spills.filter((x) => x.ref.rows > 0),
+    );
+  }
+
+  /**
+   * The model's pictures (set by the harness's Save as .xlsx; the command line never has any) into
+   * their sheets' drawings (pictures.ts), through the render's edits; returns the content types.
+   */
+  private renderPictures(
+    wb: MemoryWorkbook,
+    partOf: ReadonlyMap<string, string>,
+    out: Pick<RenderState, "replaced" | "added" | "removed">,
+    types: string,
+  ): string {
+    const { replaced, added, removed } = out;
+    const edits: PartEdits = {
+      has: (n) => replaced.has(n) || added.some((a) => a.name === n) || (this.zip.has(n) && !removed.has(n)),
+      bytes: (n) => replaced.get(n) ?? added.find((a) => a.name === n)?.data ?? this.zip.read(n),
+      text: (n) => edits.bytes(n).toString("utf8"),
+      put: (n, data) => {
+        const a = added.find((x) => x.name === n);
+        if (a) a.data = data;
+        else if (this.zip.has(n)) replaced.set(n, data);
+        else added.push({ name: n, data });
+      },
+      free: (prefix, ext) => freePart(this.zip, added, prefix, ext),
+      types,
+    };
+    for (const [sheetId, pictures] of wb.pictures) {
+      const part = partOf.get(sheetId);
+      if (part && !removed.has(part) && pictures.length) writePictures(edits, part, pictures);
+    }
+    return edits.types;
+  }
+
+  /** A sheet of the file now goes by another id (XlsxPort.adoptSheetId). */
+  renameSheetId(from: string, to: string): void {
+    const s = this.sheets.find((x) => x.id === from);
+    if (!s) return;
+    s.id = to;
+    const facts = this.facts.get(from);
+    if (facts) this.facts.set(to, facts);
+  }
+
+  /** What would refuse or break a write to `area` (issue 36, item 12); none on a sheet the file does not have yet. */
+  obstacles(area: Area): Obstacle[] {
+    let facts = this.facts.get(area.sheetId);
+    const s = this.sheets.find((x) => x.id === area.sheetId);
+    if (!facts && s) {
+      // Not loaded from this package (the baseline after a save): scan the part for its spills.
+      const buf = this.zip.read(s.part);
+      const span = sheetDataIn(buf);
+      const spills: SheetFacts["spills"] = [];
+      const sink = {
+        cell: () => {},
+        spill: (row: number, col: number, ref: string) => void spills.push({ anchor: cellA1(row, col), ref: parseRect(ref) }),
+      };
+      if (span) for (const row of rowsIn(buf, span)) scanCells(buf, row, sink);
+      this.facts.set(s.id, (facts = this.factsOf(s, span ? buf.toString("utf8", span.end) : "", spills)));
+    }
+    return obstaclesIn(facts ?? NO_FACTS, area);
+  }
+
   private storedIdentity(): StoredIdentity | null {
-    return this.ours.map((p) => (p.kind === "workbook" ? parseIdentityXml(stripDecl(p.text)) : null)).find((x) => x) ?? null;
+    return this.ours.find((p) => p.identity)?.identity ?? null;
   }
 
   private resolve(ref: string): { sheetId: string; area: { row: number; col: number; rows: number; cols: number } | null } {
@@ -217,162 +381,217 @@ export class Book {
 
   /** The new package, or null when `wb` shows what the file holds. */
   render(wb: MemoryWorkbook): RenderResult | null {
-    const replaced = new Map<string, Buffer>();
-    const added: Array<{ name: string; data: Buffer }> = [];
-    const removed = new Set<string>();
-    const styles = this.styles();
-    let cellsWritten = 0;
-    let formulaReplaced = false;
-    let cellsChanged = false;
-
-    // Sheets: the port writes cells of existing sheets (the contract's scratch sheets may come and go).
-    const known = new Map(this.sheets.map((s) => [s.id, s]));
-    for (const ms of wb.sheets) {
-      const info = known.get(ms.id);
-      if (!info) continue; // new sheets are added below
-      const xml = this.zipText(info.part);
-      const r = rewriteSheet(xml, this.sst, styles, ms.cells, { was: frozenRowsOf(xml), now: ms.frozenRows ?? 0 });
-      if (r.changed) {
-        replaced.set(info.part, Buffer.from(r.xml, "utf8"));
-        cellsWritten += r.cellsWritten;
-        cellsChanged ||= r.cellsWritten > 0;
-        formulaReplaced ||= r.formulaReplaced;
-      }
-    }
-    let wbXml = this.wbXml;
-    let rels = this.wbRels;
-    let types = this.zipText("[Content_Types].xml");
-    const sheetsNow = new Set(wb.sheets.map((s) => s.id));
-    for (const s of this.sheets) {
-      if (sheetsNow.has(s.id)) continue;
-      removed.add(s.part);
-      wbXml = removeSheetEntry(wbXml, s.rid);
-      rels = removeRel(rels, s.rid);
-      types = removeOverride(types, s.part);
-    }
-    let nextSheetNo = Math.max(0, ...this.sheets.map((s) => s.no)) + 1;
-    const addedSheets = new Map<number, string>();
-    for (const ms of wb.sheets) {
-      const info = known.get(ms.id);
-      if (info) {
-        if (info.name !== ms.name) wbXml = renameSheetEntry(wbXml, info.rid, ms.name);
-        continue;
-      }
-      // A sheet the port added (the model gives it an id of its own; it is mapped on the next load).
-      const part = freePart(this.zip, added, "xl/worksheets/sheet", ".xml");
-      const rid = freeRid(rels);
-      const empty = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="${NS_MAIN}" xmlns:r="${NS_REL}"><sheetData/></worksheet>`;
-      const r = rewriteSheet(empty, [], styles, ms.cells, { was: 0, now: ms.frozenRows ?? 0 });
-      cellsWritten += r.cellsWritten;
-      cellsChanged ||= r.cellsWritten > 0;
-      added.push({ name: part, data: Buffer.from(r.xml, "utf8") });
-      rels = addRel(rels, rid, REL_TYPE.worksheet, relTarget(dirOf(this.wbPart), part));
-      types = addOverride(types, part, CT.worksheet);
-      addedSheets.set(nextSheetNo, ms.id);
-      wbXml = addSheetEntry(wbXml, ms.name, nextSheetNo++, rid);
-    }
-    // Reorder? Sheet order follows the model only for added sheets (appended); Cellbound never moves sheets.
-
-    // Tracking names.
+    const r: RenderState = {
+      replaced: new Map(),
+      deflated: new Map(),
+      added: [],
+      removed: new Set(),
+      wbXml: this.wbXml,
+      rels: this.wbRels,
+      types: this.zipText("[Content_Types].xml"),
+      styles: this.styles(),
+      cellsWritten: 0,
+      formulaReplaced: false,
+    };
+    this.renderCells(wb, r);
+    const { partOf, addedSheets, sheetIds } = this.renderSheetList(wb, r);
+    r.types = this.renderPictures(wb, partOf, r, r.types);
     const namesNow = new Map<string, string>();
     for (const [lower, t] of wb.tracks) {
       const s = wb.sheets.find((x) => x.id === t.sheetId);
       const ref = s && t.area ? `${quoteSheetName(s.name)}!${absolute(areaA1(t.area))}` : "#REF!";
       namesNow.set(lower, `${t.name}\u0000${ref}`);
     }
-    if (!sameMap(namesNow, this.tracked)) wbXml = withTrackingNames(wbXml, namesNow);
+    if (!sameMap(namesNow, this.tracked)) r.wbXml = withTrackingNames(r.wbXml, namesNow);
+    this.renderData(wb, sheetIds, r);
+    this.renderWorkbookParts(r);
+    const { replaced, deflated, added, removed } = r;
+    if (replaced.size === 0 && deflated.size === 0 && added.length === 0 && removed.size === 0) return null;
+    const parts: ZipOut[] = [];
+    for (const e of this.zip.entries) {
+      if (removed.has(e.name)) continue;
+      const data = replaced.get(e.name);
+      const d = deflated.get(e.name);
+      parts.push(d ? { name: e.name, deflated: d } : data ? { name: e.name, data } : { name: e.name, from: e });
+    }
+    parts.push(...added);
+    return {
+      bytes: writeZip(this.zip.bytes, parts),
+      cellsWritten: r.cellsWritten,
+      addedSheets,
+      partsChanged: [...replaced.keys(), ...deflated.keys(), ...added.map((a) => a.name), ...[...removed].map((x) => `-${x}`)],
+    };
+  }
 
-    // Cellbound's custom XML parts.
+  /** The frozen rows a sheet part shows (from its beginning only: the part is not inflated whole). */
+  private fileFrozen(s: SheetInfo): number {
+    let n = this.frozen.get(s.id);
+    if (n === undefined) this.frozen.set(s.id, (n = frozenRowsOf(this.zip.head(s.part, "sheetData"))));
+    return n;
+  }
+
+  /**
+   * The cells of the sheets the file has (the contract's scratch sheets may come and go): a sheet whose
+   * store marks no row and whose frozen rows are as they were is not read at all; another is planned
+   * (rewrite.ts) and, when it changes, deflated as its pieces come (never held whole).
+   */
+  private renderCells(wb: MemoryWorkbook, r: RenderState): void {
+    const known = new Map(this.sheets.map((s) => [s.id, s]));
+    for (const ms of wb.sheets) {
+      const info = known.get(ms.id);
+      if (!info) continue; // new sheets are added by renderSheetList
+      const frozenRows = ms.frozenRows ?? 0;
+      if (ms.cells instanceof SheetStore && ms.cells.dirty.size === 0 && frozenRows === this.fileFrozen(info)) continue;
+      const edit = { sst: this.sst, styles: r.styles, date1904: this.date1904, frozenRows };
+      const pictures = (wb.pictures.get(ms.id)?.length ?? 0) > 0; // pictures edit the part next: it is kept whole
+      const entry = this.zip.entry(info.part);
+      // A part this port deflated in groups: only the groups holding changed rows are redone.
+      const grouped =
+        !pictures && entry?.groups && ms.cells instanceof SheetStore ? rewriteGrouped(this.zip, entry, ms.cells, edit) : undefined;
+      if (grouped === null) continue;
+      if (grouped) {
+        r.deflated.set(info.part, grouped.deflated);
+        r.cellsWritten += grouped.cellsWritten;
+        r.formulaReplaced ||= grouped.formulaReplaced;
+        continue;
+      }
+      const plan = planSheet(this.zip.read(info.part), ms.cells, edit);
+      if (!plan.changed) continue;
+      if (pictures) r.replaced.set(info.part, Buffer.concat(planPieces(plan)));
+      else r.deflated.set(info.part, deflatePlan(plan));
+      r.cellsWritten += plan.cellsWritten;
+      r.formulaReplaced ||= plan.formulaReplaced;
+    }
+  }
+
+  /** Sheets the model removed, renamed or added; the parts of all and the ids to keep beside the workbook's id. */
+  private renderSheetList(wb: MemoryWorkbook, r: RenderState) {
+    const known = new Map(this.sheets.map((s) => [s.id, s]));
+    const partOf = new Map(this.sheets.map((s) => [s.id, s.part]));
+    const sheetsNow = new Set(wb.sheets.map((s) => s.id));
+    for (const s of this.sheets) {
+      if (sheetsNow.has(s.id)) continue;
+      r.removed.add(s.part);
+      r.wbXml = removeSheetEntry(r.wbXml, s.rid);
+      r.rels = removeRel(r.rels, s.rid);
+      r.types = removeOverride(r.types, s.part);
+    }
+    const taken = new Set(this.sheetNos);
+    const addedSheets = new Map<number, string>();
+    for (const ms of wb.sheets) {
+      const info = known.get(ms.id);
+      if (info) {
+        if (info.name !== ms.name) r.wbXml = renameSheetEntry(r.wbXml, info.rid, ms.name);
+        continue;
+      }
+      // A sheet the port added.
+      const part = freePart(this.zip, r.added, "xl/worksheets/sheet", ".xml");
+      const rid = freeRid(r.rels);
+      const empty = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="${NS_MAIN}" xmlns:r="${NS_REL}"><sheetData/></worksheet>`;
+      const plan = planSheet(Buffer.from(empty, "utf8"), ms.cells, {
+        sst: [],
+        styles: r.styles,
+        date1904: this.date1904,
+        frozenRows: ms.frozenRows ?? 0,
+      });
+      r.cellsWritten += plan.cellsWritten;
+      r.added.push({ name: part, data: plan.changed ? Buffer.concat([...planPieces(plan)]) : plan.buf });
+      partOf.set(ms.id, part);
+      r.rels = addRel(r.rels, rid, REL_TYPE.worksheet, relTarget(dirOf(this.wbPart), part));
+      r.types = addOverride(r.types, part, CT.worksheet);
+      // The number its id names (the port's model gives a new sheet xlsx-<next free number>), else the next free one.
+      const named = Number(/^xlsx-(\d+)$/.exec(ms.id)?.[1]);
+      const no = named > 0 && !taken.has(named) ? named : Math.max(0, ...taken) + 1;
+      taken.add(no);
+      if (ms.id !== sheetIdOf(no)) addedSheets.set(no, ms.id);
+      r.wbXml = addSheetEntry(r.wbXml, ms.name, no, rid);
+    }
+    // Cellbound never moves sheets: added ones are appended. Ids that are not the file's own
+    // (xlsx-<sheetId>) are kept beside the workbook's id.
+    const sheetIds = new Map<number, string>(addedSheets);
+    for (const s of this.sheets) if (sheetsNow.has(s.id) && s.id !== sheetIdOf(s.no)) sheetIds.set(s.no, s.id);
+    return { partOf, addedSheets, sheetIds };
+  }
+
+  /** Cellbound's custom XML parts: data keys and the identity (with the sheet ids to keep). */
+  private renderData(wb: MemoryWorkbook, sheetIds: ReadonlyMap<number, string>, r: RenderState): void {
     const dataNow = new Map(wb.data);
     const partsToWrite: Array<{ item: string | null; text: string }> = [];
     for (const p of this.ours.filter((x) => x.kind === "data")) {
       const json = dataNow.get(p.key!);
       dataNow.delete(p.key!);
       if (json === undefined) continue; // the port never deletes data; keep it
-      const text = dataXml(p.key!, json);
-      if (text !== stripDecl(p.text)) partsToWrite.push({ item: p.item, text });
+      if (json !== p.json) partsToWrite.push({ item: p.item, text: dataXml(p.key!, json) });
     }
     for (const [key, json] of dataNow) partsToWrite.push({ item: null, text: dataXml(key, json) });
     if (wb.workbookId) {
-      const text = identityXml({ workbookId: wb.workbookId, documentUrl: wb.recordedUrl });
+      const text = withSheetIds(identityXml({ workbookId: wb.workbookId, documentUrl: wb.recordedUrl }), sheetIds);
       const stored = this.storedIdentity();
-      if (!stored || text !== identityXml(stored))
-        partsToWrite.push({ item: this.ours.find((p) => p.kind === "workbook")?.item ?? null, text });
+      const same =
+        stored && stored.workbookId === wb.workbookId && stored.documentUrl === wb.recordedUrl && sameIds(sheetIds, this.storedSheetIds);
+      if (!same) partsToWrite.push({ item: this.ours.find((p) => p.kind === "workbook")?.item ?? null, text });
     }
     for (const w of partsToWrite) {
       const body = Buffer.from(`<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n${w.text}`, "utf8");
-      if (w.item) {
-        replaced.set(w.item, body);
-        continue;
-      }
-      const item = freePart(this.zip, added, "customXml/item", ".xml");
-      const n = item.slice("customXml/item".length, -4);
-      const props = `customXml/itemProps${n}.xml`;
-      added.push({ name: item, data: body });
-      added.push({
-        name: props,
-        data: Buffer.from(
-          `<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n<ds:datastoreItem ds:itemID="{${randomUUID().toUpperCase()}}" xmlns:ds="http://schemas.openxmlformats.org/officeDocument/2006/customXml"><ds:schemaRefs/></ds:datastoreItem>`,
-          "utf8",
-        ),
-      });
-      added.push({
-        name: `customXml/_rels/item${n}.xml.rels`,
-        data: Buffer.from(
-          `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL_TYPE.customXmlProps}" Target="itemProps${n}.xml"/></Relationships>`,
-          "utf8",
-        ),
-      });
-      rels = addRel(rels, freeRid(rels), REL_TYPE.customXml, relTarget(dirOf(this.wbPart), item));
-      types = addOverride(types, props, CT.customXmlProps);
-      if (!/<Default\b[^>]*Extension="xml"/i.test(types)) types = addDefault(types, "xml", "application/xml");
+      if (w.item) r.replaced.set(w.item, body);
+      else this.addCustomXml(body, r);
     }
+  }
 
-    // Styles the rewritten cells needed.
-    if (styles.changed) {
-      const text = styles.serialize();
-      if (this.stylesPart) replaced.set(this.stylesPart, Buffer.from(text, "utf8"));
+  /** A new custom XML part with its properties part, relationships and content type. */
+  private addCustomXml(body: Buffer, r: RenderState): void {
+    const item = freePart(this.zip, r.added, "customXml/item", ".xml");
+    const n = item.slice("customXml/item".length, -4);
+    const props = `customXml/itemProps${n}.xml`;
+    r.added.push({ name: item, data: body });
+    r.added.push({
+      name: props,
+      data: Buffer.from(
+        `<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n<ds:datastoreItem ds:itemID="{${randomUUID().toUpperCase()}}" xmlns:ds="http://schemas.openxmlformats.org/officeDocument/2006/customXml"><ds:schemaRefs/></ds:datastoreItem>`,
+        "utf8",
+      ),
+    });
+    r.added.push({
+      name: `customXml/_rels/item${n}.xml.rels`,
+      data: Buffer.from(
+        `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL_TYPE.customXmlProps}" Target="itemProps${n}.xml"/></Relationships>`,
+        "utf8",
+      ),
+    });
+    r.rels = addRel(r.rels, freeRid(r.rels), REL_TYPE.customXml, relTarget(dirOf(this.wbPart), item));
+    r.types = addOverride(r.types, props, CT.customXmlProps);
+    if (!/<Default\b[^>]*Extension="xml"/i.test(r.types)) r.types = addDefault(r.types, "xml", "application/xml");
+  }
+
+  /** Styles the cells needed, recalculation on open, the calculation chain; the workbook's own parts. */
+  private renderWorkbookParts(r: RenderState): void {
+    if (r.styles.changed) {
+      const text = r.styles.serialize();
+      if (this.stylesPart) r.replaced.set(this.stylesPart, Buffer.from(text, "utf8"));
       else {
         const part = "xl/styles.xml";
-        added.push({ name: part, data: Buffer.from(text, "utf8") });
-        rels = addRel(rels, freeRid(rels), REL_TYPE.styles, relTarget(dirOf(this.wbPart), part));
-        types = addOverride(types, part, CT.styles);
+        r.added.push({ name: part, data: Buffer.from(text, "utf8") });
+        r.rels = addRel(r.rels, freeRid(r.rels), REL_TYPE.styles, relTarget(dirOf(this.wbPart), part));
+        r.types = addOverride(r.types, part, CT.styles);
       }
     }
-
     // Formulas elsewhere read the placed cells: recalculate everything when the file is next opened.
-    if (cellsChanged) wbXml = withFullCalcOnLoad(wbXml);
+    if (r.cellsWritten > 0) r.wbXml = withFullCalcOnLoad(r.wbXml);
     // A replaced formula cell would leave the calculation chain pointing at it: Excel rebuilds the chain.
-    if (formulaReplaced) {
-      const chain = relsOf(rels, this.wbRelsPart, dirOf(this.wbPart)).find((r) => r.type === REL_TYPE.calcChain);
+    if (r.formulaReplaced) {
+      const chain = relsOf(r.rels, this.wbRelsPart, dirOf(this.wbPart)).find((x) => x.type === REL_TYPE.calcChain);
       if (chain) {
-        removed.add(chain.target);
-        rels = removeRel(rels, chain.id);
-        types = removeOverride(types, chain.target);
+        r.removed.add(chain.target);
+        r.rels = removeRel(r.rels, chain.id);
+        r.types = removeOverride(r.types, chain.target);
       }
     }
-
-    if (wbXml !== this.wbXml) replaced.set(this.wbPart, Buffer.from(wbXml, "utf8"));
-    if (rels !== this.wbRels) {
-      if (this.zip.has(this.wbRelsPart)) replaced.set(this.wbRelsPart, Buffer.from(rels, "utf8"));
-      else added.push({ name: this.wbRelsPart, data: Buffer.from(rels, "utf8") });
+    if (r.wbXml !== this.wbXml) r.replaced.set(this.wbPart, Buffer.from(r.wbXml, "utf8"));
+    if (r.rels !== this.wbRels) {
+      if (this.zip.has(this.wbRelsPart)) r.replaced.set(this.wbRelsPart, Buffer.from(r.rels, "utf8"));
+      else r.added.push({ name: this.wbRelsPart, data: Buffer.from(r.rels, "utf8") });
     }
-    if (types !== this.zipText("[Content_Types].xml")) replaced.set("[Content_Types].xml", Buffer.from(types, "utf8"));
-
-    if (replaced.size === 0 && added.length === 0 && removed.size === 0) return null;
-    const parts: ZipOut[] = [];
-    for (const e of this.zip.entries) {
-      if (removed.has(e.name)) continue;
-      const data = replaced.get(e.name);
-      parts.push(data ? { name: e.name, data } : { name: e.name, from: e });
-    }
-    parts.push(...added);
-    return {
-      bytes: writeZip(this.zip.bytes, parts),
-      cellsWritten,
-      addedSheets,
-      partsChanged: [...replaced.keys(), ...added.map((a) => a.name), ...[...removed].map((r) => `-${r}`)],
-    };
+    if (r.types !== this.zipText("[Content_Types].xml")) r.replaced.set("[Content_Types].xml", Buffer.from(r.types, "utf8"));
   }
 }
 
@@ -495,7 +714,8 @@ function relsOf(xml: string, part: string, baseDir: string): Rel[] {
 
 function resolvePart(baseDir: string, target: string): string {
   if (target.startsWith("/")) return target.slice(1);
-  return path.posix.normalize(path.posix.join(baseDir, target)).replace(/^\.\//, "");
+  // The package root has no parent: LibreOffice links customXml from _rels/.rels as "../customXml/item1.xml".
+  return path.posix.normalize(path.posix.join(baseDir, target)).replace(/^(?:\.\.?\/)+/, "");
 }
 function relTarget(baseDir: string, part: string): string {
   return path.posix.relative(baseDir, part);
@@ -509,11 +729,51 @@ function relsPartOf(part: string): string {
 function emptyRels(): string {
   return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>`;
 }
-function stripDecl(text: string): string {
-  return text.replace(/^\uFEFF?\s*<\?xml[^>]*\?>\s*/, "");
+/**
+ * The placements a stored value lists, when it is the engine's store ({placements: [{name, committed}]}):
+ * each one's tracking name and whether it was ever recorded complete (a first placement interrupted
+ * before its name landed has no committed fingerprint, and no name yet — that is no loss).
+ */
+function placementRecords(json: string): Array<{ name: string; recorded: boolean }> | null {
+  const v = JSON.parse(json) as unknown;
+  if (typeof v !== "object" || v === null || !Array.isArray((v as { placements?: unknown }).placements)) return null;
+  const list = (v as { placements: unknown[] }).placements.flatMap((p) =>
+    typeof p === "object" && p !== null && typeof (p as { name?: unknown }).name === "string"
+      ? [{ name: (p as { name: string }).name, recorded: (p as { committed?: unknown }).committed != null }]
+      : [],
+  );
+  return list;
 }
 
-function sharedStrings(xml: string): string[] {
+/** The identity part with the sheet ids another host gave the file's sheets (none: as identityXml writes it). */
+function withSheetIds(xml: string, ids: ReadonlyMap<number, string>): string {
+  if (ids.size === 0) return xml;
+  const sheets = [...ids]
+    .sort(([a], [b]) => a - b)
+    .map(([no, id]) => `<sheet sheetId="${no}" id="${xmlEscape(id)}"/>`)
+    .join("");
+  return xml.replace(/<\/cellbound>$/, `<sheetIds>${sheets}</sheetIds></cellbound>`);
+}
+function sameIds(a: ReadonlyMap<number, string>, b: ReadonlyMap<number, string>): boolean {
+  return a.size === b.size && [...a].every(([k, v]) => b.get(k) === v);
+}
+
+/** An XML part's text: UTF-16 when it starts with a byte-order mark (Power Query's parts are), else UTF-8. */
+function decodeXml(b: Buffer): string {
+  if (b[0] === 0xff && b[1] === 0xfe) return b.subarray(2).toString("utf16le");
+  if (b[0] === 0xfe && b[1] === 0xff) return Buffer.from(b.subarray(2)).swap16().toString("utf16le");
+  return b.toString("utf8");
+}
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function sharedStrings(xml: string): string[] {
   const out: string[] = [];
   const root = findElement(xml, "sst");
   if (!root) return out;
@@ -598,6 +858,23 @@ function addSheetEntry(wbXml: string, name: string, sheetId: number, rid: string
   return wbXml.slice(0, sheets.innerEnd) + el + wbXml.slice(sheets.innerEnd);
 }
 
+/** How many cells a sheet part's <dimension ref> says it spans (to size its store once). */
+function cellsHint(prefix: string): number {
+  const ref = /<(?:\w+:)?dimension\b[^>]*\bref="([^"]*)"/.exec(prefix)?.[1];
+  const r = ref ? parseRect(ref) : null;
+  return r && r.rows > 0 ? Math.min(r.rows * r.cols, 1 << 25) : 1024;
+}
+
+/** A range reference as a rectangle (rows 0 for one that cannot be read). */
+function parseRect(ref: string): { row: number; col: number; rows: number; cols: number } {
+  try {
+    const a = parseAddress(ref);
+    return { row: a.row, col: a.col, rows: a.rows, cols: a.cols };
+  } catch {
+    return { row: 0, col: 0, rows: 0, cols: 0 };
+  }
+}
+
 /** $B$2:$E$40 from B2:E40. */
 function absolute(a1: string): string {
   return a1.replace(/([A-Z]+)([0-9]+)/g, "$$$1$$$2");
@@ -607,12 +884,17 @@ function sameMap(a: Map<string, string>, b: Map<string, string>): boolean {
   return a.size === b.size && [...a].every(([k, v]) => b.get(k) === v);
 }
 
+/** Code-unit order: stored bytes must not depend on the machine's locale (localeCompare's do; issue 36, item 11). */
+export function ordinal(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** workbook.xml with Cellbound's names (hidden, workbook-scoped) replaced by `names`; other names untouched. */
 function withTrackingNames(wbXml: string, names: Map<string, string>): string {
   const p = mainPrefix(wbXml);
   const mine = [...names.values()]
     .map((t) => t.split("\u0000") as [string, string])
-    .sort(([a], [b]) => a.toLowerCase().localeCompare(b.toLowerCase()))
+    .sort(([a], [b]) => ordinal(a.toLowerCase(), b.toLowerCase()))
     .map(
       ([name, ref]) =>
         withPrefix(`<definedName name="${xmlEscape(TRACK_PREFIX + name)}" comment="Cellbound placement (do not edit)" hidden="1">`, p) +

@@ -2,7 +2,17 @@
 import path from "node:path";
 
 export type XlsxErrorKind =
-  "notFound" | "notZip" | "truncated" | "encrypted" | "zipBomb" | "corrupt" | "notWorkbook" | "unsupported" | "changed";
+  | "notFound"
+  | "notZip"
+  | "truncated"
+  | "encrypted"
+  | "zipBomb"
+  | "corrupt"
+  | "notWorkbook"
+  | "unsupported"
+  | "changed"
+  /** Cellbound's names, data or workbook id are partly missing or unreadable (another program dropped them): issue 35 §2. */
+  | "cellboundData";
 
 export class XlsxError extends Error {
   override name = "XlsxError";

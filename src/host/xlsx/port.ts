@@ -11,11 +11,12 @@
 //   port.save();                                            // → SaveStats | null
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import type { Area, HostKind } from "../port.ts";
+import type { Area, HostKind, Obstacle, ReadOptions, SheetRef, SheetValue } from "../port.ts";
 import { MemoryPort, MemoryWorkbook } from "../memory/index.ts";
-import { PortInputError } from "../validate.ts";
-import { Book, emptyWorkbook, openBook, saveFile } from "./book.ts";
+import { PortInputError, validateArea } from "../validate.ts";
+import { Book, emptyWorkbook, openBook, saveFile, sheetIdOf } from "./book.ts";
 import { XlsxError } from "./errors.ts";
+import { SheetStore } from "./store.ts";
 import { ZipReader } from "./zip.ts";
 
 export interface SaveStats {
@@ -30,6 +31,11 @@ export interface SaveStats {
 export interface OpenOptions {
   /** Create a new workbook with one sheet of this name when the file does not exist. */
   create?: string;
+  /**
+   * Refuse a file whose Cellbound names, data and workbook id do not agree (XlsxError "cellboundData"):
+   * the default. false only where the port is tested alone (its contract tracks names without data).
+   */
+  checkData?: boolean;
 }
 
 function stamp(file: string): string | null {
@@ -38,6 +44,26 @@ function stamp(file: string): string | null {
     return `${s.size}:${s.mtimeMs}`;
   } catch {
     return null;
+  }
+}
+
+/**
+ * The file port's model: a sheet added gets the id the file will give it, xlsx-<the next free sheetId>,
+ * so the records the engine writes name the sheet as the next run reads it — a saved file's first
+ * refresh does not rewrite it only to renumber sheet ids (issue 35 §4).
+ */
+class FileWorkbook extends MemoryWorkbook {
+  /** sheetId attributes the file uses (unset while MemoryWorkbook's constructor adds its first sheet, which load replaces). */
+  fileSheetNos: (() => readonly number[]) | undefined;
+
+  override addSheet(name: string): SheetRef {
+    if (!this.fileSheetNos) return super.addSheet(name);
+    if (this.sheets.some((s) => s.name.toLowerCase() === name.toLowerCase())) throw new PortInputError(`a sheet named ${name} exists`);
+    const inModel = this.sheets.map((s) => Number(/^xlsx-(\d+)$/.exec(s.id)?.[1] ?? 0));
+    const id = sheetIdOf(Math.max(0, ...this.fileSheetNos(), ...inModel) + 1);
+    this.sheets.push({ id, name, cells: new Map() });
+    this.emit({ sheetId: id, address: "", kind: "SheetAdded", source: "Local" });
+    return { id, name };
   }
 }
 
@@ -53,8 +79,10 @@ export class XlsxPort extends MemoryPort {
     fresh: boolean,
     host: HostKind,
   ) {
-    super(new MemoryWorkbook(null, path.basename(file)), host);
+    const wb = new FileWorkbook(null, path.basename(file));
+    super(wb, host);
     this.book = book;
+    wb.fileSheetNos = () => this.book.sheetNos;
     this.fresh = fresh;
     this.readStamp = fresh ? null : stamp(file);
     book.load(this.wb);
@@ -65,7 +93,10 @@ export class XlsxPort extends MemoryPort {
       if (!/\.xls[xm]$/i.test(file)) throw new XlsxError(file, "unsupported", "a new workbook must be named *.xlsx");
       return new XlsxPort(file, new Book(file, new ZipReader(file, emptyWorkbook(options.create))), true, "SHEETS_DESKTOP");
     }
-    return new XlsxPort(file, openBook(file), false, "SHEETS_DESKTOP");
+    const book = openBook(file);
+    const problem = options.checkData === false ? null : book.integrity();
+    if (problem) throw new XlsxError(file, "cellboundData", problem);
+    return new XlsxPort(file, book, false, "SHEETS_DESKTOP");
   }
 
   /** Whether the model differs from the file (what save() would write). */
@@ -89,12 +120,27 @@ export class XlsxPort extends MemoryPort {
         "the file changed on disk while Cellbound was working on it; nothing was written, run it again",
       );
     saveFile(this.file, bytes, o.beforeRename);
+    for (const s of this.wb.sheets) if (s.cells instanceof SheetStore) s.cells.saved();
     for (const [no, id] of out?.addedSheets ?? []) this.aliases.set(no, id);
     this.fresh = false;
     this.readStamp = stamp(this.file);
     // The saved package becomes the baseline of the next save (the model already shows it).
     this.book = new Book(this.file, new ZipReader(this.file, bytes), this.aliases);
     return { bytes: bytes.length, cellsWritten: out?.cellsWritten ?? 0, partsChanged: out?.partsChanged ?? [] };
+  }
+
+  /**
+   * Give a sheet the id another host knows it by (the harness's Save as .xlsx: dev/excel's worksheet
+   * ids). The file keeps it beside the workbook's Cellbound id, so the records the pane wrote with it
+   * still name the sheet when the command line opens the file (issue 35 §4).
+   */
+  adoptSheetId(from: string, to: string): void {
+    const s = this.wb.sheet(from);
+    if (from === to) return;
+    if (this.wb.sheets.some((x) => x.id === to)) throw new PortInputError(`a sheet with id ${to} exists`);
+    s.id = to;
+    for (const t of this.wb.tracks.values()) if (t.sheetId === from) t.sheetId = to;
+    this.book.renameSheetId(from, to);
   }
 
   /** The workbook counts dates from 1904 (workbookPr date1904): its serial numbers are 1,462 days smaller. */
@@ -105,6 +151,59 @@ export class XlsxPort extends MemoryPort {
   /** Sheet ids, for tests: what a sheet added by the port is called after the next open. */
   get sheetAliases(): ReadonlyMap<number, string> {
     return this.aliases;
+  }
+
+  /**
+   * Values in row blocks, read in place from the sheet's compact store (store.ts): a large placement's
+   * cells are not copied into cell objects to be read (issue 35 §3).
+   */
+  override async *read(area: Area, options: ReadOptions = {}): AsyncIterable<SheetValue[][]> {
+    validateArea(area);
+    const cells = this.wb.sheet(area.sheetId).cells;
+    if (!(cells instanceof SheetStore)) return yield* super.read(area, options);
+    const block = Math.max(1, Math.floor(options.blockRows ?? 5000));
+    for (let r0 = 0; r0 < area.rows; r0 += block) {
+      options.signal?.throwIfAborted();
+      const out: SheetValue[][] = [];
+      const formats: string[][] | null = options.numberFormats ? [] : null;
+      for (let r = r0; r < Math.min(area.rows, r0 + block); r++) {
+        const row: SheetValue[] = [];
+        const nf: string[] | undefined = formats ? new Array<string>(area.cols) : undefined;
+        cells.readRow(area.row + r, area.col, area.cols, row, nf);
+        out.push(row);
+        if (nf) formats!.push(nf);
+      }
+      if (formats) options.numberFormats?.(formats);
+      yield out;
+    }
+  }
+
+  override async usedArea(area: Area): Promise<Area | null> {
+    validateArea(area);
+    const cells = this.wb.sheet(area.sheetId).cells;
+    if (!(cells instanceof SheetStore)) return super.usedArea(area);
+    const used = cells.usedIn(area.row, area.row + area.rows - 1, area.col, area.col + area.cols - 1);
+    return used && { sheetId: area.sheetId, ...used };
+  }
+
+  /**
+   * What would refuse or break a write to `area` (issue 36, item 12): merged cells, a table, a protected
+   * sheet, a dynamic-array formula's results, rows an AutoFilter filters — as the file holds them.
+   */
+  async obstacles(area: Area): Promise<Obstacle[]> {
+    validateArea(area);
+    this.wb.sheet(area.sheetId);
+    return this.book.obstacles(area);
+  }
+
+  /**
+   * The date system of the serials this port reads and writes: always 1900. A 1904 workbook's date
+   * cells are converted where the file is read and written (sheet.ts toModel/toFile), so the engine's
+   * dates land as the dates the report holds and its 1904 refusal (src/sync/obstacles.ts) does not apply.
+   * The file's own system is `date1904`.
+   */
+  async dateSystem(): Promise<1900 | 1904> {
+    return 1900;
   }
 
   override async putPicture(): Promise<{ sheetId: string; name: string }> {

@@ -1,26 +1,16 @@
-// Worksheet parts (xl/worksheets/sheetN.xml), scanned as text, never as a tree.
-//   scanRows: each <row> of <sheetData> with its cells' offsets and values — the load uses it, and so
-//             does the rewrite, which compares each cell with the model as it goes.
-//   rewriteSheet: copies the part through and replaces only the cells whose value or shown format
-//             changed (a row it touches loses only its "spans" hint), inserts new cells and rows in
-//             order, keeps every other byte (formulas elsewhere, merged cells, conditional formats,
-//             data validation, drawings, comments' anchors…), and updates <dimension> and the frozen pane.
+// Worksheet XML as text, never as a tree, one row at a time (the part itself is scanned as bytes:
+// scan.ts; the save's plan: rewrite.ts).
+//   scanRows / scanRowsIn: each <row> with its cells' offsets and values.
+//   rewriteRow: a row of the file with the model's cells — it replaces only the cells whose value or
+//             shown format changed (the row loses only its "spans" hint) and inserts new cells in order;
+//             newRowXml: a row the file does not have.
+//   withDimension / withFrozenRows / frozenRowsOf: the part's text before <sheetData>.
+//   toModel / toFile: a 1904 workbook's dates, converted where the file is read and written.
 import { cellA1, parseAddress } from "../a1.ts";
 import type { SheetValue } from "../port.ts";
+import { to15Digits } from "../validate.ts";
 import type { Styles } from "./styles.ts";
-import {
-  attrOf,
-  excelText,
-  findElement,
-  fromExcelText,
-  mainPrefix,
-  nextTag,
-  removeAttr,
-  setAttr,
-  tagAttrs,
-  withPrefix,
-  xmlUnescape,
-} from "./xml.ts";
+import { attrOf, excelText, findElement, fromExcelText, nextTag, removeAttr, setAttr, tagAttrs, withPrefix, xmlUnescape } from "./xml.ts";
 
 export interface ScannedCell {
   start: number;
@@ -30,6 +20,10 @@ export interface ScannedCell {
   s: number;
   value: SheetValue;
   formula: boolean;
+  /** An ISO 8601 date (t="d"): its value is already a 1900-system serial. */
+  iso?: boolean;
+  /** A dynamic-array formula (cm= on the cell, <f t="array" ref>): the range its results spill into. */
+  spill?: string;
 }
 export interface ScannedRow {
   start: number;
@@ -62,8 +56,12 @@ function refColumn(ref: string, fallback: number): number {
 /** Every row of sheetData, in document order. */
 export function* scanRows(xml: string, sst: readonly string[]): Generator<ScannedRow> {
   const span = sheetDataSpan(xml);
-  if (!span) return;
-  let rowNo = -1;
+  if (span) yield* scanRowsIn(xml, span.inner, span.innerEnd, sst, -1);
+}
+
+/** The rows of xml[from, to) (`rowNo`: the number of the row before them, for rows without r=). */
+export function* scanRowsIn(xml: string, from: number, to: number, sst: readonly string[], rowNo: number): Generator<ScannedRow> {
+  const span = { inner: from, innerEnd: to };
   let t = nextTag(xml, span.inner);
   while (t && t.start < span.innerEnd) {
     if (t.name !== "row" || t.closing) {
@@ -99,6 +97,10 @@ export function* scanRows(xml: string, sst: readonly string[]): Generator<Scanne
           let inPhonetic = false;
           let w = nextTag(xml, u.end);
           while (w && !(w.name === "c" && w.closing)) {
+            if (w.name === "f" && !w.closing) {
+              const spill = spillRef(xml, u.start, u.end, w.start, w.end);
+              if (spill) cell.spill = spill;
+            }
             if (!w.closing && !w.selfClosing) {
               if (w.name === "f") cell.formula = true;
               else if (w.name === "rPh") inPhonetic = true;
@@ -115,7 +117,9 @@ export function* scanRows(xml: string, sst: readonly string[]): Generator<Scanne
           }
           if (!w) break;
           cell.end = w.end;
-          cell.value = cellValue(attrOf(xml, u.start, u.end, "t"), v, inline, sst);
+          const t = attrOf(xml, u.start, u.end, "t");
+          cell.value = cellValue(t, v, inline, sst);
+          if (t === "d") cell.iso = true;
         }
         row.cells.push(cell);
         u = nextTag(xml, cell.end);
@@ -129,6 +133,13 @@ export function* scanRows(xml: string, sst: readonly string[]): Generator<Scanne
     yield row;
     t = nextTag(xml, u.end);
   }
+}
+
+/** The spill range of a dynamic-array formula: the cell has cm= (cell metadata) and its <f t="array" ref>. */
+function spillRef(xml: string, cStart: number, cEnd: number, fStart: number, fEnd: number): string | undefined {
+  if (!/\scm\s*=/.test(xml.slice(cStart, cEnd))) return undefined;
+  const f = tagAttrs(xml.slice(fStart, fEnd));
+  return f.t === "array" && f.ref ? f.ref : undefined;
 }
 
 function cellValue(t: string | undefined, v: string | null, inline: string, sst: readonly string[]): SheetValue {
@@ -153,6 +164,40 @@ function cellValue(t: string | undefined, v: string | null, inline: string, sst:
 function isoToSerial(iso: string): number {
   const ms = Date.parse(/[zZ]|[+-]\d\d:\d\d$/.test(iso) || !iso.includes("T") ? iso : `${iso}Z`);
   return Number.isNaN(ms) ? 0 : ms / 86_400_000 + 25_569;
+}
+
+// ---------------------------------------------------------------- the 1904 date system
+
+/** Days from the 1900 system's serial 0 to the 1904 system's (1904-01-01 is 1462 in the 1900 system). */
+export const DAYS_1904 = 1462;
+
+const datePart = new Map<string, boolean>();
+/** Whether a number format shows a date (year, month or day), not only a time of day or a duration. */
+export function showsDate(format: string | null): boolean {
+  if (format === null) return false;
+  let hit = datePart.get(format);
+  if (hit === undefined) {
+    const f = format
+      .replace(/"[^"]*"|\\.|\[[^\]]*\]/g, "")
+      .replace(/AM\/PM|A\/P/gi, "")
+      .replace(/h+[^a-z]*m+/gi, "h") // minutes after hours
+      .replace(/m+([^a-z]*s)/gi, "$1"); // minutes before seconds
+    hit = /[ydm]/i.test(f);
+    datePart.set(format, hit);
+  }
+  return hit;
+}
+
+/**
+ * The serials the port exchanges are 1900-system in every workbook (issue 35 §4): in a 1904 workbook a
+ * number under a date format is converted at the file's boundary, both ways. `toModel` reads a file's
+ * number, `toFile` writes the model's. to15Digits keeps the round trip exact for the engine's fingerprints.
+ */
+export function toModel(v: SheetValue, nf: string | null, date1904: boolean): SheetValue {
+  return date1904 && typeof v === "number" && showsDate(nf) ? to15Digits(v + DAYS_1904) : v;
+}
+export function toFile(v: SheetValue, nf: string | null, date1904: boolean): SheetValue {
+  return date1904 && typeof v === "number" && showsDate(nf) ? to15Digits(v - DAYS_1904) : v;
 }
 
 /** What the port keeps per cell (the memory model's cell). */
@@ -181,131 +226,98 @@ function numberText(n: number): string {
 
 const sameValue = (a: SheetValue, b: SheetValue) => a === b || (typeof a === "number" && typeof b === "number" && Object.is(a + 0, b + 0));
 
-export interface RewriteResult {
-  xml: string;
-  changed: boolean;
-  /** A formula cell was replaced (the calculation chain must go). */
-  formulaReplaced: boolean;
-  cellsWritten: number;
+/** What the save needs to write cells: the shared strings, the styles and the date system. */
+export interface CellContext {
+  sst: readonly string[];
+  styles: Styles;
+  date1904: boolean;
+}
+
+/** A model cell as the file holds it (a 1904 workbook's dates converted). */
+const inFile = (cell: ModelCell | undefined, date1904: boolean): ModelCell | undefined =>
+  cell && date1904 ? { ...cell, v: toFile(cell.v, cell.nf, true) } : cell;
+
+/** The XML of the model's cells of a row in columns [from, to), in order; and how many. */
+function newCells(row: number, cells: Map<number, ModelCell> | undefined, from: number, to: number, ctx: CellContext, p: string) {
+  let xml = "";
+  let n = 0;
+  if (!cells) return { xml, n };
+  for (const col of [...cells.keys()].filter((c) => c >= from && c < to).sort((a, b) => a - b)) {
+    const cell = cells.get(col)!;
+    const x = withPrefix(cellXml(row, col, inFile(cell, ctx.date1904), ctx.styles.derive(0, styleOf(cell))), p);
+    if (x) {
+      xml += x;
+      n++;
+    }
+  }
+  return { xml, n };
+}
+
+/** A row the file does not have, holding the model's cells ("" when it has none to show). */
+export function newRowXml(
+  row: number,
+  cells: Map<number, ModelCell> | undefined,
+  ctx: CellContext,
+  p: string,
+): { xml: string; cellsWritten: number } {
+  const inner = newCells(row, cells, 0, Infinity, ctx, p);
+  return { xml: inner.xml ? `${withPrefix(`<row r="${row + 1}">`, p)}${inner.xml}${withPrefix("</row>", p)}` : "", cellsWritten: inner.n };
 }
 
 /**
- * The sheet part with the cells of `model` (the whole sheet as the port sees it). Cells that show
- * the same value and format keep their bytes; `frozenRows` (undefined = leave the view alone).
+ * A row of the file (`xml`: its <row> element) with the model's cells of it: cells that show the same
+ * value and format keep their bytes, others are replaced, the model's new cells inserted in order, and
+ * the row loses only its "spans" hint. null when nothing in it changes.
  */
-export function rewriteSheet(
+export function rewriteRow(
   xml: string,
-  sst: readonly string[],
-  styles: Styles,
-  model: ModelCells,
-  frozen: { was: number; now: number },
-): RewriteResult {
-  const p = mainPrefix(xml);
-  const px = (snippet: string) => withPrefix(snippet, p);
-  let span = sheetDataSpan(xml);
-  if (!span) {
-    const ws = findElement(xml, "worksheet");
-    if (!ws) throw new Error("a worksheet part has no <worksheet>");
-    xml = `${xml.slice(0, ws.innerEnd)}${px("<sheetData></sheetData>")}${xml.slice(ws.innerEnd)}`;
-    span = sheetDataSpan(xml)!;
-  }
-  if (span.inner === span.end) {
-    // <sheetData/>: open it so rows can go inside.
-    xml = `${xml.slice(0, span.start)}${px("<sheetData></sheetData>")}${xml.slice(span.end)}`;
-    span = sheetDataSpan(xml)!;
-  }
-  const out: string[] = [];
-  let copied = span.inner; // everything before this offset is in `out` (after the prefix)
-  let changed = false;
-  let formulaReplaced = false;
+  rowNo: number,
+  cells: Map<number, ModelCell> | undefined,
+  ctx: CellContext,
+  p: string,
+): { xml: string; cellsWritten: number; formulaReplaced: boolean } | null {
+  const r = scanRowsIn(xml, 0, xml.length, ctx.sst, rowNo - 1).next().value;
+  if (!r) return null;
+  const { styles, date1904 } = ctx;
+  let parts: string[] | null = null;
+  let at = r.openEnd;
+  let prevCol = -1;
   let cellsWritten = 0;
-  const rows = [...model.keys()].sort((a, b) => a - b);
-  let ri = 0; // next model row not yet seen in the file
-  const seen = new Set<number>();
-
-  const newCells = (row: number, cells: Map<number, ModelCell> | undefined, from: number, to: number): string => {
-    if (!cells) return "";
-    let s = "";
-    for (const col of [...cells.keys()].filter((c) => c >= from && c < to).sort((a, b) => a - b)) {
-      const cell = cells.get(col)!;
-      const x = px(cellXml(row, col, cell, styles.derive(0, styleOf(cell))));
-      if (x) {
-        s += x;
-        cellsWritten++;
-      }
+  let formulaReplaced = false;
+  for (const c of r.cells) {
+    const want = cells?.get(c.col);
+    const have = styles.style(c.s);
+    const inserted = newCells(rowNo, cells, prevCol + 1, c.col, ctx, p);
+    prevCol = c.col;
+    const same =
+      want !== undefined
+        ? sameValue(want.v, c.iso ? c.value : toModel(c.value, have.nf, date1904)) && sameStyle(styleOf(want), have)
+        : c.value === "" && have.nf === null && !have.bold && have.fill === undefined;
+    if (!inserted.xml && same) continue;
+    parts ??= [];
+    parts.push(xml.slice(at, c.start), inserted.xml);
+    cellsWritten += inserted.n;
+    if (same) parts.push(xml.slice(c.start, c.end));
+    else {
+      if (c.formula) formulaReplaced = true;
+      const style = styles.derive(c.s, want ? styleOf(want) : { nf: null, bold: false, fill: undefined });
+      parts.push(withPrefix(cellXml(rowNo, c.col, inFile(want, date1904), style), p));
+      cellsWritten++;
     }
-    return s;
-  };
-  const newRow = (row: number): string => {
-    const inner = newCells(row, model.get(row), 0, Infinity);
-    return inner ? `${px(`<row r="${row + 1}">`)}${inner}${px("</row>")}` : "";
-  };
-
-  for (const r of scanRows(xml, sst)) {
-    // Model rows before this one that the file does not have.
-    while (ri < rows.length && rows[ri]! < r.row) {
-      const add = newRow(rows[ri]!);
-      if (add) {
-        out.push(xml.slice(copied, r.start), add);
-        copied = r.start;
-        changed = true;
-      }
-      ri++;
-    }
-    if (ri < rows.length && rows[ri] === r.row) ri++;
-    seen.add(r.row);
-    const cells = model.get(r.row);
-    let parts: string[] | null = null;
-    let at = r.openEnd;
-    let prevCol = -1;
-    for (const c of r.cells) {
-      const want = cells?.get(c.col);
-      const have = styles.style(c.s);
-      const inserted = newCells(r.row, cells, prevCol + 1, c.col);
-      prevCol = c.col;
-      const same =
-        want !== undefined
-          ? sameValue(want.v, c.value) && sameStyle(styleOf(want), have)
-          : c.value === "" && have.nf === null && !have.bold && have.fill === undefined;
-      if (!inserted && same) continue;
-      parts ??= [];
-      parts.push(xml.slice(at, c.start), inserted);
-      if (same) parts.push(xml.slice(c.start, c.end));
-      else {
-        if (c.formula) formulaReplaced = true;
-        const x = px(cellXml(r.row, c.col, want, styles.derive(c.s, want ? styleOf(want) : { nf: null, bold: false, fill: undefined })));
-        parts.push(x);
-        cellsWritten++;
-      }
-      at = c.end;
-    }
-    const tail = newCells(r.row, cells, prevCol + 1, Infinity);
-    if (tail) {
-      parts ??= [];
-      parts.push(xml.slice(at, r.closeStart), tail);
-      at = r.closeStart;
-    }
-    if (!parts) continue;
-    changed = true;
-    let open = removeAttr(xml.slice(r.start, r.openEnd), "spans");
-    if (r.end === r.openEnd) open = open.replace(/\s*\/>$/, ">");
-    out.push(xml.slice(copied, r.start), open, ...parts, r.end === r.openEnd ? px("</row>") : xml.slice(at, r.end));
-    copied = r.end;
+    at = c.end;
   }
-  let tail = "";
-  for (; ri < rows.length; ri++) if (!seen.has(rows[ri]!)) tail += newRow(rows[ri]!);
-  if (tail) changed = true;
-  out.push(xml.slice(copied, span.innerEnd), tail);
-  const body = out.join("");
-  let prefix = xml.slice(0, span.inner);
-  const suffix = xml.slice(span.innerEnd);
-  if (changed) prefix = withDimension(prefix, model, p);
-  if (frozen.now !== frozen.was) {
-    prefix = withFrozenRows(prefix, frozen.now, p);
-    changed = true;
+  const tail = newCells(rowNo, cells, prevCol + 1, Infinity, ctx, p);
+  if (tail.xml) {
+    parts ??= [];
+    parts.push(xml.slice(at, r.closeStart), tail.xml);
+    cellsWritten += tail.n;
+    at = r.closeStart;
   }
-  // `suffix` is untouched: merged cells, conditional formats, validation, drawings, legacy drawings…
-  return { xml: changed ? prefix + body + suffix : xml, changed, formulaReplaced, cellsWritten };
+  if (!parts) return null;
+  let open = removeAttr(xml.slice(r.start, r.openEnd), "spans");
+  if (r.end === r.openEnd) open = open.replace(/\s*\/>$/, ">");
+  const close = r.end === r.openEnd ? withPrefix("</row>", p) : xml.slice(at, r.end);
+  return { xml: open + parts.join("") + close, cellsWritten, formulaReplaced };
 }
 
 function styleOf(c: ModelCell) {
@@ -315,23 +327,11 @@ function sameStyle(a: { nf: string | null; bold: boolean; fill: string | undefin
   return a.nf === b.nf && a.bold === b.bold && a.fill === b.fill;
 }
 
-/** <dimension ref> grown to cover the model's cells. */
-function withDimension(prefix: string, model: ModelCells, p: string): string {
+/** <dimension ref> grown to cover the model's cells (`bounds`: the rows and columns they span). */
+export function withDimension(prefix: string, bounds: { r0: number; r1: number; c0: number; c1: number } | null, p: string): string {
   const el = findElement(prefix, "dimension");
-  let r0 = Infinity,
-    c0 = Infinity,
-    r1 = -1,
-    c1 = -1;
-  for (const [r, cells] of model) {
-    if (cells.size === 0) continue;
-    r0 = Math.min(r0, r);
-    r1 = Math.max(r1, r);
-    for (const c of cells.keys()) {
-      c0 = Math.min(c0, c);
-      c1 = Math.max(c1, c);
-    }
-  }
-  if (r1 < 0) return prefix;
+  if (!bounds) return prefix;
+  let { r0, r1, c0, c1 } = bounds;
   if (el) {
     try {
       const old = parseAddress(tagAttrs(prefix.slice(el.start, el.end)).ref ?? "A1");
@@ -359,7 +359,7 @@ function nextTagNamed(s: string, name: string): number {
 }
 
 /** The first sheet view's pane set to freeze `rows` top rows (0 removes a frozen pane). */
-function withFrozenRows(prefix: string, rows: number, p: string): string {
+export function withFrozenRows(prefix: string, rows: number, p: string): string {
   const pane = withPrefix(
     rows > 0
       ? `<pane ySplit="${rows}" topLeftCell="${cellA1(rows, 0)}" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft"/>`

@@ -4,7 +4,7 @@
 // were; the central record too, with only its offset changed). Only the parts Cellbound edits are
 // recompressed. Written here rather than taken from npm: the libraries we tried either recompress
 // on save or rebuild every header, and a package must come back exactly as Excel left it.
-import { deflateRawSync, inflateRawSync, crc32 } from "node:zlib";
+import { constants, crc32, deflateRawSync, inflateRawSync } from "node:zlib";
 import { XlsxError } from "./errors.ts";
 
 const LOCAL = 0x04034b50;
@@ -38,7 +38,27 @@ export interface ZipEntry {
   end: number;
   /** The raw central directory record. */
   central: Buffer;
+  /**
+   * Restart points of a part this port deflated (its central record's extra field GROUPS_EXTRA), when
+   * they add up to the entry: the part's groups, each compressed on its own.
+   */
+  groups?: Group[];
 }
+
+/**
+ * A group of a part deflated by PartDeflater: compressed on its own (no reference into an earlier
+ * group) and ending byte-aligned, so it can be inflated alone and copied into a new part as it is.
+ */
+export interface Group {
+  size: number;
+  compressedSize: number;
+  crc: number;
+  /** The number of the row the group starts with; -1 when it starts with no row (the part's beginning). */
+  row: number;
+}
+
+/** The extra field ("CB") in which a part's groups are kept: unknown extra fields are skipped by zip readers. */
+export const GROUPS_EXTRA = 0x4243;
 
 export class ZipReader {
   readonly entries: ZipEntry[];
@@ -59,6 +79,12 @@ export class ZipReader {
     return this.byName.get(name);
   }
 
+  /** The compressed bytes of a part (a slice of the package). */
+  compressed(e: ZipEntry): Buffer {
+    const start = dataStart(this.file, this.bytes, e);
+    return this.bytes.subarray(start, start + e.compressedSize);
+  }
+
   /** The uncompressed bytes of a part, checked against its size and CRC. */
   read(name: string): Buffer {
     const e = this.byName.get(name);
@@ -68,7 +94,9 @@ export class ZipReader {
     if (e.method === 0) out = Buffer.from(data);
     else if (e.method === 8) {
       try {
-        out = inflateRawSync(data, { maxOutputLength: Math.max(1, Math.min(e.size, ZIP_LIMITS.maxPartBytes)) });
+        // One output buffer of the declared size (no 16 KiB pieces to join); a part that inflates past it fails.
+        const size = Math.max(1, Math.min(e.size, ZIP_LIMITS.maxPartBytes));
+        out = inflateRawSync(data, { maxOutputLength: size, chunkSize: Math.max(64, Math.min(size + 1, 256 << 20)) });
       } catch (err) {
         const msg = (err as Error).message;
         throw new XlsxError(
@@ -84,6 +112,28 @@ export class ZipReader {
   }
   text(name: string): string {
     return this.read(name).toString("utf8");
+  }
+
+  /**
+   * The beginning of a part, up to where `marker` first appears (the whole part when it never does),
+   * as text: a sheet part's views before its cells, without inflating the cells (a stream cut short
+   * inflates to what it holds with a sync flush).
+   */
+  head(name: string, marker: string): string {
+    const e = this.byName.get(name);
+    if (!e || e.method !== 8) return this.text(name);
+    const start = dataStart(this.file, this.bytes, e);
+    for (let take = 16_384; take < e.compressedSize; take *= 4) {
+      let out: Buffer;
+      try {
+        out = inflateRawSync(this.bytes.subarray(start, start + take), { finishFlush: constants.Z_SYNC_FLUSH });
+      } catch {
+        break; // let read() report what is wrong with it
+      }
+      const at = out.indexOf(marker);
+      if (at >= 0) return out.toString("utf8", 0, at);
+    }
+    return this.text(name);
   }
 }
 
@@ -145,6 +195,8 @@ function readCentral(file: string, b: Buffer): ZipEntry[] {
       central: b.subarray(p, p + 46 + nameLen + extraLen + commentLen),
     };
     applyZip64(e, b.subarray(p + 46 + nameLen, p + 46 + nameLen + extraLen));
+    const groups = readGroups(b.subarray(p + 46 + nameLen, p + 46 + nameLen + extraLen));
+    if (groups && e.method === 8 && groupsMatch(groups, e)) e.groups = groups;
     if (flags & 1) throw new XlsxError(file, "encrypted", `part ${e.name} is encrypted`);
     if (e.offset >= offset) throw new XlsxError(file, "corrupt", `part ${e.name} points into the directory`);
     total += e.size;
@@ -163,6 +215,84 @@ function readCentral(file: string, b: Buffer): ZipEntry[] {
   starts.forEach((e, i) => (e.end = i + 1 < starts.length ? starts[i + 1]!.offset : offset));
   for (const e of entries) if (e.end > b.length) throw new XlsxError(file, "truncated", `part ${e.name} is cut short`);
   return entries;
+}
+
+function readGroups(extra: Buffer): Group[] | null {
+  for (let q = 0; q + 4 <= extra.length;) {
+    const id = extra.readUInt16LE(q);
+    const len = extra.readUInt16LE(q + 2);
+    if (id === GROUPS_EXTRA && len >= 5 && q + 4 + len <= extra.length && extra[q + 4] === 1) {
+      const n = extra.readUInt32LE(q + 5);
+      if (9 + n * 16 > len + 4) return null;
+      return Array.from({ length: n }, (_, i) => {
+        const at = q + 9 + i * 16;
+        return {
+          size: extra.readUInt32LE(at),
+          compressedSize: extra.readUInt32LE(at + 4),
+          crc: extra.readUInt32LE(at + 8),
+          row: extra.readInt32LE(at + 12),
+        };
+      });
+    }
+    q += 4 + len;
+  }
+  return null;
+}
+function groupsMatch(groups: readonly Group[], e: ZipEntry): boolean {
+  let [size, compressed, crc] = [0, 0, 0];
+  for (const g of groups) {
+    size += g.size;
+    compressed += g.compressedSize;
+    crc = crc32Combine(crc, g.crc, g.size);
+  }
+  return groups.length > 0 && size === e.size && compressed === e.compressedSize && crc === e.crc;
+}
+function groupsExtra(groups: readonly Group[]): Buffer {
+  const out = Buffer.alloc(4 + 5 + groups.length * 16);
+  out.writeUInt16LE(GROUPS_EXTRA, 0);
+  out.writeUInt16LE(out.length - 4, 2);
+  out[4] = 1;
+  out.writeUInt32LE(groups.length, 5);
+  groups.forEach((g, i) => {
+    const at = 9 + i * 16;
+    out.writeUInt32LE(g.size, at);
+    out.writeUInt32LE(g.compressedSize, at + 4);
+    out.writeUInt32LE(g.crc, at + 8);
+    out.writeInt32LE(g.row, at + 12);
+  });
+  return out;
+}
+
+// ---- CRC-32 of two pieces from their CRCs (zlib's crc32_combine) --------------------------------
+
+function gf2Times(mat: Uint32Array, vec: number): number {
+  let sum = 0;
+  for (let i = 0; vec !== 0; i++, vec >>>= 1) if (vec & 1) sum ^= mat[i]!;
+  return sum >>> 0;
+}
+function gf2Square(square: Uint32Array, mat: Uint32Array): void {
+  for (let n = 0; n < 32; n++) square[n] = gf2Times(mat, mat[n]!);
+}
+/** The CRC-32 of a + b from crc(a), crc(b) and b's length. */
+export function crc32Combine(crc1: number, crc2: number, len2: number): number {
+  if (len2 <= 0) return crc1 >>> 0;
+  const even = new Uint32Array(32);
+  const odd = new Uint32Array(32);
+  odd[0] = 0xedb88320;
+  for (let n = 1, row = 1; n < 32; n++, row = (row << 1) >>> 0) odd[n] = row;
+  gf2Square(even, odd);
+  gf2Square(odd, even);
+  let crc = crc1 >>> 0;
+  for (let len = len2; len > 0;) {
+    gf2Square(even, odd);
+    if (len % 2) crc = gf2Times(even, crc);
+    len = Math.floor(len / 2);
+    if (len === 0) break;
+    gf2Square(odd, even);
+    if (len % 2) crc = gf2Times(odd, crc);
+    len = Math.floor(len / 2);
+  }
+  return (crc ^ crc2) >>> 0;
 }
 
 /** Fields a zip64 "extra" (0x0001) holds for the values stored as 0xFFFFFFFF. */
@@ -185,8 +315,73 @@ function applyZip64(e: ZipEntry, extra: Buffer): void {
   }
 }
 
-/** One part of the new package: copied through (`from`) or new/edited bytes. */
-export type ZipOut = { name: string; from: ZipEntry } | { name: string; data: Buffer };
+/** A part deflated as it was produced (PartDeflater): its compressed chunks, CRC and size. */
+export interface Deflated {
+  chunks: Buffer[];
+  crc: number;
+  size: number;
+  /** Its groups (PartDeflater), kept in the entry for the next save. */
+  groups?: Group[];
+}
+
+/** One part of the new package: copied through (`from`), new/edited bytes, or already deflated. */
+export type ZipOut = { name: string; from: ZipEntry } | { name: string; data: Buffer } | { name: string; deflated: Deflated };
+
+/**
+ * Deflates a part handed in as pieces (issue 35 §3: a large sheet part is never held whole), in groups
+ * of a few MiB that start where a row starts: each group is compressed on its own and ends with a sync
+ * flush (an empty stored block, byte-aligned, not final), the last one with the final block, so the
+ * concatenation is one deflate stream (a little larger than one pass would make: the dictionary
+ * restarts at each group). The groups are kept in the entry (GROUPS_EXTRA): the next save inflates and
+ * deflates only the groups holding rows it changes, and copies the others as they are.
+ */
+export class PartDeflater {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private pendingRow = -1;
+  private rowsSeen = 0;
+  private readonly out: Required<Deflated> = { chunks: [], crc: 0, size: 0, groups: [] };
+
+  constructor(private readonly groupBytes = 4 << 20) {}
+
+  /** A piece of the part; `row`: the number of the row that starts at its first byte. */
+  push(piece: Buffer, row?: number): void {
+    if (piece.length === 0) return;
+    if (row !== undefined && (this.rowsSeen++ === 0 || this.pendingBytes >= this.groupBytes)) this.flush(false);
+    if (this.pending.length === 0 && row !== undefined) this.pendingRow = row;
+    this.out.crc = crc32(piece, this.out.crc) >>> 0;
+    this.out.size += piece.length;
+    this.pending.push(piece);
+    this.pendingBytes += piece.length;
+  }
+
+  /** A group of an earlier deflate of the part, copied as it is (it must not be the final one unless it ends the part). */
+  pushGroup(compressed: Buffer, g: Group): void {
+    this.flush(false);
+    this.out.chunks.push(compressed);
+    this.out.groups.push({ ...g });
+    this.out.crc = crc32Combine(this.out.crc, g.crc, g.size);
+    this.out.size += g.size;
+    this.rowsSeen++;
+  }
+
+  private flush(last: boolean): void {
+    if (this.pending.length === 0 && !last) return;
+    const group = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
+    const options = { level: 6, chunkSize: Math.max(64, group.length >> 1), ...(last ? {} : { finishFlush: constants.Z_SYNC_FLUSH }) };
+    const compressed = deflateRawSync(group, options);
+    this.out.chunks.push(compressed);
+    this.out.groups.push({ size: group.length, compressedSize: compressed.length, crc: crc32(group) >>> 0, row: this.pendingRow });
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.pendingRow = -1;
+  }
+
+  finish(): Deflated {
+    this.flush(true);
+    return this.out;
+  }
+}
 
 /** DOS date/time of 1980-01-01 00:00, as Excel stamps every part: the output depends only on the content. */
 const DOS_DATE = (0 << 9) | (1 << 5) | 1;
@@ -206,9 +401,12 @@ export function writeZip(source: Buffer, parts: readonly ZipOut[]): Buffer {
       continue;
     }
     const name = Buffer.from(part.name, "utf8");
-    const data = deflateRawSync(part.data, { level: 6 });
-    const crc = crc32(part.data) >>> 0;
-    if (pos > 0xfffffffe || data.length > 0xfffffffe || part.data.length > 0xfffffffe)
+    const d = "deflated" in part ? part.deflated : null;
+    const data = d ? d.chunks : [deflateRawSync((part as { data: Buffer }).data, { level: 6 })];
+    const dataLength = data.reduce((n, c) => n + c.length, 0);
+    const size = d ? d.size : (part as { data: Buffer }).data.length;
+    const crc = d ? d.crc : crc32((part as { data: Buffer }).data) >>> 0;
+    if (pos > 0xfffffffe || dataLength > 0xfffffffe || size > 0xfffffffe)
       throw new Error("the workbook would be larger than 4 GB, which this writer does not support");
     const local = Buffer.alloc(30);
     local.writeUInt32LE(LOCAL, 0);
@@ -218,8 +416,8 @@ export function writeZip(source: Buffer, parts: readonly ZipOut[]): Buffer {
     local.writeUInt16LE(0, 10);
     local.writeUInt16LE(DOS_DATE, 12);
     local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(part.data.length, 22);
+    local.writeUInt32LE(dataLength, 18);
+    local.writeUInt32LE(size, 22);
     local.writeUInt16LE(name.length, 26);
     local.writeUInt16LE(0, 28);
     const rec = Buffer.alloc(46);
@@ -231,13 +429,16 @@ export function writeZip(source: Buffer, parts: readonly ZipOut[]): Buffer {
     rec.writeUInt16LE(0, 12);
     rec.writeUInt16LE(DOS_DATE, 14);
     rec.writeUInt32LE(crc, 16);
-    rec.writeUInt32LE(data.length, 20);
-    rec.writeUInt32LE(part.data.length, 24);
+    rec.writeUInt32LE(dataLength, 20);
+    rec.writeUInt32LE(size, 24);
     rec.writeUInt16LE(name.length, 28);
     rec.writeUInt32LE(pos, 42);
-    chunks.push(local, name, data);
-    central.push(Buffer.concat([rec, name]));
-    pos += 30 + name.length + data.length;
+    // A part's groups go in its central record only (the local header stays as plain as Excel's).
+    const extra = d?.groups && d.groups.length > 1 && d.groups.length < 4000 ? groupsExtra(d.groups) : Buffer.alloc(0);
+    rec.writeUInt16LE(extra.length, 30);
+    chunks.push(local, name, ...data);
+    central.push(Buffer.concat([rec, name, extra]));
+    pos += 30 + name.length + dataLength;
   }
   const dir = Buffer.concat(central);
   if (parts.length > 0xfffe || pos > 0xfffffffe) throw new Error("the workbook would need zip64, which this writer does not support");

@@ -179,3 +179,17 @@ describe("saving", () => {
     expect(new ZipReader(port.file, readFileSync(port.file)).text("xl/workbook.xml")).toMatch(/<calcPr[^>]*fullCalcOnLoad="1"/);
   });
 });
+
+describe("sheet ids", () => {
+  it("issue 35 §4: a sheet the port adds has, from the start, the id the next run reads (records need no renumbering)", async () => {
+    const port = await aWorkbook("added.xlsx");
+    const added = port.wb.addSheet("Added");
+    await port.write({ sheetId: added.id, row: 0, col: 0 }, [["x"]]);
+    port.save();
+    expect(added.id).toBe("xlsx-2");
+    expect(XlsxPort.open(port.file).wb.sheets.map((s) => [s.id, s.name])).toEqual([
+      ["xlsx-1", "Data"],
+      ["xlsx-2", "Added"],
+    ]);
+  });
+});

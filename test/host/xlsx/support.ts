@@ -1,10 +1,11 @@
 // Shared by the .xlsx tests: temporary folders, and "what the file holds" = the model a fresh port
 // reads from it, compared with the model of the port that saved it.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { MemoryWorkbook } from "../../../src/host/memory/index.ts";
 import { XlsxPort } from "../../../src/host/xlsx/port.ts";
+import { ZipReader, writeZip, type ZipOut } from "../../../src/host/xlsx/zip.ts";
 
 export function tempDir(prefix = "cb-xlsx-"): { dir: string; file: (name: string) => string; remove: () => void } {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
@@ -43,7 +44,7 @@ export function modelOf(wb: MemoryWorkbook): unknown {
 /** Save `port` and check that a fresh port on the file sees exactly its model; returns the fresh port. */
 export function saveAndReopen(port: XlsxPort): XlsxPort {
   port.save();
-  const again = XlsxPort.open(port.file);
+  const again = XlsxPort.open(port.file, { checkData: false }); // the port alone may track names without data
   const want = JSON.stringify(modelOf(port.wb));
   const got = JSON.stringify(modelOf(again.wb));
   if (got !== want) {
@@ -54,4 +55,27 @@ export function saveAndReopen(port: XlsxPort): XlsxPort {
     );
   }
   return again;
+}
+
+/**
+ * Change a package's parts as another program would save them: `edit` gets each text part and returns
+ * its new text (undefined: unchanged); `add` adds parts. Other entries are copied through.
+ */
+export function patchPackage(
+  file: string,
+  edit: (name: string, text: string) => string | undefined,
+  add: Record<string, string> = {},
+): void {
+  const z = new ZipReader(file, readFileSync(file));
+  const parts: ZipOut[] = z.entries.map((e) => {
+    const text = /\.(xml|rels|vml)$/.test(e.name) ? edit(e.name, z.text(e.name)) : undefined;
+    return text === undefined ? { name: e.name, from: e } : { name: e.name, data: Buffer.from(text, "utf8") };
+  });
+  for (const [name, text] of Object.entries(add)) parts.push({ name, data: Buffer.from(text, "utf8") });
+  writeFileSync(file, writeZip(z.bytes, parts));
+}
+
+/** A part's text as the file holds it. */
+export function partText(file: string, name: string): string {
+  return new ZipReader(file, readFileSync(file)).text(name);
 }
