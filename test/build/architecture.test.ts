@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { REPO } from "../manifest/helpers.ts";
+import { functionSizes, importCircles, importGraph } from "./shape.ts";
 
 interface Import {
   file: string; // repo-relative
@@ -166,5 +167,44 @@ describe("import rules (docs/ARCHITECTURE.md)", () => {
     const rule = RULES.find((r) => r.from === "src/sync")!;
     const [bad] = importsOf("src/sync/engine.ts", 'import { x } from "../taskpane/model";');
     expect(rule.forbidden(bad!)).toBe("imports src/taskpane");
+  });
+});
+
+// The house (issue 34): no import circle in src/, and no function longer than a screen and a half.
+/** Functions allowed past MAX_FUNCTION_LINES, each with its reason (at most two). */
+const LONG_FUNCTION_EXCEPTIONS: ReadonlyArray<{ file: string; name: string; why: string }> = [];
+const MAX_FUNCTION_LINES = 120;
+
+describe("the shape of src/ (issue 34)", () => {
+  it("has no import circle", () => {
+    expect(importCircles(importGraph("src"))).toEqual([]);
+  });
+
+  it(`has no function over ${MAX_FUNCTION_LINES} lines but the listed exceptions (at most two)`, () => {
+    expect(LONG_FUNCTION_EXCEPTIONS.length).toBeLessThanOrEqual(2);
+    const long = functionSizes("src")
+      .filter((f) => f.lines > MAX_FUNCTION_LINES)
+      .filter((f) => !LONG_FUNCTION_EXCEPTIONS.some((x) => x.file === f.file && x.name === f.name))
+      .map((f) => `${f.file}:${f.line} ${f.name} (${f.lines} lines)`);
+    expect(long).toEqual([]);
+  });
+
+  it("has at most 10 functions over 80 lines (a screen)", () => {
+    const over = functionSizes("src")
+      .filter((f) => f.lines > 80)
+      .map((f) => `${f.file}:${f.line} ${f.name} (${f.lines} lines)`);
+    expect(over.length, over.join("\n")).toBeLessThanOrEqual(10);
+  });
+
+  it("the measures would catch a circle and a long function", () => {
+    const graph = new Map([
+      ["a.ts", ["b.ts"]],
+      ["b.ts", ["c.ts"]],
+      ["c.ts", ["a.ts"]],
+      ["d.ts", ["a.ts"]],
+    ]);
+    expect(importCircles(graph)).toEqual([["a.ts", "b.ts", "c.ts"]]);
+    const sizes = functionSizes("test/build/fixtures");
+    expect(sizes.find((f) => f.name === "long")?.lines).toBe(126); // from its first line to its closing brace
   });
 });
