@@ -78,4 +78,28 @@ describe("issue 31 in the panes", { timeout: 180_000 }, () => {
     await pwExpect(card("Issue 31 builder cancel")).toBeVisible({ timeout: 15_000 });
     expect((await reportNames()).filter((n) => n === "Issue 31 builder cancel")).toHaveLength(1);
   });
+
+  it("issue 31 item 2: after Find for selection, the dashboard the button names is shown and filtered", async () => {
+    await place("B30", "Revenue by month");
+    await place("J30", "Top customers");
+    await clickCell(page, "B32");
+    await button("Dashboard").click();
+    const embed = pane.frameLocator("iframe.cb-dashboard-frame");
+    await pwExpect(embed.locator("h1")).toHaveText("Sales overview", { timeout: 30_000 });
+    // The selection moves to Top customers: Find for selection names Customer overview…
+    await clickCell(page, "J32");
+    await button("Find for selection").click();
+    await pwExpect(pane.getByText(/Selection: Top customers/)).toBeVisible({ timeout: 20_000 });
+    const customer = button("Customer overview");
+    await pwExpect(customer).toBeVisible();
+    // …and it is the one shown (the button pressed) and the one filtered.
+    await pwExpect(customer).toHaveAttribute("aria-pressed", "true");
+    await pwExpect(embed.locator("h1")).toHaveText("Customer overview", { timeout: 30_000 });
+    await pwExpect(pane.getByTestId("dash-status")).toHaveText(/Dashboard loaded/, { timeout: 30_000 });
+    await shot("issue-31-dashboard-after-find");
+    await button("Filter dashboard by this cell").click();
+    await pwExpect(pane.getByText(/Filtered the dashboard by/)).toBeVisible({ timeout: 15_000 });
+    await pwExpect(embed.locator("h1")).toHaveText("Customer overview");
+    await pwExpect(embed.locator("#filters")).not.toHaveText("No filters", { timeout: 15_000 });
+  });
 });

@@ -111,4 +111,52 @@ describe("issue 31", () => {
     await until(() => calls.includes("place Revenue by status confirmed"));
     expect(saved).toBe(0);
   });
+
+  it("issue 31 item 2: after Find for selection, the dashboard the button names is the one shown and filtered", async () => {
+    const opened: string[] = [];
+    const filtered: string[] = [];
+    let finds = 0;
+    const service: DashboardService = {
+      sessionUrl: () => "https://broker.example/session",
+      look: () => ({ timezone: "Europe/Paris", scheme: "light", locale: null }),
+      pictureOnSheet: async () => null,
+      linkedDashboards: async () =>
+        ++finds === 1
+          ? {
+              placement: { reportName: "Revenue by month", range: "Sheet1!B2:C14" },
+              dashboards: [{ publicId: "SalesDash001", title: "Sales overview" }],
+            }
+          : {
+              placement: { reportName: "Top customers", range: "Sheet1!J2:K12" },
+              dashboards: [{ publicId: "CustDash0004", title: "Customer overview" }],
+            },
+      dashboard: async (publicId) => ({ publicId, title: publicId }),
+      async open(host, publicId) {
+        opened.push(publicId);
+        host.replaceChildren(Object.assign(document.createElement("div"), { textContent: `embed of ${publicId}` }));
+        return {
+          setFilter: (m, v) => filtered.push(`${publicId}: ${m}=${JSON.stringify(v)}`),
+          setScheme: () => undefined,
+          setBrandColor: () => undefined,
+          setTimezone: () => undefined,
+          refresh: () => undefined,
+          close: () => undefined,
+        };
+      },
+      cellFilter: async () => ({ member: "customers.segment", value: "Retail", label: "Segment is Retail (Sheet1!J4)" }),
+      placeDrilldown: async () => ({ kind: "placed", placementId: "p", range: "A1:B2", sheetName: "Sheet1" }),
+      insertPicture: async () => ({ name: "x" }),
+    };
+    mount(<DashboardPane service={service} />);
+    await until(() => opened.includes("SalesDash001"));
+    byText("button", "Find for selection")!.click();
+    await until(() => byText("button", "Customer overview") !== undefined);
+    await until(() => opened.at(-1) === "CustDash0004");
+    expect(byText("button", "Customer overview")!.getAttribute("aria-pressed")).toBe("true");
+    expect(document.body.textContent).toContain("embed of CustDash0004");
+    await new Promise((r) => setTimeout(r, 20)); // the embed's handle is in
+    byText("button", "Filter dashboard by this cell")!.click();
+    await until(() => filtered.length === 1);
+    expect(filtered).toEqual(['CustDash0004: customers.segment=["Retail"]']);
+  });
 });
