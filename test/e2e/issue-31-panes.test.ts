@@ -102,4 +102,29 @@ describe("issue 31 in the panes", { timeout: 180_000 }, () => {
     await pwExpect(embed.locator("h1")).toHaveText("Customer overview");
     await pwExpect(embed.locator("#filters")).not.toHaveText("No filters", { timeout: 15_000 });
   });
+
+  it("issue 31 item 7: back on the Workbook tab, the home is checked anew within 2 s, though a check was under way", async () => {
+    await button("Workbook").click();
+    await pwExpect(card("Revenue by month")).toContainText("Up to date", { timeout: 30_000 });
+    // The platform's listing of this workbook's placements is slow: the first one is held.
+    const held: Route[] = [];
+    const handler = async (route: Route) => {
+      if (held.length === 0) held.push(route);
+      else await route.continue().catch(() => undefined);
+    };
+    await page.route(/\/api\/v1\/external-documents\/[^/]+\/placements/, handler);
+    try {
+      await button("Reports").click();
+      // A hand edit while on Reports: the pane checks the workbook (held at the platform's listing).
+      await typeIntoCell(page, "C32", "12345");
+      await pwExpect.poll(() => held.length, { timeout: 10_000 }).toBe(1);
+      const t0 = Date.now();
+      await button("Workbook").click();
+      await pwExpect(card("Revenue by month")).toContainText("Edited by hand", { timeout: 2_000 });
+      expect(Date.now() - t0).toBeLessThan(2_000);
+    } finally {
+      await page.unroute(/\/api\/v1\/external-documents\/[^/]+\/placements/, handler);
+      for (const r of held.splice(0)) await r.continue().catch(() => undefined);
+    }
+  });
 });

@@ -159,4 +159,30 @@ describe("issue 31", () => {
     await until(() => filtered.length === 1);
     expect(filtered).toEqual(['CustDash0004: customers.segment=["Retail"]']);
   });
+
+  it("issue 31 item 7: back on the Workbook tab, a check left under way is replaced by a new one; the home is current", async () => {
+    const answers: HomeData[] = [home(["a"])];
+    const loads: number[] = [];
+    const { store, watchers } = await signedIn({
+      home: home(["a"]),
+      homeLoad: (n, signal) => {
+        loads.push(n);
+        if (n === 2)
+          // A slow check (a busy machine): it ends only when stopped.
+          return new Promise((_resolve, reject) =>
+            signal?.addEventListener("abort", () => reject(new DOMException("stopped", "AbortError"))),
+          );
+        return Promise.resolve(answers[0]!);
+      },
+    });
+    expect(store.home.value?.placements.map((p) => p.id)).toEqual(["a"]);
+    store.navigate("reports");
+    answers[0] = home(["a", "b"]); // another user's placement, connected meanwhile
+    watchers[0]!(); // the workbook changed: the home is checked shortly after (while on Reports)
+    await until(() => loads.includes(2));
+    store.navigate("home");
+    await until(() => store.home.value?.placements.length === 2, 2000);
+    expect(store.homeLoading.value).toBe(false);
+    expect(store.notice.value).toBeNull();
+  });
 });

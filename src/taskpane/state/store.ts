@@ -159,12 +159,17 @@ export class PaneStore {
     readonly prefill: Prefill = {},
   ) {}
 
-  /** Show a view; opening the workbook home re-checks it (placements may have changed meanwhile). */
+  /**
+   * Show a view; opening the workbook home re-checks it (placements may have changed meanwhile). A
+   * check stopped by leaving a tab may not have ended yet (its Excel batch or request still unwinding
+   * on a busy machine): it never stands for the new one (issue 31 item 7).
+   */
   navigate(route: Route): void {
     if (route !== this.route.value) this.cancelAll();
     this.notice.value = null;
     this.route.value = route;
-    if (route === "home" && this.workspace.value && !this.homeLoading.value) void this.loadHome();
+    const checking = this.homeAbort !== null && !this.homeAbort.signal.aborted;
+    if (route === "home" && this.workspace.value && !checking) void this.loadHome();
   }
 
   /** On start: reconnect with the stored connection, if any. */
