@@ -103,6 +103,16 @@ describe("issue 31 in the panes", { timeout: 180_000 }, () => {
     await pwExpect(embed.locator("#filters")).not.toHaveText("No filters", { timeout: 15_000 });
   });
 
+  it("issue 31 item 4: Refresh all's summary goes once a placement is added", async () => {
+    await button("Workbook").click();
+    await button("Refresh all").click();
+    const footer = pane.locator("footer.cb-footer");
+    await pwExpect(footer).toContainText(/Refreshed/, { timeout: 60_000 });
+    await pwExpect(button("Close", footer)).toBeVisible({ timeout: 60_000 });
+    await place("N100", "Orders by status and region");
+    await pwExpect(footer).toHaveCount(0, { timeout: 10_000 });
+  });
+
   it("issue 31 item 7: back on the Workbook tab, the home is checked anew within 2 s, though a check was under way", async () => {
     await button("Workbook").click();
     await pwExpect(card("Revenue by month")).toContainText("Up to date", { timeout: 30_000 });

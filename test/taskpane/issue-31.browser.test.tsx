@@ -160,6 +160,26 @@ describe("issue 31", () => {
     expect(filtered).toEqual(['CustDash0004: customers.segment=["Retail"]']);
   });
 
+  it("issue 31 item 4: Refresh all's summary goes when placements are added; a check of the same placements keeps it", async () => {
+    let shown = home(["a", "b", "c"]);
+    const { store } = await signedIn({
+      home: shown,
+      homeLoad: async () => shown,
+      refreshAll: async () => ({
+        done: 2,
+        total: 3,
+        rows: { a: { state: "done" }, b: { state: "done" }, c: { state: "failed", reason: "Not refreshed" } },
+      }),
+    });
+    await store.refreshEverything();
+    expect(store.refreshAll.value).toMatchObject({ done: 2, total: 3, running: false });
+    await store.loadHome(); // the same placements: the summary still describes them
+    expect(store.refreshAll.value).toMatchObject({ done: 2, total: 3, running: false });
+    shown = home(["a", "b", "c", "d"]);
+    await store.loadHome();
+    expect(store.refreshAll.value).toBeNull();
+  });
+
   it("issue 31 item 7: back on the Workbook tab, a check left under way is replaced by a new one; the home is current", async () => {
     const answers: HomeData[] = [home(["a"])];
     const loads: number[] = [];

@@ -56,6 +56,13 @@ export function sentences(parts: readonly string[]): string {
     .join(" ");
 }
 
+/** The placements a home shows, as one key (which ones, not their state). */
+const placementsOf = (home: HomeData): string =>
+  home.placements
+    .map((p) => p.id)
+    .sort()
+    .join(" ");
+
 /** The platform did not answer (or not usefully): nothing it said before can be taken as current. */
 function unreachable(e: unknown): boolean {
   const kind = (e as { kind?: unknown } | null)?.kind;
@@ -143,6 +150,8 @@ export class PaneStore {
   private unwatch: (() => void) | null = null;
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   private refreshAllAbort: AbortController | null = null;
+  /** The placements Refresh all's run went over (its footer speaks of them only: issue 31 item 4). */
+  private refreshAllOver: string | null = null;
   /** One AbortController per action in flight; all are aborted on navigate and sign-out. */
   private readonly inflight = new Set<AbortController>();
   private homeAbort: AbortController | null = null;
@@ -411,6 +420,9 @@ export class PaneStore {
       if (c.signal.aborted) return;
       this.lastChecked = new Date().toISOString();
       batch(() => {
+        // An ended run's summary goes once placements were added or removed: it no longer describes the home.
+        if (this.refreshAll.value && !this.refreshAll.value.running && placementsOf(data) !== this.refreshAllOver)
+          this.refreshAll.value = null;
         this.home.value = data;
         this.homeStale.value = null;
         this.clearNotice("home-load");
@@ -549,6 +561,7 @@ export class PaneStore {
     this.refreshAllAbort = abort;
     this.notice.value = null; // an earlier single refresh's notice ("Refreshed, your edits kept") is not about this run
     this.refreshAll.value = { done: 0, total: 0, rows: {}, running: true };
+    this.refreshAllOver = this.home.value ? placementsOf(this.home.value) : null;
     try {
       const final = await ws.refreshAll({
         signal: abort.signal,
