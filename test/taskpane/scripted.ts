@@ -49,8 +49,11 @@ export function scriptedBackend(script: Script) {
     home: async (signal) => (script.homeLoad ? script.homeLoad(++homeLoads, signal) : script.home),
     reports: async (q, signal) =>
       typeof script.reports === "function" ? script.reports(signal) : { items: script.reports ?? [], next: null },
-    place: async (id, o) => {
-      calls.push(`place ${id}${o.valuesOnly ? " valuesOnly" : ""}${o.confirmed ? " confirmed" : ""}`);
+    place: async (report, o) => {
+      const id = typeof report === "number" ? report : 0; // a report not saved yet has no id
+      calls.push(
+        `place ${typeof report === "number" ? id : report.name}${o.valuesOnly ? " valuesOnly" : ""}${o.confirmed ? " confirmed" : ""}`,
+      );
       const scripted = script.place?.(id, o.confirmed);
       if (scripted) return scripted;
       return {

@@ -33,7 +33,8 @@ export interface Workspace {
   reports(query: { search: string; after: string | null }, signal?: AbortSignal): Promise<Page<ReportSummary>>;
   /** `at`: the top-left cell (default: the cell selected now, read before anything is fetched). valuesOnly: no number formats, header style or freeze (the user formats the cells). */
   place(
-    reportId: number,
+    /** A report's id, or a report built in the pane and not saved yet: it is saved once its target is clear or the overwrite confirmed. */
+    report: number | SaveReportInput,
     options: {
       confirmed: boolean;
       at?: { sheetId: string; row: number; col: number };

@@ -95,7 +95,7 @@ function workbookAndCatalog(
   return {
     home: (signal) => ops.home(signal),
     reports: (q, signal) => catalog.reports(q, signal),
-    place: (reportId, o) => ops.place(reportId, o),
+    place: (report, o) => ops.place(typeof report === "number" ? report : catalog.draft(report), o),
     refresh: (id, choice, o) => ops.refresh(id, choice, o),
     refreshAll: (o) => ops.refreshAll(o),
     locate: (id, rows) => ops.locate(id, rows),

@@ -74,22 +74,17 @@ async function runPreview(m: BuilderModel, ws: Workspace | null, s: BuilderState
   }
 }
 
-/** Save: the problems first; if there are none, the report is created on the platform and placed. */
+/**
+ * Save: the problems first; if there are none, the report is placed, and created on the platform as it
+ * is placed: when its cells would overwrite content, nothing is saved until the person confirms, and a
+ * Cancel leaves the form as it is, to choose another cell (issue 31 item 1). The store says what failed.
+ */
 async function saveReport(m: BuilderModel, ws: Workspace | null, store: PaneStore, s: BuilderState): Promise<void> {
   const found = problems(s, m.name.value);
   m.issues.value = found;
   if (found.length || !ws) return;
-  m.working.value = "Saving report…";
   m.error.value = null;
-  try {
-    const report = await ws.saveReport({ name: m.name.value.trim(), query: toQuery(s), pivotItems: toPivotItems(s) });
-    m.working.value = null;
-    await store.place(report.id);
-  } catch (e) {
-    m.error.value = errorNotice(e);
-  } finally {
-    m.working.value = null;
-  }
+  await store.place({ name: m.name.value.trim(), query: toQuery(s), pivotItems: toPivotItems(s) });
 }
 
 /** The builder for one render: its model, the choices as they stand and the actions over them. */

@@ -73,7 +73,11 @@ export function useDashState(service: DashboardService): DashState {
   return s;
 }
 
-/** Which dashboard: the one linked to the selected placement's report, if any. */
+/**
+ * Which dashboard: the one linked to the selected placement's report, if any. The one shown stays when
+ * it is among those found; else the first one found is shown, so the button pressed names the dashboard
+ * shown and filtered (issue 31 item 2).
+ */
 export async function findLinked(s: DashState): Promise<void> {
   s.error.value = null;
   try {
@@ -82,7 +86,8 @@ export async function findLinked(s: DashState): Promise<void> {
       placement: l.placement ? `${l.placement.reportName ?? "A report"} (${l.placement.range})` : null,
       dashboards: l.dashboards,
     };
-    if (!s.publicId.value && l.dashboards[0]) s.publicId.value = l.dashboards[0].publicId;
+    const shown = l.dashboards.some((d) => d.publicId === s.publicId.value);
+    if (!shown && l.dashboards[0]) s.publicId.value = l.dashboards[0].publicId;
   } catch (e) {
     s.error.value = (e as Error).message;
   }
@@ -164,7 +169,13 @@ export async function filterByCell(s: DashState): Promise<void> {
   s.info.value = null;
   try {
     const f = await s.service.cellFilter();
-    s.handle.current?.setFilter(f.member, [f.value]);
+    // The embed of the dashboard shown (its button pressed); while it is still opening, nothing is filtered.
+    const handle = s.handle.current;
+    if (!handle) {
+      s.error.value = "The dashboard is still loading: filter by this cell once it shows.";
+      return;
+    }
+    handle.setFilter(f.member, [f.value]);
     s.filtered.value = f.label;
     s.info.value = `Filtered the dashboard by ${f.label}.`;
   } catch (e) {

@@ -4,7 +4,7 @@
 // operation is a module function over one small context (the port, the engine, the deployments'
 // names); what is under the selection is live-selected.ts.
 import { sessionLastWritten } from "../app/last-written";
-import type { DataClient, PlatformClient } from "../../api";
+import type { DataClient, PlatformClient, Report } from "../../api";
 import { areaA1, parseAddress } from "../../host/a1";
 import { createExcelPort } from "../../host/excel";
 import type { Area, SheetPort } from "../../host/port";
@@ -24,16 +24,21 @@ import {
   type SyncContext,
 } from "../../sync";
 import type { HomeData, PlacementView, RefreshAllProgress, RowRefreshState } from "./types";
-import type { RowSpan, SelectedCell, SelectedPlacement } from "../types";
+import type { PlaceOutcome, RowSpan, SelectedCell, SelectedPlacement } from "../types";
 import type { Workspace } from "../app/model";
 import { freeAreaBeside, readSelectionContext, selectionState, type SelectionDeps } from "../chat/live-selection";
 import { activeSheetPictures, putPicture, selectedCell, selectedPlacement } from "./live-selected";
 
 export type WorkbookOps = Pick<
   Workspace,
-  "home" | "place" | "refresh" | "refreshAll" | "locate" | "disconnect" | "fork" | "keepIdentity" | "watch" | "close"
+  "home" | "refresh" | "refreshAll" | "locate" | "disconnect" | "fork" | "keepIdentity" | "watch" | "close"
 > &
   Required<Pick<Workspace, "selectionState" | "selectionContext" | "besideArea">> & {
+    /**
+     * Place a report by its id, or one not saved yet (the builder's, issue 31 item 1): the engine
+     * creates it on the platform only once the target is clear or the overwrite is confirmed.
+     */
+    place(report: number | Report, options: PlaceOptions): Promise<PlaceOutcome>;
     /** The placement under the Excel selection (for the comments pane's "which dashboard"). */
     selectedPlacement(): Promise<SelectedPlacement | null>;
     /** The selected cell, and the placement column it is in (../types.ts SelectedCell). */
@@ -192,12 +197,12 @@ async function home(o: Ops, signal?: AbortSignal): Promise<HomeData> {
   };
 }
 
-type PlaceArgs = Parameters<WorkbookOps["place"]>;
+type PlaceOptions = Parameters<Workspace["place"]>[1];
 
-async function place(o: Ops, reportId: PlaceArgs[0], opts: PlaceArgs[1]): ReturnType<WorkbookOps["place"]> {
+async function place(o: Ops, what: number | Report, opts: PlaceOptions): Promise<PlaceOutcome> {
   // Where the user chose: the selection when Place was pressed, before anything is fetched.
   const at = opts.at ?? (await o.port.selection()).area;
-  const report = await o.engine.report(reportId, opts.signal);
+  const report = typeof what === "number" ? await o.engine.report(what, opts.signal) : what;
   const since = new Date().toISOString();
   const placing = o.engine.place(report, {
     at,

@@ -62,6 +62,11 @@ export interface Catalog {
   meta(signal?: AbortSignal): Promise<MetaView[]>;
   preview(query: BuilderQuery, pivot: PivotItems | null, signal?: AbortSignal): Promise<PreviewGrid>;
   saveReport(input: SaveReportInput, signal?: AbortSignal): Promise<Report>;
+  /**
+   * A built report not saved yet, to place (issue 31 item 1): the engine creates it on the platform
+   * under its new publicId only once its target is clear or the person confirmed the overwrite.
+   */
+  draft(input: SaveReportInput): Report;
 }
 
 export function createCatalog(client: PlatformClient, deploymentId: number, dataUrl: string, fetchImpl?: typeof fetch): Catalog {
@@ -98,6 +103,27 @@ export function createCatalog(client: PlatformClient, deploymentId: number, data
       const jsonQuery = JSON.stringify({ ...toLoadQuery(query), limit: query.limit ?? 20 });
       const { layout } = await runReport(data, { jsonQuery, ...(pivot ? { pivotItems: pivot } : {}) }, {}, signal);
       return { cells: layout.cells, headerRows: layout.headerRows, columnFormats: layout.columnFormats };
+    },
+    draft(input) {
+      const now = new Date().toISOString();
+      const nobody = { id: 0, email: "", firstName: "", picture: "" };
+      return {
+        id: 0,
+        publicId: generatePublicId(),
+        deploymentId,
+        name: input.name,
+        title: input.name,
+        type: "REPORT",
+        createdAt: now,
+        updatedAt: now,
+        userId: 0,
+        user: nobody,
+        refreshedByUser: nobody,
+        source: "SHEETS_CLOUD",
+        canEdit: true,
+        jsonQuery: JSON.stringify(toLoadQuery(input.query)),
+        ...(input.pivotItems ? { pivotItems: input.pivotItems } : {}),
+      };
     },
     async saveReport(input, signal) {
       const body = {

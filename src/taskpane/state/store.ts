@@ -3,7 +3,7 @@
 // and the workbook home's live data; views read signals and call the store's actions.
 import { batch, computed, signal } from "@preact/signals";
 import type { Backend, ConnectInput, SignedInUser, Workspace } from "../app/model";
-import type { Deployment, PlaceOutcome } from "../types";
+import type { Deployment, PlaceOutcome, SaveReportInput } from "../types";
 import type { HomeData, PlacementView, RefreshAllProgress, RefreshOutcome, RowRefreshState } from "../home/types";
 import { describeError, type HumanError } from "../errors";
 import { failedRow } from "../home/live-status";
@@ -56,6 +56,13 @@ export function sentences(parts: readonly string[]): string {
     .join(" ");
 }
 
+/** The placements a home shows, as one key (which ones, not their state). */
+const placementsOf = (home: HomeData): string =>
+  home.placements
+    .map((p) => p.id)
+    .sort()
+    .join(" ");
+
 /** The platform did not answer (or not usefully): nothing it said before can be taken as current. */
 function unreachable(e: unknown): boolean {
   const kind = (e as { kind?: unknown } | null)?.kind;
@@ -90,7 +97,8 @@ export class PaneStore {
   readonly refreshAll = signal<(RefreshAllProgress & { running: boolean }) | null>(null);
   readonly editPrompt = signal<EditPrompt | null>(null);
   readonly pendingPlace = signal<{
-    reportId: number;
+    /** A report's id, or the builder's report not saved yet (saved only once the overwrite is confirmed). */
+    report: number | SaveReportInput;
     outcome: Extract<PlaceOutcome, { kind: "wouldOverwrite" }>;
     valuesOnly?: boolean;
   } | null>(null);
@@ -142,6 +150,8 @@ export class PaneStore {
   private unwatch: (() => void) | null = null;
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   private refreshAllAbort: AbortController | null = null;
+  /** The placements Refresh all's run went over (its footer speaks of them only: issue 31 item 4). */
+  private refreshAllOver: string | null = null;
   /** One AbortController per action in flight; all are aborted on navigate and sign-out. */
   private readonly inflight = new Set<AbortController>();
   private homeAbort: AbortController | null = null;
@@ -158,12 +168,17 @@ export class PaneStore {
     readonly prefill: Prefill = {},
   ) {}
 
-  /** Show a view; opening the workbook home re-checks it (placements may have changed meanwhile). */
+  /**
+   * Show a view; opening the workbook home re-checks it (placements may have changed meanwhile). A
+   * check stopped by leaving a tab may not have ended yet (its Excel batch or request still unwinding
+   * on a busy machine): it never stands for the new one (issue 31 item 7).
+   */
   navigate(route: Route): void {
     if (route !== this.route.value) this.cancelAll();
     this.notice.value = null;
     this.route.value = route;
-    if (route === "home" && this.workspace.value && !this.homeLoading.value) void this.loadHome();
+    const checking = this.homeAbort !== null && !this.homeAbort.signal.aborted;
+    if (route === "home" && this.workspace.value && !checking) void this.loadHome();
   }
 
   /** On start: reconnect with the stored connection, if any. */
@@ -405,6 +420,9 @@ export class PaneStore {
       if (c.signal.aborted) return;
       this.lastChecked = new Date().toISOString();
       batch(() => {
+        // An ended run's summary goes once placements were added or removed: it no longer describes the home.
+        if (this.refreshAll.value && !this.refreshAll.value.running && placementsOf(data) !== this.refreshAllOver)
+          this.refreshAll.value = null;
         this.home.value = data;
         this.homeStale.value = null;
         this.clearNotice("home-load");
@@ -543,6 +561,7 @@ export class PaneStore {
     this.refreshAllAbort = abort;
     this.notice.value = null; // an earlier single refresh's notice ("Refreshed, your edits kept") is not about this run
     this.refreshAll.value = { done: 0, total: 0, rows: {}, running: true };
+    this.refreshAllOver = this.home.value ? placementsOf(this.home.value) : null;
     try {
       const final = await ws.refreshAll({
         signal: abort.signal,
@@ -695,9 +714,11 @@ export class PaneStore {
   /**
    * Place a report at the selected cell; asks first when it would overwrite content. The
    * confirmation passes `at` (the cell chosen the first time), so it lands where it was asked about.
+   * A report built in the pane (SaveReportInput) is saved on the platform only as it is placed: a
+   * Cancel at the question saves nothing (issue 31 item 1).
    */
   place(
-    reportId: number,
+    report: number | SaveReportInput,
     confirmed = false,
     o: { valuesOnly?: boolean; at?: { sheetId: string; row: number; col: number } } = {},
   ): Promise<boolean> {
@@ -705,7 +726,7 @@ export class PaneStore {
     return this.op(async () => {
       this.placing = true;
       try {
-        return await this.placeNow(reportId, confirmed, o);
+        return await this.placeNow(report, confirmed, o);
       } finally {
         this.placing = false;
       }
@@ -713,7 +734,7 @@ export class PaneStore {
   }
 
   private async placeNow(
-    reportId: number,
+    report: number | SaveReportInput,
     confirmed: boolean,
     o: { valuesOnly?: boolean; at?: { sheetId: string; row: number; col: number } },
   ): Promise<boolean> {
@@ -721,7 +742,7 @@ export class PaneStore {
     this.pendingPlace.value = null;
     const c = this.begin("Placing report…");
     try {
-      const outcome = await ws.place(reportId, {
+      const outcome = await ws.place(report, {
         confirmed,
         ...(o.at ? { at: o.at } : {}),
         ...(o.valuesOnly ? { valuesOnly: true } : {}),
@@ -736,7 +757,7 @@ export class PaneStore {
           }),
       });
       if (outcome.kind === "wouldOverwrite") {
-        this.pendingPlace.value = { reportId, outcome, ...(o.valuesOnly ? { valuesOnly: true } : {}) };
+        this.pendingPlace.value = { report, outcome, ...(o.valuesOnly ? { valuesOnly: true } : {}) };
         return false;
       }
       if (outcome.kind === "collides") {
