@@ -6,8 +6,9 @@ import { FIRST_CARDS, HomeView } from "../../src/taskpane/home/HomeView";
 import { PaneStore } from "../../src/taskpane/state/store";
 import { memoryStore, SecretStore } from "../../src/taskpane/state/secrets";
 import { installTheme } from "../../src/taskpane/theme/theme";
-import type { Backend, PlacementView } from "../../src/taskpane/model";
-import { factsFor } from "../../src/taskpane/live/status";
+import type { Backend } from "../../src/taskpane/app/model";
+import type { PlacementView } from "../../src/taskpane/home/types";
+import { factsFor } from "../../src/taskpane/home/live-status";
 
 const STATUSES = ["upToDate", "outOfDate", "editedByHand", "missing", "noAccess"] as const;
 

@@ -144,152 +144,175 @@ export function normalizeOrder(order: NonNullable<LoadQuery["order"]>): Record<s
   return order.map((o): [string, "asc" | "desc"] => (Array.isArray(o) ? [o[0], o[1]] : [o.id, o.desc ? "desc" : "asc"]));
 }
 
-export function createDataClient(options: DataClientOptions): DataClient {
-  const doFetch: FetchLike = options.fetch ?? ((u, i) => fetch(u, i));
-  const policy: RetryPolicy = { ...DEFAULT_DATA_RETRY, ...options.retry };
-  const limits = deadlinesWith(options.deadlines);
-  const provider: TokenProvider = typeof options.token === "string" ? { getToken: async () => options.token as string } : options.token;
+/** What every call of one client shares: how it sends, its retry policy and limits, its token. */
+interface DataContext {
+  dataUrl: string;
+  fetch: FetchLike;
+  policy: RetryPolicy;
+  limits: Deadlines;
+  provider: TokenProvider;
+}
 
-  /**
-   * One logical request: polls "Continue wait", retries transient causes, re-mints the token once
-   * when the server refuses it. Returns the raw 2xx answer; a small body is parsed here to
-   * recognise "Continue wait" (a result large enough to be worth deferring is never that).
-   */
-  async function call(
-    method: "GET" | "POST",
-    p: string,
-    body: unknown,
-    signal: AbortSignal | undefined,
-  ): Promise<RawBytesResponse & { json?: unknown }> {
-    const what = `${method} ${p}`;
-    let renewed = false;
-    return withRetry(
-      policy,
-      async (_n, ctx) => {
-        const attemptEnds = Date.now() + ctx.deadlineMs;
-        for (;;) {
-          const token = await provider.getToken(signal);
-          const res = await sendRaw({
-            fetch: doFetch,
-            method,
-            url: buildUrl(options.dataUrl, p),
-            authorization: token,
-            body,
-            signal,
-            deadlineMs: Math.max(1, attemptEnds - Date.now()),
-            maxBytes: limits.maxResponseBytes,
-          });
-          if (res.status < 200 || res.status > 299) {
-            const d = errorDetails(res.bytes);
-            const err = dataError(res.status, d.json, what, { excerpt: d.message, headers: res.headers });
-            if (err instanceof TokenRefusedError && !renewed && provider.invalidate) {
-              renewed = true;
-              provider.invalidate();
-              continue;
-            }
-            throw err;
+/** A raw 2xx answer; `json` when the body was small enough to parse on arrival. */
+type DataAnswer = RawBytesResponse & { json?: unknown };
+
+/**
+ * One logical request: polls "Continue wait", retries transient causes, re-mints the token once
+ * when the server refuses it. Returns the raw 2xx answer; a small body is parsed here to
+ * recognise "Continue wait" (a result large enough to be worth deferring is never that).
+ */
+async function call(
+  ctx: DataContext,
+  method: "GET" | "POST",
+  p: string,
+  body: unknown,
+  signal: AbortSignal | undefined,
+): Promise<DataAnswer> {
+  const what = `${method} ${p}`;
+  let renewed = false;
+  return withRetry(
+    ctx.policy,
+    async (_n, retry) => {
+      const attemptEnds = Date.now() + retry.deadlineMs;
+      for (;;) {
+        const token = await ctx.provider.getToken(signal);
+        const res = await sendRaw({
+          fetch: ctx.fetch,
+          method,
+          url: buildUrl(ctx.dataUrl, p),
+          authorization: token,
+          body,
+          signal,
+          deadlineMs: Math.max(1, attemptEnds - Date.now()),
+          maxBytes: ctx.limits.maxResponseBytes,
+        });
+        if (res.status < 200 || res.status > 299) {
+          const d = errorDetails(res.bytes);
+          const err = dataError(res.status, d.json, what, { excerpt: d.message, headers: res.headers });
+          if (err instanceof TokenRefusedError && !renewed && ctx.provider.invalidate) {
+            renewed = true;
+            ctx.provider.invalidate();
+            continue;
           }
-          if (res.bytes.length > SMALL_BODY) return res;
-          const json = parseJsonBody(res, what);
-          if (ContinueWait.safeParse(json).success) throw new ContinueWaitError(`${what}: Continue wait`, res.status, json);
-          return { ...res, json };
+          throw err;
         }
-      },
-      signal,
-      { what, attemptMs: limits.dataAttemptMs, isProgress: (e) => e instanceof ContinueWaitError },
-    );
+        if (res.bytes.length > SMALL_BODY) return res;
+        const json = parseJsonBody(res, what);
+        if (ContinueWait.safeParse(json).success) throw new ContinueWaitError(`${what}: Continue wait`, res.status, json);
+        return { ...res, json };
+      }
+    },
+    signal,
+    { what, attemptMs: ctx.limits.dataAttemptMs, isProgress: (e) => e instanceof ContinueWaitError },
+  );
+}
+
+/** `f()`, with a value the decoder refuses reported as an InvalidResponseError naming the request. */
+function decode<T>(what: string, status: number, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof ValueDecodeError) throw new InvalidResponseError(`${what}: ${e.message}`, status, undefined, { cause: e });
+    throw e;
   }
+}
 
-  function decode<T>(what: string, status: number, json: unknown, f: () => T): T {
-    try {
-      return f();
-    } catch (e) {
-      if (e instanceof ValueDecodeError) throw new InvalidResponseError(`${what}: ${e.message}`, status, undefined, { cause: e });
-      throw e;
-    }
-  }
+function once<T>(f: () => T): () => T {
+  let done: { value: T } | null = null;
+  return () => (done ??= { value: f() }).value;
+}
 
-  const once = <T>(f: () => T): (() => T) => {
-    let done: { value: T } | null = null;
-    return () => (done ??= { value: f() }).value;
-  };
+/** The body without its lastRefreshTime member (which differs on every call) when it appears exactly once. */
+function withoutRefreshTime(text: string, lastRefreshTime: string | undefined): string {
+  const member = lastRefreshTime === undefined ? null : `"lastRefreshTime":${JSON.stringify(lastRefreshTime)}`;
+  const at = member === null ? -1 : text.indexOf(member);
+  return at >= 0 && text.indexOf(member!, at + 1) < 0 ? text.slice(0, at) + text.slice(at + member!.length) : text;
+}
 
-  async function fetchLoad(query: LoadQuery, signal?: AbortSignal): Promise<FetchedLoad> {
-    const what = "POST /v1/load";
-    const raw = await call("POST", "/v1/load", { query: wireQuery(query) }, signal);
-    const text = utf8.decode(raw.bytes);
-    const json = "json" in raw ? raw.json : parseJsonText(text, raw.status, what);
-    const res = parseBody(LoadResponse, json, what, raw.status);
-    await hashReady();
-    // lastRefreshTime differs on every call: hash the body without it when it appears exactly once.
-    const member = res.lastRefreshTime === undefined ? null : `"lastRefreshTime":${JSON.stringify(res.lastRefreshTime)}`;
-    const at = member === null ? -1 : text.indexOf(member);
-    const stable = at >= 0 && text.indexOf(member!, at + 1) < 0 ? text.slice(0, at) + text.slice(at + member!.length) : text;
-    return {
-      source: h64Hex(utf8Encoder.encode(stable)),
-      rows: res.data.length,
-      query: res.query,
-      result: once(() => {
-        const typed = decode(what, raw.status, json, () => toTypedResult(res));
-        return { ...typed, query: res.query, lastRefreshTime: res.lastRefreshTime ?? null };
-      }),
-    };
-  }
-
-  async function fetchSql(sql: string, o: { timezone?: string } = {}, signal?: AbortSignal): Promise<FetchedResult> {
-    const what = "POST /v1/svcsql";
-    const raw = await call("POST", "/v1/svcsql", { query: sql, ...(o.timezone ? { timezone: o.timezone } : {}) }, signal);
-    await hashReady();
-    const timezone = o.timezone ?? "UTC";
-    const result = once(() => {
-      const json = "json" in raw ? raw.json : parseJsonBody(raw, what);
-      const res = parseBody(SqlResponse, json, what, raw.status);
-      return decode(what, raw.status, json, () => sqlToTypedResult(res, timezone));
-    });
-    return {
-      source: h64Hex(raw.bytes),
-      result,
-      bytes: raw.bytes.length,
-      *slices(rows: number): Generator<TypedResult> {
-        const split = "json" in raw ? null : splitSqlBody(utf8.decode(raw.bytes));
-        if (!split) {
-          // Not the shape the scanner reads: parse it whole, then hand it out in slices.
-          const whole = result();
-          for (let r = 0; r < whole.rows.length || r === 0; r += rows) yield { ...whole, rows: whole.rows.slice(r, r + rows) };
-          return;
-        }
-        let first = 0;
-        const pieces = split.slices(rows);
-        for (;;) {
-          let next: IteratorResult<unknown[][]>;
-          try {
-            next = pieces.next();
-          } catch (e) {
-            throw new InvalidResponseError(`${what}: ${raw.status} body is not JSON (${(e as Error).message})`, raw.status, undefined, {
-              cause: e,
-            });
-          }
-          if (next.done && first > 0) return;
-          const res = parseBody(SqlResponse, { ...split.head, data: next.done ? [] : next.value }, what, raw.status);
-          yield decode(what, raw.status, undefined, () => sqlToTypedResult(res, timezone, first));
-          if (next.done) return;
-          first += next.value.length;
-        }
-      },
-    };
-  }
-
+async function fetchLoad(ctx: DataContext, query: LoadQuery, signal?: AbortSignal): Promise<FetchedLoad> {
+  const what = "POST /v1/load";
+  const raw = await call(ctx, "POST", "/v1/load", { query: wireQuery(query) }, signal);
+  const text = utf8.decode(raw.bytes);
+  const json = "json" in raw ? raw.json : parseJsonText(text, raw.status, what);
+  const res = parseBody(LoadResponse, json, what, raw.status);
+  await hashReady();
   return {
-    fetchLoad,
-    fetchSql,
+    source: h64Hex(utf8Encoder.encode(withoutRefreshTime(text, res.lastRefreshTime))),
+    rows: res.data.length,
+    query: res.query,
+    result: once(() => {
+      const typed = decode(what, raw.status, () => toTypedResult(res));
+      return { ...typed, query: res.query, lastRefreshTime: res.lastRefreshTime ?? null };
+    }),
+  };
+}
+
+async function fetchSql(ctx: DataContext, sql: string, o: { timezone?: string } = {}, signal?: AbortSignal): Promise<FetchedResult> {
+  const what = "POST /v1/svcsql";
+  const raw = await call(ctx, "POST", "/v1/svcsql", { query: sql, ...(o.timezone ? { timezone: o.timezone } : {}) }, signal);
+  await hashReady();
+  const timezone = o.timezone ?? "UTC";
+  const result = once(() => {
+    const json = "json" in raw ? raw.json : parseJsonBody(raw, what);
+    const res = parseBody(SqlResponse, json, what, raw.status);
+    return decode(what, raw.status, () => sqlToTypedResult(res, timezone));
+  });
+  return {
+    source: h64Hex(raw.bytes),
+    result,
+    bytes: raw.bytes.length,
+    slices: (rows: number) => sqlSlices(raw, timezone, result, rows),
+  };
+}
+
+/** A SQL answer `rows` rows at a time, scanned from its text without parsing it whole when it has the usual shape. */
+function* sqlSlices(raw: DataAnswer, timezone: string, whole: () => TypedResult, rows: number): Generator<TypedResult> {
+  const what = "POST /v1/svcsql";
+  const split = "json" in raw ? null : splitSqlBody(utf8.decode(raw.bytes));
+  if (!split) {
+    // Not the shape the scanner reads: parse it whole, then hand it out in slices.
+    const all = whole();
+    for (let r = 0; r < all.rows.length || r === 0; r += rows) yield { ...all, rows: all.rows.slice(r, r + rows) };
+    return;
+  }
+  let first = 0;
+  const pieces = split.slices(rows);
+  for (;;) {
+    let next: IteratorResult<unknown[][]>;
+    try {
+      next = pieces.next();
+    } catch (e) {
+      throw new InvalidResponseError(`${what}: ${raw.status} body is not JSON (${(e as Error).message})`, raw.status, undefined, {
+        cause: e,
+      });
+    }
+    if (next.done && first > 0) return;
+    const res = parseBody(SqlResponse, { ...split.head, data: next.done ? [] : next.value }, what, raw.status);
+    yield decode(what, raw.status, () => sqlToTypedResult(res, timezone, first));
+    if (next.done) return;
+    first += next.value.length;
+  }
+}
+
+export function createDataClient(options: DataClientOptions): DataClient {
+  const ctx: DataContext = {
+    dataUrl: options.dataUrl,
+    fetch: options.fetch ?? ((u, i) => fetch(u, i)),
+    policy: { ...DEFAULT_DATA_RETRY, ...options.retry },
+    limits: deadlinesWith(options.deadlines),
+    provider: typeof options.token === "string" ? { getToken: async () => options.token as string } : options.token,
+  };
+  return {
+    fetchLoad: (query, signal) => fetchLoad(ctx, query, signal),
+    fetchSql: (sql, o, signal) => fetchSql(ctx, sql, o, signal),
     async load(query, signal) {
-      return (await fetchLoad(query, signal)).result();
+      return (await fetchLoad(ctx, query, signal)).result();
     },
     async svcsql(sql, o = {}, signal) {
-      return (await fetchSql(sql, o, signal)).result();
+      return (await fetchSql(ctx, sql, o, signal)).result();
     },
     async meta(signal) {
-      const raw = await call("GET", "/v1/meta", undefined, signal);
+      const raw = await call(ctx, "GET", "/v1/meta", undefined, signal);
       return parseBody(MetaResponse, "json" in raw ? raw.json : parseJsonBody(raw, "GET /v1/meta"), "GET /v1/meta", 200);
     },
   };

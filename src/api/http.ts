@@ -264,15 +264,24 @@ export interface OpenedStream {
   cancel(reason?: unknown): void;
 }
 
-/**
- * Opens a streamed answer beside sendRaw: the same URL, auth and error mapping, but the status is
- * mapped before the body is handed over, and the deadline is an idle one, reset on every chunk.
- */
-export async function openStream(o: StreamOptions): Promise<OpenedStream> {
+/** One stream's request: what aborts it and how a failure reads. */
+interface StreamCall {
+  what: string;
+  idleMs: number;
+  /** The whole stream: cancel() and the idle deadline abort it. */
+  own: AbortController;
+  /** Until the status and headers arrive. */
+  connect: ReturnType<typeof deadline>;
+  /** The caller's signal, `own` and `connect` together. */
+  both: ReturnType<typeof anySignal>;
+  /** The caller's abort reason, ours, the connect deadline's, a typed error, or a NetworkError. */
+  translate(e: unknown, status: number): unknown;
+}
+
+function streamCall(o: StreamOptions): StreamCall {
   const what = requestName(o.method, o.url);
   const connectMs = o.connectMs ?? DEFAULT_DEADLINES.streamConnectMs;
-  const idleMs = o.idleMs ?? DEFAULT_DEADLINES.streamIdleMs;
-  const own = new AbortController(); // the whole stream: cancel() and the idle deadline abort it
+  const own = new AbortController();
   const connect = deadline(connectMs, () => new TimeoutError(`${what}: no answer within ${seconds(connectMs)}`, connectMs));
   const both = anySignal([o.signal, own.signal, connect.signal]);
   const translate = (e: unknown, status: number): unknown => {
@@ -284,6 +293,12 @@ export async function openStream(o: StreamOptions): Promise<OpenedStream> {
       cause: e,
     });
   };
+  return { what, idleMs: o.idleMs ?? DEFAULT_DEADLINES.streamIdleMs, own, connect, both, translate };
+}
+
+/** Waits for the status and headers; a non-2xx answer is read (64 KB at most) and thrown as a typed error. */
+async function connectStream(o: StreamOptions, call: StreamCall): Promise<Response> {
+  const { what, own, connect, both, translate } = call;
   let res: Response;
   try {
     res = await raceSignal(o.fetch(o.url, requestInit(o, both.signal)), both.signal);
@@ -292,28 +307,25 @@ export async function openStream(o: StreamOptions): Promise<OpenedStream> {
     both.dispose();
     throw translate(e, 0);
   }
-  if (res.status < 200 || res.status > 299) {
-    try {
-      const bytes = await readBody(res, both.signal, 64 * 1024, what, (r) => own.abort(r)).catch((e: unknown) => {
-        if (e instanceof ResponseTooLargeError) return new Uint8Array(0); // an error page too long to keep: the status still says it
-        throw e;
-      });
-      const details = errorDetails(bytes);
-      throw (o.mapError ?? statusError)(res.status, details, what, res.headers);
-    } catch (e) {
-      throw translate(e, res.status);
-    } finally {
-      connect.clear();
-      both.dispose();
-    }
-  }
-  connect.clear(); // from here on, the idle deadline rules
-  const status = res.status;
-  if (!res.body) {
+  if (res.status >= 200 && res.status <= 299) return res;
+  try {
+    const bytes = await readBody(res, both.signal, 64 * 1024, what, (r) => own.abort(r)).catch((e: unknown) => {
+      if (e instanceof ResponseTooLargeError) return new Uint8Array(0); // an error page too long to keep: the status still says it
+      throw e;
+    });
+    const details = errorDetails(bytes);
+    throw (o.mapError ?? statusError)(res.status, details, what, res.headers);
+  } catch (e) {
+    throw translate(e, res.status);
+  } finally {
+    connect.clear();
     both.dispose();
-    return { status, headers: res.headers, body: new ReadableStream({ start: (c) => c.close() }), cancel: () => {} };
   }
-  const reader = res.body.getReader();
+}
+
+/** The body handed over chunk by chunk, ended by a TimeoutError when the server is silent past `idleMs`. */
+function idleBody(reader: ReadableStreamDefaultReader<Uint8Array>, status: number, call: StreamCall): ReadableStream<Uint8Array> {
+  const { what, idleMs, own, both, translate } = call;
   const aborted = whenAborted(both.signal);
   let idle: ReturnType<typeof setTimeout> | undefined;
   const finish = () => {
@@ -321,7 +333,7 @@ export async function openStream(o: StreamOptions): Promise<OpenedStream> {
     aborted.off();
     both.dispose();
   };
-  const body = new ReadableStream<Uint8Array>(
+  return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         // The idle clock runs only while we wait for the server, not while the reader is busy.
@@ -349,12 +361,27 @@ export async function openStream(o: StreamOptions): Promise<OpenedStream> {
     },
     { highWaterMark: 0 },
   );
+}
+
+/**
+ * Opens a streamed answer beside sendRaw: the same URL, auth and error mapping, but the status is
+ * mapped before the body is handed over, and the deadline is an idle one, reset on every chunk.
+ */
+export async function openStream(o: StreamOptions): Promise<OpenedStream> {
+  const call = streamCall(o);
+  const res = await connectStream(o, call);
+  call.connect.clear(); // from here on, the idle deadline rules
+  const status = res.status;
+  if (!res.body) {
+    call.both.dispose();
+    return { status, headers: res.headers, body: new ReadableStream({ start: (c) => c.close() }), cancel: () => {} };
+  }
   return {
     status,
     headers: res.headers,
-    body,
+    body: idleBody(res.body.getReader(), status, call),
     cancel: (reason?: unknown) => {
-      own.abort(reason ?? new DOMException("The stream was cancelled.", "AbortError"));
+      call.own.abort(reason ?? new DOMException("The stream was cancelled.", "AbortError"));
     },
   };
 }

@@ -194,151 +194,221 @@ export function managementError(
   }
 }
 
-export function createPlatformClient(options: PlatformClientOptions): PlatformClient {
-  const doFetch: FetchLike = options.fetch ?? ((u, i) => fetch(u, i));
-  const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+/** What every call of one client shares: where and how it sends, its retry policy and limits. */
+interface PlatformContext {
+  options: PlatformClientOptions;
+  fetch: FetchLike;
+  policy: RetryPolicy;
+  limits: Deadlines;
+}
 
-  const limits = deadlinesWith(options.deadlines);
+interface SendSpec {
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  p: string;
+  body?: unknown;
+  query?: Record<string, string | number | undefined>;
+  signal?: AbortSignal;
+  endpoint?: Endpoint;
+  accept?: string;
+}
 
-  async function call<S extends z.ZodType>(
-    method: "GET" | "POST" | "PUT" | "DELETE",
-    p: string,
-    schema: S,
-    o: { body?: unknown; query?: Record<string, string | number | undefined>; signal?: AbortSignal; endpoint?: Endpoint; retry?: boolean },
-  ): Promise<z.output<S>> {
-    const what = `${method} ${p}`;
-    const once = async (deadlineMs: number): Promise<z.output<S>> => {
-      const token = await resolveCredential(options.credential, o.signal);
-      const res = await sendRaw({
-        fetch: doFetch,
-        method,
-        url: buildUrl(options.baseUrl, p, o.query),
-        authorization: `Bearer ${token}`,
-        body: o.body,
-        signal: o.signal,
-        deadlineMs,
-        maxBytes: limits.maxResponseBytes,
-      });
-      if (res.status < 200 || res.status > 299) {
-        const d = errorDetails(res.bytes);
-        throw managementError(res.status, d.json, what, o.endpoint, { excerpt: d.message, headers: res.headers });
-      }
-      return parseBody(schema, parseJsonBody(res, what), what, res.status);
-    };
-    // Not retried (createReport): one attempt, still bounded by the whole call's budget.
-    const attempts = o.retry === false ? { ...policy, maxAttempts: 1 } : policy;
-    return withRetry(attempts, (_n, ctx) => once(ctx.deadlineMs), o.signal, { what, attemptMs: limits.managementAttemptMs });
+/** One attempt within `deadlineMs`: the bearer credential, the request, a non-2xx answer as its typed error. */
+async function attempt(ctx: PlatformContext, s: SendSpec, deadlineMs: number) {
+  const what = `${s.method} ${s.p}`;
+  const token = await resolveCredential(ctx.options.credential, s.signal);
+  const res = await sendRaw({
+    fetch: ctx.fetch,
+    method: s.method,
+    url: buildUrl(ctx.options.baseUrl, s.p, s.query),
+    authorization: `Bearer ${token}`,
+    body: s.body,
+    signal: s.signal,
+    deadlineMs,
+    maxBytes: ctx.limits.maxResponseBytes,
+    ...(s.accept !== undefined ? { accept: s.accept } : {}),
+  });
+  if (res.status < 200 || res.status > 299) {
+    const d = errorDetails(res.bytes);
+    throw managementError(res.status, d.json, what, s.endpoint, { excerpt: d.message, headers: res.headers });
   }
+  return res;
+}
 
-  async function* pages<T>(fetchPage: (after: string | undefined) => Promise<Page<T>>): AsyncIterable<T> {
-    let after: string | undefined;
-    for (;;) {
-      const page = await fetchPage(after);
-      yield* page.items;
-      if (!page.pageInfo.hasNextPage || page.pageInfo.endCursor === null) return;
-      after = page.pageInfo.endCursor;
-    }
+/** One JSON call, retried on transient causes unless `retry` is false, its answer checked against `schema`. */
+async function call<S extends z.ZodType>(
+  ctx: PlatformContext,
+  method: SendSpec["method"],
+  p: string,
+  schema: S,
+  o: Omit<SendSpec, "method" | "p" | "accept"> & { retry?: boolean },
+): Promise<z.output<S>> {
+  const what = `${method} ${p}`;
+  const once = async (deadlineMs: number): Promise<z.output<S>> => {
+    const res = await attempt(ctx, { method, p, ...o }, deadlineMs);
+    return parseBody(schema, parseJsonBody(res, what), what, res.status);
+  };
+  // Not retried (createReport): one attempt, still bounded by the whole call's budget.
+  const attempts = o.retry === false ? { ...ctx.policy, maxAttempts: 1 } : ctx.policy;
+  return withRetry(attempts, (_n, retry) => once(retry.deadlineMs), o.signal, { what, attemptMs: ctx.limits.managementAttemptMs });
+}
+
+/** Every item of a cursor-paged listing, page after page. */
+async function* pages<T>(fetchPage: (after: string | undefined) => Promise<Page<T>>): AsyncIterable<T> {
+  let after: string | undefined;
+  for (;;) {
+    const page = await fetchPage(after);
+    yield* page.items;
+    if (!page.pageInfo.hasNextPage || page.pageInfo.endCursor === null) return;
+    after = page.pageInfo.endCursor;
   }
+}
 
-  const client: PlatformClient = {
-    getMe: (signal) => call("GET", "/api/v1/users/me", Me, { signal }),
+function accountCalls(ctx: PlatformContext): Pick<PlatformClient, "getMe" | "listDeployments" | "createDeploymentToken" | "getSpec"> {
+  return {
+    getMe: (signal) => call(ctx, "GET", "/api/v1/users/me", Me, { signal }),
     listDeployments: async (signal) => {
       const out: Deployment[] = [];
-      for await (const d of pages((after) => call("GET", "/api/v1/deployments", DeploymentPage, { query: { after }, signal }))) out.push(d);
+      const all = pages((after) => call(ctx, "GET", "/api/v1/deployments", DeploymentPage, { query: { after }, signal }));
+      for await (const d of all) out.push(d);
       return out;
     },
+    createDeploymentToken: (deploymentId, input = {}, signal) =>
+      call(ctx, "POST", path`/api/v1/deployments/${deploymentId}/token`, DeploymentToken, { body: input, signal }),
+    getSpec: (signal) => call(ctx, "GET", "/api/v1/spec", SpecShape, { signal }),
+  };
+}
+
+function reportCalls(
+  ctx: PlatformContext,
+): Pick<
+  PlatformClient,
+  | "listReports"
+  | "createReport"
+  | "updateReport"
+  | "upsertReport"
+  | "refreshReport"
+  | "connectWorkbook"
+  | "disconnectWorkbook"
+  | "listExternalPlacements"
+> {
+  return {
     listReports: (deploymentId, o = {}, signal) =>
-      call("GET", path`/api/v1/deployments/${deploymentId}/reports`, ReportPage, {
+      call(ctx, "GET", path`/api/v1/deployments/${deploymentId}/reports`, ReportPage, {
         query: { externalWorkbookId: o.externalWorkbookId, first: o.first, after: o.after },
         signal,
       }),
-    iterateReports: (deploymentId, o = {}, signal) =>
-      pages((after) => client.listReports(deploymentId, { ...o, first: o.first ?? 100, after }, signal)),
     createReport: (deploymentId, input, signal) =>
-      call("POST", path`/api/v1/deployments/${deploymentId}/reports`, Report, { body: input, signal, retry: false }),
+      call(ctx, "POST", path`/api/v1/deployments/${deploymentId}/reports`, Report, { body: input, signal, retry: false }),
     updateReport: (deploymentId, reportId, input, signal) =>
-      call("PUT", path`/api/v1/deployments/${deploymentId}/reports/${reportId}`, Report, { body: input, signal }),
+      call(ctx, "PUT", path`/api/v1/deployments/${deploymentId}/reports/${reportId}`, Report, { body: input, signal }),
     upsertReport: (deploymentId, publicId, input, signal) =>
-      call("PUT", path`/api/v1/deployments/${deploymentId}/reports/by-public-id/${publicId}`, Report, {
+      call(ctx, "PUT", path`/api/v1/deployments/${deploymentId}/reports/by-public-id/${publicId}`, Report, {
         body: input,
         signal,
         endpoint: "upsert",
       }),
     refreshReport: (deploymentId, reportId, input, signal) =>
-      call("PUT", path`/api/v1/deployments/${deploymentId}/reports/${reportId}/refresh`, Report, { body: input, signal }),
+      call(ctx, "PUT", path`/api/v1/deployments/${deploymentId}/reports/${reportId}/refresh`, Report, { body: input, signal }),
     connectWorkbook: (deploymentId, reportId, input, signal) =>
-      call("POST", path`/api/v1/deployments/${deploymentId}/reports/${reportId}/connect-workbook`, Report, { body: input, signal }),
+      call(ctx, "POST", path`/api/v1/deployments/${deploymentId}/reports/${reportId}/connect-workbook`, Report, { body: input, signal }),
     disconnectWorkbook: (deploymentId, reportId, input, signal) =>
-      call("DELETE", path`/api/v1/deployments/${deploymentId}/reports/${reportId}/connect-workbook`, Report, { body: input, signal }),
+      call(ctx, "DELETE", path`/api/v1/deployments/${deploymentId}/reports/${reportId}/connect-workbook`, Report, { body: input, signal }),
     listExternalPlacements: (externalWorkbookId, o = {}, signal) =>
-      call("GET", path`/api/v1/external-documents/${externalWorkbookId}/placements`, ExternalPlacementPage, {
+      call(ctx, "GET", path`/api/v1/external-documents/${externalWorkbookId}/placements`, ExternalPlacementPage, {
         query: { first: o.first, after: o.after },
         signal,
       }),
-    iterateExternalPlacements: (externalWorkbookId, o = {}, signal) =>
-      pages((after) => client.listExternalPlacements(externalWorkbookId, { first: o.first ?? 500, after }, signal)),
-    createDeploymentToken: (deploymentId, input = {}, signal) =>
-      call("POST", path`/api/v1/deployments/${deploymentId}/token`, DeploymentToken, { body: input, signal }),
-    getSpec: (signal) => call("GET", "/api/v1/spec", SpecShape, { signal }),
+  };
+}
+
+function scheduledTaskCalls(
+  ctx: PlatformContext,
+): Pick<
+  PlatformClient,
+  | "listScheduledTasks"
+  | "getScheduledTask"
+  | "createScheduledTask"
+  | "updateScheduledTask"
+  | "deleteScheduledTask"
+  | "runScheduledTask"
+  | "listScheduledTaskRuns"
+> {
+  return {
     listScheduledTasks: (deploymentId, o = {}, signal) =>
-      call("GET", path`/api/v1/deployments/${deploymentId}/scheduled-tasks`, ScheduledTaskPage, {
+      call(ctx, "GET", path`/api/v1/deployments/${deploymentId}/scheduled-tasks`, ScheduledTaskPage, {
         query: { first: o.first, after: o.after },
         signal,
       }),
     getScheduledTask: (deploymentId, taskId, signal) =>
-      call("GET", path`/api/v1/deployments/${deploymentId}/scheduled-tasks/${taskId}`, ScheduledTask, { signal }),
+      call(ctx, "GET", path`/api/v1/deployments/${deploymentId}/scheduled-tasks/${taskId}`, ScheduledTask, { signal }),
     createScheduledTask: (deploymentId, input, signal) =>
-      call("POST", path`/api/v1/deployments/${deploymentId}/scheduled-tasks`, ScheduledTask, { body: input, signal, retry: false }),
+      call(ctx, "POST", path`/api/v1/deployments/${deploymentId}/scheduled-tasks`, ScheduledTask, { body: input, signal, retry: false }),
     updateScheduledTask: (deploymentId, taskId, patch, signal) =>
-      call("PUT", path`/api/v1/deployments/${deploymentId}/scheduled-tasks/${taskId}`, ScheduledTask, { body: patch, signal }),
+      call(ctx, "PUT", path`/api/v1/deployments/${deploymentId}/scheduled-tasks/${taskId}`, ScheduledTask, { body: patch, signal }),
     deleteScheduledTask: async (deploymentId, taskId, signal) => {
-      await call("DELETE", path`/api/v1/deployments/${deploymentId}/scheduled-tasks/${taskId}`, z.undefined(), { signal });
+      await call(ctx, "DELETE", path`/api/v1/deployments/${deploymentId}/scheduled-tasks/${taskId}`, z.undefined(), { signal });
     },
     runScheduledTask: (deploymentId, taskId, signal) =>
-      call("POST", path`/api/v1/deployments/${deploymentId}/scheduled-tasks/${taskId}/run`, RunStarted, { signal, retry: false }),
+      call(ctx, "POST", path`/api/v1/deployments/${deploymentId}/scheduled-tasks/${taskId}/run`, RunStarted, { signal, retry: false }),
     listScheduledTaskRuns: (deploymentId, taskId, o = {}, signal) =>
-      call("GET", path`/api/v1/deployments/${deploymentId}/scheduled-tasks/${taskId}/runs`, ScheduledTaskRunPage, {
+      call(ctx, "GET", path`/api/v1/deployments/${deploymentId}/scheduled-tasks/${taskId}/runs`, ScheduledTaskRunPage, {
         query: { first: o.first, after: o.after },
         signal,
       }),
-    createDashboardExport: (input, signal) =>
-      call("POST", "/api/v1/dashboard-exports", DashboardExportJob, { body: input, signal, retry: false }),
-    getDashboardExport: (jobId, signal) => call("GET", path`/api/v1/dashboard-exports/${jobId}`, DashboardExportJob, { signal }),
-    downloadDashboardExport: (jobId, signal) => {
-      const p = path`/api/v1/dashboard-exports/${jobId}/download`;
-      const what = `GET ${p}`;
-      return withRetry(
-        policy,
-        async (_n, ctx) => {
-          const token = await resolveCredential(options.credential, signal);
-          const res = await sendRaw({
-            fetch: doFetch,
-            method: "GET",
-            url: buildUrl(options.baseUrl, p),
-            authorization: `Bearer ${token}`,
-            signal,
-            deadlineMs: ctx.deadlineMs,
-            maxBytes: limits.maxResponseBytes,
-            accept: "image/png, application/pdf",
-          });
-          if (res.status < 200 || res.status > 299) {
-            const d = errorDetails(res.bytes);
-            throw managementError(res.status, d.json, what, "other", { excerpt: d.message, headers: res.headers });
-          }
-          const contentType = (res.headers.get("content-type") ?? "").split(";")[0]!.trim();
-          if (contentType !== "image/png" && contentType !== "application/pdf") {
-            throw new InvalidResponseError(
-              `${what}: answered ${contentType || "no content type"}, not an image or a PDF`,
-              res.status,
-              undefined,
-            );
-          }
-          return { contentType, bytes: res.bytes };
-        },
-        signal,
-        { what, attemptMs: limits.managementAttemptMs },
-      );
+  };
+}
+
+/** The rendered file of an export job: an image or a PDF, retried like a GET. */
+function downloadDashboardExport(ctx: PlatformContext, jobId: string, signal?: AbortSignal) {
+  const p = path`/api/v1/dashboard-exports/${jobId}/download`;
+  const what = `GET ${p}`;
+  return withRetry(
+    ctx.policy,
+    async (_n, retry) => {
+      const res = await attempt(ctx, { method: "GET", p, signal, accept: "image/png, application/pdf" }, retry.deadlineMs);
+      const contentType = (res.headers.get("content-type") ?? "").split(";")[0]!.trim();
+      if (contentType !== "image/png" && contentType !== "application/pdf") {
+        throw new InvalidResponseError(
+          `${what}: answered ${contentType || "no content type"}, not an image or a PDF`,
+          res.status,
+          undefined,
+        );
+      }
+      return { contentType, bytes: res.bytes };
     },
+    signal,
+    { what, attemptMs: ctx.limits.managementAttemptMs },
+  );
+}
+
+function dashboardExportCalls(
+  ctx: PlatformContext,
+): Pick<PlatformClient, "createDashboardExport" | "getDashboardExport" | "downloadDashboardExport"> {
+  return {
+    createDashboardExport: (input, signal) =>
+      call(ctx, "POST", "/api/v1/dashboard-exports", DashboardExportJob, { body: input, signal, retry: false }),
+    getDashboardExport: (jobId, signal) => call(ctx, "GET", path`/api/v1/dashboard-exports/${jobId}`, DashboardExportJob, { signal }),
+    downloadDashboardExport: (jobId, signal) => downloadDashboardExport(ctx, jobId, signal),
+  };
+}
+
+export function createPlatformClient(options: PlatformClientOptions): PlatformClient {
+  const ctx: PlatformContext = {
+    options,
+    fetch: options.fetch ?? ((u, i) => fetch(u, i)),
+    policy: { ...DEFAULT_RETRY, ...options.retry },
+    limits: deadlinesWith(options.deadlines),
+  };
+  const client: PlatformClient = {
+    ...accountCalls(ctx),
+    ...reportCalls(ctx),
+    ...scheduledTaskCalls(ctx),
+    ...dashboardExportCalls(ctx),
+    // The iterators page through the client's own listings.
+    iterateReports: (deploymentId, o = {}, signal) =>
+      pages((after) => client.listReports(deploymentId, { ...o, first: o.first ?? 100, after }, signal)),
+    iterateExternalPlacements: (externalWorkbookId, o = {}, signal) =>
+      pages((after) => client.listExternalPlacements(externalWorkbookId, { first: o.first ?? 500, after }, signal)),
   };
   return client;
 }

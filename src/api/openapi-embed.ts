@@ -1,60 +1,36 @@
-// The embed and comments endpoints (seeds 02 §4.1, §4.2) for the OpenAPI document of src/api/openapi.ts:
-// their component schemas (from the zod schemas) and their paths.
-import type { z } from "zod";
+// The embed and comments endpoints (seeds 02 §4.1, §4.2) for the OpenAPI document of src/api/openapi.ts;
+// their component schemas are registered in src/api/openapi-components.ts.
 import * as E from "./embed/schemas";
 import * as C from "./comments/schemas";
+import { body, err, ok } from "./openapi-components";
 
-export const EMBED_COMPONENTS: Record<string, z.ZodType> = {
-  GenerateSessionInput: E.GenerateSessionInput,
-  EmbedTheme: E.EmbedTheme,
-  SessionSettings: E.SessionSettings,
-  SessionIdBody: E.SessionIdBody,
-  SessionMinted: E.SessionMinted,
-  EmbedToken: E.EmbedToken,
-  EmbedDashboard: E.EmbedDashboard,
-  DashboardWidget: E.DashboardWidget,
-  DashboardList: E.DashboardList,
-  Comment: C.Comment,
-  Thread: C.Thread,
-  CommentPageInfo: C.CommentPageInfo,
-  ThreadList: C.ThreadList,
-  MentionableUser: C.MentionableUser,
-  MentionableUserList: C.MentionableUserList,
-  PostCommentInput: C.PostCommentInput,
-  EditCommentInput: C.EditCommentInput,
-  ResolveInput: C.ResolveInput,
+const tags = ["embed"];
+const embed = [{ embedToken: [] }];
+const publicId = {
+  name: "publicId",
+  in: "path",
+  required: true,
+  schema: { type: "string" },
+  description: "The dashboard's public id (as in its embed URL)",
+};
+const commentId = { name: "commentId", in: "path", required: true, schema: { type: "integer", minimum: 1 } };
+const first = {
+  name: "first",
+  in: "query",
+  required: false,
+  schema: { type: "integer", minimum: 1 },
+  description: "Default 100; values over 200 are clamped",
+};
+const after = {
+  name: "after",
+  in: "query",
+  required: false,
+  schema: { type: "string" },
+  description: "pageInfo.endCursor of the previous page",
 };
 
-export function embedPaths(): Record<string, unknown> {
-  const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
-  const json = (id: string) => ({ "application/json": { schema: ref(id) } });
-  const ok = (id: string, description = "OK") => ({ description, content: json(id) });
-  const err = (description: string) => ({ description, content: json("ErrorBody") });
-  const body = (id: string) => ({ required: true, content: json(id) });
-  const embed = [{ embedToken: [] }];
-  const publicId = {
-    name: "publicId",
-    in: "path",
-    required: true,
-    schema: { type: "string" },
-    description: "The dashboard's public id (as in its embed URL)",
-  };
-  const commentId = { name: "commentId", in: "path", required: true, schema: { type: "integer", minimum: 1 } };
-  const first = {
-    name: "first",
-    in: "query",
-    required: false,
-    schema: { type: "integer", minimum: 1 },
-    description: "Default 100; values over 200 are clamped",
-  };
-  const after = {
-    name: "after",
-    in: "query",
-    required: false,
-    schema: { type: "string" },
-    description: "pageInfo.endCursor of the previous page",
-  };
-  const commentErrors = {
+function commentErrors() {
+  return {
     "400": err(
       "Bad input: reply to a reply, resolve on a reply, body outside 1..10000 characters, search over 255, first below 1, a bogus cursor",
     ),
@@ -62,16 +38,19 @@ export function embedPaths(): Record<string, unknown> {
     "403": err("No embed tenant (API key, console token, internalId session), dashboard not readable, or not the author / thread starter"),
     "404": err("Dashboard, comment or parentId not found on this dashboard"),
   };
-  const tags = ["embed"];
+}
+
+/** Minting, exchanging and revoking an embed session. */
+function sessionPaths(): Record<string, unknown> {
   return {
     "/api/v1/embed/generate-session": {
       post: {
         operationId: "generateEmbedSession",
         summary: "Mint a single-use embed session id (admin API key; from the host's server)",
         tags,
-        requestBody: body("GenerateSessionInput"),
+        requestBody: body(E.GenerateSessionInput),
         responses: {
-          "200": ok("SessionMinted"),
+          "200": ok(E.SessionMinted),
           "400": err("Bad input, or the branch has nothing running"),
           "401": err("Missing or unknown credential"),
           "403": err("Not an admin API key"),
@@ -85,8 +64,8 @@ export function embedPaths(): Record<string, unknown> {
         summary: "Exchange a session id (once, within 5 minutes) for an embed token (24 h nominal)",
         tags,
         security: [],
-        requestBody: body("SessionIdBody"),
-        responses: { "200": ok("EmbedToken"), "400": err("Malformed body"), "401": err("Unknown, expired, revoked or already redeemed") },
+        requestBody: body(E.SessionIdBody),
+        responses: { "200": ok(E.EmbedToken), "400": err("Malformed body"), "401": err("Unknown, expired, revoked or already redeemed") },
       },
     },
     "/api/v1/embed/session/revoke": {
@@ -94,7 +73,7 @@ export function embedPaths(): Record<string, unknown> {
         operationId: "revokeEmbedSession",
         summary: "Revoke a session id and every token from it (idempotent)",
         tags,
-        requestBody: body("SessionIdBody"),
+        requestBody: body(E.SessionIdBody),
         responses: {
           "204": { description: "Revoked (also for unknown, expired or revoked ids)" },
           "401": err("Missing or unknown credential"),
@@ -102,6 +81,12 @@ export function embedPaths(): Record<string, unknown> {
         },
       },
     },
+  };
+}
+
+/** One embeddable dashboard, and the list of them. */
+function dashboardPaths(): Record<string, unknown> {
+  return {
     "/api/v1/embed/dashboard/{publicId}": {
       get: {
         operationId: "getEmbedDashboard",
@@ -110,8 +95,8 @@ export function embedPaths(): Record<string, unknown> {
         security: embed,
         parameters: [publicId],
         responses: {
-          "200": ok("EmbedDashboard"),
-          "401": commentErrors["401"],
+          "200": ok(E.EmbedDashboard),
+          "401": commentErrors()["401"],
           "403": err("Not readable by this session"),
           "404": err("No such dashboard"),
         },
@@ -127,9 +112,15 @@ export function embedPaths(): Record<string, unknown> {
           { name: "deploymentId", in: "query", required: false, schema: { type: "integer" } },
           { name: "reportId", in: "query", required: false, schema: { type: "integer" } },
         ],
-        responses: { "200": ok("DashboardList"), "400": err("Bad query"), "401": commentErrors["401"], "403": err("Not an embed token") },
+        responses: { "200": ok(E.DashboardList), "400": err("Bad query"), "401": commentErrors()["401"], "403": err("Not an embed token") },
       },
     },
+  };
+}
+
+/** A dashboard's threads: list and post, the people to mention. */
+function threadPaths(): Record<string, unknown> {
+  return {
     "/api/v1/embed/dashboard/{publicId}/comments": {
       get: {
         operationId: "listDashboardThreads",
@@ -143,7 +134,7 @@ export function embedPaths(): Record<string, unknown> {
           first,
           after,
         ],
-        responses: { "200": ok("ThreadList"), ...commentErrors },
+        responses: { "200": ok(C.ThreadList), ...commentErrors() },
       },
       post: {
         operationId: "postDashboardComment",
@@ -151,8 +142,8 @@ export function embedPaths(): Record<string, unknown> {
         tags,
         security: embed,
         parameters: [publicId],
-        requestBody: body("PostCommentInput"),
-        responses: { "201": ok("Comment", "Created"), ...commentErrors },
+        requestBody: body(C.PostCommentInput),
+        responses: { "201": ok(C.Comment, "Created"), ...commentErrors() },
       },
     },
     "/api/v1/embed/dashboard/{publicId}/comments/mentionable-users": {
@@ -162,9 +153,15 @@ export function embedPaths(): Record<string, unknown> {
         tags,
         security: embed,
         parameters: [publicId, { name: "search", in: "query", required: false, schema: { type: "string", maxLength: 255 } }, first, after],
-        responses: { "200": ok("MentionableUserList"), ...commentErrors },
+        responses: { "200": ok(C.MentionableUserList), ...commentErrors() },
       },
     },
+  };
+}
+
+/** One comment: edit, delete, resolve its thread. */
+function commentPaths(): Record<string, unknown> {
+  return {
     "/api/v1/embed/dashboard/{publicId}/comments/{commentId}": {
       patch: {
         operationId: "editDashboardComment",
@@ -172,8 +169,8 @@ export function embedPaths(): Record<string, unknown> {
         tags,
         security: embed,
         parameters: [publicId, commentId],
-        requestBody: body("EditCommentInput"),
-        responses: { "200": ok("Comment"), ...commentErrors },
+        requestBody: body(C.EditCommentInput),
+        responses: { "200": ok(C.Comment), ...commentErrors() },
       },
       delete: {
         operationId: "deleteDashboardComment",
@@ -181,7 +178,7 @@ export function embedPaths(): Record<string, unknown> {
         tags,
         security: embed,
         parameters: [publicId, commentId],
-        responses: { "204": { description: "Deleted" }, ...commentErrors },
+        responses: { "204": { description: "Deleted" }, ...commentErrors() },
       },
     },
     "/api/v1/embed/dashboard/{publicId}/comments/{commentId}/resolve": {
@@ -191,9 +188,13 @@ export function embedPaths(): Record<string, unknown> {
         tags,
         security: embed,
         parameters: [publicId, commentId],
-        requestBody: body("ResolveInput"),
-        responses: { "200": ok("Thread"), ...commentErrors },
+        requestBody: body(C.ResolveInput),
+        responses: { "200": ok(C.Thread), ...commentErrors() },
       },
     },
   };
+}
+
+export function embedPaths(): Record<string, unknown> {
+  return { ...sessionPaths(), ...dashboardPaths(), ...threadPaths(), ...commentPaths() };
 }

@@ -1,72 +1,14 @@
 // Generates the OpenAPI 3.1 document of the management API (and the data API as a
 // second server) from the zod schemas, so the spec, the types and the validation can
-// never disagree. The stand-in serves it at GET /api/v1/spec.
-import { z } from "zod";
-import { ErrorBody, PageInfo } from "./schemas/common";
+// never disagree. The stand-in serves it at GET /api/v1/spec. The component schemas and
+// the builders the paths are written with live in src/api/openapi-components.ts; each
+// group of endpoints below is one function, in the document's order.
 import * as M from "./schemas/management";
 import * as D from "./schemas/data";
 import * as S from "./schemas/scheduled-tasks";
-import { EMBED_COMPONENTS, embedPaths } from "./openapi-embed";
+import { body, componentSchemas, err, json, ok, ref } from "./openapi-components";
+import { embedPaths } from "./openapi-embed";
 
-const components: Record<string, z.ZodType> = {
-  ErrorBody,
-  PageInfo,
-  Report: M.Report,
-  Placement: M.Placement,
-  ResultChecksum: M.ResultChecksum,
-  PivotItems: M.PivotItems,
-  UserRef: M.UserRef,
-  ReportInput: M.ReportInput,
-  RefreshInput: M.RefreshInput,
-  ConnectInput: M.ConnectInput,
-  DisconnectInput: M.DisconnectInput,
-  ExternalPlacement: M.ExternalPlacement,
-  ReportPage: M.ReportPage,
-  ExternalPlacementPage: M.ExternalPlacementPage,
-  DeploymentTokenInput: M.DeploymentTokenInput,
-  DeploymentToken: M.DeploymentToken,
-  Deployment: M.Deployment,
-  DeploymentPage: M.DeploymentPage,
-  Me: M.Me,
-  LoadRequest: D.LoadRequest,
-  LoadResponse: D.LoadResponse,
-  SqlRequest: D.SqlRequest,
-  SqlResponse: D.SqlResponse,
-  MetaResponse: D.MetaResponse,
-  DataErrorBody: D.DataErrorBody,
-  ContinueWait: D.ContinueWait,
-  DashboardExportInput: M.DashboardExportInput,
-  DashboardExportJob: M.DashboardExportJob,
-  ScheduledTask: S.ScheduledTask,
-  ScheduledTaskInput: S.ScheduledTaskInput,
-  ScheduledTaskUpdate: S.ScheduledTaskUpdate,
-  ScheduledTaskPage: S.ScheduledTaskPage,
-  ScheduledTaskRun: S.ScheduledTaskRun,
-  ScheduledTaskRunPage: S.ScheduledTaskRunPage,
-  RunStarted: S.RunStarted,
-  ...EMBED_COMPONENTS,
-};
-
-function componentSchemas(): Record<string, unknown> {
-  const registry = z.registry<{ id: string }>();
-  for (const [id, schema] of Object.entries(components)) registry.add(schema, { id });
-  const out = z.toJSONSchema(registry, {
-    target: "draft-2020-12",
-    uri: (id) => `#/components/schemas/${id}`,
-    unrepresentable: "any",
-    io: "input",
-  }) as { schemas: Record<string, Record<string, unknown>> };
-  for (const s of Object.values(out.schemas)) {
-    delete s.$schema;
-    delete s.$id;
-  }
-  return out.schemas;
-}
-
-const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
-const json = (id: string) => ({ "application/json": { schema: ref(id) } });
-const ok = (id: string, description = "OK") => ({ description, content: json(id) });
-const err = (description: string) => ({ description, content: json("ErrorBody") });
 const commonErrors = {
   "400": err("Malformed input; the body names the field (codes: public_id_immutable, placeholder_public_id, too_long, invalid)"),
   "401": err("Missing or unknown credential"),
@@ -90,26 +32,113 @@ const cursorParams = [
   },
   { name: "after", in: "query", required: false, schema: { type: "string" }, description: "Opaque cursor (pageInfo.endCursor)" },
 ];
-const body = (id: string) => ({ required: true, content: json(id) });
+const dep = intParam("deploymentId");
 const reportOp = (summary: string, operationId: string, extra: Record<string, unknown> = {}) => ({
   summary,
   operationId,
   tags: ["reports"],
-  responses: { "200": ok("Report"), ...commonErrors, ...(extra.responses as object | undefined) },
+  responses: { "200": ok(M.Report), ...commonErrors, ...(extra.responses as object | undefined) },
   ...Object.fromEntries(Object.entries(extra).filter(([k]) => k !== "responses")),
 });
 
-/** Seeds 01 §4.4/§4.5 (docs/API.md §12). */
-function scheduledTaskPaths(dep: ReturnType<typeof intParam>): Record<string, unknown> {
-  const task = intParam("taskId");
-  const tags = ["scheduled-tasks"];
-  const errors = {
+/** The caller, their deployments and a deployment's data-API token. */
+function accountPaths(): Record<string, unknown> {
+  return {
+    "/api/v1/users/me": {
+      get: { operationId: "getMe", summary: "The caller", responses: { "200": ok(M.Me), "401": commonErrors["401"] } },
+    },
+    "/api/v1/deployments": {
+      get: {
+        operationId: "listDeployments",
+        summary: "Deployments the caller can read",
+        parameters: cursorParams,
+        responses: { "200": ok(M.DeploymentPage), "401": commonErrors["401"] },
+      },
+    },
+    "/api/v1/deployments/{deploymentId}/token": {
+      post: {
+        operationId: "createDeploymentToken",
+        summary: "Mint a data-API token (expiresIn 60..86400 s, default 24 h)",
+        parameters: [dep],
+        requestBody: { required: false, content: json(M.DeploymentTokenInput) },
+        responses: { "200": ok(M.DeploymentToken), ...commonErrors },
+      },
+    },
+  };
+}
+
+/** Reports and their placements (seeds 01 §4.1–§4.3). */
+function reportPaths(): Record<string, unknown> {
+  const rep = intParam("reportId");
+  const conflict = { "409": err("publicId already used by another report") };
+  return {
+    "/api/v1/deployments/{deploymentId}/reports": {
+      get: {
+        operationId: "listReports",
+        summary: "Reports the caller can read in one deployment",
+        tags: ["reports"],
+        parameters: [dep, { name: "externalWorkbookId", in: "query", required: false, schema: { type: "string" } }, ...cursorParams],
+        responses: { "200": ok(M.ReportPage), ...commonErrors },
+      },
+      post: reportOp("Create a report", "createReport", { parameters: [dep], requestBody: body(M.ReportInput), responses: conflict }),
+    },
+    "/api/v1/deployments/{deploymentId}/reports/{reportId}": {
+      put: reportOp("Update a report (only the fields sent change)", "updateReport", {
+        parameters: [dep, rep],
+        requestBody: body(M.ReportInput),
+        responses: conflict,
+      }),
+    },
+    "/api/v1/deployments/{deploymentId}/reports/by-public-id/{publicId}": {
+      put: reportOp("Idempotent upsert keyed on publicId", "upsertReportByPublicId", {
+        parameters: [dep, strParam("publicId", { minLength: 12, maxLength: 12, pattern: "^[0-9A-Za-z]+$" })],
+        requestBody: body(M.ReportInput),
+        responses: {
+          "409": err(
+            "No code: publicId belongs to another deployment (permanent); code upsert_branch_changed (transient); code ambiguous_legacy_id (permanent)",
+          ),
+        },
+      }),
+    },
+    "/api/v1/deployments/{deploymentId}/reports/{reportId}/refresh": {
+      put: reportOp("Refresh one placement", "refreshReport", { parameters: [dep, rep], requestBody: body(M.RefreshInput) }),
+    },
+    "/api/v1/deployments/{deploymentId}/reports/{reportId}/connect-workbook": {
+      post: reportOp("Connect a report to a spreadsheet (create or correct a placement)", "connectWorkbook", {
+        parameters: [dep, rep],
+        requestBody: body(M.ConnectInput),
+      }),
+      delete: reportOp("Remove one sheet-and-anchor placement", "disconnectWorkbook", {
+        parameters: [dep, rep],
+        requestBody: body(M.DisconnectInput),
+      }),
+    },
+    "/api/v1/external-documents/{externalWorkbookId}/placements": {
+      get: {
+        operationId: "listExternalDocumentPlacements",
+        summary: "Every placement in an external spreadsheet, GRANTED or DENIED",
+        parameters: [strParam("externalWorkbookId"), ...cursorParams],
+        responses: { "200": ok(M.ExternalPlacementPage), ...commonErrors, "422": err("Over 500 placed explorations or 2000 placements") },
+      },
+    },
+  };
+}
+
+function scheduledTaskErrors() {
+  return {
     "401": commonErrors["401"],
     "403": err(
       "Scheduled tasks not enabled for the account (code scheduled_tasks_disabled), no read access to the deployment, an embed session (code embed_session), or (update, delete, run) neither the task's creator nor an admin",
     ),
     "404": err("Unknown deployment or task"),
   };
+}
+
+/** Seeds 01 §4.4/§4.5 (docs/API.md §12). */
+function scheduledTaskPaths(): Record<string, unknown> {
+  const task = intParam("taskId");
+  const tags = ["scheduled-tasks"];
+  const errors = scheduledTaskErrors();
   const bad = {
     "400": err("Bad input: a cron firing more than once an hour (minute field not one number), a bad cron or time zone (field names it)"),
   };
@@ -123,15 +152,15 @@ function scheduledTaskPaths(dep: ReturnType<typeof intParam>): Record<string, un
         summary: "The deployment's scheduled tasks (no cap when first is omitted)",
         tags,
         parameters: [dep, ...cursorParams],
-        responses: { "200": ok("ScheduledTaskPage"), ...errors },
+        responses: { "200": ok(S.ScheduledTaskPage), ...errors },
       },
       post: {
         operationId: "createScheduledTask",
         summary: "Create a scheduled (cron + IANA time zone) or on-demand task; the caller is its creator",
         tags,
         parameters: [dep],
-        requestBody: body("ScheduledTaskInput"),
-        responses: { "201": ok("ScheduledTask", "Created"), ...bad, ...errors, ...limit },
+        requestBody: body(S.ScheduledTaskInput),
+        responses: { "201": ok(S.ScheduledTask, "Created"), ...bad, ...errors, ...limit },
       },
     },
     "/api/v1/deployments/{deploymentId}/scheduled-tasks/{taskId}": {
@@ -140,15 +169,15 @@ function scheduledTaskPaths(dep: ReturnType<typeof intParam>): Record<string, un
         summary: "One task",
         tags,
         parameters: [dep, task],
-        responses: { "200": ok("ScheduledTask"), ...errors },
+        responses: { "200": ok(S.ScheduledTask), ...errors },
       },
       put: {
         operationId: "updateScheduledTask",
         summary: "Change the fields sent (enabled false pauses, true resumes)",
         tags,
         parameters: [dep, task],
-        requestBody: body("ScheduledTaskUpdate"),
-        responses: { "200": ok("ScheduledTask"), ...bad, ...errors, ...limit },
+        requestBody: body(S.ScheduledTaskUpdate),
+        responses: { "200": ok(S.ScheduledTask), ...bad, ...errors, ...limit },
       },
       delete: {
         operationId: "deleteScheduledTask",
@@ -164,7 +193,7 @@ function scheduledTaskPaths(dep: ReturnType<typeof intParam>): Record<string, un
         summary: "Run now, as the task's creator: a new chat thread",
         tags,
         parameters: [dep, task],
-        responses: { "202": ok("RunStarted", "Accepted"), ...errors },
+        responses: { "202": ok(S.RunStarted, "Accepted"), ...errors },
       },
     },
     "/api/v1/deployments/{deploymentId}/scheduled-tasks/{taskId}/runs": {
@@ -173,16 +202,135 @@ function scheduledTaskPaths(dep: ReturnType<typeof intParam>): Record<string, un
         summary: "The 50 most recent runs, newest first; first/after page within them",
         tags,
         parameters: [dep, task, ...cursorParams],
-        responses: { "200": ok("ScheduledTaskRunPage"), ...errors },
+        responses: { "200": ok(S.ScheduledTaskRunPage), ...errors },
       },
     },
   };
 }
 
+/** Rendering a published dashboard to a file. */
+function dashboardExportPaths(): Record<string, unknown> {
+  const tags = ["dashboard-exports"];
+  return {
+    "/api/v1/dashboard-exports": {
+      post: {
+        operationId: "createDashboardExport",
+        summary: "Render a published dashboard to PNG or PDF (asynchronously; job and file kept 5 minutes)",
+        tags,
+        requestBody: body(M.DashboardExportInput),
+        responses: {
+          "202": ok(M.DashboardExportJob, "Accepted"),
+          ...commonErrors,
+          "403": err("No manage access to the dashboard's deployment, or renderAs by a non-admin"),
+        },
+      },
+    },
+    "/api/v1/dashboard-exports/{jobId}": {
+      get: {
+        operationId: "getDashboardExport",
+        summary: "Poll an export job",
+        tags,
+        parameters: [strParam("jobId")],
+        responses: {
+          "200": ok(M.DashboardExportJob),
+          "401": commonErrors["401"],
+          "404": err("Unknown, another caller's, or dropped (5 minutes after submission)"),
+        },
+      },
+    },
+    "/api/v1/dashboard-exports/{jobId}/download": {
+      get: {
+        operationId: "downloadDashboardExport",
+        summary: "The rendered file",
+        tags,
+        parameters: [strParam("jobId")],
+        responses: {
+          "200": {
+            description: "The file",
+            content: {
+              "image/png": { schema: { type: "string", contentMediaType: "image/png" } },
+              "application/pdf": { schema: { type: "string", contentMediaType: "application/pdf" } },
+            },
+          },
+          "401": commonErrors["401"],
+          "404": err("Unknown or dropped job"),
+          "409": err("The job is not done yet (code not_done)"),
+        },
+      },
+    },
+  };
+}
+
+/** This document itself. */
+function specPaths(): Record<string, unknown> {
+  return {
+    "/api/v1/spec": {
+      get: {
+        operationId: "getSpec",
+        summary: "This document",
+        security: [],
+        responses: { "200": { description: "OpenAPI 3.1 document", content: { "application/json": { schema: { type: "object" } } } } },
+      },
+    },
+  };
+}
+
+/** The data API, served at {data_url} with its own JWT. */
+function dataApiPaths(): Record<string, unknown> {
+  const server = () => [{ url: "{dataUrl}", variables: { dataUrl: { default: "/cubejs-api" } } }];
+  const dataError = (description: string) => ({ description, content: json(D.DataErrorBody) });
+  return {
+    "/v1/load": {
+      post: {
+        operationId: "dataLoad",
+        summary: "Data API (at {data_url}): JSON query",
+        servers: server(),
+        security: [{ jwt: [] }],
+        requestBody: body(D.LoadRequest),
+        responses: {
+          "200": {
+            description: 'Result, or {"error":"Continue wait"} while the query runs',
+            content: { "application/json": { schema: { oneOf: [ref(D.LoadResponse), ref(D.ContinueWait)] } } },
+          },
+          "400": dataError("UserError"),
+          "403": dataError("Missing or invalid token"),
+        },
+      },
+    },
+    "/v1/svcsql": {
+      post: {
+        operationId: "dataSql",
+        summary: "Data API: SQL over the semantic views",
+        servers: server(),
+        security: [{ jwt: [] }],
+        requestBody: body(D.SqlRequest),
+        responses: { "200": ok(D.SqlResponse), "400": dataError("Bad SQL"), "403": dataError("Missing or invalid token") },
+      },
+    },
+    "/v1/meta": {
+      get: {
+        operationId: "dataMeta",
+        summary: "Data API: views, measures, dimensions",
+        servers: server(),
+        security: [{ jwt: [] }],
+        responses: { "200": ok(D.MetaResponse), "403": dataError("Missing or invalid token") },
+      },
+    },
+  };
+}
+
+const securitySchemes = {
+  bearer: { type: "http", scheme: "bearer", description: "API key or OAuth token" },
+  jwt: { type: "apiKey", in: "header", name: "Authorization", description: "Data-API JWT, no prefix" },
+  embedToken: {
+    type: "apiKey",
+    in: "header",
+    name: "Authorization",
+    description: "Embed-Token <embed token> (Bearer <embed token> also accepted)",
+  },
+};
+
 export function buildOpenApiDocument(): Record<string, unknown> {
-  const dep = intParam("deploymentId");
-  const rep = intParam("reportId");
-  const conflict = { "409": err("publicId already used by another report") };
   return {
     openapi: "3.1.0",
     info: { title: "Platform Management API (Cellbound stand-in)", version: "1.0.0" },
@@ -190,184 +338,14 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     servers: [{ url: "/" }],
     security: [{ bearer: [] }],
     paths: {
-      "/api/v1/users/me": {
-        get: { operationId: "getMe", summary: "The caller", responses: { "200": ok("Me"), "401": commonErrors["401"] } },
-      },
-      "/api/v1/deployments": {
-        get: {
-          operationId: "listDeployments",
-          summary: "Deployments the caller can read",
-          parameters: cursorParams,
-          responses: { "200": ok("DeploymentPage"), "401": commonErrors["401"] },
-        },
-      },
-      "/api/v1/deployments/{deploymentId}/token": {
-        post: {
-          operationId: "createDeploymentToken",
-          summary: "Mint a data-API token (expiresIn 60..86400 s, default 24 h)",
-          parameters: [dep],
-          requestBody: { required: false, content: json("DeploymentTokenInput") },
-          responses: { "200": ok("DeploymentToken"), ...commonErrors },
-        },
-      },
-      "/api/v1/deployments/{deploymentId}/reports": {
-        get: {
-          operationId: "listReports",
-          summary: "Reports the caller can read in one deployment",
-          tags: ["reports"],
-          parameters: [dep, { name: "externalWorkbookId", in: "query", required: false, schema: { type: "string" } }, ...cursorParams],
-          responses: { "200": ok("ReportPage"), ...commonErrors },
-        },
-        post: reportOp("Create a report", "createReport", { parameters: [dep], requestBody: body("ReportInput"), responses: conflict }),
-      },
-      "/api/v1/deployments/{deploymentId}/reports/{reportId}": {
-        put: reportOp("Update a report (only the fields sent change)", "updateReport", {
-          parameters: [dep, rep],
-          requestBody: body("ReportInput"),
-          responses: conflict,
-        }),
-      },
-      "/api/v1/deployments/{deploymentId}/reports/by-public-id/{publicId}": {
-        put: reportOp("Idempotent upsert keyed on publicId", "upsertReportByPublicId", {
-          parameters: [dep, strParam("publicId", { minLength: 12, maxLength: 12, pattern: "^[0-9A-Za-z]+$" })],
-          requestBody: body("ReportInput"),
-          responses: {
-            "409": err(
-              "No code: publicId belongs to another deployment (permanent); code upsert_branch_changed (transient); code ambiguous_legacy_id (permanent)",
-            ),
-          },
-        }),
-      },
-      "/api/v1/deployments/{deploymentId}/reports/{reportId}/refresh": {
-        put: reportOp("Refresh one placement", "refreshReport", { parameters: [dep, rep], requestBody: body("RefreshInput") }),
-      },
-      "/api/v1/deployments/{deploymentId}/reports/{reportId}/connect-workbook": {
-        post: reportOp("Connect a report to a spreadsheet (create or correct a placement)", "connectWorkbook", {
-          parameters: [dep, rep],
-          requestBody: body("ConnectInput"),
-        }),
-        delete: reportOp("Remove one sheet-and-anchor placement", "disconnectWorkbook", {
-          parameters: [dep, rep],
-          requestBody: body("DisconnectInput"),
-        }),
-      },
-      "/api/v1/external-documents/{externalWorkbookId}/placements": {
-        get: {
-          operationId: "listExternalDocumentPlacements",
-          summary: "Every placement in an external spreadsheet, GRANTED or DENIED",
-          parameters: [strParam("externalWorkbookId"), ...cursorParams],
-          responses: { "200": ok("ExternalPlacementPage"), ...commonErrors, "422": err("Over 500 placed explorations or 2000 placements") },
-        },
-      },
-      ...scheduledTaskPaths(dep),
+      ...accountPaths(),
+      ...reportPaths(),
+      ...scheduledTaskPaths(),
       ...embedPaths(),
-      "/api/v1/dashboard-exports": {
-        post: {
-          operationId: "createDashboardExport",
-          summary: "Render a published dashboard to PNG or PDF (asynchronously; job and file kept 5 minutes)",
-          tags: ["dashboard-exports"],
-          requestBody: body("DashboardExportInput"),
-          responses: {
-            "202": ok("DashboardExportJob", "Accepted"),
-            ...commonErrors,
-            "403": err("No manage access to the dashboard's deployment, or renderAs by a non-admin"),
-          },
-        },
-      },
-      "/api/v1/dashboard-exports/{jobId}": {
-        get: {
-          operationId: "getDashboardExport",
-          summary: "Poll an export job",
-          tags: ["dashboard-exports"],
-          parameters: [strParam("jobId")],
-          responses: {
-            "200": ok("DashboardExportJob"),
-            "401": commonErrors["401"],
-            "404": err("Unknown, another caller's, or dropped (5 minutes after submission)"),
-          },
-        },
-      },
-      "/api/v1/dashboard-exports/{jobId}/download": {
-        get: {
-          operationId: "downloadDashboardExport",
-          summary: "The rendered file",
-          tags: ["dashboard-exports"],
-          parameters: [strParam("jobId")],
-          responses: {
-            "200": {
-              description: "The file",
-              content: {
-                "image/png": { schema: { type: "string", contentMediaType: "image/png" } },
-                "application/pdf": { schema: { type: "string", contentMediaType: "application/pdf" } },
-              },
-            },
-            "401": commonErrors["401"],
-            "404": err("Unknown or dropped job"),
-            "409": err("The job is not done yet (code not_done)"),
-          },
-        },
-      },
-      "/api/v1/spec": {
-        get: {
-          operationId: "getSpec",
-          summary: "This document",
-          security: [],
-          responses: { "200": { description: "OpenAPI 3.1 document", content: { "application/json": { schema: { type: "object" } } } } },
-        },
-      },
-      "/v1/load": {
-        post: {
-          operationId: "dataLoad",
-          summary: "Data API (at {data_url}): JSON query",
-          servers: [{ url: "{dataUrl}", variables: { dataUrl: { default: "/cubejs-api" } } }],
-          security: [{ jwt: [] }],
-          requestBody: body("LoadRequest"),
-          responses: {
-            "200": {
-              description: 'Result, or {"error":"Continue wait"} while the query runs',
-              content: { "application/json": { schema: { oneOf: [ref("LoadResponse"), ref("ContinueWait")] } } },
-            },
-            "400": { description: "UserError", content: json("DataErrorBody") },
-            "403": { description: "Missing or invalid token", content: json("DataErrorBody") },
-          },
-        },
-      },
-      "/v1/svcsql": {
-        post: {
-          operationId: "dataSql",
-          summary: "Data API: SQL over the semantic views",
-          servers: [{ url: "{dataUrl}", variables: { dataUrl: { default: "/cubejs-api" } } }],
-          security: [{ jwt: [] }],
-          requestBody: body("SqlRequest"),
-          responses: {
-            "200": ok("SqlResponse"),
-            "400": { description: "Bad SQL", content: json("DataErrorBody") },
-            "403": { description: "Missing or invalid token", content: json("DataErrorBody") },
-          },
-        },
-      },
-      "/v1/meta": {
-        get: {
-          operationId: "dataMeta",
-          summary: "Data API: views, measures, dimensions",
-          servers: [{ url: "{dataUrl}", variables: { dataUrl: { default: "/cubejs-api" } } }],
-          security: [{ jwt: [] }],
-          responses: { "200": ok("MetaResponse"), "403": { description: "Missing or invalid token", content: json("DataErrorBody") } },
-        },
-      },
+      ...dashboardExportPaths(),
+      ...specPaths(),
+      ...dataApiPaths(),
     },
-    components: {
-      schemas: componentSchemas(),
-      securitySchemes: {
-        bearer: { type: "http", scheme: "bearer", description: "API key or OAuth token" },
-        jwt: { type: "apiKey", in: "header", name: "Authorization", description: "Data-API JWT, no prefix" },
-        embedToken: {
-          type: "apiKey",
-          in: "header",
-          name: "Authorization",
-          description: "Embed-Token <embed token> (Bearer <embed token> also accepted)",
-        },
-      },
-    },
+    components: { schemas: componentSchemas(), securitySchemes },
   };
 }

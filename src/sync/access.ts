@@ -7,7 +7,8 @@
 //
 // A placement the user may read but not change is view only: never written, never recorded,
 // never disconnected, never counted by Refresh all (it is skipped and says so).
-import { ForbiddenError, type DeploymentRole } from "../api/index.ts";
+import { ForbiddenError } from "../api/errors.ts";
+import type { DeploymentRole } from "../api/schemas/management.ts";
 
 export type { DeploymentRole };
 

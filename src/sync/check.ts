@@ -13,11 +13,15 @@
 //   the platform's limits) lists the workbook's own placements, UNLISTED, with what to do (limits.ts).
 // homeCheck(): the pane's home reload — check() and home() on ONE snapshot of the workbook (identity, state,
 //   tracking and every placement's cells: two round trips in Excel), writes queued and sent per placement.
-import { PlacementLimitError, type ExternalPlacement, type SyncStatus } from "../api/index.ts";
+import { PlacementLimitError, type ExternalPlacement } from "../api/index.ts";
 import { areaA1, cellA1 } from "../host/a1.ts";
 import type { Area, SnapshotRequest, TrackedArea } from "../host/port.ts";
 import { platformAddress, readArea, type SyncContext } from "./context.ts";
-import { cutGrid, findPlacementId, holdsOurs, type HandEdits, type SyncEngine } from "./engine.ts";
+import { classifyCells } from "./classify.ts";
+import { holdsOurs } from "./clears.ts";
+import { cutGrid } from "./grids.ts";
+import { findPlacementId } from "./record.ts";
+import type { CheckReport, EditState, Engine, ForkOutcome, HandEdits, HomeData, HomeEntry, PlacementCheck } from "./types.ts";
 import { chunkRows, type Grid } from "./fingerprint.ts";
 import { forgetSeen, noteSeen, unlistedMessage } from "./limits.ts";
 import { leftoverAreas, mergeRuns } from "./plan.ts";
@@ -31,46 +35,6 @@ import {
   type CellState,
   type LocalPlacement,
 } from "./state.ts";
-
-export type EditState = "clean" | "edited" | "interrupted-finished" | "interrupted" | "unknown";
-
-export interface PlacementCheck {
-  key: string;
-  placementId: string | null;
-  reportId: number;
-  reportName: string | null;
-  syncStatus: SyncStatus;
-  /** Where it is now (after moves and renames); null when missing. */
-  sheetName: string | null;
-  range: string | null;
-  missing: boolean;
-  /** What Cellbound did to follow it: "anchor moved to C5", "sheet renamed to Q3". */
-  corrections: string[];
-  edit: EditState;
-  /** Edited rows (zero-based, relative to the placement) when edit = "edited". */
-  editedRows: { from: number; to: number }[];
-  /**
-   * true: `editedRows` are the exact rows that differ from what this session last wrote.
-   * false: the last-written cells are not known here (another session), so the rows are those of
-   * the edited chunks — the edits are somewhere within them (a refresh names the exact rows).
-   */
-  editedRowsExact: boolean;
-  deploymentId: number;
-  /** Offers for the UI: disconnect a missing placement. */
-  offers: "disconnect"[];
-  /** A platform problem while checking this placement (it does not stop the others). */
-  problem?: string;
-}
-
-export interface CheckReport {
-  workbookName: string;
-  copied: boolean;
-  /** Present when copied: fork gives this copy a new workbook id. */
-  offers: "fork"[];
-  placements: PlacementCheck[];
-  /** Set when the platform list could not be read (e.g. 422); syncStatus is then UNKNOWN. */
-  platformProblem?: string;
-}
 
 /** The platform refused the list: the document holds too many placements (seeds 01 §4.1, §8). */
 export class HomeLimitError extends Error {
@@ -102,14 +66,14 @@ const checkRead = (signal?: AbortSignal): SnapshotRequest => ({ trackedValues: "
  * The pane's home reload: check() then home(), both on one snapshot of the workbook (the session is read
  * again only if another operation of this engine wrote meanwhile).
  */
-export async function homeCheck(engine: SyncEngine, o: { signal?: AbortSignal } = {}): Promise<{ checked: CheckReport; data: HomeData }> {
+export async function homeCheck(engine: Engine, o: { signal?: AbortSignal } = {}): Promise<{ checked: CheckReport; data: HomeData }> {
   const session = await engine.session(checkRead(o.signal));
   const checked = await check(engine, { ...o, session });
   const data = await home(engine, { ...o, session });
   return { checked, data };
 }
 
-export async function check(engine: SyncEngine, o: { signal?: AbortSignal; session?: Session } = {}): Promise<CheckReport> {
+export async function check(engine: Engine, o: { signal?: AbortSignal; session?: Session } = {}): Promise<CheckReport> {
   const { ctx } = engine;
   let s = o.session ?? (await engine.session(checkRead(o.signal)));
   const identity = await s.identity();
@@ -147,7 +111,7 @@ export async function check(engine: SyncEngine, o: { signal?: AbortSignal; sessi
 
 /** One placement, on the session `s` (its writes are sent where the direct port calls were: one commit each). */
 async function checkOne(
-  engine: SyncEngine,
+  engine: Engine,
   s: Session,
   recorded: LocalPlacement,
   remote: ExternalPlacement | undefined,
@@ -193,20 +157,26 @@ async function checkOne(
     signal,
   );
   const local = (await loadPlacements(s)).find((x) => x.key === p.key) ?? p;
-  const state = await engine.classifyCells(local, current);
+  const classified = await classifyCells(local, current);
+  // Keep my edits wrote all it would and only its record is missing: finish it as it stands (it stays edited).
+  const keptWritten = local.pending?.kept === true && local.pending.phase === "written";
+  const finishKept = keptWritten && classified.kind === "edited" && mayRecord;
+  const state = finishKept ? ({ kind: "unrecorded" } as const) : classified;
   base.edit = editState(state);
   // The journal says a write began and did not end: interrupted even if no cell changed yet.
   if (state.kind === "clean" && local.pending?.phase === "writing") base.edit = "interrupted";
-  if (state.kind === "edited") {
-    const lastWritten = engine.lastWrittenGrid(p.key);
-    base.editedRows = editedRows(local, state, current, lastWritten);
-    base.editedRowsExact = lastWritten !== undefined && base.editedRows.length > 0;
-    if (!base.editedRowsExact) base.editedRows = editedRows(local, state, current, undefined);
-  }
+  if (state.kind === "edited") nameEditedRows(engine, base, local, state, current);
   if (state.kind === "unrecorded" && mayRecord) {
     try {
       base.range = areaA1(await finishRecord(engine, s, local, sheet, area, current, signal));
       base.edit = "interrupted-finished";
+      if (finishKept) {
+        // Recorded as it stands: the edits kept are edits of the result now recorded.
+        const recordedNow = (await loadPlacements(s)).find((x) => x.key === p.key) ?? local;
+        const again = await classifyCells(recordedNow, current);
+        base.edit = editState(again);
+        if (again.kind === "edited") nameEditedRows(engine, base, recordedNow, again, current);
+      }
     } catch (e) {
       base.problem = `The last write is complete but could not be recorded yet: ${(e as Error).message}`;
       base.edit = "interrupted";
@@ -215,13 +185,27 @@ async function checkOne(
   return base;
 }
 
+/** The rows a person edited, exactly when the cells last written are known (`lastWritten`), else by chunk. */
+function nameEditedRows(
+  engine: Engine,
+  base: PlacementCheck,
+  local: LocalPlacement,
+  state: Extract<CellState, { kind: "edited" }>,
+  current: Grid,
+): void {
+  const lastWritten = engine.lastWritten.get(local.key);
+  base.editedRows = editedRows(local, state, current, lastWritten);
+  base.editedRowsExact = lastWritten !== undefined && base.editedRows.length > 0;
+  if (!base.editedRowsExact) base.editedRows = editedRows(local, state, current, undefined);
+}
+
 /**
  * Where the placement is now, recorded (check): a fork that did not finish for it is finished where it
  * is; a move or a sheet rename is sent address-only (the platform keeps the fingerprint) and stored.
  * `mayRecord` false (a copy, or view only): nothing is recorded. Problems go to `base`.
  */
 async function followAddress(
-  engine: SyncEngine,
+  engine: Engine,
   s: Session,
   recorded: LocalPlacement,
   { area, sheet }: { area: Area; sheet: { id: string; name: string } },
@@ -312,7 +296,7 @@ function editedRows(
  * be what was interrupted), then record it (connect for a first placement, else refresh).
  */
 async function finishRecord(
-  engine: SyncEngine,
+  engine: Engine,
   s: Session,
   p: LocalPlacement,
   sheet: { id: string; name: string },
@@ -370,6 +354,7 @@ async function finishRecord(
     source: pending.source ?? null,
     pending: null,
     shape: pending.shape,
+    ...(pending.kept ? { editsKept: true } : {}),
   }));
   await s.flush(signal); // stored here, so that a failure is this placement's problem
   return full;
@@ -377,19 +362,11 @@ async function finishRecord(
 
 // ---------------------------------------------------------------- fork
 
-export interface ForkOutcome {
-  workbookId: string;
-  /** Placements re-connected under the new id: local key → new placementId. */
-  reconnected: Record<string, string>;
-  /** Placements that could not be re-connected, with the reason. */
-  failed: Record<string, string>;
-}
-
 /**
  * The person says this workbook is not a copy but the same file renamed or moved (its URL changed):
  * keep the id and record the new URL (issue 22, item 7). A fork is only ever made when asked for.
  */
-export async function keepIdentity(engine: SyncEngine): Promise<void> {
+export async function keepIdentity(engine: Engine): Promise<void> {
   const { port } = engine.ctx;
   if (!port.keepIdentity) throw new Error("This workbook's host cannot record a new address.");
   await engine.exclusive(() => port.keepIdentity!().then(() => undefined));
@@ -404,7 +381,7 @@ export async function keepIdentity(engine: SyncEngine): Promise<void> {
  * connected and takes its own id. One whose connect fails keeps no placement id (the original's
  * stays aside, never sent from here); the copy's next check or refresh connects it.
  */
-export async function fork(engine: SyncEngine, o: { signal?: AbortSignal } = {}): Promise<ForkOutcome> {
+export async function fork(engine: Engine, o: { signal?: AbortSignal } = {}): Promise<ForkOutcome> {
   const { ctx } = engine;
   return engine.exclusive(async () => {
     const original = await ctx.port.identity();
@@ -443,7 +420,7 @@ export async function fork(engine: SyncEngine, o: { signal?: AbortSignal } = {})
  * recorded: a new placement on the platform (no placementId is sent: the original's stays as it is).
  */
 async function connectInCopy(
-  engine: SyncEngine,
+  engine: Engine,
   p: LocalPlacement,
   identity: { workbookId: string; name: string },
   sheet: { id: string; name: string },
@@ -481,7 +458,7 @@ function ownAddress(placementId: string, sheet: { id: string; name: string }, ar
  * file, renamed or moved"), that id is its own again: nothing is sent.
  */
 async function finishFork(
-  engine: SyncEngine,
+  engine: Engine,
   s: Session,
   p: LocalPlacement,
   sheet: { id: string; name: string },
@@ -501,45 +478,7 @@ async function finishFork(
 
 // ---------------------------------------------------------------- home
 
-export interface HomeEntry {
-  /** The platform's placement id (null for a local placement never recorded). */
-  placementId: string | null;
-  /** Local key when this workbook tracks it (DENIED entries of other people may have none). */
-  key: string | null;
-  /**
-   * LOCAL: the platform does not list it (not recorded yet). UNLISTED: the platform refused the whole
-   * list (the workbook is over its limits): listed from the workbook's records, its platform state unknown.
-   */
-  access: "GRANTED" | "DENIED" | "LOCAL" | "UNLISTED";
-  /** DENIED: never refreshed, cleared or moved by Cellbound. */
-  readOnly: boolean;
-  reportId: number | null;
-  reportName: string | null;
-  deploymentId: number;
-  /** The deployment's name when known (local record or ctx.deploymentNames); null otherwise. */
-  deploymentName: string | null;
-  /** The report's owner (who to ask for access or a refresh). */
-  owner: { name: string | null; email: string | null } | null;
-  /** The signed-in user may read it but not change placements of its deployment (access.ts): no Refresh, no Disconnect. */
-  viewOnly: boolean;
-  syncStatus: SyncStatus;
-  sheetName: string | null;
-  range: string | null;
-  refreshedAt: string | null;
-  /** Local tracking says the cells are gone. */
-  missing: boolean;
-}
-
-export interface HomeData {
-  workbookName: string;
-  workbookId: string;
-  copied: boolean;
-  entries: HomeEntry[];
-  /** The platform refused the list (422, over its limits): what happened and what to do; the entries are the workbook's own. */
-  platformProblem?: string;
-}
-
-export async function home(engine: SyncEngine, o: { signal?: AbortSignal; session?: Session } = {}): Promise<HomeData> {
+export async function home(engine: Engine, o: { signal?: AbortSignal; session?: Session } = {}): Promise<HomeData> {
   // The check's session when nothing of this engine wrote since it was read (homeCheck), else one read.
   const s = o.session?.current ? o.session : await engine.session(o.signal ? { signal: o.signal } : {});
   const identity = await s.identity();
@@ -614,4 +553,4 @@ export async function home(engine: SyncEngine, o: { signal?: AbortSignal; sessio
   };
 }
 
-export type { Grid, HandEdits };
+export type { CheckReport, EditState, ForkOutcome, Grid, HandEdits, HomeData, HomeEntry, PlacementCheck };

@@ -34,7 +34,9 @@
 //   layout / runReport / totalsQuery — the pure layout and query pieces (preview, builder).
 //
 // Design and the choices where the seeds are silent: docs/SYNC.md.
-export { SyncEngine, MAX_DIFF, NoAccess, ViewOnly } from "./engine.ts";
+export { SyncEngine } from "./engine.ts";
+export { MAX_DIFF } from "./types.ts";
+export { DoesNotFit, NoAccess, ViewOnly } from "./errors.ts";
 export { viewOnlyPrefix, viewOnlyReason, mayChangePlacements, refusedRecordReason } from "./access.ts";
 export type { DeploymentRole } from "./access.ts";
 export {
@@ -57,10 +59,11 @@ export type {
   HandEdits,
   CellDiff,
   PreparedRefresh,
-} from "./engine.ts";
+  Engine,
+} from "./types.ts";
 export { check, fork, home, homeCheck, HomeLimitError, keepIdentity } from "./check.ts";
 export { PlacementLimitReached } from "./limits.ts";
-export type { CheckReport, PlacementCheck, EditState, ForkOutcome, HomeData, HomeEntry } from "./check.ts";
+export type { CheckReport, PlacementCheck, EditState, ForkOutcome, HomeData, HomeEntry } from "./types.ts";
 export { upsertReport, assignNewPublicId, UpsertStopped } from "./upsert.ts";
 export type { UpsertOutcome } from "./upsert.ts";
 export { runQueue, NotRefreshed } from "./queue.ts";

@@ -243,7 +243,30 @@ export function timeLabel(v: string, granularity?: string): string {
   }
 }
 
+/** A pivot ready to lay out: its axes, the tuples down and across (totals included) and how a cell reads. */
+interface PivotGrid {
+  scale: DisplayScale;
+  measures: ResultColumn[];
+  R: Axis;
+  C: Axis;
+  /** Column tuples across (a TOTAL last with row totals); row tuples down (a TOTAL last with column totals). */
+  colTuples: Tuple[];
+  rowTuples: Tuple[];
+  /** Measures before (outside) the dimension tuples, rather than after (inside). */
+  before: boolean;
+  /** The value at a (row tuple | TOTAL, column tuple | TOTAL, measure). */
+  value(rt: Tuple, ct: Tuple, m: ResultColumn): SheetValue;
+  rowDimCell(t: Tuple, j: number): SheetValue;
+  colHeader(t: Tuple, level: number): SheetValue;
+  rowDimFormats: (string | null)[];
+}
+
 export function pivotTable(result: TypedResult, p: PivotSettings, totals: PivotTotals): Layout {
+  const g = pivotGrid(result, p, totals);
+  return (p.measuresAxis ?? "columns") === "columns" ? measuresAcross(g) : measuresDown(g);
+}
+
+function pivotGrid(result: TypedResult, p: PivotSettings, totals: PivotTotals): PivotGrid {
   const scale = p.displayScale ?? "model";
   const rowMembers = p.rows ?? [];
   const colMembers = p.columns ?? [];
@@ -254,28 +277,11 @@ export function pivotTable(result: TypedResult, p: PivotSettings, totals: PivotT
   const hasColumnsZone = colMembers.length > 0;
   const rowTotals = p.showRowTotals === true && hasColumnsZone; // ignored without a Columns zone (§2.4)
   const colTotals = p.showColumnTotals === true;
-  const main = lookup(result, [...rowMembers, ...colMembers]);
-  const byRows = lookup(rowTotals ? totals.byRows : undefined, rowMembers);
-  const byCols = lookup(colTotals ? totals.byColumns : undefined, colMembers);
-  const grand = lookup(rowTotals && colTotals ? totals.grand : undefined, []);
-  if (rowTotals && !totals.byRows) throw new Error("Row totals need the by-rows totals result.");
-  if (colTotals && !totals.byColumns) throw new Error("Column totals need the by-columns totals result.");
-  if (rowTotals && colTotals && !totals.grand) throw new Error("Row and column totals need the grand-total result.");
-
-  /** The value at a (row tuple | TOTAL, column tuple | TOTAL, measure). */
-  const value = (rt: Tuple, ct: Tuple, m: ResultColumn): SheetValue => {
-    let v: RawValue;
-    if (rt === TOTAL && ct === TOTAL) v = grand.get([], m.key);
-    else if (rt === TOTAL) v = byCols.get(ct as RawValue[], m.key);
-    else if (ct === TOTAL) v = byRows.get(rt, m.key);
-    else v = main.get([...rt, ...ct], m.key);
-    return cellFor(scaled(v, m.type, scale), m.type);
-  };
+  const value = pivotValues(result, rowMembers, colMembers, totals, { rowTotals, colTotals, scale });
   // No column values (a result of 0 rows): one blank column tuple keeps the measure headers,
   // so an empty result still shows its headers above an empty body (issue 17, finding 8).
   const colTuples: Tuple[] = [...(C.tuples.length ? C.tuples : [BLANK]), ...(rowTotals ? [TOTAL as Tuple] : [])];
   const rowTuples: Tuple[] = [...R.tuples, ...(colTotals ? [TOTAL as Tuple] : [])];
-  const before = (p.measuresPosition ?? "after") === "before";
   const rowDimCell = (t: Tuple, j: number): SheetValue => {
     if (t === TOTAL) return j === 0 ? TOTAL_LABEL : "";
     const c = R.cols[j]!;
@@ -287,55 +293,86 @@ export function pivotTable(result: TypedResult, p: PivotSettings, totals: PivotT
     const c = C.cols[level]!;
     return dimLabel(t[level] ?? null, c.col);
   };
+  const before = (p.measuresPosition ?? "after") === "before";
   const rowDimFormats = R.cols.map((c) => formatFor(c.col));
-  const measureFormat = (m: ResultColumn) => formatFor(m);
+  return { scale, measures, R, C, colTuples, rowTuples, before, value, rowDimCell, colHeader, rowDimFormats };
+}
 
-  if ((p.measuresAxis ?? "columns") === "columns") {
-    // Data columns: (column tuple, measure) pairs; measures inside or outside the tuples.
-    const dataCols: { t: Tuple; m: ResultColumn }[] = [];
-    if (before) for (const m of measures) for (const t of colTuples) dataCols.push({ t, m });
-    else for (const t of colTuples) for (const m of measures) dataCols.push({ t, m });
-    const levels = C.cols.length;
-    const header: SheetValue[][] = [];
-    const measureRow = () => dataCols.map((d) => titleOf(d.m, scale));
-    const levelRow = (l: number) => dataCols.map((d) => colHeader(d.t, l));
-    const rowsOfHeader = before
-      ? [measureRow, ...range(levels).map((l) => () => levelRow(l))]
-      : [...range(levels).map((l) => () => levelRow(l)), measureRow];
-    rowsOfHeader.forEach((make, i) => {
-      const last = i === rowsOfHeader.length - 1;
-      header.push([...R.cols.map((c) => (last ? c.col.title : "")), ...make()]);
-    });
-    const body = rowTuples.map((rt) => [...R.cols.map((_, j) => rowDimCell(rt, j)), ...dataCols.map((d) => value(rt, d.t, d.m))]);
-    return {
-      cells: [...header, ...body],
-      columnFormats: [...rowDimFormats, ...dataCols.map((d) => measureFormat(d.m))],
-      headerRows: header.length,
-    };
-  }
+/** How a pivot's cell reads its value: from the main result, the row or column totals, or the grand total. */
+function pivotValues(
+  result: TypedResult,
+  rowMembers: string[],
+  colMembers: string[],
+  totals: PivotTotals,
+  o: { rowTotals: boolean; colTotals: boolean; scale: DisplayScale },
+): PivotGrid["value"] {
+  const { rowTotals, colTotals } = o;
+  const main = lookup(result, [...rowMembers, ...colMembers]);
+  const byRows = lookup(rowTotals ? totals.byRows : undefined, rowMembers);
+  const byCols = lookup(colTotals ? totals.byColumns : undefined, colMembers);
+  const grand = lookup(rowTotals && colTotals ? totals.grand : undefined, []);
+  if (rowTotals && !totals.byRows) throw new Error("Row totals need the by-rows totals result.");
+  if (colTotals && !totals.byColumns) throw new Error("Column totals need the by-columns totals result.");
+  if (rowTotals && colTotals && !totals.grand) throw new Error("Row and column totals need the grand-total result.");
+  return (rt, ct, m) => {
+    let v: RawValue;
+    if (rt === TOTAL && ct === TOTAL) v = grand.get([], m.key);
+    else if (rt === TOTAL) v = byCols.get(ct as RawValue[], m.key);
+    else if (ct === TOTAL) v = byRows.get(rt, m.key);
+    else v = main.get([...rt, ...ct], m.key);
+    return cellFor(scaled(v, m.type, o.scale), m.type);
+  };
+}
 
-  // measuresAxis = rows: a "Measure" column beside the row dimensions, column tuples across.
-  const dataCols = colTuples;
+/** measuresAxis = columns: data columns are (column tuple, measure) pairs, measures inside or outside the tuples. */
+function measuresAcross(g: PivotGrid): Layout {
+  const { R, before, scale } = g;
+  const dataCols: { t: Tuple; m: ResultColumn }[] = [];
+  if (before) for (const m of g.measures) for (const t of g.colTuples) dataCols.push({ t, m });
+  else for (const t of g.colTuples) for (const m of g.measures) dataCols.push({ t, m });
+  const levels = g.C.cols.length;
+  const header: SheetValue[][] = [];
+  const measureRow = () => dataCols.map((d) => titleOf(d.m, scale));
+  const levelRow = (l: number) => dataCols.map((d) => g.colHeader(d.t, l));
+  const rowsOfHeader = before
+    ? [measureRow, ...range(levels).map((l) => () => levelRow(l))]
+    : [...range(levels).map((l) => () => levelRow(l)), measureRow];
+  rowsOfHeader.forEach((make, i) => {
+    const last = i === rowsOfHeader.length - 1;
+    header.push([...R.cols.map((c) => (last ? c.col.title : "")), ...make()]);
+  });
+  const body = g.rowTuples.map((rt) => [...R.cols.map((_, j) => g.rowDimCell(rt, j)), ...dataCols.map((d) => g.value(rt, d.t, d.m))]);
+  return {
+    cells: [...header, ...body],
+    columnFormats: [...g.rowDimFormats, ...dataCols.map((d) => formatFor(d.m))],
+    headerRows: header.length,
+  };
+}
+
+/** measuresAxis = rows: a "Measure" column beside the row dimensions, column tuples across. */
+function measuresDown(g: PivotGrid): Layout {
+  const { R, C, before, scale, measures } = g;
+  const dataCols = g.colTuples;
   const levels = Math.max(1, C.cols.length);
   const leftTitles = before ? ["Measure", ...R.cols.map((c) => c.col.title)] : [...R.cols.map((c) => c.col.title), "Measure"];
   const header: SheetValue[][] = range(levels).map((l) => {
     const last = l === levels - 1;
     const left = leftTitles.map((t) => (last ? t : ""));
-    const right = dataCols.map((t) => (C.cols.length === 0 && t !== TOTAL ? "Value" : colHeader(t, l)));
+    const right = dataCols.map((t) => (C.cols.length === 0 && t !== TOTAL ? "Value" : g.colHeader(t, l)));
     return [...left, ...right];
   });
   const bodyRows: { rt: Tuple; m: ResultColumn }[] = [];
-  if (before) for (const m of measures) for (const rt of rowTuples) bodyRows.push({ rt, m });
-  else for (const rt of rowTuples) for (const m of measures) bodyRows.push({ rt, m });
+  if (before) for (const m of measures) for (const rt of g.rowTuples) bodyRows.push({ rt, m });
+  else for (const rt of g.rowTuples) for (const m of measures) bodyRows.push({ rt, m });
   const body = bodyRows.map(({ rt, m }) => {
-    const dims = R.cols.map((_, j) => rowDimCell(rt, j));
+    const dims = R.cols.map((_, j) => g.rowDimCell(rt, j));
     const left = before ? [titleOf(m, scale), ...dims] : [...dims, titleOf(m, scale)];
     if (rt === TOTAL && R.cols.length === 0) left[before ? 0 : left.length - 1] = `${TOTAL_LABEL} ${titleOf(m, scale)}`;
-    return [...left, ...dataCols.map((ct) => value(rt, ct, m))];
+    return [...left, ...dataCols.map((ct) => g.value(rt, ct, m))];
   });
   // Measures change per row, so a column cannot carry one measure format: numbers stay General.
-  const leftFormats = before ? [null, ...rowDimFormats] : [...rowDimFormats, null];
-  const rightFormat = measures.every((m) => measureFormat(m) === measureFormat(measures[0]!)) ? measureFormat(measures[0]!) : null;
+  const leftFormats = before ? [null, ...g.rowDimFormats] : [...g.rowDimFormats, null];
+  const rightFormat = measures.every((m) => formatFor(m) === formatFor(measures[0]!)) ? formatFor(measures[0]!) : null;
   return { cells: [...header, ...body], columnFormats: [...leftFormats, ...dataCols.map(() => rightFormat)], headerRows: header.length };
 }
 

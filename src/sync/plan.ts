@@ -5,8 +5,9 @@
 //     it never pushes or overwrites another placement or user content.
 //   - A smaller result clears the cells it leaves behind (inside its own old area only).
 //   - Chunks to write are merged into contiguous runs so each run is one port.write.
-import type { Area } from "../host/port.ts";
-import { areaA1 } from "../host/a1.ts";
+import type { Area, SheetRef, TrackedArea } from "../host/port.ts";
+import { areaA1, columnLetters, MAX_COLS, MAX_ROWS } from "../host/a1.ts";
+import type { LocalPlacement } from "./state.ts";
 
 export interface Shape {
   rows: number;
@@ -101,4 +102,64 @@ export function rowRanges(sheetRowOfFirst: number, runs: ReadonlyArray<{ from: n
   return runs.map((r) =>
     r.from === r.to ? `${sheetRowOfFirst + r.from + 1}` : `${sheetRowOfFirst + r.from + 1}:${sheetRowOfFirst + r.to + 1}`,
   );
+}
+
+/** What stops a grid of `shape` at `at` from fitting on a sheet, in words (null when it fits). */
+export function offSheet(at: Pick<Area, "row" | "col">, shape: Shape): string | null {
+  if (at.row + shape.rows > MAX_ROWS)
+    return `it has ${shape.rows.toLocaleString("en-US")} rows: from row ${(at.row + 1).toLocaleString("en-US")} it would pass the sheet's last row (${MAX_ROWS.toLocaleString("en-US")})`;
+  if (at.col + shape.cols > MAX_COLS)
+    return `it has ${shape.cols.toLocaleString("en-US")} columns: from column ${columnLetters(at.col)} it would pass the sheet's last column (${columnLetters(MAX_COLS - 1)})`;
+  return null;
+}
+
+export function maxShape(a: Shape, b: Shape): Shape {
+  return { rows: Math.max(a.rows, b.rows), cols: Math.max(a.cols, b.cols) };
+}
+
+/** The smallest area holding all of these (same sheet). */
+export function boundingBox(areas: readonly Area[]): Area {
+  const row = Math.min(...areas.map((a) => a.row)),
+    col = Math.min(...areas.map((a) => a.col));
+  const end = Math.max(...areas.map((a) => a.row + a.rows)),
+    right = Math.max(...areas.map((a) => a.col + a.cols));
+  return { sheetId: areas[0]!.sheetId, row, col, rows: end - row, cols: right - col };
+}
+
+/** Rows of a leftover area minus the kept (edited) rows, as areas. */
+export function withoutRows(area: Area, anchorRow: number, kept: readonly { from: number; to: number }[]): Area[] {
+  let pieces = [area];
+  for (const k of kept) {
+    const from = anchorRow + k.from,
+      to = anchorRow + k.to;
+    pieces = pieces.flatMap((a) => {
+      if (to < a.row || from > a.row + a.rows - 1) return [a];
+      const out: Area[] = [];
+      if (from > a.row) out.push({ ...a, rows: from - a.row });
+      if (to < a.row + a.rows - 1) out.push({ ...a, row: to + 1, rows: a.row + a.rows - 1 - to });
+      return out;
+    });
+  }
+  return pieces;
+}
+
+/** The placement is where it was read, on the sheet as it was named (nothing moved, resized or renamed it). */
+export function samePlace(now: { area: Area; sheet: SheetRef } | null, then: { area: Area; sheet: SheetRef }): boolean {
+  return now !== null && sameArea(now.area, then.area) && now.sheet.name === then.sheet.name;
+}
+
+export function sameArea(a: Area, b: Area): boolean {
+  return a.sheetId === b.sheetId && a.row === b.row && a.col === b.col && a.rows === b.rows && a.cols === b.cols;
+}
+
+/** Other placements' areas, labelled as people know them: report title and range, never the tracking name. */
+export function neighbours(tracked: readonly TrackedArea[], self: string | null, placements: readonly LocalPlacement[]): Neighbour[] {
+  const titles = new Map(placements.map((p) => [p.name.toLowerCase(), p.reportName] as const));
+  return tracked
+    .filter((t) => t.area && t.name.toLowerCase() !== self?.toLowerCase())
+    .map((t) => {
+      const title = titles.get(t.name.toLowerCase());
+      const where = `${t.sheet?.name ?? "?"}!${areaA1(t.area!)}`;
+      return { label: title ? `“${title}” at ${where}` : `another placement at ${where}`, area: t.area! };
+    });
 }

@@ -131,7 +131,12 @@ export async function prepareReport(
     const cut: RowCut | null = rows.cut ? rowCut(maxRows) : null;
     const source = await key({
       ...mainSources(query, rows.pages, cut ? maxRows : null, titlesFromMeta),
-      ...Object.fromEntries(Object.entries(fetched).map(([k, f]) => [k, f.pages.map((p) => p.source).join(",")])),
+      // In a fixed order, not the order the totals answered in (issue 30 §2: the same answers, the same source).
+      ...Object.fromEntries(
+        (["byRows", "byColumns", "grand"] as const).flatMap((k) =>
+          fetched[k] ? [[k, fetched[k].pages.map((p) => p.source).join(",")]] : [],
+        ),
+      ),
     });
     return {
       source,

@@ -70,6 +70,12 @@ const Pending = z.looseObject({
    * not the whole result, so the write is finished by a refresh, never by recording it as it stands.
    */
   partial: z.boolean().optional(),
+  /**
+   * Keep my edits: the write left the chunks holding a person's edits as they were, so the cells never equal
+   * the fingerprint. Once every cell landed (phase "written") the write is finished as it stands, and the
+   * placement stays marked edited.
+   */
+  kept: z.boolean().optional(),
 });
 export type PendingWrite = z.infer<typeof Pending>;
 

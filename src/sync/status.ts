@@ -18,8 +18,7 @@
 //   up to date  checked clean and the platform says UP_TO_DATE
 import { parseAddress } from "../host/a1.ts";
 import { viewOnlyReason } from "./access.ts";
-import type { HomeEntry, PlacementCheck } from "./check.ts";
-import type { RefreshStats } from "./engine.ts";
+import type { HomeEntry, PlacementCheck, RefreshStats } from "./types.ts";
 
 /** The card's line when the platform refused the workbook's list (over its limits, issue 36 item 6). */
 export const unlistedLine =

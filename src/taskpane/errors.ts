@@ -1,6 +1,7 @@
 // Every error the pane can meet, as a human message that says what happened and what to do next.
 // Typed errors from src/api are recognised by `kind` alone (one row each in KIND_MESSAGES); a few
-// errors of src/sync and src/host by name; anything unknown still gets a message.
+// errors of src/sync and src/host by name or a pattern (one row each in NAMED_MESSAGES); anything
+// unknown still gets a message.
 
 export interface HumanError {
   title: string;
@@ -193,6 +194,138 @@ const KIND_MESSAGES: Record<string, HumanError | ((e: unknown) => HumanError)> =
   }),
 };
 
+type Say = (e: unknown) => HumanError;
+
+/**
+ * Messages for errors of src/sync and src/host, in the order they are tried: a string row matches the
+ * error's name exactly, a pattern row matches "name kind code". The first row that matches speaks.
+ */
+const NAMED_MESSAGES: [string | RegExp, Say][] = [
+  // src/sync's access outcomes (engine.ts, access.ts): their message already says what to do.
+  ["ViewOnly", (e) => ({ title: "View only", detail: messageOf(e), next: "Ask the report's owner or an admin if it needs refreshing." })],
+  ["NoAccess", (e) => ({ title: "No access", detail: messageOf(e), next: "Ask the report's owner or an admin for access." })],
+  // issue 36 (6): the platform's limits per workbook (src/sync/limits.ts); the message names the limit.
+  [
+    "PlacementLimitReached",
+    (e) => ({
+      title: "Not placed: this workbook is at the platform's limit",
+      detail: messageOf(e),
+      next: "Disconnect placements you no longer need on the Workbook tab, then place it again.",
+    }),
+  ],
+  // issue 36 (4): a report that would pass the sheet's last row or column; the message says by how much.
+  [
+    "DoesNotFit",
+    (e) => ({
+      title: "The report does not fit there",
+      detail: messageOf(e),
+      next: "Select a cell higher up or further left, then place it again.",
+    }),
+  ],
+  // A placement cancelled part way (home/live.ts): what stays, and how to finish it or take it away.
+  [
+    "PlaceInterrupted",
+    (e) => ({
+      title: "Placing the report was cancelled part way",
+      detail: messageOf(e),
+      next: "On the Workbook tab it shows as “Interrupted — finish refresh”: press its Refresh to finish placing it, or Disconnect it and delete those rows if you do not want it.",
+    }),
+  ],
+  // The pane's words for a placement disconnected while something of it was under way (home/live.ts).
+  [
+    "PlacementGone",
+    (e) => ({
+      title: "It is no longer in this workbook",
+      detail: messageOf(e),
+      next: "Nothing more was done with it. Place the report again if you still need it.",
+    }),
+  ],
+  [
+    /Overwrite|NotEmpty|WouldOverwrite/i,
+    (e) => ({ title: "The target cells are not empty", detail: messageOf(e), next: "Choose another cell, or confirm to overwrite them." }),
+  ],
+  [
+    /CannotGrow|NoRoom/i,
+    (e) => ({
+      title: "The report no longer fits",
+      detail: messageOf(e),
+      next: "Make room below or to the right of the placement (Cellbound never pushes other content aside), then refresh again.",
+    }),
+  ],
+  [
+    /TargetObstacle/,
+    (e) => ({
+      title: "Cellbound cannot write there",
+      detail: messageOf(e),
+      next: "Remove what is in the way (it is named above) or choose other cells, then try again.",
+    }),
+  ],
+  ["DataChanged", dataChanged],
+  [
+    /InvalidSelection/,
+    (e) => ({ title: "Select one cell", detail: messageOf(e), next: "Click the one cell where the report should start, then try again." }),
+  ],
+  [
+    /PictureTooLarge/,
+    (e) => ({
+      title: "The picture is too large for Excel on the web",
+      detail: messageOf(e),
+      next: "Make the dashboard smaller on the platform, or insert the picture from Excel desktop.",
+    }),
+  ],
+  [
+    /InvalidOperationInCellEditMode/,
+    () => ({
+      title: "Waiting for you to finish editing the cell",
+      detail: "Excel does not let add-ins change the workbook while a cell is being edited, so nothing was changed.",
+      next: "Press Enter or Esc to finish editing the cell, then try again.",
+    }),
+  ],
+  [
+    /PayloadSize|RequestPayloadSizeLimitExceeded/i,
+    (e) => ({
+      title: "Excel refused a write that was too large",
+      detail: messageOf(e),
+      next: "Try again; if it keeps failing, place a smaller report.",
+    }),
+  ],
+];
+
+/** issue 22 (5): a co-author's Cellbound or another pane kept saving the placements while this one tried (src/sync/session.ts). */
+function dataChanged(e: unknown): HumanError {
+  const written = (e as { cellsWritten?: unknown }).cellsWritten === true;
+  return {
+    title: "Someone else is changing Cellbound's placements",
+    detail: written
+      ? `${messageOf(e)} The cells were written, but Cellbound's record of them could not be merged with the other person's.`
+      : `${messageOf(e)} Nothing of this step was written.`,
+    next: written
+      ? "Wait a moment, then open the Workbook tab: a refresh finishes the record (it reads “Interrupted — finish refresh” until then)."
+      : "Wait a moment (a co-author may be placing or refreshing reports), then try again.",
+  };
+}
+
+/**
+ * A part of the pane loaded on demand (a pane's chunk, the live backend at the first sign-in) that did
+ * not arrive: webpack's ChunkLoadError, or the browser's own words for a module import that failed.
+ */
+export function isChunkLoadError(e: unknown): boolean {
+  return (
+    field(e, "name") === "ChunkLoadError" ||
+    /Failed to fetch dynamically imported module|error loading dynamically imported module|Importing a module script failed/.test(
+      messageOf(e),
+    )
+  );
+}
+
+/** A part of the pane loaded on demand that did not arrive (isChunkLoadError). */
+const CHUNK_NOT_LOADED = (e: unknown): HumanError => ({
+  title: "Part of Cellbound could not be loaded",
+  detail: "Cellbound downloads this part when it is first needed, and the download failed: the connection may be down.",
+  next: "Check the connection and try again.",
+  technical: messageOf(e),
+});
+
 export function describeError(e: unknown): HumanError {
   const name = String(field(e, "name") ?? "");
   const kind = String(field(e, "kind") ?? "");
@@ -212,91 +345,8 @@ export function describeError(e: unknown): HumanError {
   if (name === "AbortError" || /Abort|Cancel/.test(kind)) {
     return { title: "Stopped", detail: "The operation was stopped before it finished.", next: "Run it again when you are ready." };
   }
-  // src/sync's access outcomes (engine.ts, access.ts): their message already says what to do.
-  if (name === "ViewOnly")
-    return { title: "View only", detail: messageOf(e), next: "Ask the report's owner or an admin if it needs refreshing." };
-  if (name === "NoAccess") return { title: "No access", detail: messageOf(e), next: "Ask the report's owner or an admin for access." };
-  // issue 36 (6): the platform's limits per workbook (src/sync/limits.ts); the message names the limit.
-  if (name === "PlacementLimitReached")
-    return {
-      title: "Not placed: this workbook is at the platform's limit",
-      detail: messageOf(e),
-      next: "Disconnect placements you no longer need on the Workbook tab, then place it again.",
-    };
-  // issue 36 (4): a report that would pass the sheet's last row or column; the message says by how much.
-  if (name === "DoesNotFit")
-    return {
-      title: "The report does not fit there",
-      detail: messageOf(e),
-      next: "Select a cell higher up or further left, then place it again.",
-    };
-  // A placement cancelled part way (live/engine.ts): what stays, and how to finish it or take it away.
-  if (name === "PlaceInterrupted")
-    return {
-      title: "Placing the report was cancelled part way",
-      detail: messageOf(e),
-      next: "On the Workbook tab it shows as “Interrupted — finish refresh”: press its Refresh to finish placing it, or Disconnect it and delete those rows if you do not want it.",
-    };
-  // The pane's words for a placement disconnected while something of it was under way (live/engine.ts).
-  if (name === "PlacementGone")
-    return {
-      title: "It is no longer in this workbook",
-      detail: messageOf(e),
-      next: "Nothing more was done with it. Place the report again if you still need it.",
-    };
-  if (/Overwrite|NotEmpty|WouldOverwrite/i.test(tag)) {
-    return { title: "The target cells are not empty", detail: messageOf(e), next: "Choose another cell, or confirm to overwrite them." };
-  }
-  if (/CannotGrow|NoRoom/i.test(tag)) {
-    return {
-      title: "The report no longer fits",
-      detail: messageOf(e),
-      next: "Make room below or to the right of the placement (Cellbound never pushes other content aside), then refresh again.",
-    };
-  }
-  if (/TargetObstacle/.test(tag)) {
-    return {
-      title: "Cellbound cannot write there",
-      detail: messageOf(e),
-      next: "Remove what is in the way (it is named above) or choose other cells, then try again.",
-    };
-  }
-  // issue 22 (5): a co-author's Cellbound or another pane kept saving the placements while this one tried (src/sync/session.ts).
-  if (name === "DataChanged") {
-    const written = (e as { cellsWritten?: unknown }).cellsWritten === true;
-    return {
-      title: "Someone else is changing Cellbound's placements",
-      detail: written
-        ? `${messageOf(e)} The cells were written, but Cellbound's record of them could not be merged with the other person's.`
-        : `${messageOf(e)} Nothing of this step was written.`,
-      next: written
-        ? "Wait a moment, then open the Workbook tab: a refresh finishes the record (it reads “Interrupted — finish refresh” until then)."
-        : "Wait a moment (a co-author may be placing or refreshing reports), then try again.",
-    };
-  }
-  if (/InvalidSelection/.test(tag)) {
-    return { title: "Select one cell", detail: messageOf(e), next: "Click the one cell where the report should start, then try again." };
-  }
-  if (/PictureTooLarge/.test(tag)) {
-    return {
-      title: "The picture is too large for Excel on the web",
-      detail: messageOf(e),
-      next: "Make the dashboard smaller on the platform, or insert the picture from Excel desktop.",
-    };
-  }
-  if (/InvalidOperationInCellEditMode/.test(tag)) {
-    return {
-      title: "Waiting for you to finish editing the cell",
-      detail: "Excel does not let add-ins change the workbook while a cell is being edited, so nothing was changed.",
-      next: "Press Enter or Esc to finish editing the cell, then try again.",
-    };
-  }
-  if (/PayloadSize|RequestPayloadSizeLimitExceeded/i.test(tag)) {
-    return {
-      title: "Excel refused a write that was too large",
-      detail: messageOf(e),
-      next: "Try again; if it keeps failing, place a smaller report.",
-    };
-  }
+  if (isChunkLoadError(e)) return CHUNK_NOT_LOADED(e);
+  const named = NAMED_MESSAGES.find(([match]) => (typeof match === "string" ? match === name : match.test(tag)));
+  if (named) return named[1](e);
   return { title: "Something went wrong", detail: messageOf(e), next: "Try again. If it keeps happening, reload the pane." };
 }

@@ -1,7 +1,8 @@
-// Task-pane entry: wait for Office, install the theme, restore the connection, render the app.
+// Task-pane entry: wait for Office, install the theme, restore the connection, render the app. The
+// live backend loads when the first sign-in needs it (app/backend-on-demand.ts), each pane but the
+// Workbook tab when it is opened (app/lazy.tsx).
 // The harness's Office shim may leave a pre-fill (the stand-in's demo credential) on
 // globalThis.__cellboundPrefill; in real Excel nothing sets it.
-import "./csp";
 import { render, type ComponentType } from "preact";
 import { waitForOffice } from "./office-host";
 import { Shell } from "./shell/Shell";
@@ -9,9 +10,9 @@ import { App } from "./app/App";
 import { PaneStore, type Prefill } from "./state/store";
 import { defaultStore, SecretStore } from "./state/secrets";
 import { installTheme } from "./theme/theme";
-import { createLiveBackend } from "./live/backend";
-import type { EmbedConfig } from "./live/comments";
-import type { ChatDefaults } from "./live/chat";
+import { liveBackendOnDemand } from "./app/backend-on-demand";
+import type { EmbedConfig } from "./types";
+import type { ChatDefaults } from "./chat/live";
 
 function readPrefill(): Prefill {
   const raw = (globalThis as { __cellboundPrefill?: unknown }).__cellboundPrefill;
@@ -49,7 +50,8 @@ function readChatPrefill(): ChatDefaults {
 }
 
 /** The hidden Diagnostics view (the sheet-port contract suite), in its own chunk. */
-const loadDiagnostics = () => import("./diagnostics/index").then((m) => m.DiagnosticsView as ComponentType<{ store: PaneStore }>);
+const loadDiagnostics = () =>
+  import(/* webpackChunkName: "diagnostics" */ "./diagnostics/index").then((m) => m.DiagnosticsView as ComponentType<{ store: PaneStore }>);
 
 const root = document.getElementById("root");
 if (!root) throw new Error("taskpane.html has no #root element");
@@ -62,11 +64,7 @@ render(
     {() => {
       if (!store) {
         installTheme();
-        store = new PaneStore(
-          createLiveBackend(undefined, readEmbedPrefill(), readChatPrefill()),
-          new SecretStore(defaultStore()),
-          readPrefill(),
-        );
+        store = new PaneStore(liveBackendOnDemand(readEmbedPrefill(), readChatPrefill()), new SecretStore(defaultStore()), readPrefill());
         void store.restore();
       }
       return <App store={store} loadDiagnostics={loadDiagnostics} />;

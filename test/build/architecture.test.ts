@@ -54,6 +54,12 @@ const forbidDirs =
     const hit = dirs.find((d) => under(i.target, d));
     return hit ? `imports ${hit}` : null;
   };
+/** A pane's live service: its live.ts and live-*.ts, the only files of a pane that reach src/api, src/sync or src/host. */
+const isLive = (file: string) => /^live(-[\w-]+)?\.ts$/.test(path.basename(file));
+const exceptLive =
+  (check: (i: Import) => string | null) =>
+  (i: Import): string | null =>
+    isLive(i.file) ? null : check(i);
 const both =
   (...checks: Array<(i: Import) => string | null>) =>
   (i: Import) =>
@@ -89,10 +95,20 @@ const RULES: Rule[] = [
       i.target === null && i.specifier !== "zod" ? `imports the package ${i.specifier} (only zod)` : null,
     ),
   },
-  // The comments pane's views reach the API only through src/taskpane/live (model.ts).
-  { from: "src/taskpane/comments", forbidden: forbidDirs("src/api", "src/sync", "src/host") },
-  // The dashboard pane likewise: the iframe, window and origin checks live in src/taskpane/live/dashboard.ts.
-  { from: "src/taskpane/dashboard", forbidden: forbidDirs("src/api", "src/sync", "src/host") },
+  // A pane's views and state never import src/api or src/sync: only its live service (live.ts, live-*.ts),
+  // the composition root (app/'s modules: backend.ts, workspace.ts…; never its views) and the shared
+  // types' leaf (types.ts: the engine's facts about a placement, as a type) do.
+  {
+    from: "src/taskpane",
+    forbidden: (i) =>
+      isLive(i.file) || (under(i.file, "src/taskpane/app") && i.file.endsWith(".ts")) || i.file === path.normalize("src/taskpane/types.ts")
+        ? null
+        : forbidDirs("src/api", "src/sync")(i),
+  },
+  // The comments pane's views and state reach the API only through its live service (comments/live.ts).
+  { from: "src/taskpane/comments", forbidden: exceptLive(forbidDirs("src/api", "src/sync", "src/host")) },
+  // The dashboard pane likewise: the iframe, window and origin checks live in its live service (dashboard/live.ts).
+  { from: "src/taskpane/dashboard", forbidden: exceptLive(forbidDirs("src/api", "src/sync", "src/host")) },
   { from: "src/sync", forbidden: forbidDirs("src/taskpane", "src/host/excel") },
   // The command line: the engine over the file port; no UI, no Office.js adapter of its own.
   { from: "src/cli", forbidden: forbidDirs("src/taskpane") },
@@ -130,6 +146,20 @@ describe("import rules (docs/ARCHITECTURE.md)", () => {
       .filter((v) => v.why !== null)
       .map(({ i, why }) => `${i.file}:${i.line}: ${why} ("${i.specifier}")`);
     expect(violations).toEqual([]);
+  });
+
+  it("the rule for src/taskpane would catch a pane's view or state importing src/api or src/sync, not its live service", () => {
+    const rule = RULES.find((r) => r.from === "src/taskpane")!;
+    const [view] = importsOf("src/taskpane/chat/ChatView.tsx", 'import { x } from "../../api/chat";');
+    const [state] = importsOf("src/taskpane/home/state.ts", 'import type { X } from "../../sync/status";');
+    const [live] = importsOf("src/taskpane/chat/live.ts", 'import { x } from "../../api/chat";');
+    const [frame] = importsOf("src/taskpane/app/App.tsx", 'import { x } from "../../api";');
+    expect([view, state, live, frame].map((i) => rule.forbidden(i!))).toEqual([
+      "imports src/api",
+      "imports src/sync",
+      null,
+      "imports src/api",
+    ]);
   });
 
   it("the rule for src/sync would catch an import of the UI", () => {

@@ -134,4 +134,30 @@ describe("chat flow", { timeout: 120_000 }, () => {
     await pwExpect(pane.getByText(/^Tokens: /)).toBeVisible({ timeout: 30_000 });
     await pwExpect(pane.locator(".cb-chat-md strong").first()).toHaveText("Revenue by month");
   });
+
+  it("6. issue 34: the chat loads when it is opened; offline, the pane says it could not be loaded, and opening it again loads it", async () => {
+    const opened = await openHarness(rig);
+    const own = opened.pane;
+    try {
+      const loaded: string[] = [];
+      opened.page.on("request", (r) => void loaded.push(r.url()));
+      const chatChunks = () => loaded.filter((u) => /\/chat\.[0-9a-f]+\.js$/.test(new URL(u).pathname));
+      // Nothing of the chat before it is opened: its chunk (view and live service) comes from the pane's own origin.
+      await signIn(own);
+      expect(chatChunks()).toEqual([]);
+      await opened.page.route(/\/chat\.[0-9a-f]+\.js$/, (r) => r.abort("internetdisconnected"));
+      await own.getByRole("button", { name: "Chat", exact: true }).click();
+      await pwExpect(own.getByText("The Chat pane could not be loaded")).toBeVisible({ timeout: 20_000 });
+      await pwExpect(own.getByText("Check the connection and open it again.")).toBeVisible();
+      await opened.page.unroute(/\/chat\.[0-9a-f]+\.js$/);
+      await own.getByRole("button", { name: "Chat", exact: true }).click();
+      await pwExpect(own.getByLabel("Ask the agent")).toBeVisible({ timeout: 20_000 });
+      await pwExpect(own.getByText("The Chat pane could not be loaded")).toHaveCount(0);
+      expect(chatChunks().length).toBeGreaterThan(0);
+      expect(chatChunks().every((u) => new URL(u).origin === new URL(rig.served.url).origin)).toBe(true);
+      expect(opened.csp).toEqual([]);
+    } finally {
+      await opened.page.context().close();
+    }
+  });
 });

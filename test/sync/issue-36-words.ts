@@ -7,8 +7,8 @@ import { loadPlacements } from "../../src/sync/state.ts";
 import { noAccessPrefix, placementStatus } from "../../src/sync/status.ts";
 import type { SheetPort } from "../../src/host/port.ts";
 import { EXCEL_MAX_TEXT, TRUNCATION_MARK } from "../../src/checksum/index.ts";
-import { statusOfView } from "../../src/taskpane/live/status.ts";
-import type { PlacementView } from "../../src/taskpane/model.ts";
+import { statusOfView } from "../../src/taskpane/home/live-status.ts";
+import type { PlacementView } from "../../src/taskpane/home/types.ts";
 import { at, byCustomer, byStatus, flakyPort, placed, useEnv, type WorkbookKind } from "./support.ts";
 
 /** A fetch that answers a workbook's report listing (GET …/reports) with `fail`, and everything else for real. */
@@ -52,7 +52,7 @@ export function wordScenarios(label: string, kind: WorkbookKind): void {
       const engine = env().engine(wb, "analyst", { platform: clientWith(failingListing(fail)) });
       const item = (await engine.refreshAll()).items[p.key]!;
       const reason = item.state === "not-refreshed" ? item.reason : "";
-      // What the card shows for it: the pane's mapping of Refresh all's reasons (src/taskpane/live/status.ts).
+      // What the card shows for it: the pane's mapping of Refresh all's reasons (src/taskpane/home/live-status.ts).
       const status = placementStatus({
         access: "GRANTED",
         missing: false,

@@ -25,10 +25,16 @@ import type { LocalPlacement } from "../../src/sync/state.ts";
 export interface UserSide {
   edit(sheetId: string, row: number, col: number, value: SheetValue): void;
   insertRows(sheetId: string, at: number, count: number): void;
+  deleteRows(sheetId: string, at: number, count: number): void;
+  insertColumns(sheetId: string, at: number, count: number): void;
+  deleteColumns(sheetId: string, at: number, count: number): void;
   renameSheet(sheetId: string, name: string): void;
   deleteSheet(sheetId: string): void;
   addSheet(name: string): string;
   cell(sheetId: string, row: number, col: number): SheetValue;
+  /** Every non-empty cell of the sheet, by `row|col` (zero-based). */
+  cells(sheetId: string): Map<string, SheetValue>;
+  sheetName(sheetId: string): string;
   firstSheetId(): string;
   /** Save as a copy under another URL: a new workbook with the same content and stored id. */
   saveAsCopy(url: string): TestWorkbook;
@@ -50,10 +56,19 @@ function wrapMemory(wb: MemoryWorkbook): TestWorkbook {
     user: {
       edit: (s, r, c, v) => wb.userEdit(s, r, c, v),
       insertRows: (s, at, n) => wb.insertRows(s, at, n),
+      deleteRows: (s, at, n) => wb.deleteRows(s, at, n),
+      insertColumns: (s, at, n) => wb.insertColumns(s, at, n),
+      deleteColumns: (s, at, n) => wb.deleteColumns(s, at, n),
       renameSheet: (s, n) => wb.renameSheet(s, n),
       deleteSheet: (s) => wb.deleteSheet(s),
       addSheet: (n) => wb.addSheet(n).id,
       cell: (s, r, c) => wb.cell(s, r, c).value,
+      cells: (s) => {
+        const out = new Map<string, SheetValue>();
+        for (const [r, row] of wb.sheet(s).cells) for (const [c, cell] of row) if (cell.v !== "") out.set(`${r}|${c}`, cell.v);
+        return out;
+      },
+      sheetName: (s) => wb.sheet(s).name,
       firstSheetId: () => wb.sheets[0]!.id,
       saveAsCopy: (url) => wrapMemory(wb.saveAsCopy(url)),
     },
@@ -76,10 +91,25 @@ export function wrapDevExcel(workbook: DevWorkbook): TestWorkbook & { workbook: 
     user: {
       edit: (s, r, c, v) => workbook.typeInto(s, cellA1(r, c), String(v)),
       insertRows: (s, at, n) => workbook.insertRows(s, at, n),
+      deleteRows: (s, at, n) => workbook.deleteRows(s, at, n),
+      insertColumns: (s, at, n) => workbook.insertColumns(s, at, n),
+      deleteColumns: (s, at, n) => workbook.deleteColumns(s, at, n),
       renameSheet: (s, n) => workbook.renameSheet(s, n),
       deleteSheet: (s) => workbook.deleteSheet(s),
       addSheet: (n) => workbook.addSheet(n).id,
       cell: (s, r, c) => workbook.readCell(workbook.requireSheet(s), r, c),
+      cells: (s) => {
+        const out = new Map<string, SheetValue>();
+        const sheet = workbook.requireSheet(s);
+        sheet.rows.forEach((row, r) =>
+          row?.forEach((_, c) => {
+            const v = workbook.readCell(sheet, r, c);
+            if (v !== "") out.set(`${r}|${c}`, v);
+          }),
+        );
+        return out;
+      },
+      sheetName: (s) => workbook.requireSheet(s).name,
       firstSheetId: () => workbook.sheets[0]!.id,
       saveAsCopy: (u) => wrapDevExcel(workbook.saveAsCopy(u)),
     },

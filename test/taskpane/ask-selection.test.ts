@@ -1,7 +1,13 @@
 // Ask about the selection (issue 23): the context read from the sheet (only readable cells, inside the
 // placement, at most 50, dates as ISO), the prompt's wording, and the free area Place beside picks.
 import { describe, expect, it } from "vitest";
-import { freeAreaBeside, readSelectionContext, selectionState, serialToIso, type SelectionDeps } from "../../src/taskpane/live/selection";
+import {
+  freeAreaBeside,
+  readSelectionContext,
+  selectionState,
+  serialToIso,
+  type SelectionDeps,
+} from "../../src/taskpane/chat/live-selection";
 import { selectionPrompt, splitPrompt, describeFilter, CONTEXT_MARK } from "../../src/taskpane/chat/ask-selection";
 import type { Area, SheetPort, SheetValue } from "../../src/host/port";
 import type { SyncEngine } from "../../src/sync";

@@ -7,7 +7,7 @@
 import { render } from "preact";
 import { ChartPart } from "../../src/taskpane/chat/parts";
 import { renderChart } from "../../src/taskpane/chat/render-chart";
-import type { SqlToolResult } from "../../src/taskpane/live/chat";
+import type { SqlToolResult } from "../../src/taskpane/chat/live-conversation";
 
 declare global {
   interface Window {

@@ -1,11 +1,11 @@
-// The live ChatService (src/taskpane/live/chat.ts) against the stand-in: availability from
+// The live ChatService (src/taskpane/chat/live.ts) against the stand-in: availability from
 // app-config (off, paywalled), preferences round trip through PATCH /users/me/settings, a question
 // over the deployment form, and "save as report" with the answer's full SQL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPlatform, type RunningPlatform } from "../../dev/platform/server";
 import { createPlatformClient } from "../../src/api";
-import { createChatService } from "../../src/taskpane/live/chat";
-import type { ChatFrame } from "../../src/taskpane/live/chat";
+import { createChatService } from "../../src/taskpane/chat/live";
+import type { ChatFrame } from "../../src/taskpane/chat/live-conversation";
 
 let p: RunningPlatform;
 beforeAll(async () => {

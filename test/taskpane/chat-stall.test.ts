@@ -5,7 +5,8 @@
 // fetch that freezes the chat stream as a stopped platform process would (bytes stop, nothing closes).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPlatform, type RunningPlatform } from "../../dev/platform/server";
-import { createChatService, turnsOf } from "../../src/taskpane/live/chat";
+import { createChatService } from "../../src/taskpane/chat/live";
+import { turnsOf } from "../../src/taskpane/chat/live-conversation";
 import { ChatModel } from "../../src/taskpane/chat/state";
 
 let p: RunningPlatform;

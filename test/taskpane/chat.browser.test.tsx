@@ -8,7 +8,7 @@ import { PaneStore } from "../../src/taskpane/state/store";
 import { memoryStore, SecretStore } from "../../src/taskpane/state/secrets";
 import { installTheme } from "../../src/taskpane/theme/theme";
 import type { ChatAvailability, ChatPrefs, ChatSendInput, ChatService } from "../../src/taskpane/chat/service";
-import type { ChatFrame } from "../../src/taskpane/live/chat";
+import type { ChatFrame } from "../../src/taskpane/chat/live-conversation";
 import { scriptedBackend } from "./scripted";
 
 async function until(check: () => boolean, ms = 5000): Promise<void> {

@@ -1,9 +1,10 @@
-// The live comments adapter (src/taskpane/live/comments.ts) against the stand-in: author names from the
+// The live comments adapter (src/taskpane/comments/live.ts) against the stand-in: author names from the
 // tenant's users, "You" for one's own, dashboards linked to the placement under the selection, the
 // session URL kept in storage (never the workbook), and a clear refusal when none is configured.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPlatform, type RunningPlatform } from "../../dev/platform/server";
-import { createLiveComments, type SelectedPlacement } from "../../src/taskpane/live/comments";
+import { createLiveComments } from "../../src/taskpane/comments/live";
+import type { SelectedPlacement } from "../../src/taskpane/types";
 
 let p: RunningPlatform;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
 import { render } from "preact";
 import { DashboardPane } from "../../src/taskpane/dashboard/DashboardView";
 import type { DashboardService, EmbedNews, PictureProgress } from "../../src/taskpane/dashboard/service";
-import type { PlaceOutcome } from "../../src/taskpane/model";
+import type { PlaceOutcome } from "../../src/taskpane/types";
 import { installTheme } from "../../src/taskpane/theme/theme";
 
 async function until(check: () => boolean, ms = 3000): Promise<void> {

@@ -2,8 +2,8 @@
 // workbook operations over the engine, the memory port and the platform stand-in).
 import { describe, expect, it } from "vitest";
 import { createDataClient, createDeploymentTokenManager, createPlatformClient } from "../../src/api/index.ts";
-import { openWorkbookOps } from "../../src/taskpane/live/engine.ts";
-import { statusOfView } from "../../src/taskpane/live/status.ts";
+import { openWorkbookOps } from "../../src/taskpane/home/live.ts";
+import { statusOfView } from "../../src/taskpane/home/live-status.ts";
 import { byStatus, memoryWorkbook, useEnv } from "../sync/support.ts";
 
 describe("issue 36 item 7: the card after Refresh all could not list the reports", () => {

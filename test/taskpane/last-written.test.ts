@@ -1,7 +1,7 @@
 // "Last written" survives a reload of the pane: a new engine over the same session storage still
 // knows what Cellbound wrote, so the diff shows it instead of "(unknown)".
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sessionLastWritten, MAX_KEPT_CELLS } from "../../src/taskpane/live/last-written.ts";
+import { sessionLastWritten, MAX_KEPT_CELLS } from "../../src/taskpane/app/last-written.ts";
 import { byStatus, memoryWorkbook, startEnv, type Env } from "../sync/support.ts";
 
 class FakeStorage implements Storage {

@@ -2,7 +2,7 @@
 // session and host origin in its URL), messages accepted only from that iframe's window and the tenant
 // origin (a same-origin message from another window is ignored and debug-logged), the look sent once
 // the embed says ready, and actions posted to the tenant origin, never "*".
-import { createLiveDashboard } from "../../src/taskpane/live/dashboard";
+import { createLiveDashboard } from "../../src/taskpane/dashboard/live";
 import { makeEvent } from "../../src/api/embed/protocol";
 import type { EmbedNews } from "../../src/taskpane/dashboard/service";
 import { ForbiddenError } from "../../src/api/errors";

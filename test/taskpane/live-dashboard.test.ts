@@ -1,6 +1,6 @@
 // The drilled query of "Place this drilldown": the widget's query narrowed to the drilled point.
 import { describe, expect, it } from "vitest";
-import { drilledQuery } from "../../src/taskpane/live/dashboard";
+import { drilledQuery } from "../../src/taskpane/dashboard/live";
 
 describe("drilledQuery", () => {
   it("a category point becomes an equals filter on its dimension, measured by the drilled measure", () => {

@@ -1,13 +1,13 @@
-// The live workbook operations (src/taskpane/live/engine.ts) over the engine, the memory port and the
+// The live workbook operations (src/taskpane/home/live.ts) over the engine, the memory port and the
 // platform stand-in: several deployments in one workbook (named, refreshed with their own data token,
 // No access with a reason otherwise), what a refresh changed, and Place at the cell chosen when pressed.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDataClient, createDeploymentTokenManager } from "../../src/api/index.ts";
-import { openWorkbookOps } from "../../src/taskpane/live/engine.ts";
-import { statusOfView } from "../../src/taskpane/live/status.ts";
+import { openWorkbookOps } from "../../src/taskpane/home/live.ts";
+import { statusOfView } from "../../src/taskpane/home/live-status.ts";
 import { describeError } from "../../src/taskpane/errors.ts";
 import { unlistedLine } from "../../src/sync/status.ts";
-import { PlaceInterrupted, PlacementGone } from "../../src/taskpane/live/engine.ts";
+import { PlaceInterrupted, PlacementGone } from "../../src/taskpane/home/live.ts";
 import { byStatus, devExcelWorkbook, memoryWorkbook, startEnv, type Env } from "../sync/support.ts";
 
 describe("live workbook operations", () => {

@@ -2,7 +2,7 @@
 // small platform on a real local server (127.0.0.1, port 0) and data APIs that are right or wrong.
 import { afterEach, describe, expect, it } from "vitest";
 import { DataUrlError, PlatformUrlError } from "../../src/api";
-import { createLiveBackend } from "../../src/taskpane/live/backend";
+import { createLiveBackend } from "../../src/taskpane/app/backend";
 import { describeError } from "../../src/taskpane/errors";
 import { fixture } from "../api/fixtures";
 import { startServer, type TestServer } from "../api/server";

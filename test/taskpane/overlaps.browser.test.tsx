@@ -6,7 +6,7 @@ import { App } from "../../src/taskpane/app/App";
 import { PaneStore } from "../../src/taskpane/state/store";
 import { memoryStore, SecretStore } from "../../src/taskpane/state/secrets";
 import { installTheme } from "../../src/taskpane/theme/theme";
-import type { RefreshAllProgress } from "../../src/taskpane/model";
+import type { RefreshAllProgress } from "../../src/taskpane/home/types";
 import { placement, scriptedBackend } from "./scripted";
 
 async function until(check: () => boolean, ms = 3000): Promise<void> {

@@ -7,7 +7,7 @@ import { PaneStore } from "../../src/taskpane/state/store";
 import { memoryStore, SecretStore } from "../../src/taskpane/state/secrets";
 import { installTheme, officeThemeName } from "../../src/taskpane/theme/theme";
 import { placement, scriptedBackend } from "./scripted";
-import type { RefreshAllProgress } from "../../src/taskpane/model";
+import type { RefreshAllProgress } from "../../src/taskpane/home/types";
 
 async function until(check: () => boolean, ms = 3000): Promise<void> {
   const end = Date.now() + ms;

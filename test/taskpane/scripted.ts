@@ -1,16 +1,9 @@
 // A scripted Backend/Workspace for the pane's view tests: records calls, answers from a script.
 // (The live backend is exercised end to end in test/e2e against the stand-ins.)
-import type {
-  Backend,
-  HomeData,
-  PlaceOutcome,
-  PlacementView,
-  RefreshAllProgress,
-  RefreshOutcome,
-  ReportSummary,
-  Workspace,
-} from "../../src/taskpane/model";
-import { factsFor } from "../../src/taskpane/live/status";
+import type { Backend, Workspace } from "../../src/taskpane/app/model";
+import type { HomeData, PlacementView, RefreshAllProgress, RefreshOutcome } from "../../src/taskpane/home/types";
+import type { PlaceOutcome, ReportSummary } from "../../src/taskpane/types";
+import { factsFor } from "../../src/taskpane/home/live-status";
 
 type Shorthand = Parameters<typeof factsFor>[0];
 

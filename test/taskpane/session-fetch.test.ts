@@ -2,7 +2,7 @@
 // none leaves afterwards, so a signed-out key is never sent (the pane's sign-out closes the workspace
 // only after what was in flight has ended; this is what guarantees it for anything still running).
 import { describe, expect, it } from "vitest";
-import { sessionFetch } from "../../src/taskpane/live/session-fetch";
+import { sessionFetch } from "../../src/taskpane/app/session-fetch";
 
 function recorder() {
   const sent: string[] = [];

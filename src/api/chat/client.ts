@@ -116,168 +116,196 @@ class Dropped extends Error {}
 const mapError = (status: number, d: ErrorDetails, what: string, headers: Headers): ApiError =>
   managementError(status, d.json, what, "other", { excerpt: d.message, headers });
 
-export function createChatClient(o: ChatClientOptions): ChatClient {
-  const doFetch: FetchLike = o.fetch ?? ((u, i) => fetch(u, i));
-  const idleMs = o.idleTimeoutMs ?? DEFAULT_DEADLINES.streamIdleMs;
-  const requestMs = o.requestTimeoutMs ?? DEFAULT_DEADLINES.managementAttemptMs;
-  const maxReconnects = o.maxReconnects ?? 3;
-  let form: "deployment" | "agent" = o.auth.deployment ? "deployment" : "agent";
-  if (!o.auth.deployment && !o.auth.agent) throw new TypeError("createChatClient: give auth.deployment or auth.agent");
+/** What one chat client keeps: its options, its limits, and the auth form it uses now. */
+interface ChatState {
+  o: ChatClientOptions;
+  fetch: FetchLike;
+  idleMs: number;
+  requestMs: number;
+  maxReconnects: number;
+  form: "deployment" | "agent";
+}
 
-  function url(suffix: "" | "/abort"): string {
-    const base =
-      form === "deployment"
-        ? path`/api/v1/public/${o.accountName}/deployments/${o.auth.deployment!.deploymentId}/chat/stream-chat-state`
-        : path`/api/v1/public/${o.accountName}/agents/${o.auth.agent!.agentId}/chat/stream-chat-state`;
-    return buildUrl(o.aiUrl, base + suffix);
-  }
+function chatUrl(st: ChatState, suffix: "" | "/abort"): string {
+  const { o } = st;
+  const base =
+    st.form === "deployment"
+      ? path`/api/v1/public/${o.accountName}/deployments/${o.auth.deployment!.deploymentId}/chat/stream-chat-state`
+      : path`/api/v1/public/${o.accountName}/agents/${o.auth.agent!.agentId}/chat/stream-chat-state`;
+  return buildUrl(o.aiUrl, base + suffix);
+}
 
-  /** The credential of the current form: X-Svc-Auth-Token, or Authorization: Api-Key. */
-  async function auth(signal?: AbortSignal): Promise<{ authorization: string; headers?: Record<string, string> }> {
-    if (form === "deployment")
-      return { authorization: "", headers: { "X-Svc-Auth-Token": await o.auth.deployment!.token.getToken(signal) } };
-    return { authorization: `Api-Key ${await resolveCredential(o.auth.agent!.apiKey, signal)}` };
-  }
-  const session = (): { sessionSettings?: SessionSettings } =>
-    form === "agent" ? { sessionSettings: { internalId: o.auth.agent!.internalId } } : {};
+/** The credential of the current form: X-Svc-Auth-Token, or Authorization: Api-Key. */
+async function chatAuth(st: ChatState, signal?: AbortSignal): Promise<{ authorization: string; headers?: Record<string, string> }> {
+  if (st.form === "deployment")
+    return { authorization: "", headers: { "X-Svc-Auth-Token": await st.o.auth.deployment!.token.getToken(signal) } };
+  return { authorization: `Api-Key ${await resolveCredential(st.o.auth.agent!.apiKey, signal)}` };
+}
 
-  /**
-   * Runs `call` on the current form. A 403 on the deployment form (its token sign-in for chat is
-   * off) switches to the agent form once, when the client has one; a 401/403 drops the token.
-   */
-  async function onForm<T>(call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (e) {
-      if (form === "deployment" && (e instanceof ForbiddenError || (e as ApiError).status === 401)) o.auth.deployment!.token.invalidate?.();
-      if (e instanceof ForbiddenError && form === "deployment" && o.auth.agent) {
-        form = "agent";
-        return call();
-      }
-      throw e;
+const sessionOf = (st: ChatState): { sessionSettings?: SessionSettings } =>
+  st.form === "agent" ? { sessionSettings: { internalId: st.o.auth.agent!.internalId } } : {};
+
+/**
+ * Runs `call` on the current form. A 403 on the deployment form (its token sign-in for chat is
+ * off) switches to the agent form once, when the client has one; a 401/403 drops the token.
+ */
+async function onForm<T>(st: ChatState, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (e) {
+    if (st.form === "deployment" && (e instanceof ForbiddenError || (e as ApiError).status === 401))
+      st.o.auth.deployment!.token.invalidate?.();
+    if (e instanceof ForbiddenError && st.form === "deployment" && st.o.auth.agent) {
+      st.form = "agent";
+      return call();
     }
+    throw e;
   }
+}
 
-  /** A JSON-RPC error object (auth failure in a 200) → ChatAuthError; else null. */
-  function rpcError(value: unknown): ChatAuthError | null {
-    const r = JsonRpcError.safeParse(value);
-    return r.success
-      ? new ChatAuthError(`The chat service refused the credential: ${r.data.error.message}`, r.data.error.code, value)
-      : null;
+/** A JSON-RPC error object (auth failure in a 200) → ChatAuthError; else null. */
+function rpcError(value: unknown): ChatAuthError | null {
+  const r = JsonRpcError.safeParse(value);
+  return r.success ? new ChatAuthError(`The chat service refused the credential: ${r.data.error.message}`, r.data.error.code, value) : null;
+}
+
+/** The caller's abort reason; a lost connection as Dropped (to reconnect); anything else as it is. */
+function droppedOr(e: unknown, signal: AbortSignal | undefined): unknown {
+  if (signal?.aborted) return signal.reason;
+  if (e instanceof TimeoutError || e instanceof NetworkError) return new Dropped(e.message, { cause: e });
+  return e;
+}
+
+async function openTurn(st: ChatState, body: StreamChatInput, s: SendOptions) {
+  try {
+    return await onForm(st, async () =>
+      openStream({
+        fetch: st.fetch,
+        method: "POST",
+        url: chatUrl(st, ""),
+        ...(await chatAuth(st, s.signal)),
+        body: { ...body, ...sessionOf(st) },
+        accept: "application/x-ndjson, application/json",
+        idleMs: st.idleMs,
+        ...(st.o.connectTimeoutMs !== undefined ? { connectMs: st.o.connectTimeoutMs } : {}),
+        mapError,
+        ...(s.signal ? { signal: s.signal } : {}),
+      }),
+    );
+  } catch (e) {
+    throw droppedOr(e, s.signal);
   }
+}
 
-  /** One connection: reads the stream to its end. Throws Dropped when it is lost before __state__. */
-  async function once(body: StreamChatInput, s: SendOptions, result: SendResult): Promise<void> {
-    let opened;
-    try {
-      opened = await onForm(async () =>
-        openStream({
-          fetch: doFetch,
-          method: "POST",
-          url: url(""),
-          ...(await auth(s.signal)),
-          body: { ...body, ...session() },
-          accept: "application/x-ndjson, application/json",
-          idleMs,
-          ...(o.connectTimeoutMs !== undefined ? { connectMs: o.connectTimeoutMs } : {}),
-          mapError,
-          ...(s.signal ? { signal: s.signal } : {}),
-        }),
-      );
-    } catch (e) {
-      if (s.signal?.aborted) throw s.signal.reason;
-      if (e instanceof TimeoutError || e instanceof NetworkError) throw new Dropped(e.message, { cause: e });
-      throw e;
-    }
-    let first = true;
-    try {
-      for await (const item of readNdjson(opened.body)) {
-        if (!item.ok) {
-          s.onWarning?.(item.error);
-          continue;
-        }
-        if (first) {
-          first = false;
-          const failure = rpcError(item.value);
-          if (failure) throw failure;
-        }
-        const f = ChatFrame.safeParse(item.value);
-        if (!f.success) {
-          s.onWarning?.(
-            new InvalidResponseError(`chat stream: a line is not a frame (${f.error.issues[0]?.message ?? "invalid"})`, 200, item.value),
-          );
-          continue;
-        }
-        const frame = f.data;
-        if (frame.error === STREAMING_IN_PROGRESS && frame.id === undefined) {
-          throw new ThreadBusyError("This conversation is still answering another question.", 200, frame);
-        }
-        if (frame.id === SENTINELS.cutoff || frame.id === SENTINELS.state) {
-          const id = frame.state?.chatId;
-          if (typeof id === "string") result.chatId = id;
-        }
-        s.onFrame(frame);
-        if (frame.id === SENTINELS.state) result.completed = true;
+/** A line as a frame; one that is not a frame is reported as a warning and skipped (null). */
+function frameOf(value: unknown, s: SendOptions): ChatFrame | null {
+  const f = ChatFrame.safeParse(value);
+  if (f.success) return f.data;
+  s.onWarning?.(new InvalidResponseError(`chat stream: a line is not a frame (${f.error.issues[0]?.message ?? "invalid"})`, 200, value));
+  return null;
+}
+
+/** Hands one frame on, noting the thread's id and whether the turn's __state__ arrived. */
+function takeFrame(frame: ChatFrame, s: SendOptions, result: SendResult): void {
+  if (frame.error === STREAMING_IN_PROGRESS && frame.id === undefined) {
+    throw new ThreadBusyError("This conversation is still answering another question.", 200, frame);
+  }
+  if (frame.id === SENTINELS.cutoff || frame.id === SENTINELS.state) {
+    const id = frame.state?.chatId;
+    if (typeof id === "string") result.chatId = id;
+  }
+  s.onFrame(frame);
+  if (frame.id === SENTINELS.state) result.completed = true;
+}
+
+/** One connection: reads the stream to its end. Throws Dropped when it is lost before __state__. */
+async function once(st: ChatState, body: StreamChatInput, s: SendOptions, result: SendResult): Promise<void> {
+  const opened = await openTurn(st, body, s);
+  let first = true;
+  try {
+    for await (const item of readNdjson(opened.body)) {
+      if (!item.ok) {
+        s.onWarning?.(item.error);
+        continue;
       }
-    } catch (e) {
-      opened.cancel(e);
-      if (s.signal?.aborted) throw s.signal.reason;
-      if (e instanceof TimeoutError || e instanceof NetworkError) throw new Dropped(e.message, { cause: e });
-      throw e;
-    }
-    if (!result.completed && body.input !== undefined) throw new Dropped("the stream ended before the answer did");
-  }
-
-  return {
-    form: () => form,
-
-    async send(s) {
-      const result: SendResult = { chatId: s.chatId ?? null, messageId: null, completed: false };
-      const messageId = s.input === undefined ? undefined : (s.messageId ?? newMessageId(o.now?.()));
-      result.messageId = messageId ?? null;
-      for (let attempt = 0; ; attempt++) {
-        const body: StreamChatInput = {
-          ...(s.input !== undefined ? { input: s.input } : {}),
-          ...(result.chatId ? { chatId: result.chatId } : {}),
-          ...(messageId ? { messageId } : {}),
-        };
-        try {
-          await once(body, s, result);
-          return result;
-        } catch (e) {
-          if (!(e instanceof Dropped)) throw e;
-          if (attempt >= maxReconnects) {
-            const cause = e.cause;
-            if (cause instanceof TimeoutError) throw cause;
-            throw new NetworkError(`The chat connection dropped and ${maxReconnects} reconnects failed: ${e.message}`, 0, undefined, {
-              cause,
-            });
-          }
-          s.onReconnect?.(attempt + 1);
-          await sleep(Math.min(2000, 250 * 2 ** attempt), s.signal);
-        }
-      }
-    },
-
-    async abort(chatId, signal) {
-      const res = await onForm(async () => {
-        const r = await sendRaw({
-          fetch: doFetch,
-          method: "POST",
-          url: url("/abort"),
-          ...(await auth(signal)),
-          body: { chatId, ...session() },
-          deadlineMs: requestMs,
-          ...(signal ? { signal } : {}),
-        });
-        if (r.status < 200 || r.status > 299) throw mapError(r.status, errorDetails(r.bytes), "POST chat abort", r.headers);
-        return r;
-      });
-      if (res.bytes.length) {
-        const failure = rpcError(safeJson(new TextDecoder().decode(res.bytes)));
+      if (first) {
+        first = false;
+        const failure = rpcError(item.value);
         if (failure) throw failure;
       }
-    },
+      const frame = frameOf(item.value, s);
+      if (frame) takeFrame(frame, s, result);
+    }
+  } catch (e) {
+    opened.cancel(e);
+    throw droppedOr(e, s.signal);
+  }
+  if (!result.completed && body.input !== undefined) throw new Dropped("the stream ended before the answer did");
+}
+
+/** A turn: connects, and reconnects with the same messageId and chatId after a drop (backing off). */
+async function sendTurn(st: ChatState, s: SendOptions): Promise<SendResult> {
+  const result: SendResult = { chatId: s.chatId ?? null, messageId: null, completed: false };
+  const messageId = s.input === undefined ? undefined : (s.messageId ?? newMessageId(st.o.now?.()));
+  result.messageId = messageId ?? null;
+  for (let attempt = 0; ; attempt++) {
+    const body: StreamChatInput = {
+      ...(s.input !== undefined ? { input: s.input } : {}),
+      ...(result.chatId ? { chatId: result.chatId } : {}),
+      ...(messageId ? { messageId } : {}),
+    };
+    try {
+      await once(st, body, s, result);
+      return result;
+    } catch (e) {
+      if (!(e instanceof Dropped)) throw e;
+      if (attempt >= st.maxReconnects) {
+        const cause = e.cause;
+        if (cause instanceof TimeoutError) throw cause;
+        throw new NetworkError(`The chat connection dropped and ${st.maxReconnects} reconnects failed: ${e.message}`, 0, undefined, {
+          cause,
+        });
+      }
+      s.onReconnect?.(attempt + 1);
+      await sleep(Math.min(2000, 250 * 2 ** attempt), s.signal);
+    }
+  }
+}
+
+async function abortThread(st: ChatState, chatId: string, signal?: AbortSignal): Promise<void> {
+  const res = await onForm(st, async () => {
+    const r = await sendRaw({
+      fetch: st.fetch,
+      method: "POST",
+      url: chatUrl(st, "/abort"),
+      ...(await chatAuth(st, signal)),
+      body: { chatId, ...sessionOf(st) },
+      deadlineMs: st.requestMs,
+      ...(signal ? { signal } : {}),
+    });
+    if (r.status < 200 || r.status > 299) throw mapError(r.status, errorDetails(r.bytes), "POST chat abort", r.headers);
+    return r;
+  });
+  if (res.bytes.length) {
+    const failure = rpcError(safeJson(new TextDecoder().decode(res.bytes)));
+    if (failure) throw failure;
+  }
+}
+
+export function createChatClient(o: ChatClientOptions): ChatClient {
+  const st: ChatState = {
+    o,
+    fetch: o.fetch ?? ((u, i) => fetch(u, i)),
+    idleMs: o.idleTimeoutMs ?? DEFAULT_DEADLINES.streamIdleMs,
+    requestMs: o.requestTimeoutMs ?? DEFAULT_DEADLINES.managementAttemptMs,
+    maxReconnects: o.maxReconnects ?? 3,
+    form: o.auth.deployment ? "deployment" : "agent",
+  };
+  if (!o.auth.deployment && !o.auth.agent) throw new TypeError("createChatClient: give auth.deployment or auth.agent");
+  return {
+    form: () => st.form,
+    send: (s) => sendTurn(st, s),
+    abort: (chatId, signal) => abortThread(st, chatId, signal),
   };
 }
 

@@ -70,152 +70,192 @@ export interface EmbedBridge {
   close(): void;
 }
 
-export function createEmbedBridge(o: BridgeOptions): EmbedBridge {
+type ReadyPayload = EventPayload<"svc:event:ready">;
+
+/** What one bridge keeps between messages. */
+interface BridgeState {
+  o: BridgeOptions;
+  /** The tenant origin, normalized: the only one messages are accepted from and sent to. */
+  origin: string;
+  debug: (message: string) => void;
+  now: () => number;
+  listeners: Map<EventType, Set<(p: unknown, e: EmbedEvent) => void>>;
+  any: Set<(e: EmbedEvent) => void>;
+  renewalErrors: Set<(e: Error) => void>;
+  ready: ReadyPayload | null;
+  readyWaiters: Set<(p: ReadyPayload) => void>;
+  /** Actions sent before the first ready. */
+  queue: Array<() => void>;
+  closed: boolean;
+  /** Sessions seen (each ready is one); the session a renewal was already sent for. */
+  sessionGen: number;
+  renewedGen: number;
+  renewing: Promise<void> | null;
+  renewals: number;
+}
+
+function bridgeState(o: BridgeOptions): BridgeState {
   const origin = normalizeOrigin(o.tenantOrigin);
   if (!origin) throw new Error(`The tenant origin must be scheme://host[:port], not ${JSON.stringify(o.tenantOrigin)}`);
-  const debug = o.debug ?? ((m: string) => console.debug(`[embed] ${m}`));
-  const now = o.now ?? Date.now;
-  const listeners = new Map<EventType, Set<(p: unknown, e: EmbedEvent) => void>>();
-  const any = new Set<(e: EmbedEvent) => void>();
-  const renewalErrors = new Set<(e: Error) => void>();
-  let ready: EventPayload<"svc:event:ready"> | null = null;
-  const readyWaiters = new Set<(p: EventPayload<"svc:event:ready">) => void>();
-  let queue: Array<() => void> = [];
-  let closed = false;
-  /** Sessions seen (each ready is one); the session a renewal was already sent for. */
-  let sessionGen = 0;
-  let renewedGen = -1;
-  let renewing: Promise<void> | null = null;
-  let renewals = 0;
-
-  const post = (type: ActionType, payload: unknown) => {
-    o.port.post(makeAction(type, payload as never, now()), origin);
+  return {
+    o,
+    origin,
+    debug: o.debug ?? ((m: string) => console.debug(`[embed] ${m}`)),
+    now: o.now ?? Date.now,
+    listeners: new Map(),
+    any: new Set(),
+    renewalErrors: new Set(),
+    ready: null,
+    readyWaiters: new Set(),
+    queue: [],
+    closed: false,
+    sessionGen: 0,
+    renewedGen: -1,
+    renewing: null,
+    renewals: 0,
   };
+}
 
-  const fail = (e: Error) => {
-    for (const l of renewalErrors) l(e);
-  };
+function post(st: BridgeState, type: ActionType, payload: unknown): void {
+  st.o.port.post(makeAction(type, payload as never, st.now()), st.origin);
+}
 
-  function renew(): Promise<void> {
-    if (closed) return Promise.resolve();
-    if (!o.mintSessionId) {
-      fail(new Error("No session URL is configured: the dashboard cannot renew its session."));
-      return Promise.resolve();
-    }
-    const mint = o.mintSessionId;
-    renewing ??= (async () => {
-      try {
-        const sessionId = await mint();
-        if (closed) return;
-        renewedGen = sessionGen;
-        renewals++;
-        post("svc:action:set-session", { sessionId });
-      } catch (e) {
-        fail(e instanceof Error ? e : new Error(String(e)));
-      }
-    })().finally(() => {
-      renewing = null;
-    });
-    return renewing;
+function fail(st: BridgeState, e: Error): void {
+  for (const l of st.renewalErrors) l(e);
+}
+
+/** Mints a fresh session id and sends set-session; one renewal in flight at most. */
+function renew(st: BridgeState): Promise<void> {
+  if (st.closed) return Promise.resolve();
+  if (!st.o.mintSessionId) {
+    fail(st, new Error("No session URL is configured: the dashboard cannot renew its session."));
+    return Promise.resolve();
   }
-
-  function dispatch(e: EmbedEvent) {
-    switch (e.type) {
-      case "svc:event:ready":
-        sessionGen++;
-        if (!ready) {
-          ready = e.payload;
-          for (const w of readyWaiters) w(e.payload);
-          readyWaiters.clear();
-          const q = queue;
-          queue = [];
-          for (const send of q) send();
-        }
-        break;
-      case "svc:event:session-expiring":
-      case "svc:event:session-expired":
-        // Both may fire for one session (and expiring may come late): renew once per session.
-        if (renewedGen !== sessionGen && !renewing) void renew();
-        break;
-      case "svc:event:error":
-        if (e.payload.context === "session-renewal") {
-          // The session we sent was refused; the next expiring/expired may try again.
-          renewedGen = -1;
-          fail(new EmbedSessionExchangeError(e.payload.message));
-        }
-        break;
-      default:
-        break;
-    }
-    for (const l of listeners.get(e.type) ?? []) l(e.payload, e);
-    for (const l of any) l(e);
-  }
-
-  const unsubscribe = o.port.subscribe((m) => {
-    if (closed) return;
+  const mint = st.o.mintSessionId;
+  st.renewing ??= (async () => {
     try {
-      if (m.origin !== origin) return debug(`ignored a message from ${m.origin} (expected ${origin})`);
-      const d = m.data as { source?: unknown } | null;
-      if (typeof d !== "object" || d === null || d.source !== EMBED_SOURCE) return debug("ignored a message whose source is not svc-embed");
-      const r = parseEvent(m.data);
-      if (!r.ok) return debug(`ignored: ${r.reason}`);
-      dispatch(r.value);
-    } catch (err) {
-      // A listener's bug must not stop the next message.
-      debug(`a listener failed: ${(err as Error)?.message ?? err}`);
+      const sessionId = await mint();
+      if (st.closed) return;
+      st.renewedGen = st.sessionGen;
+      st.renewals++;
+      post(st, "svc:action:set-session", { sessionId });
+    } catch (e) {
+      fail(st, e instanceof Error ? e : new Error(String(e)));
     }
+  })().finally(() => {
+    st.renewing = null;
   });
+  return st.renewing;
+}
 
+/** A ready starts a session; the first one also wakes the waiters and sends the queued actions. */
+function onReady(st: BridgeState, payload: ReadyPayload): void {
+  st.sessionGen++;
+  if (st.ready) return;
+  st.ready = payload;
+  for (const w of st.readyWaiters) w(payload);
+  st.readyWaiters.clear();
+  const q = st.queue;
+  st.queue = [];
+  for (const send of q) send();
+}
+
+function dispatch(st: BridgeState, e: EmbedEvent): void {
+  switch (e.type) {
+    case "svc:event:ready":
+      onReady(st, e.payload);
+      break;
+    case "svc:event:session-expiring":
+    case "svc:event:session-expired":
+      // Both may fire for one session (and expiring may come late): renew once per session.
+      if (st.renewedGen !== st.sessionGen && !st.renewing) void renew(st);
+      break;
+    case "svc:event:error":
+      if (e.payload.context === "session-renewal") {
+        // The session we sent was refused; the next expiring/expired may try again.
+        st.renewedGen = -1;
+        fail(st, new EmbedSessionExchangeError(e.payload.message));
+      }
+      break;
+    default:
+      break;
+  }
+  for (const l of st.listeners.get(e.type) ?? []) l(e.payload, e);
+  for (const l of st.any) l(e);
+}
+
+/** One incoming message: acted on only from the tenant origin and as a valid event; never throws. */
+function receive(st: BridgeState, m: IncomingMessage): void {
+  if (st.closed) return;
+  try {
+    if (m.origin !== st.origin) return st.debug(`ignored a message from ${m.origin} (expected ${st.origin})`);
+    const d = m.data as { source?: unknown } | null;
+    if (typeof d !== "object" || d === null || d.source !== EMBED_SOURCE)
+      return st.debug("ignored a message whose source is not svc-embed");
+    const r = parseEvent(m.data);
+    if (!r.ok) return st.debug(`ignored: ${r.reason}`);
+    dispatch(st, r.value);
+  } catch (err) {
+    // A listener's bug must not stop the next message.
+    st.debug(`a listener failed: ${(err as Error)?.message ?? err}`);
+  }
+}
+
+function whenReady(st: BridgeState, deadlineMs: number, signal?: AbortSignal): Promise<ReadyPayload> {
+  if (st.ready) return Promise.resolve(st.ready);
+  return new Promise((resolve, reject) => {
+    const done = (p: ReadyPayload) => {
+      clearTimeout(t);
+      signal?.removeEventListener("abort", onAbort);
+      resolve(p);
+    };
+    const t = setTimeout(() => {
+      st.readyWaiters.delete(done);
+      reject(new TimeoutError(`The dashboard did not say ready within ${Math.round(deadlineMs / 100) / 10} s`, deadlineMs));
+    }, deadlineMs);
+    const onAbort = () => {
+      clearTimeout(t);
+      st.readyWaiters.delete(done);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    st.readyWaiters.add(done);
+  });
+}
+
+export function createEmbedBridge(o: BridgeOptions): EmbedBridge {
+  const st = bridgeState(o);
+  const unsubscribe = o.port.subscribe((m) => receive(st, m));
   return {
     on(type, listener) {
-      let set = listeners.get(type);
-      if (!set) listeners.set(type, (set = new Set()));
+      let set = st.listeners.get(type);
+      if (!set) st.listeners.set(type, (set = new Set()));
       const l = listener as (p: unknown, e: EmbedEvent) => void;
       set.add(l);
       return () => set.delete(l);
     },
     onAny(listener) {
-      any.add(listener);
-      return () => any.delete(listener);
+      st.any.add(listener);
+      return () => st.any.delete(listener);
     },
     send(type, payload) {
-      if (closed) return;
-      if (ready) post(type, payload);
-      else queue.push(() => post(type, payload));
+      if (st.closed) return;
+      if (st.ready) post(st, type, payload);
+      else st.queue.push(() => post(st, type, payload));
     },
-    whenReady(deadlineMs, signal) {
-      if (ready) return Promise.resolve(ready);
-      return new Promise((resolve, reject) => {
-        const done = (p: EventPayload<"svc:event:ready">) => {
-          clearTimeout(t);
-          signal?.removeEventListener("abort", onAbort);
-          resolve(p);
-        };
-        const t = setTimeout(() => {
-          readyWaiters.delete(done);
-          reject(new TimeoutError(`The dashboard did not say ready within ${Math.round(deadlineMs / 100) / 10} s`, deadlineMs));
-        }, deadlineMs);
-        const onAbort = () => {
-          clearTimeout(t);
-          readyWaiters.delete(done);
-          reject(signal!.reason);
-        };
-        signal?.addEventListener("abort", onAbort, { once: true });
-        readyWaiters.add(done);
-      });
-    },
-    renew,
+    whenReady: (deadlineMs, signal) => whenReady(st, deadlineMs, signal),
+    renew: () => renew(st),
     onRenewalError(listener) {
-      renewalErrors.add(listener);
-      return () => renewalErrors.delete(listener);
+      st.renewalErrors.add(listener);
+      return () => st.renewalErrors.delete(listener);
     },
     get renewals() {
-      return renewals;
+      return st.renewals;
     },
     close() {
-      closed = true;
-      queue = [];
-      readyWaiters.clear();
+      st.closed = true;
+      st.queue = [];
+      st.readyWaiters.clear();
       unsubscribe();
     },
   };

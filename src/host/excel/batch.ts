@@ -123,16 +123,32 @@ interface Piece {
   rows: number;
 }
 
-export async function readSnapshot(
+/** What a snapshot's first sync asks for, queued before it. */
+interface FirstSync {
+  idParts: Excel.CustomXmlPartScopedCollection;
+  dataParts: Excel.CustomXmlPartScopedCollection;
+  mirror: Excel.Setting;
+  names: Excel.NamedItemCollection;
+  sheets: Excel.WorksheetCollection;
+  frozen: Array<{ id: string; at: Excel.Range }>;
+  /** Areas known before anything is read (a placement's target). */
+  areas: Area[];
+  reader: ValueReader;
+  /** Write checks (issue 22): obstacles of each area read, queued in the sync that first knows the area. */
+  checks: Array<{ area: Area; found: () => Obstacle[] }>;
+  check(a: Area): void;
+  used: Array<{ area: Area; found: () => Area | null }>;
+  dateSystem: (() => 1900 | 1904) | null;
+  widthReads: Array<{ sheetId: string; col: number; format: Excel.RangeFormat }>;
+}
+
+function queueFirstSync(
   ctx: Excel.RequestContext,
-  sync: Sync,
   req: SnapshotRequest,
   limits: BatchLimits,
   settingKey: string,
-  /** Called between the first and second sync with what the first found, to queue writes that ride along. */
-  between?: (found: { identityParts: number; mirror: boolean }) => boolean,
-  supports: (version: string) => boolean = () => true,
-): Promise<RawSnapshot> {
+  supports: (version: string) => boolean,
+): FirstSync {
   const wb = ctx.workbook;
   wb.load("name");
   const idParts = wb.customXmlParts.getByNamespace(WORKBOOK_NS).load("items/id");
@@ -144,13 +160,11 @@ export async function readSnapshot(
     id,
     at: wb.worksheets.getItem(id).freezePanes.getLocationOrNullObject().load("rowIndex,rowCount"),
   }));
-  // Areas known before anything is read (a placement's target) ride in the first sync.
   const areas: Area[] = [...(req.areas ?? [])];
   for (const a of areas) validateArea(a);
   const reader = new ValueReader(ctx, areas, limits);
   reader.queue();
-  // Write checks (issue 22): obstacles of each area read, in the sync that first knows the area.
-  const checks: Array<{ area: Area; found: () => Obstacle[] }> = [];
+  const checks: FirstSync["checks"] = [];
   const check = (a: Area) => {
     const ws = wb.worksheets.getItem(a.sheetId);
     checks.push({ area: a, found: queueObstacles(ws, a, supports) });
@@ -173,11 +187,13 @@ export async function readSnapshot(
       format: ws.getRangeByIndexes(a.row, a.col + c, 1, 1).format.load("columnWidth"),
     }));
   });
-  await sync(ctx, req.signal);
-  reader.collect();
+  return { idParts, dataParts, mirror, names, sheets, frozen, areas, reader, checks, check, used, dateSystem, widthReads };
+}
 
-  const sheetRefs = sheets.items.map((s) => ({ id: s.id, name: s.name }));
-  const ours = names.items.filter((n) => n.name.toLowerCase().startsWith(TRACK_PREFIX.toLowerCase()));
+/** After the first sync: the tracking names' areas; those whose values are wanted join the reads (and the checks). */
+function trackedAreas(first: FirstSync, req: SnapshotRequest) {
+  const sheetRefs = first.sheets.items.map((s) => ({ id: s.id, name: s.name }));
+  const ours = first.names.items.filter((n) => n.name.toLowerCase().startsWith(TRACK_PREFIX.toLowerCase()));
   const tracked = ours.map((n) =>
     n.type === "Error" ? trackedFromFormula(n.name, "=#REF!", []) : trackedFromFormula(n.name, n.formula, sheetRefs),
   );
@@ -185,27 +201,39 @@ export async function readSnapshot(
   for (const t of tracked) {
     if (!t.area) continue;
     if (wanted === "all" || (wanted ?? []).some((w) => w.toLowerCase() === t.name.toLowerCase())) {
-      reader.add(t.area);
-      if (req.writeChecks) check(t.area);
+      first.reader.add(t.area);
+      if (req.writeChecks) first.check(t.area);
     }
   }
-  const idXml = idParts.items.map((p) => p.getXml());
-  const dataXmls = dataParts.items.map((p) => ({ id: p.id, xml: p.getXml() }));
-  const queued = between?.({ identityParts: idParts.items.length, mirror: !mirror.isNullObject }) ?? false;
-  // Sync 2 carries the XML, what `between` queued, and the values; more syncs only while values remain.
+  return { sheetRefs, ours, tracked };
+}
+
+/**
+ * Syncs until the reader has every value (what else was queued rides in the first of them); more than
+ * one only while values remain past the response budget. `mayNeedNone`: when the reader has nothing to
+ * ask either, no round trip at all.
+ */
+async function readValues(
+  ctx: Excel.RequestContext,
+  sync: Sync,
+  reader: ValueReader,
+  signal: AbortSignal | undefined,
+  mayNeedNone: boolean,
+) {
   let first = true;
   while (first || !reader.done()) {
     reader.queue();
-    if (first && idXml.length + dataXmls.length === 0 && reader.done() && !queued && checks.length === areas.length + used.length) break; // nothing to ask: no round trip
+    if (first && mayNeedNone && reader.done()) break; // nothing to ask: no round trip
     first = false;
-    await sync(ctx, req.signal).catch((e: unknown) => {
+    await sync(ctx, signal).catch((e: unknown) => {
       if (!isPayloadTooLarge(e) || !reader.shrink()) throw e;
     });
     reader.collect();
   }
+}
 
-  const obstacles = req.writeChecks ? await nameSpillAnchors(ctx, sync, checks, req.signal) : undefined;
-
+/** The data parts by key: the first part of a key is the one getData reads; the others are duplicates. */
+function dataPartsOf(dataXmls: ReadonlyArray<{ id: string; xml: OfficeExtension.ClientResult<string> }>) {
   const data = new Map<string, unknown>();
   const parts = new Map<string, string[]>();
   const corrupt: string[] = [];
@@ -215,15 +243,41 @@ export async function readSnapshot(
     const ids = parts.get(d.key) ?? [];
     ids.push(id);
     parts.set(d.key, ids);
-    if (ids.length > 1) continue; // the first part of a key is the one getData reads
+    if (ids.length > 1) continue;
     try {
       data.set(d.key, JSON.parse(d.json) as unknown);
     } catch {
       corrupt.push(d.key);
     }
   }
+  return { data, parts, corrupt };
+}
+
+export async function readSnapshot(
+  ctx: Excel.RequestContext,
+  sync: Sync,
+  req: SnapshotRequest,
+  limits: BatchLimits,
+  settingKey: string,
+  /** Called between the first and second sync with what the first found, to queue writes that ride along. */
+  between?: (found: { identityParts: number; mirror: boolean }) => boolean,
+  supports: (version: string) => boolean = () => true,
+): Promise<RawSnapshot> {
+  const first = queueFirstSync(ctx, req, limits, settingKey, supports);
+  await sync(ctx, req.signal);
+  first.reader.collect();
+  const { sheetRefs, ours, tracked } = trackedAreas(first, req);
+  const { idParts, mirror, frozen, used, dateSystem, widthReads } = first;
+  const idXml = idParts.items.map((p) => p.getXml());
+  const dataXmls = first.dataParts.items.map((p) => ({ id: p.id, xml: p.getXml() }));
+  const queued = between?.({ identityParts: idParts.items.length, mirror: !mirror.isNullObject }) ?? false;
+  // Sync 2 carries the XML, what `between` queued, and the values; more syncs only while values remain.
+  const noChecksSince = first.checks.length === first.areas.length + used.length;
+  await readValues(ctx, sync, first.reader, req.signal, idXml.length + dataXmls.length === 0 && !queued && noChecksSince);
+  const obstacles = req.writeChecks ? await nameSpillAnchors(ctx, sync, first.checks, req.signal) : undefined;
+  const { data, parts, corrupt } = dataPartsOf(dataXmls);
   return {
-    workbookName: wb.name,
+    workbookName: ctx.workbook.name,
     identityXml: idXml.map((x) => x.value),
     identityParts: idParts.items,
     mirror: mirror.isNullObject ? undefined : mirror.value,
@@ -231,7 +285,7 @@ export async function readSnapshot(
     tracked,
     data,
     corrupt,
-    values: reader.result(),
+    values: first.reader.result(),
     frozenRows: new Map(frozen.map((f) => [f.id, f.at.isNullObject || f.at.rowIndex !== 0 ? 0 : f.at.rowCount])),
     ...(obstacles ? { obstacles } : {}),
     ...(dateSystem ? { dateSystem: dateSystem() } : {}),
@@ -275,15 +329,7 @@ export async function readRecheck(ctx: Excel.RequestContext, sync: Sync, req: Re
   const areas = [...(req.areas ?? [])];
   for (const a of areas) validateArea(a);
   const reader = new ValueReader(ctx, areas, limits, req.numberFormats === true);
-  let first = true;
-  while (first || !reader.done()) {
-    reader.queue();
-    first = false;
-    await sync(ctx, req.signal).catch((e: unknown) => {
-      if (!isPayloadTooLarge(e) || !reader.shrink()) throw e;
-    });
-    reader.collect();
-  }
+  await readValues(ctx, sync, reader, req.signal, false);
   const sheetRefs = sheets.items.map((s) => ({ id: s.id, name: s.name }));
   const tracked = names.items
     .filter((n) => n.name.toLowerCase().startsWith(TRACK_PREFIX.toLowerCase()))
@@ -518,6 +564,159 @@ function conflictOf(c: GuardRead, known: ExcelBasis): NonNullable<CommitStats["c
   return added ? { key: c.key, found: null } : null;
 }
 
+/** One commit in progress: its ops and what it keeps true as its syncs succeed. */
+interface CommitRun {
+  ctx: Excel.RequestContext;
+  sync: Sync;
+  o: { signal?: AbortSignal; calcSuspend: boolean; screenSuspend: boolean };
+  stats: CommitStats;
+  /** The basis, kept true as the commit goes (parts added, duplicates deleted, names, widths). */
+  known: ExcelBasis;
+  /** Parts by key as they are now (after each successful sync). */
+  parts: Map<string, Excel.CustomXmlPart>;
+  /** Duplicate parts of a key, deleted by the first data op. */
+  extras: Excel.CustomXmlPart[];
+  extrasDeleted: boolean;
+  /** Keys written under a guard in this commit, and what was stored (a later write of the key expects it). */
+  guardedKeys: Map<string, { value: unknown }>;
+  ops: Op[];
+}
+
+function commitRun(
+  ctx: Excel.RequestContext,
+  sync: Sync,
+  commands: readonly Command[],
+  known: ExcelBasis,
+  limits: BatchLimits,
+  o: CommitRun["o"],
+  stats: CommitStats,
+): CommitRun {
+  const run: CommitRun = {
+    ctx,
+    sync,
+    o,
+    stats,
+    known,
+    parts: new Map(),
+    extras: [],
+    extrasDeleted: false,
+    guardedKeys: new Map(),
+    ops: [],
+  };
+  for (const [key, ids] of known.parts) {
+    run.parts.set(key, ctx.workbook.customXmlParts.getItem(ids[0]!));
+    for (const id of ids.slice(1)) run.extras.push(ctx.workbook.customXmlParts.getItem(id));
+  }
+  commands.forEach((c, k) =>
+    run.ops.push(
+      ...opsOf(c, {
+        maxBytes: limits.requestBytes,
+        sheetNames: known.sheetNames,
+        parts: run.parts,
+        names: known.names,
+        widths: known.widths,
+        earlier: () => commands.slice(0, k),
+        guarded: run.guardedKeys,
+        deleteExtras: () => (run.extrasDeleted ? [] : ((run.extrasDeleted = true), run.extras)),
+      }),
+    ),
+  );
+  return run;
+}
+
+/** The ops [i, j) of the next sync: up to the budget, at least one. */
+function pack(ops: readonly Op[], i: number, budget: number): { j: number; bytes: number } {
+  let j = i,
+    bytes = 0;
+  while (j < ops.length && (j === i || bytes + ops[j]!.bytes <= budget)) bytes += ops[j++]!.bytes;
+  return { j, bytes };
+}
+
+/** Queues the ops [i, j) (after the formats some of them must read first) into one sync. */
+async function queueOps(run: CommitRun, i: number, j: number, screen: boolean): Promise<SyncScope> {
+  const { ctx, ops, o, stats } = run;
+  const guarded = ops.slice(i, j).filter((op) => op.formatsFirst);
+  if (guarded.length) stats.syncs += await readFormatsFirst(ctx, run.sync, guarded, o.signal);
+  const scope: SyncScope = { added: new Map(), names: new Map(), widths: new Map(), checks: [], cells: [], moves: [] };
+  if (screen) ctx.application.suspendScreenUpdatingUntilNextSync();
+  if (o.calcSuspend && ops.slice(i, j).some((op) => op.cells > 0)) ctx.application.suspendApiCalculationUntilNextSync();
+  for (let k = i; k < j; k++) ops[k]!.queue(ctx, scope);
+  return scope;
+}
+
+/**
+ * A sync of ops [i, j) failed: where to go on from and with what budget, or the failure thrown.
+ * Too large, it was refused whole (nothing applied): send less. Otherwise a name re-pointed with its
+ * sheet's old name (issue 36, item 16) is sent again from that op, with the sheets' names as they are now.
+ */
+async function recover(
+  run: CommitRun,
+  e: unknown,
+  scope: SyncScope,
+  at: { i: number; j: number; bytes: number; budget: number },
+): Promise<{ i: number; budget: number }> {
+  const { i, j } = at;
+  if (!isPayloadTooLarge(e)) {
+    const from = await staleRepoint(run.ctx, run.sync, run.ops, i, j, run.known, run.o.signal);
+    if (from === null) {
+      // A part a guarded write read was deleted since the snapshot (a co-author's Cellbound removing a duplicate).
+      if (scope.checks.some((c) => c.xml) && officeErrorCode(e) === "ItemNotFound") throw new DataChangedError(scope.checks[0]!.key);
+      throw e;
+    }
+    run.stats.syncs++;
+    run.stats.sheets = [...run.known.sheetNames].map(([id, name]) => ({ id, name }));
+    return { i: from, budget: at.budget };
+  }
+  if (j - i > 1) return { i, budget: Math.max(1, Math.floor(at.bytes / 2)) };
+  const half = run.ops[i]!.split?.() ?? null;
+  if (!half) throw e;
+  run.ops.splice(i, 1, ...half);
+  return { i, budget: at.budget };
+}
+
+/** After a sync succeeded: the conflicts its reads show, and the basis made true again. */
+function learn(run: CommitRun, scope: SyncScope): void {
+  const { stats, known } = run;
+  for (const c of scope.cells) {
+    const conflict = cellConflictOf(c);
+    if (conflict) (stats.cellConflicts ??= []).push(conflict);
+  }
+  for (const m of scope.moves) {
+    const moved = movedOf(m);
+    if (moved) (stats.moved ??= []).push(moved);
+  }
+  for (const c of scope.checks) {
+    const conflict = conflictOf(c, known);
+    if (conflict) (stats.conflicts ??= []).push(conflict);
+    run.guardedKeys.set(c.key, { value: c.wrote }); // a later write of the key in this commit expects this one
+  }
+  for (const [key, part] of scope.added) {
+    known.dataPartIds?.add(part.id);
+    run.parts.set(key, part);
+    known.parts.set(key, [part.id]);
+  }
+  if (run.extrasDeleted) for (const [key, ids] of known.parts) known.parts.set(key, ids.slice(0, 1));
+  for (const [name, exists] of scope.names) {
+    if (exists) known.names.add(name);
+    else known.names.delete(name);
+  }
+  for (const [key, points] of scope.widths) known.widths.set(key, points);
+}
+
+/** The ops [i, j) landed: count their cells, report progress, run the work that needed their sync. */
+async function landed(run: CommitRun, i: number, j: number): Promise<void> {
+  for (let k = i; k < j; k++) {
+    run.stats.cellsWritten += run.ops[k]!.cells;
+    run.ops[k]!.progress?.();
+  }
+  for (let k = i; k < j; k++) {
+    const after = run.ops[k]!.after;
+    if (!after) continue;
+    await after(run.ctx);
+    run.stats.syncs += 2;
+  }
+}
+
 export async function runCommit(
   ctx: Excel.RequestContext,
   sync: Sync,
@@ -528,50 +727,16 @@ export async function runCommit(
 ): Promise<CommitStats> {
   const stats: CommitStats = { syncs: 0, maxSyncBytes: 0, bytes: 0, cellsWritten: 0 };
   if (commands.length === 0) return stats;
-  // The basis is kept true as the commit goes (parts added, duplicates deleted, names added or
-  // deleted), so the next commit planned on the same snapshot needs no look-up either.
+  // The basis is kept true as the commit goes, so the next commit planned on the same snapshot needs no look-up either.
   const known = basis ?? (await lookUp(ctx, sync, commands, o.signal, stats));
-  // Parts by key as they are now (after each successful sync), and names that exist.
-  const parts = new Map<string, Excel.CustomXmlPart>();
-  const extras: Excel.CustomXmlPart[] = [];
-  for (const [key, ids] of known.parts) {
-    parts.set(key, ctx.workbook.customXmlParts.getItem(ids[0]!));
-    for (const id of ids.slice(1)) extras.push(ctx.workbook.customXmlParts.getItem(id));
-  }
-  const names = known.names;
-  let extrasDeleted = false;
-  const guardedKeys = new Map<string, { value: unknown }>();
-  const ops: Op[] = [];
-  commands.forEach((c, k) =>
-    ops.push(
-      ...opsOf(c, {
-        maxBytes: limits.requestBytes,
-        sheetNames: known.sheetNames,
-        parts,
-        names,
-        widths: known.widths,
-        earlier: () => commands.slice(0, k),
-        guarded: guardedKeys,
-        deleteExtras: () => (extrasDeleted ? [] : ((extrasDeleted = true), extras)),
-      }),
-    ),
-  );
-
+  const run = commitRun(ctx, sync, commands, known, limits, o, stats);
   let i = 0;
   let budget = limits.requestBytes;
   let screen = o.screenSuspend;
-  while (i < ops.length) {
+  while (i < run.ops.length) {
     o.signal?.throwIfAborted();
-    // Take ops up to the budget (at least one).
-    let j = i,
-      bytes = 0;
-    while (j < ops.length && (j === i || bytes + ops[j]!.bytes <= budget)) bytes += ops[j++]!.bytes;
-    const guarded = ops.slice(i, j).filter((op) => op.formatsFirst);
-    if (guarded.length) stats.syncs += await readFormatsFirst(ctx, sync, guarded, o.signal);
-    const scope: SyncScope = { added: new Map(), names: new Map(), widths: new Map(), checks: [], cells: [], moves: [] };
-    if (screen) ctx.application.suspendScreenUpdatingUntilNextSync();
-    if (o.calcSuspend && ops.slice(i, j).some((op) => op.cells > 0)) ctx.application.suspendApiCalculationUntilNextSync();
-    for (let k = i; k < j; k++) ops[k]!.queue(ctx, scope);
+    const { j, bytes } = pack(run.ops, i, budget);
+    const scope = await queueOps(run, i, j, screen);
     // Every round trip counts, a refused one too.
     stats.syncs++;
     stats.bytes += bytes;
@@ -579,65 +744,12 @@ export async function runCommit(
     try {
       await sync(ctx, o.signal);
     } catch (e) {
-      // issue 36 (16): a name re-pointed with the sheet's old name (renamed since it was read) failed: the
-      // ops before it landed; look the sheets up again and go on from it with their names as they are now.
-      if (!isPayloadTooLarge(e)) {
-        const from = await staleRepoint(ctx, sync, ops, i, j, known, o.signal);
-        if (from === null) {
-          // A part a guarded write read was deleted since the snapshot (a co-author's Cellbound removing a duplicate).
-          if (scope.checks.some((c) => c.xml) && officeErrorCode(e) === "ItemNotFound") throw new DataChangedError(scope.checks[0]!.key);
-          throw e;
-        }
-        stats.syncs++;
-        stats.sheets = [...known.sheetNames].map(([id, name]) => ({ id, name }));
-        i = from;
-        continue;
-      }
-      // Refused whole, nothing applied: send less.
-      if (j - i > 1) {
-        budget = Math.max(1, Math.floor(bytes / 2));
-        continue;
-      }
-      const half = ops[i]!.split?.() ?? null;
-      if (!half) throw e;
-      ops.splice(i, 1, ...half);
+      ({ i, budget } = await recover(run, e, scope, { i, j, bytes, budget }));
       continue;
     }
     screen = false;
-    for (const c of scope.cells) {
-      const conflict = cellConflictOf(c);
-      if (conflict) (stats.cellConflicts ??= []).push(conflict);
-    }
-    for (const m of scope.moves) {
-      const moved = movedOf(m);
-      if (moved) (stats.moved ??= []).push(moved);
-    }
-    for (const c of scope.checks) {
-      const conflict = conflictOf(c, known);
-      if (conflict) (stats.conflicts ??= []).push(conflict);
-      guardedKeys.set(c.key, { value: c.wrote }); // a later write of the key in this commit expects this one
-    }
-    for (const [key, part] of scope.added) {
-      known.dataPartIds?.add(part.id);
-      parts.set(key, part);
-      known.parts.set(key, [part.id]);
-    }
-    if (extrasDeleted) for (const [key, ids] of known.parts) known.parts.set(key, ids.slice(0, 1));
-    for (const [name, exists] of scope.names) {
-      if (exists) names.add(name);
-      else names.delete(name);
-    }
-    for (const [key, points] of scope.widths) known.widths.set(key, points);
-    for (let k = i; k < j; k++) {
-      stats.cellsWritten += ops[k]!.cells;
-      ops[k]!.progress?.();
-    }
-    for (let k = i; k < j; k++) {
-      const after = ops[k]!.after;
-      if (!after) continue;
-      await after(ctx);
-      stats.syncs += 2;
-    }
+    learn(run, scope);
+    await landed(run, i, j);
     i = j;
     budget = limits.requestBytes;
   }
@@ -747,128 +859,127 @@ interface OpState {
 
 function opsOf(c: Command, st: OpState): Op[] {
   switch (c.kind) {
-    case "data": {
-      const xml = dataXml(c.key, dataToJson(c.key, c.value));
-      return [
-        {
-          bytes: utf8Length(xml) + 64,
-          cells: 0,
-          queue: (ctx, scope) => {
-            const part = scope.added.get(c.key) ?? st.parts.get(c.key);
-            // issue 22 (5): read what is there in the same round trip, just before writing over it.
-            const expected = c.ifUnchanged ?? st.guarded.get(c.key);
-            if (expected) {
-              scope.checks.push({
-                key: c.key,
-                expected: expected.value,
-                xml: part ? part.getXml() : null,
-                ids: part ? null : ctx.workbook.customXmlParts.getByNamespace(DATA_NS).load("items/id"),
-                wrote: c.value,
-              });
-            }
-            if (part) part.setXml(xml);
-            else scope.added.set(c.key, ctx.workbook.customXmlParts.add(xml).load("id"));
-            for (const extra of st.deleteExtras()) extra.delete();
-          },
-        },
-      ];
-    }
+    case "data":
+      return [dataOp(c, st)];
     case "write":
       return writeOps(c, st.maxBytes);
     case "clear":
-      return [
-        {
-          bytes: 128,
-          cells: 0,
-          queue: (ctx) => rangeAt(ctx, c.area, c.anchor).clear("All"),
-        },
-      ];
-    case "style": {
-      // autofitColumns() would fit whole columns: fit the area's own text (autofit.ts) — in this sync when
-      // the commit writes that text and the snapshot read the widths, else read after this sync.
-      const planned = c.style.autofit ? plannedWidths(c.area, st) : null;
-      const a = c.area;
-      return [
-        {
-          bytes: styleBytes(a, c.style.columnFormats) + (planned ? 64 * a.cols : 0),
-          cells: 0,
-          queue: (ctx, scope) => {
-            applyStyle(rangeAt(ctx, a, c.anchor), a, { ...c.style, autofit: false });
-            planned?.forEach((w, i) => {
-              if (w === null) return;
-              rangeAt(ctx, { ...a, col: a.col + i, rows: 1, cols: 1 }, c.anchor).format.columnWidth = w;
-              scope.widths.set(widthKey(a.sheetId, a.col + i), w);
-            });
-          },
-          ...(c.style.autofit && !planned
-            ? {
-                after: async (ctx: Excel.RequestContext) => {
-                  for (let i = 0; i < a.cols; i++) st.widths.delete(widthKey(a.sheetId, a.col + i)); // set by what it reads now
-                  await fitColumnsToCells(ctx, ctx.workbook.worksheets.getItem(a.sheetId), a);
-                },
-              }
-            : {}),
-        },
-      ];
-    }
+      return [{ bytes: 128, cells: 0, queue: (ctx) => rangeAt(ctx, c.area, c.anchor).clear("All") }];
+    case "style":
+      return [styleOp(c, st)];
     case "freeze":
       return [{ bytes: 128, cells: 0, queue: (ctx) => ctx.workbook.worksheets.getItem(c.sheetId).freezePanes.freezeRows(c.rows) }];
-    case "track": {
-      const full = TRACK_PREFIX + c.name;
-      return [
-        {
-          bytes: 256,
-          cells: 0,
-          ...(st.names.has(full.toLowerCase()) ? { repoint: c.area.sheetId } : {}),
-          queue: (ctx, scope) => {
-            const key = full.toLowerCase();
-            // Re-point an existing name in one command, never delete-then-add (a failing sync keeps a prefix: replace.ts).
-            const existing = (scope.names.get(key) ?? st.names.has(key)) ? ctx.workbook.names.getItem(full) : null;
-            // issue 36: where the name is just before it is re-pointed, when the caller said where it should be.
-            if (existing && c.expect)
-              scope.moves.push({
-                name: c.name,
-                expect: c.expect,
-                item: existing.load("type,formula"),
-                sheets: ctx.workbook.worksheets.load("items/id,items/name"),
-              });
-            queueTrackName(ctx, existing, full, range(ctx, c.area), st.sheetNames.get(c.area.sheetId) ?? "", c.area);
-            scope.names.set(key, true);
-          },
-        },
-      ];
-    }
-    case "restore": {
-      const a = c.cells.area;
-      return [
-        {
-          bytes: utf8Length(JSON.stringify(c.cells.formulas)) + utf8Length(JSON.stringify(c.cells.numberFormats)) + 128,
-          cells: a.rows * a.cols,
-          // The formats first: a text cell's text ("@") is put back as text, never read as a formula.
-          queue: (ctx) => {
-            const r = rangeAt(ctx, a, c.anchor);
-            r.numberFormat = c.cells.numberFormats;
-            r.formulas = c.cells.formulas as unknown as string[][];
-          },
-        },
-      ];
-    }
-    case "untrack": {
-      const full = TRACK_PREFIX + c.name;
-      return [
-        {
-          bytes: 128,
-          cells: 0,
-          queue: (ctx, scope) => {
-            const key = full.toLowerCase();
-            if (!(scope.names.get(key) ?? st.names.has(key))) return;
-            ctx.workbook.names.getItem(full).delete();
-            scope.names.set(key, false);
-          },
-        },
-      ];
-    }
+    case "track":
+      return [trackOp(c, st)];
+    case "restore":
+      return [restoreOp(c)];
+    case "untrack":
+      return [untrackOp(c, st)];
   }
+}
+
+function dataOp(c: Extract<Command, { kind: "data" }>, st: OpState): Op {
+  const xml = dataXml(c.key, dataToJson(c.key, c.value));
+  return {
+    bytes: utf8Length(xml) + 64,
+    cells: 0,
+    queue: (ctx, scope) => {
+      const part = scope.added.get(c.key) ?? st.parts.get(c.key);
+      // issue 22 (5): read what is there in the same round trip, just before writing over it.
+      const expected = c.ifUnchanged ?? st.guarded.get(c.key);
+      if (expected) {
+        scope.checks.push({
+          key: c.key,
+          expected: expected.value,
+          xml: part ? part.getXml() : null,
+          ids: part ? null : ctx.workbook.customXmlParts.getByNamespace(DATA_NS).load("items/id"),
+          wrote: c.value,
+        });
+      }
+      if (part) part.setXml(xml);
+      else scope.added.set(c.key, ctx.workbook.customXmlParts.add(xml).load("id"));
+      for (const extra of st.deleteExtras()) extra.delete();
+    },
+  };
+}
+
+function styleOp(c: Extract<Command, { kind: "style" }>, st: OpState): Op {
+  // autofitColumns() would fit whole columns: fit the area's own text (autofit.ts) — in this sync when
+  // the commit writes that text and the snapshot read the widths, else read after this sync.
+  const planned = c.style.autofit ? plannedWidths(c.area, st) : null;
+  const a = c.area;
+  return {
+    bytes: styleBytes(a, c.style.columnFormats) + (planned ? 64 * a.cols : 0),
+    cells: 0,
+    queue: (ctx, scope) => {
+      applyStyle(rangeAt(ctx, a, c.anchor), a, { ...c.style, autofit: false });
+      planned?.forEach((w, i) => {
+        if (w === null) return;
+        rangeAt(ctx, { ...a, col: a.col + i, rows: 1, cols: 1 }, c.anchor).format.columnWidth = w;
+        scope.widths.set(widthKey(a.sheetId, a.col + i), w);
+      });
+    },
+    ...(c.style.autofit && !planned
+      ? {
+          after: async (ctx: Excel.RequestContext) => {
+            for (let i = 0; i < a.cols; i++) st.widths.delete(widthKey(a.sheetId, a.col + i)); // set by what it reads now
+            await fitColumnsToCells(ctx, ctx.workbook.worksheets.getItem(a.sheetId), a);
+          },
+        }
+      : {}),
+  };
+}
+
+function trackOp(c: Extract<Command, { kind: "track" }>, st: OpState): Op {
+  const full = TRACK_PREFIX + c.name;
+  return {
+    bytes: 256,
+    cells: 0,
+    ...(st.names.has(full.toLowerCase()) ? { repoint: c.area.sheetId } : {}),
+    queue: (ctx, scope) => {
+      const key = full.toLowerCase();
+      // Re-point an existing name in one command, never delete-then-add (a failing sync keeps a prefix: replace.ts).
+      const existing = (scope.names.get(key) ?? st.names.has(key)) ? ctx.workbook.names.getItem(full) : null;
+      // issue 36: where the name is just before it is re-pointed, when the caller said where it should be.
+      if (existing && c.expect)
+        scope.moves.push({
+          name: c.name,
+          expect: c.expect,
+          item: existing.load("type,formula"),
+          sheets: ctx.workbook.worksheets.load("items/id,items/name"),
+        });
+      queueTrackName(ctx, existing, full, range(ctx, c.area), st.sheetNames.get(c.area.sheetId) ?? "", c.area);
+      scope.names.set(key, true);
+    },
+  };
+}
+
+function restoreOp(c: Extract<Command, { kind: "restore" }>): Op {
+  const a = c.cells.area;
+  return {
+    bytes: utf8Length(JSON.stringify(c.cells.formulas)) + utf8Length(JSON.stringify(c.cells.numberFormats)) + 128,
+    cells: a.rows * a.cols,
+    // The formats first: a text cell's text ("@") is put back as text, never read as a formula.
+    queue: (ctx) => {
+      const r = rangeAt(ctx, a, c.anchor);
+      r.numberFormat = c.cells.numberFormats;
+      r.formulas = c.cells.formulas as unknown as string[][];
+    },
+  };
+}
+
+function untrackOp(c: Extract<Command, { kind: "untrack" }>, st: OpState): Op {
+  const full = TRACK_PREFIX + c.name;
+  return {
+    bytes: 128,
+    cells: 0,
+    queue: (ctx, scope) => {
+      const key = full.toLowerCase();
+      if (!(scope.names.get(key) ?? st.names.has(key))) return;
+      ctx.workbook.names.getItem(full).delete();
+      scope.names.set(key, false);
+    },
+  };
 }
 
 /** The widths to set for a style's autofit without reading anything (autofit.ts), or null when that is not known. */

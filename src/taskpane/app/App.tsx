@@ -1,20 +1,17 @@
 // The pane's frame: header (deployment, Sign out), tab navigation (state-based, never the URL),
-// the current view, and the global notice / progress line.
+// the current view, and the global notice / progress line. The Workbook, Reports and Connect views
+// come with the first paint; every other pane loads when it is opened (lazy.tsx).
 import type { PaneStore, Route } from "../state/store";
+import type { Workspace } from "./model";
 import { ConnectView } from "../connect/ConnectView";
 import { HomeView } from "../home/HomeView";
 import { ReportsView } from "../reports/ReportsView";
 import { NoticeBox } from "../ui/Notice";
-import { Lazy } from "./lazy";
+import { Lazy, ON_DEMAND, type OnDemandPane } from "./lazy";
 import { OverwritePrompt } from "./OverwritePrompt";
 import { BusyLine } from "./BusyLine";
 import type { ComponentType } from "preact";
-import { useEffect } from "preact/hooks";
-
-const loadBuilder = () => import("../builder/BuilderView").then((m) => m.BuilderView as ComponentType<{ store: PaneStore }>);
-const loadDashboard = () => import("../dashboard/DashboardView").then((m) => m.DashboardView as ComponentType<{ store: PaneStore }>);
-const loadComments = () => import("../comments/CommentsView").then((m) => m.CommentsView as ComponentType<{ store: PaneStore }>);
-const loadChat = () => import("../chat/ChatView").then((m) => m.ChatView as ComponentType<{ store: PaneStore }>);
+import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
 
 const TABS: { route: Route; label: string }[] = [
   { route: "home", label: "Workbook" },
@@ -32,18 +29,20 @@ export interface AppProps {
 }
 
 export function App({ store, loadDiagnostics }: AppProps) {
-  // Hidden entry for support: Ctrl+Shift+D (with the pane focused) opens Diagnostics.
-  useEffect(() => {
-    if (!loadDiagnostics) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey && e.shiftKey && (e.key === "D" || e.key === "d") && store.workspace.value) {
-        e.preventDefault();
-        store.navigate("diagnostics");
-      }
-    };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, [loadDiagnostics, store]);
+  // Each opening of a tab counts: a pane that could not be loaded tries again when it is opened again.
+  const [opened, setOpened] = useState(0);
+  const open = useCallback(
+    (route: Route) => {
+      setOpened((n) => n + 1);
+      store.navigate(route);
+    },
+    [store],
+  );
+  useDiagnosticsKey(store, loadDiagnostics ? open : null);
+  const diagnostics = useMemo<OnDemandPane | null>(
+    () => (loadDiagnostics ? { name: "Diagnostics", loading: "Loading diagnostics…", view: loadDiagnostics } : null),
+    [loadDiagnostics],
+  );
 
   const ws = store.workspace.value;
   const route = ws ? store.route.value : "connect";
@@ -52,60 +51,12 @@ export function App({ store, loadDiagnostics }: AppProps) {
   const notice = raised && (!raised.view || raised.view === route) ? raised : null;
   const busy = store.busy.value;
   const dismiss = () => (store.notice.value = null);
+  const lazy = route === "diagnostics" ? diagnostics : ON_DEMAND[route as keyof typeof ON_DEMAND];
 
   return (
     <div class="cb-app">
-      <header class="cb-header">
-        <span class="cb-brand">Cellbound</span>
-        {ws && store.deployments.value.length > 1 ? (
-          <select
-            class="cb-select"
-            aria-label="Deployment"
-            value={String(ws.deployment.id)}
-            disabled={busy !== null}
-            onChange={(e) => {
-              const d = store.deployments.value.find((x) => String(x.id) === (e.currentTarget as HTMLSelectElement).value);
-              if (d) void store.chooseDeployment(d, { focusHome: false });
-            }}
-          >
-            {store.deployments.value.map((d) => (
-              <option key={d.id} value={String(d.id)}>
-                {d.name}
-              </option>
-            ))}
-          </select>
-        ) : (
-          ws && (
-            <span class="cb-meta" style={{ margin: 0 }}>
-              {ws.deployment.name}
-            </span>
-          )
-        )}
-        {store.user.value && (
-          <button type="button" class="cb-btn cb-small" disabled={store.stopping.value !== null} onClick={() => void store.signOut()}>
-            Sign out
-          </button>
-        )}
-      </header>
-      {ws && (
-        <nav class="cb-nav" aria-label="Views">
-          {TABS.map((t) => (
-            <button
-              key={t.route}
-              type="button"
-              aria-current={route === t.route ? "page" : undefined}
-              onClick={() => store.navigate(t.route)}
-            >
-              {t.label}
-            </button>
-          ))}
-          {loadDiagnostics && route === "diagnostics" && (
-            <button type="button" aria-current="page">
-              Diagnostics
-            </button>
-          )}
-        </nav>
-      )}
+      <Header store={store} ws={ws} />
+      {ws && <Nav route={route} diagnostics={diagnostics !== null} onOpen={open} />}
       <main class="cb-main">
         {notice && (
           <NoticeBox notice={notice} onDismiss={dismiss} sticky context={{ view: route, deployment: ws?.deployment.name ?? null }} />
@@ -115,12 +66,80 @@ export function App({ store, loadDiagnostics }: AppProps) {
         {route === "connect" && <ConnectView store={store} />}
         {route === "home" && <HomeView store={store} />}
         {route === "reports" && <ReportsView store={store} />}
-        {route === "builder" && <Lazy load={loadBuilder} props={{ store }} label="the report builder" />}
-        {route === "comments" && <Lazy load={loadComments} props={{ store }} label="comments" />}
-        {route === "chat" && <Lazy load={loadChat} props={{ store }} label="the chat" />}
-        {route === "dashboard" && <Lazy load={loadDashboard} props={{ store }} label="the dashboard" />}
-        {route === "diagnostics" && loadDiagnostics && <Lazy load={loadDiagnostics} props={{ store }} label="diagnostics" />}
+        {lazy && <Lazy key={route} pane={lazy} store={store} attempt={opened} />}
       </main>
     </div>
+  );
+}
+
+/** Hidden entry for support: Ctrl+Shift+D (with the pane focused) opens Diagnostics. */
+function useDiagnosticsKey(store: PaneStore, open: ((route: Route) => void) | null) {
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey && e.shiftKey && (e.key === "D" || e.key === "d") && store.workspace.value) {
+        e.preventDefault();
+        open("diagnostics");
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [open, store]);
+}
+
+/** The brand, the deployment (a choice when there are several) and Sign out. */
+function Header({ store, ws }: { store: PaneStore; ws: Workspace | null }) {
+  const busy = store.busy.value;
+  return (
+    <header class="cb-header">
+      <span class="cb-brand">Cellbound</span>
+      {ws && store.deployments.value.length > 1 ? (
+        <select
+          class="cb-select"
+          aria-label="Deployment"
+          value={String(ws.deployment.id)}
+          disabled={busy !== null}
+          onChange={(e) => {
+            const d = store.deployments.value.find((x) => String(x.id) === (e.currentTarget as HTMLSelectElement).value);
+            if (d) void store.chooseDeployment(d, { focusHome: false });
+          }}
+        >
+          {store.deployments.value.map((d) => (
+            <option key={d.id} value={String(d.id)}>
+              {d.name}
+            </option>
+          ))}
+        </select>
+      ) : (
+        ws && (
+          <span class="cb-meta" style={{ margin: 0 }}>
+            {ws.deployment.name}
+          </span>
+        )
+      )}
+      {store.user.value && (
+        <button type="button" class="cb-btn cb-small" disabled={store.stopping.value !== null} onClick={() => void store.signOut()}>
+          Sign out
+        </button>
+      )}
+    </header>
+  );
+}
+
+/** The tabs; Diagnostics shows as the current tab while it is open (it has no tab of its own). */
+function Nav({ route, diagnostics, onOpen }: { route: Route; diagnostics: boolean; onOpen: (route: Route) => void }) {
+  return (
+    <nav class="cb-nav" aria-label="Views">
+      {TABS.map((t) => (
+        <button key={t.route} type="button" aria-current={route === t.route ? "page" : undefined} onClick={() => onOpen(t.route)}>
+          {t.label}
+        </button>
+      ))}
+      {diagnostics && route === "diagnostics" && (
+        <button type="button" aria-current="page">
+          Diagnostics
+        </button>
+      )}
+    </nav>
   );
 }

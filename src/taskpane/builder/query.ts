@@ -1,8 +1,7 @@
 // Pure helpers of the report builder: turn the builder's choices into a semantic-layer JSON query
 // and the report's pivotItems (seeds 01 §2.4), and check them before saving.
-import type { BuilderFilter, BuilderQuery, PivotItems } from "../model";
-import { parseDateRange } from "../../api/date-range";
-import { OPERATORS } from "../../sync/filters";
+import type { BuilderFilter, BuilderQuery, PivotItems } from "../types";
+import { OPERATORS, parseDateRange } from "./live";
 
 /** A filter operator as the builder's menu says it: "is not", "is greater than", "is set" (never the API name). */
 export function operatorLabel(op: string): string {

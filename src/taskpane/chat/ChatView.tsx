@@ -1,10 +1,11 @@
 // The chat pane: shown only when app-config allows it (else why not); the conversations list and
 // the open thread; each answer with its steps, streamed markdown, result table, chart, Place in
 // sheet and token usage; the question box with Stop. Loaded on demand (app/App.tsx).
+import type { RefObject } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { PaneStore } from "../state/store";
 import { NoticeBox, ProgressLine } from "../ui/Notice";
-import { turnsOf, type SqlToolResult, type Turn } from "../live/chat";
+import { turnsOf, type SqlToolResult, type Turn } from "./live-conversation";
 import { Markdown } from "./Markdown";
 import { ChartPart, ResultTable, Thinking, ToolStep, UsageLine } from "./parts";
 import { ChatModel, type ChatModelOptions } from "./state";
@@ -224,41 +225,16 @@ function Settings({ model }: { model: ChatModel }) {
   );
 }
 
+type Workspace = NonNullable<PaneStore["workspace"]["value"]>;
+
 export function ChatView({ store }: { store: PaneStore }) {
   const ws = store.workspace.value;
   const service = ws?.chat;
-  const model = useMemo(() => {
-    if (!service) return null;
-    // The paint benchmark (bench/chat-paint.bench.ts) listens through this global; unset otherwise.
-    const onPaint = (globalThis as { cellboundChatPaint?: ChatModelOptions["onPaint"] }).cellboundChatPaint;
-    const selection =
-      ws?.selectionState && ws.selectionContext && ws.besideArea
-        ? { state: () => ws.selectionState!(), context: (s?: AbortSignal) => ws.selectionContext!(s), beside: ws.besideArea.bind(ws) }
-        : undefined;
-    return new ChatModel({
-      service,
-      place: (id, at) => store.place(id, false, at ? { at } : {}),
-      ...(selection ? { selection } : {}),
-      ...(onPaint ? { onPaint } : {}),
-    });
-  }, [service, store]);
-  useEffect(() => {
-    if (!model) return;
-    void model.init();
-    return () => model.dispose();
-  }, [model]);
+  const model = useChatModel(store, ws);
   const schedules = useMemo(() => (service?.schedules ? new SchedulesModel(service.schedules) : null), [service]);
   useEffect(() => () => schedules?.dispose(), [schedules]);
   const [mode, setMode] = useState<"chat" | "schedules">("chat");
-  // Ask about the selection: Office.js gives no selection event here; check every 1.5 s while the conversation shows.
-  useEffect(() => {
-    if (!model || mode !== "chat") return;
-    void model.checkSelection();
-    const t = setInterval(() => {
-      if (document.visibilityState === "visible") void model.checkSelection();
-    }, 1500);
-    return () => clearInterval(t);
-  }, [model, mode]);
+  useSelectionPolling(model, mode);
   const [text, setText] = useState("");
   /** What "Schedule the current question" starts from: the composer's text, else the open thread's last question. */
   const [scheduleFrom, setScheduleFrom] = useState<string | null>(null);
@@ -272,6 +248,12 @@ export function ChatView({ store }: { store: PaneStore }) {
   const phase = model.phase.value;
   const why = model.unavailable.value;
   const turns = conv ? turnsOf(conv) : [];
+  /** Opens the schedules, starting from the current question; `create` opens the new schedule's form at once. */
+  const toSchedules = (create: boolean) => {
+    setScheduleFrom(text.trim() || lastQuestion(turns));
+    setAutoCreate(create);
+    setMode("schedules");
+  };
   return (
     <section class="cb-chat" aria-labelledby="cb-chat-title">
       <style>{CHAT_CSS}</style>
@@ -283,25 +265,7 @@ export function ChatView({ store }: { store: PaneStore }) {
           </button>
         )}
       </div>
-      {phase === "ready" && schedules && (
-        <div class="cb-row cb-chat-modes" role="group" aria-label="Chat views">
-          <button type="button" class="cb-btn cb-small" aria-pressed={mode === "chat"} onClick={() => setMode("chat")}>
-            Conversation
-          </button>
-          <button
-            type="button"
-            class="cb-btn cb-small"
-            aria-pressed={mode === "schedules"}
-            onClick={() => {
-              setScheduleFrom(text.trim() || lastQuestion(turns));
-              setAutoCreate(false);
-              setMode("schedules");
-            }}
-          >
-            Schedules
-          </button>
-        </div>
-      )}
+      {phase === "ready" && schedules && <ChatModes mode={mode} onChat={() => setMode("chat")} onSchedules={() => toSchedules(false)} />}
       {phase === "ready" && mode === "schedules" && schedules && (
         <SchedulesView
           model={schedules}
@@ -317,63 +281,137 @@ export function ChatView({ store }: { store: PaneStore }) {
       {phase === "loading" && <ProgressLine label="Opening the chat…" />}
       {phase === "unavailable" && why && <NoticeBox notice={{ tone: "warning", title: why.title, detail: why.detail, next: why.next }} />}
       {phase === "ready" && mode === "chat" && (
-        <>
-          <Conversations model={model} />
-          {model.error.value && (
-            <div>
-              <NoticeBox notice={model.error.value} onDismiss={() => (model.error.value = null)} />
-              {model.stalled.value !== null && !model.streaming.value && (
-                <button type="button" class="cb-btn cb-small" onClick={() => void model.askAgain()}>
-                  Ask again
-                </button>
-              )}
-            </div>
-          )}
-          {model.reconnecting.value > 0 && <ProgressLine label={`Connection lost; reconnecting (attempt ${model.reconnecting.value})…`} />}
-          {conv && conv.errors.length > 0 && !model.streaming.value && (
-            <div>
-              <NoticeBox
-                notice={{
-                  tone: "error",
-                  title: "The agent stopped with an error",
-                  detail: conv.errors.join(" "),
-                  next: "Ask again; if it keeps failing, start a new conversation.",
-                }}
-              />
-              {lastQuestion(turns) && (
-                <button type="button" class="cb-btn cb-small" onClick={() => void model.ask(lastQuestion(turns)!)}>
-                  Ask again
-                </button>
-              )}
-            </div>
-          )}
-          {turns.length === 0 && !model.streaming.value && (
-            <p class="cb-meta">Ask a question about your data, for example “revenue by month”. Answers can be placed in the sheet.</p>
-          )}
-          <ol class="cb-chat-thread" aria-label="Conversation" aria-live="polite">
-            {turns.map((t, i) => (
-              <TurnView key={t.user?.id ?? i} turn={t} model={model} />
-            ))}
-          </ol>
-          {conv?.state?.aborted === true && <p class="cb-meta">Stopped.</p>}
-          <div ref={end} />
-          <Composer
-            model={model}
-            text={text}
-            setText={setText}
-            {...(schedules
-              ? {
-                  onSchedule: () => {
-                    setScheduleFrom(text.trim() || lastQuestion(turns));
-                    setAutoCreate(true);
-                    setMode("schedules");
-                  },
-                }
-              : {})}
-          />
-          <Settings model={model} />
-        </>
+        <ChatThread
+          model={model}
+          turns={turns}
+          end={end}
+          text={text}
+          setText={setText}
+          {...(schedules ? { onSchedule: () => toSchedules(true) } : {})}
+        />
       )}
     </section>
+  );
+}
+
+/** The pane's chat model over the workspace's chat service (null without one), started and disposed with the pane. */
+function useChatModel(store: PaneStore, ws: Workspace | null): ChatModel | null {
+  const service = ws?.chat;
+  const model = useMemo(() => (service && ws ? chatModel(store, ws, service) : null), [service, store]);
+  useEffect(() => {
+    if (!model) return;
+    void model.init();
+    return () => model.dispose();
+  }, [model]);
+  return model;
+}
+
+function chatModel(store: PaneStore, ws: Workspace, service: NonNullable<Workspace["chat"]>): ChatModel {
+  // The paint benchmark (bench/chat-paint.bench.ts) listens through this global; unset otherwise.
+  const onPaint = (globalThis as { cellboundChatPaint?: ChatModelOptions["onPaint"] }).cellboundChatPaint;
+  const selection =
+    ws.selectionState && ws.selectionContext && ws.besideArea
+      ? { state: () => ws.selectionState!(), context: (s?: AbortSignal) => ws.selectionContext!(s), beside: ws.besideArea.bind(ws) }
+      : undefined;
+  return new ChatModel({
+    service,
+    place: (id, at) => store.place(id, false, at ? { at } : {}),
+    ...(selection ? { selection } : {}),
+    ...(onPaint ? { onPaint } : {}),
+  });
+}
+
+/** Ask about the selection: Office.js gives no selection event here; check every 1.5 s while the conversation shows. */
+function useSelectionPolling(model: ChatModel | null, mode: "chat" | "schedules"): void {
+  useEffect(() => {
+    if (!model || mode !== "chat") return;
+    void model.checkSelection();
+    const t = setInterval(() => {
+      if (document.visibilityState === "visible") void model.checkSelection();
+    }, 1500);
+    return () => clearInterval(t);
+  }, [model, mode]);
+}
+
+/** The open conversation: its problems, its turns, the composer and the chat settings. */
+function ChatThread(p: {
+  model: ChatModel;
+  turns: Turn[];
+  /** The end of the thread, scrolled into view as the conversation grows. */
+  end: RefObject<HTMLDivElement>;
+  text: string;
+  setText: (s: string) => void;
+  onSchedule?: () => void;
+}) {
+  const { model, turns } = p;
+  const conv = model.conversation.value;
+  return (
+    <>
+      <Conversations model={model} />
+      <ChatProblems model={model} turns={turns} />
+      {turns.length === 0 && !model.streaming.value && (
+        <p class="cb-meta">Ask a question about your data, for example “revenue by month”. Answers can be placed in the sheet.</p>
+      )}
+      <ol class="cb-chat-thread" aria-label="Conversation" aria-live="polite">
+        {turns.map((t, i) => (
+          <TurnView key={t.user?.id ?? i} turn={t} model={model} />
+        ))}
+      </ol>
+      {conv?.state?.aborted === true && <p class="cb-meta">Stopped.</p>}
+      <div ref={p.end} />
+      <Composer model={model} text={p.text} setText={p.setText} {...(p.onSchedule ? { onSchedule: p.onSchedule } : {})} />
+      <Settings model={model} />
+    </>
+  );
+}
+
+/** Conversation or Schedules. */
+function ChatModes({ mode, onChat, onSchedules }: { mode: "chat" | "schedules"; onChat: () => void; onSchedules: () => void }) {
+  return (
+    <div class="cb-row cb-chat-modes" role="group" aria-label="Chat views">
+      <button type="button" class="cb-btn cb-small" aria-pressed={mode === "chat"} onClick={onChat}>
+        Conversation
+      </button>
+      <button type="button" class="cb-btn cb-small" aria-pressed={mode === "schedules"} onClick={onSchedules}>
+        Schedules
+      </button>
+    </div>
+  );
+}
+
+/** What went wrong with the conversation (a stall, a lost connection, the agent's errors), each with Ask again where it helps. */
+function ChatProblems({ model, turns }: { model: ChatModel; turns: Turn[] }) {
+  const conv = model.conversation.value;
+  return (
+    <>
+      {model.error.value && (
+        <div>
+          <NoticeBox notice={model.error.value} onDismiss={() => (model.error.value = null)} />
+          {model.stalled.value !== null && !model.streaming.value && (
+            <button type="button" class="cb-btn cb-small" onClick={() => void model.askAgain()}>
+              Ask again
+            </button>
+          )}
+        </div>
+      )}
+      {model.reconnecting.value > 0 && <ProgressLine label={`Connection lost; reconnecting (attempt ${model.reconnecting.value})…`} />}
+      {conv && conv.errors.length > 0 && !model.streaming.value && (
+        <div>
+          <NoticeBox
+            notice={{
+              tone: "error",
+              title: "The agent stopped with an error",
+              detail: conv.errors.join(" "),
+              next: "Ask again; if it keeps failing, start a new conversation.",
+            }}
+          />
+          {lastQuestion(turns) && (
+            <button type="button" class="cb-btn cb-small" onClick={() => void model.ask(lastQuestion(turns)!)}>
+              Ask again
+            </button>
+          )}
+        </div>
+      )}
+    </>
   );
 }

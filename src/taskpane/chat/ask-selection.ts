@@ -2,7 +2,7 @@
 // the prompt text (the chat request has no other context field): the deployment, the report's query
 // (measures, dimensions, time range, filters), and each selected cell with its row and column
 // members and value. Only cells of a placement the user can read, inside that placement, are ever
-// included (live/selection.ts reads them); this module only words it. Pure.
+// included (live-selection.ts reads them); this module only words it. Pure.
 
 export type CellValue = string | number | boolean;
 

@@ -1,7 +1,7 @@
 // The pieces of one answer: thinking (collapsible), tool-call steps (expandable, with their SQL),
 // the result table (the agent's first rows), the chart (loaded on demand) and token usage.
 import { useEffect, useRef, useState } from "preact/hooks";
-import { chartSpec, type ChatMessage, type SqlToolResult, type Usage } from "../live/chat";
+import { chartSpec, type ChatMessage, type SqlToolResult, type Usage } from "./live-conversation";
 
 const TOOL_LABEL: Record<string, string> = { svcMeta: "Searched the data model", svcSqlApi: "Ran a SQL query" };
 const STATE_LABEL = { running: "running…", done: "done", failed: "failed" } as const;

@@ -1,4 +1,4 @@
-// What the Schedules view needs from the outside world (live: src/taskpane/live/schedules.ts over the
+// What the Schedules view needs from the outside world (live: chat/live-schedules.ts over the
 // management client's scheduled-task functions; tests give a scripted one). Views never import src/api.
 
 export interface ScheduleItem {

@@ -1,7 +1,7 @@
-// What the chat pane needs from the outside world (the live adapter is src/taskpane/live/chat.ts;
-// tests give a scripted one). Frames and the conversation reducer come from the API layer through
-// live/chat.ts, so views never import src/api.
-import type { ChatFrame } from "../live/chat";
+// What the chat pane needs from the outside world (the live adapter is chat/live.ts; tests give a
+// scripted one). Frames and the conversation reducer come from the API layer through
+// live-conversation.ts, so views never import src/api.
+import type { ChatFrame } from "./live-conversation";
 import type { SchedulesService } from "./schedules-service";
 
 export interface ThreadRef {

@@ -1,10 +1,10 @@
 // The chat pane's model: availability, the thread list, the open conversation (written to its
 // signal at most once per animation frame while frames stream in), Stop, resume after a reload,
-// and Place in sheet. The reducer is the API layer's pure applyFrame (through live/chat).
+// and Place in sheet. The reducer is the API layer's pure applyFrame (through live-conversation.ts).
 import { batch, signal } from "@preact/signals";
 import { describeError } from "../errors";
 import type { Notice } from "../state/store";
-import { applyFrame, EMPTY_CONVERSATION, turnsOf, type ChatFrame, type Conversation } from "../live/chat";
+import { applyFrame, EMPTY_CONVERSATION, turnsOf, type ChatFrame, type Conversation } from "./live-conversation";
 import type { ChatPrefs, ChatService, ThreadRef } from "./service";
 import { selectionPrompt, type SelectionContext, type SelectionRead, type SelectionState } from "./ask-selection";
 

@@ -106,73 +106,10 @@ const FILTERS: { value: ThreadFilter; label: string }[] = [
 ];
 
 function Conversation({ model, onSettings }: { model: CommentsModel; onSettings: () => void }) {
-  const publicId = useSignal("");
   const d = model.dashboard.value;
-  const linked = model.linked.value;
-  const open = model.openThread.value;
-  const thread = open === null ? null : (model.threads.value.find((t) => t.root.id === open) ?? null);
-
   return (
     <>
-      <div class="cb-card">
-        <div class="cb-card-head">
-          <span class="cb-card-title">Dashboard</span>
-          <button type="button" class="cb-btn cb-small cb-subtle" onClick={onSettings}>
-            Session URL…
-          </button>
-        </div>
-        {linked?.loading && <ProgressLine label="Looking for the dashboards of the selected placement…" />}
-        {linked && !linked.loading && (
-          <p class="cb-meta">
-            {linked.placement
-              ? linked.dashboards.length
-                ? `Dashboards of ${linked.placement.reportName ?? "the report"} (${linked.placement.range})`
-                : `No published dashboard is linked to ${linked.placement.reportName ?? "the report"} at ${linked.placement.range} (or your organisation cannot read it).`
-              : "Select a cell inside a placed report to find its dashboard, or open one by its id."}
-          </p>
-        )}
-        {linked && linked.dashboards.length > 1 && (
-          <div class="cb-chips" role="group" aria-label="Linked dashboards">
-            {linked.dashboards.map((x) => (
-              <button
-                key={x.publicId}
-                type="button"
-                class="cb-btn cb-small"
-                aria-pressed={d?.publicId === x.publicId}
-                onClick={() => void model.open(x)}
-              >
-                {x.title}
-              </button>
-            ))}
-          </div>
-        )}
-        <div class="cb-row">
-          <button type="button" class="cb-btn cb-small" onClick={() => void model.findLinked()}>
-            Use the selected placement
-          </button>
-        </div>
-        <form
-          class="cb-row"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void model.openByPublicId(publicId.value);
-          }}
-        >
-          <label for="cb-dashboard-id" class="cb-sr-only">
-            Dashboard id
-          </label>
-          <input
-            id="cb-dashboard-id"
-            class="cb-input"
-            placeholder="Dashboard id (from its embed URL)"
-            value={publicId.value}
-            onInput={(e) => (publicId.value = e.currentTarget.value)}
-          />
-          <button type="submit" class="cb-btn cb-small" style={{ flex: "0 0 auto" }}>
-            Open
-          </button>
-        </form>
-      </div>
+      <DashboardChooser model={model} onSettings={onSettings} />
 
       {model.error.value && <NoticeBox notice={model.error.value} onDismiss={() => (model.error.value = null)} />}
       {model.info.value && <NoticeBox notice={model.info.value} onDismiss={() => (model.info.value = null)} />}
@@ -186,19 +123,94 @@ function Conversation({ model, onSettings }: { model: CommentsModel; onSettings:
               Refresh
             </button>
           </div>
-          {thread ? (
-            <>
-              <BackButton onBack={() => (model.openThread.value = null)} />
-              <ul class="cb-list" aria-label="Thread">
-                <ThreadCard model={model} thread={thread} full />
-              </ul>
-            </>
-          ) : (
-            <ThreadList model={model} />
-          )}
+          <ThreadsOrThread model={model} />
         </section>
       )}
     </>
+  );
+}
+
+/** Which dashboard: the ones linked to the selected placement, the selection again, or one by its id. */
+function DashboardChooser({ model, onSettings }: { model: CommentsModel; onSettings: () => void }) {
+  const publicId = useSignal("");
+  const d = model.dashboard.value;
+  const linked = model.linked.value;
+  return (
+    <div class="cb-card">
+      <div class="cb-card-head">
+        <span class="cb-card-title">Dashboard</span>
+        <button type="button" class="cb-btn cb-small cb-subtle" onClick={onSettings}>
+          Session URL…
+        </button>
+      </div>
+      {linked?.loading && <ProgressLine label="Looking for the dashboards of the selected placement…" />}
+      {linked && !linked.loading && (
+        <p class="cb-meta">
+          {linked.placement
+            ? linked.dashboards.length
+              ? `Dashboards of ${linked.placement.reportName ?? "the report"} (${linked.placement.range})`
+              : `No published dashboard is linked to ${linked.placement.reportName ?? "the report"} at ${linked.placement.range} (or your organisation cannot read it).`
+            : "Select a cell inside a placed report to find its dashboard, or open one by its id."}
+        </p>
+      )}
+      {linked && linked.dashboards.length > 1 && (
+        <div class="cb-chips" role="group" aria-label="Linked dashboards">
+          {linked.dashboards.map((x) => (
+            <button
+              key={x.publicId}
+              type="button"
+              class="cb-btn cb-small"
+              aria-pressed={d?.publicId === x.publicId}
+              onClick={() => void model.open(x)}
+            >
+              {x.title}
+            </button>
+          ))}
+        </div>
+      )}
+      <div class="cb-row">
+        <button type="button" class="cb-btn cb-small" onClick={() => void model.findLinked()}>
+          Use the selected placement
+        </button>
+      </div>
+      <form
+        class="cb-row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void model.openByPublicId(publicId.value);
+        }}
+      >
+        <label for="cb-dashboard-id" class="cb-sr-only">
+          Dashboard id
+        </label>
+        <input
+          id="cb-dashboard-id"
+          class="cb-input"
+          placeholder="Dashboard id (from its embed URL)"
+          value={publicId.value}
+          onInput={(e) => (publicId.value = e.currentTarget.value)}
+        />
+        <button type="submit" class="cb-btn cb-small" style={{ flex: "0 0 auto" }}>
+          Open
+        </button>
+      </form>
+    </div>
+  );
+}
+
+/** The open thread with its replies (and a way back), else the list of threads. */
+function ThreadsOrThread({ model }: { model: CommentsModel }) {
+  const open = model.openThread.value;
+  const thread = open === null ? null : (model.threads.value.find((t) => t.root.id === open) ?? null);
+  return thread ? (
+    <>
+      <BackButton onBack={() => (model.openThread.value = null)} />
+      <ul class="cb-list" aria-label="Thread">
+        <ThreadCard model={model} thread={thread} full />
+      </ul>
+    </>
+  ) : (
+    <ThreadList model={model} />
   );
 }
 

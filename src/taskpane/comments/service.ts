@@ -1,5 +1,6 @@
-// What the comments pane needs from the world (implemented over src/api in live/comments.ts, scripted
+// What the comments pane needs from the world (implemented over src/api in comments/live.ts, scripted
 // in the view tests). Plain view shapes: the pane never sees the wire format.
+import type { DashboardChoice, LinkedDashboards } from "../types";
 
 export type ThreadFilter = "open" | "all" | "resolved";
 
@@ -26,17 +27,6 @@ export interface ThreadPage {
   threads: ThreadView[];
   /** Cursor for the next page; null at the end. */
   next: string | null;
-}
-
-export interface DashboardChoice {
-  publicId: string;
-  title: string;
-}
-
-/** The placement under the selection, and the dashboards linked to its report. */
-export interface LinkedDashboards {
-  placement: { reportName: string | null; range: string } | null;
-  dashboards: DashboardChoice[];
 }
 
 export interface MentionUser {

@@ -3,7 +3,8 @@
 // dispose(). Errors stay in the model (`error`), named for the user's things, with what to do next.
 import { batch, signal } from "@preact/signals";
 import { errorNotice, type Notice } from "../state/store";
-import type { CommentView, CommentsService, DashboardChoice, LinkedDashboards, MentionUser, ThreadFilter, ThreadView } from "./service";
+import type { CommentView, CommentsService, MentionUser, ThreadFilter, ThreadView } from "./service";
+import type { DashboardChoice, LinkedDashboards } from "../types";
 
 const kindOf = (e: unknown) => (typeof e === "object" && e !== null ? (e as { kind?: unknown }).kind : undefined);
 const isAbort = (e: unknown) => e instanceof DOMException && e.name === "AbortError";

@@ -1,16 +1,6 @@
-// What the dashboard pane needs from the world (live/dashboard.ts over src/api, src/sync and the
+// What the dashboard pane needs from the world (dashboard/live.ts over src/api, src/sync and the
 // Office.js port; scripted in the view tests). Plain view shapes: the pane never sees the wire.
-import type { PlaceOutcome } from "../model";
-
-export interface DashboardChoice {
-  publicId: string;
-  title: string;
-}
-
-export interface LinkedDashboards {
-  placement: { reportName: string | null; range: string } | null;
-  dashboards: DashboardChoice[];
-}
+import type { DashboardChoice, LinkedDashboards, PlaceOutcome } from "../types";
 
 /** An event from the embed, reduced to what the pane shows. */
 export type EmbedNews =

@@ -3,9 +3,9 @@
 import { useSignal } from "@preact/signals";
 import { useRef } from "preact/hooks";
 import { useQuestionFocus } from "../ui/focus";
-import type { CellDiff } from "../model";
+import type { CellDiff } from "./types";
 import type { EditPrompt, PaneStore } from "../state/store";
-import { describeRows } from "../live/status";
+import { describeRows } from "./live-status";
 import { formatValue } from "../../host/number-format";
 
 /** A value as the sheet shows it under its number format ("$15,294,788.18"), or a word for none. */

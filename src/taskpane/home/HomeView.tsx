@@ -1,16 +1,17 @@
 // Workbook home: placements grouped by sheet, each with report name, range, last refreshed, status
 // badge and its actions (Refresh, Locate, Disconnect); DENIED placements show their owner and no
-// actions. Refresh all shows a footer with "N of M" and Stop, and a status per row.
+// actions. Refresh all shows a footer with "N of M" and Stop, and a status per row. The parts around
+// the cards (heading, banners, footer) are HomeSections.tsx.
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
-import type { PlacementView } from "../model";
+import type { HomeData, PlacementView } from "./types";
 import type { PaneStore } from "../state/store";
-import { ProgressLine } from "../ui/Notice";
 import { relativeTime } from "../ui/time";
 import { DisconnectButton } from "./ConfirmDisconnect";
 import { EditBanner } from "./EditBanner";
 import { BusyLine } from "../app/BusyLine";
-import { staleFacts, statusOfView, STATUS_TONE } from "../live/status";
+import { staleFacts, statusOfView, STATUS_TONE } from "./live-status";
 import { revealAndFocus } from "../ui/focus";
+import { CopiedWorkbook, EmptyWorkbook, HomeHeading, PlatformProblem, RefreshAllFooter, SheetGroup } from "./HomeSections";
 
 export function groupBySheet(placements: PlacementView[]): [string, PlacementView[]][] {
   const groups = new Map<string, PlacementView[]>();
@@ -27,7 +28,7 @@ function PlacementCard({ store, p, now, showDeployment }: { store: PaneStore; p:
   const denied = p.facts.access === "DENIED";
   const rowState = store.rowStates.value[p.id];
   const stale = store.homeStale.value;
-  // One status: the badge and every line below come from it (live/status.ts).
+  // One status: the badge and every line below come from it (live-status.ts).
   const st = statusOfView(stale ? { ...p, facts: staleFacts(p.facts, stale) } : p, rowState);
   // Signing out or switching deployment: what runs is being stopped, nothing new starts.
   const running = store.refreshAll.value?.running === true || st.kind === "refreshing" || store.stopping.value !== null;
@@ -148,14 +149,11 @@ function ShowMore({ remaining, onMore }: { remaining: number; onMore: () => void
   );
 }
 
-export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: number }) {
-  const home = store.home.value;
-  const [limit, setLimit] = useState(FIRST_CARDS);
-  const more = useCallback(() => setLimit((l) => l + MORE_CARDS), []);
-  // A re-check of a shown home says so (with Cancel) only when it takes a while: no flicker on every edit.
-  const slowCheck = useDelayed(store.homeLoading.value && home !== null, 600);
-  const groups = useMemo(() => (home ? groupBySheet(home.placements) : []), [home]);
-  // After sign-in the heading, after a placement its card takes focus (in view, below the notice).
+/**
+ * After sign-in the heading, after a placement its card takes focus (in view, below the notice). A card
+ * not rendered yet (beyond the first cards) gets them all shown, and is tried again on the next render.
+ */
+function useFocusRequest(store: PaneStore, home: HomeData | null, limit: number, setLimit: (n: number) => void): void {
   const focus = store.focusRequest.value;
   useEffect(() => {
     if (!focus || !home) return;
@@ -164,7 +162,6 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
         ? document.getElementById("cb-home-title")
         : document.querySelector<HTMLElement>(`[data-placement="${CSS.escape(focus.id)}"]`);
     if (focus.target === "card" && !el) {
-      // Not rendered yet (beyond the first cards): show them all, then try again on the next render.
       if (home.placements.some((p) => p.id === focus.id)) setLimit(home.placements.length);
       else store.focusRequest.value = null;
       return;
@@ -172,61 +169,39 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
     store.focusRequest.value = null;
     if (el) revealAndFocus(el);
   }, [focus, home, limit, store]);
+}
+
+/** How many placements Refresh all can refresh, and how many are view only. */
+function counts(home: HomeData | null) {
+  return {
+    refreshable:
+      home?.placements.filter((p) => p.facts.access !== "DENIED" && !p.facts.missing && !p.facts.noAccess && !p.facts.viewOnly).length ?? 0,
+    viewOnly: home?.placements.filter((p) => p.facts.viewOnly).length ?? 0,
+  };
+}
+
+export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: number }) {
+  const home = store.home.value;
+  const [limit, setLimit] = useState(FIRST_CARDS);
+  const more = useCallback(() => setLimit((l) => l + MORE_CARDS), []);
+  // A re-check of a shown home says so (with Cancel) only when it takes a while: no flicker on every edit.
+  const slowCheck = useDelayed(store.homeLoading.value && home !== null, 600);
+  const groups = useMemo(() => (home ? groupBySheet(home.placements) : []), [home]);
+  useFocusRequest(store, home, limit, setLimit);
   const total = home?.placements.length ?? 0;
   const all = store.refreshAll.value;
   const blocked = store.refreshAllBlocked.value;
   const prompt = store.editPrompt.value;
-  const refreshable =
-    home?.placements.filter((p) => p.facts.access !== "DENIED" && !p.facts.missing && !p.facts.noAccess && !p.facts.viewOnly).length ?? 0;
-  const viewOnly = home?.placements.filter((p) => p.facts.viewOnly).length ?? 0;
+  const { refreshable, viewOnly } = counts(home);
   // Name deployments on the cards when the workbook holds more than one, or not the one signed in.
   const active = store.workspace.value?.deployment.id;
   const showDeployment = (home?.placements ?? []).some((p) => p.deploymentId !== null && p.deploymentId !== active);
 
   return (
     <section aria-labelledby="cb-home-title">
-      <div class="cb-row" style={{ marginBottom: "8px" }}>
-        <h1 id="cb-home-title" tabIndex={-1} style={{ margin: 0 }}>
-          {home?.workbookName ?? "This workbook"}
-        </h1>
-        <div class="cb-actions" style={{ flex: "0 0 auto" }}>
-          <button
-            type="button"
-            class="cb-btn cb-primary"
-            disabled={!home || refreshable === 0 || all?.running === true || store.stopping.value !== null || blocked !== null}
-            aria-describedby={blocked ? "cb-refresh-all-why" : undefined}
-            onClick={() => void store.refreshEverything()}
-          >
-            Refresh all
-          </button>
-        </div>
-      </div>
-      {blocked && !all?.running && (
-        <p id="cb-refresh-all-why" class="cb-meta" role="status">
-          {blocked}
-        </p>
-      )}
-      {home?.copied && (
-        <div class="cb-message cb-message-warning" role="status">
-          <strong>This looks like a copy of another workbook</strong>
-          <p>
-            It carries the same workbook id as a file at another address, so its placements are still that file's. If you renamed or moved
-            this file (or saved it under a new name and no longer use the old one), it is the same workbook.
-          </p>
-          <button type="button" class="cb-btn" disabled={store.busy.value !== null} onClick={() => void store.fork()}>
-            Make this a separate workbook
-          </button>{" "}
-          <button type="button" class="cb-btn" disabled={store.busy.value !== null} onClick={() => void store.keepIdentity()}>
-            It is the same file, renamed or moved
-          </button>
-        </div>
-      )}
-      {home?.platformProblem && (
-        <div class="cb-message cb-message-warning" role="status">
-          <strong>The platform does not list this workbook's placements</strong>
-          <p>{home.platformProblem}</p>
-        </div>
-      )}
+      <HomeHeading store={store} home={home} refreshable={refreshable} all={all} blocked={blocked} />
+      {home?.copied && <CopiedWorkbook store={store} />}
+      {home?.platformProblem && <PlatformProblem problem={home.platformProblem} />}
       {prompt && <EditBanner store={store} prompt={prompt} />}
       {(store.homeLoading.value && !home) || slowCheck ? (
         <BusyLine
@@ -234,15 +209,7 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
           slowAfterMs={store.slowAfterMs}
         />
       ) : null}
-      {home && home.placements.length === 0 && (
-        <div class="cb-message cb-message-info">
-          <strong>No reports in this workbook yet</strong>
-          <p>Select a cell, then place a report from Reports or build a new one.</p>
-          <button type="button" class="cb-btn" onClick={() => store.navigate("reports")}>
-            Browse reports
-          </button>
-        </div>
-      )}
+      {home && home.placements.length === 0 && <EmptyWorkbook store={store} />}
       {total > FIRST_CARDS && (
         <p class="cb-meta">
           {total} placements on {groups.length} {groups.length === 1 ? "sheet" : "sheets"}
@@ -250,35 +217,14 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
       )}
       {home &&
         firstOf(groups, limit).map(([sheet, list]) => (
-          <section class="cb-sheet" key={sheet} aria-label={`Sheet ${sheet}`}>
-            <h3>{sheet}</h3>
-            <ul class="cb-list">
-              {list.map((p) => (
-                <PlacementCard key={p.id} store={store} p={p} now={now} showDeployment={showDeployment} />
-              ))}
-            </ul>
-          </section>
+          <SheetGroup key={sheet} sheet={sheet}>
+            {list.map((p) => (
+              <PlacementCard key={p.id} store={store} p={p} now={now} showDeployment={showDeployment} />
+            ))}
+          </SheetGroup>
         ))}
       {total > limit && <ShowMore remaining={total - limit} onMore={more} />}
-      {all && (
-        <footer class="cb-footer" aria-label="Refresh all progress">
-          <ProgressLine
-            label={all.running ? "Refreshing" : all.done === all.total ? "Refreshed" : "Refresh all ended: refreshed"}
-            done={all.done}
-            total={all.total}
-          />
-          {viewOnly > 0 && <span class="cb-meta">{viewOnly} view only, not refreshed</span>}
-          {all.running ? (
-            <button type="button" class="cb-btn" onClick={() => store.stopRefreshAll()}>
-              Stop
-            </button>
-          ) : (
-            <button type="button" class="cb-btn cb-subtle" onClick={() => (store.refreshAll.value = null)}>
-              Close
-            </button>
-          )}
-        </footer>
-      )}
+      {all && <RefreshAllFooter store={store} all={all} viewOnly={viewOnly} />}
     </section>
   );
 }

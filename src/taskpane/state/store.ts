@@ -2,21 +2,11 @@
 // `route` says which view is shown. The store owns the session (sign in, deployment choice, sign out)
 // and the workbook home's live data; views read signals and call the store's actions.
 import { batch, computed, signal } from "@preact/signals";
-import type {
-  Backend,
-  ConnectInput,
-  Deployment,
-  HomeData,
-  PlacementView,
-  PlaceOutcome,
-  RefreshAllProgress,
-  RefreshOutcome,
-  RowRefreshState,
-  SignedInUser,
-  Workspace,
-} from "../model";
+import type { Backend, ConnectInput, SignedInUser, Workspace } from "../app/model";
+import type { Deployment, PlaceOutcome } from "../types";
+import type { HomeData, PlacementView, RefreshAllProgress, RefreshOutcome, RowRefreshState } from "../home/types";
 import { describeError, type HumanError } from "../errors";
-import { failedRow } from "../live/status";
+import { failedRow } from "../home/live-status";
 import type { FocusRequest } from "../ui/focus";
 import type { SecretStore } from "./secrets";
 

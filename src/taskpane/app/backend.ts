@@ -1,5 +1,8 @@
-// The live Backend: Connect over src/api's platform client; each Workspace wires the sync engine
-// (src/sync) to the Office.js adapter (src/host/excel) and the API layer.
+// The composition root, its first half — the live Backend: Connect over src/api's platform client; each
+// Workspace (workspace.ts) wires every room's live service to the API layer, the sync engine (src/sync)
+// and the Office.js adapter (src/host/excel). It is the root of the chunk "backend" (backend-on-demand.ts).
+// First, the settings the Content-Security-Policy needs before any of zod's schemas is made.
+import "../csp";
 import {
   ApiError,
   createPlatformClient,
@@ -13,10 +16,10 @@ import {
   type Me,
   type PlatformClient,
 } from "../../api";
-import type { Backend, ConnectInput, Deployment, Workspace } from "../model";
+import type { Backend, ConnectInput, Workspace } from "./model";
+import type { Deployment, EmbedConfig } from "../types";
 import { defaultDataUrl, openWorkspace } from "./workspace";
-import type { EmbedConfig } from "./comments";
-import type { ChatDefaults } from "./chat";
+import type { ChatDefaults } from "../chat/live";
 
 /**
  * `embed`: the comments pane's default session URL (and broker request), e.g. from the harness;

@@ -1,8 +1,8 @@
 // The live SchedulesService: the management client's scheduled-task functions for one deployment,
 // and who may manage a task (its creator, an account admin, or an admin of the deployment).
 import { cronShapeProblem, type Me, type PlatformClient, type ScheduledTask } from "../../api";
-import type { Deployment } from "../model";
-import type { ScheduleItem, SchedulesService } from "../chat/schedules-service";
+import type { Deployment } from "../types";
+import type { ScheduleItem, SchedulesService } from "./schedules-service";
 
 export function createSchedulesService(platform: PlatformClient, deployment: Deployment): SchedulesService {
   let me: Promise<Me> | null = null;

@@ -7,7 +7,7 @@
 import { areaA1 } from "../../host/a1";
 import type { Area, SheetPort, SheetValue } from "../../host/port";
 import { groupingKeys, parseJsonQuery, type SyncEngine } from "../../sync";
-import { describeFilter, MAX_ASKED_CELLS, type AskedCell, type SelectionRead, type SelectionState } from "../chat/ask-selection";
+import { describeFilter, MAX_ASKED_CELLS, type AskedCell, type SelectionRead, type SelectionState } from "./ask-selection";
 
 export interface SelectionDeps {
   port: SheetPort;
@@ -63,25 +63,68 @@ export function serialToIso(v: SheetValue): SheetValue {
   return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : iso.slice(0, 19);
 }
 
+type Report = Awaited<ReturnType<SyncEngine["report"]>>;
+type Query = ReturnType<typeof parseJsonQuery>;
+type Bounds = { top: number; bottom: number; left: number; right: number };
+
 /** The context of the selected cells (see the module comment for what is never included). */
 export async function readSelectionContext(d: SelectionDeps, signal?: AbortSignal): Promise<SelectionRead> {
   const u = await underSelection(d);
   if (!u) return { ok: false, reason: OUTSIDE };
   const other = otherDeployment(d, u.p.deploymentId);
   if (other) return { ok: false, reason: other };
-  let report;
-  try {
-    report = await d.engine.report(u.p.reportId, signal);
-  } catch (e) {
-    if ((e as { kind?: string }).kind === "not-found" || (e as { kind?: string }).kind === "forbidden")
-      return {
-        ok: false,
-        reason:
-          "You cannot read this report on the platform (it is someone else’s or no longer shared), so Cellbound sends none of its cells.",
-      };
-    throw e;
+  const report = await readableReport(d, u.p.reportId, signal);
+  if (!report) {
+    return {
+      ok: false,
+      reason:
+        "You cannot read this report on the platform (it is someone else’s or no longer shared), so Cellbound sends none of its cells.",
+    };
   }
   const a = u.area;
+  const cols = reportColumns(report);
+  // The selected data cells, clipped to the placement (never outside it), header rows left out.
+  const b: Bounds = {
+    top: Math.max(u.sel.row, a.row + cols.headerRows),
+    bottom: Math.min(u.sel.row + u.sel.rows, a.row + a.rows),
+    left: Math.max(u.sel.col, a.col),
+    right: Math.min(u.sel.col + u.sel.cols, a.col + a.cols),
+  };
+  if (b.top >= b.bottom || b.left >= b.right)
+    return { ok: false, reason: "Select data cells of the report (not only its header) to ask about them." };
+  const total = (b.bottom - b.top) * (b.right - b.left);
+  const rowsToRead = Math.min(b.bottom - b.top, MAX_ASKED_CELLS);
+  const header = await readArea(d.port, { sheetId: a.sheetId, row: a.row, col: a.col, rows: cols.headerRows, cols: a.cols }, signal);
+  const body = await readArea(d.port, { sheetId: a.sheetId, row: b.top, col: a.col, rows: rowsToRead, cols: a.cols }, signal);
+  const cells = askedCells(cols, a, b, header, body, rowsToRead);
+  const selection = { sheetId: a.sheetId, row: b.top, col: b.left, rows: b.bottom - b.top, cols: b.right - b.left };
+  return {
+    ok: true,
+    context: {
+      deployment: { id: d.deploymentId, name: d.deploymentName },
+      report: { id: report.id, name: report.title || report.name },
+      placementRange: `${u.sheetName}!${areaA1(a)}`,
+      selectionRange: `${u.sheetName}!${areaA1(selection)}`,
+      query: querySent(cols.q, report),
+      cells,
+      omitted: total - cells.length,
+      area: { sheetId: a.sheetId, row: a.row, col: a.col, rows: a.rows, cols: a.cols },
+    },
+  };
+}
+
+/** The placement's report, or null when the platform does not let the user read it (then none of its cells is sent). */
+async function readableReport(d: SelectionDeps, reportId: number, signal?: AbortSignal): Promise<Report | null> {
+  try {
+    return await d.engine.report(reportId, signal);
+  } catch (e) {
+    if ((e as { kind?: string }).kind === "not-found" || (e as { kind?: string }).kind === "forbidden") return null;
+    throw e;
+  }
+}
+
+/** What the report's columns are: its query's members (or a pivot's row members), its header rows and label columns. */
+function reportColumns(report: Report) {
   const pivotRows = report.pivotItems?.rows ?? [];
   const pivot = (report.pivotItems?.columns?.length ?? 0) > 0;
   const q = report.jsonQuery ? parseJsonQuery(report.jsonQuery) : null;
@@ -96,65 +139,57 @@ export async function readSelectionContext(d: SelectionDeps, signal?: AbortSigna
   };
   const headerRows = pivot ? (report.pivotItems!.columns.length || 0) + 1 : 1;
   const labelCols = pivot ? pivotRows.length : dims.length;
+  return { q, pivot, keys, keyAt, valueAt, headerRows, labelCols };
+}
 
-  // The selected data cells, clipped to the placement (never outside it), header rows left out.
-  const top = Math.max(u.sel.row, a.row + headerRows);
-  const bottom = Math.min(u.sel.row + u.sel.rows, a.row + a.rows);
-  const left = Math.max(u.sel.col, a.col);
-  const right = Math.min(u.sel.col + u.sel.cols, a.col + a.cols);
-  if (top >= bottom || left >= right)
-    return { ok: false, reason: "Select data cells of the report (not only its header) to ask about them." };
-  const total = (bottom - top) * (right - left);
-  const rowsToRead = Math.min(bottom - top, MAX_ASKED_CELLS);
-  const header = await readArea(d.port, { sheetId: a.sheetId, row: a.row, col: a.col, rows: headerRows, cols: a.cols }, signal);
-  const body = await readArea(d.port, { sheetId: a.sheetId, row: top, col: a.col, rows: rowsToRead, cols: a.cols }, signal);
+/** The selected cells (within `b`, at most MAX_ASKED_CELLS), each with its column's header and its row's members. */
+function askedCells(
+  cols: ReturnType<typeof reportColumns>,
+  a: Area,
+  b: Bounds,
+  header: SheetValue[][],
+  body: SheetValue[][],
+  rowsToRead: number,
+): AskedCell[] {
+  const { q, pivot, keys, keyAt, valueAt, labelCols } = cols;
   const headerOf = (j: number) =>
     header
       .map((r) => r[j] ?? "")
       .filter((v) => v !== "")
       .map(String)
       .join(" / ");
-
   const cells: AskedCell[] = [];
   for (let i = 0; i < rowsToRead && cells.length < MAX_ASKED_CELLS; i++) {
     const row = body[i] ?? [];
     // Row members: the row-label columns (dimensions; a SQL report's text columns).
     const labels = q || pivot ? [...Array(labelCols).keys()] : row.map((v, j) => (isLabel(v) ? j : -1)).filter((j) => j >= 0);
-    for (let c = left; c < right && cells.length < MAX_ASKED_CELLS; c++) {
+    for (let c = b.left; c < b.right && cells.length < MAX_ASKED_CELLS; c++) {
       const j = c - a.col;
       cells.push({
-        address: areaA1({ row: top + i, col: c, rows: 1, cols: 1 }),
+        address: areaA1({ row: b.top + i, col: c, rows: 1, cols: 1 }),
         value: valueAt(row, j),
         column: { key: pivot ? null : (keys[j] ?? null), header: headerOf(j) },
         row: labels.filter((k) => k !== j).map((k) => ({ key: keyAt(k), header: headerOf(k), value: valueAt(row, k) })),
       });
     }
   }
-  const selection = { sheetId: a.sheetId, row: top, col: left, rows: bottom - top, cols: right - left };
-  return {
-    ok: true,
-    context: {
-      deployment: { id: d.deploymentId, name: d.deploymentName },
-      report: { id: report.id, name: report.title || report.name },
-      placementRange: `${u.sheetName}!${areaA1(a)}`,
-      selectionRange: `${u.sheetName}!${areaA1(selection)}`,
-      query: q
-        ? {
-            measures: q.measures ?? [],
-            dimensions: q.dimensions ?? [],
-            timeDimensions: (q.timeDimensions ?? []).map((t) => ({
-              dimension: t.dimension,
-              ...(t.granularity ? { granularity: t.granularity } : {}),
-              ...(t.dateRange !== undefined ? { dateRange: t.dateRange as string | string[] } : {}),
-            })),
-            filters: (q.filters ?? []).map(describeFilter),
-          }
-        : { measures: [], dimensions: [], timeDimensions: [], filters: [], ...(report.sqlQuery ? { sql: report.sqlQuery } : {}) },
-      cells,
-      omitted: total - cells.length,
-      area: { sheetId: a.sheetId, row: a.row, col: a.col, rows: a.rows, cols: a.cols },
-    },
-  };
+  return cells;
+}
+
+/** The report's query as sent with the question: its members and filters in words, or a SQL report's SQL. */
+function querySent(q: Query | null, report: Report) {
+  return q
+    ? {
+        measures: q.measures ?? [],
+        dimensions: q.dimensions ?? [],
+        timeDimensions: (q.timeDimensions ?? []).map((t) => ({
+          dimension: t.dimension,
+          ...(t.granularity ? { granularity: t.granularity } : {}),
+          ...(t.dateRange !== undefined ? { dateRange: t.dateRange as string | string[] } : {}),
+        })),
+        filters: (q.filters ?? []).map(describeFilter),
+      }
+    : { measures: [], dimensions: [], timeDimensions: [], filters: [], ...(report.sqlQuery ? { sql: report.sqlQuery } : {}) };
 }
 
 /**

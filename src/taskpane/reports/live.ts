@@ -1,6 +1,7 @@
-// The parts of a Workspace that need only the API layer: browsing reports (cursor paging, search),
-// the data model from /v1/meta, previews through /v1/load, and saving a built report (upsert by a new
-// publicId). The data-API token is minted and renewed by src/api's token manager.
+// The Reports tab's live service, the catalog: the parts of a Workspace that need only the API layer —
+// browsing reports (cursor paging, search), the data model from /v1/meta, previews through /v1/load,
+// and saving a built report (upsert by a new publicId) for the builder and the dashboard's drilldowns.
+// The data-API token is minted and renewed by src/api's token manager.
 import {
   createDataClient,
   createDeploymentTokenManager,
@@ -13,7 +14,8 @@ import {
   type Report,
 } from "../../api";
 import { runReport } from "../../sync";
-import type { BuilderQuery, MetaView, Page, PivotItems, PreviewGrid, ReportSummary, SaveReportInput } from "../model";
+import type { BuilderQuery, MetaView, Page, PivotItems, ReportSummary, SaveReportInput } from "../types";
+import type { PreviewGrid } from "../builder/types";
 
 /** Page size of the reports list. Search filters on the client (the list endpoint has no search). */
 export const REPORTS_PAGE = 25;

@@ -1,4 +1,4 @@
-// The pane's door to the one placement status (src/sync/status.ts): views call these, never src/sync.
+// The Workbook tab's door to the one placement status (src/sync/status.ts): views call these, never src/sync.
 import {
   describeRows,
   editedRowsLine,
@@ -9,7 +9,7 @@ import {
   type StatusKind,
 } from "../../sync/status";
 import { viewOnlyPrefix } from "../../sync/access";
-import type { PlacementView, RowRefreshState } from "../model";
+import type { PlacementView, RowRefreshState } from "./types";
 
 export type { PlacementStatus, StatusKind };
 export { describeRows, editedRowsLine };

@@ -1,0 +1,134 @@
+// Classifying a placement's cells against its fingerprints (state.ts classify, with the journal), and the
+// hand-edit report a refresh shows (issue 34: pure — no port, no network; fingerprints are computed here).
+import type { Area } from "../host/port.ts";
+import { cellA1, areaA1 } from "../host/a1.ts";
+import type { ResultChecksum } from "../checksum/types.ts";
+import { chunkRows, emptyGrid, fingerprintGrid, sliceGrid, type Grid } from "./fingerprint.ts";
+import { maxShape, mergeRuns, type Shape } from "./plan.ts";
+import { classify, MAX_CARRIED, type CellState, type LocalPlacement, type PendingWrite } from "./state.ts";
+import { MAX_DIFF, type CellDiff, type HandEdits, type PreparedRefresh } from "./types.ts";
+
+/** Fingerprints of the top-left sub-grids of `current`, computed once per shape. */
+export function shapedFingerprints(current: Grid): (s: Shape) => Promise<ResultChecksum> {
+  const memo = new Map<string, Promise<ResultChecksum>>();
+  return (s) => {
+    const k = `${s.rows}x${s.cols}`;
+    let v = memo.get(k);
+    if (!v) memo.set(k, (v = fingerprintGrid(sliceGrid(current, s.rows, s.cols))));
+    return v;
+  };
+}
+
+/** Classify the current cells (read in the union shape) of a placement. */
+export async function classifyCells(
+  p: LocalPlacement,
+  current: Grid,
+  fpOf: (s: Shape) => Promise<ResultChecksum> = shapedFingerprints(current),
+): Promise<CellState> {
+  const state = await classifyJournal(p, current, fpOf);
+  // The rows a large placement had written when it stopped, all there: not the whole result, so not a
+  // write to finish by recording it — a refresh finishes it (placeStreamed).
+  return p.pending?.partial && state.kind === "unrecorded" ? { kind: "interrupted", staleChunks: [] } : state;
+}
+
+async function classifyJournal(p: LocalPlacement, current: Grid, fpOf: (s: Shape) => Promise<ResultChecksum>): Promise<CellState> {
+  const committedNow = await fpOf(p.shape);
+  // A first placement interrupted mid-write: the cells it had not reached yet are still empty,
+  // so "committed" is the empty grid of that shape.
+  const committed = p.committed ?? (p.pending ? await fingerprintGrid(emptyGrid(p.shape.rows, p.shape.cols)) : null);
+  const pendingNow = p.pending ? await fpOf(p.pending.shape) : committedNow;
+  const pending = p.pending;
+  if (!pending) return classify(committedNow, committed, null, pendingNow);
+  const emptyPending =
+    committed && pending.shape.rows > p.shape.rows ? await fingerprintGrid(emptyGrid(pending.shape.rows, pending.shape.cols)) : null;
+  // Rows that may hold neither fingerprint: the call under way, and what an earlier unfinished write left (`carried`).
+  const spans = pending.phase === "writing" ? [...(pending.inFlight ? [pending.inFlight] : []), ...(pending.carried ?? [])] : [];
+  return classify(committedNow, committed, pending.checksum, pendingNow, {
+    emptyPending,
+    inFlight: (i) => {
+      if (spans.length === 0 || i >= pending.checksum.chunks.length) return false;
+      const r = chunkRows(pending.checksum, i, pending.shape.rows);
+      return spans.some((s) => r.from <= s.to && s.from <= r.to);
+    },
+  });
+}
+
+/**
+ * The rows an earlier unfinished write left holding neither the committed grid nor the one this
+ * write brings (the half-written call of its journal, or whole chunks of its grid). The new
+ * journal replaces the earlier one, its `inFlight` with it, so it carries these rows until this
+ * write rewrites them: an interruption before then still reads "Interrupted", never a hand edit.
+ * Only rows this write rewrites are carried (rows kept as edits stay edits).
+ */
+export async function carriedRows(
+  p: LocalPlacement,
+  prep: PreparedRefresh,
+  current: Grid,
+  fpOf: (s: Shape) => Promise<ResultChecksum>,
+  kept: (r: { from: number; to: number }) => boolean,
+): Promise<{ from: number; to: number }[]> {
+  const next: PendingWrite = { checksum: prep.incoming, shape: prep.shape, at: "", phase: "writing", inFlight: null };
+  const probe = await classifyCells({ ...p, pending: next }, current, fpOf);
+  if (probe.kind !== "edited") return [];
+  const rows = mergeRuns(
+    probe.editedChunks
+      .filter((i) => i < prep.incoming.chunks.length)
+      .map((i) => chunkRows(prep.incoming, i, prep.shape.rows))
+      .filter((r) => !kept(r)),
+  );
+  // The journal holds a bounded list (a sheet's 1,048,576 rows make at most 525 separate spans of
+  // 1,000-row chunks, so this never applies in Excel): past it, one span over them all.
+  return rows.length > MAX_CARRIED ? [{ from: rows[0]!.from, to: rows[rows.length - 1]!.to }] : rows;
+}
+
+/** The hand-edit report: edited row ranges and, per edited cell, last written / now / incoming. */
+export function editsOf(
+  state: Extract<CellState, { kind: "edited" }>,
+  p: LocalPlacement,
+  current: Grid,
+  incoming: Grid,
+  lastWritten: Grid | undefined,
+  anchor: Pick<Area, "sheetId" | "row" | "col">,
+): HandEdits {
+  const refs: [ResultChecksum, Shape][] = [];
+  if (p.committed) refs.push([p.committed, p.shape]);
+  if (p.pending) refs.push([p.pending.checksum, p.pending.shape]);
+  const rangeOf = (i: number) => {
+    const [ref, s] = refs.find(([c]) => c.chunks[i] !== undefined) ?? refs[0]!;
+    return chunkRows(ref, Math.min(i, ref.chunks.length - 1), s.rows);
+  };
+  const shape = refs.reduce((a, [, s]) => maxShape(a, s), p.shape);
+  const chunkRanges = mergeRuns(state.editedChunks.map(rangeOf));
+  const cells: CellDiff[] = [];
+  const editedRows = new Set<number>();
+  let cellCount = 0;
+  for (const range of chunkRanges) {
+    for (let r = range.from; r <= range.to; r++) {
+      for (let c = 0; c < shape.cols; c++) {
+        const now = current[r]?.[c] ?? "";
+        const before = lastWritten?.[r]?.[c];
+        const next = incoming[r]?.[c] ?? "";
+        const changed = lastWritten ? now !== (before ?? "") : now !== next;
+        if (!changed) continue;
+        editedRows.add(r);
+        cellCount++;
+        if (cells.length < MAX_DIFF)
+          cells.push({
+            address: cellA1(anchor.row + r, anchor.col + c),
+            lastWritten: lastWritten ? (before ?? "") : undefined,
+            now,
+            incoming: next,
+          });
+      }
+    }
+  }
+  // Without the last-written grid an edit that happens to equal the incoming value is invisible
+  // cell by cell; the edited chunk still is, so its rows are reported.
+  const rows = editedRows.size ? mergeRuns([...editedRows].map((r) => ({ from: r, to: r }))) : chunkRanges;
+  return {
+    rows,
+    ranges: rows.map((r) => areaA1({ row: anchor.row + r.from, col: anchor.col, rows: r.to - r.from + 1, cols: shape.cols })),
+    cells,
+    cellCount,
+  };
+}

@@ -1,0 +1,135 @@
+// A refresh's plan (issue 34): from what was read — the placement's record, its cells, the prepared answer —
+// to the writes and clears that make the cells the answer, or the outcome that ends the refresh before any
+// (edited by hand and the person is asked). Pure: no port, no network (fingerprints are computed here).
+//
+// Only chunks whose incoming hash differs from what the sheet holds are written, and inside one only the
+// span of differing rows; every write holds whole chunk spans, so an interruption between syncs leaves each
+// chunk all old or all new (docs/SYNC.md "The write journal"). A smaller result clears what it leaves behind
+// (clears.ts); "keep" leaves the edited rows alone.
+import type { Area } from "../host/port.ts";
+import { carriedRows, classifyCells, editsOf, shapedFingerprints } from "./classify.ts";
+import { stillToClear } from "./clears.ts";
+import { chunkRows, contentHash, differingChunks, sliceGrid, type Grid } from "./fingerprint.ts";
+import { changedRows, chunkHeight, cutGrid, groupSpans } from "./grids.ts";
+import { withoutRows } from "./plan.ts";
+import type { CellState, LocalPlacement, PendingWrite } from "./state.ts";
+import type { HandEdits, PreparedRefresh, RefreshChoice, RefreshOutcome, RefreshStats } from "./types.ts";
+import type { Anchor, SheetRef } from "../host/port.ts";
+import type { Shape } from "./plan.ts";
+
+type Span = { from: number; to: number };
+
+/** What a refresh read: the placement as recorded, where it is, and its cells in the union of its shapes. */
+export interface RefreshRead {
+  p: LocalPlacement;
+  prep: PreparedRefresh;
+  /** Where it is (its name's area, or its record's for a first placement stopped before its name). */
+  t: { area: Area; sheet: SheetRef };
+  anchor: Pick<Area, "sheetId" | "row" | "col">;
+  /** Its tracking name and area, when it has a name: the writes follow it (issue 36). */
+  pin: Anchor | undefined;
+  old: Shape;
+  next: Shape;
+  /** Cells the new shape covers beyond the old (and a pending write's) shape. */
+  growth: Area[];
+  union: Shape;
+  /** The cells now, from the anchor, in the union shape. */
+  current: Grid;
+  readMs: number;
+}
+
+export interface RefreshPlan {
+  kind: "plan";
+  state: CellState;
+  /** The person's edits (null: none); with "keep" their rows are left alone. */
+  edits: HandEdits | null;
+  /** "keep": the edited rows are left as they are and the placement stays marked edited. */
+  keep: boolean;
+  keptRows: Span[];
+  /** Write calls, rows relative to the anchor; each holds whole chunk spans. */
+  calls: Span[];
+  /** What is cleared (sheet areas). */
+  leftovers: Area[];
+  /** The journal's record of them, each with a hash of what Cellbound's cells there hold (issue 36, item 2). */
+  clears: NonNullable<PendingWrite["clears"]>;
+  /** Rows an earlier unfinished write left that this write rewrites (state.ts `carried`). */
+  carried: Span[];
+  /** The cells the writes and clears replace (checked again before writing when read ahead). */
+  touched: Area[];
+  /** The current cells in the new shape. */
+  currentShaped: Grid;
+  stats: RefreshStats;
+}
+
+export async function planRefresh(
+  read: RefreshRead,
+  choice: RefreshChoice,
+  lastWritten: Grid | undefined,
+  chunksPerCall: number,
+): Promise<RefreshPlan | { kind: "outcome"; outcome: RefreshOutcome }> {
+  const { p, prep, anchor, next, old, current, union } = read;
+  const cells = () => prep.layout().cells; // laid out only when needed: an unchanged answer over untouched cells never is
+  const fpOf = shapedFingerprints(current);
+  const state = await classifyCells(p, current, fpOf);
+  const edits = state.kind === "edited" ? editsOf(state, p, current, cells(), lastWritten, anchor) : null;
+  if (edits && choice === "ask") return { kind: "outcome", outcome: { kind: "handEdited", edits } };
+
+  const currentShaped = sliceGrid(current, next.rows, next.cols);
+  const keptRows = edits && choice === "keep" ? edits.rows : [];
+  const inKept = (r: Span) => keptRows.some((k) => r.from <= k.to && k.from <= r.to);
+  const chunks = differingChunks(prep.incoming, await fpOf(next))
+    .map((i) => chunkRows(prep.incoming, i, next.rows))
+    .filter((r) => !inKept(r));
+  const spans = chunks.flatMap((c) => {
+    const rows = changedRows(cells(), currentShaped, c.from, c.to);
+    return rows.length ? [{ from: rows[0]!.from, to: rows[rows.length - 1]!.to }] : [];
+  });
+  const calls = groupSpans(spans, chunksPerCall * chunkHeight(prep.incoming));
+  const leftovers = (await stillToClear(p, anchor, next, current)).flatMap((left) => withoutRows(left, anchor.row, keptRows));
+  const touched = [
+    ...calls.map((r) => ({
+      sheetId: anchor.sheetId,
+      row: anchor.row + r.from,
+      col: anchor.col,
+      rows: r.to - r.from + 1,
+      cols: union.cols,
+    })),
+    ...leftovers,
+  ];
+  const writes = calls.length > 0 || leftovers.length > 0;
+  const clears = await Promise.all(
+    leftovers.map(async (a) => {
+      const at = { row: a.row - anchor.row, col: a.col - anchor.col, rows: a.rows, cols: a.cols };
+      return { ...at, held: await contentHash(cutGrid(current, at.row, at.col, at.rows, at.cols)) };
+    }),
+  );
+  const carried = p.pending && writes ? await carriedRows(p, prep, current, fpOf, inKept) : [];
+  const stats: RefreshStats = {
+    rowsAdded: Math.max(0, next.rows - old.rows),
+    rowsRemoved: Math.max(0, old.rows - next.rows),
+    cellsChanged: 0,
+    cellsWritten: 0,
+    chunksWritten: chunks.length,
+    chunksTotal: prep.incoming.chunks.length,
+    rowsWritten: calls.reduce((n, r) => n + r.to - r.from + 1, 0),
+    cellsCleared: 0,
+    syncs: 0,
+    maxSyncBytes: 0,
+    bytes: 0,
+    timings: { ...prep.timings, readMs: read.readMs, compareMs: 0, writeMs: 0, recordMs: 0 },
+  };
+  return {
+    kind: "plan",
+    state,
+    edits,
+    keep: edits !== null && choice === "keep",
+    keptRows,
+    calls,
+    leftovers,
+    clears,
+    carried,
+    touched,
+    currentShaped,
+    stats,
+  };
+}

@@ -1,0 +1,431 @@
+// Refresh one placement: prepare (the query, concurrently) → read → plan → write (docs/SYNC.md
+// "Refreshing one placement").
+//
+//   prepare  the report's answer, laid out and fingerprinted (no sheet: Refresh all runs these at once);
+//   read     the session's snapshot: the placement's record, where it is, its cells (readRefresh);
+//   plan     pure (refresh-plan.ts): the chunks to write, the cells to clear, or the outcome that ends it;
+//   confirm  read before the query (ahead): one recheck of where the placement is and of the cells the
+//            writes replace, in the round trip before the write (issue 36); changed → plan again;
+//   write    one commit (journal, styles, cells anchored to the placement's name, clears, journal closed,
+//            name), then the platform's record and the record's state (writeRefresh).
+import type { Report } from "../api/index.ts";
+import type { Area } from "../host/port.ts";
+import { readArea, reportsById, trackingName, type SyncContext } from "./context.ts";
+import { NoAccess, ViewOnly } from "./errors.ts";
+import { fingerprintGrid, type Grid } from "./fingerprint.ts";
+import { changedCells, formatsAt, jsonBytes, mergeKept, sameCells } from "./grids.ts";
+import { refuseToWrite } from "./obstacles.ts";
+import {
+  areaAt,
+  boundingBox,
+  collisions,
+  growthAreas,
+  maxShape,
+  neighbours,
+  occupiedCells,
+  offSheet,
+  samePlace,
+  type Neighbour,
+  type OccupiedCell,
+  type Shape,
+} from "./plan.ts";
+import { journal, recordRefresh } from "./record.ts";
+import { planRefresh, type RefreshPlan, type RefreshRead } from "./refresh-plan.ts";
+import { deploymentLabel, noAccessReason } from "./reasons.ts";
+import { prepareReport } from "./run-report.ts";
+import { isRefusal, refusedRecordReason, viewOnlyReason } from "./access.ts";
+import { addCommitStats, type Session } from "./session.ts";
+import { loadPlacements, placementArea, updatePlacement, type LocalPlacement } from "./state.ts";
+import { isValuesOnly, styleGrowth } from "./styling.ts";
+import type { Engine, PreparedRefresh, RefreshChoice, RefreshOutcome } from "./types.ts";
+
+/**
+ * Run the query and lay out the result (no sheet access: this part runs concurrently). `view`: the
+ * session to read the placement's record from (default: the workbook now).
+ */
+export async function prepareRefresh(
+  e: Engine,
+  key: string,
+  report?: Report,
+  signal?: AbortSignal,
+  view?: Session,
+): Promise<PreparedRefresh> {
+  const t0 = performance.now();
+  const placement = await e.placement(key, view);
+  const r = report ?? (await reportOf(e.ctx, placement, (await (view ?? e.ctx.port).identity()).workbookId, signal));
+  const t1 = performance.now();
+  const prepared = await prepareReport(dataOf(e.ctx, placement), r, e.ctx.filterDefaults, signal);
+  const layoutOf = () => prepared.build().layout;
+  const base = { placement, source: prepared.source, cut: prepared.cut, layout: layoutOf };
+  // The same answer as the one last written and recorded: its grid is the committed one.
+  if (prepared.source === placement.source && placement.committed !== null && placement.pending === null) {
+    const timings = { reportMs: t1 - t0, queryAndLayoutMs: performance.now() - t1, fingerprintMs: 0 };
+    return { ...base, incoming: placement.committed, shape: placement.shape, sameSource: true, timings };
+  }
+  const { cells, columnFormats } = layoutOf();
+  const t2 = performance.now();
+  const incoming = await fingerprintGrid(cells);
+  const timings = { reportMs: t1 - t0, queryAndLayoutMs: t2 - t1, fingerprintMs: performance.now() - t2 };
+  return { ...base, incoming, shape: { rows: cells.length, cols: columnFormats.length }, sameSource: false, timings };
+}
+
+/**
+ * Refresh one placement. The workbook is read once, before the query (its record, tracking and the
+ * placement's cells); before anything is written or cleared, where the placement is and the rows concerned
+ * are read again and must be unchanged, otherwise the whole comparison is redone on a fresh read
+ * (docs/SYNC.md "Read-ahead", "A write planned before a wait").
+ */
+export async function refresh(
+  e: Engine,
+  key: string,
+  choice: RefreshChoice = "ask",
+  o: { signal?: AbortSignal } = {},
+): Promise<RefreshOutcome> {
+  const t0 = performance.now();
+  const view = await e.session({ trackedValues: [trackingName(key)], writeChecks: true, ...(o.signal ? { signal: o.signal } : {}) });
+  const placement = await e.placement(key, view);
+  if (e.viewOnly(placement.deploymentId)) throw new ViewOnly(viewOnlyReason()); // never written, never recorded
+  const report = await reportOf(e.ctx, placement, (await view.identity()).workbookId, o.signal); // the query needs it: look it up first
+  const reportMs = performance.now() - t0;
+  const prepared = await prepareRefresh(e, key, report, o.signal, view);
+  prepared.timings.reportMs += reportMs;
+  return applyRefresh(e, prepared, choice, o.signal, view);
+}
+
+/** The placement's report as the platform lists it for this workbook; NoAccess when the user cannot read it. */
+export async function reportOf(ctx: SyncContext, placement: LocalPlacement, workbookId: string, signal?: AbortSignal): Promise<Report> {
+  let r = (await reportsById(ctx, placement.deploymentId, workbookId, signal)).get(placement.reportId);
+  // A first placement interrupted before connect-workbook is not attached to the workbook yet.
+  if (!r && !placement.placementId) r = (await reportsById(ctx, placement.deploymentId, undefined, signal)).get(placement.reportId);
+  if (!r) throw new NoAccess(noAccessReason(placement, ctx));
+  return r;
+}
+
+/** The data client of the placement's deployment (its own data token). */
+export function dataOf(ctx: SyncContext, p: LocalPlacement): SyncContext["data"] {
+  if (p.deploymentId === ctx.deploymentId) return ctx.data;
+  const data = ctx.dataFor?.(p.deploymentId);
+  if (!data) throw new NoAccess(`It belongs to ${deploymentLabel(p, ctx)}; open that deployment to refresh it.`);
+  return data;
+}
+
+/**
+ * Compare, plan and write (the single writer). `view`: the session read before the query (its cells
+ * were read ahead of the lock); used when nothing of this engine wrote since, else the workbook is
+ * read again. Writes of the placement go out as one commit, its record's state update as another.
+ */
+export function applyRefresh(
+  e: Engine,
+  prep: PreparedRefresh,
+  choice: RefreshChoice,
+  signal?: AbortSignal,
+  view: Session | null = null,
+): Promise<RefreshOutcome> {
+  return e.exclusive(async () => {
+    const s = await e.current(view, { trackedValues: [prep.placement.name], writeChecks: true, ...(signal ? { signal } : {}) });
+    // Read before the query (ahead): checked against the workbook as it is now before anything is written.
+    const out = await applyOn(e, prep, choice, signal, s, s === view);
+    // The record's state update. (After a failure nothing queued is sent: what was sent is a prefix
+    // of the journal's order, as after any interruption.)
+    await s.flush(signal);
+    return out;
+  }, signal);
+}
+
+/** read → plan → (confirm) → write, on session `s`; `ahead`: it was read before the query. */
+async function applyOn(
+  e: Engine,
+  prepared: PreparedRefresh,
+  choice: RefreshChoice,
+  signal: AbortSignal | undefined,
+  s: Session,
+  ahead: boolean,
+): Promise<RefreshOutcome> {
+  const read = await readRefresh(e, prepared, s, ahead, signal);
+  if (read.kind === "again") return planAgain(e, prepared, choice, signal);
+  if (read.kind === "outcome") return read.outcome;
+  const tPlan = performance.now();
+  const plan = await planRefresh(read, choice, e.lastWritten.get(read.p.key), e.ctx.writeChunksPerCall ?? 4);
+  if (plan.kind === "outcome") return plan.outcome;
+  const compareMs = performance.now() - tPlan;
+  let formatsNow: { box: Area; formats: string[][] } | null = null;
+  if (ahead && (plan.touched.length > 0 || read.growth.length > 0)) {
+    const c = await confirm(s, read, plan, signal);
+    if (c.kind === "again") return planAgain(e, prepared, choice, signal);
+    if (c.kind === "outcome") return c.outcome;
+    formatsNow = c.formatsNow;
+  }
+  plan.stats.timings.compareMs = compareMs;
+  return writeRefresh(e, s, read, plan, formatsNow, signal);
+}
+
+type ReadResult = ({ kind: "read" } & RefreshRead) | { kind: "again" } | { kind: "outcome"; outcome: RefreshOutcome };
+
+/** The read phase: the record, where the placement is, room to grow (read under the lock), its cells. */
+async function readRefresh(
+  e: Engine,
+  prepared: PreparedRefresh,
+  s: Session,
+  ahead: boolean,
+  signal: AbortSignal | undefined,
+): Promise<ReadResult> {
+  const p = await e.placement(prepared.placement.key, s);
+  // Recorded again since it was prepared (another refresh of it ran first): fingerprint the answer after all.
+  const stale = prepared.sameSource && (p.source !== prepared.source || p.pending !== null || p.committed === null);
+  const prep = stale ? await laidOut(prepared) : prepared;
+  const tracked = await s.tracked();
+  const t = placementArea(p, tracked, await s.sheets());
+  if (!t)
+    return { kind: "outcome", outcome: { kind: "missing", reason: "The placement's cells were deleted (its sheet or range is gone)." } };
+  const anchor = { sheetId: t.area.sheetId, row: t.area.row, col: t.area.col };
+  const named = tracked.some((x) => x.area && x.name.toLowerCase() === p.name.toLowerCase());
+  const { shape: next } = prep;
+  const old = p.shape;
+  const beyond = offSheet(anchor, next);
+  if (beyond)
+    return {
+      kind: "outcome",
+      outcome: {
+        kind: "cannotGrow",
+        reason: `The new result does not fit where the placement is: ${beyond}.`,
+        occupied: [],
+        placements: [],
+      },
+    };
+  // Room to grow: never into another placement, never over content. Read before the query (ahead), the
+  // workbook is looked at again where the placement is now (confirm, issue 36 item 17).
+  const growth = growthAreas(anchor, p.pending ? maxShape(old, p.pending.shape) : old, next);
+  if (!ahead) {
+    const grids: Grid[] = [];
+    for (const g of growth) grids.push(await readArea(s, g, signal));
+    const blocked = roomToGrow(next, growth, grids, neighbours(tracked, p.name, await loadPlacements(s)));
+    if (blocked) return { kind: "outcome", outcome: blocked };
+  }
+  const union = maxShape(maxShape(old, next), p.pending?.shape ?? old);
+  const unionArea = areaAt(anchor, union);
+  await refuseToWrite(s, unionArea, t.sheet.name, () => prep.layout().columnFormats); // issue 22: merged, table, protected, 1904
+  const tRead = performance.now();
+  // Read before the query and not all there (it grows): read where the placement is now, once (issue 36, item 17).
+  let current: Grid;
+  if (ahead && !s.holds(unionArea)) {
+    const r = await s.recheck({ areas: [unionArea], ...(signal ? { signal } : {}) });
+    if (!samePlace(placementArea(p, r.tracked, r.sheets), t)) return { kind: "again" };
+    current = r.values[0]!.grid;
+  } else current = await readArea(s, unionArea, signal);
+  const pin = named ? { name: p.name, area: t.area } : undefined;
+  return { kind: "read", p, prep, t, anchor, pin, old, next, growth, union, current, readMs: performance.now() - tRead };
+}
+
+/**
+ * Read before the query: one look at the workbook as it is now (issue 36, items 3, 16, 17) — where the
+ * placement and its sheet are, the rows it grows into, the cells about to be overwritten or cleared and
+ * their number formats (the writes under keepFormats need them: no number into an "@" cell). Moved,
+ * renamed or changed meanwhile: compare and plan again on a fresh read.
+ */
+async function confirm(
+  s: Session,
+  read: RefreshRead,
+  plan: RefreshPlan,
+  signal: AbortSignal | undefined,
+): Promise<
+  { kind: "again" } | { kind: "outcome"; outcome: RefreshOutcome } | { kind: "ok"; formatsNow: { box: Area; formats: string[][] } | null }
+> {
+  const { p, t, anchor, growth, next, current } = read;
+  const box = plan.touched.length ? boundingBox(plan.touched) : null;
+  const r = await s.recheck({ areas: [...(box ? [box] : []), ...growth], numberFormats: true, ...(signal ? { signal } : {}) });
+  const seen = box ? r.values[0]! : null;
+  const changed = seen && box && !sameCells(seen.grid, current, box.row - anchor.row, box.col - anchor.col);
+  if (!samePlace(placementArea(p, r.tracked, r.sheets), t) || changed) return { kind: "again" };
+  const grids = r.values.slice(box ? 1 : 0).map((v) => v.grid);
+  const blocked = roomToGrow(next, growth, grids, neighbours(r.tracked, p.name, await loadPlacements(s)));
+  if (blocked) return { kind: "outcome", outcome: blocked };
+  return { kind: "ok", formatsNow: seen?.numberFormats && box ? { box, formats: seen.numberFormats } : null };
+}
+
+/** Compare and plan a refresh again on a fresh read of the workbook (it changed while the data was fetched). */
+async function planAgain(
+  e: Engine,
+  prep: PreparedRefresh,
+  choice: RefreshChoice,
+  signal: AbortSignal | undefined,
+): Promise<RefreshOutcome> {
+  const fresh = await e.session({ trackedValues: [prep.placement.name], writeChecks: true, ...(signal ? { signal } : {}) });
+  const out = await applyOn(e, prep, choice, signal, fresh, false);
+  await fresh.flush(signal);
+  return out;
+}
+
+/** The write phase: one commit of what the plan says, then the platform's record. */
+async function writeRefresh(
+  e: Engine,
+  s: Session,
+  read: RefreshRead,
+  plan: RefreshPlan,
+  formatsNow: { box: Area; formats: string[][] } | null,
+  signal: AbortSignal | undefined,
+): Promise<RefreshOutcome> {
+  const { p, prep, anchor, pin, old, next, t } = read;
+  const { stats, calls, leftovers, keptRows, edits } = plan;
+  const tWrite = performance.now();
+  const cells = () => prep.layout().cells;
+  const writes = await journalIntent(s, read, plan);
+  // Formats: grown rows/columns get theirs first; the values keep whatever format a cell has (styling.ts).
+  if ((next.rows > old.rows || next.cols > old.cols) && !(await isValuesOnly(s, p.key)))
+    await styleGrowth(s, anchor, old, next, prep.layout(), pin);
+  const starts = prep.incoming.chunks.map((c) => c.from);
+  for (const run of calls) {
+    stats.cellsChanged += changedCells(cells(), plan.currentShaped, run.from, run.to);
+    await journal(s, p.key, { inFlight: run });
+    const w = await s.write(
+      { sheetId: anchor.sheetId, row: anchor.row + run.from, col: anchor.col },
+      cells().slice(run.from, run.to + 1),
+      {
+        columnFormats: prep.layout().columnFormats,
+        keepFormats: true,
+        breakRows: starts.filter((r) => r > run.from && r <= run.to).map((r) => r - run.from),
+        ...formatsAt(formatsNow, anchor.row + run.from, anchor.col, run.to - run.from + 1, next.cols),
+      },
+      { anchor: pin },
+    );
+    stats.cellsWritten += w.cells;
+    stats.bytes += jsonBytes(cells(), run.from, run.to);
+  }
+  for (const piece of leftovers) {
+    await s.clear(piece, pin);
+    stats.cellsCleared += piece.rows * piece.cols;
+  }
+  if (writes) await journal(s, p.key, { phase: "written", inFlight: null });
+  const area = await sendRefresh(s, read, signal, stats);
+  const lastWritten = e.lastWritten.get(p.key);
+  // Same source and nothing written: the cells last written are unchanged (and were never laid out).
+  if (!(prep.sameSource && calls.length === 0 && keptRows.length === 0)) {
+    e.lastWritten.set(p.key, keptRows.length && lastWritten ? mergeKept(cells(), lastWritten, keptRows) : cells());
+    if (keptRows.length && !lastWritten) e.lastWritten.delete(p.key);
+  }
+  const sheet = (await s.sheets()).find((x) => x.id === t.sheet.id) ?? t.sheet; // as named now (issue 36, item 16)
+  const tRecord = performance.now();
+  stats.timings.writeMs = tRecord - tWrite;
+  try {
+    await recordRefresh(e.ctx, s, p, prep.incoming, prep.source, area, sheet, signal, keptRows.length > 0);
+  } catch (err) {
+    if (!isRefusal(err)) throw err;
+    throw await rollBack(e, s, read, lastWritten, signal);
+  }
+  stats.timings.recordMs = performance.now() - tRecord;
+  if (edits && plan.keep) return { kind: "kept", stats, edits };
+  const notices =
+    plan.state.kind === "unrecorded" || plan.state.kind === "interrupted"
+      ? ["An earlier refresh of this placement was interrupted after writing; it is now complete."]
+      : [];
+  return { kind: "refreshed", stats, notices: prep.cut ? [...notices, prep.cut.message] : notices };
+}
+
+/**
+ * Journal the write's intent before its first cell (docs/SYNC.md "The write journal"); false: nothing to
+ * write and the same shape, so no journal and nothing sent. A new shape re-points the name even when every
+ * chunk keeps a person's edit (Keep my edits), so it is journalled like a write: a record that fails then is
+ * finished by check, never read as the whole new area edited by hand.
+ */
+async function journalIntent(s: Session, read: RefreshRead, plan: RefreshPlan): Promise<boolean> {
+  const { p, prep, old, next } = read;
+  const writes = plan.calls.length > 0 || plan.leftovers.length > 0 || old.rows !== next.rows || old.cols !== next.cols;
+  if (writes)
+    await updatePlacement(s, p.key, (x) => ({
+      ...x,
+      pending: {
+        checksum: prep.incoming,
+        shape: next,
+        at: new Date().toISOString(),
+        source: prep.source,
+        phase: "writing",
+        inFlight: null,
+        ...(plan.clears.length ? { clears: plan.clears } : {}),
+        ...(plan.carried.length ? { carried: plan.carried } : {}),
+        ...(plan.edits && plan.keep ? { kept: true } : {}),
+      },
+    }));
+  return writes;
+}
+
+/**
+ * Re-track the name to the new area, send the commit; when the name was elsewhere when it was re-pointed
+ * (rows inserted above in the last round trip: the writes followed it), put the name where the placement is.
+ * The placement's area as recorded.
+ */
+async function sendRefresh(
+  s: Session,
+  read: RefreshRead,
+  signal: AbortSignal | undefined,
+  stats: { syncs: number; maxSyncBytes: number },
+): Promise<Area> {
+  const { p, anchor, pin, next } = read;
+  let area = areaAt(anchor, next);
+  await s.track(p.name, area, pin?.area); // nothing is sent when the name already covers the area
+  let sent = await s.flush(signal);
+  const moved = sent.moved?.find((m) => m.name.toLowerCase() === p.name.toLowerCase());
+  if (moved) {
+    if (!moved.found) throw new Error(`The cells of “${p.reportName ?? "the report"}” were deleted while it was being refreshed.`);
+    area = areaAt(moved.found, next);
+    await s.track(p.name, area);
+    sent = addCommitStats(sent, await s.flush(signal));
+  }
+  stats.syncs = sent.syncs;
+  stats.maxSyncBytes = sent.maxSyncBytes;
+  return area;
+}
+
+/**
+ * The platform refused to record a refresh whose cells were written (a 403: the role changed
+ * mid-refresh, or was never known): put back the cells read before the write (from the anchor, in the
+ * union shape), the tracked area and the journal as they were, and say so in words. The deployment is
+ * view only from then on (access.ts).
+ */
+async function rollBack(e: Engine, s: Session, read: RefreshRead, lastWritten: Grid | undefined, signal?: AbortSignal): Promise<ViewOnly> {
+  const { p, anchor, current, t } = read;
+  e.refusedIn(p.deploymentId);
+  try {
+    await s.write(anchor, current, { keepFormats: true });
+    await s.track(p.name, t.area);
+    await updatePlacement(s, p.key, (x) => ({ ...x, pending: p.pending }));
+    await s.flush(signal);
+    if (lastWritten) e.lastWritten.set(p.key, lastWritten);
+    else e.lastWritten.delete(p.key);
+    return new ViewOnly(refusedRecordReason(p.reportName, true));
+  } catch {
+    return new ViewOnly(refusedRecordReason(p.reportName, false));
+  }
+}
+
+/** A prepared refresh with its grid laid out and fingerprinted. */
+async function laidOut(prep: PreparedRefresh): Promise<PreparedRefresh> {
+  const { cells, columnFormats } = prep.layout();
+  return { ...prep, sameSource: false, incoming: await fingerprintGrid(cells), shape: { rows: cells.length, cols: columnFormats.length } };
+}
+
+/** Cannot grow: the rows and columns a result grows into belong to another placement or hold content (read in `grids`). */
+export function roomToGrow(
+  next: Shape,
+  growth: readonly Area[],
+  grids: readonly Grid[],
+  others: readonly Neighbour[],
+): RefreshOutcome | null {
+  const hit = collisions(growth, others);
+  if (hit.length)
+    return {
+      kind: "cannotGrow",
+      reason: `The new result needs ${next.rows} × ${next.cols} cells, but the cells it would grow into belong to ${hit.map((h) => h.label).join(", ")}.`,
+      occupied: [],
+      placements: hit.map((h) => h.label),
+    };
+  const occupied: OccupiedCell[] = growth.flatMap((g, i) => occupiedCells(g, grids[i] ?? [], 0, []));
+  if (!occupied.length) return null;
+  return {
+    kind: "cannotGrow",
+    reason: `The new result needs ${next.rows} × ${next.cols} cells, but ${occupied.length} cell(s) it would grow into hold other content (${occupied
+      .slice(0, 5)
+      .map((c) => c.address)
+      .join(", ")}${occupied.length > 5 ? ", …" : ""}).`,
+    occupied,
+    placements: [],
+  };
+}

@@ -1,0 +1,102 @@
+// The one interface the views call: Backend (sign in, open a deployment) and Workspace (one signed-in
+// deployment of one workbook, with an accessor per pane: ws.chat, ws.comments, ws.dashboard). The live
+// implementation is app/backend.ts and app/workspace.ts over each room's live service; tests give the
+// views a scripted one. Views never import src/api or src/sync.
+import type { CommentsService } from "../comments/service";
+import type { ChatService } from "../chat/service";
+import type { DashboardService } from "../dashboard/service";
+import type { SelectionRead, SelectionState } from "../chat/ask-selection";
+import type { HomeData, RefreshAllProgress, RefreshChoice, RefreshOutcome } from "../home/types";
+import type { PreviewGrid } from "../builder/types";
+import type {
+  BuilderQuery,
+  Deployment,
+  MetaView,
+  OnProgress,
+  Page,
+  PivotItems,
+  PlaceOutcome,
+  ReportSummary,
+  RowSpan,
+  SaveReportInput,
+} from "../types";
+
+export interface SignedInUser {
+  name: string;
+  email: string;
+}
+
+/** One signed-in deployment of one workbook. */
+export interface Workspace {
+  readonly deployment: Deployment;
+  home(signal?: AbortSignal): Promise<HomeData>;
+  reports(query: { search: string; after: string | null }, signal?: AbortSignal): Promise<Page<ReportSummary>>;
+  /** `at`: the top-left cell (default: the cell selected now, read before anything is fetched). valuesOnly: no number formats, header style or freeze (the user formats the cells). */
+  place(
+    reportId: number,
+    options: {
+      confirmed: boolean;
+      at?: { sheetId: string; row: number; col: number };
+      valuesOnly?: boolean;
+      onProgress?: OnProgress;
+      signal?: AbortSignal;
+    },
+  ): Promise<PlaceOutcome>;
+  refresh(placementId: string, choice: RefreshChoice, options?: { onProgress?: OnProgress; signal?: AbortSignal }): Promise<RefreshOutcome>;
+  refreshAll(options: { onProgress: (p: RefreshAllProgress) => void; signal: AbortSignal }): Promise<RefreshAllProgress>;
+  /** Ask about the selection: is the selection inside a placement the chat can ask about (else why not). */
+  selectionState?(): Promise<SelectionState>;
+  /** The selected cells' context (the placement's query, row and column members, values; only readable cells). */
+  selectionContext?(signal?: AbortSignal): Promise<SelectionRead>;
+  /**
+   * Place beside: the first free top-left cell to the right of `beside` (a placement's area), else
+   * below it, for `size`; `free: false` when neither is free (placing there then asks before overwriting).
+   */
+  besideArea?(
+    beside: { sheetId: string; row: number; col: number; rows: number; cols: number },
+    size: { rows: number; cols: number },
+    signal?: AbortSignal,
+  ): Promise<{ sheetId: string; row: number; col: number; free: boolean }>;
+  /** Select the placement's range (or only some of its rows) in Excel. */
+  locate(placementId: string, rows?: RowSpan): Promise<void>;
+  disconnect(placementId: string, signal?: AbortSignal): Promise<void>;
+  meta(signal?: AbortSignal): Promise<MetaView[]>;
+  /** The first rows as they would be written (flat table or pivot layout, header rows first). */
+  preview(query: BuilderQuery, pivot: PivotItems | null, signal?: AbortSignal): Promise<PreviewGrid>;
+  saveReport(input: SaveReportInput, signal?: AbortSignal): Promise<ReportSummary>;
+  /** A copied workbook: give it its own id and connect its placements anew (the original's stay). */
+  fork(signal?: AbortSignal): Promise<{ reconnected: number; failed: string[] }>;
+  /** Not a copy: the same file renamed or moved; keep its id and record its new address. */
+  keepIdentity(signal?: AbortSignal): Promise<void>;
+  /** Hear about changes in the workbook (edits, inserted rows, renamed sheets); returns unsubscribe. */
+  watch(listener: () => void): () => void;
+  /** Stop background work (token renewal, event listeners). */
+  close(): Promise<void>;
+  /** Dashboard comments (embed sessions from the organisation's session URL); absent where not wired. */
+  readonly comments?: CommentsService;
+  /** The agent chat of this deployment (absent where the backend offers none). */
+  readonly chat?: ChatService;
+  /** The embedded dashboard beside the sheet (same session URL as comments); absent where not wired. */
+  readonly dashboard?: DashboardService;
+  /**
+   * Load a pane's live service before the pane shows (the live workspace's come in the pane's own
+   * chunk, with its view: app/pane-services.ts); absent where the services are there from the start.
+   */
+  openPane?(pane: ServicePane): Promise<void>;
+}
+
+/** The panes whose live service loads when the pane is first opened. */
+export type ServicePane = "chat" | "comments" | "dashboard";
+
+export interface ConnectInput {
+  baseUrl: string;
+  dataUrl: string | null;
+  credential: string;
+}
+
+export interface Backend {
+  /** Check the credential and list the deployments it can use. */
+  signIn(input: ConnectInput, signal?: AbortSignal): Promise<{ user: SignedInUser; deployments: Deployment[] }>;
+  /** `deployments`: every deployment the user can use (names for cards; data tokens for their placements). */
+  open(input: ConnectInput, deployment: Deployment, deployments?: readonly Deployment[]): Promise<Workspace>;
+}

@@ -1,0 +1,68 @@
+// The Workbook tab's shapes: the home's cards, a refresh's outcome and Refresh all's progress (the
+// store keeps them; home/live.ts makes them from the sync engine's outcomes).
+import type { SheetValue } from "../../host/port";
+import type { PlacementFacts, RowSpan } from "../types";
+
+export interface PlacementView {
+  id: string;
+  /** Current sheet name (after renames); null when the sheet is gone. */
+  sheetName: string | null;
+  /** A1 range on that sheet, e.g. "B2:E120"; null when the range is gone. */
+  range: string | null;
+  reportId: number | null;
+  /** null for DENIED placements (the platform withholds it). */
+  reportName: string | null;
+  refreshedAt: string | null;
+  facts: PlacementFacts;
+  /** DENIED placements carry their owner and are never touched. */
+  owner: { name: string | null; email: string | null } | null;
+  deploymentId: number | null;
+  /** The deployment's name, when known (cards name it rather than its id). */
+  deploymentName: string | null;
+}
+
+export interface HomeData {
+  workbookName: string;
+  /** Same stored workbook id but another document URL. */
+  copied: boolean;
+  placements: PlacementView[];
+  /**
+   * The platform refused the workbook's list (over its limits): what happened and what to do. The cards
+   * are then the workbook's own placements, their platform state unknown.
+   */
+  platformProblem?: string;
+}
+
+export interface CellDiff {
+  /** A1 address, e.g. "C14". */
+  cell: string;
+  /** undefined when the value last written can no longer be known. */
+  lastWritten: SheetValue | undefined;
+  now: SheetValue;
+  incoming: SheetValue;
+  /** The cell's number format on the sheet: the diff shows values as the sheet shows them. */
+  format?: string;
+}
+
+export type RefreshChoice = "ask" | "overwrite" | "keep";
+
+export type RefreshOutcome =
+  /** `summary`: what changed ("2 rows added, 14 cells changed" or "No change"). */
+  | { kind: "refreshed"; cellsWritten: number; summary: string; notices?: string[] }
+  | { kind: "kept"; editedRows: RowSpan[] }
+  | { kind: "handEdited"; reportName: string; editedRows: RowSpan[]; diff: CellDiff[]; editedCells: number }
+  /** Nothing was written, for a reason the user can act on (no room to grow, cells deleted). */
+  | { kind: "notRefreshed"; reason: string };
+
+export type RowRefreshState =
+  | { state: "queued" }
+  | { state: "refreshing" }
+  | { state: "done"; summary?: string }
+  | { state: "skipped"; reason: string }
+  | { state: "failed"; reason: string };
+
+export interface RefreshAllProgress {
+  done: number;
+  total: number;
+  rows: Record<string, RowRefreshState>;
+}
