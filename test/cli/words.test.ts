@@ -319,3 +319,14 @@ describe("issue 31 item 3: a viewer's key is told the rule before anything is tr
     expect(JSON.stringify(env.platform.state.placements())).toBe(recorded);
   });
 });
+
+describe("issue 31 item 5: where an API key comes from, in the pane's words", () => {
+  it("issue 31 item 5: without CELLBOUND_API_KEY the command line says whom to ask for a key, as the pane's Connect does", async () => {
+    const out = await env.cli(["status", tmp.file("none.xlsx")], "analyst", { env: { CELLBOUND_API_KEY: "" } });
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain(
+      "CELLBOUND_API_KEY is not set: export an API key or an OAuth access token (ask an admin of your platform for an API key: only admins can create them)",
+    );
+    expect(out.stderr).not.toMatch(/profile page/);
+  });
+});

@@ -34,6 +34,15 @@ async function signIn(): Promise<void> {
 }
 
 describe("a viewer's workbook (issue 25 §1)", { timeout: 120_000 }, () => {
+  it("issue 31 item 5: Connect says whom to ask for an API key, in the command line's words", async () => {
+    await pwExpect(
+      pane.getByText(
+        "Paste an API key or an OAuth access token (ask an admin of your platform for an API key: only admins can create them).",
+      ),
+    ).toBeVisible({ timeout: 20_000 });
+    await pwExpect(pane.getByText(/Settings → API keys|profile page/)).toHaveCount(0);
+  });
+
   it("the viewer's placements are View only: never refreshed, never disconnected, cells untouched", async () => {
     await signIn();
     for (const [cell, name] of [

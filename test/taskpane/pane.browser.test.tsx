@@ -223,6 +223,15 @@ describe("task pane views", () => {
     expect(calls.filter((c) => c.startsWith("refresh"))).toEqual([]);
   });
 
+  it("issue 31 item 5: Connect says where an API key comes from in the command line's words", () => {
+    const { backend } = scriptedBackend({ home: HOME });
+    const root = mount(new PaneStore(backend, new SecretStore(memoryStore())));
+    const hint = root.querySelector("#cb-credential")!.closest(".cb-field")!.querySelector(".cb-hint")!;
+    expect(hint.textContent).toBe(
+      "Paste an API key or an OAuth access token (ask an admin of your platform for an API key: only admins can create them).",
+    );
+  });
+
   it("issue 31 item 3: a viewer is told the role's rule before acting: beside the disabled Refresh all and the disabled Place buttons", async () => {
     const rule =
       "You are a viewer in Production: you can open its reports but not place, refresh or save them — ask an admin for the editor role.";
