@@ -446,18 +446,10 @@ export function chatRoutes(conn: DuckDBConnection, creds: Credentials, clock: Cl
         emit({ id: metaId, role: "assistant", toolCall: { name: "svcMeta", input: metaInput }, isInProcess: true, graphPath: toolPath });
         await pause();
         if (signal.aborted) return false;
-        const cubes = [
-          {
-            name: "orders",
-            title: "Orders",
-            measures: ["orders.total_amount", "orders.count", "orders.total_quantity"],
-            dimensions: ["orders.created_at", "orders.status"],
-          },
-        ];
         emit({
           id: metaId,
           role: "assistant",
-          toolCall: { name: "svcMeta", input: metaInput, result: JSON.stringify({ cubes, searchQuery: plan.searchQuery }) },
+          toolCall: { name: "svcMeta", input: metaInput, result: JSON.stringify({ cubes: plan.cubes, searchQuery: plan.searchQuery }) },
           isInProcess: false,
           graphPath: toolPath,
         });

@@ -15,7 +15,7 @@ import {
 } from "../../src/api/embed/protocol";
 import type { DashboardWidget, EmbedTheme } from "../../src/api/embed/schemas";
 import { vegaLiteSpec, widgetMembers, widgetRows, type WidgetRow } from "./dashboard-spec";
-import { memberTitle } from "./semantic";
+import { memberTitle, totalLabel } from "./semantic";
 import type { EmbedPageConfig } from "./embed-page";
 import { xlsxBytes } from "./xlsx";
 
@@ -238,7 +238,7 @@ async function draw(w: DashboardWidget): Promise<void> {
   sec.dataset.rows = JSON.stringify(rows);
   const total = rows.reduce((a, r) => a + r.y, 0);
   sec.querySelector(".total")!.textContent =
-    `Total ${memberTitle(widgetMembers(w).measure)}: ${new Intl.NumberFormat(state.locale).format(total)}`;
+    `${totalLabel(memberTitle(widgetMembers(w).measure))}: ${new Intl.NumberFormat(state.locale).format(total)}`;
   state.views.get(w.id)?.finalize();
   // Fit the chart to the frame (a task pane is narrow): the plot width leaves room for the axis.
   const width = Math.max(160, Math.min(640, (sec.clientWidth || 400) - 90));

@@ -5,7 +5,10 @@
 //   - a client that goes away mid-body surfaces here as a read error, which server.ts's onError
 //     recognises with clientWentAway() and logs as one quiet line (not a 500 with a stack).
 // Handlers parse the text as JSON whatever the Content-Type says; only binary uploads are skipped.
+// A body refused unread (over 2 MiB, server.ts) is drained after its answer before the socket closes (lingeringClose).
 import { isUtf8 } from "node:buffer";
+import { IncomingMessage } from "node:http";
+import type { Socket } from "node:net";
 import type { MiddlewareHandler } from "hono";
 import { jsonDepth, MAX_JSON_DEPTH } from "./json-depth";
 
@@ -117,5 +120,56 @@ export function requestBody(): MiddlewareHandler {
       return c.json({ error: `The body is nested deeper than ${MAX_JSON_DEPTH} levels`, code: "invalid", field: "(body)" }, 400);
     }
     await next();
+  };
+}
+
+/**
+ * How much of a refused body the server still reads after its answer (lingeringClose): at most
+ * 32 MiB, for at most 10 s. A client still sending past either is cut off (a reset); every client
+ * that stops once it has the answer, or sends less, closes cleanly.
+ */
+export const DRAIN_BOUND = { bytes: 32 * 1024 * 1024, ms: 10_000 } as const;
+
+/**
+ * The close after an answer to a body the server did not read (the 400 for a body over 2 MiB, sent
+ * with `Connection: close` as soon as the headers say how long the body is). Closing the socket
+ * while the client's bytes are still arriving makes the kernel answer them with a reset, and a client
+ * that meets it while sending (EPIPE) often never reads the answer waiting for it. So, as HTTP
+ * servers do (a "lingering close"): once the answer is written, this side is shut (FIN), the rest of
+ * the body is read and thrown away until the client closes its side, the body ends, or DRAIN_BOUND
+ * is reached, and only then is the socket closed.
+ *
+ * Node's server closes a `Connection: close` connection with `socket.destroySoon()` once the answer
+ * is written (and @hono/node-server's own drain ends with it too); this replaces that one call for
+ * this one socket. `env` is the Hono context's env: on @hono/node-server it holds the request
+ * (`incoming`); anywhere else (app.request() in tests) this does nothing.
+ */
+export function lingeringClose(env: unknown, bound: { bytes: number; ms: number } = DRAIN_BOUND): void {
+  const incoming = (env as { incoming?: unknown } | undefined)?.incoming;
+  if (!(incoming instanceof IncomingMessage)) return;
+  const socket = incoming.socket as Socket & { destroySoon?: () => void };
+  if (!socket || socket.destroyed) return;
+  let lingering = false;
+  socket.destroySoon = () => {
+    if (lingering) return;
+    lingering = true;
+    let read = 0;
+    const close = () => {
+      clearTimeout(timer);
+      socket.destroy();
+    };
+    const timer = setTimeout(close, bound.ms);
+    timer.unref();
+    socket.end(); // the answer is written: FIN after it
+    socket.once("end", close); // the client closed its side
+    socket.once("close", () => clearTimeout(timer));
+    incoming.once("end", close); // the whole body has arrived: nothing is left unread
+    // The body's readers are gone (the answer is sent): what arrives is counted and dropped.
+    incoming.removeAllListeners("data");
+    incoming.on("data", (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > bound.bytes) close();
+    });
+    incoming.resume();
   };
 }

@@ -136,6 +136,14 @@ export function memberTitle(key: string): string {
   return granularity ? `${def.title} (${granularity})` : def.title;
 }
 
+/**
+ * The label of a widget's total: "Total Count", but "Total Amount" for a measure whose title already
+ * says total (not "Total Total Amount", issue 31 item 5).
+ */
+export function totalLabel(measureTitle: string): string {
+  return /^total\b/i.test(measureTitle.trim()) ? measureTitle : `Total ${measureTitle}`;
+}
+
 export function metaBody() {
   return {
     cubes: VIEWS.map((v) => ({

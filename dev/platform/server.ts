@@ -28,7 +28,7 @@ import { embedPageRoutes } from "./embed-page";
 import { exportsRoutes } from "./exports-routes";
 import { SQL_VIEW_NAMES } from "./semantic";
 import { DataDb } from "./data-db";
-import { clientWentAway, requestBody } from "./request-body";
+import { clientWentAway, lingeringClose, requestBody } from "./request-body";
 import { Chaos, type ChaosSettings } from "./chaos";
 import { ACCOUNT_NAME, DEPLOYMENTS, USERS, type PersonaName } from "./personas";
 import { chatRoutes, DEFAULT_AGENTS } from "./chat-routes";
@@ -162,12 +162,15 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     "*",
     bodyLimit({
       maxSize: 2 * 1024 * 1024,
-      // The rest of the body is never read: say so, or a keep-alive client would send its next request
-      // on a connection the server drops once it stops draining (a slow client's bytes arrive too late).
-      onError: (c) =>
-        c.json({ error: "The body is over 2 MiB", code: "too_long", field: "(body)" }, 400, {
+      // The body is not read: the answer says the connection closes (a keep-alive client would
+      // otherwise send its next request on it), and the rest of the body is drained before it does,
+      // so a client still sending reads this answer instead of a reset (lingeringClose).
+      onError: (c) => {
+        lingeringClose(c.env);
+        return c.json({ error: "The body is over 2 MiB", code: "too_long", field: "(body)" }, 400, {
           Connection: "close",
-        }),
+        });
+      },
     }),
   );
   const running = { svcsql: 0 };

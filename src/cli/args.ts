@@ -184,7 +184,11 @@ export function credentialsFrom(env: Readonly<Record<string, string | undefined>
   const apiKey = env.CELLBOUND_API_KEY?.trim();
   if (!platformUrl)
     throw new UsageError("CELLBOUND_PLATFORM_URL is not set: export the platform's address, e.g. https://analytics.example.com");
-  if (!apiKey) throw new UsageError("CELLBOUND_API_KEY is not set: export an API key (from the platform's profile page)");
+  // The same words as the pane's Connect (ConnectView.tsx): the seeds make API keys admin only (issue 31 item 5).
+  if (!apiKey)
+    throw new UsageError(
+      "CELLBOUND_API_KEY is not set: export an API key or an OAuth access token (ask an admin of your platform for an API key: only admins can create them)",
+    );
   for (const [name, url] of [
     ["CELLBOUND_PLATFORM_URL", platformUrl],
     ["CELLBOUND_DATA_URL", env.CELLBOUND_DATA_URL?.trim()],

@@ -4,7 +4,8 @@
 import path from "node:path";
 import type { Report } from "../api/index.ts";
 import { areaA1, parseAddress, quoteSheetName } from "../host/a1.ts";
-import { factsOf, home, homeCheck, placementStatus, type SyncEngine, type StatusKind } from "../sync/index.ts";
+import { factsOf, home, homeCheck, placementStatus, viewOnlyReason, type SyncEngine, type StatusKind } from "../sync/index.ts";
+import type { Owner } from "../sync/access.ts";
 import type { Command } from "./args.ts";
 import { messageOf, type Health } from "./net.ts";
 import { checkOnly, engineFor, readOnly, type Session } from "./session.ts";
@@ -93,7 +94,7 @@ export async function refreshFile(
     const engine = engineFor(book.port, run.session, platform);
     const result: FileResult = { file: given, placements: [] };
     const locals = await engine.placements();
-    const denied = await listDenied(engine, locals, result, run, progress);
+    const { denied, owners } = await listDenied(engine, locals, result, run, progress);
     const failures: Failure[] = [];
     for (const p of locals) {
       if (denied.has(p.key)) continue;
@@ -101,6 +102,12 @@ export async function refreshFile(
       const base = { reportId: p.reportId, reportName: p.reportName, cellsWritten: 0, editedCells: [] as string[] };
       if (stop) {
         result.placements.push({ ...base, range: await rangeOf(engine, p.name), outcome: "not-refreshed", reason: `Not tried: ${stop}.` });
+        continue;
+      }
+      if (engine.viewOnly(p.deploymentId)) {
+        // The key's role (a viewer) is known before anything is tried: the card's words, with the owner.
+        const reason = viewOnlyReason(owners.get(p.key) ?? null);
+        result.placements.push({ ...base, range: await rangeOf(engine, p.name), outcome: "not-refreshed", reason });
         continue;
       }
       progress(`refreshing ${p.reportName ?? `report ${p.reportId}`}`);
@@ -128,7 +135,7 @@ async function listDenied(
   result: FileResult,
   run: Run,
   progress: (what: string) => void,
-): Promise<Set<string | null>> {
+): Promise<{ denied: Set<string | null>; owners: Map<string | null, Owner | null> }> {
   let entries: Awaited<ReturnType<typeof home>>["entries"] = [];
   try {
     entries = (await home(engine, { signal: run.health.signal })).entries;
@@ -151,7 +158,10 @@ async function listDenied(
       owner,
     });
   }
-  return new Set(entries.filter((e) => e.access === "DENIED" && e.key).map((e) => e.key));
+  return {
+    denied: new Set(entries.filter((e) => e.access === "DENIED" && e.key).map((e) => e.key)),
+    owners: new Map(entries.map((e) => [e.key, e.owner])),
+  };
 }
 
 function refreshLine(out: Awaited<ReturnType<SyncEngine["refresh"]>>): Omit<PlacementResult, "range" | "reportId" | "reportName"> {

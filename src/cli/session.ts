@@ -13,7 +13,7 @@ import {
 } from "../api/index.ts";
 import type { XlsxPort } from "../host/xlsx/port.ts";
 import type { SyncContext } from "../sync/context.ts";
-import { SyncEngine } from "../sync/index.ts";
+import { SyncEngine, type DeploymentRole } from "../sync/index.ts";
 import type { Credentials } from "./args.ts";
 
 /** Tests only: shorter deadlines and retries than the defaults (src/api/deadlines.ts). */
@@ -30,6 +30,8 @@ export interface Session {
   deployment: { id: number; name: string };
   /** Deployments this key can use, id → name. */
   usable: Map<number, string>;
+  /** The key's role per deployment (a viewer's placements are view only, known before anything is tried). */
+  roles: Map<number, DeploymentRole>;
   dataFor: (deploymentId: number) => DataClient;
 }
 
@@ -47,6 +49,7 @@ export async function openSession(
   });
   const deployments = await platform.listDeployments(o.signal);
   const usable = new Map(deployments.map((d) => [d.id, d.name]));
+  const roles = new Map(deployments.map((d) => [d.id, d.role]));
   const active = deploymentId === null ? deployments[0] : deployments.find((d) => d.id === deploymentId);
   if (!active)
     throw new Error(
@@ -71,7 +74,7 @@ export async function openSession(
       );
     return d;
   };
-  return { platform, dataUrl, deployment: { id: active.id, name: active.name }, usable, dataFor };
+  return { platform, dataUrl, deployment: { id: active.id, name: active.name }, usable, roles, dataFor };
 }
 
 /** The platform calls that change something resolve without doing anything (a dry run). */
@@ -108,6 +111,7 @@ export function engineFor(port: XlsxPort, s: Session, platform: SyncContext["pla
     deploymentId: s.deployment.id,
     deploymentName: s.deployment.name,
     deploymentNames: (id) => s.usable.get(id),
+    roleOf: (id) => s.roles.get(id),
     dataFor: (id) => (s.usable.has(id) ? s.dataFor(id) : undefined),
   });
 }

@@ -1,7 +1,7 @@
 // How Excel shows a value under a number format (Range.text), for the subset of format codes
 // Cellbound writes and a user commonly picks: General, "@", 0 / 0.00 / #,##0.00 with literal
-// prefixes and suffixes ("$", [$€-407], "%" and quoted text), percent, and date/time codes
-// (yyyy yy mmmm mmm mm m dd d hh h mm ss AM/PM). Used by dev/excel's Range.text and the
+// prefixes and suffixes ("$", [$€-407], "%" and quoted text), percent, date/time codes
+// (yyyy yy mmmm mmm mm m dd d hh h mm ss AM/PM), and sections with conditions ([<45658]). Used by dev/excel's Range.text and the
 // harness grid, and by the task pane to preview values as the sheet will show them.
 // Pure: no Office, no DOM. en-US only, like dev/excel.
 
@@ -19,7 +19,9 @@ export function formatValue(value: SheetValue, format: string | null | undefined
   const sections = splitSections(nf);
   let section = sections[0] ?? "General";
   let v = value;
-  if (v < 0 && sections.length > 1) {
+  const conditional = conditionalSection(sections, v);
+  if (conditional !== null) section = conditional;
+  else if (v < 0 && sections.length > 1) {
     section = sections[1]!;
     v = -v; // the negative section shows the sign itself (or not)
   } else if (v === 0 && sections.length > 2) {
@@ -29,6 +31,29 @@ export function formatValue(value: SheetValue, format: string | null | undefined
   if (/^general$/i.test(section.trim())) return general(v);
   if (isDateFormat(section)) return formatDate(v, section);
   return formatNumber(v, section);
+}
+
+const CONDITION = /^\s*(?:\[(?:Red|Black|Blue|Green|White|Yellow|Cyan|Magenta|Color\d+)\])?\[(<=|>=|<>|<|>|=)\s*(-?\d+(?:\.\d+)?)\]/i;
+
+/**
+ * With conditions (`[<45658]yyyy-mm-dd;[<45748]"Q1 "yyyy;yyyy-mm-dd`), the section Excel picks, its
+ * condition taken out: the first whose condition holds; a second section without one holds for the
+ * rest, else the third. Null when the format has no conditions (sections go by sign).
+ */
+function conditionalSection(sections: string[], v: number): string | null {
+  const test = (s: string | undefined) => {
+    const m = s === undefined ? null : CONDITION.exec(s);
+    if (!m) return null;
+    const n = Number(m[2]);
+    const ok = { "<": v < n, "<=": v <= n, ">": v > n, ">=": v >= n, "=": v === n, "<>": v !== n }[m[1]!]!;
+    return { ok, section: s!.replace(/\[(<=|>=|<>|<|>|=)\s*-?\d+(?:\.\d+)?\]/, "") };
+  };
+  const first = test(sections[0]);
+  if (!first) return null;
+  if (first.ok) return first.section;
+  const second = test(sections[1]);
+  if (!second) return sections[1] ?? first.section;
+  return second.ok ? second.section : (sections[2] ?? second.section);
 }
 
 export function isDateFormat(format: string): boolean {

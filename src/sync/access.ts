@@ -20,6 +20,21 @@ export function mayChangePlacements(role: DeploymentRole | undefined): boolean {
   return role !== "viewer";
 }
 
+/**
+ * The one rule of a role that may not change placements, said before the person acts: beside the
+ * disabled Place buttons, at the top of the builder (Save is disabled), beside the disabled Refresh
+ * all, and by the command line's place (issue 31 item 3). A placement's own card says viewOnlyReason.
+ */
+export function viewerRule(deploymentName?: string | null): string {
+  const where = deploymentName ? ` in ${deploymentName}` : " in this deployment";
+  return `You are a viewer${where}: you can open its reports but not place, refresh or save them — ask an admin for the editor role.`;
+}
+
+/** The rule for a role, when it limits what the person may do (viewer); null when it does not or is not known. */
+export function roleLimit(role: DeploymentRole | undefined, deploymentName?: string | null): string | null {
+  return mayChangePlacements(role) ? null : viewerRule(deploymentName);
+}
+
 export interface Owner {
   name: string | null;
   email: string | null;

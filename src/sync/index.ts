@@ -37,7 +37,7 @@
 export { SyncEngine } from "./engine.ts";
 export { MAX_DIFF } from "./types.ts";
 export { DoesNotFit, NoAccess, ViewOnly } from "./errors.ts";
-export { viewOnlyPrefix, viewOnlyReason, mayChangePlacements, refusedRecordReason } from "./access.ts";
+export { viewOnlyPrefix, viewOnlyReason, viewerRule, roleLimit, mayChangePlacements, refusedRecordReason } from "./access.ts";
 export type { DeploymentRole } from "./access.ts";
 export {
   noAccessPrefix,

@@ -57,6 +57,12 @@ export interface Layout {
   headerRows: number;
   /** Of those, the filter summary and its blank separator (0 or absent when there is none). */
   summaryRows?: number;
+  /**
+   * Columns of quarter buckets (date serials of a quarter's first day): besides the column's format,
+   * each of their data cells gets the format that reads "Q1 2025" (formats.ts quarterFormat,
+   * applied by styling.ts). Absent when there is none.
+   */
+  quarterColumns?: number[];
 }
 
 /**
@@ -78,7 +84,7 @@ const SCALE_NOTE: Partial<Record<DisplayScale, string>> = {
 export function layout(input: LayoutInput): Layout {
   const pivot = input.pivot ?? null;
   const body = isPivot(pivot)
-    ? pivotTable(input.result, pivot!, input.totals ?? {})
+    ? { ...pivotTable(input.result, pivot!, input.totals ?? {}), ...pivotQuarters(input.result, pivot!) }
     : flatTable(input.result, pivot?.displayScale ?? "model");
   body.columnFormats = settleNumberFormats(body.cells, body.columnFormats, body.headerRows);
   return withFilterSummary(body, input.filterSummary);
@@ -96,6 +102,7 @@ export function withFilterSummary(body: Layout, filterSummary: FilterSummaryInpu
     columnFormats: body.columnFormats,
     headerRows: top.length + body.headerRows,
     summaryRows: top.length,
+    ...(body.quarterColumns ? { quarterColumns: body.quarterColumns } : {}),
   };
 }
 
@@ -121,7 +128,13 @@ export function flatTable(result: TypedResult, scale: DisplayScale = "model"): L
     for (let i = 0; i < n; i++) out[i] = convert[i]!(row[i] ?? null);
     cells.push(out);
   }
-  return { cells, columnFormats: result.columns.map((c) => formatFor(c)), headerRows: 1 };
+  return { cells, columnFormats: result.columns.map((c) => formatFor(c)), headerRows: 1, ...quarters(result.columns) };
+}
+
+/** `quarterColumns` for columns in this order (null: a column that is not a result column). */
+function quarters(cols: (Pick<ResultColumn, "type" | "granularity"> | null)[]): Pick<Layout, "quarterColumns"> {
+  const at = cols.flatMap((c, i) => (c?.type === "time" && c.granularity === "quarter" ? [i] : []));
+  return at.length ? { quarterColumns: at } : {};
 }
 
 function titleOf(c: ResultColumn, scale: DisplayScale): string {
@@ -142,6 +155,13 @@ function scaled(v: RawValue, type: ColumnType, scale: DisplayScale): RawValue {
 }
 
 // ---------------------------------------------------------------- pivot
+
+/** A pivot's quarter columns: among its row dimensions (after the "Measure" column when measures lead the rows). */
+function pivotQuarters(result: TypedResult, p: PivotSettings): Pick<Layout, "quarterColumns"> {
+  const rows = resolve(result, p.rows ?? [], "row").map((r) => r.col);
+  const lead = (p.measuresAxis ?? "columns") === "rows" && (p.measuresPosition ?? "after") === "before";
+  return quarters(lead ? [null, ...rows] : rows);
+}
 
 interface Axis {
   /** Columns of the result that form this axis, in zone order. */

@@ -20,7 +20,7 @@ import { refuseToWrite } from "./obstacles.ts";
 import { areaAt, collisions, neighbours, occupiedCells, offSheet, type OccupiedCell, type Shape } from "./plan.ts";
 import { connectNewPlacement, ensureReport, journal } from "./record.ts";
 import { MAX_PLACED_ROWS, runReport, streamReport, type ReportStream, type RowCut, type RunOutput } from "./run-report.ts";
-import { isRefusal } from "./access.ts";
+import { isRefusal, viewerRule } from "./access.ts";
 import type { Session } from "./session.ts";
 import { addPlacement, loadPlacements, updatePlacement, type LocalPlacement, type PendingWrite } from "./state.ts";
 import { forgetStyle, setValuesOnly, stylePlaced } from "./styling.ts";
@@ -37,8 +37,7 @@ export async function place(e: Engine, report: Report, o: PlaceOptions = {}): Pr
   // Where the user chose: the cell selected when Place was pressed, read before the data is
   // fetched (a click elsewhere while the query runs must not move the report).
   const at = o.at ?? (await ctx.port.selection()).area;
-  if (e.viewOnly(ctx.deploymentId))
-    throw new ViewOnly("You can view reports in this deployment but not place them — ask an admin for the editor role.");
+  if (e.viewOnly(ctx.deploymentId)) throw new ViewOnly(viewerRule(ctx.deploymentNames?.(ctx.deploymentId) ?? ctx.deploymentName));
   // The platform's limits per workbook, from what was last seen of it (nothing is read; limits.ts).
   refuseOverLimits(e, { deploymentId: ctx.deploymentId, reportId: report.id, name: report.name });
   // A large flat report arrives in pages: its first rows are written while the others arrive (issue 20 §2).

@@ -10,7 +10,7 @@
 // Formats are never part of a fingerprint: a format change is never a hand edit.
 import { z } from "zod";
 import type { Anchor, Area, AreaStyle, SheetPort } from "../host/port.ts";
-import { HEADER_STYLE } from "./formats.ts";
+import { HEADER_STYLE, isQuarterFormat, quarterRuns } from "./formats.ts";
 import type { Layout } from "./layout.ts";
 import { areaAt, growthAreas, type Shape } from "./plan.ts";
 
@@ -69,8 +69,33 @@ export async function styleHeader(
   );
 }
 
+/**
+ * Quarter buckets (layout.quarterColumns) of rows `from` … `to` − 1: each run of cells of one quarter
+ * gets the format that reads "Q1 2025" (formats.ts quarterFormat); `only` picks the columns.
+ */
+async function styleQuarters(
+  port: SheetPort & { style(area: Area, style: AreaStyle, anchor?: Anchor): Promise<void> },
+  at: Pick<Area, "sheetId" | "row" | "col">,
+  layout: Layout,
+  from: number,
+  to: number,
+  only: (col: number) => boolean = () => true,
+  pin?: Anchor,
+): Promise<void> {
+  for (const c of layout.quarterColumns ?? []) {
+    if (!only(c)) continue;
+    for (const run of quarterRuns(layout.cells, c, Math.max(from, layout.headerRows), to) ?? [])
+      await port.style(
+        { sheetId: at.sheetId, row: at.row + run.row, col: at.col + c, rows: run.rows, cols: 1 },
+        { columnFormats: [run.format] },
+        pin,
+      );
+  }
+}
+
 export async function stylePlaced(port: SheetPort, at: Pick<Area, "sheetId" | "row" | "col">, layout: Layout): Promise<void> {
   await styleHeader(port, at, layout);
+  await styleQuarters(port, at, layout, 0, layout.cells.length);
   // Column widths to fit titles and formatted values (not the filter summary's long lines): a
   // formatted amount wider than its column shows as "####" in Excel.
   const t = titleRows(layout);
@@ -122,6 +147,11 @@ export async function styleGrowth(
     });
     if (formats.some((f) => f !== null)) await port.style(g, { columnFormats: formats }, pin);
   }
+  // Quarter buckets in the rows it grows into read their own quarter, while the column's format is
+  // Cellbound's (a quarter's, or the column's "yyyy-mm-dd"), not one the user chose.
+  const cellbound = (c: number) => c >= old.cols || now[c] === null || now[c] === ours[c] || isQuarterFormat(now[c]);
+  if (next.rows > old.rows) await styleQuarters(port, anchor, layout, old.rows, next.rows, cellbound, pin);
+  if (next.cols > old.cols) await styleQuarters(port, anchor, layout, 0, old.rows, (c) => c >= old.cols, pin);
   if (next.cols > old.cols)
     await styleHeader(port, { sheetId: whole.sheetId, row: whole.row, col: whole.col }, layout, next.cols, old.cols, pin);
 }

@@ -96,6 +96,24 @@ describe("cellbound place", () => {
     ]);
   });
 
+  it("issue 31 item 5: quarterly buckets are dates that LibreOffice shows as “Q1 2023”", async () => {
+    const report = await env.createReport({
+      jsonQuery: JSON.stringify({
+        measures: ["orders.count"],
+        timeDimensions: [{ dimension: "orders.created_at", granularity: "quarter" }],
+        order: [["orders.created_at", "asc"]],
+        limit: 4,
+      }),
+    });
+    const file = tmp.file("quarters.xlsx");
+    const out = await env.cli(["place", file, "--report", String(report.id), "--at", "Sheet1!A1", "--json"]);
+    expect(out.code).toBe(0);
+    const s = XlsxPort.open(file).wb.sheets[0]!;
+    expect([1, 2, 3, 4].map((r) => typeof s.cells.get(r)!.get(0)!.v)).toEqual(["number", "number", "number", "number"]);
+    const shown = (await libreOfficeAgrees(file)).get("Sheet1")!;
+    expect(shown.slice(1, 5).map((row) => row[0])).toEqual(["Q1 2023", "Q2 2023", "Q3 2023", "Q4 2023"]);
+  });
+
   it("refuses with exit 3 when the target holds someone else's values, and leaves the file untouched", async () => {
     const report = await env.createReport(byStatus(3));
     const file = tmp.file("occupied.xlsx");

@@ -286,3 +286,47 @@ describe("issue 35 §5: messages", () => {
     expect(status.json().files.map((f) => f.file)).toEqual([link]);
   });
 });
+
+describe("issue 31 item 3: a viewer's key is told the rule before anything is tried", () => {
+  it("issue 31 item 3: refresh gives every placement the pane's view-only words (its owner named), place the viewer's rule; nothing is written or recorded", async () => {
+    const file = tmp.file("viewer.xlsx");
+    // Three of the analyst's shared demo reports, placed by the analyst.
+    for (const [id, at] of [
+      [6, "Sheet1!A1"],
+      [7, "Sheet1!H1"],
+      [8, "Sheet1!N1"],
+    ] as const)
+      expect((await env.cli(["place", file, "--report", String(id), "--at", at])).code).toBe(0);
+    const same = untouched(file);
+    const recorded = JSON.stringify(env.platform.state.placements());
+    const out = await env.cli(["refresh", file, "--json"], "viewer");
+    const lines = out.json().files[0]!.placements;
+    expect(lines).toHaveLength(3);
+    for (const line of lines) {
+      expect(line.outcome, line.reportName!).toBe("not-refreshed");
+      expect(line.reason, line.reportName!).toMatch(
+        /^You can view this report but not refresh it — ask Ana Analyst \(.+@.+\) or an admin\.$/,
+      );
+    }
+    const text = await env.cli(["refresh", file], "viewer");
+    expect(text.stdout + text.stderr).not.toMatch(/did not let you record|put back/);
+    const place = await env.cli(["place", file, "--report", "6", "--at", "Sheet1!T1", "--json"], "viewer");
+    expect(place.code).not.toBe(0);
+    expect(JSON.stringify(place.json())).toContain(
+      "You are a viewer in Sales Analytics: you can open its reports but not place, refresh or save them — ask an admin for the editor role.",
+    );
+    same();
+    expect(JSON.stringify(env.platform.state.placements())).toBe(recorded);
+  });
+});
+
+describe("issue 31 item 5: where an API key comes from, in the pane's words", () => {
+  it("issue 31 item 5: without CELLBOUND_API_KEY the command line says whom to ask for a key, as the pane's Connect does", async () => {
+    const out = await env.cli(["status", tmp.file("none.xlsx")], "analyst", { env: { CELLBOUND_API_KEY: "" } });
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain(
+      "CELLBOUND_API_KEY is not set: export an API key or an OAuth access token (ask an admin of your platform for an API key: only admins can create them)",
+    );
+    expect(out.stderr).not.toMatch(/profile page/);
+  });
+});

@@ -59,6 +59,16 @@ describe("chat flow", { timeout: 120_000 }, () => {
     expect(csp).toEqual([]);
   });
 
+  it("issue 31 item 5: the answer's table shows revenue with its 2 decimals on every row (17,105,391.90, not 17,105,391.9)", async () => {
+    // The answer of the test above, shown again.
+    const head = await pane.locator(".cb-table thead th").allTextContents();
+    const col = head.indexOf("revenue") + 1;
+    expect(col).toBeGreaterThan(0);
+    const revenue = await pane.locator(`.cb-table tbody tr td:nth-child(${col})`).allTextContents();
+    expect(revenue.length).toBeGreaterThan(0);
+    for (const v of revenue) expect(v).toMatch(/^\d{1,3}(,\d{3})*\.\d{2}$/);
+  });
+
   it("2. Stop mid-stream ends the answer; the thread stays usable", async () => {
     rig.platform.setChatDeltaMs(250); // slow enough that Stop lands mid-answer on a loaded machine
     try {

@@ -6,7 +6,7 @@ import { startPlatform, type RunningPlatform } from "../../dev/platform/server";
 import { signJwt } from "../../dev/platform/auth";
 import { decodeChunks } from "../../src/api/chat/ndjson";
 import { ChatFrame, JsonRpcError, SqlToolResult, type ChatFrame as Frame } from "../../src/api/chat/schemas";
-import { applyFrame, EMPTY_CONVERSATION, isFinalAnswer, turnsOf } from "../../src/api/chat/conversation";
+import { applyFrame, chartSpec, EMPTY_CONVERSATION, isFinalAnswer, turnsOf } from "../../src/api/chat/conversation";
 
 let p: RunningPlatform;
 beforeAll(async () => {
@@ -524,5 +524,144 @@ describe("threads are persisted per user", () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("issue 31 item 6: the agent answers what the question names", () => {
+  /** The turn's svcMeta and svcSqlApi results, its SQL step's input and its final answer. */
+  async function answer(question: string) {
+    const fs = await frames(await ask(question));
+    const done = (name: string) => fs.filter((f) => f.toolCall?.name === name && f.toolCall.result).at(-1);
+    const sql = done("svcSqlApi");
+    const meta = done("svcMeta");
+    return {
+      tools: fs.filter((f) => f.toolCall).length,
+      input: sql ? (JSON.parse(sql.toolCall!.input!) as Record<string, unknown>) : null,
+      result: sql ? SqlToolResult.parse(JSON.parse(sql.toolCall!.result!)) : null,
+      meta: meta ? (JSON.parse(meta.toolCall!.result!) as { cubes: Array<{ name: string; measures: string[] }> }) : null,
+      text: turnsOf(merged(fs))[0]!
+        .answer.map((m) => m.content)
+        .join(""),
+    };
+  }
+  async function dataToken(): Promise<string> {
+    const res = await fetch(`${p.info.baseUrl}/api/v1/deployments/1/token`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${p.info.apiKeys.analyst}`, "content-type": "application/json" },
+      body: "{}",
+    });
+    return ((await res.json()) as { token: string }).token;
+  }
+  /** The same numbers from /v1/load, keyed by the group values joined with "|" (times as YYYY-MM-DD). */
+  async function load(query: Record<string, unknown>, keys: string[], measure: string): Promise<Map<string, number>> {
+    const res = await fetch(`${p.info.dataUrl}/v1/load`, {
+      method: "POST",
+      headers: { authorization: await dataToken(), "content-type": "application/json" },
+      body: JSON.stringify({ query: { ...query, limit: 10_000 } }),
+    });
+    const body = (await res.json()) as { data: Array<Record<string, string>> };
+    return new Map(body.data.map((row) => [keys.map((k) => String(row[k]).slice(0, 10)).join("|"), Number(row[measure])]));
+  }
+  const keyOf = (row: unknown[], n: number) =>
+    row
+      .slice(0, n)
+      .map((v) => String(v).slice(0, 10))
+      .join("|");
+
+  it("issue 31 item 6: questions naming different measures and dimensions (by title, any case, or an everyday word) get those, with the numbers /v1/load gives", async () => {
+    const cases = [
+      {
+        q: "What is the Return Rate by category?",
+        title: "Return Rate by category",
+        columns: ["category", "return_rate"],
+        load: { measures: ["orders.return_rate"], dimensions: ["products.category"] },
+        keys: ["products.category"],
+        measure: "orders.return_rate",
+        digits: 1,
+      },
+      {
+        q: "TOTAL QUANTITY and avg amount by segment and status",
+        title: "Total Quantity and Avg Amount by segment and status",
+        columns: ["segment", "status", "total_quantity", "avg_amount"],
+        load: { measures: ["orders.total_quantity"], dimensions: ["customers.segment", "orders.status"] },
+        keys: ["customers.segment", "orders.status"],
+        measure: "orders.total_quantity",
+        digits: 6,
+      },
+      {
+        q: "customers count by signed up at",
+        title: "Customers Count by signed up at (month)",
+        columns: ["month", "customers_count"],
+        load: { measures: ["customers.count"], timeDimensions: [{ dimension: "customers.signed_up_at", granularity: "month" }] },
+        keys: ["customers.signed_up_at.month"],
+        measure: "customers.count",
+        digits: 6,
+      },
+      {
+        q: "average order value per quarter",
+        title: "Average order value by quarter",
+        columns: ["quarter", "average_order_value"],
+        load: { measures: ["orders.avg_amount"], timeDimensions: [{ dimension: "orders.created_at", granularity: "quarter" }] },
+        keys: ["orders.created_at.quarter"],
+        measure: "orders.avg_amount",
+        digits: 4,
+      },
+    ];
+    for (const c of cases) {
+      const a = await answer(c.q);
+      expect(a.input, c.q).toMatchObject({ queryTitle: c.title, userRequest: c.q });
+      const r = a.result!;
+      expect(
+        r.schema.map((s) => s.name),
+        c.q,
+      ).toEqual(c.columns);
+      expect(r.queryTitle).toBe(c.title);
+      expect(a.text, c.q).toContain(`**${c.title}**`);
+      // The numbers are the semantic layer's: the same as /v1/load gives for those members.
+      const n = c.keys.length;
+      const want = await load(c.load, c.keys, c.measure);
+      expect(r.totalRows, c.q).toBe(want.size);
+      for (const row of r.data) expect(Number(row[n]), `${c.q}: ${keyOf(row, n)}`).toBeCloseTo(want.get(keyOf(row, n))!, c.digits);
+      // svcMeta found the views the query reads, with the members it used.
+      const members = a.meta!.cubes.flatMap((cube) => cube.measures);
+      expect(members, c.q).toContain(c.measure);
+      // The chart draws (the pane's checks) and the sqlQuery loads every row on the data API.
+      expect(chartSpec(r), c.q).toMatchObject({ ok: true });
+      const all = (await (
+        await fetch(`${p.info.dataUrl}/v1/svcsql`, {
+          method: "POST",
+          headers: { authorization: await dataToken(), "content-type": "application/json" },
+          body: JSON.stringify({ query: r.sqlQuery }),
+        })
+      ).json()) as { data: unknown[] };
+      expect(all.data, c.q).toHaveLength(r.totalRows);
+    }
+  });
+
+  it("issue 31 item 6: a question naming no measure of the data model, or grouping by something it lacks, gets a plain answer and no query", async () => {
+    const measures =
+      /I can answer about: \*\*Orders\*\*: Count, Total Amount, Avg Amount, Return Rate, Total Quantity, Customers Count; \*\*Customers\*\*: Count; \*\*Products\*\*: Count\./;
+    const unknown = await answer("What was our profit margin by country?");
+    expect(unknown.tools).toBe(0);
+    expect(unknown.text).toMatch(/^I could not find a measure named “profit margin” in the data model; /);
+    expect(unknown.text).toMatch(measures);
+    expect(unknown.text).toMatch(
+      /Grouped by: \*\*Orders\*\*: .*Status.*\*\*Customers\*\*: .*Country.*; or by day, week, month, quarter or year\./,
+    );
+
+    const dimension = await answer("amount by status");
+    expect(dimension.tools).toBe(0);
+    expect(dimension.text).toMatch(
+      /^I could not find a measure in that question \(“Amount” is a dimension of the data model: something to group by\); /,
+    );
+    expect(dimension.text).toMatch(measures);
+
+    const group = await answer("revenue by planet");
+    expect(group.tools).toBe(0);
+    expect(group.text).toMatch(/^I could not find a dimension named “planet” in the data model; I can group by: \*\*Orders\*\*: /);
+
+    const nothing = await answer("Tell me a joke about penguins");
+    expect(nothing.tools).toBe(0);
+    expect(nothing.text).toMatch(measures);
   });
 });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPlatform, type RunningPlatform } from "../../dev/platform/server";
 import { demoCommentsUsers } from "../../dev/harness/config";
 import { createPlatformClient } from "../../src/api";
+import { readFileSync } from "node:fs";
 
 let p: RunningPlatform;
 beforeAll(async () => {
@@ -62,5 +63,23 @@ describe("the demo a fresh clone starts (issue 25 §5)", () => {
     const dash = p.info.embed.dashboards.shared;
     const r = await call("GET", `/api/v1/embed/dashboard/${dash}/comments/mentionable-users`, `Embed-Token ${token}`);
     expect((r.items as { username: string }[]).map((u) => u.username)).toEqual(expect.arrayContaining(["ana", "ben"]));
+  });
+
+  it("issue 31 item 9: the README names every report the demo's Reports tab shows, the test run's time and needs, and which files round trip", async () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const quickStart = readme.slice(readme.indexOf("## Quick start"), readme.indexOf("## Sideload into Excel"));
+    const client = createPlatformClient({ baseUrl: p.info.baseUrl, credential: p.info.apiKeys.analyst });
+    const names: string[] = [];
+    for await (const r of client.iterateReports(1)) names.push(r.title || r.name);
+    expect(names.length).toBeGreaterThan(3);
+    for (const name of names) expect(quickStart, name).toContain(name);
+    expect(quickStart).toMatch(
+      new RegExp(`\\b${["zero", "one", "two", "three", "four", "five", "six", "seven"][names.length]}\\b[^.]*reports`, "i"),
+    );
+    expect(quickStart).toMatch(/`npm test`[^.]*about 25 minutes/);
+    expect(quickStart).toMatch(/needs Chromium and LibreOffice/);
+    expect(quickStart).toContain('docs/XLSX.md "Which files round trip"');
+    const xlsx = readFileSync(new URL("../../docs/XLSX.md", import.meta.url), "utf8");
+    expect(xlsx).toMatch(/## Which files round trip/);
   });
 });

@@ -239,6 +239,15 @@ describe("embed page", () => {
     await page.close();
   });
 
+  it("issue 31 item 5: a widget's total says “Total” once: “Total Amount: …” for Total Amount, “Total Count: …” for Count", async () => {
+    const page = await open();
+    await waitFor(page, "svc:event:dashboard-loaded");
+    const total = (id: string) => frame(page).locator(`section[data-widget-id="${id}"] .total`);
+    await expect.poll(() => total("w-month").textContent(), { timeout: 15_000 }).toMatch(/^Total Amount: \d/);
+    await expect.poll(() => total("w-status").textContent(), { timeout: 15_000 }).toMatch(/^Total Count: \d/);
+    await page.close();
+  });
+
   it("without allowExport there are no export controls", async () => {
     const page = await open();
     await waitFor(page, "svc:event:dashboard-loaded");

@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { textWidthPoints } from "../../src/host/column-width.ts";
 import { cellA1 } from "../../src/host/a1.ts";
 import { MemoryPort, MemoryWorkbook } from "../../src/host/memory/index.ts";
-import { numberFormatFor, settleNumberFormats, withShortTitles, HEADER_STYLE } from "../../src/sync/formats.ts";
+import { numberFormatFor, quarterFormat, settleNumberFormats, withShortTitles, HEADER_STYLE } from "../../src/sync/formats.ts";
+import { formatValue } from "../../src/host/number-format.ts";
+import { flatTable, layout } from "../../src/sync/layout.ts";
 import { check } from "../../src/sync/index.ts";
 import type { TypedResult } from "../../src/checksum/types.ts";
 import type { SheetPort } from "../../src/host/port.ts";
@@ -40,6 +42,48 @@ describe("formats from the semantic layer", () => {
       [45323, 45323, 15294788.18, 2025],
     ];
     expect(settleNumberFormats(cells, [time, time, num, num], 1)).toEqual(["yyyy-mm-dd", "yyyy-mm-dd hh:mm:ss", "#,##0.00", null]);
+  });
+  it("issue 31 item 5: a quarter bucket keeps its date serial and reads “Q1 2025”; a date of another quarter in that cell reads as the date", () => {
+    // 2025-01-01 is serial 45658, 2025-04-01 45748, 2024-10-01 45566.
+    const q1 = quarterFormat(45658)!;
+    expect(q1).toBe('[<45658]yyyy-mm-dd;[<45748]"Q1 "yyyy;yyyy-mm-dd');
+    expect(formatValue(45658, q1)).toBe("Q1 2025");
+    expect(formatValue(45748, q1)).toBe("2025-04-01"); // a value that moved into the cell is not shown as Q1
+    expect(formatValue(45657, q1)).toBe("2024-12-31");
+    expect(formatValue(45566, quarterFormat(45566))).toBe("Q4 2024");
+    expect(formatValue(45658, "mmm yyyy")).toBe("Jan 2025"); // the month bucket, for comparison
+    const r: TypedResult = {
+      columns: [
+        {
+          key: "orders.created_at.quarter",
+          title: "Created at",
+          shortTitle: "Created at",
+          type: "time",
+          kind: "dimension",
+          granularity: "quarter",
+        },
+        { key: "orders.count", title: "Count", shortTitle: "Count", type: "number", kind: "measure" },
+      ],
+      rows: [
+        ["2025-01-01T00:00:00.000", 3],
+        ["2025-04-01T00:00:00.000", 4],
+      ],
+      total: null,
+      timezone: "UTC",
+    };
+    const laid = flatTable(r);
+    expect(laid.cells.slice(1).map((row) => row[0])).toEqual([45658, 45748]);
+    expect(laid.quarterColumns).toEqual([0]);
+    // A pivot's quarter rows too: first, or after the "Measure" column when measures lead the rows.
+    const rows = { rows: ["orders.created_at.quarter"], measures: ["orders.count"] };
+    expect(
+      layout({
+        result: r,
+        pivot: { ...rows, showColumnTotals: true },
+        totals: { byColumns: { ...r, columns: r.columns.slice(1), rows: [[7]] } },
+      }).quarterColumns,
+    ).toEqual([0]);
+    expect(layout({ result: r, pivot: { ...rows, measuresAxis: "rows", measuresPosition: "before" } }).quarterColumns).toEqual([1]);
   });
   it("titles are short unless two columns would share one", () => {
     const col = (key: string, title: string, shortTitle: string) => ({
@@ -148,6 +192,34 @@ for (const [label, make] of kinds) {
       for (const row of after.numberFormats) expect(row).toEqual(["mmm yyyy", "#,##0", '0.00"%"', "#,##0"]); // grown rows too
       const c2 = await check(engine);
       expect(c2.placements[0]).toMatchObject({ edit: "clean" });
+    });
+
+    it("issue 31 item 5: quarterly buckets read “Q1 2023” (date serials with a format per quarter), also in the rows a refresh grows into; never a hand edit", async () => {
+      const book = make();
+      const engine = env.engine({ port: book.port, user: null as never });
+      const quarterly = (limit: number) => ({
+        jsonQuery: JSON.stringify({
+          measures: ["orders.count"],
+          timeDimensions: [{ dimension: "orders.created_at", granularity: "quarter" }],
+          order: [["orders.created_at", "asc"]],
+          limit,
+        }),
+      });
+      const out = await engine.place(await env.createReport(quarterly(2)), { at: { sheetId: book.sheetId, row: 0, col: 0 } });
+      if (out.kind !== "placed") throw new Error(out.kind);
+      const shown = async (rows: number) => {
+        const st = await book.port.readStyle({ sheetId: book.sheetId, row: 1, col: 0, rows, cols: 1 });
+        return st.numberFormats.map((f, r) => {
+          const v = book.cell(r + 1, 0);
+          expect(typeof v, `row ${r + 2}`).toBe("number"); // still a date serial
+          return formatValue(v as number, f[0]);
+        });
+      };
+      expect(await shown(2)).toEqual(["Q1 2023", "Q2 2023"]);
+      await env.client().updateReport(env.deploymentId, out.reportId, quarterly(5));
+      expect((await engine.refresh(out.key, "ask")).kind).toBe("refreshed");
+      expect(await shown(5)).toEqual(["Q1 2023", "Q2 2023", "Q3 2023", "Q4 2023", "Q1 2024"]);
+      expect((await check(engine)).placements[0]).toMatchObject({ edit: "clean" });
     });
 
     it("the demo catalogue (Revenue by month, Top customers, Orders by status and region) places, in its folders", async () => {

@@ -119,5 +119,19 @@ for (const [label, kind] of kinds) {
       await expect(known.place(shared, { at: at(wb, 0, 0), confirmed: true })).rejects.toMatchObject({ name: "ViewOnly" });
       expect(await grid(wb, 40, 8)).toEqual(before);
     });
+
+    it("issue 31 item 3: with the role known, a viewer's place says the role's rule, naming the deployment, and fetches nothing", async () => {
+      const wb = newBook();
+      let fetched = 0;
+      const data = env.engine(wb, "viewer").ctx.data;
+      const counting = { ...data, fetchLoad: (...a: Parameters<typeof data.fetchLoad>) => (fetched++, data.fetchLoad(...a)) };
+      const viewer = env.engine(wb, "viewer", { ...viewerRole, deploymentName: "Sales Analytics", data: counting });
+      await expect(viewer.place(shared, { at: at(wb, 0, 0), confirmed: true })).rejects.toMatchObject({
+        name: "ViewOnly",
+        message:
+          "You are a viewer in Sales Analytics: you can open its reports but not place, refresh or save them — ask an admin for the editor role.",
+      });
+      expect(fetched).toBe(0);
+    });
   });
 }

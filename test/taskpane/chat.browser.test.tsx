@@ -10,6 +10,7 @@ import { installTheme } from "../../src/taskpane/theme/theme";
 import type { ChatAvailability, ChatPrefs, ChatSendInput, ChatService } from "../../src/taskpane/chat/service";
 import type { ChatFrame } from "../../src/taskpane/chat/live-conversation";
 import { scriptedBackend } from "./scripted";
+import { ResultTable } from "../../src/taskpane/chat/parts";
 
 async function until(check: () => boolean, ms = 5000): Promise<void> {
   const end = Date.now() + ms;
@@ -359,5 +360,40 @@ describe("chat pane", () => {
     expect(chat.calls).toEqual(["send (state) chat-9 -", `send revenue by month chat-9 ${mid}`]);
     expect(root.querySelectorAll(".cb-chat-user")).toHaveLength(1);
     expect(root.querySelectorAll(".cb-chat-md")).toHaveLength(1);
+  });
+});
+
+describe("the answer's table", () => {
+  it("issue 31 item 5: numbers show their column's decimals on every row (17,105,391.90, not 17,105,391.9)", () => {
+    const host = document.createElement("div");
+    document.body.append(host);
+    const r = {
+      sqlQuery: "select …",
+      uuid: "u1",
+      totalRows: 3,
+      schema: [
+        { name: "month", column_type: "DATE" },
+        { name: "revenue", column_type: "DECIMAL(38,2)" },
+        { name: "orders", column_type: "BIGINT" },
+        { name: "avg_ratio", column_type: "DOUBLE" },
+        { name: "whole", column_type: "DOUBLE" },
+      ],
+      data: [
+        ["2025-01-01T00:00:00", 17105391.9, 1200, 0.5, 3],
+        ["2025-02-01T00:00:00", 16000000, 1100, 0.125, 4],
+        ["2025-03-01T00:00:00", 15432.125, 1000, 2, 5],
+      ],
+    };
+    render(<ResultTable r={r} />, host);
+    const rows = [...host.querySelectorAll(".cb-table tbody tr")].map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent));
+    const n = (v: number, d: number) => v.toLocaleString(undefined, { minimumFractionDigits: d, maximumFractionDigits: d });
+    expect(rows).toEqual([
+      ["2025-01-01", n(17105391.9, 2), n(1200, 0), n(0.5, 2), n(3, 0)],
+      ["2025-02-01", n(16000000, 2), n(1100, 0), n(0.125, 2), n(4, 0)],
+      ["2025-03-01", n(15432.125, 2), n(1000, 0), n(2, 2), n(5, 0)],
+    ]);
+    expect(rows[0]![1]).toMatch(/^17.105.391.90$/);
+    render(null, host);
+    host.remove();
   });
 });

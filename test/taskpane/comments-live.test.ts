@@ -4,6 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPlatform, type RunningPlatform } from "../../dev/platform/server";
 import { createLiveComments } from "../../src/taskpane/comments/live";
+import { mentionMatches } from "../../src/taskpane/comments/format";
+import { demoCommentsUsers } from "../../dev/harness/config";
 import type { SelectedPlacement } from "../../src/taskpane/types";
 
 let p: RunningPlatform;
@@ -46,6 +48,25 @@ describe("live comments adapter", () => {
     expect(seenByBen.resolvedBy).toBe("ana");
     expect((await ana.threads(shared, "resolved", null)).threads[0]!.resolvedBy).toBe("You");
     expect((await ana.threads(shared, "open", null)).threads).toEqual([]);
+  });
+
+  it("issue 31 item 5: authors go by the name the comments API gives (Ana, not ana); @a offers ana, not ben whose email holds an a", async () => {
+    const shared = p.info.embed.dashboards.shared;
+    await demoCommentsUsers(p.info.baseUrl, "t-names"); // ana and ben with their first names and emails
+    const ana = live("ana", "t-names");
+    const ben = live("ben", "t-names");
+    const root = await ana.post(shared, "Hello @ben", null);
+    await ana.resolve(shared, root.id, true);
+    const seenByBen = (await ben.threads(shared, "all", null)).threads[0]!;
+    expect(seenByBen.root.author).toBe("Ana");
+    expect(seenByBen.resolvedBy).toBe("Ana");
+    expect((await ben.mentionable(shared, "a")).map((u) => u.username)).toEqual(["ana"]);
+    expect((await ben.mentionable(shared, "B")).map((u) => u.username)).toEqual(["ben"]);
+    expect((await ben.mentionable(shared, "")).map((u) => u.username)).toEqual(["ana", "ben"]);
+    // The start of the name or of a word in it, never any substring.
+    const mary = { username: "m.ann-lee", firstName: "Mary Ann" };
+    expect(["m", "ma", "ann", "lee", "MARY"].map((q) => mentionMatches(mary, q))).toEqual([true, true, true, true, true]);
+    expect(["a", "nn", "ee", "ry"].map((q) => mentionMatches(mary, q))).toEqual([true, false, false, false]);
   });
 
   it("finds the dashboards linked to the report of the selected placement", async () => {

@@ -223,6 +223,52 @@ describe("task pane views", () => {
     expect(calls.filter((c) => c.startsWith("refresh"))).toEqual([]);
   });
 
+  it("issue 31 item 5: Connect says where an API key comes from in the command line's words", () => {
+    const { backend } = scriptedBackend({ home: HOME });
+    const root = mount(new PaneStore(backend, new SecretStore(memoryStore())));
+    const hint = root.querySelector("#cb-credential")!.closest(".cb-field")!.querySelector(".cb-hint")!;
+    expect(hint.textContent).toBe(
+      "Paste an API key or an OAuth access token (ask an admin of your platform for an API key: only admins can create them).",
+    );
+  });
+
+  it("issue 31 item 3: a viewer is told the role's rule before acting: beside the disabled Refresh all and the disabled Place buttons", async () => {
+    const rule =
+      "You are a viewer in Production: you can open its reports but not place, refresh or save them — ask an admin for the editor role.";
+    const viewOnly = "You can view this report but not refresh it — ask Ana Analyst (ana@example.com) or an admin.";
+    const home = {
+      workbookName: "Q3 numbers.xlsx",
+      copied: false,
+      placements: [placement({ id: "v", reportName: "Revenue by month", facts: { ...placement({ id: "x" }).facts, viewOnly } })],
+    };
+    const reports = [
+      {
+        id: 6,
+        publicId: "R6",
+        name: "Revenue by month",
+        title: "Revenue by month",
+        folder: "Sales",
+        ownerName: "Ana",
+        updatedAt: new Date().toISOString(),
+      },
+    ];
+    const { backend, calls } = scriptedBackend({ home, reports, roleLimit: rule });
+    const store = new PaneStore(backend, new SecretStore(memoryStore()));
+    const root = mount(store);
+    await store.signIn({ baseUrl: "http://x", dataUrl: null, credential: "good-key" });
+    await until(() => root.querySelectorAll("[data-placement]").length === 1);
+    const refreshAll = button(root, "Refresh all");
+    expect(refreshAll.disabled).toBe(true);
+    expect(root.querySelector(`#${refreshAll.getAttribute("aria-describedby")}`)?.textContent).toBe(rule);
+    store.navigate("reports");
+    await until(() => root.querySelector('button[aria-label="Place report Revenue by month"]') !== null);
+    const place = button(root, "Place report Revenue by month");
+    expect(place.disabled).toBe(true);
+    expect(root.querySelector(`#${place.getAttribute("aria-describedby")}`)?.textContent).toBe(rule);
+    place.click();
+    expect(calls.filter((c) => c.startsWith("place"))).toEqual([]);
+  });
+
   it("Refresh asks first on hand edits: the banner names rows, Locate and Show changes work, Keep and Overwrite pass the choice", async () => {
     const { backend, calls } = scriptedBackend({
       home: HOME,

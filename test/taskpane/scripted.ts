@@ -38,6 +38,8 @@ export interface Script {
   place?: (id: number, confirmed: boolean) => PlaceOutcome | undefined;
   /** Notices a placement comes back with (e.g. rows cut at the maximum). */
   placeNotices?: string[];
+  /** The workspace's role rule (a viewer's), as the live workspace gives it. */
+  roleLimit?: string;
 }
 
 export function scriptedBackend(script: Script) {
@@ -46,6 +48,7 @@ export function scriptedBackend(script: Script) {
   let homeLoads = 0;
   const ws: Workspace = {
     deployment: { id: 1, name: "Production" },
+    ...(script.roleLimit ? { roleLimit: script.roleLimit } : {}),
     home: async (signal) => (script.homeLoad ? script.homeLoad(++homeLoads, signal) : script.home),
     reports: async (q, signal) =>
       typeof script.reports === "function" ? script.reports(signal) : { items: script.reports ?? [], next: null },

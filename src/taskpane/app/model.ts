@@ -29,6 +29,12 @@ export interface SignedInUser {
 /** One signed-in deployment of one workbook. */
 export interface Workspace {
   readonly deployment: Deployment;
+  /**
+   * Why the signed-in user may not place, refresh or save reports in this deployment (a viewer), in
+   * the words every view shows before the person acts (src/sync/access.ts viewerRule); null or absent
+   * when the role allows it or is not known.
+   */
+  readonly roleLimit?: string | null;
   home(signal?: AbortSignal): Promise<HomeData>;
   reports(query: { search: string; after: string | null }, signal?: AbortSignal): Promise<Page<ReportSummary>>;
   /** `at`: the top-left cell (default: the cell selected now, read before anything is fetched). valuesOnly: no number formats, header style or freeze (the user formats the cells). */

@@ -10,6 +10,7 @@ import {
   type DataClient,
   type PlatformClient,
 } from "../../api";
+import { roleLimit } from "../../sync/access";
 import { sessionFetch } from "./session-fetch";
 import type { ConnectInput, Workspace } from "./model";
 import type { Deployment, EmbedConfig } from "../types";
@@ -45,6 +46,7 @@ export async function openWorkspace(
   const panes = paneServices({ input, deployment, embed, chatDefaults, client, catalog, ops, fetch: fetchImpl });
   return {
     deployment,
+    roleLimit: roleLimit(deployment.role, deployment.name),
     ...workbookAndCatalog(ops, catalog),
     get comments() {
       return panes.comments();

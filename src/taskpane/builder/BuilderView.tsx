@@ -4,7 +4,7 @@
 // The state and actions are use-builder.ts; the sections are sections.tsx and pivot.tsx.
 import type { Signal } from "@preact/signals";
 import type { PaneStore } from "../state/store";
-import { NoticeBox, ProgressLine } from "../ui/Notice";
+import { NoticeBox, ProgressLine, RoleLimit } from "../ui/Notice";
 import { Preview } from "./Preview";
 import { PivotSection } from "./pivot";
 import { FiltersSection, MeasuresAndDimensions, OrderSection, TimeSection, ViewPicker } from "./sections";
@@ -23,9 +23,11 @@ export function BuilderView({ store }: { store: PaneStore }) {
   }
   const view = m.views.value.find((v) => v.name === s.view);
   const members = [...(view?.measures ?? []), ...(view?.dimensions ?? [])];
+  const limit = store.workspace.value?.roleLimit ?? null;
   return (
     <section aria-labelledby="cb-builder-title">
       <h1 id="cb-builder-title">New report</h1>
+      {limit && <RoleLimit text={limit} />}
       {m.error.value && <NoticeBox notice={m.error.value} />}
       <ViewPicker views={m.views.value} s={s} onSelect={b.selectView} />
       <MeasuresAndDimensions view={view} s={s} update={update} />
@@ -39,7 +41,12 @@ export function BuilderView({ store }: { store: PaneStore }) {
       </button>
       {m.working.value && <ProgressLine label={m.working.value} />}
       {m.preview.value && <Preview grid={m.preview.value} />}
-      <SaveReport name={m.name} disabled={m.working.value !== null || store.busy.value !== null} onSave={b.save} />
+      <SaveReport
+        name={m.name}
+        disabled={m.working.value !== null || store.busy.value !== null || limit !== null}
+        why={limit ? "cb-role-limit" : undefined}
+        onSave={b.save}
+      />
     </section>
   );
 }
@@ -57,7 +64,8 @@ function Problems({ issues, rangeError }: { issues: string[]; rangeError: string
   );
 }
 
-function SaveReport({ name, disabled, onSave }: { name: Signal<string>; disabled: boolean; onSave: () => Promise<void> }) {
+function SaveReport(p: { name: Signal<string>; disabled: boolean; why: string | undefined; onSave: () => Promise<void> }) {
+  const { name, disabled, why, onSave } = p;
   return (
     <>
       <div class="cb-field" style={{ marginTop: "12px" }}>
@@ -70,7 +78,7 @@ function SaveReport({ name, disabled, onSave }: { name: Signal<string>; disabled
           onInput={(e) => (name.value = e.currentTarget.value)}
         />
       </div>
-      <button type="button" class="cb-btn cb-primary" disabled={disabled} onClick={() => void onSave()}>
+      <button type="button" class="cb-btn cb-primary" disabled={disabled} aria-describedby={why} onClick={() => void onSave()}>
         Save report
       </button>
       <p class="cb-meta">Saving creates the report on the platform and places it at the selected cell.</p>

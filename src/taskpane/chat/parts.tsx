@@ -45,15 +45,38 @@ export function ToolStep({ m }: { m: ChatMessage }) {
   );
 }
 
-/** A value as text: midnight timestamps as their date, numbers with grouping, objects as JSON. */
-function cell(v: unknown): string {
+/** Decimals a column shows when neither its type nor its values say more (the sheet's "#,##0.00"). */
+const DEFAULT_DECIMALS = 2;
+
+/**
+ * How many decimals each column's numbers show, the same for every row (issue 31 item 5: 17,105,391.90,
+ * not 17,105,391.9): the scale of a DECIMAL(p,s) / NUMERIC(p,s) column — the measure's decimals as
+ * the data model casts them, up to 6; else, as a placed measure is formatted in the sheet, 2 when any
+ * value of the column has a fraction and none when all are whole. Null: not a number column.
+ */
+export function columnDecimals(r: Pick<SqlToolResult, "schema" | "data">): (number | null)[] {
+  return r.schema.map((c, j) => {
+    const values = r.data.map((row) => row[j]).filter((v) => typeof v === "number");
+    if (values.length === 0) return null;
+    const scale = /^(?:DECIMAL|NUMERIC)\s*\(\s*\d+\s*,\s*(\d+)\s*\)/i.exec(c.column_type);
+    if (scale) return Math.min(Number(scale[1]), 6);
+    return values.some((v) => !Number.isInteger(v)) ? DEFAULT_DECIMALS : 0;
+  });
+}
+
+/** A value as text: midnight timestamps as their date, numbers with grouping and the column's decimals, objects as JSON. */
+function cell(v: unknown, decimals: number | null): string {
   if (v === null || v === undefined) return "";
-  if (typeof v === "number") return v.toLocaleString(undefined, { maximumFractionDigits: 6 });
+  if (typeof v === "number")
+    return decimals === null
+      ? v.toLocaleString(undefined, { maximumFractionDigits: 6 })
+      : v.toLocaleString(undefined, { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
   if (typeof v === "string") return /^\d{4}-\d{2}-\d{2}T00:00:00(\.0+)?$/.test(v) ? v.slice(0, 10) : v;
   return typeof v === "object" ? JSON.stringify(v) : String(v);
 }
 
 export function ResultTable({ r }: { r: SqlToolResult }) {
+  const decimals = columnDecimals(r);
   return (
     <div class="cb-table-wrap" tabIndex={0} role="region" aria-label={`${r.queryTitle ?? "Result"}: first rows`}>
       <table class="cb-table">
@@ -75,7 +98,7 @@ export function ResultTable({ r }: { r: SqlToolResult }) {
           {r.data.map((row, i) => (
             <tr key={i}>
               {row.map((v, j) => (
-                <td key={j}>{cell(v)}</td>
+                <td key={j}>{cell(v, decimals[j] ?? null)}</td>
               ))}
             </tr>
           ))}

@@ -23,3 +23,23 @@ export function mentionAt(text: string, caret: number): { query: string; start: 
   const m = /(^|\s)@([^\s@]{0,64})$/.exec(text.slice(0, caret));
   return m ? { query: m[2]!, start: caret - m[2]!.length - 1 } : null;
 }
+
+/**
+ * Whether a mentionable user fits what was typed after "@" (issue 31 item 5): the start of their
+ * username or name, or of a word in it ("@an" finds ana and "Mary Ann"; "@a" does not find ben, whose
+ * email merely holds an a). Case is ignored; an empty query fits everyone.
+ */
+export function mentionMatches(u: { username: string; firstName: string | null }, query: string): boolean {
+  const q = query.trim().toLowerCase();
+  if (q === "") return true;
+  const words = (s: string | null) => (s ?? "").toLowerCase().split(/[^\p{L}\p{N}]+/u);
+  return (
+    [u.username, u.firstName].some((name) => (name ?? "").toLowerCase().startsWith(q)) ||
+    [...words(u.username), ...words(u.firstName)].some((w) => w.startsWith(q))
+  );
+}
+
+/** A comment author as the comments API names them: their name (firstName) when it gives one, else the username. */
+export function displayName(u: { username: string; firstName?: string | null }): string {
+  return u.firstName?.trim() || u.username;
+}

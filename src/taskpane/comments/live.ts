@@ -6,6 +6,7 @@ import { createEmbedClient, createEmbedSession, type EmbedClient } from "../../a
 import type { FetchLike } from "../../api";
 import type { CommentView, CommentsService, ThreadFilter, ThreadPage, ThreadView } from "./service";
 import type { EmbedConfig, LinkedDashboards, SelectedPlacement } from "../types";
+import { displayName, mentionMatches } from "./format";
 
 export interface CommentsDeps {
   baseUrl: string;
@@ -20,6 +21,9 @@ export interface CommentsDeps {
 const STORAGE_KEY = "cellbound.comments.sessionUrl";
 /** How many users one name lookup reads at most (pages of 200). */
 const DIRECTORY_PAGES = 5;
+/** Users asked for per @mention search (the platform's search is looser than the pane's match), and how many are offered. */
+const MENTION_CANDIDATES = 50;
+const MENTION_SHOWN = 8;
 
 function defaultStorage(): CommentsDeps["storage"] {
   try {
@@ -35,7 +39,7 @@ interface CommentsContext {
   storage: CommentsDeps["storage"];
   configured: string | null;
   clients: { comments: CommentsClient; embed: EmbedClient } | null;
-  /** userId → username, per dashboard (mentionable users are the tenant's, read through a dashboard). */
+  /** userId → name (displayName), per dashboard (mentionable users are the tenant's, read through a dashboard). */
   names: Map<string, Map<number, string>>;
 }
 
@@ -73,8 +77,13 @@ export function createLiveComments(deps: CommentsDeps): CommentsService {
       return threadView(await directory(ctx, publicId, usersIn([t]), signal), t);
     },
     async mentionable(publicId, search, signal) {
-      const page = await api(ctx).comments.mentionableUsers(publicId, { search, first: 8 }, signal);
-      return page.items.map((u) => ({ id: u.id, username: u.username, email: u.email ?? null, firstName: u.firstName ?? null }));
+      // The platform's search matches anywhere in the username or email; the pane offers only users
+      // whose name or a word of it starts with what was typed (format.ts mentionMatches).
+      const page = await api(ctx).comments.mentionableUsers(publicId, { search, first: MENTION_CANDIDATES }, signal);
+      return page.items
+        .map((u) => ({ id: u.id, username: u.username, email: u.email ?? null, firstName: u.firstName ?? null }))
+        .filter((u) => mentionMatches(u, search))
+        .slice(0, MENTION_SHOWN);
     },
     close() {
       ctx.clients = null;
@@ -109,7 +118,7 @@ function api(ctx: CommentsContext): { comments: CommentsClient; embed: EmbedClie
   return ctx.clients;
 }
 
-/** The dashboard's userId → username, read again (up to DIRECTORY_PAGES pages) when a needed user is missing. */
+/** The dashboard's userId → name (the user's firstName, else username), read again (up to DIRECTORY_PAGES pages) when a needed user is missing. */
 async function directory(
   ctx: CommentsContext,
   publicId: string,
@@ -122,7 +131,7 @@ async function directory(
     dir = new Map();
     let pages = 0;
     for await (const page of api(ctx).comments.mentionablePages(publicId, { first: 200 }, signal)) {
-      for (const u of page.items) dir.set(u.id, u.username);
+      for (const u of page.items) dir.set(u.id, displayName(u));
       if (++pages >= DIRECTORY_PAGES) break;
     }
     ctx.names.set(publicId, dir);

@@ -7,7 +7,7 @@ export type ThreadFilter = "open" | "all" | "resolved";
 export interface CommentView {
   id: number;
   userId: number | null;
-  /** "You" for the caller's own comments, else the author's username (or "Viewer #id" if unknown). */
+  /** "You" for the caller's own comments, else the author's name as the comments API gives it (firstName, else username; "Viewer #id" if unknown). */
   author: string;
   body: string;
   createdAt: string;

@@ -122,7 +122,10 @@ function CredentialField({ credential }: { credential: Signal<string> }) {
         value={credential.value}
         onInput={(e) => (credential.value = e.currentTarget.value)}
       />
-      <span class="cb-hint">Create an API key in the platform under Settings → API keys, or paste an OAuth access token.</span>
+      {/* The same words as the command line's (src/cli/args.ts): the seeds make API keys admin only (issue 31 item 5). */}
+      <span class="cb-hint">
+        Paste an API key or an OAuth access token (ask an admin of your platform for an API key: only admins can create them).
+      </span>
     </div>
   );
 }

@@ -180,6 +180,17 @@ function counts(home: HomeData | null) {
   };
 }
 
+/**
+ * Why Refresh all is disabled when every placement here is view only for this user (issue 31 item 3):
+ * the role's rule when the deployment's role says viewer, else what the cards say.
+ */
+function viewOnlyAll(store: PaneStore): string {
+  return (
+    store.workspace.value?.roleLimit ??
+    "Refresh all has nothing you may refresh here: each report is view only for you (its card says whom to ask)."
+  );
+}
+
 export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: number }) {
   const home = store.home.value;
   const [limit, setLimit] = useState(FIRST_CARDS);
@@ -190,9 +201,9 @@ export function HomeView({ store, now = Date.now() }: { store: PaneStore; now?: 
   useFocusRequest(store, home, limit, setLimit);
   const total = home?.placements.length ?? 0;
   const all = store.refreshAll.value;
-  const blocked = store.refreshAllBlocked.value;
   const prompt = store.editPrompt.value;
   const { refreshable, viewOnly } = counts(home);
+  const blocked = store.refreshAllBlocked.value ?? (refreshable === 0 && viewOnly > 0 ? viewOnlyAll(store) : null);
   // Name deployments on the cards when the workbook holds more than one, or not the one signed in.
   const active = store.workspace.value?.deployment.id;
   const showDeployment = (home?.placements ?? []).some((p) => p.deploymentId !== null && p.deploymentId !== active);

@@ -5,6 +5,7 @@ import { useSignal, type Signal } from "@preact/signals";
 import type { ReportSummary } from "../types";
 import type { PaneStore } from "../state/store";
 import { BusyLine } from "../app/BusyLine";
+import { RoleLimit } from "../ui/Notice";
 import { relativeTime } from "../ui/time";
 import { useReportListing } from "./listing";
 
@@ -14,9 +15,11 @@ export function ReportsView({ store }: { store: PaneStore }) {
   const valuesOnly = useSignal(false);
   const { items, next, loading, failed, load, cancel } = useReportListing(store, search);
   const busy = store.busy.value;
+  const limit = store.workspace.value?.roleLimit ?? null;
   return (
     <section aria-labelledby="cb-reports-title">
       <h1 id="cb-reports-title">Reports</h1>
+      {limit && <RoleLimit text={limit} />}
       <SearchForm search={search} onSearch={() => void load(null)} />
       <label class="cb-check">
         <input type="checkbox" checked={valuesOnly.value} onChange={(e) => (valuesOnly.value = e.currentTarget.checked)} />
@@ -29,7 +32,8 @@ export function ReportsView({ store }: { store: PaneStore }) {
             key={r.id}
             r={r}
             current={selected.value === r.id}
-            disabled={busy !== null}
+            disabled={busy !== null || limit !== null}
+            why={limit ? "cb-role-limit" : undefined}
             onPlace={() => {
               selected.value = r.id;
               void store.place(r.id, false, { valuesOnly: valuesOnly.value });
@@ -78,7 +82,8 @@ function SearchForm({ search, onSearch }: { search: Signal<string>; onSearch: ()
   );
 }
 
-function ReportCard({ r, current, disabled, onPlace }: { r: ReportSummary; current: boolean; disabled: boolean; onPlace: () => void }) {
+function ReportCard(p: { r: ReportSummary; current: boolean; disabled: boolean; why: string | undefined; onPlace: () => void }) {
+  const { r, current, disabled, why, onPlace } = p;
   return (
     <li class="cb-card" aria-current={current ? "true" : undefined}>
       <div class="cb-card-head">
@@ -92,6 +97,7 @@ function ReportCard({ r, current, disabled, onPlace }: { r: ReportSummary; curre
         type="button"
         class="cb-btn cb-small cb-primary"
         disabled={disabled}
+        aria-describedby={why}
         aria-label={`Place report ${r.title || r.name}`}
         onClick={onPlace}
       >

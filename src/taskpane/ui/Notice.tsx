@@ -110,3 +110,15 @@ export function ProgressLine({
     </div>
   );
 }
+
+/**
+ * The role's rule, said before the person tries (issue 31 item 3): at the top of Reports and the
+ * builder, whose Place and Save buttons are then disabled and point here (aria-describedby).
+ */
+export function RoleLimit({ text }: { text: string }) {
+  return (
+    <p id="cb-role-limit" class="cb-message cb-message-info" role="note">
+      {text}
+    </p>
+  );
+}
