@@ -47,7 +47,12 @@ process.stdout.write(
     `  excel faults: ${line(result.faults.excel)} (co-author edits ${result.faults.coauthorEdits})`,
     `  the person, while Cellbound waited on the network: ${line(result.faults.person)}`,
     `  invariant violations: ${result.violations.length}${result.violations.length ? ` (${line(result.violationCounts)})` : ""}`,
-    ...result.violations.slice(0, 20).map((v) => `    step ${v.step} ${v.op}: ${v.invariant}: ${v.detail}`),
+    ...result.violations
+      .slice(0, 20)
+      .map(
+        (v) =>
+          `    step ${v.step} ${v.op}: ${v.invariant}: ${v.detail}${v.during.length ? `\n      during the step: ${v.during.join("; ")}` : ""}`,
+      ),
     `  written to ${path.relative(root, out)}`,
   ].join("\n") + "\n",
 );

@@ -68,6 +68,8 @@ export interface Violation {
   op: string;
   invariant: string;
   detail: string;
+  /** What the person and co-authors did during that step, in order (to read a violation by). */
+  during: string[];
 }
 
 export interface SoakResult {
@@ -186,17 +188,27 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   let step = 0;
   let op: Op | "setup" | "final" = "setup";
   const reported = new Set<string>();
+  /** The person's actions during the current step, and where the step's co-author edits begin. */
+  let stepTrace: string[] = [];
+  let coauthorFrom = 0;
+  let coauthorTrace = (): string[] => [];
   /** Records a violation; one that persists (the same invariant on the same thing) is recorded once, when first seen. */
   const violate = (invariant: string, detail: string, same: string = detail) => {
     if (reported.has(`${invariant}|${same}`)) return;
     reported.add(`${invariant}|${same}`);
-    violations.push({ step, op, invariant, detail });
-    log(`  ✗ step ${step} ${op}: ${invariant}: ${detail}`);
+    const during = [...stepTrace, ...coauthorTrace()];
+    violations.push({ step, op, invariant, detail, during });
+    log(`  ✗ step ${step} ${op}: ${invariant}: ${detail}${during.length ? ` [during the step: ${during.join("; ")}]` : ""}`);
   };
 
   try {
     // ---- the world: a workbook, clients, engines, reports ---------------------------------------
     const faults = new DevExcelFaults();
+    coauthorTrace = () =>
+      faults
+        .edits()
+        .slice(coauthorFrom)
+        .map((e) => `co-author "${e.value}" at ${e.sheetId}!${cellA1(e.row, e.col)}`);
     const wb = new DevWorkbook(`https://contoso.sharepoint.example/Soak-${o.seed}.xlsx`, "Soak.xlsx");
     const dx = createDevExcel({ workbook: wb, platform: "OfficeOnline", faults });
     // Small write blocks: every placement of more than a few rows is written in several syncs.
@@ -220,6 +232,17 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     let typedNow: Array<{ sheetId: string; row: number; col: number }> = [];
     /** Sheets where the person inserted a row at the top during this step (each entry one row). */
     let shiftedNow: string[] = [];
+    /**
+     * The co-author edits (dev/excel's fault mode) made during this step, where their cells are now:
+     * a row the person inserts above later in the same step moves them down as it moves every cell.
+     */
+    let coauthorNow: CoauthorEdit[] = [];
+    let coauthorPulled = 0;
+    const pullCoauthor = () => {
+      const log = faults.edits();
+      for (; coauthorPulled < log.length; coauthorPulled++) coauthorNow.push({ ...log[coauthorPulled]! });
+      return coauthorNow;
+    };
     const midOps: Record<string, number> = {};
     let midN = 0;
     const actMidOp = () => {
@@ -263,7 +286,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
           wb.insertRows(sheetId, 0, 1);
           insertedAbove.set(sheetId, (insertedAbove.get(sheetId) ?? 0) + 1);
           shiftedNow.push(sheetId);
-          for (const t of [...typedOutside, ...typedNow]) if (t.sheetId === sheetId) t.row += 1;
+          for (const t of [...typedOutside, ...typedNow, ...pullCoauthor()]) if (t.sheetId === sheetId) t.row += 1;
           for (const l of seen.values()) for (const a of l) if (a.sheetId === sheetId) a.row += 1;
           done = true;
           break;
@@ -276,6 +299,10 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         }
       }
       if (done) midOps[what] = (midOps[what] ?? 0) + 1;
+      if (done)
+        stepTrace.push(
+          `${what}${what === "renameSheet" || what === "insertRowsAbove" ? "" : ` ${typedNow.at(-1)?.sheetId}!${cellA1(typedNow.at(-1)!.row, typedNow.at(-1)!.col)}`}`,
+        );
     };
     /** fetch as the clients use it, with the person acting now and then while a place or refresh waits for it. */
     const personFetch: typeof fetch = (input, init) => {
@@ -367,6 +394,16 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     };
     const inside = (a: Area, sheetId: string, row: number, col: number) =>
       a.sheetId === sheetId && row >= a.row && row < a.row + a.rows && col >= a.col && col < a.col + a.cols;
+    /**
+     * What a person (or a co-author) typed during this step so far, counted before an operation's
+     * answer is judged: a cell typed inside a placement while Cellbound waited on the network is an
+     * edit by hand the refresh must report.
+     */
+    const noteEditsSoFar = async () => {
+      const edits = [...pullCoauthor(), ...typedNow];
+      markTouched(edits, seen);
+      markTouched(edits, await areas());
+    };
     const markTouched = (edits: readonly { sheetId: string; row: number; col: number }[], byKey: Map<string, Area[]>) => {
       for (const e of edits) for (const [key, list] of byKey) if (list.some((a) => inside(a, e.sheetId, e.row, e.col))) touched.add(key);
     };
@@ -449,6 +486,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
               if (out.kind === "refreshed") touched.delete(p.key);
               return out.kind;
             }
+            await noteEditsSoFar();
             if (!touched.has(p.key))
               violate(
                 "falseEdit",
@@ -469,6 +507,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
             const timer = setTimeout(() => stop.abort(), after);
             try {
               const progress = await engine.refreshAll({ signal: stop.signal });
+              await noteEditsSoFar();
               for (const [key, item] of Object.entries(progress.items)) {
                 if (item.state === "not-refreshed" && /Edited by hand/.test(item.reason) && !touched.has(key))
                   violate("falseEdit", `refresh all said "${item.reason}" with no person's edit`);
@@ -484,6 +523,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         case "check": {
           await runAction("check", async (signal) => {
             const r = await check(engine, { signal });
+            await noteEditsSoFar();
             for (const pc of r.placements)
               if (pc.edit === "edited" && !touched.has(pc.key))
                 violate(
@@ -659,7 +699,10 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       const cellbound = CELLBOUND_OPS.has(op);
       const before = cellbound ? allCells(wb, sheets) : new Map<string, CellValue>();
       const areasBefore = await areas();
-      const seenEdits = faults.edits().length;
+      coauthorNow = [];
+      coauthorPulled = faults.edits().length;
+      coauthorFrom = coauthorPulled;
+      stepTrace = [];
       seen = new Map([...areasBefore].map(([k, l]) => [k, l.map((a) => ({ ...a }))]));
       typedOutside = [];
       typedNow = [];
@@ -671,7 +714,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       } finally {
         acting = false;
       }
-      const coauthor = [...faults.edits().slice(seenEdits), ...typedNow.map((t) => ({ ...t, value: "", inside: true }))];
+      const coauthor = [...pullCoauthor(), ...typedNow.map((t) => ({ ...t, value: "", inside: true }))];
       // Rows the person inserted meanwhile moved every cell below them: compare with the cells where they are now.
       const beforeNow = shiftedNow.length ? shiftKeys(before, shiftedNow) : before;
       coauthorSeen += coauthor.length;
