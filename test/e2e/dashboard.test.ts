@@ -7,7 +7,7 @@ import path from "node:path";
 import { expect as pwExpect } from "playwright/test";
 import type { FrameLocator, Page } from "playwright";
 import { EMBED_LIMITS } from "../../src/api/embed/schemas";
-import { cellText, clickCell, openHarness, SCREENSHOTS, startRig, type Rig } from "./setup.ts";
+import { cellText, clickCell, openHarness, SCREENSHOTS, startRig, typeIntoCell, type Rig } from "./setup.ts";
 
 let rig: Rig;
 let page: Page;
@@ -86,12 +86,25 @@ describe("dashboard pane", { timeout: 200_000 }, () => {
     await pwExpect(pane.getByRole("alert")).toContainText("measure column");
   });
 
-  it("a drilldown in the embed is placed in the sheet through the sync engine", async () => {
+  it("a drilldown in the embed is placed in the sheet through the sync engine; Cancel at the overwrite question saves nothing", async () => {
     await embed.getByRole("button", { name: "Drill down" }).first().click();
     await pwExpect(pane.getByLabel("Drilldown")).toContainText("Count where Status is"); // titles, not keys
+    // Onto a cell that holds the person's note: asked first, and Cancel leaves no report behind (issue 31).
+    const reportsBefore = rig.platform.state.reports().length;
+    await typeIntoCell(page, "H3", "my note");
     await clickCell(page, "H2");
     await button(pane, "Place this drilldown").click();
+    const question = pane.getByRole("group", { name: "Overwrite cells?" });
+    await pwExpect(question).toContainText("would overwrite 1 cell that holds data", { timeout: 30_000 });
+    await question.getByRole("button", { name: "Cancel" }).click();
+    await pwExpect(question).toBeHidden();
+    expect(rig.platform.state.reports().length).toBe(reportsBefore);
+    expect(await cellText(page, "H3")).toBe("my note");
+    // Confirmed: placed, and saved as a report then.
+    await button(pane, "Place this drilldown").click();
+    await question.getByRole("button", { name: "Overwrite" }).click();
     await pwExpect(pane.getByText(/Placed the drilldown Count where Status is/)).toBeVisible({ timeout: 30_000 });
+    expect(rig.platform.state.reports().length).toBe(reportsBefore + 1);
     expect(await cellText(page, "H2")).not.toBe("");
     expect(await cellText(page, "H3")).not.toBe("");
     await page.screenshot({ path: path.join(SCREENSHOTS, "dashboard-pane.png") });

@@ -40,8 +40,7 @@ describe("live dashboard adapter", () => {
       selectedCell: unused,
       putPicture: unused,
       activeSheetPictures: async () => [],
-      saveReport: unused,
-      place: unused,
+      placeNew: unused,
     });
     const host = document.createElement("div");
     document.body.append(host);
@@ -108,8 +107,7 @@ describe("live dashboard adapter", () => {
       selectedPlacement: async () => null,
       selectedCell: unused,
       activeSheetPictures: async () => [],
-      saveReport: unused,
-      place: unused,
+      placeNew: unused,
       putPicture: async () => {
         inserted = true;
         return { sheetId: "s", name: "n", address: "A1" };

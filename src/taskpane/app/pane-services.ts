@@ -9,7 +9,7 @@ import type { ChatService } from "../chat/service";
 import type { CommentsService } from "../comments/service";
 import type { DashboardService } from "../dashboard/service";
 import type { WorkbookOps } from "../home/live";
-import { summarize, type Catalog } from "../reports/live";
+import type { Catalog } from "../reports/live";
 import type { Deployment, EmbedConfig } from "../types";
 import type { ConnectInput, ServicePane } from "./model";
 
@@ -77,8 +77,7 @@ function makeDashboard(m: typeof import("../dashboard/live"), { input, embed, cl
     selectedCell: (signal) => ops.selectedCell(signal),
     putPicture: (name, b64, atSelection) => ops.putPicture(name, b64, atSelection),
     activeSheetPictures: () => ops.activeSheetPictures(),
-    saveReport: async (i, signal) => summarize(await catalog.saveReport(i, signal)),
-    place: (reportId, o) => ops.place(reportId, o),
+    placeNew: (report, o) => ops.place(catalog.draft(report), o),
     meta: (signal) => catalog.meta(signal),
     fetch,
   });

@@ -21,7 +21,6 @@ import type {
   LinkedDashboards,
   MetaView,
   PlaceOutcome,
-  ReportSummary,
   SaveReportInput,
   SelectedCell,
   SelectedPlacement,
@@ -41,8 +40,11 @@ export interface DashboardDeps {
   selectedCell(signal?: AbortSignal): Promise<SelectedCell>;
   putPicture(name: string, base64: string, atSelection: boolean): Promise<{ sheetId: string; name: string; address: string }>;
   activeSheetPictures(): Promise<string[]>;
-  saveReport(input: SaveReportInput, signal?: AbortSignal): Promise<ReportSummary>;
-  place(reportId: number, o: { confirmed: boolean; signal?: AbortSignal }): Promise<PlaceOutcome>;
+  /**
+   * Places a report not saved yet: it is created on the platform as it is placed, so nothing is saved
+   * while the person is asked whether to overwrite, or when they cancel (as the builder's Save).
+   */
+  placeNew(report: SaveReportInput, o: { confirmed: boolean; signal?: AbortSignal }): Promise<PlaceOutcome>;
   /** The data model (titles of members, for messages in words). */
   meta?: (signal?: AbortSignal) => Promise<MetaView[]>;
   fetch?: FetchLike;
@@ -339,7 +341,7 @@ function cellFilterOf(c: SelectedCell): CellFilter {
   return { member: p.columnKey, value: c.value, label: `${p.columnTitle ?? p.columnKey} is ${String(c.value)} (${c.address})` };
 }
 
-/** Saves the drilled query of the drilled chart as a report and places it at the selection. */
+/** Places the drilled query of the drilled chart at the selection, as a report created when it is placed. */
 async function placeDrilldown(
   ctx: DashboardContext,
   publicId: string,
@@ -359,8 +361,7 @@ async function placeDrilldown(
           .join(", ")
       : "";
   const name = `${w.title}${point ? ` – ${point}` : ""} (drilldown)`.slice(0, 255);
-  const saved = await ctx.deps.saveReport({ name, query: drilledQuery(w, drill), pivotItems: null }, signal);
-  return ctx.deps.place(saved.id, { confirmed, ...(signal ? { signal } : {}) });
+  return ctx.deps.placeNew({ name, query: drilledQuery(w, drill), pivotItems: null }, { confirmed, ...(signal ? { signal } : {}) });
 }
 
 type PictureOptions = Parameters<DashboardService["insertPicture"]>[1];
