@@ -494,8 +494,9 @@ async function undoPlacement(
   frozeBefore?: number,
 ): Promise<PlaceOutcome> {
   await s.clear(written, { name: local.name, area: written });
-  if (before?.some((row) => row.some((v) => v !== "")))
-    await s.write(written, before, { keepFormats: true }, { anchor: { name: local.name, area: written } });
+  const kept = before && outsideConflicts(before, written, conflicts);
+  if (kept?.some((row) => row.some((v) => v !== "")))
+    await s.write(written, kept, { keepFormats: true }, { anchor: { name: local.name, area: written } });
   for (const c of conflicts) if (c.found) await s.commit([{ kind: "restore", cells: c.found }]);
   if (frozeBefore === 0 && written.row === 0 && layout.headerRows > 0 && (await s.frozenRows(written.sheetId)) !== 0)
     await s.freezeRows(written.sheetId, 0);
@@ -504,7 +505,7 @@ async function undoPlacement(
   await forgetStyle(s, local.key);
   await s.flush(o.signal);
   e.lastWritten.delete(local.key);
-  const addresses = [...heldCells(written, before, conflicts)];
+  const addresses = [...heldCells(written, kept, conflicts)];
   const sheet = (await s.sheets()).find((x) => x.id === written.sheetId);
   return {
     kind: "wouldOverwrite",
@@ -513,6 +514,24 @@ async function undoPlacement(
     target: `${sheet?.name ?? local.sheetName}!${areaA1(written)}`,
     at: { sheetId: written.sheetId, row: written.row, col: written.col },
   };
+}
+
+/**
+ * What the check saw, without the cells a conflicting write landed on: there the cells held something else
+ * just before the write (its `found`, put back exactly) — a row inserted above during the wait moved what
+ * the check saw, and writing it back where it was would copy the person's cells one row off.
+ */
+function outsideConflicts(before: Grid, written: Area, conflicts: readonly CellConflict[]): Grid {
+  const hit = (r: number, c: number) =>
+    conflicts.some(
+      ({ area: a }) =>
+        a.sheetId === written.sheetId &&
+        written.row + r >= a.row &&
+        written.row + r < a.row + a.rows &&
+        written.col + c >= a.col &&
+        written.col + c < a.col + a.cols,
+    );
+  return before.map((row, r) => row.map((v, c) => (hit(r, c) ? "" : v)));
 }
 
 /** What the target holds after undoPlacement, as a person sees it: every conflict's cells and what the check saw. */

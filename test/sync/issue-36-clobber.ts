@@ -130,6 +130,33 @@ export function clobberScenarios(label: string, kind: WorkbookKind): void {
       expect(await loadPlacements(wb.port)).toEqual([]);
     });
 
+    it("item 1 (found by the soak): a row inserted above a confirmed target while the report is saved: asked again, nothing copied one row off", async () => {
+      const wb = newBook();
+      const s = sheetOf(wb);
+      wb.user.edit(s, 3, 0, "old note"); // A4
+      wb.user.edit(s, 0, 3, "right"); // D1, beside the target
+      const report = await env().createReport(byStatus(4));
+      const first = await env()
+        .engine(wb)
+        .place(report, { at: at(wb, 0, 0) });
+      expect(first).toMatchObject({ kind: "wouldOverwrite", addresses: ["A4"] });
+      // The person confirms; while the platform saves the report, they insert a row at the top.
+      const engine = env().engine(wb, "analyst", {
+        platform: actingOn(env().client(), "upsertReport", () => wb.user.insertRows(s, 0, 1)),
+      });
+      const out = await engine.place(report, { at: at(wb, 0, 0), confirmed: true });
+      // What A1:B5 holds now is not what was confirmed: asked again, naming what is there now.
+      expect(out).toMatchObject({ kind: "wouldOverwrite", count: 1, addresses: ["A5"] });
+      const cells: unknown[] = [];
+      for (let r = 0; r < 8; r++) for (let c = 0; c < 4; c++) cells.push(wb.user.cell(s, r, c));
+      const expected = Array.from({ length: 32 }, () => "");
+      expected[4 * 4 + 0] = "old note"; // A5: moved down by the row, once (not also back at A4)
+      expected[1 * 4 + 3] = "right"; // D2
+      expect(cells).toEqual(expected);
+      expect(await loadPlacements(wb.port)).toEqual([]);
+      expect(await wb.port.tracked()).toEqual([]);
+    });
+
     it("item 1: a value typed below the first rows of a large placement while a later page is fetched is not overwritten", async () => {
       const wb = newBook();
       const s = sheetOf(wb);
