@@ -14,7 +14,7 @@
 // trips (docs/SYNC.md "Round trips"): one read of the workbook per operation (a Session), its writes
 // sent as one commit, the record's state update as another.
 import type { Report } from "../api/index.ts";
-import type { SheetPort, SnapshotRequest } from "../host/port.ts";
+import type { SheetPort, SheetValue, SnapshotRequest } from "../host/port.ts";
 import { mayChangePlacements } from "./access.ts";
 import { classifyCells } from "./classify.ts";
 import { Lock, reportsById, type LastWrittenStore, type SyncContext } from "./context.ts";
@@ -31,6 +31,7 @@ import type { Engine, PlaceOptions, PlaceOutcome, PreparedRefresh, RefreshChoice
 export class SyncEngine implements Engine {
   private readonly lock = new Lock();
   readonly lastWritten: LastWrittenStore;
+  readonly asked = new Map<string, ReadonlyMap<string, SheetValue>>();
   /** Counts this engine's writes: a session planned before one of them is read again (session.ts). */
   private readonly clock = new WriteClock();
   /** The port as given; `ctx.port` is the same port with its writes counted on the clock. */

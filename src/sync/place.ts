@@ -70,7 +70,7 @@ async function placeWhole(
     ...(o.signal ? { signal: o.signal } : {}),
   });
   // plan
-  const checked = await checkTarget(s, at, target, layout, o);
+  const checked = await checkTarget(e, s, at, target, layout, o);
   if (checked.kind !== "clear") return checked;
   const { sheet, before, occupied } = checked;
   // The report first: a permanent upsert failure (ambiguous legacy id…) leaves the sheet untouched.
@@ -114,7 +114,7 @@ async function placeStreamed(e: Engine, report: Report, at: At, stream: ReportSt
   // read: the first page's target, and whether the rows below it are free (values not read).
   const s = await roomBelow(e, at, target, head, o);
   if (!s) return null;
-  const checked = await checkTarget(s, at, target, head, o);
+  const checked = await checkTarget(e, s, at, target, head, o);
   if (checked.kind !== "clear") return checked;
   const up = await ensureReport(e.ctx, report, o.signal);
   // write: page by page.
@@ -332,8 +332,15 @@ class PagedPlacement {
   }
 }
 
-/** The checks before a placement writes anything: the sheet, other placements, obstacles, content. */
+/**
+ * The checks before a placement writes anything: the sheet, other placements, obstacles, content.
+ * A confirmed overwrite covers what the question showed (e.asked): a cell typed or changed there since
+ * the question — while the person read it, or while this placement's data was on its way — is asked
+ * about again, never overwritten unseen. Without a question on record (the command line's
+ * --overwrite), confirmed overwrites what is there.
+ */
 async function checkTarget(
+  e: Engine,
   s: Session,
   at: At,
   target: Area,
@@ -351,7 +358,10 @@ async function checkTarget(
   await refuseToWrite(s, target, sheet.name, () => layout.columnFormats); // issue 22: merged, table, protected, 1904
   const before = await readArea(s, target, o.signal);
   const occupied = occupiedCells(target, before, 0, []);
-  if (occupied.length > 0 && !o.confirmed) {
+  const key = askedKey(at);
+  const shown = o.confirmed ? e.asked.get(key) : undefined;
+  if (occupied.length > 0 && (!o.confirmed || (shown && occupied.some((c) => shown.get(c.address) !== c.value)))) {
+    e.asked.set(key, new Map(occupied.map((c) => [c.address, c.value])));
     return {
       kind: "wouldOverwrite",
       count: occupied.length,
@@ -360,8 +370,12 @@ async function checkTarget(
       at: { sheetId: at.sheetId, row: at.row, col: at.col },
     };
   }
+  e.asked.delete(key);
   return { kind: "clear", sheet, before, occupied };
 }
+
+/** Where a "would overwrite" question was about: the target's top-left cell. */
+const askedKey = (at: At) => `${at.sheetId}|${at.row}|${at.col}`;
 
 /** A new placement's record, its write journalled as under way. */
 function newRecord(
@@ -505,7 +519,9 @@ async function undoPlacement(
   await forgetStyle(s, local.key);
   await s.flush(o.signal);
   e.lastWritten.delete(local.key);
-  const addresses = [...heldCells(written, kept, conflicts)];
+  const held = heldCells(written, kept, conflicts);
+  const addresses = [...held.keys()];
+  e.asked.set(askedKey(written), held);
   const sheet = (await s.sheets()).find((x) => x.id === written.sheetId);
   return {
     kind: "wouldOverwrite",
@@ -535,11 +551,13 @@ function outsideConflicts(before: Grid, written: Area, conflicts: readonly CellC
 }
 
 /** What the target holds after undoPlacement, as a person sees it: every conflict's cells and what the check saw. */
-function heldCells(written: Area, before: Grid | null, conflicts: readonly CellConflict[]): Set<string> {
-  const held = new Set<string>();
-  before?.forEach((row, r) => row.forEach((v, c) => v !== "" && held.add(cellA1(written.row + r, written.col + c))));
+function heldCells(written: Area, before: Grid | null, conflicts: readonly CellConflict[]): Map<string, SheetValue> {
+  const held = new Map<string, SheetValue>();
+  before?.forEach((row, r) => row.forEach((v, c) => v !== "" && held.set(cellA1(written.row + r, written.col + c), v)));
   for (const c of conflicts)
-    c.found?.values.forEach((row, r) => row.forEach((v, k) => v !== "" && held.add(cellA1(c.found!.area.row + r, c.found!.area.col + k))));
+    c.found?.values.forEach((row, r) =>
+      row.forEach((v, k) => v !== "" && held.set(cellA1(c.found!.area.row + r, c.found!.area.col + k), v)),
+    );
   return held;
 }
 

@@ -20,6 +20,11 @@ export interface Engine {
   readonly ctx: SyncContext;
   /** What Cellbound last wrote per placement, this session only (for "last written" in diffs). */
   readonly lastWritten: LastWrittenStore;
+  /**
+   * What each "would overwrite" question showed, per target cell (place.ts `askedKey`): a confirmed
+   * placement overwrites those cells only; anything typed there since is asked about again.
+   */
+  readonly asked: Map<string, ReadonlyMap<string, SheetValue>>;
   /** One read of the workbook for an operation (session.ts). */
   session(req?: SnapshotRequest): Promise<Session>;
   /** The session if nothing else of this engine wrote since it was read, else a new one (call under the lock). */

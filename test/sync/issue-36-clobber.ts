@@ -157,6 +157,31 @@ export function clobberScenarios(label: string, kind: WorkbookKind): void {
       expect(await wb.port.tracked()).toEqual([]);
     });
 
+    it("item 1 (found by the soak): a value typed into the target after the question, while the confirmed report's data is on its way, is asked about, not overwritten", async () => {
+      const wb = newBook();
+      const s = sheetOf(wb);
+      wb.user.edit(s, 3, 0, "old note"); // A4
+      const report = await env().createReport(byStatus(4));
+      let typed = false;
+      const data = actingOnLoad(env().dataClient(), 2, () => {
+        typed = true;
+        wb.user.edit(s, 1, 1, "typed since"); // B2: after the question, before the confirmed write
+      });
+      const engine = env().engine(wb, "analyst", { data });
+      const first = await engine.place(report, { at: at(wb, 0, 0) });
+      expect(first).toMatchObject({ kind: "wouldOverwrite", addresses: ["A4"] });
+      const out = await engine.place(report, { at: at(wb, 0, 0), confirmed: true });
+      expect(typed).toBe(true);
+      expect(out).toMatchObject({ kind: "wouldOverwrite", count: 2 });
+      expect(out.kind === "wouldOverwrite" && [...out.addresses].sort()).toEqual(["A4", "B2"]);
+      expect(wb.user.cell(s, 1, 1)).toBe("typed since");
+      expect(wb.user.cell(s, 0, 0)).toBe("");
+      expect(await loadPlacements(wb.port)).toEqual([]);
+      // Confirmed again, over what this question showed: placed.
+      expect(await engine.place(report, { at: at(wb, 0, 0), confirmed: true })).toMatchObject({ kind: "placed", range: "A1:B5" });
+      expect(wb.user.cell(s, 1, 1)).not.toBe("typed since");
+    });
+
     it("item 1: a value typed below the first rows of a large placement while a later page is fetched is not overwritten", async () => {
       const wb = newBook();
       const s = sheetOf(wb);
