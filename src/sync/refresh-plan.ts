@@ -7,11 +7,12 @@
 // chunk all old or all new (docs/SYNC.md "The write journal"). A smaller result clears what it leaves behind
 // (clears.ts); "keep" leaves the edited rows alone.
 import type { Area } from "../host/port.ts";
-import { carriedRows, classifyCells, editsOf, shapedFingerprints } from "./classify.ts";
+import { carriedRows, classifyCells, editsOf, shapedFingerprints, structuralEdits, structureOf } from "./classify.ts";
 import { stillToClear } from "./clears.ts";
+import { movedFrom } from "./rows.ts";
 import { chunkRows, contentHash, differingChunks, sliceGrid, type Grid } from "./fingerprint.ts";
 import { changedRows, chunkHeight, cutGrid, groupSpans } from "./grids.ts";
-import { withoutRows } from "./plan.ts";
+import { mergeRuns, withoutRows } from "./plan.ts";
 import type { CellState, LocalPlacement, PendingWrite } from "./state.ts";
 import type { HandEdits, PreparedRefresh, RefreshChoice, RefreshOutcome, RefreshStats } from "./types.ts";
 import type { Anchor, SheetRef } from "../host/port.ts";
@@ -29,12 +30,16 @@ export interface RefreshRead {
   /** Its tracking name and area, when it has a name: the writes follow it (issue 36). */
   pin: Anchor | undefined;
   old: Shape;
+  /** What it covers now (its name's area when it has one: rows inserted or deleted inside it count). */
+  held: Shape;
   next: Shape;
   /** Cells the new shape covers beyond the old (and a pending write's) shape. */
   growth: Area[];
   union: Shape;
   /** The cells now, from the anchor, in the union shape. */
   current: Grid;
+  /** The row and column prints of what Cellbound last wrote there (rows.ts), when they describe its record. */
+  prints: { rows: Uint32Array; cols: Uint32Array | null } | null;
   readMs: number;
 }
 
@@ -71,11 +76,18 @@ export async function planRefresh(
   const cells = () => prep.layout().cells; // laid out only when needed: an unchanged answer over untouched cells never is
   const fpOf = shapedFingerprints(current);
   const state = await classifyCells(p, current, fpOf);
-  const edits = state.kind === "edited" ? editsOf(state, p, current, cells(), lastWritten, anchor) : null;
+  // Rows or columns inserted or deleted inside it are named as such (issue 30), else the edited rows.
+  const found = state.kind === "edited" ? await structureOf(p, current, read.held, read.prints) : null;
+  const edits =
+    state.kind !== "edited"
+      ? null
+      : found
+        ? structuralEdits(found, current, cells(), lastWritten, anchor, read.held.cols)
+        : editsOf(state, p, current, cells(), lastWritten, anchor);
   if (edits && choice === "ask") return { kind: "outcome", outcome: { kind: "handEdited", edits } };
 
   const currentShaped = sliceGrid(current, next.rows, next.cols);
-  const keptRows = edits && choice === "keep" ? edits.rows : [];
+  const keptRows = edits && choice === "keep" ? keptSpans(edits, Math.max(union.rows, read.held.rows)) : [];
   const inKept = (r: Span) => keptRows.some((k) => r.from <= k.to && k.from <= r.to);
   const chunks = differingChunks(prep.incoming, await fpOf(next))
     .map((i) => chunkRows(prep.incoming, i, next.rows))
@@ -85,7 +97,7 @@ export async function planRefresh(
     return rows.length ? [{ from: rows[0]!.from, to: rows[rows.length - 1]!.to }] : [];
   });
   const calls = groupSpans(spans, chunksPerCall * chunkHeight(prep.incoming));
-  const leftovers = (await stillToClear(p, anchor, next, current)).flatMap((left) => withoutRows(left, anchor.row, keptRows));
+  const leftovers = (await stillToClear(p, anchor, next, current, read.held)).flatMap((left) => withoutRows(left, anchor.row, keptRows));
   const touched = [
     ...calls.map((r) => ({
       sheetId: anchor.sheetId,
@@ -132,4 +144,16 @@ export async function planRefresh(
     currentShaped,
     stats,
   };
+}
+
+/**
+ * The rows Keep my edits leaves as they are: the edited rows; with rows or columns inserted or deleted inside
+ * (issue 30), every row from the first of them down (`rows`: how far the placement reaches), since the
+ * report's rows there are where the person moved them — nothing of theirs is written over or cleared.
+ */
+export function keptSpans(edits: HandEdits, rows: number): Span[] {
+  if (!edits.structure) return edits.rows;
+  const first = movedFrom(edits.structure, rows);
+  const below = first < rows ? [{ from: first, to: rows - 1 }] : [];
+  return mergeRuns([...edits.rows, ...below].sort((a, b) => a.from - b.from));
 }
