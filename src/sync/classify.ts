@@ -189,8 +189,9 @@ export function structuralEdits(
   incoming: Grid,
   lastWritten: Grid | undefined,
   anchor: Pick<Area, "sheetId" | "row" | "col">,
-  cols: number,
+  held: Shape,
 ): HandEdits {
+  const { cols, rows: rowsHeld } = held;
   const cells: CellDiff[] = [];
   let cellCount = 0;
   const rows = mergeRuns(
@@ -215,6 +216,22 @@ export function structuralEdits(
             now,
             incoming: incoming[r]?.[c] ?? "",
             ...(last === undefined ? { inserted: true as const } : {}),
+          });
+      }
+  // The cells a person typed into columns they inserted (issue 30): what they hold now, nothing written there.
+  for (const span of found.structure.insertedCols)
+    for (let r = 0; r < rowsHeld; r++)
+      for (let c = span.from; c <= span.to; c++) {
+        const now = current[r]?.[c] ?? "";
+        if (now === "") continue;
+        cellCount++;
+        if (cells.length < MAX_DIFF)
+          cells.push({
+            address: cellA1(anchor.row + r, anchor.col + c),
+            lastWritten: "",
+            now,
+            incoming: incoming[r]?.[c] ?? "",
+            inserted: true,
           });
       }
   return {

@@ -82,7 +82,7 @@ export async function planRefresh(
     state.kind !== "edited"
       ? null
       : found
-        ? structuralEdits(found, current, cells(), lastWritten, anchor, read.held.cols)
+        ? structuralEdits(found, current, cells(), lastWritten, anchor, read.held)
         : editsOf(state, p, current, cells(), lastWritten, anchor);
   if (edits && choice === "ask") return { kind: "outcome", outcome: { kind: "handEdited", edits } };
 

@@ -76,7 +76,7 @@ export interface CellDiff {
   lastWritten: SheetValue | undefined;
   now: SheetValue;
   incoming: SheetValue;
-  /** A cell of a row inserted by hand inside the placement (issue 30): Cellbound never wrote there. */
+  /** A cell of a row or column inserted by hand inside the placement (issue 30): Cellbound never wrote there. */
   inserted?: true;
 }
 

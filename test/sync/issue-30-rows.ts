@@ -154,6 +154,44 @@ export function rowScenarios(label: string, kind: WorkbookKind): void {
       await restored(wb, s, key, grid);
     });
 
+    it("issue 30 §1: a column inserted at D or deleted at D is one column inserted or deleted by hand; Overwrite restores the report", async () => {
+      const { wb, s, engine, key, grid } = await placedReport();
+      wb.user.insertColumns(s, 3, 1); // Insert left of column D: the placement is B2:F21 now
+      wb.user.edit(s, 4, 3, "mine");
+      const c = (await check(engine)).placements[0]!;
+      expect(c.edit).toBe("edited");
+      expect(c.structure).toEqual({ insertedRows: [], deletedRows: [], insertedCols: [{ from: 2, to: 2 }], deletedCols: [] });
+      expect(structureWords(c.structure!, TOP, LEFT)).toEqual(["1 column inserted by hand at column D"]);
+      expect((await engine.refresh(key, "overwrite")).kind).toBe("refreshed");
+      await restored(wb, s, key, grid);
+      expect(block(wb, s, TOP, ROWS).length).toBe(ROWS);
+      expect(Array.from({ length: ROWS }, (_, r) => wb.user.cell(s, TOP + r, LEFT + COLS)).every((v) => v === "")).toBe(true); // nothing stale right
+
+      wb.user.deleteColumns(s, 3, 1);
+      const d = (await check(engine)).placements[0]!;
+      expect(d.structure).toEqual({ insertedRows: [], deletedRows: [], insertedCols: [], deletedCols: [{ at: 2, count: 1 }] });
+      expect(structureWords(d.structure!, TOP, LEFT)).toEqual(["1 column deleted by hand at column D"]);
+      expect((await engine.refresh(key, "overwrite")).kind).toBe("refreshed");
+      await restored(wb, s, key, grid);
+    });
+
+    it("issue 30 §1: Keep my edits over a column inserted inside keeps it and every report column; it stays edited", async () => {
+      const { wb, s, engine, key, grid } = await placedReport();
+      wb.user.insertColumns(s, 3, 1);
+      wb.user.edit(s, 4, 3, "mine");
+      const asked = await engine.refresh(key, "ask");
+      if (asked.kind !== "handEdited") throw new Error(`expected handEdited, got ${asked.kind}`);
+      expect(asked.edits.cells).toEqual([{ address: "D5", lastWritten: "", now: "mine", incoming: grid[3]![2], inserted: true }]);
+      const out = await engine.refresh(key, "keep");
+      expect(out.kind).toBe("kept");
+      expect(wb.user.cell(s, 4, 3)).toBe("mine");
+      expect(Array.from({ length: ROWS }, (_, r) => wb.user.cell(s, TOP + r, 5))).toEqual(grid.map((row) => row[3]));
+      expect(await trackedArea(wb, key)).toMatchObject({ row: TOP, col: LEFT, rows: ROWS, cols: COLS + 1 });
+      const c = (await check(engine)).placements[0]!;
+      expect(c.edit).toBe("edited");
+      expect(c.structure?.insertedCols).toEqual([{ from: 2, to: 2 }]);
+    });
+
     it("issue 30 §1: a workbook without row prints (placed by an older version) is named by chunk, as before", async () => {
       const { wb, s, engine, key } = await placedReport();
       const data = (await wb.port.getData(`cellbound.rows.v1.${key}`)) as unknown;

@@ -32,7 +32,7 @@ export function DiffTable({ diff, total = diff.length }: { diff: CellDiff[]; tot
           {diff.slice(0, LIMIT).map((d) => (
             <tr key={d.cell}>
               <th scope="row">{d.cell}</th>
-              <td>{d.inserted ? "(inserted row)" : showValue(d.lastWritten, d.format)}</td>
+              <td>{d.inserted ? "(inserted by hand)" : showValue(d.lastWritten, d.format)}</td>
               <td class="cb-changed">{showValue(d.now, d.format)}</td>
               <td>{showValue(d.incoming, d.format)}</td>
             </tr>
