@@ -17,7 +17,7 @@ import { PlacementLimitError, type ExternalPlacement } from "../api/index.ts";
 import { areaA1, cellA1 } from "../host/a1.ts";
 import type { Area, SnapshotRequest, TrackedArea } from "../host/port.ts";
 import { platformAddress, readArea, type SyncContext } from "./context.ts";
-import { classifyCells, structureOf } from "./classify.ts";
+import { classifyCells, classifyHeld, structureOf } from "./classify.ts";
 import { storedRowPrints } from "./rows.ts";
 import { holdsOurs } from "./clears.ts";
 import { cutGrid } from "./grids.ts";
@@ -158,7 +158,7 @@ async function checkOne(
     signal,
   );
   const local = (await loadPlacements(s)).find((x) => x.key === p.key) ?? p;
-  const classified = await classifyCells(local, current);
+  const classified = await classifyHeld(local, current, area);
   // Keep my edits wrote all it would and only its record is missing: finish it as it stands (it stays edited).
   const keptWritten = local.pending?.kept === true && local.pending.phase === "written";
   const finishKept = keptWritten && classified.kind === "edited" && mayRecord;

@@ -135,6 +135,22 @@ export function editsOf(
 }
 
 /**
+ * Its cells against its fingerprints, and its name's area (`held`) against its record (issue 30): a name that
+ * covers more rows or columns than the report (rows a person inserted inside and kept with Keep my edits)
+ * holds their cells beyond the fingerprint, so the placement is edited even where the fingerprint matches.
+ */
+export async function classifyHeld(
+  p: LocalPlacement,
+  current: Grid,
+  held: Shape,
+  fpOf?: (s: Shape) => Promise<ResultChecksum>,
+): Promise<CellState> {
+  const state = await classifyCells(p, current, fpOf);
+  const wider = !p.pending && (held.rows > p.shape.rows || held.cols > p.shape.cols);
+  return state.kind === "clean" && wider ? { kind: "edited", editedChunks: [] } : state;
+}
+
+/**
  * Rows or columns inserted or deleted inside a placement (issue 30): its cells now (`current`, from its first
  * cell, `held` rows × cols of them: its name's area) aligned with the prints of what Cellbound last wrote
  * (rows.ts). Null when nothing was inserted or deleted, or it cannot tell (no prints, a write under way,

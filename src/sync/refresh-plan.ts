@@ -7,7 +7,7 @@
 // chunk all old or all new (docs/SYNC.md "The write journal"). A smaller result clears what it leaves behind
 // (clears.ts); "keep" leaves the edited rows alone.
 import type { Area } from "../host/port.ts";
-import { carriedRows, classifyCells, editsOf, shapedFingerprints, structuralEdits, structureOf } from "./classify.ts";
+import { carriedRows, classifyHeld, editsOf, shapedFingerprints, structuralEdits, structureOf } from "./classify.ts";
 import { stillToClear } from "./clears.ts";
 import { movedFrom } from "./rows.ts";
 import { chunkRows, contentHash, differingChunks, sliceGrid, type Grid } from "./fingerprint.ts";
@@ -75,7 +75,7 @@ export async function planRefresh(
   const { p, prep, anchor, next, old, current, union } = read;
   const cells = () => prep.layout().cells; // laid out only when needed: an unchanged answer over untouched cells never is
   const fpOf = shapedFingerprints(current);
-  const state = await classifyCells(p, current, fpOf);
+  const state = await classifyHeld(p, current, read.held, fpOf);
   // Rows or columns inserted or deleted inside it are named as such (issue 30), else the edited rows.
   const found = state.kind === "edited" ? await structureOf(p, current, read.held, read.prints) : null;
   const edits =

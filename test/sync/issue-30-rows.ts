@@ -192,6 +192,31 @@ export function rowScenarios(label: string, kind: WorkbookKind): void {
       expect(c.structure?.insertedCols).toEqual([{ from: 2, to: 2 }]);
     });
 
+    it("issue 30 §1 (journeys seed 30001): after Keep my edits over an inserted row, a smaller report whose rows are unchanged still asks before clearing the kept rows", async () => {
+      const { wb, s, engine, key } = await placedReport();
+      const reportId = (await loadPlacements(wb.port)).find((x) => x.key === key)!.reportId;
+      wb.user.insertRows(s, 7, 1);
+      wb.user.edit(s, 7, 1, "mine");
+      await env()
+        .client()
+        .updateReport(env().deploymentId, reportId, { jsonQuery: customers.jsonQuery!.replace('"limit":19', '"limit":5') });
+      expect((await engine.refresh(key, "keep")).kind).toBe("kept");
+      // The report's first 6 rows are what B2:E7 hold: only the rows kept below say it is still edited.
+      const c = (await check(engine)).placements[0]!;
+      expect(c.edit).toBe("edited");
+      const asked = await engine.refresh(key, "ask");
+      expect(asked.kind).toBe("handEdited");
+      expect(wb.user.cell(s, 7, 1)).toBe("mine");
+      expect((await engine.refresh(key, "overwrite")).kind).toBe("refreshed");
+      expect(wb.user.cell(s, 7, 1)).toBe("");
+      expect(
+        block(wb, s, TOP + 6, ROWS)
+          .flat()
+          .every((v) => v === ""),
+      ).toBe(true); // nothing stale below the 6 rows
+      expect((await check(engine)).placements[0]).toMatchObject({ edit: "clean", range: "B2:E7" });
+    });
+
     it("issue 30 §1: a workbook without row prints (placed by an older version) is named by chunk, as before", async () => {
       const { wb, s, engine, key } = await placedReport();
       const data = (await wb.port.getData(`cellbound.rows.v1.${key}`)) as unknown;
