@@ -360,7 +360,8 @@ async function finishRecord(
     );
     placementId = findPlacementId(report, identity.workbookId, sheet.id, addr.anchorCell);
   }
-  await s.track(p.name, full);
+  // Keep my edits over rows or columns moved inside (issue 30): the name keeps covering what it holds.
+  await s.track(p.name, pending.holds ? { ...full, rows: pending.holds.rows, cols: pending.holds.cols } : full);
   await updatePlacement(s, p.key, (x) => ({
     ...x,
     placementId,

@@ -51,6 +51,11 @@ export interface RefreshPlan {
   /** "keep": the edited rows are left as they are and the placement stays marked edited. */
   keep: boolean;
   keptRows: Span[];
+  /**
+   * Keep my edits over rows or columns a person moved inside (issue 30: named, or its name's area is not its
+   * record's shape): the name keeps covering what the placement holds, nothing in it is cleared.
+   */
+  keepsHeld: boolean;
   /** Write calls, rows relative to the anchor; each holds whole chunk spans. */
   calls: Span[];
   /** What is cleared (sheet areas). */
@@ -87,7 +92,9 @@ export async function planRefresh(
   if (edits && choice === "ask") return { kind: "outcome", outcome: { kind: "handEdited", edits } };
 
   const currentShaped = sliceGrid(current, next.rows, next.cols);
-  const keptRows = edits && choice === "keep" ? keptSpans(edits, Math.max(union.rows, read.held.rows)) : [];
+  const reshaped = !p.pending && (read.held.rows !== p.shape.rows || read.held.cols !== p.shape.cols);
+  const keepsHeld = edits !== null && choice === "keep" && (edits.structure !== undefined || reshaped);
+  const keptRows = edits && choice === "keep" ? keptSpans(edits, Math.max(union.rows, read.held.rows), keepsHeld) : [];
   const inKept = (r: Span) => keptRows.some((k) => r.from <= k.to && k.from <= r.to);
   const chunks = differingChunks(prep.incoming, await fpOf(next))
     .map((i) => chunkRows(prep.incoming, i, next.rows))
@@ -136,6 +143,7 @@ export async function planRefresh(
     edits,
     keep: edits !== null && choice === "keep",
     keptRows,
+    keepsHeld,
     calls,
     leftovers,
     clears,
@@ -147,13 +155,14 @@ export async function planRefresh(
 }
 
 /**
- * The rows Keep my edits leaves as they are: the edited rows; with rows or columns inserted or deleted inside
- * (issue 30), every row from the first of them down (`rows`: how far the placement reaches), since the
- * report's rows there are where the person moved them — nothing of theirs is written over or cleared.
+ * The rows Keep my edits leaves as they are: the edited rows; with rows or columns moved inside (`moved`, issue
+ * 30), every row from the first of them down (`rows`: how far the placement reaches; from its first row when
+ * they cannot be named), since the report's rows there are where the person moved them — nothing of theirs is
+ * written over or cleared.
  */
-export function keptSpans(edits: HandEdits, rows: number): Span[] {
-  if (!edits.structure) return edits.rows;
-  const first = movedFrom(edits.structure, rows);
+export function keptSpans(edits: HandEdits, rows: number, moved: boolean): Span[] {
+  if (!moved) return edits.rows;
+  const first = edits.structure ? movedFrom(edits.structure, rows) : 0;
   const below = first < rows ? [{ from: first, to: rows - 1 }] : [];
   return mergeRuns([...edits.rows, ...below].sort((a, b) => a.from - b.from));
 }

@@ -305,13 +305,13 @@ async function writeRefresh(
     await journal(s, p.key, { phase: "written", inFlight: null });
     await storeRowPrints(s, p.key, cells(), prep.incoming); // issue 30: an inserted row is named as one
   }
-  const area = await sendRefresh(s, read, signal, stats, plan.keep && !!edits?.structure);
+  const area = await sendRefresh(s, read, signal, stats, plan.keepsHeld);
   const lastWritten = e.lastWritten.get(p.key);
   // Same source and nothing written: the cells last written are unchanged (and were never laid out).
   if (!(prep.sameSource && calls.length === 0 && keptRows.length === 0)) {
     e.lastWritten.set(p.key, keptRows.length && lastWritten ? mergeKept(cells(), lastWritten, keptRows) : cells());
     // Rows moved by hand and kept: what was last written is no longer where it was (the row prints name them).
-    if (keptRows.length && (!lastWritten || edits?.structure)) e.lastWritten.delete(p.key);
+    if (keptRows.length && (!lastWritten || plan.keepsHeld)) e.lastWritten.delete(p.key);
   }
   const sheet = (await s.sheets()).find((x) => x.id === t.sheet.id) ?? t.sheet; // as named now (issue 36, item 16)
   const tRecord = performance.now();
@@ -353,9 +353,15 @@ async function journalIntent(s: Session, read: RefreshRead, plan: RefreshPlan): 
         ...(plan.clears.length ? { clears: plan.clears } : {}),
         ...(plan.carried.length ? { carried: plan.carried } : {}),
         ...(plan.edits && plan.keep ? { kept: true } : {}),
+        ...(plan.keepsHeld ? { holds: keptArea(read) } : {}),
       },
     }));
   return writes;
+}
+
+/** What the name covers after Keep my edits over rows or columns moved inside (issue 30): all it holds. */
+function keptArea(read: RefreshRead): Shape {
+  return { rows: read.held.rows, cols: Math.max(read.held.cols, read.next.cols) };
 }
 
 /**
@@ -373,7 +379,7 @@ async function sendRefresh(
   const { p, anchor, pin, next } = read;
   let area = areaAt(anchor, next);
   // Keep my edits over rows inserted or deleted inside (issue 30): the name keeps covering what the placement holds.
-  const held = kept ? { rows: read.held.rows, cols: Math.max(read.held.cols, next.cols) } : next;
+  const held = kept ? keptArea(read) : next;
   await s.track(p.name, areaAt(anchor, held), pin?.area); // nothing is sent when the name already covers the area
   let sent = await s.flush(signal);
   const moved = sent.moved?.find((m) => m.name.toLowerCase() === p.name.toLowerCase());

@@ -217,6 +217,41 @@ export function rowScenarios(label: string, kind: WorkbookKind): void {
       expect((await check(engine)).placements[0]).toMatchObject({ edit: "clean", range: "B2:E7" });
     });
 
+    it("issue 30 §1 (journeys seed 30001, again): a second Keep my edits, after the report changed its columns, clears nothing the first one kept", async () => {
+      const { wb, s, engine, key, grid } = await placedReport();
+      const reportId = (await loadPlacements(wb.port)).find((x) => x.key === key)!.reportId;
+      wb.user.insertRows(s, 2, 1); // inside, above the report's first data row
+      const statuses = { jsonQuery: JSON.stringify({ measures: ["orders.count"], dimensions: ["orders.status"], limit: 2 }) };
+      await env().client().updateReport(env().deploymentId, reportId, statuses);
+      expect((await engine.refresh(key, "keep")).kind).toBe("kept");
+      wb.user.edit(s, 10, 1, "p1"); // B11, a row the first Keep kept, beyond the new report's 3 rows × 2 columns
+      const again = await engine.refresh(key, "keep");
+      expect(again.kind).toBe("kept");
+      expect(wb.user.cell(s, 10, 1)).toBe("p1");
+      expect(wb.user.cell(s, 21, 4)).toBe(grid[19]![3]); // the report's last row, where the insert moved it
+      expect((await check(engine)).placements[0]!.edit).toBe("edited");
+    });
+
+    it("issue 30 §1 (journeys seed 20261130): Keep my edits over an inserted column whose record failed is finished by check over all it kept", async () => {
+      const { wb, s, key, grid } = await placedReport();
+      const reportId = (await loadPlacements(wb.port)).find((x) => x.key === key)!.reportId;
+      await env()
+        .client()
+        .updateReport(env().deploymentId, reportId, { jsonQuery: customers.jsonQuery!.replace('"limit":19', '"limit":2') });
+      wb.user.insertColumns(s, 3, 1);
+      const failing = new Proxy(env().client(), {
+        get(target, prop, receiver) {
+          if (prop === "refreshReport") return async () => Promise.reject(new Error("The platform answered 503 (Service Unavailable)."));
+          return Reflect.get(target, prop, receiver) as unknown;
+        },
+      });
+      await expect(env().engine(wb, "analyst", { platform: failing }).refresh(key, "keep")).rejects.toThrow(/503/);
+      const c = (await check(env().engine(wb))).placements[0]!;
+      expect(c.edit).toBe("edited");
+      expect(await trackedArea(wb, key)).toMatchObject({ row: TOP, col: LEFT, rows: ROWS, cols: COLS + 1 });
+      expect(Array.from({ length: ROWS }, (_, r) => wb.user.cell(s, TOP + r, 5))).toEqual(grid.map((row) => row[3]));
+    });
+
     it("issue 30 §1: a workbook without row prints (placed by an older version) is named by chunk, as before", async () => {
       const { wb, s, engine, key } = await placedReport();
       const data = (await wb.port.getData(`cellbound.rows.v1.${key}`)) as unknown;

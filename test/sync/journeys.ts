@@ -673,6 +673,9 @@ async function refresh(m: Model, w: World, o: { i: number; choice: "overwrite" |
   const p = m.placements[o.i % m.placements.length]!;
   const grid = await expectedGrid(w.env, m.variants[p.report]!);
   const scope: Scope = { allowed: [p.area], overwrite: [] };
+  // Its area is not what it records (rows or columns moved inside, kept before): Keep leaves all of it (issue 30).
+  const rec = (await loadPlacements(w.wb.port)).find((x) => x.key === p.key);
+  const reshaped = !!rec && !rec.pending && (rec.shape.rows !== p.area.rows || rec.shape.cols !== p.area.cols);
   arm(m, w, o.during, () => p.area);
   await cellboundStep(m, w, "refresh", scope, async () => {
     let via = "";
@@ -699,18 +702,26 @@ async function refresh(m: Model, w: World, o: { i: number; choice: "overwrite" |
       injected(m, w, e);
       // Written, not recorded: as after the same refresh recorded (Keep: with the rows the person was asked about).
       const as: RefreshOutcome = asked && o.choice === "keep" ? { kind: "kept", edits: asked, stats: {} as RefreshStats } : REFRESHED;
-      return { outcome: `${via}written, record failed (${w.hooks.fault?.kind})`, after: afterRefresh(m, w, p, as, grid, scope) };
+      return { outcome: `${via}written, record failed (${w.hooks.fault?.kind})`, after: afterRefresh(m, w, p, as, grid, scope, reshaped) };
     }
-    return { outcome: via + out.kind, after: afterRefresh(m, w, p, out, grid, scope) };
+    return { outcome: via + out.kind, after: afterRefresh(m, w, p, out, grid, scope, reshaped) };
   });
 }
 
 const REFRESHED: RefreshOutcome = { kind: "refreshed", stats: {} as RefreshStats, notices: [] };
 
 /** The model after a refresh's outcome (its area, its kept rows) and what to assert. */
-function afterRefresh(m: Model, w: World, p: MPlacement, out: RefreshOutcome, grid: SheetValue[][], scope: Scope): () => Promise<void> {
+function afterRefresh(
+  m: Model,
+  w: World,
+  p: MPlacement,
+  out: RefreshOutcome,
+  grid: SheetValue[][],
+  scope: Scope,
+  reshaped = false,
+): () => Promise<void> {
   const old = p.area;
-  const moved = out.kind === "kept" && out.edits.structure !== undefined;
+  const moved = out.kind === "kept" && (out.edits.structure !== undefined || reshaped);
   // Keep my edits over rows or columns inserted or deleted inside (issue 30): it keeps covering what it holds.
   const shape = shapeOf(grid);
   const next = moved ? { ...old, cols: Math.max(old.cols, shape.cols) } : { row: old.row, col: old.col, ...shape };
@@ -736,7 +747,8 @@ function afterRefresh(m: Model, w: World, p: MPlacement, out: RefreshOutcome, gr
     }
     p.touched = true;
     // Rows or columns moved inside: every row from the first of them down is left as the person left it.
-    const kept = moved ? [...out.edits.rows, { from: movedFrom(out.edits.structure!), to: Number.MAX_SAFE_INTEGER }] : out.edits.rows;
+    const first = out.edits.structure ? movedFrom(out.edits.structure) : 0;
+    const kept = moved ? [...out.edits.rows, { from: first, to: Number.MAX_SAFE_INTEGER }] : out.edits.rows;
     await assertGrid(m, w, p, kept, moved);
   };
 }
