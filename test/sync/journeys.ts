@@ -775,7 +775,7 @@ async function refreshAll(m: Model, w: World, o: { during: During | null }): Pro
       const next = { row: p.area.row, col: p.area.col, ...shapeOf(await expectedGrid(w.env, m.variants[p.report]!)) };
       if (item.state === "not-refreshed" && !failed) {
         const old = { ...p.area };
-        if (/^Edited by hand| by hand at (row|column) /.test(item.reason)) {
+        if (/^Edited by hand| by hand at (rows?|columns?) /.test(item.reason)) {
           if (!p.touched) violation(m, "falseEdit", `Refresh all says "${item.reason}"; no person edited it`);
         } else if (/would grow into|does not fit/.test(item.reason)) after.push(async () => assertBlocked(m, old, next, item.reason));
         else violation(m, "error", `Refresh all did not refresh a placement: ${item.reason}`);

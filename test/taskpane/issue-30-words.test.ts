@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDataClient, createDeploymentTokenManager } from "../../src/api/index.ts";
 import { openWorkbookOps } from "../../src/taskpane/home/live.ts";
-import { statusOfView } from "../../src/taskpane/home/live-status.ts";
+import { factsFor, statusOfView } from "../../src/taskpane/home/live-status.ts";
+import type { PlacementView } from "../../src/taskpane/home/types.ts";
 import { devExcelWorkbook, memoryWorkbook, startEnv, type Env, type WorkbookKind } from "../sync/support.ts";
 
 const customers = {
@@ -78,5 +79,30 @@ describe("issue 30 §1: the pane names a row inserted inside a placement in one 
     wb.user.edit(s, 14, 3, 1); // D15
     const card = (await ops.home()).placements.find((p) => p.id === id)!;
     expect(statusOfView(card, undefined).lines).toEqual(["1 row deleted by hand at row 8, row 15 edited by hand"]);
+  });
+});
+
+describe("issue 30 §1: Refresh all's reason for rows moved inside is a hand edit left alone, not a failure", () => {
+  it("issue 30 §1 (journeys seed 30001): '3 rows inserted by hand at rows 4–6; …' leaves the card Edited by hand with that one line", () => {
+    const line = "3 rows inserted by hand at rows 4–6";
+    const view: PlacementView = {
+      id: "p1",
+      sheetName: "Sheet1",
+      range: "A1:B6",
+      reportId: 1,
+      reportName: "By status",
+      refreshedAt: null,
+      facts: { ...factsFor("editedByHand"), handEdits: line },
+      owner: null,
+      deploymentId: 1,
+      deploymentName: null,
+    };
+    const reason = `${line}; refresh it on its own to choose overwrite or keep.`;
+    for (const r of [reason, `1 column deleted by hand at column B; refresh it on its own to choose overwrite or keep.`]) {
+      const st = statusOfView(view, { state: "failed", reason: r });
+      expect(st.kind).toBe("editedByHand");
+      expect(st.lines.some((l) => l.startsWith("Refresh failed"))).toBe(false);
+    }
+    expect(statusOfView(view, { state: "failed", reason }).lines).toEqual([`Not refreshed: ${reason}`]);
   });
 });

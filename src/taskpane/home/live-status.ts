@@ -27,7 +27,7 @@ export function statusOfView(p: PlacementView, activity: RowRefreshState | undef
     // hand at row 8…" (left alone), else a failure.
     if (r.startsWith(viewOnlyPrefix)) facts = { ...facts, viewOnly: r.slice(viewOnlyPrefix.length) };
     else if (r.startsWith(noAccessPrefix)) facts = { ...facts, noAccess: capitalise(r.slice(noAccessPrefix.length)) };
-    else if (/^(Stopped|Edited by hand)/.test(r) || / by hand at (row|column) /.test(r)) a = { state: "notRefreshed", reason: r };
+    else if (/^(Stopped|Edited by hand)/.test(r) || / by hand at (rows?|columns?) /.test(r)) a = { state: "notRefreshed", reason: r };
     else a = { state: "failed", reason: r };
   }
   return placementStatus({ ...facts, activity: a });
