@@ -333,13 +333,15 @@ async function writeRefresh(
 
 /**
  * Journal the write's intent before its first cell (docs/SYNC.md "The write journal"); false: nothing to
- * write and the same shape, so no journal and nothing sent. A new shape re-points the name even when every
+ * write, the same shape and not Keep my edits, so no journal and nothing sent. A new shape re-points the name even when every
  * chunk keeps a person's edit (Keep my edits), so it is journalled like a write: a record that fails then is
  * finished by check, never read as the whole new area edited by hand.
  */
 async function journalIntent(s: Session, read: RefreshRead, plan: RefreshPlan): Promise<boolean> {
   const { p, prep, old, next } = read;
-  const writes = plan.calls.length > 0 || plan.leftovers.length > 0 || old.rows !== next.rows || old.cols !== next.cols;
+  // Keep my edits is journalled even when it writes nothing: its record, made but unanswered, is then finished by
+  // check (issue 30, journeys seed 30001), never left with the platform's fingerprint not the workbook's.
+  const writes = plan.calls.length > 0 || plan.leftovers.length > 0 || old.rows !== next.rows || old.cols !== next.cols || plan.keep;
   if (writes)
     await updatePlacement(s, p.key, (x) => ({
       ...x,
