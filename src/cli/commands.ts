@@ -4,7 +4,7 @@
 import path from "node:path";
 import type { Report } from "../api/index.ts";
 import { areaA1, parseAddress, quoteSheetName } from "../host/a1.ts";
-import { factsOf, home, homeCheck, placementStatus, viewOnlyReason, type SyncEngine, type StatusKind } from "../sync/index.ts";
+import { factsOf, handEditsAt, home, homeCheck, placementStatus, viewOnlyReason, type SyncEngine, type StatusKind } from "../sync/index.ts";
 import type { Owner } from "../sync/access.ts";
 import type { Command } from "./args.ts";
 import { messageOf, type Health } from "./net.ts";
@@ -114,7 +114,8 @@ export async function refreshFile(
       const cells = book.cellsSaved;
       try {
         const out = await engine.refresh(p.key, cmd.overwriteEdits ? "overwrite" : "ask", { signal: run.health.signal });
-        result.placements.push({ ...base, ...refreshLine(out), range: await rangeOf(engine, p.name) });
+        const range = await rangeOf(engine, p.name);
+        result.placements.push({ ...base, ...refreshLine(out, range), range });
       } catch (e) {
         const line: PlacementResult = { ...base, range: await rangeOf(engine, p.name), outcome: "not-refreshed", reason: reasonOf(e) };
         result.placements.push(line);
@@ -164,7 +165,11 @@ async function listDenied(
   };
 }
 
-function refreshLine(out: Awaited<ReturnType<SyncEngine["refresh"]>>): Omit<PlacementResult, "range" | "reportId" | "reportName"> {
+function refreshLine(
+  out: Awaited<ReturnType<SyncEngine["refresh"]>>,
+  /** Where it is ("Sheet1!B2:E22"): rows or columns inserted or deleted inside are named from it (issue 30). */
+  range: string | null,
+): Omit<PlacementResult, "range" | "reportId" | "reportName"> {
   const none = { cellsWritten: 0, editedCells: [] as string[], reason: null as string | null };
   switch (out.kind) {
     case "refreshed": {
@@ -177,7 +182,10 @@ function refreshLine(out: Awaited<ReturnType<SyncEngine["refresh"]>>): Omit<Plac
         ...none,
         outcome: "edited",
         editedCells: out.edits.cells.map((c) => c.address),
-        reason: `Edited by hand (${out.edits.ranges.join(", ")}): left as it is; --overwrite-edits replaces the edits.`,
+        reason:
+          out.edits.structure && range
+            ? `${handEditsAt(out.edits.structure, out.edits.rows, range.replace(/^.*!/, ""))}: left as it is; --overwrite-edits replaces the edits.`
+            : `Edited by hand (${out.edits.ranges.join(", ")}): left as it is; --overwrite-edits replaces the edits.`,
       };
     case "kept":
       return { ...none, outcome: "edited", editedCells: out.edits.cells.map((c) => c.address), reason: "Edits kept." };

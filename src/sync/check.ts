@@ -17,14 +17,15 @@ import { PlacementLimitError, type ExternalPlacement } from "../api/index.ts";
 import { areaA1, cellA1 } from "../host/a1.ts";
 import type { Area, SnapshotRequest, TrackedArea } from "../host/port.ts";
 import { platformAddress, readArea, type SyncContext } from "./context.ts";
-import { classifyCells } from "./classify.ts";
+import { classifyCells, classifyHeld, structureOf } from "./classify.ts";
+import { storedRowPrints } from "./rows.ts";
 import { holdsOurs } from "./clears.ts";
 import { cutGrid } from "./grids.ts";
 import { findPlacementId } from "./record.ts";
 import type { CheckReport, EditState, Engine, ForkOutcome, HandEdits, HomeData, HomeEntry, PlacementCheck } from "./types.ts";
 import { chunkRows, type Grid } from "./fingerprint.ts";
 import { forgetSeen, noteSeen, unlistedMessage } from "./limits.ts";
-import { leftoverAreas, mergeRuns } from "./plan.ts";
+import { leftoverAreas, mergeRuns, type Shape } from "./plan.ts";
 import type { Session } from "./session.ts";
 import {
   loadPlacements,
@@ -157,7 +158,7 @@ async function checkOne(
     signal,
   );
   const local = (await loadPlacements(s)).find((x) => x.key === p.key) ?? p;
-  const classified = await classifyCells(local, current);
+  const classified = await classifyHeld(local, current, area);
   // Keep my edits wrote all it would and only its record is missing: finish it as it stands (it stays edited).
   const keptWritten = local.pending?.kept === true && local.pending.phase === "written";
   const finishKept = keptWritten && classified.kind === "edited" && mayRecord;
@@ -165,7 +166,7 @@ async function checkOne(
   base.edit = editState(state);
   // The journal says a write began and did not end: interrupted even if no cell changed yet.
   if (state.kind === "clean" && local.pending?.phase === "writing") base.edit = "interrupted";
-  if (state.kind === "edited") nameEditedRows(engine, base, local, state, current);
+  if (state.kind === "edited") await nameEditedRows(engine, s, base, local, state, current, area);
   if (state.kind === "unrecorded" && mayRecord) {
     try {
       base.range = areaA1(await finishRecord(engine, s, local, sheet, area, current, signal));
@@ -175,7 +176,7 @@ async function checkOne(
         const recordedNow = (await loadPlacements(s)).find((x) => x.key === p.key) ?? local;
         const again = await classifyCells(recordedNow, current);
         base.edit = editState(again);
-        if (again.kind === "edited") nameEditedRows(engine, base, recordedNow, again, current);
+        if (again.kind === "edited") await nameEditedRows(engine, s, base, recordedNow, again, current, area);
       }
     } catch (e) {
       base.problem = `The last write is complete but could not be recorded yet: ${(e as Error).message}`;
@@ -185,14 +186,27 @@ async function checkOne(
   return base;
 }
 
-/** The rows a person edited, exactly when the cells last written are known (`lastWritten`), else by chunk. */
-function nameEditedRows(
+/**
+ * Rows or columns inserted or deleted inside it are named as such (issue 30: from the row prints); else the
+ * rows a person edited, exactly when the cells last written are known (`lastWritten`), else by chunk.
+ */
+async function nameEditedRows(
   engine: Engine,
+  s: Session,
   base: PlacementCheck,
   local: LocalPlacement,
   state: Extract<CellState, { kind: "edited" }>,
   current: Grid,
-): void {
+  held: Shape,
+): Promise<void> {
+  const found = await structureOf(local, current, held, await storedRowPrints(s, local.key, local.committed));
+  if (found) {
+    base.structure = found.structure;
+    const inserted = found.structure.insertedRows;
+    base.editedRows = mergeRuns([...found.changedRows.map((r) => ({ from: r, to: r })), ...inserted].sort((a, b) => a.from - b.from));
+    base.editedRowsExact = true;
+    return;
+  }
   const lastWritten = engine.lastWritten.get(local.key);
   base.editedRows = editedRows(local, state, current, lastWritten);
   base.editedRowsExact = lastWritten !== undefined && base.editedRows.length > 0;
@@ -346,7 +360,8 @@ async function finishRecord(
     );
     placementId = findPlacementId(report, identity.workbookId, sheet.id, addr.anchorCell);
   }
-  await s.track(p.name, full);
+  // Keep my edits over rows or columns moved inside (issue 30): the name keeps covering what it holds.
+  await s.track(p.name, pending.holds ? { ...full, rows: pending.holds.rows, cols: pending.holds.cols } : full);
   await updatePlacement(s, p.key, (x) => ({
     ...x,
     placementId,

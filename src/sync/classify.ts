@@ -6,7 +6,8 @@ import type { ResultChecksum } from "../checksum/types.ts";
 import { chunkRows, emptyGrid, fingerprintGrid, sliceGrid, type Grid } from "./fingerprint.ts";
 import { maxShape, mergeRuns, type Shape } from "./plan.ts";
 import { classify, MAX_CARRIED, type CellState, type LocalPlacement, type PendingWrite } from "./state.ts";
-import { MAX_DIFF, type CellDiff, type HandEdits, type PreparedRefresh } from "./types.ts";
+import { alignRows, columnPrints, rowPrints, type RowStep } from "./rows.ts";
+import { MAX_DIFF, type CellDiff, type HandEdits, type PreparedRefresh, type Structure } from "./types.ts";
 
 /** Fingerprints of the top-left sub-grids of `current`, computed once per shape. */
 export function shapedFingerprints(current: Grid): (s: Shape) => Promise<ResultChecksum> {
@@ -130,5 +131,130 @@ export function editsOf(
     ranges: rows.map((r) => areaA1({ row: anchor.row + r.from, col: anchor.col, rows: r.to - r.from + 1, cols: shape.cols })),
     cells,
     cellCount,
+  };
+}
+
+/**
+ * Its cells against its fingerprints, and its name's area (`held`) against its record (issue 30): a name that
+ * covers more rows or columns than the report (rows a person inserted inside and kept with Keep my edits)
+ * holds their cells beyond the fingerprint, so the placement is edited even where the fingerprint matches.
+ */
+export async function classifyHeld(
+  p: LocalPlacement,
+  current: Grid,
+  held: Shape,
+  fpOf?: (s: Shape) => Promise<ResultChecksum>,
+): Promise<CellState> {
+  const state = await classifyCells(p, current, fpOf);
+  const wider = !p.pending && (held.rows > p.shape.rows || held.cols > p.shape.cols);
+  return state.kind === "clean" && wider ? { kind: "edited", editedChunks: [] } : state;
+}
+
+/**
+ * Rows or columns inserted or deleted inside a placement (issue 30): its cells now (`current`, from its first
+ * cell, `held` rows × cols of them: its name's area) aligned with the prints of what Cellbound last wrote
+ * (rows.ts). Null when nothing was inserted or deleted, or it cannot tell (no prints, a write under way,
+ * rows and columns both changed).
+ */
+export async function structureOf(
+  p: LocalPlacement,
+  current: Grid,
+  held: Shape,
+  prints: { rows: Uint32Array; cols: Uint32Array | null } | null,
+): Promise<{ structure: Structure; changedRows: number[]; steps: RowStep[] } | null> {
+  if (!prints || p.pending || prints.rows.length !== p.shape.rows) return null;
+  const grid = current.slice(0, held.rows).map((row) => Array.from({ length: held.cols }, (_, c) => row[c] ?? ""));
+  if (held.cols !== p.shape.cols) {
+    // Columns inserted or deleted: aligned by their prints over the rows as they are.
+    if (!prints.cols || held.rows !== p.shape.rows) return null;
+    const steps = alignRows(prints.cols, await columnPrints(grid, held.cols));
+    if (!steps || steps.some((s) => s.kind === "changed")) return null;
+    const { inserted, deleted } = spansOf(steps);
+    return { structure: { insertedRows: [], deletedRows: [], insertedCols: inserted, deletedCols: deleted }, changedRows: [], steps: [] };
+  }
+  const steps = alignRows(prints.rows, await rowPrints(grid.map((row) => row.slice(0, p.shape.cols))));
+  if (!steps || !steps.some((s) => s.kind === "inserted" || s.kind === "deleted")) return null;
+  const { inserted, deleted } = spansOf(steps);
+  const changedRows = steps.flatMap((s) => (s.kind === "changed" ? [s.now] : []));
+  return { structure: { insertedRows: inserted, deletedRows: deleted, insertedCols: [], deletedCols: [] }, changedRows, steps };
+}
+
+/** Inserted runs (where they are now) and deleted runs (where they were, as a position now) of an alignment. */
+function spansOf(steps: readonly RowStep[]): { inserted: { from: number; to: number }[]; deleted: { at: number; count: number }[] } {
+  const inserted = mergeRuns(steps.flatMap((s) => (s.kind === "inserted" ? [{ from: s.now, to: s.now }] : [])));
+  const deleted: { at: number; count: number }[] = [];
+  let now = 0;
+  for (const s of steps) {
+    if (s.kind === "deleted") {
+      const last = deleted[deleted.length - 1];
+      if (last && last.at === now) last.count++;
+      else deleted.push({ at: now, count: 1 });
+    } else now++;
+  }
+  return { inserted, deleted };
+}
+
+/**
+ * The hand-edit report of a placement whose rows were inserted or deleted inside (issue 30): the inserted
+ * rows and the changed ones (where they are now), each changed or inserted cell with what it holds now and
+ * what a refresh would write there; the structure names the rest.
+ */
+export function structuralEdits(
+  found: { structure: Structure; changedRows: number[]; steps: RowStep[] },
+  current: Grid,
+  incoming: Grid,
+  lastWritten: Grid | undefined,
+  anchor: Pick<Area, "sheetId" | "row" | "col">,
+  held: Shape,
+): HandEdits {
+  const { cols, rows: rowsHeld } = held;
+  const cells: CellDiff[] = [];
+  let cellCount = 0;
+  const rows = mergeRuns(
+    [...found.changedRows, ...found.structure.insertedRows.flatMap((r) => Array.from({ length: r.to - r.from + 1 }, (_, i) => r.from + i))]
+      .sort((a, b) => a - b)
+      .map((r) => ({ from: r, to: r })),
+  );
+  const lastOf = new Map(found.steps.flatMap((s) => (s.kind === "changed" ? [[s.now, s.last] as const] : [])));
+  for (const span of rows)
+    for (let r = span.from; r <= span.to; r++)
+      for (let c = 0; c < cols; c++) {
+        const last = lastOf.get(r);
+        const before = last === undefined ? "" : lastWritten?.[last]?.[c];
+        const now = current[r]?.[c] ?? "";
+        if (last !== undefined && lastWritten && now === (before ?? "")) continue;
+        if (last === undefined && now === "") continue;
+        cellCount++;
+        if (cells.length < MAX_DIFF)
+          cells.push({
+            address: cellA1(anchor.row + r, anchor.col + c),
+            lastWritten: lastWritten || last === undefined ? (before ?? "") : undefined,
+            now,
+            incoming: incoming[r]?.[c] ?? "",
+            ...(last === undefined ? { inserted: true as const } : {}),
+          });
+      }
+  // The cells a person typed into columns they inserted (issue 30): what they hold now, nothing written there.
+  for (const span of found.structure.insertedCols)
+    for (let r = 0; r < rowsHeld; r++)
+      for (let c = span.from; c <= span.to; c++) {
+        const now = current[r]?.[c] ?? "";
+        if (now === "") continue;
+        cellCount++;
+        if (cells.length < MAX_DIFF)
+          cells.push({
+            address: cellA1(anchor.row + r, anchor.col + c),
+            lastWritten: "",
+            now,
+            incoming: incoming[r]?.[c] ?? "",
+            inserted: true,
+          });
+      }
+  return {
+    rows,
+    ranges: rows.map((r) => areaA1({ row: anchor.row + r.from, col: anchor.col, rows: r.to - r.from + 1, cols })),
+    cells,
+    cellCount,
+    structure: found.structure,
   };
 }

@@ -17,8 +17,10 @@ export async function stillToClear(
   anchor: Pick<Area, "sheetId" | "row" | "col">,
   next: Shape,
   current: Grid,
+  /** What the placement covers now: its recorded shape, or its name's area when rows were inserted or deleted inside it (issue 30). */
+  held: Shape = p.shape,
 ): Promise<Area[]> {
-  const base = leftoverAreas(anchor, p.shape, next);
+  const base = leftoverAreas(anchor, held, next);
   const journal = (p.pending?.clears ?? []).map((c) => ({
     area: { sheetId: anchor.sheetId, row: anchor.row + c.row, col: anchor.col + c.col, rows: c.rows, cols: c.cols },
     held: c.held,

@@ -11,6 +11,7 @@ import { ViewOnly } from "./errors.ts";
 import { viewOnlyReason } from "./access.ts";
 import type { Session } from "./session.ts";
 import { updatePlacement, type LocalPlacement } from "./state.ts";
+import { forgetRowPrints } from "./rows.ts";
 import { forgetStyle } from "./styling.ts";
 import type { Engine } from "./types.ts";
 
@@ -31,6 +32,7 @@ export async function disconnect(e: Engine, key: string, o: { clear?: boolean; s
     if (t) await s.untrack(p.name);
     await updatePlacement(s, key, () => null);
     await forgetStyle(s, key);
+    await forgetRowPrints(s, key);
     await s.flush(o.signal);
     e.lastWritten.delete(key);
     if (clearFailed) {

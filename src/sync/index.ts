@@ -47,6 +47,9 @@ export {
   describeChange,
   describeRows,
   editedRowsLine,
+  structureWords,
+  handEditsLine,
+  handEditsAt,
   STATUS_LABELS,
 } from "./status.ts";
 export type { PlacementStatus, StatusFacts, StatusKind } from "./status.ts";
@@ -57,6 +60,7 @@ export type {
   RefreshOutcome,
   RefreshStats,
   HandEdits,
+  Structure,
   CellDiff,
   PreparedRefresh,
   Engine,

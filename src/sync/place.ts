@@ -23,6 +23,7 @@ import { MAX_PLACED_ROWS, runReport, streamReport, type ReportStream, type RowCu
 import { isRefusal, viewerRule } from "./access.ts";
 import type { Session } from "./session.ts";
 import { addPlacement, loadPlacements, updatePlacement, type LocalPlacement, type PendingWrite } from "./state.ts";
+import { forgetRowPrints, storeRowPrints } from "./rows.ts";
 import { forgetStyle, setValuesOnly, stylePlaced } from "./styling.ts";
 import type { Engine, PlaceOptions, PlaceOutcome } from "./types.ts";
 import type { UpsertOutcome } from "./upsert.ts";
@@ -433,6 +434,7 @@ async function finishPlacement(
   const { at, target, layout, fp } = w;
   const frozeBefore = await s.frozenRows(at.sheetId);
   await journal(s, local.key, { phase: "written", inFlight: null });
+  await storeRowPrints(s, local.key, layout.cells, fp); // issue 30: an inserted row is named as one
   // Formats are not part of the fingerprint: styling after the journal closes never reads as a hand edit.
   if (!o.valuesOnly) await stylePlaced(s, at, layout);
   const sent = await s.flush(o.signal);
@@ -483,6 +485,7 @@ async function takeBackRefused(
   await s.untrack(local.name);
   await updatePlacement(s, local.key, () => null);
   await forgetStyle(s, local.key);
+  await forgetRowPrints(s, local.key);
   await s.flush(o.signal);
   e.lastWritten.delete(local.key);
   return new ViewOnly(
@@ -517,6 +520,7 @@ async function undoPlacement(
   await s.untrack(local.name);
   await updatePlacement(s, local.key, () => null);
   await forgetStyle(s, local.key);
+  await forgetRowPrints(s, local.key);
   await s.flush(o.signal);
   e.lastWritten.delete(local.key);
   const held = heldCells(written, kept, conflicts);

@@ -10,7 +10,7 @@ import { applyRefresh, dataOf, prepareRefresh } from "./refresh.ts";
 import { viewOnlyPrefix, viewOnlyReason } from "./access.ts";
 import type { Session } from "./session.ts";
 import { loadPlacements, type LocalPlacement } from "./state.ts";
-import { describeChange, noAccessPrefix } from "./status.ts";
+import { describeChange, handEditsAt, noAccessPrefix } from "./status.ts";
 import type { Engine, PreparedRefresh } from "./types.ts";
 
 export interface RefreshAllOptions {
@@ -110,7 +110,9 @@ async function applyOne(e: Engine, prep: PreparedRefresh, view: Session): Promis
       return describeChange(out.stats);
     case "handEdited":
       throw new NotRefreshed(
-        `Edited by hand (${describeRowList(out.edits.rows, prep.placement)}); refresh it on its own to choose overwrite or keep.`,
+        out.edits.structure
+          ? `${handEditsAt(out.edits.structure, out.edits.rows, prep.placement.anchorCell)}; refresh it on its own to choose overwrite or keep.`
+          : `Edited by hand (${describeRowList(out.edits.rows, prep.placement)}); refresh it on its own to choose overwrite or keep.`,
       );
     case "cannotGrow":
     case "missing":

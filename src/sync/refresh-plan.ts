@@ -7,11 +7,12 @@
 // chunk all old or all new (docs/SYNC.md "The write journal"). A smaller result clears what it leaves behind
 // (clears.ts); "keep" leaves the edited rows alone.
 import type { Area } from "../host/port.ts";
-import { carriedRows, classifyCells, editsOf, shapedFingerprints } from "./classify.ts";
+import { carriedRows, classifyHeld, editsOf, shapedFingerprints, structuralEdits, structureOf } from "./classify.ts";
 import { stillToClear } from "./clears.ts";
+import { movedFrom } from "./rows.ts";
 import { chunkRows, contentHash, differingChunks, sliceGrid, type Grid } from "./fingerprint.ts";
 import { changedRows, chunkHeight, cutGrid, groupSpans } from "./grids.ts";
-import { withoutRows } from "./plan.ts";
+import { mergeRuns, withoutRows } from "./plan.ts";
 import type { CellState, LocalPlacement, PendingWrite } from "./state.ts";
 import type { HandEdits, PreparedRefresh, RefreshChoice, RefreshOutcome, RefreshStats } from "./types.ts";
 import type { Anchor, SheetRef } from "../host/port.ts";
@@ -29,12 +30,16 @@ export interface RefreshRead {
   /** Its tracking name and area, when it has a name: the writes follow it (issue 36). */
   pin: Anchor | undefined;
   old: Shape;
+  /** What it covers now (its name's area when it has one: rows inserted or deleted inside it count). */
+  held: Shape;
   next: Shape;
   /** Cells the new shape covers beyond the old (and a pending write's) shape. */
   growth: Area[];
   union: Shape;
   /** The cells now, from the anchor, in the union shape. */
   current: Grid;
+  /** The row and column prints of what Cellbound last wrote there (rows.ts), when they describe its record. */
+  prints: { rows: Uint32Array; cols: Uint32Array | null } | null;
   readMs: number;
 }
 
@@ -46,6 +51,11 @@ export interface RefreshPlan {
   /** "keep": the edited rows are left as they are and the placement stays marked edited. */
   keep: boolean;
   keptRows: Span[];
+  /**
+   * Keep my edits over rows or columns a person moved inside (issue 30: named, or its name's area is not its
+   * record's shape): the name keeps covering what the placement holds, nothing in it is cleared.
+   */
+  keepsHeld: boolean;
   /** Write calls, rows relative to the anchor; each holds whole chunk spans. */
   calls: Span[];
   /** What is cleared (sheet areas). */
@@ -70,12 +80,21 @@ export async function planRefresh(
   const { p, prep, anchor, next, old, current, union } = read;
   const cells = () => prep.layout().cells; // laid out only when needed: an unchanged answer over untouched cells never is
   const fpOf = shapedFingerprints(current);
-  const state = await classifyCells(p, current, fpOf);
-  const edits = state.kind === "edited" ? editsOf(state, p, current, cells(), lastWritten, anchor) : null;
+  const state = await classifyHeld(p, current, read.held, fpOf);
+  // Rows or columns inserted or deleted inside it are named as such (issue 30), else the edited rows.
+  const found = state.kind === "edited" ? await structureOf(p, current, read.held, read.prints) : null;
+  const edits =
+    state.kind !== "edited"
+      ? null
+      : found
+        ? structuralEdits(found, current, cells(), lastWritten, anchor, read.held)
+        : editsOf(state, p, current, cells(), lastWritten, anchor);
   if (edits && choice === "ask") return { kind: "outcome", outcome: { kind: "handEdited", edits } };
 
   const currentShaped = sliceGrid(current, next.rows, next.cols);
-  const keptRows = edits && choice === "keep" ? edits.rows : [];
+  const reshaped = !p.pending && (read.held.rows !== p.shape.rows || read.held.cols !== p.shape.cols);
+  const keepsHeld = edits !== null && choice === "keep" && (edits.structure !== undefined || reshaped);
+  const keptRows = edits && choice === "keep" ? keptSpans(edits, Math.max(union.rows, read.held.rows), keepsHeld) : [];
   const inKept = (r: Span) => keptRows.some((k) => r.from <= k.to && k.from <= r.to);
   const chunks = differingChunks(prep.incoming, await fpOf(next))
     .map((i) => chunkRows(prep.incoming, i, next.rows))
@@ -85,7 +104,7 @@ export async function planRefresh(
     return rows.length ? [{ from: rows[0]!.from, to: rows[rows.length - 1]!.to }] : [];
   });
   const calls = groupSpans(spans, chunksPerCall * chunkHeight(prep.incoming));
-  const leftovers = (await stillToClear(p, anchor, next, current)).flatMap((left) => withoutRows(left, anchor.row, keptRows));
+  const leftovers = (await stillToClear(p, anchor, next, current, read.held)).flatMap((left) => withoutRows(left, anchor.row, keptRows));
   const touched = [
     ...calls.map((r) => ({
       sheetId: anchor.sheetId,
@@ -124,6 +143,7 @@ export async function planRefresh(
     edits,
     keep: edits !== null && choice === "keep",
     keptRows,
+    keepsHeld,
     calls,
     leftovers,
     clears,
@@ -132,4 +152,17 @@ export async function planRefresh(
     currentShaped,
     stats,
   };
+}
+
+/**
+ * The rows Keep my edits leaves as they are: the edited rows; with rows or columns moved inside (`moved`, issue
+ * 30), every row from the first of them down (`rows`: how far the placement reaches; from its first row when
+ * they cannot be named), since the report's rows there are where the person moved them — nothing of theirs is
+ * written over or cleared.
+ */
+export function keptSpans(edits: HandEdits, rows: number, moved: boolean): Span[] {
+  if (!moved) return edits.rows;
+  const first = edits.structure ? movedFrom(edits.structure, rows) : 0;
+  const below = first < rows ? [{ from: first, to: rows - 1 }] : [];
+  return mergeRuns([...edits.rows, ...below].sort((a, b) => a.from - b.from));
 }

@@ -36,7 +36,8 @@ import { prepareReport } from "./run-report.ts";
 import { isRefusal, refusedRecordReason, viewOnlyReason } from "./access.ts";
 import { addCommitStats, type Session } from "./session.ts";
 import { loadPlacements, placementArea, updatePlacement, type LocalPlacement } from "./state.ts";
-import { isValuesOnly, styleGrowth } from "./styling.ts";
+import { movedFrom, storedRowPrints, storeRowPrints } from "./rows.ts";
+import { isValuesOnly, restyleMoved, styleGrowth } from "./styling.ts";
 import type { Engine, PreparedRefresh, RefreshChoice, RefreshOutcome } from "./types.ts";
 
 /**
@@ -194,14 +195,17 @@ async function readRefresh(
     };
   // Room to grow: never into another placement, never over content. Read before the query (ahead), the
   // workbook is looked at again where the placement is now (confirm, issue 36 item 17).
-  const growth = growthAreas(anchor, p.pending ? maxShape(old, p.pending.shape) : old, next);
+  // What it covers now: its name's area, which rows inserted or deleted inside it grew or shrank (issue 30):
+  // growth starts below it, and every cell of it the new result does not cover is cleared.
+  const held: Shape = named ? { rows: t.area.rows, cols: t.area.cols } : old;
+  const growth = growthAreas(anchor, p.pending ? maxShape(held, p.pending.shape) : held, next);
   if (!ahead) {
     const grids: Grid[] = [];
     for (const g of growth) grids.push(await readArea(s, g, signal));
     const blocked = roomToGrow(next, growth, grids, neighbours(tracked, p.name, await loadPlacements(s)));
     if (blocked) return { kind: "outcome", outcome: blocked };
   }
-  const union = maxShape(maxShape(old, next), p.pending?.shape ?? old);
+  const union = maxShape(maxShape(maxShape(old, next), p.pending?.shape ?? old), held);
   const unionArea = areaAt(anchor, union);
   await refuseToWrite(s, unionArea, t.sheet.name, () => prep.layout().columnFormats); // issue 22: merged, table, protected, 1904
   const tRead = performance.now();
@@ -213,7 +217,8 @@ async function readRefresh(
     current = r.values[0]!.grid;
   } else current = await readArea(s, unionArea, signal);
   const pin = named ? { name: p.name, area: t.area } : undefined;
-  return { kind: "read", p, prep, t, anchor, pin, old, next, growth, union, current, readMs: performance.now() - tRead };
+  const prints = await storedRowPrints(s, p.key, p.committed);
+  return { kind: "read", p, prep, t, anchor, pin, old, held, next, growth, union, current, prints, readMs: performance.now() - tRead };
 }
 
 /**
@@ -270,8 +275,8 @@ async function writeRefresh(
   const cells = () => prep.layout().cells;
   const writes = await journalIntent(s, read, plan);
   // Formats: grown rows/columns get theirs first; the values keep whatever format a cell has (styling.ts).
-  if ((next.rows > old.rows || next.cols > old.cols) && !(await isValuesOnly(s, p.key)))
-    await styleGrowth(s, anchor, old, next, prep.layout(), pin);
+  const styled = !(await isValuesOnly(s, p.key));
+  if ((next.rows > old.rows || next.cols > old.cols) && styled) await styleGrowth(s, anchor, old, next, prep.layout(), pin);
   const starts = prep.incoming.chunks.map((c) => c.from);
   for (const run of calls) {
     stats.cellsChanged += changedCells(cells(), plan.currentShaped, run.from, run.to);
@@ -294,13 +299,19 @@ async function writeRefresh(
     await s.clear(piece, pin);
     stats.cellsCleared += piece.rows * piece.cols;
   }
-  if (writes) await journal(s, p.key, { phase: "written", inFlight: null });
-  const area = await sendRefresh(s, read, signal, stats);
+  // Rows or columns inserted inside and written over: the report's number formats and header style, as placed (issue 30).
+  if (edits?.structure && !plan.keep && styled) await restyleMoved(s, anchor, prep.layout(), movedFrom(edits.structure), pin);
+  if (writes) {
+    await journal(s, p.key, { phase: "written", inFlight: null });
+    await storeRowPrints(s, p.key, cells(), prep.incoming); // issue 30: an inserted row is named as one
+  }
+  const area = await sendRefresh(s, read, signal, stats, plan.keepsHeld);
   const lastWritten = e.lastWritten.get(p.key);
   // Same source and nothing written: the cells last written are unchanged (and were never laid out).
   if (!(prep.sameSource && calls.length === 0 && keptRows.length === 0)) {
     e.lastWritten.set(p.key, keptRows.length && lastWritten ? mergeKept(cells(), lastWritten, keptRows) : cells());
-    if (keptRows.length && !lastWritten) e.lastWritten.delete(p.key);
+    // Rows moved by hand and kept: what was last written is no longer where it was (the row prints name them).
+    if (keptRows.length && (!lastWritten || plan.keepsHeld)) e.lastWritten.delete(p.key);
   }
   const sheet = (await s.sheets()).find((x) => x.id === t.sheet.id) ?? t.sheet; // as named now (issue 36, item 16)
   const tRecord = performance.now();
@@ -322,13 +333,15 @@ async function writeRefresh(
 
 /**
  * Journal the write's intent before its first cell (docs/SYNC.md "The write journal"); false: nothing to
- * write and the same shape, so no journal and nothing sent. A new shape re-points the name even when every
+ * write, the same shape and not Keep my edits, so no journal and nothing sent. A new shape re-points the name even when every
  * chunk keeps a person's edit (Keep my edits), so it is journalled like a write: a record that fails then is
  * finished by check, never read as the whole new area edited by hand.
  */
 async function journalIntent(s: Session, read: RefreshRead, plan: RefreshPlan): Promise<boolean> {
   const { p, prep, old, next } = read;
-  const writes = plan.calls.length > 0 || plan.leftovers.length > 0 || old.rows !== next.rows || old.cols !== next.cols;
+  // Keep my edits is journalled even when it writes nothing: its record, made but unanswered, is then finished by
+  // check (issue 30, journeys seed 30001), never left with the platform's fingerprint not the workbook's.
+  const writes = plan.calls.length > 0 || plan.leftovers.length > 0 || old.rows !== next.rows || old.cols !== next.cols || plan.keep;
   if (writes)
     await updatePlacement(s, p.key, (x) => ({
       ...x,
@@ -342,9 +355,15 @@ async function journalIntent(s: Session, read: RefreshRead, plan: RefreshPlan): 
         ...(plan.clears.length ? { clears: plan.clears } : {}),
         ...(plan.carried.length ? { carried: plan.carried } : {}),
         ...(plan.edits && plan.keep ? { kept: true } : {}),
+        ...(plan.keepsHeld ? { holds: keptArea(read) } : {}),
       },
     }));
   return writes;
+}
+
+/** What the name covers after Keep my edits over rows or columns moved inside (issue 30): all it holds. */
+function keptArea(read: RefreshRead): Shape {
+  return { rows: read.held.rows, cols: Math.max(read.held.cols, read.next.cols) };
 }
 
 /**
@@ -357,16 +376,19 @@ async function sendRefresh(
   read: RefreshRead,
   signal: AbortSignal | undefined,
   stats: { syncs: number; maxSyncBytes: number },
+  kept = false,
 ): Promise<Area> {
   const { p, anchor, pin, next } = read;
   let area = areaAt(anchor, next);
-  await s.track(p.name, area, pin?.area); // nothing is sent when the name already covers the area
+  // Keep my edits over rows inserted or deleted inside (issue 30): the name keeps covering what the placement holds.
+  const held = kept ? keptArea(read) : next;
+  await s.track(p.name, areaAt(anchor, held), pin?.area); // nothing is sent when the name already covers the area
   let sent = await s.flush(signal);
   const moved = sent.moved?.find((m) => m.name.toLowerCase() === p.name.toLowerCase());
   if (moved) {
     if (!moved.found) throw new Error(`The cells of “${p.reportName ?? "the report"}” were deleted while it was being refreshed.`);
     area = areaAt(moved.found, next);
-    await s.track(p.name, area);
+    await s.track(p.name, areaAt(moved.found, held));
     sent = addCommitStats(sent, await s.flush(signal));
   }
   stats.syncs = sent.syncs;

@@ -76,6 +76,11 @@ const Pending = z.looseObject({
    * placement stays marked edited.
    */
   kept: z.boolean().optional(),
+  /**
+   * Keep my edits over rows or columns a person moved inside (issue 30): the area its name keeps covering (from
+   * its first cell), larger than `shape`; a record finished by check tracks it too. Absent: `shape`.
+   */
+  holds: Shape.optional(),
 });
 export type PendingWrite = z.infer<typeof Pending>;
 

@@ -16,9 +16,9 @@
 //   out of date the platform says the report changed since the last refresh
 //   unknown     not checked (platform unreachable) — never shown as "Up to date"
 //   up to date  checked clean and the platform says UP_TO_DATE
-import { parseAddress } from "../host/a1.ts";
+import { columnLetters, parseAddress } from "../host/a1.ts";
 import { viewOnlyReason } from "./access.ts";
-import type { HomeEntry, PlacementCheck, RefreshStats } from "./types.ts";
+import type { HomeEntry, PlacementCheck, RefreshStats, Structure } from "./types.ts";
 
 /** The card's line when the platform refused the workbook's list (over its limits, issue 36 item 6). */
 export const unlistedLine =
@@ -50,6 +50,11 @@ export interface StatusFacts {
   noAccess: string | null;
   /** The user may read it but not change it (access.ts): the sentence to show; null/absent: they may. */
   viewOnly?: string | null;
+  /**
+   * Rows or columns inserted or deleted inside it by hand (issue 30): the one sentence naming its hand edits
+   * (handEditsLine), shown instead of the edited rows. Absent or null: none found.
+   */
+  handEdits?: string | null;
   /** A problem check met (could not record a move, the record of a finished write failed). */
   problem?: string | null;
   /** What this pane is doing or last did with it (Refresh / Refresh all), if anything. */
@@ -103,6 +108,51 @@ export function editedRowsLine(rows: readonly Rows[], exact: boolean): string {
     : `Edited by hand within ${describeRows(rows).replace(/^Rows?/, (w) => w.toLowerCase())}`;
 }
 
+/**
+ * Rows and columns a person inserted or deleted inside a placement (issue 30), in words, on the sheet as
+ * Excel numbers it: "1 row inserted by hand at row 8", "2 rows deleted by hand at row 8", "1 column
+ * inserted by hand at column D". `top`/`left`: the placement's first row and column (zero-based).
+ */
+export function structureWords(s: Structure, top: number, left: number): string[] {
+  const n = (k: number, one: string) => `${k.toLocaleString("en-US")} ${one}${k === 1 ? "" : "s"}`;
+  const rows = (from: number, to: number) => (from === to ? `row ${top + from + 1}` : `rows ${top + from + 1}–${top + to + 1}`);
+  const cols = (from: number, to: number) =>
+    from === to ? `column ${columnLetters(left + from)}` : `columns ${columnLetters(left + from)}–${columnLetters(left + to)}`;
+  return [
+    ...s.insertedRows.map((r) => `${n(r.to - r.from + 1, "row")} inserted by hand at ${rows(r.from, r.to)}`),
+    ...s.deletedRows.map((d) => `${n(d.count, "row")} deleted by hand at row ${top + d.at + 1}`),
+    ...s.insertedCols.map((c) => `${n(c.to - c.from + 1, "column")} inserted by hand at ${cols(c.from, c.to)}`),
+    ...s.deletedCols.map((d) => `${n(d.count, "column")} deleted by hand at column ${columnLetters(left + d.at)}`),
+  ];
+}
+
+/**
+ * The one sentence naming the hand edits of a placement whose rows or columns were inserted or deleted inside
+ * (issue 30), the same on the card, in the banner, in Refresh all and on the command line: "1 row inserted
+ * by hand at row 8", "1 row inserted by hand at row 8, row 16 edited by hand". `edited`: the rows edited
+ * or inserted, relative to its first row (PlacementCheck.editedRows, HandEdits.rows).
+ */
+export function handEditsLine(s: Structure, edited: readonly Rows[], top: number, left: number): string {
+  const inserted = (r: number) => s.insertedRows.some((i) => r >= i.from && r <= i.to);
+  const others = edited.flatMap((e) => Array.from({ length: e.to - e.from + 1 }, (_, i) => e.from + i).filter((r) => !inserted(r)));
+  const words = structureWords(s, top, left);
+  if (others.length)
+    words.push(`${describeRows(mergeRows(others.map((r) => top + r + 1))).replace(/^Rows?/, (w) => w.toLowerCase())} edited by hand`);
+  const text = words.join(", ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Sorted row numbers → runs. */
+function mergeRows(rows: readonly number[]): Rows[] {
+  const out: Rows[] = [];
+  for (const r of [...rows].sort((a, b) => a - b)) {
+    const last = out[out.length - 1];
+    if (last && r <= last.to + 1) last.to = Math.max(last.to, r);
+    else out.push({ from: r, to: r });
+  }
+  return out;
+}
+
 export function placementStatus(f: StatusFacts): PlacementStatus {
   const lines: string[] = [];
   const last = f.activity?.state === "done" ? `Last refresh: ${f.activity.summary}` : null;
@@ -123,7 +173,12 @@ export function placementStatus(f: StatusFacts): PlacementStatus {
   if (f.noAccess) return out("noAccess", false, [f.noAccess, failedLine]);
   if (f.edit === "interrupted")
     return out("interrupted", true, ["A refresh stopped before it finished. Refresh to finish it.", failedLine, note, f.problem]);
-  if (f.edit === "edited") return out("editedByHand", true, [editedRowsLine(f.editedRows, f.editedRowsExact), failedLine, note, f.problem]);
+  if (f.edit === "edited") {
+    const line = f.handEdits ?? editedRowsLine(f.editedRows, f.editedRowsExact);
+    // Refresh all left it for this reason: one statement, not the same edits named twice.
+    const said = note?.startsWith("Not refreshed: ") && note.includes(line);
+    return out("editedByHand", true, [said ? null : line, failedLine, note, f.problem]);
+  }
   if (failedLine) return out("failed", true, [failedLine, f.problem]);
   const finished = f.edit === "interrupted-finished" ? "An interrupted refresh was finished." : null;
   if (f.syncStatus === "CHANGED")
@@ -185,7 +240,14 @@ export function factsOf(e: HomeEntry, c: PlacementCheck | undefined, usable?: Re
       ? `It belongs to ${e.deploymentName ? `deployment ${e.deploymentName}` : "a deployment"} you cannot use with this sign-in.`
       : null,
     problem: c?.problem ?? null,
+    handEdits: c?.edit === "edited" && c.structure && range ? handEditsAt(c.structure, c.editedRows, range) : null,
   };
+}
+
+/** handEditsLine for a placement at `range` ("B2:E22"). */
+export function handEditsAt(s: Structure, edited: readonly Rows[], range: string): string {
+  const at = parseAddress(range);
+  return handEditsLine(s, edited, at.row, at.col);
 }
 
 /** Zero-based rows relative to a placement → sheet rows as Excel numbers them (1 = row 1). */

@@ -110,6 +110,32 @@ export async function stylePlaced(port: SheetPort, at: Pick<Area, "sheetId" | "r
 }
 
 /**
+ * After Overwrite my edits wrote over rows or columns a person inserted or deleted inside a placement
+ * (issue 30): the rows from `from` down (relative to its first row; what moved) get the report's number
+ * formats (a column Cellbound leaves General is left as it is) and its quarter formats; when the header moved,
+ * its title rows get the header style again and the data rows lose it.
+ */
+export async function restyleMoved(
+  port: SheetPort & { style(area: Area, style: AreaStyle, anchor?: Anchor): Promise<void> },
+  at: Pick<Area, "sheetId" | "row" | "col">,
+  layout: Layout,
+  from: number,
+  pin?: Anchor,
+): Promise<void> {
+  const cols = layout.columnFormats.length;
+  const first = Math.max(from, layout.headerRows);
+  const rows = layout.cells.length - first;
+  if (rows <= 0 || cols === 0) return;
+  const body = { sheetId: at.sheetId, row: at.row + first, col: at.col, rows, cols };
+  if (from < layout.headerRows) {
+    await styleHeader(port, at, layout, cols, 0, pin);
+    await port.style(body, { bold: false, fill: null }, pin);
+  }
+  if (layout.columnFormats.some((f) => f !== null)) await port.style(body, { columnFormats: layout.columnFormats }, pin);
+  await styleQuarters(port, at, layout, first, layout.cells.length, () => true, pin);
+}
+
+/**
  * Before a refresh writes: give the rows and columns the placement grows into their number formats
  * (the header part of new columns also gets the header style).
  */

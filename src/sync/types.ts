@@ -81,6 +81,8 @@ export interface CellDiff {
   lastWritten: SheetValue | undefined;
   now: SheetValue;
   incoming: SheetValue;
+  /** A cell of a row or column inserted by hand inside the placement (issue 30): Cellbound never wrote there. */
+  inserted?: true;
 }
 
 export interface HandEdits {
@@ -91,6 +93,20 @@ export interface HandEdits {
   cells: CellDiff[];
   /** Edited cells found; `cells` lists at most MAX_DIFF of them. */
   cellCount: number;
+  /** Rows and columns inserted or deleted inside the placement by hand (issue 30), when it can tell. */
+  structure?: Structure;
+}
+
+/**
+ * Rows and columns a person inserted or deleted inside a placement (issue 30), named from its row and
+ * column prints (rows.ts). Inserted rows and columns: where they are now, relative to the placement's first
+ * cell; deleted ones: where they were (the rows or columns after them moved up or left).
+ */
+export interface Structure {
+  insertedRows: { from: number; to: number }[];
+  deletedRows: { at: number; count: number }[];
+  insertedCols: { from: number; to: number }[];
+  deletedCols: { at: number; count: number }[];
 }
 
 export interface RefreshStats {
@@ -171,6 +187,8 @@ export interface PlacementCheck {
    * the edited chunks — the edits are somewhere within them (a refresh names the exact rows).
    */
   editedRowsExact: boolean;
+  /** Rows and columns inserted or deleted inside it by hand (issue 30), when it can tell. */
+  structure?: Structure;
   deploymentId: number;
   /** Offers for the UI: disconnect a missing placement. */
   offers: "disconnect"[];

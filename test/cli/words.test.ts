@@ -166,6 +166,22 @@ describe("issue 35 §4: what the command line says", () => {
     expect(json.json().files[0]!.placements[0]!.range).toMatch(/^plain!E2:F\d+$/);
   });
 
+  it("issue 30 §1: a row inserted inside a placement is named as the pane names it, in refresh and in status", async () => {
+    const report = await env.createReport(byCustomer(19));
+    const file = tmp.file("inserted.xlsx");
+    expect((await env.cli(["place", file, "--report", String(report.id), "--at", "plain!B2"])).code).toBe(0);
+    const book = XlsxPort.open(file);
+    book.wb.insertRows(book.wb.sheets[0]!.id, 7, 1); // Insert above row 8
+    book.save();
+    const out = await env.cli(["refresh", file, "--json"]);
+    expect(out.json().files[0]!.placements[0]!.reason).toBe(
+      "1 row inserted by hand at row 8: left as it is; --overwrite-edits replaces the edits.",
+    );
+    const status = await env.cli(["status", file]);
+    expect(status.stdout).toContain("1 row inserted by hand at row 8");
+    expect(status.stdout).not.toMatch(/Rows? [\d–]+ edited by hand/);
+  });
+
   it("issue 35 §4: a target over other placements names the report, the range and each placement in the way", async () => {
     const a = await env.createReport(byStatus(3));
     const b = await env.createReport(byStatus(3));

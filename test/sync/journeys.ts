@@ -31,8 +31,9 @@
 //              records no placement of this workbook that the workbook does not track
 //   error      no step fails unless a fault was injected into it
 //
-// Rows and columns inserted or deleted INSIDE a placement are issue 30's next piece: their commands are in the
-// model but generated only with `insideStructural` (off by default: INSIDE_STRUCTURAL).
+// Rows and columns inserted or deleted INSIDE a placement (issue 30): generated with `insideStructural` (on by
+// default: INSIDE_STRUCTURAL). Such a placement's area is what the person made it; the platform records the
+// report's shape from its first cell; Keep my edits leaves every row from the first one moved as it is.
 //
 // Used by test/sync/journeys.test.ts (npm test: a fixed seed and budget per port) and test/sync/journeys-main.ts
 // (`npm run journeys -- --runs N --seed S`).
@@ -51,15 +52,15 @@ import {
   type SyncEngine,
 } from "../../src/sync/index.ts";
 import { fingerprintGrid } from "../../src/sync/fingerprint.ts";
+import { movedFrom } from "../../src/sync/rows.ts";
 import { loadPlacements, sameGrid, type LocalPlacement } from "../../src/sync/state.ts";
 import type { Env, TestWorkbook, WorkbookKind } from "./support.ts";
 
 /**
  * Rows and columns inserted or deleted inside a placement (issue 30: "Rows and columns inserted or deleted
- * inside a placement are named as such"). Off until the row alignment lands: issue 30 turns it on, and then the
- * default run generates these steps too.
+ * inside a placement are named as such"): the default run generates these steps too.
  */
-export const INSIDE_STRUCTURAL = false;
+export const INSIDE_STRUCTURAL = true;
 
 // ---------------------------------------------------------------- reports
 
@@ -127,6 +128,11 @@ interface MPlacement {
   area: Rect;
   /** A person edited its cells since Cellbound last wrote it whole (it may read "edited by hand"). */
   touched: boolean;
+  /**
+   * Rows or columns inserted or deleted inside it since Cellbound last wrote it whole (issue 30): its area is not
+   * the report's shape, which is what the platform records (from its first cell).
+   */
+  resized?: boolean;
 }
 /** What the Cellbound step under way may change: cells in `allowed`; a person's cells in `overwrite`. */
 interface Scope {
@@ -439,13 +445,22 @@ function adjudicate(m: Model, w: World, scope: Scope, what: string): void {
 }
 
 /** After placed / refreshed / done (and kept, outside the kept chunks): the cells are the report's current grid. */
-async function assertGrid(m: Model, w: World, p: MPlacement, keptRows: { from: number; to: number }[] = []): Promise<void> {
+async function assertGrid(
+  m: Model,
+  w: World,
+  p: MPlacement,
+  keptRows: { from: number; to: number }[] = [],
+  /** Kept over rows or columns moved inside (issue 30): its area is what it holds, not the report's shape. */
+  moved = false,
+): Promise<void> {
   const grid = await expectedGrid(w.env, m.variants[p.report]!);
   const shape = { rows: grid.length, cols: grid[0]!.length };
-  if (p.area.rows !== shape.rows || p.area.cols !== shape.cols)
+  if (!moved && (p.area.rows !== shape.rows || p.area.cols !== shape.cols))
     violation(m, "grid", `the placement at ${a1(p.area)} should have the report's shape ${shape.rows}×${shape.cols}`);
   const chunk = (r: number) => Math.floor(r / 1000);
-  const keptChunks = new Set(keptRows.flatMap((k) => [chunk(k.from), chunk(k.to)]));
+  const keptChunks = new Set(
+    keptRows.flatMap((k) => Array.from({ length: chunk(Math.min(k.to, shape.rows)) - chunk(k.from) + 1 }, (_, i) => chunk(k.from) + i)),
+  );
   for (let r = 0; r < shape.rows; r++) {
     if (keptChunks.has(chunk(r))) continue;
     for (let c = 0; c < shape.cols; c++) {
@@ -512,7 +527,9 @@ async function assertAgree(m: Model, w: World, locals: readonly LocalPlacement[]
     if (!sameGrid(l.committed, rec.resultChecksum))
       violation(m, "agree", `${where}: the workbook's checksum and the platform's differ with nothing pending`);
     const start = cellA1(p.area.row, p.area.col);
-    const end = cellA1(p.area.row + p.area.rows - 1, p.area.col + p.area.cols - 1);
+    // Resized by hand inside (issue 30): the platform records the report's shape from its first cell.
+    const shape = p.resized ? l.shape : p.area;
+    const end = cellA1(p.area.row + shape.rows - 1, p.area.col + shape.cols - 1);
     if (rec.sheetName !== m.sheetName || rec.anchorCell !== start || rec.endResultCell !== end || l.anchorCell !== start)
       violation(m, "agree", `${where} on ${m.sheetName}: the platform records ${rec.sheetName}!${rec.anchorCell}:${rec.endResultCell}`);
     if (!p.touched) {
@@ -656,6 +673,9 @@ async function refresh(m: Model, w: World, o: { i: number; choice: "overwrite" |
   const p = m.placements[o.i % m.placements.length]!;
   const grid = await expectedGrid(w.env, m.variants[p.report]!);
   const scope: Scope = { allowed: [p.area], overwrite: [] };
+  // Its area is not what it records (rows or columns moved inside, kept before): Keep leaves all of it (issue 30).
+  const rec = (await loadPlacements(w.wb.port)).find((x) => x.key === p.key);
+  const reshaped = !!rec && !rec.pending && (rec.shape.rows !== p.area.rows || rec.shape.cols !== p.area.cols);
   arm(m, w, o.during, () => p.area);
   await cellboundStep(m, w, "refresh", scope, async () => {
     let via = "";
@@ -682,23 +702,35 @@ async function refresh(m: Model, w: World, o: { i: number; choice: "overwrite" |
       injected(m, w, e);
       // Written, not recorded: as after the same refresh recorded (Keep: with the rows the person was asked about).
       const as: RefreshOutcome = asked && o.choice === "keep" ? { kind: "kept", edits: asked, stats: {} as RefreshStats } : REFRESHED;
-      return { outcome: `${via}written, record failed (${w.hooks.fault?.kind})`, after: afterRefresh(m, w, p, as, grid, scope) };
+      return { outcome: `${via}written, record failed (${w.hooks.fault?.kind})`, after: afterRefresh(m, w, p, as, grid, scope, reshaped) };
     }
-    return { outcome: via + out.kind, after: afterRefresh(m, w, p, out, grid, scope) };
+    return { outcome: via + out.kind, after: afterRefresh(m, w, p, out, grid, scope, reshaped) };
   });
 }
 
 const REFRESHED: RefreshOutcome = { kind: "refreshed", stats: {} as RefreshStats, notices: [] };
 
 /** The model after a refresh's outcome (its area, its kept rows) and what to assert. */
-function afterRefresh(m: Model, w: World, p: MPlacement, out: RefreshOutcome, grid: SheetValue[][], scope: Scope): () => Promise<void> {
+function afterRefresh(
+  m: Model,
+  w: World,
+  p: MPlacement,
+  out: RefreshOutcome,
+  grid: SheetValue[][],
+  scope: Scope,
+  reshaped = false,
+): () => Promise<void> {
   const old = p.area;
-  const next = { row: old.row, col: old.col, ...shapeOf(grid) };
+  const moved = out.kind === "kept" && (out.edits.structure !== undefined || reshaped);
+  // Keep my edits over rows or columns inserted or deleted inside (issue 30): it keeps covering what it holds.
+  const shape = shapeOf(grid);
+  const next = moved ? { ...old, cols: Math.max(old.cols, shape.cols) } : { row: old.row, col: old.col, ...shape };
   if (out.kind === "missing") violation(m, "where", `refresh says the placement at ${a1(old)} is missing: ${out.reason}`);
   if (out.kind === "handEdited") violation(m, "error", `refresh with a choice asked again`);
   if (out.kind === "cannotGrow") return async () => assertBlocked(m, old, next, out.reason);
   scope.allowed.push(next);
   p.area = next;
+  if (!moved) p.resized = false;
   if (out.kind === "refreshed") return written(m, w, p);
   return async () => {
     // Keep my edits: kept rows the placement no longer covers stay as they were, the person's now.
@@ -714,7 +746,10 @@ function afterRefresh(m: Model, w: World, p: MPlacement, out: RefreshOutcome, gr
         c.owner = "person";
     }
     p.touched = true;
-    await assertGrid(m, w, p, out.edits.rows);
+    // Rows or columns moved inside: every row from the first of them down is left as the person left it.
+    const first = out.edits.structure ? movedFrom(out.edits.structure) : 0;
+    const kept = moved ? [...out.edits.rows, { from: first, to: Number.MAX_SAFE_INTEGER }] : out.edits.rows;
+    await assertGrid(m, w, p, kept, moved);
   };
 }
 
@@ -740,7 +775,7 @@ async function refreshAll(m: Model, w: World, o: { during: During | null }): Pro
       const next = { row: p.area.row, col: p.area.col, ...shapeOf(await expectedGrid(w.env, m.variants[p.report]!)) };
       if (item.state === "not-refreshed" && !failed) {
         const old = { ...p.area };
-        if (/^Edited by hand/.test(item.reason)) {
+        if (/^Edited by hand| by hand at (rows?|columns?) /.test(item.reason)) {
           if (!p.touched) violation(m, "falseEdit", `Refresh all says "${item.reason}"; no person edited it`);
         } else if (/would grow into|does not fit/.test(item.reason)) after.push(async () => assertBlocked(m, old, next, item.reason));
         else violation(m, "error", `Refresh all did not refresh a placement: ${item.reason}`);
@@ -748,6 +783,7 @@ async function refreshAll(m: Model, w: World, o: { during: During | null }): Pro
       if (item.state !== "done" && !failed) continue;
       scope.allowed.push(next);
       p.area = next;
+      p.resized = false;
       after.push(written(m, w, p));
     }
     const states = Object.values(out.items).map((x) => (x.state === "not-refreshed" ? x.reason.split(/[:(]/)[0]!.trim() : x.state));
@@ -921,7 +957,8 @@ function insideStructuralCommands(): fc.Arbitrary<Cmd>[] {
         (m) => any(m) && big(m),
         (m, w) => {
           const atIndex = where(m);
-          if (verb === "delete")
+          // A row or column deleted inside a placement, or inserted inside it, is the person's edit of it.
+          if (verb === "delete") {
             for (const p of m.placements)
               if (
                 inRect(
@@ -931,8 +968,12 @@ function insideStructuralCommands(): fc.Arbitrary<Cmd>[] {
                 )
               )
                 p.touched = true;
-              else insideOf(m, axis, atIndex);
+          } else insideOf(m, axis, atIndex);
+          const before = m.placements.map((p) => ({ ...p.area }));
           personShift(m, w, axis, atIndex, verb === "insert" ? 1 : -1);
+          m.placements.forEach((p, j) => {
+            if (p.area.rows !== before[j]!.rows || p.area.cols !== before[j]!.cols) p.resized = true;
+          });
           if (verb === "insert") inserted(m, axis, atIndex);
         },
       );

@@ -32,7 +32,7 @@ export function DiffTable({ diff, total = diff.length }: { diff: CellDiff[]; tot
           {diff.slice(0, LIMIT).map((d) => (
             <tr key={d.cell}>
               <th scope="row">{d.cell}</th>
-              <td>{showValue(d.lastWritten, d.format)}</td>
+              <td>{d.inserted ? "(inserted by hand)" : showValue(d.lastWritten, d.format)}</td>
               <td class="cb-changed">{showValue(d.now, d.format)}</td>
               <td>{showValue(d.incoming, d.format)}</td>
             </tr>
@@ -64,7 +64,9 @@ export function EditBanner({ store, prompt }: { store: PaneStore; prompt: EditPr
       }}
     >
       <strong id="cb-edit-title">
-        {describeRows(rows)} of {outcome.reportName} {rows.length === 1 && rows[0]!.from === rows[0]!.to ? "was" : "were"} edited by hand
+        {outcome.line
+          ? `${outcome.line} in ${outcome.reportName}`
+          : `${describeRows(rows)} of ${outcome.reportName} ${rows.length === 1 && rows[0]!.from === rows[0]!.to ? "was" : "were"} edited by hand`}
       </strong>
       <p>Refreshing would replace those edits with the report's current data.</p>
       <div class="cb-actions">
@@ -84,7 +86,14 @@ export function EditBanner({ store, prompt }: { store: PaneStore; prompt: EditPr
       </div>
       {open.value && (
         <div id="cb-edit-diff">
-          <DiffTable diff={outcome.diff} total={outcome.editedCells} />
+          {outcome.moved && outcome.moved.length > 0 && (
+            <ul class="cb-meta" aria-label="Rows and columns moved">
+              {outcome.moved.map((m) => (
+                <li key={m}>{m.charAt(0).toUpperCase() + m.slice(1)}</li>
+              ))}
+            </ul>
+          )}
+          {(outcome.diff.length > 0 || !outcome.moved?.length) && <DiffTable diff={outcome.diff} total={outcome.editedCells} />}
         </div>
       )}
       <div class="cb-actions" style={{ marginTop: "8px" }}>

@@ -23,10 +23,11 @@ export function statusOfView(p: PlacementView, activity: RowRefreshState | undef
   else if (activity?.state === "skipped") a = { state: "notRefreshed", reason: activity.reason };
   else if (activity?.state === "failed") {
     const r = activity.reason;
-    // Refresh all's reasons: "No access: …" (cannot refresh), "Stopped…" / "Edited by hand…" (left alone), else a failure.
+    // Refresh all's reasons: "No access: …" (cannot refresh), "Stopped…" / "Edited by hand…" / "1 row inserted by
+    // hand at row 8…" (left alone), else a failure.
     if (r.startsWith(viewOnlyPrefix)) facts = { ...facts, viewOnly: r.slice(viewOnlyPrefix.length) };
     else if (r.startsWith(noAccessPrefix)) facts = { ...facts, noAccess: capitalise(r.slice(noAccessPrefix.length)) };
-    else if (/^(Stopped|Edited by hand)/.test(r)) a = { state: "notRefreshed", reason: r };
+    else if (/^(Stopped|Edited by hand)/.test(r) || / by hand at (rows?|columns?) /.test(r)) a = { state: "notRefreshed", reason: r };
     else a = { state: "failed", reason: r };
   }
   return placementStatus({ ...facts, activity: a });

@@ -11,6 +11,8 @@ import type { Area, SheetPort } from "../../host/port";
 import {
   describeChange,
   factsOf,
+  handEditsLine,
+  structureWords,
   sheetRows,
   fork,
   keepIdentity,
@@ -251,8 +253,10 @@ async function refresh(o: Ops, key: string, choice: RefreshArgs[1], opts: Refres
         summary: describeChange(out.stats),
         ...(out.notices.length ? { notices: out.notices } : {}),
       };
-    case "kept":
-      return { kind: "kept", editedRows: rowsOfRanges(out.edits.ranges) };
+    case "kept": {
+      const line = out.edits.structure ? await movedWords(o, key, out.edits) : null;
+      return { kind: "kept", editedRows: rowsOfRanges(out.edits.ranges), ...(line ? { line: line.line } : {}) };
+    }
     case "handEdited":
       return handEdited(o, key, p.reportName, out.edits);
     case "cannotGrow":
@@ -265,6 +269,7 @@ async function refresh(o: Ops, key: string, choice: RefreshArgs[1], opts: Refres
  * the diff shows "$15,294,788.18" where the sheet does, not 15294788.18. */
 async function handEdited(o: Ops, key: string, reportName: string | null, edits: HandEdits) {
   const area = await currentArea(o, key).catch(() => null);
+  const moved = edits.structure && area ? movedSentences(edits, area) : null;
   const style = area && area.rows > 1 ? await o.port.readStyle({ ...area, row: area.row + 1, rows: 1 }).catch(() => null) : null;
   const formatOf = (cell: string) => (area && style ? style.numberFormats[0]?.[parseAddress(cell).col - area.col] : undefined);
   return {
@@ -272,11 +277,24 @@ async function handEdited(o: Ops, key: string, reportName: string | null, edits:
     reportName: reportName ?? "this report",
     editedRows: rowsOfRanges(edits.ranges),
     editedCells: edits.cellCount,
+    ...(moved ? { line: moved.line, moved: moved.each } : {}),
     diff: edits.cells.map((c) => {
       const format = formatOf(c.address);
-      return { cell: c.address, lastWritten: c.lastWritten, now: c.now, incoming: c.incoming, ...(format ? { format } : {}) };
+      const inserted = c.inserted ? { inserted: true } : {};
+      return { cell: c.address, lastWritten: c.lastWritten, now: c.now, incoming: c.incoming, ...(format ? { format } : {}), ...inserted };
     }),
   };
+}
+
+/** Rows or columns inserted or deleted inside the placement at `area` (issue 30): the card's sentence and each of them. */
+function movedSentences(edits: HandEdits, area: Area): { line: string; each: string[] } {
+  const s = edits.structure!;
+  return { line: handEditsLine(s, edits.rows, area.row, area.col), each: structureWords(s, area.row, area.col) };
+}
+
+async function movedWords(o: Ops, key: string, edits: HandEdits): Promise<{ line: string; each: string[] } | null> {
+  const area = await currentArea(o, key).catch(() => null);
+  return area ? movedSentences(edits, area) : null;
 }
 
 async function locate(o: Ops, key: string, rows: RowSpan | undefined): Promise<void> {

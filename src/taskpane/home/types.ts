@@ -42,6 +42,8 @@ export interface CellDiff {
   incoming: SheetValue;
   /** The cell's number format on the sheet: the diff shows values as the sheet shows them. */
   format?: string;
+  /** A cell of a row inserted by hand inside the placement (issue 30). */
+  inserted?: boolean;
 }
 
 export type RefreshChoice = "ask" | "overwrite" | "keep";
@@ -49,8 +51,18 @@ export type RefreshChoice = "ask" | "overwrite" | "keep";
 export type RefreshOutcome =
   /** `summary`: what changed ("2 rows added, 14 cells changed" or "No change"). */
   | { kind: "refreshed"; cellsWritten: number; summary: string; notices?: string[] }
-  | { kind: "kept"; editedRows: RowSpan[] }
-  | { kind: "handEdited"; reportName: string; editedRows: RowSpan[]; diff: CellDiff[]; editedCells: number }
+  /** `line`: rows or columns inserted or deleted inside (issue 30), named in one sentence ("1 row inserted by hand at row 8"). */
+  | { kind: "kept"; editedRows: RowSpan[]; line?: string }
+  | {
+      kind: "handEdited";
+      reportName: string;
+      editedRows: RowSpan[];
+      diff: CellDiff[];
+      editedCells: number;
+      /** Rows or columns inserted or deleted inside (issue 30): the one sentence, and each of them for the diff. */
+      line?: string;
+      moved?: string[];
+    }
   /** Nothing was written, for a reason the user can act on (no room to grow, cells deleted). */
   | { kind: "notRefreshed"; reason: string };
 

@@ -491,7 +491,12 @@ export class PaneStore {
         this.setRow(placementId, null);
         this.editPrompt.value = { placementId, outcome };
         // The card names the same rows as the banner.
-        this.patchFacts(placementId, { edit: "edited", editedRows: outcome.editedRows, editedRowsExact: true });
+        this.patchFacts(placementId, {
+          edit: "edited",
+          editedRows: outcome.editedRows,
+          editedRowsExact: true,
+          handEdits: outcome.line ?? null,
+        });
         return;
       }
       if (outcome.kind === "notRefreshed") {
@@ -506,7 +511,9 @@ export class PaneStore {
           ? {
               tone: "info",
               title: "Refreshed, your edits kept",
-              detail: "The rows you edited were left as they are; the placement stays marked Edited by hand.",
+              detail: outcome.line
+                ? `${outcome.line}: kept as you left them, with the report's rows where they are now; the placement stays marked Edited by hand.`
+                : "The rows you edited were left as they are; the placement stays marked Edited by hand.",
             }
           : outcome.notices?.length
             ? {
