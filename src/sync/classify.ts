@@ -172,11 +172,59 @@ export async function structureOf(
     const { inserted, deleted } = spansOf(steps);
     return { structure: { insertedRows: [], deletedRows: [], insertedCols: inserted, deletedCols: deleted }, changedRows: [], steps: [] };
   }
-  const steps = alignRows(prints.rows, await rowPrints(grid.map((row) => row.slice(0, p.shape.cols))));
+  const now = await rowPrints(grid.map((row) => row.slice(0, p.shape.cols)));
+  const steps = alignRows(prints.rows, now);
   if (!steps || !steps.some((s) => s.kind === "inserted" || s.kind === "deleted")) return null;
   const { inserted, deleted } = spansOf(steps);
   const changedRows = steps.flatMap((s) => (s.kind === "changed" ? [s.now] : []));
-  return { structure: { insertedRows: inserted, deletedRows: deleted, insertedCols: [], deletedCols: [] }, changedRows, steps };
+  const movedRows = movesOf(steps, prints.rows, now);
+  return {
+    structure: {
+      insertedRows: inserted,
+      deletedRows: deleted,
+      insertedCols: [],
+      deletedCols: [],
+      ...(movedRows.length ? { movedRows } : {}),
+    },
+    changedRows,
+    steps,
+  };
+}
+
+/**
+ * The moved blocks of an alignment: a run of deleted rows whose prints are, in order, those of a run of
+ * inserted rows (a block cut and inserted elsewhere; a sort shows as several). Each inserted run is
+ * matched once.
+ */
+function movesOf(steps: readonly RowStep[], last: ArrayLike<number>, now: ArrayLike<number>): NonNullable<Structure["movedRows"]> {
+  const deletedRuns: { at: number; rows: number[] }[] = [];
+  const insertedRuns: number[][] = [];
+  let position = 0;
+  let previous: RowStep["kind"] | null = null;
+  for (const s of steps) {
+    if (s.kind === "deleted") {
+      if (previous === "deleted") deletedRuns[deletedRuns.length - 1]!.rows.push(s.last);
+      else deletedRuns.push({ at: position, rows: [s.last] });
+    } else {
+      if (s.kind === "inserted") {
+        if (previous === "inserted") insertedRuns[insertedRuns.length - 1]!.push(s.now);
+        else insertedRuns.push([s.now]);
+      }
+      position++;
+    }
+    previous = s.kind;
+  }
+  const used = new Set<number>();
+  const moves: NonNullable<Structure["movedRows"]> = [];
+  for (const d of deletedRuns) {
+    const i = insertedRuns.findIndex(
+      (run, k) => !used.has(k) && run.length === d.rows.length && run.every((r, j) => now[r] === last[d.rows[j]!]),
+    );
+    if (i < 0) continue;
+    used.add(i);
+    moves.push({ from: d.rows[0]!, to: insertedRuns[i]![0]!, count: d.rows.length, at: d.at });
+  }
+  return moves;
 }
 
 /** Inserted runs (where they are now) and deleted runs (where they were, as a position now) of an alignment. */

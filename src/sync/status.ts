@@ -118,9 +118,15 @@ export function structureWords(s: Structure, top: number, left: number): string[
   const rows = (from: number, to: number) => (from === to ? `row ${top + from + 1}` : `rows ${top + from + 1}–${top + to + 1}`);
   const cols = (from: number, to: number) =>
     from === to ? `column ${columnLetters(left + from)}` : `columns ${columnLetters(left + from)}–${columnLetters(left + to)}`;
+  const moved = s.movedRows ?? [];
+  const movedIn = (r: { from: number; to: number }) => moved.some((m) => m.to === r.from && m.count === r.to - r.from + 1);
+  const movedOut = (d: { at: number; count: number }) => moved.some((m) => m.at === d.at && m.count === d.count);
   return [
-    ...s.insertedRows.map((r) => `${n(r.to - r.from + 1, "row")} inserted by hand at ${rows(r.from, r.to)}`),
-    ...s.deletedRows.map((d) => `${n(d.count, "row")} deleted by hand at row ${top + d.at + 1}`),
+    ...moved.map(
+      (m) => `${n(m.count, "row")} moved by hand from ${rows(m.from, m.from + m.count - 1)} to ${rows(m.to, m.to + m.count - 1)}`,
+    ),
+    ...s.insertedRows.filter((r) => !movedIn(r)).map((r) => `${n(r.to - r.from + 1, "row")} inserted by hand at ${rows(r.from, r.to)}`),
+    ...s.deletedRows.filter((d) => !movedOut(d)).map((d) => `${n(d.count, "row")} deleted by hand at row ${top + d.at + 1}`),
     ...s.insertedCols.map((c) => `${n(c.to - c.from + 1, "column")} inserted by hand at ${cols(c.from, c.to)}`),
     ...s.deletedCols.map((d) => `${n(d.count, "column")} deleted by hand at column ${columnLetters(left + d.at)}`),
   ];

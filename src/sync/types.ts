@@ -107,6 +107,13 @@ export interface Structure {
   deletedRows: { at: number; count: number }[];
   insertedCols: { from: number; to: number }[];
   deletedCols: { at: number; count: number }[];
+  /**
+   * Blocks of rows a person moved (cut and inserted elsewhere, or sorted): a deleted run and an inserted
+   * run holding the same rows. They stay listed in `deletedRows`/`insertedRows` (what Overwrite and Keep
+   * go by); this names them as one move: `from` where the block's first row was (relative to the first
+   * row, as last written), `to` where it is now, `at` the deleted run's `at`.
+   */
+  movedRows?: { from: number; to: number; count: number; at: number }[];
 }
 
 export interface RefreshStats {

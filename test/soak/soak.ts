@@ -114,7 +114,18 @@ export const SOAK_EXCEL_RATES: Partial<Record<ExcelFaultKind, number>> = {
   coauthorBeside: 0.03,
 };
 
-type Op = "place" | "refresh" | "refreshAllStop" | "check" | "disconnect" | "edit" | "insertRows" | "renameSheet" | "changeReport";
+type Op =
+  | "place"
+  | "refresh"
+  | "refreshAllStop"
+  | "check"
+  | "disconnect"
+  | "edit"
+  | "insertRows"
+  | "insertRowsInside"
+  | "deleteRowsInside"
+  | "renameSheet"
+  | "changeReport";
 const OPS: [Op, number][] = [
   ["place", 14],
   ["refresh", 18],
@@ -123,6 +134,9 @@ const OPS: [Op, number][] = [
   ["disconnect", 5],
   ["edit", 16],
   ["insertRows", 5],
+  // Structural edits inside a placement (issue 30): a whole sheet row inserted or deleted through it.
+  ["insertRowsInside", 3],
+  ["deleteRowsInside", 2],
   ["renameSheet", 4],
   ["changeReport", 10],
 ];
@@ -564,6 +578,23 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
           wb.insertRows(s, 0, n);
           insertedAbove.set(s, (insertedAbove.get(s) ?? 0) + n);
           outcomes["insertRows:done"] = (outcomes["insertRows:done"] ?? 0) + 1;
+          return;
+        }
+        case "insertRowsInside":
+        case "deleteRowsInside": {
+          // A sheet row through a placement, below its first row: every placement it cuts through is the person's edit.
+          const p = await randomPlacement();
+          const byKey = await areas();
+          if (!p) return;
+          const a = byKey.get(p.key)![0]!;
+          if (a.rows < 3 || !wb.sheetById(a.sheetId)) return;
+          const row = a.row + 1 + Math.floor(rnd() * (a.rows - 1));
+          const cuts = (b: Area) => b.sheetId === a.sheetId && row >= b.row && row < b.row + b.rows;
+          const deleting = what === "deleteRowsInside";
+          for (const [key, list] of byKey) if (list.some((b) => cuts(b) && (deleting || row > b.row))) touched.add(key);
+          if (deleting) wb.deleteRows(a.sheetId, row, 1);
+          else wb.insertRows(a.sheetId, row, 1);
+          outcomes[`${what}:done`] = (outcomes[`${what}:done`] ?? 0) + 1;
           return;
         }
         case "renameSheet": {

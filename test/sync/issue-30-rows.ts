@@ -83,6 +83,21 @@ export function rowScenarios(label: string, kind: WorkbookKind): void {
       expect(asked.edits.cellCount).toBe(0); // an empty row: no cell of it holds anything
     });
 
+    it("issue 30 §1: a block of rows moved (cut at rows 5–6, inserted above row 13) is named as one move", async () => {
+      const { wb, s, engine, key } = await placedReport();
+      // Cut rows 5–6 (zero-based 4–5) and insert them above row 13 as Excel does: delete, insert, write.
+      const cut = block(wb, s, 4, 2);
+      wb.user.deleteRows(s, 4, 2);
+      wb.user.insertRows(s, 10, 2); // above row 13 as it was: row 11 now
+      cut.forEach((row, r) => row.forEach((v, c) => wb.user.edit(s, 10 + r, LEFT + c, v as string | number)));
+      const c = (await check(engine)).placements[0]!;
+      expect(c.edit).toBe("edited");
+      expect(c.structure?.movedRows).toEqual([{ from: 3, to: 9, count: 2, at: 3 }]);
+      expect(structureWords(c.structure!, TOP, LEFT)).toEqual(["2 rows moved by hand from rows 5–6 to rows 11–12"]);
+      const asked = await engine.refresh(key, "ask");
+      expect(asked.kind).toBe("handEdited");
+    });
+
     it("issue 30 §1: a row deleted at row 8 is one row deleted by hand", async () => {
       const { wb, s, engine, key } = await placedReport();
       wb.user.deleteRows(s, 7, 1);
