@@ -105,10 +105,10 @@ export class PieceScanner {
       this.firstBytes += Math.min(piece.length, FIRST_BYTES - this.firstBytes);
     }
     if (this.state === "tail") return void this.tail.push(piece);
+    if (this.state === "rows") return this.rows(piece);
     const win = this.carry.length ? Buffer.concat([this.carry, piece]) : piece;
-    this.carry = win;
-    if (this.state === "head") this.head(win);
-    else this.rows(win);
+    this.carry = win; // until <sheetData> is found: everything so far
+    this.head(win);
   }
 
   private head(win: Buffer): void {
@@ -116,10 +116,10 @@ export class PieceScanner {
     if (!open || open.inner < 0) return; // not here yet, or its tag is cut: wait for more
     this.p = open.p;
     this.prefix = win.toString("utf8", 0, open.start);
+    this.carry = Buffer.alloc(0);
     if (win[open.inner - 2] === SLASH) {
       this.state = "tail";
       this.tail.push(Buffer.from(win.subarray(open.inner)));
-      this.carry = Buffer.alloc(0);
       return;
     }
     this.sink = this.sinkFor(this.prefix);
@@ -127,7 +127,34 @@ export class PieceScanner {
     this.rows(win.subarray(open.inner));
   }
 
-  private rows(win: Buffer): void {
+  /**
+   * The rows of the next piece. The row cut by the last piece's end is finished on a small buffer (its
+   * bytes and the piece's first SEAM bytes), and the piece is scanned where it lies: no piece is copied
+   * (a row longer than that joins the whole piece).
+   */
+  private rows(piece: Buffer): void {
+    if (this.carry.length) {
+      const cut = this.carry.length;
+      const seam = Buffer.concat([this.carry, piece.subarray(0, SEAM)]);
+      const done = this.scan(seam);
+      if (done < 0) {
+        if (piece.length > SEAM) this.tail.push(Buffer.from(piece.subarray(SEAM)));
+        return;
+      }
+      if (done <= cut) {
+        const win = Buffer.concat([this.carry, piece]);
+        const rest = this.scan(win);
+        this.carry = rest < 0 ? Buffer.alloc(0) : win.subarray(rest);
+        return;
+      }
+      piece = piece.subarray(done - cut);
+    }
+    const rest = this.scan(piece);
+    this.carry = rest < 0 ? Buffer.alloc(0) : Buffer.from(piece.subarray(rest)); // a copy: the piece goes
+  }
+
+  /** Scans the complete rows of `win`: where its unscanned bytes start, or -1 at </sheetData> (what follows goes to the tail). */
+  private scan(win: Buffer): number {
     const close = Buffer.from(`</${this.p}sheetData>`);
     const closeAt = win.indexOf(close);
     const innerEnd = closeAt >= 0 ? closeAt : win.length;
@@ -138,11 +165,11 @@ export class PieceScanner {
       this.rowNo = row.row;
       done = row.end;
     }
-    if (closeAt >= 0) {
-      this.state = "tail";
-      this.tail.push(Buffer.from(win.subarray(closeAt + close.length)));
-      this.carry = Buffer.alloc(0);
-    } else this.carry = win.subarray(done);
+    if (closeAt < 0) return done;
+    this.state = "tail";
+    this.carry = Buffer.alloc(0);
+    this.tail.push(Buffer.from(win.subarray(closeAt + close.length)));
+    return -1;
   }
 
   end(): ScannedPart {
@@ -152,6 +179,8 @@ export class PieceScanner {
   }
 }
 const FIRST_BYTES = 65_536;
+/** Bytes of the next piece a cut row is finished with (rows are rarely longer). */
+const SEAM = 65_536;
 
 /** A row of sheetData: its number (0-based) and byte offsets. */
 export interface RowRef {

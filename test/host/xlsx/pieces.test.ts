@@ -67,6 +67,7 @@ describe("issue 35 item 3: a sheet part scanned in pieces", () => {
       sheetXml('<sheetData  foo="a>b">' + rows + "</sheetData>"),
       sheetXml(`<sheetData>${rows}`), // never closed: no cells, as before
       sheetXml(""), // no sheetData
+      sheetXml(`<sheetData>${rows.repeat(400)}</sheetData>${"<!-- after -->".repeat(10_000)}`), // ends inside a piece's first bytes
     ];
     for (const file of WORKBOOKS) {
       const z = new ZipReader(file, readFileSync(file));
@@ -74,7 +75,7 @@ describe("issue 35 item 3: a sheet part scanned in pieces", () => {
     }
     for (const buf of parts) {
       const want = whole(buf);
-      const sizes = buf.length < 200_000 ? [1, 7, 100, 4096, buf.length] : [4096, 65_536];
+      const sizes = buf.length < 200_000 ? [1, 7, 100, 4096, 70_000, buf.length] : [4096, 65_536, 70_000, 1 << 20];
       for (const size of sizes) expect(inPieces(buf, size), `${buf.length} bytes in pieces of ${size}`).toEqual(want);
     }
     expect(parts.length).toBeGreaterThan(10);
