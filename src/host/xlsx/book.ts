@@ -22,7 +22,7 @@ import { XlsxError } from "./errors.ts";
 import { NO_FACTS, obstaclesIn, sheetFacts, type SheetFacts } from "./obstacles.ts";
 import { writePictures, type PartEdits } from "./pictures.ts";
 import { deflatePlan, planPieces, planSheet, rewriteGrouped } from "./rewrite.ts";
-import { rowsIn, scanCells, sheetDataIn } from "./scan.ts";
+import { PieceScanner, rowsIn, scanCells, sheetDataIn } from "./scan.ts";
 import { frozenRowsOf } from "./sheet.ts";
 import { SheetStore, StoreBuilder } from "./store.ts";
 import { MINIMAL_STYLES, Styles } from "./styles.ts";
@@ -259,17 +259,19 @@ export class Book {
     const styles = this.styles();
     const ctx = { sst: this.sst, style: (st: number) => styles.style(st), date1904: this.date1904 };
     for (const s of this.sheets) {
-      // The part is inflated, scanned as bytes into the sheet's compact store, and let go (issue 35 §3).
-      const buf = this.zip.read(s.part);
-      const span = sheetDataIn(buf);
-      const prefix = buf.toString("utf8", 0, span?.start ?? Math.min(buf.length, 65_536));
-      const builder = new StoreBuilder(ctx, cellsHint(prefix));
-      if (span) for (const row of rowsIn(buf, span)) scanCells(buf, row, builder, span.p);
-      const spills = builder.spills.map((x) => ({ anchor: cellA1(x.row, x.col), ref: parseRect(x.ref) }));
-      this.facts.set(s.id, this.factsOf(s, span ? buf.toString("utf8", span.end) : "", spills));
+      // The part is scanned as bytes into the sheet's compact store while it inflates, a piece at a
+      // time: it is never held whole (issue 35 §3).
+      let builder: StoreBuilder | null = null;
+      const scanner = new PieceScanner((prefix) => (builder = new StoreBuilder(ctx, cellsHint(prefix))));
+      for (const piece of this.zip.pieces(s.part)) scanner.push(piece);
+      const { prefix, suffix, cells } = scanner.end();
+      if (!cells || !builder) builder = new StoreBuilder(ctx, cellsHint(prefix));
+      const built: StoreBuilder = builder;
+      const spills = built.spills.map((x) => ({ anchor: cellA1(x.row, x.col), ref: parseRect(x.ref) }));
+      this.facts.set(s.id, this.factsOf(s, suffix, spills));
       const frozen = frozenRowsOf(prefix);
       this.frozen.set(s.id, frozen);
-      wb.sheets.push({ id: s.id, name: s.name, cells: builder.build(), ...(frozen ? { frozenRows: frozen } : {}) });
+      wb.sheets.push({ id: s.id, name: s.name, cells: built.build(), ...(frozen ? { frozenRows: frozen } : {}) });
     }
     wb.tracks.clear();
     for (const [lower, text] of this.tracked) {

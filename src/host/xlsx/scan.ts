@@ -43,8 +43,19 @@ function tagEnd(buf: Buffer, lt: number): number {
 
 /** <sheetData> of a sheet part, or null when it has none. */
 export function sheetDataIn(buf: Buffer): SheetDataSpan | null {
+  const open = sheetDataOpen(buf);
+  if (!open) return null;
+  const { p, start, inner } = open;
+  if (inner < 0) return null;
+  if (buf[inner - 2] === SLASH) return { p, start, inner, innerEnd: inner, end: inner };
+  const close = buf.indexOf(`</${p}sheetData>`, inner);
+  if (close < 0) return null;
+  return { p, start, inner, innerEnd: close, end: close + `</${p}sheetData>`.length };
+}
+
+/** The first <sheetData> open tag ("<sheetData" or "<x:sheetData"); inner -1 when the tag is cut short. */
+function sheetDataOpen(buf: Buffer): { p: string; start: number; inner: number } | null {
   for (let at = buf.indexOf("sheetData"); at > 0; at = buf.indexOf("sheetData", at + 9)) {
-    // "<sheetData" or "<x:sheetData" as an open tag.
     let lt = at - 1;
     if (buf[lt] !== LT) {
       if (buf[lt] !== COLON) continue;
@@ -53,16 +64,123 @@ export function sheetDataIn(buf: Buffer): SheetDataSpan | null {
     }
     const next = buf[at + 9]!;
     if (!(isSpace(next) || next === GT || next === SLASH)) continue;
-    const p = buf.toString("latin1", lt + 1, at);
-    const inner = tagEnd(buf, lt);
-    if (inner < 0) return null;
-    if (buf[inner - 2] === SLASH) return { p, start: lt, inner, innerEnd: inner, end: inner };
-    const close = buf.indexOf(`</${p}sheetData>`, inner);
-    if (close < 0) return null;
-    return { p, start: lt, inner, innerEnd: close, end: close + `</${p}sheetData>`.length };
+    return { p: buf.toString("latin1", lt + 1, at), start: lt, inner: tagEnd(buf, lt) };
   }
   return null;
 }
+
+/** What PieceScanner read of a sheet part besides its cells. */
+export interface ScannedPart {
+  /** The part before <sheetData> (its first 64 KiB when it has none). */
+  prefix: string;
+  /** The part after </sheetData> ("" when it has none). */
+  suffix: string;
+  /** The dynamic-array anchors and the cells went to the sink: false when the part has no <sheetData>…</sheetData>. */
+  cells: boolean;
+}
+
+/**
+ * A sheet part's cells scanned piece by piece as it inflates (issue 35 §3: the part is never held whole):
+ * the same reading as sheetDataIn, rowsIn and scanCells over the whole part. Rows are scanned as soon as
+ * a piece completes them; the bytes of a row cut by the piece's end wait for the next piece. `sinkFor`
+ * gets the part's beginning (before <sheetData>) when the cells start. When the part turns out to have
+ * no closing </sheetData>, `end()` says `cells: false`: what the sink got is not the part's.
+ */
+export class PieceScanner {
+  private carry: Buffer = Buffer.alloc(0);
+  private state: "head" | "rows" | "tail" = "head";
+  private p = "";
+  private rowNo = -1;
+  private sink: CellSink | null = null;
+  private readonly first: Buffer[] = [];
+  private firstBytes = 0;
+  private readonly tail: Buffer[] = [];
+  private prefix = "";
+
+  constructor(private readonly sinkFor: (prefix: string) => CellSink) {}
+
+  push(piece: Buffer): void {
+    if (this.firstBytes < FIRST_BYTES) {
+      this.first.push(Buffer.from(piece.subarray(0, FIRST_BYTES - this.firstBytes))); // a copy: the piece goes
+      this.firstBytes += Math.min(piece.length, FIRST_BYTES - this.firstBytes);
+    }
+    if (this.state === "tail") return void this.tail.push(piece);
+    if (this.state === "rows") return this.rows(piece);
+    const win = this.carry.length ? Buffer.concat([this.carry, piece]) : piece;
+    this.carry = win; // until <sheetData> is found: everything so far
+    this.head(win);
+  }
+
+  private head(win: Buffer): void {
+    const open = sheetDataOpen(win);
+    if (!open || open.inner < 0) return; // not here yet, or its tag is cut: wait for more
+    this.p = open.p;
+    this.prefix = win.toString("utf8", 0, open.start);
+    this.carry = Buffer.alloc(0);
+    if (win[open.inner - 2] === SLASH) {
+      this.state = "tail";
+      this.tail.push(Buffer.from(win.subarray(open.inner)));
+      return;
+    }
+    this.sink = this.sinkFor(this.prefix);
+    this.state = "rows";
+    this.rows(win.subarray(open.inner));
+  }
+
+  /**
+   * The rows of the next piece. The row cut by the last piece's end is finished on a small buffer (its
+   * bytes and the piece's first SEAM bytes), and the piece is scanned where it lies: no piece is copied
+   * (a row longer than that joins the whole piece).
+   */
+  private rows(piece: Buffer): void {
+    if (this.carry.length) {
+      const cut = this.carry.length;
+      const seam = Buffer.concat([this.carry, piece.subarray(0, SEAM)]);
+      const done = this.scan(seam);
+      if (done < 0) {
+        if (piece.length > SEAM) this.tail.push(Buffer.from(piece.subarray(SEAM)));
+        return;
+      }
+      if (done <= cut) {
+        const win = Buffer.concat([this.carry, piece]);
+        const rest = this.scan(win);
+        this.carry = rest < 0 ? Buffer.alloc(0) : win.subarray(rest);
+        return;
+      }
+      piece = piece.subarray(done - cut);
+    }
+    const rest = this.scan(piece);
+    this.carry = rest < 0 ? Buffer.alloc(0) : Buffer.from(piece.subarray(rest)); // a copy: the piece goes
+  }
+
+  /** Scans the complete rows of `win`: where its unscanned bytes start, or -1 at </sheetData> (what follows goes to the tail). */
+  private scan(win: Buffer): number {
+    const close = Buffer.from(`</${this.p}sheetData>`);
+    const closeAt = win.indexOf(close);
+    const innerEnd = closeAt >= 0 ? closeAt : win.length;
+    const span: SheetDataSpan = { p: this.p, start: 0, inner: 0, innerEnd, end: innerEnd };
+    let done = 0;
+    for (const row of rowsIn(win, span, 0, this.rowNo)) {
+      scanCells(win, row, this.sink!, this.p);
+      this.rowNo = row.row;
+      done = row.end;
+    }
+    if (closeAt < 0) return done;
+    this.state = "tail";
+    this.carry = Buffer.alloc(0);
+    this.tail.push(Buffer.from(win.subarray(closeAt + close.length)));
+    return -1;
+  }
+
+  end(): ScannedPart {
+    if (this.state === "tail") return { prefix: this.prefix, suffix: Buffer.concat(this.tail).toString("utf8"), cells: true };
+    // No <sheetData>, or it never closes: no cells, as sheetDataIn says of the whole part.
+    return { prefix: Buffer.concat(this.first).toString("utf8"), suffix: "", cells: false };
+  }
+}
+const FIRST_BYTES = 65_536;
+/** Bytes of the next piece a cut row is finished with (rows are rarely longer). */
+const SEAM = 65_536;
 
 /** A row of sheetData: its number (0-based) and byte offsets. */
 export interface RowRef {

@@ -115,6 +115,48 @@ export class ZipReader {
   }
 
   /**
+   * The uncompressed bytes of a part in pieces, in order (issue 35 §3: a sheet part is scanned as it
+   * inflates, never held whole): one piece per group of a part this port deflated in groups (each
+   * inflates alone), else the whole part in one. Checked as read() checks them — size and CRC once the
+   * last piece is out, so a caller keeps what it made of the pieces only when the loop ends normally.
+   */
+  *pieces(name: string): Generator<Buffer> {
+    const e = this.byName.get(name);
+    if (!e?.groups || e.groups.length < 2) return yield this.read(name);
+    const data = this.compressed(e);
+    const limit = Math.max(1, Math.min(e.size, ZIP_LIMITS.maxPartBytes));
+    let [at, length, crc] = [0, 0, 0];
+    for (const g of e.groups) {
+      let out: Buffer;
+      try {
+        const chunkSize = Math.max(64, Math.min(g.size + 1, limit + 1));
+        out = inflateRawSync(data.subarray(at, at + g.compressedSize), {
+          finishFlush: constants.Z_SYNC_FLUSH,
+          maxOutputLength: limit,
+          chunkSize,
+        });
+      } catch (err) {
+        throw this.inflateError(name, (err as Error).message);
+      }
+      at += g.compressedSize;
+      length += out.length;
+      if (length > limit) throw this.inflateError(name, `more than ${limit} bytes`);
+      crc = crc32(out, crc);
+      yield out;
+    }
+    if (length !== e.size) throw new XlsxError(this.file, "corrupt", `part ${name} has ${length} bytes, its header says ${e.size}`);
+    if (crc >>> 0 !== e.crc) throw new XlsxError(this.file, "corrupt", `part ${name} fails its CRC check`);
+  }
+
+  private inflateError(name: string, msg: string): XlsxError {
+    return new XlsxError(
+      this.file,
+      /maxOutputLength|buffer|more than/i.test(msg) ? "zipBomb" : "corrupt",
+      `part ${name} does not inflate to its declared size (${msg})`,
+    );
+  }
+
+  /**
    * The beginning of a part, up to where `marker` first appears (the whole part when it never does),
    * as text: a sheet part's views before its cells, without inflating the cells (a stream cut short
    * inflates to what it holds with a sync flush).
