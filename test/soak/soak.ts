@@ -508,7 +508,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
               );
             const choice = rnd() < 0.5 ? "overwrite" : "keep";
             const again = await engine.refresh(p.key, choice, { signal });
-            if (again.kind === "refreshed") touched.delete(p.key);
+            // Keep my edits leaves the person's edits in place: the placement may still show as edited.
+            if (again.kind === "refreshed" && choice === "overwrite") touched.delete(p.key);
             return `handEdited→${choice}:${again.kind}`;
           });
           return;
