@@ -337,8 +337,8 @@ class PagedPlacement {
  * The checks before a placement writes anything: the sheet, other placements, obstacles, content.
  * A confirmed overwrite covers what the question showed (e.asked): a cell typed or changed there since
  * the question — while the person read it, or while this placement's data was on its way — is asked
- * about again, never overwritten unseen. Without a question on record (the command line's
- * --overwrite), confirmed overwrites what is there.
+ * about again, never overwritten unseen. Without a question on record in this engine (a caller that
+ * confirms up front), confirmed overwrites what is there.
  */
 async function checkTarget(
   e: Engine,
