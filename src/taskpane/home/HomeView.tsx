@@ -12,6 +12,7 @@ import { BusyLine } from "../app/BusyLine";
 import { staleFacts, statusOfView, STATUS_TONE } from "./live-status";
 import { revealAndFocus } from "../ui/focus";
 import { CopiedWorkbook, EmptyWorkbook, HomeHeading, PlatformProblem, RefreshAllFooter, SheetGroup } from "./HomeSections";
+import { InputsLine, InputsPanel } from "./InputsPanel";
 
 export function groupBySheet(placements: PlacementView[]): [string, PlacementView[]][] {
   const groups = new Map<string, PlacementView[]>();
@@ -37,6 +38,7 @@ function PlacementCard({ store, p, now, showDeployment }: { store: PaneStore; p:
   const asking = store.disconnectAsked.value.has(p.id);
   const title = denied ? "Report you cannot open" : (p.reportName ?? "Untitled report");
   const deployment = p.deploymentName ?? (p.deploymentId !== null ? "another deployment" : null);
+  const [inputsOpen, setInputsOpen] = useState(false);
   return (
     <li
       class="cb-card"
@@ -66,6 +68,7 @@ function PlacementCard({ store, p, now, showDeployment }: { store: PaneStore; p:
           {line}
         </div>
       ))}
+      {p.inputs && st.kind !== "refreshing" && <InputsLine inputs={p.inputs} said={st.lines} />}
       {!denied && (
         <div class="cb-actions">
           {st.kind !== "missing" && st.kind !== "viewOnly" && (
@@ -85,6 +88,9 @@ function PlacementCard({ store, p, now, showDeployment }: { store: PaneStore; p:
               Locate
             </button>
           )}
+          {st.kind !== "missing" && st.kind !== "viewOnly" && store.workspace.value?.inputs && (
+            <InputsButton open={inputsOpen} id={p.id} onToggle={() => setInputsOpen(!inputsOpen)} />
+          )}
           {st.canDisconnect && (
             <DisconnectButton
               title={title}
@@ -98,7 +104,33 @@ function PlacementCard({ store, p, now, showDeployment }: { store: PaneStore; p:
           )}
         </div>
       )}
+      {inputsOpen && !denied && (
+        <InputsPanel
+          store={store}
+          id={p.id}
+          title={title}
+          onClose={() => {
+            setInputsOpen(false);
+            document.querySelector<HTMLElement>(`[data-placement="${CSS.escape(p.id)}"] [data-inputs-toggle]`)?.focus();
+          }}
+        />
+      )}
     </li>
+  );
+}
+
+function InputsButton({ open, id, onToggle }: { open: boolean; id: string; onToggle: () => void }) {
+  return (
+    <button
+      type="button"
+      class="cb-btn cb-small"
+      data-inputs-toggle
+      aria-expanded={open}
+      aria-controls={open ? `cb-inputs-panel-${id}` : undefined}
+      onClick={onToggle}
+    >
+      Inputs…
+    </button>
   );
 }
 

@@ -33,9 +33,13 @@ export function statusOfView(p: PlacementView, activity: RowRefreshState | undef
   return placementStatus({ ...facts, activity: a });
 }
 
-/** A card's row state after a refresh that failed with `e`: a view-only refusal shows the card as View only. */
+/**
+ * A card's row state after a refresh that failed with `e`: a view-only refusal shows the card as View only;
+ * an invalid input (issue 32) in the engine's words, which name the cell to fix.
+ */
 export function failedRow(e: unknown, title: string): RowRefreshState {
   const viewOnly = e instanceof Error && e.name === "ViewOnly";
+  if (e instanceof Error && e.name === "InvalidInput" && e.message) return { state: "failed", reason: e.message };
   return { state: "failed", reason: viewOnly ? viewOnlyPrefix + e.message : title };
 }
 

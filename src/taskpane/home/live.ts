@@ -37,7 +37,10 @@ export type WorkbookOps = Pick<
   "home" | "refresh" | "refreshAll" | "locate" | "disconnect" | "fork" | "keepIdentity" | "watch" | "close"
 > &
   Required<
-    Pick<Workspace, "selectionState" | "selectionContext" | "besideArea" | "inputs" | "bindSelection" | "unbindInput" | "setAutoRefresh" | "selectionRef">
+    Pick<
+      Workspace,
+      "selectionState" | "selectionContext" | "besideArea" | "inputs" | "bindSelection" | "unbindInput" | "setAutoRefresh" | "selectionRef"
+    >
   > & {
     /**
      * Place a report by its id, or one not saved yet (the builder's, issue 31 item 1): the engine
