@@ -142,6 +142,11 @@ export function InputsPanel({ store, id, title, onClose }: { store: PaneStore; i
   }, [ws, id]);
   const d = m.detail.value;
   const headingId = `cb-inputs-${id}`;
+  // Closed (Close or Escape): focus goes back to the card's Inputs… button.
+  const close = () => {
+    onClose();
+    setTimeout(() => document.querySelector<HTMLElement>(`[data-placement="${CSS.escape(id)}"] [data-inputs-toggle]`)?.focus(), 0);
+  };
   return (
     <div
       class="cb-inputs"
@@ -149,7 +154,7 @@ export function InputsPanel({ store, id, title, onClose }: { store: PaneStore; i
       role="region"
       aria-labelledby={headingId}
       onKeyDown={(e) => {
-        if (e.key === "Escape") onClose();
+        if (e.key === "Escape") close();
       }}
     >
       <h4 id={headingId} tabIndex={-1} ref={heading}>
@@ -179,7 +184,7 @@ export function InputsPanel({ store, id, title, onClose }: { store: PaneStore; i
           {m.error.value}
         </p>
       )}
-      <button type="button" class="cb-btn cb-small cb-subtle" onClick={onClose}>
+      <button type="button" class="cb-btn cb-small cb-subtle" onClick={close}>
         Close
       </button>
     </div>
