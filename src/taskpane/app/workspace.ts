@@ -125,6 +125,7 @@ function withTitles(d: InputsDetail, views: MetaView[]): InputsDetail {
   const members = new Map(views.flatMap((v) => [...v.measures, ...v.dimensions]).map((m) => [m.name, m]));
   return {
     ...d,
+    inputs: d.inputs.map((i) => ({ ...i, title: members.get(i.member)?.title ?? i.title })),
     bindable: d.bindable.map((b) => {
       const m = members.get(b.member);
       return { ...b, title: m?.title ?? b.title, time: b.time || m?.type === "time" };

@@ -4,23 +4,12 @@
 // a reference for the builder's "Use selected cell".
 import { areaA1, quoteSheetName } from "../../host/a1";
 import type { SheetPort } from "../../host/port";
-import { parseJsonQuery, type LocalPlacement } from "../../sync";
+import { parseJsonQuery, SQL_NOT_BINDABLE, type InputRequest, type InputView, type LocalPlacement, type SyncEngine } from "../../sync";
 import { isMemberFilter, type Filter } from "../../sync/query";
-import type { Report } from "../../api";
-import type { InputRequest } from "../app/model";
-import type { BindableMember, InputBinding, InputsDetail, InputsFacts } from "./types";
+import type { BindableMember, InputsDetail, InputsFacts } from "./types";
 
-/** Where the choice of filters would be, for a SQL report (the engine's CannotBind says the same). */
-export const SQL_NOT_BINDABLE = "SQL reports cannot take inputs: their filters are in the SQL text.";
-
-/** The engine's input operations (src/sync/engine.ts), as this module uses them. */
-export interface InputsEngine {
-  placements(): Promise<LocalPlacement[]>;
-  report(reportId: number, signal?: AbortSignal): Promise<Report>;
-  bindInputs(key: string, inputs: InputRequest[], o?: { signal?: AbortSignal }): Promise<void>;
-  inputs(key: string): Promise<{ inputs: InputBinding[]; changed: boolean; autoRefresh: boolean }>;
-  setAutoRefresh(key: string, on: boolean): Promise<void>;
-}
+/** The engine's operations this module uses. */
+export type InputsEngine = Pick<SyncEngine, "placements" | "report" | "bindInputs" | "inputs" | "setAutoRefresh">;
 
 /** The cells selected now as a reference: "Sheet1!B1", "'My sheet'!B1:B5". */
 export async function selectionRef(port: Pick<SheetPort, "selection">): Promise<string> {
@@ -28,14 +17,24 @@ export async function selectionRef(port: Pick<SheetPort, "selection">): Promise<
   return `${quoteSheetName(sheet.name)}!${areaA1(area)}`;
 }
 
-/** The bindings a placement holds, as the engine took them (validated: the data part crosses a boundary). */
-export function bindingsOf(p: LocalPlacement): InputRequest[] {
-  const raw = (p as { inputs?: unknown }).inputs;
-  if (!Array.isArray(raw)) return [];
-  return raw.flatMap((b: unknown) => {
-    const o = b as { member?: unknown; ref?: unknown } | null;
-    return typeof o?.member === "string" && typeof o.ref === "string" ? [{ member: o.member, ref: o.ref }] : [];
+/**
+ * The bindings a placement holds, as requests to bind them again (bindInputs replaces them all): each by its
+ * defined name when it was bound to one, else by where its cells are now ("Inputs!B1, Inputs!B2" → two cells).
+ * One whose cells were deleted cannot be bound again and is left out.
+ */
+export function requestsOf(p: LocalPlacement, views: readonly InputView[]): InputRequest[] {
+  return (p.inputs ?? []).flatMap((b) => {
+    const where = views.find((v) => v.member === b.member)?.where ?? "";
+    const ref = b.definedName ?? where.replace(/,\s+/g, ",");
+    return ref && !where.includes("(deleted)") ? [{ member: b.member, ref }] : [];
   });
+}
+
+/** The placement's other bindings, as they are now, to keep when `member`'s changes. */
+async function othersThan(engine: InputsEngine, key: string, member: string, signal?: AbortSignal): Promise<InputRequest[]> {
+  const p = await placementOf(engine, key);
+  const now = await engine.inputs(key, signal ? { signal } : {});
+  return requestsOf(p, now.inputs).filter((b) => b.member !== member);
 }
 
 function memberFilters(filters: readonly Filter[]): string[] {
@@ -59,7 +58,7 @@ async function placementOf(engine: InputsEngine, key: string): Promise<LocalPlac
 /** What the Inputs panel shows: the bindings now, and the filters that can be bound (none for a SQL report). */
 export async function inputsDetail(engine: InputsEngine, key: string, signal?: AbortSignal): Promise<InputsDetail> {
   const p = await placementOf(engine, key);
-  const [report, now] = await Promise.all([engine.report(p.reportId, signal), engine.inputs(key)]);
+  const [report, now] = await Promise.all([engine.report(p.reportId, signal), engine.inputs(key, signal ? { signal } : {})]);
   const sql = !report.jsonQuery && !!report.sqlQuery;
   return {
     inputs: now.inputs.map((i) => ({ member: i.member, title: i.title, where: i.where, values: [...i.values], problem: i.problem })),
@@ -79,20 +78,20 @@ export async function bindSelection(
   signal?: AbortSignal,
 ): Promise<string> {
   const ref = await selectionRef(port);
-  const others = bindingsOf(await placementOf(engine, key)).filter((b) => b.member !== member);
+  const others = await othersThan(engine, key, member, signal);
   await engine.bindInputs(key, [...others, { member, ref }], signal ? { signal } : {});
   return ref;
 }
 
 /** `member` takes the report's own values again. */
 export async function unbindInput(engine: InputsEngine, key: string, member: string, signal?: AbortSignal): Promise<void> {
-  const left = bindingsOf(await placementOf(engine, key)).filter((b) => b.member !== member);
+  const left = await othersThan(engine, key, member, signal);
   await engine.bindInputs(key, left, signal ? { signal } : {});
 }
 
 /** The cards' facts of the placements that have bindings (the others have none to show). */
 export async function inputsFacts(engine: InputsEngine, placements: LocalPlacement[]): Promise<Map<string, InputsFacts>> {
-  const bound = placements.filter((p) => bindingsOf(p).length > 0);
+  const bound = placements.filter((p) => (p.inputs?.length ?? 0) > 0);
   const out = new Map<string, InputsFacts>();
   await Promise.all(
     bound.map(async (p) => {
