@@ -21,6 +21,7 @@ beforeAll(async () => {
   rig = await startRig();
   ({ page, pane, problems } = await openHarness(rig));
   analyst = createPlatformClient({ baseUrl: rig.platform.info.baseUrl, credential: rig.platform.info.apiKeys.analyst });
+  await signIn(pane, button("Refresh all"));
 }, 240_000);
 
 afterAll(async () => {
@@ -82,7 +83,6 @@ describe("issue 32: a report's filters from cells", { timeout: 240_000 }, () => 
       dimensions: ["products.category"],
       filters: [{ member: "customers.country", operator: "equals", values: ["France"] }],
     });
-    await signIn(pane, button("Refresh all"));
     await typeIntoCell(page, "A1", "Region");
     await typeIntoCell(page, "B1", "Germany");
     await place("Orders by country", "A4");
@@ -92,11 +92,16 @@ describe("issue 32: a report's filters from cells", { timeout: 240_000 }, () => 
     await button("Refresh all").click();
     await pwExpect(pane.getByText(/^Refreshed 3 of 3/)).toBeVisible({ timeout: 60_000 });
     await pwExpect.poll(() => filled("A", 4, 14)).toContain("Germany");
-    await button("Close").click();
+    await button("Close", pane.locator("footer.cb-footer")).click();
 
     await typeIntoCell(page, "B1", "Japan");
     for (const name of ["Orders by country", "Revenue by country and segment", "Categories in France"])
       await pwExpect(card(name)).toContainText("Inputs changed — refresh", { timeout: 15_000 });
+    // The screenshot: the last card with its inputs open, showing the new value; the others' panels closed.
+    for (const name of ["Orders by country", "Revenue by country and segment"]) await button(`Close inputs of ${name}`).click();
+    const open = card("Categories in France");
+    await pwExpect(open.locator(".cb-inputs")).toContainText("Country from Sheet1!B1: Japan", { timeout: 15_000 });
+    await open.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SCREENSHOTS, "issue-32-inputs.png") });
 
     await button("Refresh all").click();

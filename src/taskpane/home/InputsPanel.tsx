@@ -118,12 +118,13 @@ function Choices({ store, id, m, d }: { store: PaneStore; id: string; m: PanelMo
       <AutoSwitch
         on={d.autoRefresh}
         disabled={busy}
-        onToggle={(on) =>
+        onToggle={(on) => {
+          m.detail.value = { ...d, autoRefresh: on }; // as pressed; what the engine holds shows once saved
           void act(store, id, m, "Saving…", async (ws) => {
             await ws.setAutoRefresh!(id, on);
             if (on) store.inputsSwitched();
-          })
-        }
+          });
+        }}
       />
     </>
   );
@@ -133,13 +134,15 @@ export function InputsPanel({ store, id, title, onClose }: { store: PaneStore; i
   const m: PanelModel = { detail: useSignal(null), error: useSignal(null), working: useSignal(null) };
   const heading = useRef<HTMLHeadingElement>(null);
   const ws = store.workspace.value;
+  // Each check of the home (after the person's changes, a refresh) reads the panel's inputs again: it shows them as they are.
+  const checked = store.home.value;
+  useEffect(() => heading.current?.focus(), []);
   useEffect(() => {
-    heading.current?.focus();
     if (!ws?.inputs) return;
     const abort = new AbortController();
     void load(ws, id, m, abort.signal);
     return () => abort.abort();
-  }, [ws, id]);
+  }, [ws, id, checked]);
   const d = m.detail.value;
   const headingId = `cb-inputs-${id}`;
   // Closed (Close or Escape): focus goes back to the card's Inputs… button.
@@ -184,7 +187,7 @@ export function InputsPanel({ store, id, title, onClose }: { store: PaneStore; i
           {m.error.value}
         </p>
       )}
-      <button type="button" class="cb-btn cb-small cb-subtle" onClick={close}>
+      <button type="button" class="cb-btn cb-small cb-subtle" aria-label={`Close inputs of ${title}`} onClick={close}>
         Close
       </button>
     </div>

@@ -421,8 +421,8 @@ export class PaneStore {
    * refresh waits until the changes stop for autoRefreshMs, and a newer change aborts one in flight.
    * Excel runs no batch of it while a cell is being edited (host/excel/cell-edit.ts).
    */
-  private inputsMaybeChanged(): void {
-    if (!this.home.value?.placements.some((p) => p.inputs?.autoRefresh)) return;
+  private inputsMaybeChanged(o: { switched?: boolean } = {}): void {
+    if (!o.switched && !this.home.value?.placements.some((p) => p.inputs?.autoRefresh)) return;
     clearTimeout(this.autoTimer);
     this.autoAbort?.abort();
     this.autoTimer = setTimeout(() => void this.op(() => this.autoRefresh()), this.autoRefreshMs);
@@ -451,7 +451,7 @@ export class PaneStore {
 
   /** "Refresh when inputs change" was turned on: inputs changed already are refreshed after the same wait. */
   inputsSwitched(): void {
-    this.inputsMaybeChanged();
+    this.inputsMaybeChanged({ switched: true }); // the home does not show the switch on yet
   }
 
   /** Load (check) the workbook home; a newer load or Cancel aborts the one in flight. */
