@@ -3,7 +3,7 @@
 // the cells, every validation case (nothing written, nothing recorded), circles refused, producers first.
 import { describe, expect, it } from "vitest";
 import type { Report, ReportInput } from "../../src/api/index.ts";
-import { CannotBind, check, InvalidInput, type SyncEngine } from "../../src/sync/index.ts";
+import { CannotBind, check, fork, InvalidInput, type SyncEngine } from "../../src/sync/index.ts";
 import { loadPlacements } from "../../src/sync/state.ts";
 import { placed, useEnv, type TestWorkbook, type WorkbookKind } from "./support.ts";
 
@@ -235,6 +235,19 @@ export function inputScenarios(label: string, kind: WorkbookKind): void {
       expect(Object.values(q.items).map((i) => i.state)).toEqual(["done", "done"]);
       expect(wb.user.cell(s, 1, 0)).toBe("United States");
       expect(wb.user.cell(s, 0, 6)).toBe("Applied filter: Customers Country is United States (from Sheet1!A2)");
+    });
+
+    it("issue 32: a copy of the workbook (Save As, forked) keeps its inputs: its own B1 filters its own placement", async () => {
+      const { wb, s } = await boundBook();
+      const copy = wb.user.saveAsCopy(`https://files.example/inputs-copy-${++n}.xlsx`);
+      const copyEngine = env().engine(copy);
+      expect((await fork(copyEngine)).failed).toEqual({});
+      copy.user.edit(s, 0, 1, "India");
+      const [p] = await loadPlacements(copy.port);
+      expect((await copyEngine.inputs(p!.key)).changed).toBe(true);
+      expect((await copyEngine.refresh(p!.key, "ask")).kind).toBe("refreshed");
+      expect(new Set(countries(copy, s))).toEqual(new Set(["India"]));
+      expect(new Set(countries(wb, s))).toEqual(new Set(["Germany"])); // the original is untouched
     });
 
     it("issue 32: Disconnect forgets the inputs' names with the placement's", async () => {
