@@ -159,8 +159,12 @@ describe("issue 32: inputs in the pane", () => {
     const card = (id: string) => document.querySelector<HTMLElement>(`[data-placement="${id}"]`)!;
     await until(() => card("salesKey0001") !== null);
     expect(card("salesKey0001").textContent).toContain("Inputs changed — refresh");
+    // The badge says what the lines say: the cells do not show what the inputs hold (never "Up to date").
+    expect(card("salesKey0001").dataset.status).toBe("outOfDate");
+    expect(card("salesKey0001").textContent).not.toContain("Up to date");
     expect(card("budgetKey001").textContent).toContain("Inputs!B2 (to) is before Inputs!B1 (from): type an end date after the start.");
     expect(card("budgetKey001").textContent).not.toContain("Inputs changed");
+    expect(card("budgetKey001").dataset.status).toBe("outOfDate");
   });
 
   it("issue 32 pane: Refresh with an invalid input shows its words on the card (the cell named), not a generic failure", async () => {
@@ -175,6 +179,9 @@ describe("issue 32: inputs in the pane", () => {
     await store.refresh("salesKey0001");
     const card = document.querySelector<HTMLElement>('[data-placement="salesKey0001"]')!;
     await until(() => card.textContent!.includes("Sheet1!B1 is empty: type a region."));
+    // Nothing was written: "Not refreshed", not "Refresh failed".
+    expect(card.textContent).toContain("Not refreshed: Sheet1!B1 is empty: type a region.");
+    expect(card.textContent).not.toContain("Refresh failed");
     expect(store.notice.value?.detail).toBe("Sheet1!B1 is empty: type a region.");
     expect(store.notice.value?.title).toContain("was not refreshed");
   });

@@ -12,7 +12,7 @@ import { BusyLine } from "../app/BusyLine";
 import { staleFacts, statusOfView, STATUS_TONE, type StatusKind } from "./live-status";
 import { revealAndFocus } from "../ui/focus";
 import { CopiedWorkbook, EmptyWorkbook, HomeHeading, PlatformProblem, RefreshAllFooter, SheetGroup } from "./HomeSections";
-import { InputsLine, InputsPanel } from "./InputsPanel";
+import { InputsPanel } from "./InputsPanel";
 
 export function groupBySheet(placements: PlacementView[]): [string, PlacementView[]][] {
   const groups = new Map<string, PlacementView[]>();
@@ -53,7 +53,6 @@ function PlacementCard({ store, p, now, showDeployment }: { store: PaneStore; p:
           {line}
         </div>
       ))}
-      {p.inputs && st.kind !== "refreshing" && <InputsLine inputs={p.inputs} said={st.lines} />}
       {!denied && (
         <div class="cb-actions">
           {st.kind !== "missing" && st.kind !== "viewOnly" && (

@@ -7,7 +7,7 @@ import { useEffect, useRef } from "preact/hooks";
 import type { PaneStore } from "../state/store";
 import type { Workspace } from "../app/model";
 import { describeError } from "../errors";
-import type { BindableMember, InputBinding, InputsDetail, InputsFacts } from "./types";
+import type { BindableMember, InputBinding, InputsDetail } from "./types";
 
 interface PanelModel {
   detail: Signal<InputsDetail | null>;
@@ -190,23 +190,6 @@ export function InputsPanel({ store, id, title, onClose }: { store: PaneStore; i
       <button type="button" class="cb-btn cb-small cb-subtle" aria-label={`Close inputs of ${title}`} onClick={close}>
         Close
       </button>
-    </div>
-  );
-}
-
-/** A card's line about its inputs: which cell to fix, or that they changed since the last refresh. */
-export function InputsLine({ inputs, said }: { inputs: InputsFacts; said: readonly string[] }) {
-  if (inputs.problem && said.some((l) => l.includes(inputs.problem!))) return null; // the card says it already
-  if (inputs.problem)
-    return (
-      <div class="cb-rowstatus cb-input-problem" role="status">
-        {inputs.problem}
-      </div>
-    );
-  if (!inputs.changed) return null;
-  return (
-    <div class="cb-rowstatus" role="status">
-      {inputs.autoRefresh ? "Inputs changed — refreshing when you stop typing" : "Inputs changed — refresh"}
     </div>
   );
 }
