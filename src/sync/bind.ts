@@ -22,12 +22,14 @@ import {
   resolveInputs,
   whereOf,
   type BoundInputs,
+  type InputBinding,
   type InputGraphNode,
   type InputRequest,
   type InputView,
   type MemberKind,
   type PlannedBinding,
   type ReadInput,
+  type ResolvedInput,
 } from "./inputs.ts";
 import { parseJsonQuery, type SemanticQuery } from "./query.ts";
 import type { RunnableReport } from "./run-report.ts";
@@ -82,6 +84,13 @@ async function readerOf(port: SheetPort, signal?: AbortSignal): Promise<(names: 
   };
 }
 
+/** The workbook's date system, asked only when a date range's cell holds a date serial (a read of its own where the snapshot has none). */
+async function dateSystemFor(port: SheetPort, bindings: readonly InputBinding[], read: ReadInput): Promise<1900 | 1904> {
+  const serial = (n: string) => read(n)?.grid.some((row) => row.some((v) => typeof v === "number")) === true;
+  const serials = bindings.some((b) => b.kind === "dateRange" && b.names.some(serial));
+  return serials && port.dateSystem ? port.dateSystem() : 1900;
+}
+
 /**
  * The report with the placement's inputs in its query, read from `port` (a refresh's session holds their
  * values: no round trip more), and the hash of the values used; the report as it is when it has none.
@@ -105,8 +114,7 @@ export async function boundReport(
     signal,
   );
   const read = await (await readerOf(port, signal))(bindings.flatMap((b) => b.names));
-  const dateSystem = port.dateSystem ? await port.dateSystem() : 1900;
-  const resolved = resolveInputs(bindings, read, title, kindOf, dateSystem);
+  const resolved = resolveInputs(bindings, read, title, kindOf, await dateSystemFor(port, bindings, read));
   const bound = { ...report, jsonQuery: JSON.stringify(applyInputs(query, resolved)), inputsFrom: inputSources(resolved) };
   return { report: bound, used: await inputsHash(resolved) };
 }
@@ -118,14 +126,24 @@ export async function inputsView(
   signal?: AbortSignal,
 ): Promise<{ inputs: InputView[]; changed: boolean; autoRefresh: boolean }> {
   const s = await e.session({ trackedValues: inputNamesOf(key), ...(signal ? { signal } : {}) });
-  const p = await e.placement(key, s);
+  return inputsOn(s, await e.placement(key, s), signal);
+}
+
+/**
+ * A placement's inputs as read in `port` (a session holding their values reads nothing more: check reads every
+ * tracked name). No network: a card asks on every change, so titles and kinds come from the member names.
+ */
+export async function inputsOn(
+  port: SheetPort,
+  p: LocalPlacement,
+  signal?: AbortSignal,
+): Promise<{ inputs: InputView[]; changed: boolean; autoRefresh: boolean }> {
   const bindings = p.inputs ?? [];
-  const read = await (await readerOf(s, signal))(bindings.flatMap((b) => b.names));
-  // No network here (a card asks on every change): titles and kinds from the member names.
-  const { title, kindOf } = await membersOf(null, { timeDimensions: [] }, []);
-  const dateSystem = await s.dateSystem();
+  const read = await (await readerOf(port, signal))(bindings.flatMap((b) => b.names));
+  const { title, kindOf } = await membersOf(null, {}, []);
+  const dateSystem = await dateSystemFor(port, bindings, read);
   const views: InputView[] = [];
-  const ok = [];
+  const ok: ResolvedInput[] = [];
   for (const b of bindings) {
     const where = b.names.map((n) => read(n)?.where ?? "(deleted)").join(", ");
     try {
@@ -197,14 +215,9 @@ export async function bindForPlace(
       const sheet = sheets.find((x) => x.id === area.sheetId)!;
       grids.set(name, { where: whereOf(sheet, area), grid: await readArea(port, area, signal) });
     }
-  const dateSystem = port.dateSystem ? await port.dateSystem() : 1900;
-  const resolved = resolveInputs(
-    planned.map((pb) => pb.binding),
-    (n) => grids.get(n) ?? null,
-    title,
-    kindOf,
-    dateSystem,
-  );
+  const read: ReadInput = (n) => grids.get(n) ?? null;
+  const bindings = planned.map((pb) => pb.binding);
+  const resolved = resolveInputs(bindings, read, title, kindOf, await dateSystemFor(port, bindings, read));
   const bound: BoundInputs = { key, planned, used: await inputsHash(resolved) };
   return { bound, report: { ...report, jsonQuery: JSON.stringify(applyInputs(query, resolved)), inputsFrom: inputSources(resolved) } };
 }

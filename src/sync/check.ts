@@ -15,6 +15,7 @@
 //   tracking and every placement's cells: two round trips in Excel), writes queued and sent per placement.
 import { PlacementLimitError, type ExternalPlacement } from "../api/index.ts";
 import { areaA1, cellA1 } from "../host/a1.ts";
+import { inputsOn } from "./bind.ts";
 import type { Area, SnapshotRequest, TrackedArea } from "../host/port.ts";
 import { platformAddress, readArea, type SyncContext } from "./context.ts";
 import { classifyCells, classifyHeld, structureOf } from "./classify.ts";
@@ -135,6 +136,7 @@ async function checkOne(
     offers: [],
     deploymentId: recorded.deploymentId,
   };
+  if (recorded.inputs?.length) base.inputs = await inputsFacts(s, recorded, signal); // issue 32: from this snapshot
   const t = placementArea(recorded, await s.tracked(), await s.sheets());
   if (!t) return { ...base, missing: true, offers: ["disconnect"] };
   const area = t.area;
@@ -184,6 +186,17 @@ async function checkOne(
     }
   }
   return base;
+}
+
+/** A placement's inputs as a card shows them (issue 32), read in the check's snapshot (it holds every tracked name). */
+async function inputsFacts(s: Session, p: LocalPlacement, signal?: AbortSignal): Promise<NonNullable<PlacementCheck["inputs"]>> {
+  const now = await inputsOn(s, p, signal);
+  return {
+    count: now.inputs.length,
+    changed: now.changed,
+    problem: now.inputs.find((i) => i.problem)?.problem ?? null,
+    autoRefresh: now.autoRefresh,
+  };
 }
 
 /**

@@ -208,6 +208,11 @@ export interface PlacementCheck {
   offers: "disconnect"[];
   /** A platform problem while checking this placement (it does not stop the others). */
   problem?: string;
+  /**
+   * Its filters from cells (issue 32), read in the check's own snapshot: how many, whether their values differ
+   * from those it was last written with, the first invalid one's words, and the switch. Absent: it has none.
+   */
+  inputs?: { count: number; changed: boolean; problem: string | null; autoRefresh: boolean };
 }
 
 export interface CheckReport {

@@ -115,5 +115,11 @@ describe("round trips on the Office.js adapter over dev/excel", () => {
     const r = await engine.refresh(out.key, "ask");
     expect(r.kind === "refreshed" && r.stats.cellsWritten).toBe(0);
     expect(wb.workbook.stats).toMatchObject({ syncs: 2, emptySyncs: 0 });
+    // The pane's home check says whether the inputs changed from its own snapshot: no read more.
+    wb.workbook.typeInto(sheetId, "A1", "France");
+    wb.workbook.resetStats();
+    const { checked } = await homeCheck(engine);
+    expect(checked.placements[0]!.inputs).toEqual({ count: 1, changed: true, problem: null, autoRefresh: false });
+    expect(wb.workbook.stats).toMatchObject({ syncs: 2, emptySyncs: 0 });
   });
 });

@@ -6,7 +6,7 @@ import { areaA1, quoteSheetName } from "../../host/a1";
 import type { SheetPort } from "../../host/port";
 import { parseJsonQuery, SQL_NOT_BINDABLE, type InputRequest, type InputView, type LocalPlacement, type SyncEngine } from "../../sync";
 import { isMemberFilter, type Filter } from "../../sync/query";
-import type { BindableMember, InputsDetail, InputsFacts } from "./types";
+import type { BindableMember, InputsDetail } from "./types";
 
 /** The engine's operations this module uses. */
 export type InputsEngine = Pick<SyncEngine, "placements" | "report" | "bindInputs" | "inputs" | "setAutoRefresh">;
@@ -87,19 +87,4 @@ export async function bindSelection(
 export async function unbindInput(engine: InputsEngine, key: string, member: string, signal?: AbortSignal): Promise<void> {
   const left = await othersThan(engine, key, member, signal);
   await engine.bindInputs(key, left, signal ? { signal } : {});
-}
-
-/** The cards' facts of the placements that have bindings (the others have none to show). */
-export async function inputsFacts(engine: InputsEngine, placements: LocalPlacement[]): Promise<Map<string, InputsFacts>> {
-  const bound = placements.filter((p) => (p.inputs?.length ?? 0) > 0);
-  const out = new Map<string, InputsFacts>();
-  await Promise.all(
-    bound.map(async (p) => {
-      const now = await engine.inputs(p.key).catch(() => null);
-      if (!now) return;
-      const problem = now.inputs.find((i) => i.problem)?.problem ?? null;
-      out.set(p.key, { count: now.inputs.length, changed: now.changed, autoRefresh: now.autoRefresh, problem });
-    }),
-  );
-  return out;
 }

@@ -30,7 +30,7 @@ import type { PlaceOutcome, RowSpan, SelectedCell, SelectedPlacement } from "../
 import type { Workspace } from "../app/model";
 import { freeAreaBeside, readSelectionContext, selectionState, type SelectionDeps } from "../chat/live-selection";
 import { activeSheetPictures, putPicture, selectedCell, selectedPlacement } from "./live-selected";
-import { bindSelection, inputsDetail, inputsFacts, selectionRef, unbindInput, type InputsEngine } from "./live-inputs";
+import { bindSelection, inputsDetail, selectionRef, unbindInput, type InputsEngine } from "./live-inputs";
 
 export type WorkbookOps = Pick<
   Workspace,
@@ -199,15 +199,14 @@ async function currentArea(o: Ops, key: string): Promise<Area> {
 async function home(o: Ops, signal?: AbortSignal): Promise<HomeData> {
   const { checked, data } = await homeCheck(o.engine, signal ? { signal } : {}); // one snapshot of the workbook
   const byKey = new Map(checked.placements.map((c) => [c.key, c]));
-  // Inputs (issue 32): only the placements with bindings are read again, to say whether their cells changed.
-  const inputs = await inputsFacts(o.inputs, await o.engine.placements());
   return {
     workbookName: data.workbookName,
     copied: data.copied,
     placements: data.entries.map((e) => {
-      const view = toView(e, e.key ? byKey.get(e.key) : undefined, o.names);
-      const facts = e.key ? inputs.get(e.key) : undefined;
-      return facts ? { ...view, inputs: facts } : view;
+      const c = e.key ? byKey.get(e.key) : undefined;
+      const view = toView(e, c, o.names);
+      // Inputs (issue 32): read in the check's own snapshot, whether their cells changed and can be used.
+      return c?.inputs ? { ...view, inputs: c.inputs } : view;
     }),
     ...(data.platformProblem ? { platformProblem: data.platformProblem } : {}),
   };
