@@ -139,7 +139,7 @@ export class XlsxPort extends MemoryPort {
     if (from === to) return;
     if (this.wb.sheets.some((x) => x.id === to)) throw new PortInputError(`a sheet with id ${to} exists`);
     s.id = to;
-    for (const t of this.wb.tracks.values()) if (t.sheetId === from) t.sheetId = to;
+    for (const t of [...this.wb.tracks.values(), ...this.wb.names.values()]) if (t.sheetId === from) t.sheetId = to;
     this.book.renameSheetId(from, to);
   }
 
