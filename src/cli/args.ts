@@ -79,6 +79,23 @@ export interface CellSet {
   value: SheetValue;
 }
 
+const OPTIONS = {
+  report: { type: "string" },
+  at: { type: "string" },
+  deployment: { type: "string" },
+  input: { type: "string", multiple: true },
+  set: { type: "string", multiple: true },
+  out: { type: "string" },
+  json: { type: "boolean", default: false },
+  "overwrite-edits": { type: "boolean", default: false },
+  "dry-run": { type: "boolean", default: false },
+  concurrency: { type: "string" },
+  shard: { type: "string" },
+  "shard-count": { type: "string" },
+  timeout: { type: "string" },
+  "ignore-lock": { type: "boolean", default: false },
+} as const;
+
 const SECRET_FLAGS = /^--(api-?key|key|token|password|secret)(=|$)/i;
 
 export function parseCommand(argv: readonly string[]): Command {
@@ -96,22 +113,7 @@ export function parseCommand(argv: readonly string[]): Command {
       args: rest,
       allowPositionals: true,
       strict: true,
-      options: {
-        report: { type: "string" },
-        at: { type: "string" },
-        deployment: { type: "string" },
-        input: { type: "string", multiple: true },
-        set: { type: "string", multiple: true },
-        out: { type: "string" },
-        json: { type: "boolean", default: false },
-        "overwrite-edits": { type: "boolean", default: false },
-        "dry-run": { type: "boolean", default: false },
-        concurrency: { type: "string" },
-        shard: { type: "string" },
-        "shard-count": { type: "string" },
-        timeout: { type: "string" },
-        "ignore-lock": { type: "boolean", default: false },
-      },
+      options: OPTIONS,
     });
   } catch (e) {
     throw new UsageError((e as Error).message);
