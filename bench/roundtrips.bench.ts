@@ -84,6 +84,26 @@ try {
   if (unchanged.out.kind !== "refreshed" || unchanged.out.stats.cellsWritten !== 0)
     throw new Error(`unexpected refresh: ${JSON.stringify(unchanged.out)}`);
 
+  // 1b. A bound placement (issue 32): its country from Sheet1!A1; an unchanged refresh reads the input in the same snapshot.
+  one.dx.workbook.typeInto(one.sheetId, "A1", "Germany");
+  const byCountry = await client.createReport(deploymentId, {
+    name: "Bench bound",
+    title: "Bench bound",
+    jsonQuery: JSON.stringify({
+      measures: ["orders.count"],
+      dimensions: ["customers.country", "orders.status"],
+      order: [["orders.status", "asc"]],
+    }),
+  });
+  const bound = await one.engine.place(byCountry, {
+    at: { sheetId: one.sheetId, row: 0, col: 5 },
+    inputs: [{ member: "customers.country", ref: "Sheet1!A1" }],
+  });
+  if (bound.kind !== "placed") throw new Error(`bound placement failed: ${JSON.stringify(bound)}`);
+  const boundUnchanged = await measure(one.dx, () => one.engine.refresh(bound.key, "ask"));
+  if (boundUnchanged.out.kind !== "refreshed" || boundUnchanged.out.stats.cellsWritten !== 0)
+    throw new Error(`unexpected refresh: ${JSON.stringify(boundUnchanged.out)}`);
+
   // 2. Refresh all of 50 placements of 2,000 × 10 (side by side, one sheet each five).
   const many = excel();
   const reports = [];
@@ -161,12 +181,14 @@ try {
     profiles: LATENCY,
     firstPlacement2000x3: place.figures,
     refreshUnchanged2000x3: unchanged.figures,
+    refreshUnchangedBoundToACell: boundUnchanged.figures,
     refreshAll50Unchanged: allUnchanged.figures,
     refreshAll50OneValueChanged: allOneChanged.figures,
     firstPlacement100000x20Pages: paged,
     firstPlacement100000x20Sql: oneAnswer,
     targets: {
       unchangedRefreshAtMost2Syncs: unchanged.figures.syncs <= 2,
+      unchangedBoundRefreshAtMost2Syncs: boundUnchanged.figures.syncs <= 2,
       firstPlacementAtMost5Syncs: place.figures.syncs <= 5,
       refreshAll50UnchangedAtMost12Syncs: allUnchanged.figures.syncs <= 12,
       oneChangedAtMost3More: allOneChanged.figures.syncs - allUnchanged.figures.syncs <= 3,

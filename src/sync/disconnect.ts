@@ -14,6 +14,7 @@ import { updatePlacement, type LocalPlacement } from "./state.ts";
 import { forgetRowPrints } from "./rows.ts";
 import { forgetStyle } from "./styling.ts";
 import type { Engine } from "./types.ts";
+import { untrackInputs } from "./bind.ts";
 
 /**
  * DELETE .../connect-workbook for one placement; the cells stay unless `clear`; the name goes.
@@ -30,6 +31,7 @@ export async function disconnect(e: Engine, key: string, o: { clear?: boolean; s
     // The platform no longer has this placement: the workbook stops tracking it even when clearing failed
     // (a record kept here would point at nothing, and every refresh of it would fail).
     if (t) await s.untrack(p.name);
+    await untrackInputs(s, p); // issue 32
     await updatePlacement(s, key, () => null);
     await forgetStyle(s, key);
     await forgetRowPrints(s, key);

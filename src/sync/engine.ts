@@ -6,6 +6,7 @@
 //   refresh-all.ts  every placement of the workbook, queries concurrent, one writer
 //   disconnect.ts   forget a placement on the platform and in the workbook
 //   check.ts        check, fork and the workbook home
+//   bind.ts         a placement's filters from cells (inputs, issue 32)
 // They receive the engine as the narrow `Engine` of types.ts, never this class, so the arrows run one
 // way: this file imports them, they import leaf modules (types.ts, errors.ts, plan.ts, state.ts…).
 //
@@ -18,7 +19,9 @@ import type { SheetPort, SheetValue, SnapshotRequest } from "../host/port.ts";
 import { mayChangePlacements } from "./access.ts";
 import { classifyCells } from "./classify.ts";
 import { Lock, reportsById, type LastWrittenStore, type SyncContext } from "./context.ts";
+import { bindInputs, inputsView, setAutoRefresh } from "./bind.ts";
 import { disconnect } from "./disconnect.ts";
+import type { InputRequest, InputView } from "./inputs.ts";
 import type { Grid } from "./fingerprint.ts";
 import { place } from "./place.ts";
 import type { QueueProgress } from "./queue.ts";
@@ -111,6 +114,21 @@ export class SyncEngine implements Engine {
 
   disconnect(key: string, o: { clear?: boolean; signal?: AbortSignal } = {}): Promise<void> {
     return disconnect(this, key, o);
+  }
+
+  /** Bind a placement's filters to cells (issue 32); [] removes its inputs. Nothing is refreshed. */
+  bindInputs(key: string, inputs: readonly InputRequest[], o: { signal?: AbortSignal } = {}): Promise<void> {
+    return bindInputs(this, key, inputs, o);
+  }
+
+  /** A placement's inputs as a card shows them, and whether they changed since it was last written. */
+  inputs(key: string, o: { signal?: AbortSignal } = {}): Promise<{ inputs: InputView[]; changed: boolean; autoRefresh: boolean }> {
+    return inputsView(this, key, o.signal);
+  }
+
+  /** The switch "Refresh when inputs change". */
+  setAutoRefresh(key: string, on: boolean): Promise<void> {
+    return setAutoRefresh(this, key, on);
   }
 
   /** Classify a placement's current cells (read in the union of its shapes) against its fingerprints. */

@@ -24,6 +24,8 @@ export interface FilterSummaryInput {
   query: SemanticQuery;
   /** Member → human title (annotation or /v1/meta). */
   titles?: ReadonlyMap<string, string>;
+  /** Member → the cells its values came from (issue 32): "Region is West (from Sheet1!B1)". */
+  from?: ReadonlyMap<string, string>;
 }
 
 /** Filter operators in words (the summary rows, the builder's operator menu). */
@@ -92,11 +94,12 @@ export function untitledSummaryMembers(query: SemanticQuery): string[] {
  */
 export function filterSummaryRows(input: FilterSummaryInput): SheetValue[][] {
   const title = (m: string) => input.titles?.get(m) ?? m;
-  const lines: string[] = (input.query.filters ?? []).map((f) => describeFilter(f, title));
+  const from = (member: string) => (input.from?.has(member) ? ` (from ${input.from.get(member)})` : "");
+  const lines: string[] = (input.query.filters ?? []).map((f) => describeFilter(f, title) + (isMemberFilter(f) ? from(f.member) : ""));
   for (const td of input.query.timeDimensions ?? []) {
     if (td.dateRange === undefined) continue;
     const range = Array.isArray(td.dateRange) ? `${td.dateRange[0]} – ${td.dateRange[1]}` : td.dateRange;
-    lines.push(`${title(td.dimension)} is in ${range}`);
+    lines.push(`${title(td.dimension)} is in ${range}${from(td.dimension)}`);
   }
   return lines.map((l) => [excelText(FILTER_PREFIX + l)]);
 }

@@ -17,6 +17,9 @@
 //       abort = Stop (between placements: a write under way finishes). Every local placement is
 //       listed; those the user cannot refresh end not-refreshed "No access: …".
 //   engine.disconnect(key, { clear?, signal? })                         → void (idempotent on 404)
+//   engine.place(report, { inputs: [{ member, ref }] }) / engine.bindInputs(key, inputs) / engine.inputs(key)
+//       / engine.setAutoRefresh(key, on): a report's filters from cells (issue 32, bind.ts, inputs.ts);
+//       InvalidInput (names the cell, nothing written) and CannotBind (SQL report, no such cells, a circle).
 //   Every operation takes `signal`: Cancel rejects at once and frees the single-writer lock.
 //   engine.placements()                                                 → LocalPlacement[]
 //   check(engine, { signal? }) → CheckReport (syncStatus, edit state + exact edited rows, corrections
@@ -67,6 +70,9 @@ export type {
 } from "./types.ts";
 export { check, fork, home, homeCheck, HomeLimitError, keepIdentity } from "./check.ts";
 export { PlacementLimitReached } from "./limits.ts";
+export { InvalidInput, CannotBind, isInputName, parseRef, MAX_INPUTS, MAX_INPUT_VALUES } from "./inputs.ts";
+export type { InputRequest, InputView, InputBinding } from "./inputs.ts";
+export { SQL_NOT_BINDABLE } from "./bind.ts";
 export type { CheckReport, PlacementCheck, EditState, ForkOutcome, HomeData, HomeEntry } from "./types.ts";
 export { upsertReport, assignNewPublicId, UpsertStopped } from "./upsert.ts";
 export type { UpsertOutcome } from "./upsert.ts";

@@ -26,6 +26,8 @@ import { addPlacement, loadPlacements, updatePlacement, type LocalPlacement, typ
 import { forgetRowPrints, storeRowPrints } from "./rows.ts";
 import { forgetStyle, setValuesOnly, stylePlaced } from "./styling.ts";
 import type { Engine, PlaceOptions, PlaceOutcome } from "./types.ts";
+import { bindForPlace, trackInputs, untrackInputs } from "./bind.ts";
+import type { BoundInputs } from "./inputs.ts";
 import type { UpsertOutcome } from "./upsert.ts";
 
 type At = Pick<Area, "sheetId" | "row" | "col">;
@@ -42,12 +44,19 @@ export async function place(e: Engine, report: Report, o: PlaceOptions = {}): Pr
   // The platform's limits per workbook, from what was last seen of it (nothing is read; limits.ts).
   refuseOverLimits(e, { deploymentId: ctx.deploymentId, reportId: report.id, name: report.name });
   // A large flat report arrives in pages: its first rows are written while the others arrive (issue 20 §2).
-  const stream = await streamReport(ctx.data, report, ctx.filterDefaults, o.signal);
+  // Inputs (issue 32): bound, read and checked before the query; the query runs with their values.
+  let runnable: Report = report;
+  if (o.inputs?.length) {
+    const b = await bindForPlace(e, report, (ctx.newKey ?? randomKey)(), o.inputs, o.signal);
+    runnable = b.report;
+    o = { ...o, bound: b.bound };
+  }
+  const stream = await streamReport(ctx.data, runnable, ctx.filterDefaults, o.signal);
   if (stream?.more) {
     const placed = await e.exclusive(() => placeStreamed(e, report, at, stream, o), o.signal);
     if (placed) return placed;
   }
-  const run = stream ? await drained(stream) : await runReport(ctx.data, report, ctx.filterDefaults, o.signal);
+  const run = stream ? await drained(stream) : await runReport(ctx.data, runnable, ctx.filterDefaults, o.signal);
   return e.exclusive(() => placeWhole(e, report, at, run, o), o.signal);
 }
 
@@ -77,10 +86,11 @@ async function placeWhole(
   // The report first: a permanent upsert failure (ambiguous legacy id…) leaves the sheet untouched.
   const up = await ensureReport(e.ctx, report, o.signal);
   const fp = await fingerprintGrid(layout.cells);
-  const local = newRecord(e, up, sheet, target, fp, shape, source);
+  const local = newRecord(e, up, sheet, target, fp, shape, source, o.bound);
   // write: journal and track before the first cell (first in the commit): an interrupted first placement
   // is found and resumed by a refresh.
   await addPlacement(s, local);
+  if (o.bound) await trackInputs(s, o.bound);
   if (o.valuesOnly) await setValuesOnly(s, local.key, true);
   await s.track(local.name, target);
   // Guarded (issue 36, item 1): the platform call above can take seconds; the write's own sync checks
@@ -261,10 +271,11 @@ class PagedPlacement {
     const more = last ? {} : { partial: true };
     if (!this.local) {
       const local: LocalPlacement = {
-        ...newRecord(this.e, this.up, this.checked.sheet, areaAt(this.top, shape), partial, shape, null),
+        ...newRecord(this.e, this.up, this.checked.sheet, areaAt(this.top, shape), partial, shape, null, this.o.bound),
         pending: { checksum: partial, shape, at: new Date().toISOString(), source: null, phase: "writing", inFlight, ...more },
       };
       await addPlacement(this.s, local);
+      if (this.o.bound) await trackInputs(this.s, this.o.bound);
       if (this.o.valuesOnly) await setValuesOnly(this.s, local.key, true);
       return (this.local = local);
     }
@@ -387,8 +398,9 @@ function newRecord(
   fp: ResultChecksum,
   shape: Shape,
   source: string | null,
+  bound?: BoundInputs,
 ): LocalPlacement {
-  const key = (e.ctx.newKey ?? randomKey)();
+  const key = bound?.key ?? (e.ctx.newKey ?? randomKey)();
   const addr = platformAddress(sheet.name, target);
   return {
     key,
@@ -406,6 +418,7 @@ function newRecord(
     committed: null,
     source: null,
     editsKept: false,
+    ...(bound ? { inputs: bound.planned.map((pb) => pb.binding), inputsUsed: bound.used } : {}),
     pending: { checksum: fp, shape, at: new Date().toISOString(), source, phase: "writing", inFlight: { from: 0, to: shape.rows - 1 } },
   };
 }
@@ -483,6 +496,7 @@ async function takeBackRefused(
   await s.clear(w.target);
   if (w.occupied.length) await s.write(w.at, w.before, { keepFormats: true });
   await s.untrack(local.name);
+  await untrackInputs(s, local);
   await updatePlacement(s, local.key, () => null);
   await forgetStyle(s, local.key);
   await forgetRowPrints(s, local.key);
@@ -518,6 +532,7 @@ async function undoPlacement(
   if (frozeBefore === 0 && written.row === 0 && layout.headerRows > 0 && (await s.frozenRows(written.sheetId)) !== 0)
     await s.freezeRows(written.sheetId, 0);
   await s.untrack(local.name);
+  await untrackInputs(s, local);
   await updatePlacement(s, local.key, () => null);
   await forgetStyle(s, local.key);
   await forgetRowPrints(s, local.key);

@@ -5,6 +5,7 @@
 //     it never pushes or overwrites another placement or user content.
 //   - A smaller result clears the cells it leaves behind (inside its own old area only).
 //   - Chunks to write are merged into contiguous runs so each run is one port.write.
+import { isInputName } from "./inputs.ts";
 import type { Area, SheetRef, TrackedArea } from "../host/port.ts";
 import { areaA1, columnLetters, MAX_COLS, MAX_ROWS } from "../host/a1.ts";
 import type { LocalPlacement } from "./state.ts";
@@ -155,8 +156,9 @@ export function sameArea(a: Area, b: Area): boolean {
 /** Other placements' areas, labelled as people know them: report title and range, never the tracking name. */
 export function neighbours(tracked: readonly TrackedArea[], self: string | null, placements: readonly LocalPlacement[]): Neighbour[] {
   const titles = new Map(placements.map((p) => [p.name.toLowerCase(), p.reportName] as const));
+  // An input's cells (issue 32) are no placement: a write there is judged by what they hold, as any cell's.
   return tracked
-    .filter((t) => t.area && t.name.toLowerCase() !== self?.toLowerCase())
+    .filter((t) => t.area && t.name.toLowerCase() !== self?.toLowerCase() && !isInputName(t.name))
     .map((t) => {
       const title = titles.get(t.name.toLowerCase());
       const where = `${t.sheet?.name ?? "?"}!${areaA1(t.area!)}`;

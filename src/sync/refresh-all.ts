@@ -1,9 +1,12 @@
 // Refresh all: every placement of the workbook, queries with bounded concurrency, one writer
 // (docs/SYNC.md "Refresh all"). One read of the workbook for every placement, one listing of the
 // reports per deployment, then per placement the refresh's own prepare (concurrent) and apply (under the
-// lock, read again only when another write came first).
+// lock, read again only when another write came first). A placement whose inputs come from another's
+// cells (issue 32) waits for that one and reads its inputs afresh.
 import type { Report } from "../api/index.ts";
-import { reportsById } from "./context.ts";
+import type { Area } from "../host/port.ts";
+import { reportsById, untilAborted } from "./context.ts";
+import { producers, producersFirst } from "./inputs.ts";
 import { NotRefreshed, runQueue, type QueueProgress } from "./queue.ts";
 import { describeRowList, listingFailed, noAccessReason } from "./reasons.ts";
 import { applyRefresh, dataOf, prepareRefresh } from "./refresh.ts";
@@ -41,16 +44,32 @@ export async function refreshAll(e: Engine, o: RefreshAllOptions = {}): Promise<
     if (e.viewOnly(p.deploymentId)) skipped[p.key] = { state: "not-refreshed", reason: viewOnlyPrefix + viewOnlyReason() };
   const withSkipped = (q: QueueProgress): QueueProgress => ({ ...q, items: { ...skipped, ...q.items } });
   const onProgress = o.onProgress;
+  const queued = all.filter((p) => !skipped[p.key]);
+  // Producers first (issue 32): a placement whose inputs lie in another's cells is refreshed after it, on a fresh read.
+  const after = await producersIn(view, queued);
+  const ended = new Map(queued.map((p) => [p.key, latch()] as const));
+  const byKey = new Map(queued.map((p) => [p.key, p]));
   const progress = await runQueue(
-    all
-      .filter((p) => !skipped[p.key])
-      .map((p) => ({
-        key: p.key,
-        prepare: (signal: AbortSignal) => prepareOne(e, p, byDeployment, view, o, signal),
+    producersFirst([...byKey.keys()], after).map((key) => {
+      const p = byKey.get(key)!;
+      const end = () => ended.get(key)!.resolve();
+      const waits = (after.get(key) ?? []).map((k) => ended.get(k)!.promise);
+      return {
+        key,
+        prepare: async (signal: AbortSignal) => {
+          try {
+            if (waits.length) await untilAborted(Promise.all(waits), signal);
+            return await prepareOne(e, p, byDeployment, waits.length ? null : view, o, signal);
+          } catch (err) {
+            end();
+            throw err;
+          }
+        },
         // No stop signal here: a write that has begun is finished (an unbounded hang is ended by
         // the API layer's deadlines and the port's sync deadline), so Stop never leaves a placement half written.
-        apply: (prep: PreparedRefresh) => applyOne(e, prep, view),
-      })),
+        apply: (prep: PreparedRefresh) => applyOne(e, prep, view).finally(end),
+      };
+    }),
     {
       concurrency: e.ctx.queryConcurrency ?? 2,
       ...(o.signal ? { signal: o.signal } : {}),
@@ -58,6 +77,33 @@ export async function refreshAll(e: Engine, o: RefreshAllOptions = {}): Promise<
     },
   );
   return withSkipped(progress);
+}
+
+/** A promise and its resolve. */
+function latch(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** Per placement, the placements (of `queued`) its input cells lie in (inputs.ts producers). */
+async function producersIn(view: Session, queued: readonly LocalPlacement[]): Promise<Map<string, string[]>> {
+  if (!queued.some((p) => p.inputs?.length)) return new Map();
+  const tracked = await view.tracked();
+  const areaOf = (name: string) => tracked.find((t) => t.name.toLowerCase() === name.toLowerCase())?.area ?? null;
+  const nodes = queued.map((p) => ({
+    key: p.key,
+    label: p.reportName ?? p.key,
+    area: areaOf(p.name),
+    inputs: (p.inputs ?? []).flatMap((b) => b.names.map(areaOf).filter((a): a is Area => a !== null)),
+  }));
+  const edges = producers(nodes);
+  for (const [k, ps] of edges)
+    edges.set(
+      k,
+      ps.filter((x) => x !== k),
+    );
+  return edges;
 }
 
 /** Each deployment's reports attached to the workbook (one paged listing each); a failure is kept for its placements. */
@@ -85,7 +131,7 @@ function prepareOne(
   e: Engine,
   p: LocalPlacement,
   byDeployment: Map<number, Map<number, Report> | Error>,
-  view: Session,
+  view: Session | null,
   o: RefreshAllOptions,
   signal: AbortSignal,
 ): Promise<PreparedRefresh> {
@@ -98,7 +144,7 @@ function prepareOne(
   } catch (err) {
     throw new NotRefreshed(`${noAccessPrefix}${(err as Error).message}`);
   }
-  return prepareRefresh(e, p.key, report, signal, view);
+  return prepareRefresh(e, p.key, report, signal, view ?? undefined);
 }
 
 /** Write one placement's answer ("ask": a placement edited by hand is left, with its rows named). */

@@ -29,6 +29,8 @@ import {
   type OccupiedCell,
   type Shape,
 } from "./plan.ts";
+import { boundReport } from "./bind.ts";
+import { inputNamesOf } from "./inputs.ts";
 import { journal, recordRefresh } from "./record.ts";
 import { planRefresh, type RefreshPlan, type RefreshRead } from "./refresh-plan.ts";
 import { deploymentLabel, noAccessReason } from "./reasons.ts";
@@ -54,10 +56,12 @@ export async function prepareRefresh(
   const t0 = performance.now();
   const placement = await e.placement(key, view);
   const r = report ?? (await reportOf(e.ctx, placement, (await (view ?? e.ctx.port).identity()).workbookId, signal));
+  // Inputs (issue 32): their values from the same read as the placement, checked before anything is written.
+  const bound = await boundReport(dataOf(e.ctx, placement), placement, r, view ?? e.ctx.port, signal);
   const t1 = performance.now();
-  const prepared = await prepareReport(dataOf(e.ctx, placement), r, e.ctx.filterDefaults, signal);
+  const prepared = await prepareReport(dataOf(e.ctx, placement), bound.report, e.ctx.filterDefaults, signal);
   const layoutOf = () => prepared.build().layout;
-  const base = { placement, source: prepared.source, cut: prepared.cut, layout: layoutOf };
+  const base = { placement, source: prepared.source, cut: prepared.cut, layout: layoutOf, inputsUsed: bound.used };
   // The same answer as the one last written and recorded: its grid is the committed one.
   if (prepared.source === placement.source && placement.committed !== null && placement.pending === null) {
     const timings = { reportMs: t1 - t0, queryAndLayoutMs: performance.now() - t1, fingerprintMs: 0 };
@@ -83,7 +87,12 @@ export async function refresh(
   o: { signal?: AbortSignal } = {},
 ): Promise<RefreshOutcome> {
   const t0 = performance.now();
-  const view = await e.session({ trackedValues: [trackingName(key)], writeChecks: true, ...(o.signal ? { signal: o.signal } : {}) });
+  // Its cells and its inputs' cells (issue 32) in one read.
+  const view = await e.session({
+    trackedValues: [trackingName(key), ...inputNamesOf(key)],
+    writeChecks: true,
+    ...(o.signal ? { signal: o.signal } : {}),
+  });
   const placement = await e.placement(key, view);
   if (e.viewOnly(placement.deploymentId)) throw new ViewOnly(viewOnlyReason()); // never written, never recorded
   const report = await reportOf(e.ctx, placement, (await view.identity()).workbookId, o.signal); // the query needs it: look it up first
@@ -318,6 +327,9 @@ async function writeRefresh(
   stats.timings.writeMs = tRecord - tWrite;
   try {
     await recordRefresh(e.ctx, s, p, prep.incoming, prep.source, area, sheet, signal, keptRows.length > 0);
+    // The input values it was written with (issue 32): the card's "Inputs changed" compares with them.
+    if (prep.inputsUsed && prep.inputsUsed !== p.inputsUsed)
+      await updatePlacement(s, p.key, (x) => ({ ...x, inputsUsed: prep.inputsUsed }));
   } catch (err) {
     if (!isRefusal(err)) throw err;
     throw await rollBack(e, s, read, lastWritten, signal);

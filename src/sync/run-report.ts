@@ -69,7 +69,10 @@ export interface RowCut {
   message: string;
 }
 
-export type RunnableReport = Pick<Report, "jsonQuery" | "sqlQuery" | "pivotItems">;
+export type RunnableReport = Pick<Report, "jsonQuery" | "sqlQuery" | "pivotItems"> & {
+  /** Members whose filter values came from cells, and those cells (issue 32): the summary names them. */
+  inputsFrom?: ReadonlyMap<string, string>;
+};
 
 export interface RunOutput {
   layout: Layout;
@@ -150,7 +153,11 @@ export async function prepareReport(
         if (fetched.byColumns) totals.byColumns = joinPages(fetched.byColumns.pages, maxRows);
         if (fetched.grand) totals.grand = joinPages(fetched.grand.pages, maxRows);
         const titles = summaryTitles(full.columns, titlesFromMeta);
-        return { result, cut, layout: layout({ result, pivot, totals, filterSummary: show ? { query, titles } : null }) };
+        return {
+          result,
+          cut,
+          layout: layout({ result, pivot, totals, filterSummary: show ? { query, titles, ...fromOf(report) } : null }),
+        };
       }),
     };
   }
@@ -168,6 +175,11 @@ export async function prepareReport(
   throw new Error("The report has neither a jsonQuery nor a sqlQuery to run.");
 }
 
+/** The summary's "(from Sheet1!B1)" notes of a report whose filters came from cells. */
+function fromOf(report: RunnableReport): { from?: ReadonlyMap<string, string> } {
+  return report.inputsFrom?.size ? { from: report.inputsFrom } : {};
+}
+
 /** What the grid depends on, hashed (see the top of this file): equal keys give equal grids. */
 async function sourceKey(report: RunnableReport, show: boolean, sources: Record<string, unknown>): Promise<string> {
   await hashReady();
@@ -178,6 +190,7 @@ async function sourceKey(report: RunnableReport, show: boolean, sources: Record<
     sqlQuery: report.sqlQuery ?? null,
     pivot: report.pivotItems ?? null,
     show,
+    ...(report.inputsFrom?.size ? { inputsFrom: [...report.inputsFrom] } : {}),
     sources,
   });
   return h64Hex(new TextEncoder().encode(text));
@@ -278,7 +291,7 @@ export async function streamReport(
   const rawRows: LoadResult["rows"][] = [full.rows.slice(0, maxRows)];
   const body = flatTable({ ...result, rows: rawRows[0]! }, scale);
   const unsettled = body.columnFormats;
-  const filterSummary = show ? { query, titles: summaryTitles(full.columns, titlesFromMeta) } : null;
+  const filterSummary = show ? { query, titles: summaryTitles(full.columns, titlesFromMeta), ...fromOf(report) } : null;
   const head = withFilterSummary({ ...body, columnFormats: settleNumberFormats(body.cells, unsettled, body.headerRows) }, filterSummary);
   const cells: SheetValue[][] = [...head.cells];
   let dataRows = rawRows[0]!.length;

@@ -18,6 +18,7 @@ import { z } from "zod";
 import type { ResultChecksum } from "../checksum/types.ts";
 import { parseAddress } from "../host/a1.ts";
 import { DataChangedError, type Area, type SheetPort, type SheetRef, type TrackedArea } from "../host/port.ts";
+import { InputBinding, MAX_INPUTS } from "./inputs.ts";
 import { holding, limitReason, PlacementLimitReached } from "./limits.ts";
 
 export const STATE_KEY = "cellbound.sync.placements.v1";
@@ -113,6 +114,12 @@ export const LocalPlacement = z.looseObject({
   pending: Pending.nullable(),
   /** "Keep my edits" left edited chunks unwritten: the placement stays marked edited. */
   editsKept: z.boolean(),
+  /** Filters whose values come from cells of the workbook (issue 32, inputs.ts). Absent: none. */
+  inputs: z.array(InputBinding).max(MAX_INPUTS).optional(),
+  /** A hash of the input values the placement was last written with (inputsHash): differs → "Inputs changed". */
+  inputsUsed: z.string().max(64).nullable().optional(),
+  /** Refresh by itself when its inputs change (the pane's switch). */
+  autoRefresh: z.boolean().optional(),
 });
 export type LocalPlacement = z.infer<typeof LocalPlacement>;
 

@@ -6,6 +6,7 @@ import type { SyncStatus } from "../api/index.ts";
 import type { ResultChecksum } from "../checksum/types.ts";
 import type { Area, SheetPort, SheetValue, SnapshotRequest, WriteStats } from "../host/port.ts";
 import type { LastWrittenStore, SyncContext } from "./context.ts";
+import type { BoundInputs, InputRequest } from "./inputs.ts";
 import type { Layout } from "./layout.ts";
 import type { OccupiedCell, Shape } from "./plan.ts";
 import type { RowCut } from "./run-report.ts";
@@ -53,6 +54,10 @@ export interface PlaceOptions {
   onProgress?: (rowsWritten: number, totalRows: number, known: boolean) => void;
   /** Values only: no number formats, header style or freeze (styling.ts); kept for later refreshes. */
   valuesOnly?: boolean;
+  /** Filters whose values come from cells (issue 32): bound with the placement, read before its query. */
+  inputs?: readonly InputRequest[];
+  /** Set by place itself: the inputs planned and read for this placement (never given by a caller). */
+  bound?: BoundInputs;
 }
 
 export type PlaceOutcome =
@@ -167,6 +172,8 @@ export interface PreparedRefresh {
   layout(): Layout;
   /** Where the preparation's time went (ms). */
   timings: { reportMs: number; queryAndLayoutMs: number; fingerprintMs: number };
+  /** The hash of the input values its query used (issue 32, inputs.ts); null: it has no inputs. */
+  inputsUsed?: string | null;
 }
 
 // ---------------------------------------------------------------- check and home (check.ts)

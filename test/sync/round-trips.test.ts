@@ -96,4 +96,24 @@ describe("round trips on the Office.js adapter over dev/excel", () => {
     expect(data.entries).toHaveLength(3);
     expect(data.entries.every((e) => e.range !== null && !e.missing)).toBe(true);
   });
+
+  it("issue 32: an unchanged refresh of a placement bound to a cell reads its input in the same snapshot: 2 syncs", async () => {
+    const wb = book();
+    const sheetId = wb.user.firstSheetId();
+    wb.workbook.typeInto(sheetId, "A1", "Germany");
+    const engine = env().engine(wb);
+    const report = await env().createReport({
+      jsonQuery: JSON.stringify({ measures: ["orders.count"], dimensions: ["customers.country", "orders.status"] }),
+    });
+    const out = await engine.place(report, {
+      at: { sheetId, row: 0, col: 3 },
+      inputs: [{ member: "customers.country", ref: "Sheet1!A1" }],
+    });
+    expect(out.kind).toBe("placed");
+    if (out.kind !== "placed") return;
+    wb.workbook.resetStats();
+    const r = await engine.refresh(out.key, "ask");
+    expect(r.kind === "refreshed" && r.stats.cellsWritten).toBe(0);
+    expect(wb.workbook.stats).toMatchObject({ syncs: 2, emptySyncs: 0 });
+  });
 });
