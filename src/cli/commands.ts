@@ -6,6 +6,8 @@ import type { Report } from "../api/index.ts";
 import { areaA1, parseAddress, quoteSheetName } from "../host/a1.ts";
 import { factsOf, handEditsAt, home, homeCheck, placementStatus, viewOnlyReason, type SyncEngine, type StatusKind } from "../sync/index.ts";
 import type { Owner } from "../sync/access.ts";
+import { producers, producersFirst } from "../sync/inputs.ts";
+import type { LocalPlacement } from "../sync/state.ts";
 import type { XlsxPort } from "../host/xlsx/port.ts";
 import type { CellSet, Command } from "./args.ts";
 import { messageOf, type Health } from "./net.ts";
@@ -113,7 +115,7 @@ export async function refreshFile(
     }
     const { denied, owners } = await listDenied(engine, locals, result, run, progress);
     const failures: Failure[] = [];
-    for (const p of locals) {
+    for (const p of await producersFirstOf(engine, locals)) {
       if (denied.has(p.key)) continue;
       const stop = run.health.stopped ?? (book.saveFailed ? "the file could not be saved" : null);
       const base = { reportId: p.reportId, reportName: p.reportName, cellsWritten: 0, editedCells: [] as string[] };
@@ -178,6 +180,25 @@ async function inputProblems(engine: SyncEngine, locals: Awaited<ReturnType<Sync
     });
   }
   return lines;
+}
+
+/**
+ * The placements in the order Refresh all takes them (issue 32): one whose input cells lie in another
+ * placement is refreshed after that one, and reads the values it wrote.
+ */
+async function producersFirstOf(engine: SyncEngine, locals: readonly LocalPlacement[]): Promise<LocalPlacement[]> {
+  if (!locals.some((p) => p.inputs?.length)) return [...locals];
+  const tracked = await engine.ctx.port.tracked();
+  const areaOf = (name: string) => tracked.find((t) => t.name.toLowerCase() === name.toLowerCase())?.area ?? null;
+  const nodes = locals.map((p) => ({
+    key: p.key,
+    label: p.reportName ?? p.key,
+    area: areaOf(p.name),
+    inputs: (p.inputs ?? []).flatMap((b) => b.names.map(areaOf).filter((a) => a !== null)),
+  }));
+  const edges = new Map([...producers(nodes)].map(([k, ps]) => [k, ps.filter((x) => x !== k)] as const));
+  const byKey = new Map(locals.map((p) => [p.key, p]));
+  return producersFirst([...byKey.keys()], edges).map((k) => byKey.get(k)!);
 }
 
 /** Placements the key may not read (DENIED): listed with their owner, never touched. */

@@ -3,6 +3,7 @@
 // copies), `status` lists them — against the platform stand-in, whose data API filters by the member.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { cellValue, parseCommand } from "../../src/cli/args.ts";
+import { engineFor, openSession } from "../../src/cli/session.ts";
 import { XlsxPort } from "../../src/host/xlsx/port.ts";
 import { patchPackage, tempDir } from "../host/xlsx/support.ts";
 import { startCliEnv, type CliEnv } from "./support.ts";
@@ -139,6 +140,39 @@ describe("cellbound place --input, refresh --set, status (issue 32)", () => {
     expect(again.stdout).toMatch(/Orders-Brazil\.xlsx \(saved\) \(from .*template\.xlsx\)/);
     expect(countriesOn(tmp.file("Orders-Brazil.xlsx"))).toEqual(["Australia"]);
     same();
+  });
+
+  it("issue 32: a placement whose input lies in another placement is refreshed after it, with the value it wrote", async () => {
+    const file = template("producer.xlsx", "Germany");
+    const consumer = await placeBound(file); // placed first: refreshed first unless the order follows the inputs
+    const firstCountries = (order: "asc" | "desc") => ({
+      jsonQuery: JSON.stringify({
+        measures: ["orders.count"],
+        dimensions: ["customers.country"],
+        order: [["customers.country", order]],
+        limit: 3,
+      }),
+    });
+    const producer = await env.createReport(firstCountries("asc"));
+    expect((await env.cli(["place", file, "--report", String(producer.id), "--at", "Data!A1"])).code).toBe(0);
+    // The consumer's filter is bound to the producer's first country (Data!A2), as the pane's "Inputs…" does.
+    const { CELLBOUND_PLATFORM_URL: platformUrl, CELLBOUND_API_KEY: apiKey, CELLBOUND_DATA_URL: dataUrl } = env.env();
+    const session = await openSession({ platformUrl, apiKey, dataUrl }, null, { fetch, signal: new AbortController().signal });
+    const port = XlsxPort.open(file);
+    const engine = engineFor(port, session, session.platform);
+    const key = (await engine.placements()).find((p) => p.reportId === consumer)!.key;
+    await engine.bindInputs(key, [{ member: "customers.country", ref: "Data!A2" }]);
+    port.save();
+    expect(countriesOn(file, "Data")[0]).toBe("Australia");
+
+    await env.client().updateReport(env.deploymentId, producer.id, firstCountries("desc"));
+    const out = await env.cli(["refresh", file, "--json"]);
+    expect(out.code).toBe(0);
+    expect(out.json().files[0]!.placements.map((p) => [p.reportId, p.outcome])).toEqual([
+      [producer.id, "refreshed"],
+      [consumer, "refreshed"],
+    ]);
+    expect(countriesOn(file)).toEqual(["United States"]);
   });
 
   it("issue 32: an input bound to a defined name reads the name's cell", async () => {
