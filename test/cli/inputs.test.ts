@@ -2,7 +2,7 @@
 // `refresh` reads them, `refresh --set … [--out …]` writes them first (one template, many filtered
 // copies), `status` lists them — against the platform stand-in, whose data API filters by the member.
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { cellValue, parseCommand } from "../../src/cli/args.ts";
+import { cellValue, credentialsFrom, parseCommand } from "../../src/cli/args.ts";
 import { engineFor, openSession } from "../../src/cli/session.ts";
 import { XlsxPort } from "../../src/host/xlsx/port.ts";
 import { patchPackage, tempDir } from "../host/xlsx/support.ts";
@@ -156,8 +156,7 @@ describe("cellbound place --input, refresh --set, status (issue 32)", () => {
     const producer = await env.createReport(firstCountries("asc"));
     expect((await env.cli(["place", file, "--report", String(producer.id), "--at", "Data!A1"])).code).toBe(0);
     // The consumer's filter is bound to the producer's first country (Data!A2), as the pane's "Inputs…" does.
-    const { CELLBOUND_PLATFORM_URL: platformUrl, CELLBOUND_API_KEY: apiKey, CELLBOUND_DATA_URL: dataUrl } = env.env();
-    const session = await openSession({ platformUrl, apiKey, dataUrl }, null, { fetch, signal: new AbortController().signal });
+    const session = await openSession(credentialsFrom(env.env()), null, { fetch, signal: new AbortController().signal });
     const port = XlsxPort.open(file);
     const engine = engineFor(port, session, session.platform);
     const key = (await engine.placements()).find((p) => p.reportId === consumer)!.key;
