@@ -1,7 +1,7 @@
 // Issue 32 on the command line: `place --input` binds a report's filter to cells of the workbook,
 // `refresh` reads them, `refresh --set … [--out …]` writes them first (one template, many filtered
 // copies), `status` lists them — against the platform stand-in, whose data API filters by the member.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { cellValue, credentialsFrom, parseCommand } from "../../src/cli/args.ts";
 import { engineFor, openSession } from "../../src/cli/session.ts";
 import { XlsxPort } from "../../src/host/xlsx/port.ts";
@@ -172,6 +172,30 @@ describe("cellbound place --input, refresh --set, status (issue 32)", () => {
       [consumer, "refreshed"],
     ]);
     expect(countriesOn(file)).toEqual(["United States"]);
+  });
+
+  it("issue 32: --out over a read-only workbook or one open in Excel is exit 2, both files untouched", async () => {
+    const file = template("template-ro.xlsx", "Germany");
+    await placeBound(file);
+    const copy = tmp.file("Orders-ro.xlsx");
+    copyFileSync(file, copy);
+    chmodSync(copy, 0o444);
+    const [sameTemplate, sameCopy] = [untouched(file), untouched(copy)];
+    const readOnly = await env.cli(["refresh", file, "--set", "Inputs!B1=Japan", "--out", copy]);
+    expect(readOnly.code).toBe(2);
+    expect(readOnly.stderr).toMatch(/Orders-ro\.xlsx: it is marked read-only/);
+    chmodSync(copy, 0o644);
+    writeFileSync(tmp.file("~$Orders-ro.xlsx"), Buffer.alloc(165));
+    const open = await env.cli(["refresh", file, "--set", "Inputs!B1=Japan", "--out", copy, "--json"]);
+    expect(open.code).toBe(2);
+    expect(open.json().files[0]).toMatchObject({ file: copy, error: expect.stringMatching(/open in Excel/) });
+    sameTemplate();
+    sameCopy();
+    // A template that is not there: named, and no copy made.
+    const missing = await env.cli(["refresh", tmp.file("no-template.xlsx"), "--out", tmp.file("no-copy.xlsx")]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/no-template\.xlsx: no such file/);
+    expect(existsSync(tmp.file("no-copy.xlsx"))).toBe(false);
   });
 
   it("issue 32: an input bound to a defined name reads the name's cell", async () => {
