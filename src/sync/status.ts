@@ -13,7 +13,8 @@
 //               the record did not)
 //   edited      cells differ from both fingerprints
 //   failed      the last refresh in this pane failed (reason given)
-//   out of date the platform says the report changed since the last refresh
+//   out of date the platform says the report changed since the last refresh, or its input cells (issue 32)
+//               hold other values than those it shows, or one of them cannot be used
 //   unknown     not checked (platform unreachable) — never shown as "Up to date"
 //   up to date  checked clean and the platform says UP_TO_DATE
 import { columnLetters, parseAddress } from "../host/a1.ts";
@@ -57,6 +58,11 @@ export interface StatusFacts {
   handEdits?: string | null;
   /** A problem check met (could not record a move, the record of a finished write failed). */
   problem?: string | null;
+  /**
+   * Its filters from cells (issue 32): whether their values differ from those it was last refreshed with, the
+   * first invalid input's words (they name the cell), and whether it refreshes itself when they change.
+   */
+  inputs?: { changed: boolean; problem: string | null; autoRefresh: boolean } | null;
   /** What this pane is doing or last did with it (Refresh / Refresh all), if anything. */
   activity?:
     | { state: "queued" | "refreshing" }
@@ -164,6 +170,7 @@ export function placementStatus(f: StatusFacts): PlacementStatus {
   const last = f.activity?.state === "done" ? `Last refresh: ${f.activity.summary}` : null;
   const failedLine = f.activity?.state === "failed" ? `Refresh failed: ${f.activity.reason}` : null;
   const note = f.activity?.state === "notRefreshed" ? `Not refreshed: ${f.activity.reason}` : (last ?? null);
+  const inputs = inputsLine(f.inputs, [note, failedLine]);
   const out = (kind: StatusKind, canRefresh: boolean, extra: (string | null | undefined)[] = []): PlacementStatus => ({
     kind,
     label: STATUS_LABELS[kind],
@@ -178,15 +185,17 @@ export function placementStatus(f: StatusFacts): PlacementStatus {
   if (f.missing) return out("missing", false, ["Its sheet or range was deleted. Disconnect it to stop tracking it."]);
   if (f.noAccess) return out("noAccess", false, [f.noAccess, failedLine]);
   if (f.edit === "interrupted")
-    return out("interrupted", true, ["A refresh stopped before it finished. Refresh to finish it.", failedLine, note, f.problem]);
+    return out("interrupted", true, ["A refresh stopped before it finished. Refresh to finish it.", failedLine, note, inputs, f.problem]);
   if (f.edit === "edited") {
     const line = f.handEdits ?? editedRowsLine(f.editedRows, f.editedRowsExact);
     // Refresh all left it for this reason: one statement, not the same edits named twice.
     const said = note?.startsWith("Not refreshed: ") && note.includes(line);
-    return out("editedByHand", true, [said ? null : line, failedLine, note, f.problem]);
+    return out("editedByHand", true, [said ? null : line, failedLine, note, inputs, f.problem]);
   }
-  if (failedLine) return out("failed", true, [failedLine, f.problem]);
+  if (failedLine) return out("failed", true, [failedLine, inputs, f.problem]);
   const finished = f.edit === "interrupted-finished" ? "An interrupted refresh was finished." : null;
+  // Its input cells hold other values than those it shows (or one cannot be used): its cells are out of date.
+  if (f.inputs?.changed || f.inputs?.problem) return out("outOfDate", true, [inputs, finished, note, f.problem]);
   if (f.syncStatus === "CHANGED")
     return out("outOfDate", true, ["The report changed since this was last refreshed.", finished, note, f.problem]);
   if (f.edit === "unknown" || f.syncStatus === "UNKNOWN") {
@@ -202,6 +211,14 @@ export function placementStatus(f: StatusFacts): PlacementStatus {
     ]);
   }
   return out("upToDate", true, [finished, note, f.problem]);
+}
+
+/** The card's line about its inputs (issue 32); null when they hold what it shows, or a line already says it. */
+function inputsLine(inputs: StatusFacts["inputs"], said: readonly (string | null)[]): string | null {
+  if (!inputs) return null;
+  if (inputs.problem) return said.some((l) => l?.includes(inputs.problem!)) ? null : inputs.problem;
+  if (!inputs.changed) return null;
+  return inputs.autoRefresh ? "Inputs changed — refreshing when you stop typing." : "Inputs changed — refresh to show their values.";
 }
 
 /**

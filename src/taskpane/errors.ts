@@ -261,6 +261,24 @@ const NAMED_MESSAGES: [string | RegExp, Say][] = [
     }),
   ],
   ["DataChanged", dataChanged],
+  // issue 32: a filter's input cell cannot be used; the engine's words name the cell and say what to type.
+  [
+    "InvalidInput",
+    (e) => ({
+      title: "An input cell cannot be used",
+      detail: messageOf(e),
+      next: "Fix that cell, then refresh again. Nothing was written.",
+    }),
+  ],
+  // issue 32: a binding that cannot be made (a SQL report, a reference that is not cells, a circle).
+  [
+    "CannotBind",
+    (e) => ({
+      title: "The filter cannot take its values from there",
+      detail: messageOf(e),
+      next: "Select other cells and bind again; the placement keeps its inputs as they were.",
+    }),
+  ],
   [
     /InvalidSelection/,
     (e) => ({ title: "Select one cell", detail: messageOf(e), next: "Click the one cell where the report should start, then try again." }),

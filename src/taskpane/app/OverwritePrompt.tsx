@@ -39,7 +39,13 @@ function OverwriteQuestion({ store, pending }: { store: PaneStore; pending: NonN
         <button
           type="button"
           class="cb-btn cb-danger"
-          onClick={() => void store.place(pending.report, true, { valuesOnly: pending.valuesOnly === true, at: pending.outcome.at })}
+          onClick={() =>
+            void store.place(pending.report, true, {
+              valuesOnly: pending.valuesOnly === true,
+              at: pending.outcome.at,
+              ...(pending.inputs ? { inputs: pending.inputs } : {}),
+            })
+          }
         >
           Overwrite
         </button>

@@ -6,7 +6,7 @@ import type { CommentsService } from "../comments/service";
 import type { ChatService } from "../chat/service";
 import type { DashboardService } from "../dashboard/service";
 import type { SelectionRead, SelectionState } from "../chat/ask-selection";
-import type { HomeData, RefreshAllProgress, RefreshChoice, RefreshOutcome } from "../home/types";
+import type { HomeData, InputsDetail, RefreshAllProgress, RefreshChoice, RefreshOutcome } from "../home/types";
 import type { PreviewGrid } from "../builder/types";
 import type {
   BuilderQuery,
@@ -20,6 +20,12 @@ import type {
   RowSpan,
   SaveReportInput,
 } from "../types";
+
+/** A filter member of a report's query and the cells its values come from (issue 32). */
+export interface InputRequest {
+  member: string;
+  ref: string;
+}
 
 export interface SignedInUser {
   name: string;
@@ -45,6 +51,8 @@ export interface Workspace {
       confirmed: boolean;
       at?: { sheetId: string; row: number; col: number };
       valuesOnly?: boolean;
+      /** Filters taking their values from cells (issue 32): `ref` is "Sheet1!B1", a range or a defined name. */
+      inputs?: InputRequest[];
       onProgress?: OnProgress;
       signal?: AbortSignal;
     },
@@ -64,6 +72,16 @@ export interface Workspace {
     size: { rows: number; cols: number },
     signal?: AbortSignal,
   ): Promise<{ sheetId: string; row: number; col: number; free: boolean }>;
+  /** A placement's inputs (issue 32): its bindings, the filters it may bind, whether their cells changed. */
+  inputs?(placementId: string, signal?: AbortSignal): Promise<InputsDetail>;
+  /** Bind a filter of the placement to the cells selected now; returns where ("Sheet1!B1"). Nothing is refreshed. */
+  bindSelection?(placementId: string, member: string, signal?: AbortSignal): Promise<string>;
+  /** The filter takes the report's own values again. */
+  unbindInput?(placementId: string, member: string, signal?: AbortSignal): Promise<void>;
+  /** "Refresh when inputs change" on or off. */
+  setAutoRefresh?(placementId: string, on: boolean): Promise<void>;
+  /** The cells selected now as a reference ("Sheet1!B1", "'My sheet'!B1:B5"), for the builder's "Use selected cell". */
+  selectionRef?(): Promise<string>;
   /** Select the placement's range (or only some of its rows) in Excel. */
   locate(placementId: string, rows?: RowSpan): Promise<void>;
   disconnect(placementId: string, signal?: AbortSignal): Promise<void>;

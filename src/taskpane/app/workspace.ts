@@ -13,7 +13,8 @@ import {
 import { roleLimit } from "../../sync/access";
 import { sessionFetch } from "./session-fetch";
 import type { ConnectInput, Workspace } from "./model";
-import type { Deployment, EmbedConfig } from "../types";
+import type { Deployment, EmbedConfig, MetaView } from "../types";
+import type { InputsDetail } from "../home/types";
 import { createCatalog, summarize, type Catalog } from "../reports/live";
 import { openWorkbookOps, type WorkbookOps } from "../home/live";
 import type { ChatDefaults } from "../chat/live";
@@ -111,5 +112,23 @@ function workbookAndCatalog(
     fork: (signal) => ops.fork(signal),
     keepIdentity: (signal) => ops.keepIdentity(signal),
     watch: (listener) => ops.watch(listener),
+    inputs: async (id, signal) => withTitles(await ops.inputs(id, signal), await catalog.meta(signal).catch(() => [])),
+    bindSelection: (id, member, signal) => ops.bindSelection(id, member, signal),
+    unbindInput: (id, member, signal) => ops.unbindInput(id, member, signal),
+    setAutoRefresh: (id, on) => ops.setAutoRefresh(id, on),
+    selectionRef: () => ops.selectionRef(),
+  };
+}
+
+/** The Inputs panel's filters named by their titles in the data model (a time dimension known by its type). */
+function withTitles(d: InputsDetail, views: MetaView[]): InputsDetail {
+  const members = new Map(views.flatMap((v) => [...v.measures, ...v.dimensions]).map((m) => [m.name, m]));
+  return {
+    ...d,
+    inputs: d.inputs.map((i) => ({ ...i, title: members.get(i.member)?.title ?? i.title })),
+    bindable: d.bindable.map((b) => {
+      const m = members.get(b.member);
+      return { ...b, title: m?.title ?? b.title, time: b.time || m?.type === "time" };
+    }),
   };
 }

@@ -32,7 +32,7 @@ export function BuilderView({ store }: { store: PaneStore }) {
       <ViewPicker views={m.views.value} s={s} onSelect={b.selectView} />
       <MeasuresAndDimensions view={view} s={s} update={update} />
       <TimeSection view={view} s={s} update={update} rangeError={b.rangeError} />
-      <FiltersSection s={s} update={update} members={members} />
+      <FiltersSection s={s} update={update} members={members} selectionRef={b.selectionRef} />
       <OrderSection s={s} update={update} members={members} />
       <PivotSection s={s} members={members} update={update} updatePivot={b.updatePivot} />
       <Problems issues={m.issues.value} rangeError={b.rangeError} />

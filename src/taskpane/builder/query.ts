@@ -23,10 +23,22 @@ export interface BuilderState {
   timeDimension: string | null;
   granularity: string | null;
   dateRange: string;
-  filters: BuilderFilter[];
+  filters: BuilderRowFilter[];
   order: [string, "asc" | "desc"] | null;
   pivot: boolean;
   pivotItems: PivotItems;
+}
+
+/** A filter row: typed values, or (issue 32) the cells its values come from once placed ("Sheet1!B1"). */
+export type BuilderRowFilter = BuilderFilter & { ref?: string };
+
+/**
+ * The filters bound to cells, as the placement's inputs (issue 32). A bound row's typed values, if any,
+ * stay the report's own filter (the cells' values replace them in this placement); without, the row is
+ * left out of the report's query and the placement adds it.
+ */
+export function toInputs(s: Pick<BuilderState, "filters">): { member: string; ref: string }[] {
+  return s.filters.flatMap((f) => (f.member && f.ref ? [{ member: f.member, ref: f.ref }] : []));
 }
 
 export const GRANULARITIES = ["day", "week", "month", "quarter", "year"] as const;
@@ -61,7 +73,9 @@ export function toQuery(s: BuilderState, limit?: number): BuilderQuery {
     measures: [...s.measures],
     dimensions: [...s.dimensions],
     timeDimensions: [],
-    filters: s.filters.filter((f) => f.member && (f.operator === "set" || f.operator === "notSet" || f.values.length > 0)),
+    filters: s.filters
+      .filter((f) => f.member && (f.operator === "set" || f.operator === "notSet" || f.values.length > 0))
+      .map(({ member, operator, values }) => ({ member, operator, values })),
     order: s.order ? [s.order] : [],
   };
   if (s.timeDimension) {

@@ -2,7 +2,7 @@
 // (dimension, granularity, date range), filters, order. Each gets the choices as they stand and
 // `update`, which changes them (and drops the preview that no longer matches).
 import type { BuilderFilter, MetaView } from "../types";
-import { GRANULARITIES, operatorLabel, type BuilderState } from "./query";
+import { GRANULARITIES, operatorLabel, type BuilderRowFilter, type BuilderState } from "./query";
 import type { Update } from "./use-builder";
 
 const OPERATORS: BuilderFilter["operator"][] = ["equals", "notEquals", "contains", "gt", "lt", "set", "notSet"];
@@ -148,7 +148,14 @@ function DateRange({ s, update, rangeError }: { s: BuilderState; update: Update;
   );
 }
 
-export function FiltersSection({ s, update, members }: { s: BuilderState; update: Update; members: Member[] }) {
+export function FiltersSection(p: {
+  s: BuilderState;
+  update: Update;
+  members: Member[];
+  /** The cells selected now ("Sheet1!B1"), for a filter taking its values from them (issue 32); null where not offered. */
+  selectionRef: (() => Promise<string | null>) | null;
+}) {
+  const { s, update, members } = p;
   return (
     <fieldset class="cb-fieldset">
       <legend>Filters</legend>
@@ -158,6 +165,7 @@ export function FiltersSection({ s, update, members }: { s: BuilderState; update
           f={f}
           i={i}
           members={members}
+          selectionRef={p.selectionRef}
           set={(patch) => update({ filters: s.filters.map((g, j) => (j === i ? { ...g, ...patch } : g)) })}
           remove={() => update({ filters: s.filters.filter((_, j) => j !== i) })}
         />
@@ -174,11 +182,67 @@ export function FiltersSection({ s, update, members }: { s: BuilderState; update
   );
 }
 
+/** A filter row's values: typed (comma separated), or the cells they come from once placed (issue 32). */
+function FilterValues(p: { f: BuilderRowFilter; i: number; set: (patch: Partial<BuilderRowFilter>) => void }) {
+  const { f, i, set } = p;
+  if (f.ref)
+    return (
+      <span class="cb-meta" style={{ margin: 0 }}>
+        From {f.ref} (its value when placed and at each refresh)
+      </span>
+    );
+  return (
+    <input
+      class="cb-input"
+      aria-label={`Filter ${i + 1} values (comma separated)`}
+      value={f.values.join(",")}
+      disabled={f.operator === "set" || f.operator === "notSet"}
+      onInput={(e) =>
+        set({
+          values: e.currentTarget.value
+            .split(",")
+            .map((x) => x.trim())
+            .filter(Boolean),
+        })
+      }
+    />
+  );
+}
+
+/** "Use selected cell" / "Type values": a filter row takes its values from the selected cells, or typed ones. */
+function BindButton(p: {
+  f: BuilderRowFilter;
+  i: number;
+  selectionRef: () => Promise<string | null>;
+  set: (patch: Partial<BuilderRowFilter>) => void;
+}) {
+  const { f, i, set } = p;
+  if (f.ref)
+    return (
+      <button type="button" class="cb-btn cb-small" style={{ flex: "0 0 auto" }} onClick={() => set({ ref: undefined })}>
+        Type values for filter {i + 1}
+      </button>
+    );
+  return (
+    <button
+      type="button"
+      class="cb-btn cb-small"
+      style={{ flex: "0 0 auto" }}
+      disabled={f.operator !== "equals"}
+      title={f.operator !== "equals" ? "A filter takes its values from cells with “is”." : undefined}
+      onClick={() => void p.selectionRef().then((ref) => ref && set({ ref }))}
+    >
+      Use selected cell for filter {i + 1}
+    </button>
+  );
+}
+
 function FilterRow(p: {
-  f: BuilderFilter;
+  f: BuilderRowFilter;
   i: number;
   members: Member[];
-  set: (patch: Partial<BuilderFilter>) => void;
+  selectionRef: (() => Promise<string | null>) | null;
+  set: (patch: Partial<BuilderRowFilter>) => void;
   remove: () => void;
 }) {
   const { f, i, set } = p;
@@ -200,6 +264,7 @@ function FilterRow(p: {
         class="cb-select"
         aria-label={`Filter ${i + 1} operator`}
         value={f.operator}
+        disabled={f.ref !== undefined}
         onChange={(e) => set({ operator: e.currentTarget.value as BuilderFilter["operator"] })}
       >
         {OPERATORS.map((o) => (
@@ -208,20 +273,8 @@ function FilterRow(p: {
           </option>
         ))}
       </select>
-      <input
-        class="cb-input"
-        aria-label={`Filter ${i + 1} values (comma separated)`}
-        value={f.values.join(",")}
-        disabled={f.operator === "set" || f.operator === "notSet"}
-        onInput={(e) =>
-          set({
-            values: e.currentTarget.value
-              .split(",")
-              .map((x) => x.trim())
-              .filter(Boolean),
-          })
-        }
-      />
+      <FilterValues f={f} i={i} set={set} />
+      {p.selectionRef && <BindButton f={f} i={i} selectionRef={p.selectionRef} set={set} />}
       <button type="button" class="cb-btn cb-small" style={{ flex: "0 0 auto" }} onClick={p.remove}>
         Remove filter {i + 1}
       </button>

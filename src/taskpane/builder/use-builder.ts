@@ -7,7 +7,7 @@ import type { Workspace } from "../app/model";
 import type { MetaView, PivotItems } from "../types";
 import type { PreviewGrid } from "./types";
 import { errorNotice, type Notice, type PaneStore } from "../state/store";
-import { dateRangeProblem, emptyBuilder, problems, toPivotItems, toQuery, type BuilderState } from "./query";
+import { dateRangeProblem, emptyBuilder, problems, toInputs, toPivotItems, toQuery, type BuilderState } from "./query";
 
 export const PREVIEW_ROWS = 20;
 
@@ -84,7 +84,8 @@ async function saveReport(m: BuilderModel, ws: Workspace | null, store: PaneStor
   m.issues.value = found;
   if (found.length || !ws) return;
   m.error.value = null;
-  await store.place({ name: m.name.value.trim(), query: toQuery(s), pivotItems: toPivotItems(s) });
+  const inputs = toInputs(s);
+  await store.place({ name: m.name.value.trim(), query: toQuery(s), pivotItems: toPivotItems(s) }, false, inputs.length ? { inputs } : {});
 }
 
 /** The builder for one render: its model, the choices as they stand and the actions over them. */
@@ -103,6 +104,17 @@ export function useBuilder(store: PaneStore) {
     // Checked as typed once the user has tried Preview or Save (then it stays beside the field until fixed).
     rangeError: m.issues.value.length > 0 ? dateRangeProblem(s) : null,
     runPreview: () => runPreview(m, ws, s),
+    // "Use selected cell" (issue 32): the cells selected in the sheet now, or null (what failed is shown).
+    selectionRef: ws?.selectionRef
+      ? async (): Promise<string | null> => {
+          try {
+            return await ws.selectionRef!();
+          } catch (e) {
+            m.error.value = errorNotice(e);
+            return null;
+          }
+        }
+      : null,
     save: () => saveReport(m, ws, store, s),
   };
 }

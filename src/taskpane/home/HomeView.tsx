@@ -9,9 +9,10 @@ import { relativeTime } from "../ui/time";
 import { DisconnectButton } from "./ConfirmDisconnect";
 import { EditBanner } from "./EditBanner";
 import { BusyLine } from "../app/BusyLine";
-import { staleFacts, statusOfView, STATUS_TONE } from "./live-status";
+import { staleFacts, statusOfView, STATUS_TONE, type StatusKind } from "./live-status";
 import { revealAndFocus } from "../ui/focus";
 import { CopiedWorkbook, EmptyWorkbook, HomeHeading, PlatformProblem, RefreshAllFooter, SheetGroup } from "./HomeSections";
+import { InputsPanel } from "./InputsPanel";
 
 export function groupBySheet(placements: PlacementView[]): [string, PlacementView[]][] {
   const groups = new Map<string, PlacementView[]>();
@@ -37,6 +38,7 @@ function PlacementCard({ store, p, now, showDeployment }: { store: PaneStore; p:
   const asking = store.disconnectAsked.value.has(p.id);
   const title = denied ? "Report you cannot open" : (p.reportName ?? "Untitled report");
   const deployment = p.deploymentName ?? (p.deploymentId !== null ? "another deployment" : null);
+  const [inputsOpen, setInputsOpen] = useState(false);
   return (
     <li
       class="cb-card"
@@ -45,22 +47,7 @@ function PlacementCard({ store, p, now, showDeployment }: { store: PaneStore; p:
       data-status={st.kind}
       aria-label={`${title}, ${p.sheetName ?? "deleted sheet"}${p.range ? "!" + p.range : ""}, ${st.label}`}
     >
-      <div class="cb-card-head">
-        <span class="cb-card-title">{title}</span>
-        <span class={`cb-badge ${STATUS_TONE[st.kind]}`}>{st.label}</span>
-      </div>
-      <div class="cb-meta">
-        {p.range ?? "range deleted"}
-        {" · "}
-        <span title={p.refreshedAt ?? undefined}>refreshed {relativeTime(p.refreshedAt, now)}</span>
-        {(showDeployment || denied) && deployment ? ` · ${deployment}` : ""}
-      </div>
-      {denied && (
-        <div class="cb-meta">
-          Owner: {p.owner?.name ?? "unknown"}
-          {p.owner?.email ? ` (${p.owner.email})` : ""}.
-        </div>
-      )}
+      <CardHead p={p} title={title} st={st} now={now} deployment={(showDeployment || denied) && deployment ? deployment : null} />
       {st.lines.map((line) => (
         <div class="cb-rowstatus" role="status" key={line}>
           {line}
@@ -85,6 +72,9 @@ function PlacementCard({ store, p, now, showDeployment }: { store: PaneStore; p:
               Locate
             </button>
           )}
+          {st.kind !== "missing" && st.kind !== "viewOnly" && store.workspace.value?.inputs && (
+            <InputsButton open={inputsOpen} id={p.id} onToggle={() => setInputsOpen(!inputsOpen)} />
+          )}
           {st.canDisconnect && (
             <DisconnectButton
               title={title}
@@ -98,7 +88,48 @@ function PlacementCard({ store, p, now, showDeployment }: { store: PaneStore; p:
           )}
         </div>
       )}
+      {inputsOpen && !denied && <InputsPanel store={store} id={p.id} title={title} onClose={() => setInputsOpen(false)} />}
     </li>
+  );
+}
+
+/** The card's title, status badge, range, last refresh, deployment (when named) and a denied report's owner. */
+function CardHead(p: { p: PlacementView; title: string; st: { kind: StatusKind; label: string }; now: number; deployment: string | null }) {
+  const { p: v, st } = p;
+  return (
+    <>
+      <div class="cb-card-head">
+        <span class="cb-card-title">{p.title}</span>
+        <span class={`cb-badge ${STATUS_TONE[st.kind]}`}>{st.label}</span>
+      </div>
+      <div class="cb-meta">
+        {v.range ?? "range deleted"}
+        {" · "}
+        <span title={v.refreshedAt ?? undefined}>refreshed {relativeTime(v.refreshedAt, p.now)}</span>
+        {p.deployment ? ` · ${p.deployment}` : ""}
+      </div>
+      {v.facts.access === "DENIED" && (
+        <div class="cb-meta">
+          Owner: {v.owner?.name ?? "unknown"}
+          {v.owner?.email ? ` (${v.owner.email})` : ""}.
+        </div>
+      )}
+    </>
+  );
+}
+
+function InputsButton({ open, id, onToggle }: { open: boolean; id: string; onToggle: () => void }) {
+  return (
+    <button
+      type="button"
+      class="cb-btn cb-small"
+      data-inputs-toggle
+      aria-expanded={open}
+      aria-controls={open ? `cb-inputs-panel-${id}` : undefined}
+      onClick={onToggle}
+    >
+      Inputs…
+    </button>
   );
 }
 

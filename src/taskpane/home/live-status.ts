@@ -16,7 +16,7 @@ export { describeRows, editedRowsLine };
 
 /** The status of a card: its facts plus what this pane is doing or last did with it. */
 export function statusOfView(p: PlacementView, activity: RowRefreshState | undefined): PlacementStatus {
-  let facts = p.facts;
+  let facts: StatusFacts | Omit<StatusFacts, "activity"> = p.inputs ? { ...p.facts, inputs: p.inputs } : p.facts;
   let a: StatusFacts["activity"] = null;
   if (activity?.state === "queued" || activity?.state === "refreshing") a = { state: activity.state };
   else if (activity?.state === "done") a = { state: "done", summary: activity.summary ?? "Refreshed" };
@@ -28,14 +28,20 @@ export function statusOfView(p: PlacementView, activity: RowRefreshState | undef
     if (r.startsWith(viewOnlyPrefix)) facts = { ...facts, viewOnly: r.slice(viewOnlyPrefix.length) };
     else if (r.startsWith(noAccessPrefix)) facts = { ...facts, noAccess: capitalise(r.slice(noAccessPrefix.length)) };
     else if (/^(Stopped|Edited by hand)/.test(r) || / by hand at (rows?|columns?) /.test(r)) a = { state: "notRefreshed", reason: r };
+    // An input that cannot be used (issue 32): nothing was written, the words name the cell.
+    else if (p.inputs?.problem && r === p.inputs.problem) a = { state: "notRefreshed", reason: r };
     else a = { state: "failed", reason: r };
   }
   return placementStatus({ ...facts, activity: a });
 }
 
-/** A card's row state after a refresh that failed with `e`: a view-only refusal shows the card as View only. */
+/**
+ * A card's row state after a refresh that failed with `e`: a view-only refusal shows the card as View only;
+ * an invalid input (issue 32) in the engine's words, which name the cell to fix.
+ */
 export function failedRow(e: unknown, title: string): RowRefreshState {
   const viewOnly = e instanceof Error && e.name === "ViewOnly";
+  if (e instanceof Error && e.name === "InvalidInput" && e.message) return { state: "skipped", reason: e.message };
   return { state: "failed", reason: viewOnly ? viewOnlyPrefix + e.message : title };
 }
 

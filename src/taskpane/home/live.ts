@@ -30,12 +30,18 @@ import type { PlaceOutcome, RowSpan, SelectedCell, SelectedPlacement } from "../
 import type { Workspace } from "../app/model";
 import { freeAreaBeside, readSelectionContext, selectionState, type SelectionDeps } from "../chat/live-selection";
 import { activeSheetPictures, putPicture, selectedCell, selectedPlacement } from "./live-selected";
+import { bindSelection, inputsDetail, inputsFacts, selectionRef, unbindInput, type InputsEngine } from "./live-inputs";
 
 export type WorkbookOps = Pick<
   Workspace,
   "home" | "refresh" | "refreshAll" | "locate" | "disconnect" | "fork" | "keepIdentity" | "watch" | "close"
 > &
-  Required<Pick<Workspace, "selectionState" | "selectionContext" | "besideArea">> & {
+  Required<
+    Pick<
+      Workspace,
+      "selectionState" | "selectionContext" | "besideArea" | "inputs" | "bindSelection" | "unbindInput" | "setAutoRefresh" | "selectionRef"
+    >
+  > & {
     /**
      * Place a report by its id, or one not saved yet (the builder's, issue 31 item 1): the engine
      * creates it on the platform only once the target is clear or the overwrite is confirmed.
@@ -135,6 +141,8 @@ export function progressOf(p: QueueProgress): RefreshAllProgress {
 interface Ops {
   port: SheetPort;
   engine: SyncEngine;
+  /** The same engine, by its input operations (issue 32). */
+  inputs: InputsEngine;
   names: ReadonlyMap<number, string> | undefined;
   /** The workbook's change listeners (watch), removed by the watcher or on close. */
   unsubscribers: (() => Promise<void>)[];
@@ -191,10 +199,16 @@ async function currentArea(o: Ops, key: string): Promise<Area> {
 async function home(o: Ops, signal?: AbortSignal): Promise<HomeData> {
   const { checked, data } = await homeCheck(o.engine, signal ? { signal } : {}); // one snapshot of the workbook
   const byKey = new Map(checked.placements.map((c) => [c.key, c]));
+  // Inputs (issue 32): only the placements with bindings are read again, to say whether their cells changed.
+  const inputs = await inputsFacts(o.inputs, await o.engine.placements());
   return {
     workbookName: data.workbookName,
     copied: data.copied,
-    placements: data.entries.map((e) => toView(e, e.key ? byKey.get(e.key) : undefined, o.names)),
+    placements: data.entries.map((e) => {
+      const view = toView(e, e.key ? byKey.get(e.key) : undefined, o.names);
+      const facts = e.key ? inputs.get(e.key) : undefined;
+      return facts ? { ...view, inputs: facts } : view;
+    }),
     ...(data.platformProblem ? { platformProblem: data.platformProblem } : {}),
   };
 }
@@ -210,6 +224,7 @@ async function place(o: Ops, what: number | Report, opts: PlaceOptions): Promise
     at,
     confirmed: opts.confirmed,
     ...(opts.valuesOnly ? { valuesOnly: true } : {}),
+    ...(opts.inputs?.length ? { inputs: opts.inputs } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.onProgress
       ? {
@@ -322,7 +337,7 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
   const port = deps.port ?? createExcelPort();
   const names = deps.deployments;
   const engine = openEngine(deps, port);
-  const o: Ops = { port, engine, names, unsubscribers: [] };
+  const o: Ops = { port, engine, inputs: engine, names, unsubscribers: [] };
   const selection: SelectionDeps = {
     port,
     engine,
@@ -346,6 +361,11 @@ export async function openWorkbookOps(deps: EngineDeps): Promise<WorkbookOps> {
     selectedCell: (signal) => selectedCell(port, engine, signal),
     putPicture: (name, base64, atSelection) => putPicture(port, name, base64, atSelection),
     activeSheetPictures: () => activeSheetPictures(port),
+    inputs: (key, signal) => inputsDetail(o.inputs, key, signal),
+    bindSelection: (key, member, signal) => bindSelection(port, o.inputs, key, member, signal),
+    unbindInput: (key, member, signal) => unbindInput(o.inputs, key, member, signal),
+    setAutoRefresh: (key, on) => o.inputs.setAutoRefresh(key, on),
+    selectionRef: () => selectionRef(port),
     async keepIdentity() {
       await keepIdentity(engine);
     },

@@ -19,6 +19,8 @@ export interface PlacementView {
   deploymentId: number | null;
   /** The deployment's name, when known (cards name it rather than its id). */
   deploymentName: string | null;
+  /** Filters taking their values from cells (issue 32); absent when it has none. */
+  inputs?: InputsFacts;
 }
 
 export interface HomeData {
@@ -77,4 +79,48 @@ export interface RefreshAllProgress {
   done: number;
   total: number;
   rows: Record<string, RowRefreshState>;
+}
+
+/** A card's inputs at a glance (issue 32): bindings exist; whether their cells changed since the last refresh. */
+export interface InputsFacts {
+  /** How many filters take their values from cells. */
+  count: number;
+  /** The input values now differ from those the placement was last refreshed with. */
+  changed: boolean;
+  /** "Refresh when inputs change" is on. */
+  autoRefresh: boolean;
+  /** The first invalid input's words (they name the cell), else null. */
+  problem: string | null;
+}
+
+/** One filter taking its values from cells, as the Inputs panel lists it. */
+export interface InputBinding {
+  member: string;
+  /** The member's title when known, else the member. */
+  title: string;
+  /** Where its cells are now, e.g. "Inputs!B1:B2". */
+  where: string;
+  /** The values the filter would use now. */
+  values: string[];
+  /** Why it cannot be used now (names the cell), else null. */
+  problem: string | null;
+}
+
+/** A filter of the report's query a person may bind to cells. */
+export interface BindableMember {
+  member: string;
+  title: string;
+  /** A time dimension takes a date range: two cells (from, to). */
+  time: boolean;
+}
+
+/** What the Inputs panel of a placement shows. */
+export interface InputsDetail {
+  inputs: InputBinding[];
+  /** The filters that can be bound; empty for a SQL report (see `notBindable`). */
+  bindable: BindableMember[];
+  /** Why the report cannot take inputs (a SQL report), else null. */
+  notBindable: string | null;
+  changed: boolean;
+  autoRefresh: boolean;
 }

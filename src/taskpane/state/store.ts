@@ -2,7 +2,7 @@
 // `route` says which view is shown. The store owns the session (sign in, deployment choice, sign out)
 // and the workbook home's live data; views read signals and call the store's actions.
 import { batch, computed, signal } from "@preact/signals";
-import type { Backend, ConnectInput, SignedInUser, Workspace } from "../app/model";
+import type { Backend, ConnectInput, InputRequest, SignedInUser, Workspace } from "../app/model";
 import type { Deployment, PlaceOutcome, SaveReportInput } from "../types";
 import type { HomeData, PlacementView, RefreshAllProgress, RefreshOutcome, RowRefreshState } from "../home/types";
 import { describeError, type HumanError } from "../errors";
@@ -92,6 +92,11 @@ export class PaneStore {
   private lastChecked: string | null = null;
   /** After this long a busy action also says "Still waiting for the platform — N s" (BusyLine). */
   slowAfterMs = 10_000;
+  /** "Refresh when inputs change" (issue 32) waits this long after the person's last change. */
+  autoRefreshMs = 1000;
+  private autoTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The auto-refresh in flight: a newer change aborts it (its cells are being changed again). */
+  private autoAbort: AbortController | null = null;
   readonly homeLoading = signal(false);
   readonly rowStates = signal<Record<string, RowRefreshState>>({});
   readonly refreshAll = signal<(RefreshAllProgress & { running: boolean }) | null>(null);
@@ -101,6 +106,8 @@ export class PaneStore {
     report: number | SaveReportInput;
     outcome: Extract<PlaceOutcome, { kind: "wouldOverwrite" }>;
     valuesOnly?: boolean;
+    /** Filters taking their values from cells (issue 32), placed with it once confirmed. */
+    inputs?: InputRequest[];
   } | null>(null);
 
   /** Where focus goes once the home shows what an action led to (a sign-in: the heading; a placement: its card). */
@@ -262,6 +269,8 @@ export class PaneStore {
   /** Forget what this session showed about its placements: footers, row states, questions, notices of it. */
   private forgetSession(): void {
     clearTimeout(this.reloadTimer);
+    clearTimeout(this.autoTimer);
+    this.autoAbort?.abort();
     this.lastChecked = null;
     batch(() => {
       this.rowStates.value = {};
@@ -334,7 +343,10 @@ export class PaneStore {
       this.unwatch?.();
       await this.workspace.value?.close();
       const ws = await this.backend.open(connection, deployment, this.deployments.value);
-      this.unwatch = ws.watch(() => this.homeChanged());
+      this.unwatch = ws.watch(() => {
+        this.homeChanged();
+        this.inputsMaybeChanged();
+      });
       await this.secrets.save({ ...connection, deploymentId: deployment.id });
       batch(() => {
         this.workspace.value = ws;
@@ -357,6 +369,7 @@ export class PaneStore {
     this.unwatch?.();
     this.unwatch = null;
     clearTimeout(this.reloadTimer);
+    clearTimeout(this.autoTimer);
     await this.stopAll("Signing out");
     const ws = this.workspace.value;
     this.connection = null;
@@ -401,6 +414,44 @@ export class PaneStore {
       }
       void this.loadHome();
     }, 400);
+  }
+
+  /**
+   * The person changed the workbook (issue 32): when a placement refreshes when its inputs change, the
+   * refresh waits until the changes stop for autoRefreshMs, and a newer change aborts one in flight.
+   * Excel runs no batch of it while a cell is being edited (host/excel/cell-edit.ts).
+   */
+  private inputsMaybeChanged(o: { switched?: boolean } = {}): void {
+    if (!o.switched && !this.home.value?.placements.some((p) => p.inputs?.autoRefresh)) return;
+    clearTimeout(this.autoTimer);
+    this.autoAbort?.abort();
+    this.autoTimer = setTimeout(() => void this.op(() => this.autoRefresh()), this.autoRefreshMs);
+  }
+
+  /** Refresh the placements whose inputs changed and that refresh on their own, one after another. */
+  private async autoRefresh(): Promise<void> {
+    if (!this.workspace.value || this.stopping.value) return;
+    const refreshing = Object.values(this.rowStates.value).some((r) => r.state === "refreshing");
+    if (this.busy.value || this.refreshAll.value?.running || refreshing) {
+      this.autoTimer = setTimeout(() => void this.op(() => this.autoRefresh()), this.autoRefreshMs); // after what runs
+      return;
+    }
+    const c = new AbortController();
+    this.autoAbort = c;
+    await this.checkHome(); // the cards say which inputs changed, and whether they can be used
+    const due = (this.home.value?.placements ?? []).filter(
+      (p) => p.inputs?.autoRefresh && p.inputs.changed && !p.inputs.problem && this.heldBy(p.id) === null,
+    );
+    for (const p of due) {
+      if (c.signal.aborted || this.stopping.value) break;
+      await this.refreshOne(p.id, "ask", c.signal);
+    }
+    if (this.autoAbort === c) this.autoAbort = null;
+  }
+
+  /** "Refresh when inputs change" was turned on: inputs changed already are refreshed after the same wait. */
+  inputsSwitched(): void {
+    this.inputsMaybeChanged({ switched: true }); // the home does not show the switch on yet
   }
 
   /** Load (check) the workbook home; a newer load or Cancel aborts the one in flight. */
@@ -474,7 +525,8 @@ export class PaneStore {
     return this.op(() => this.refreshOne(placementId, choice));
   }
 
-  private async refreshOne(placementId: string, choice: "ask" | "overwrite" | "keep"): Promise<void> {
+  /** `auto`: an auto-refresh's signal (issue 32): a newer change to the inputs aborts it, quietly. */
+  private async refreshOne(placementId: string, choice: "ask" | "overwrite" | "keep", auto?: AbortSignal): Promise<void> {
     const ws = this.requireWorkspace();
     this.editPrompt.value = null;
     this.notice.value = null; // an earlier notice ("Report placed") is not about this refresh
@@ -482,6 +534,7 @@ export class PaneStore {
     const name = this.home.value?.placements.find((p) => p.id === placementId)?.reportName;
     const label = name ? `Refreshing ${name}…` : "Refreshing…";
     const c = this.begin(label);
+    auto?.addEventListener("abort", () => c.abort(), { once: true });
     try {
       const outcome = await ws.refresh(placementId, choice, {
         signal: c.signal,
@@ -525,7 +578,8 @@ export class PaneStore {
     } catch (e) {
       // Cancelled: nothing claims it was refreshed; the next check shows an interrupted write as such.
       this.setRow(placementId, c.signal.aborted ? null : failedRow(e, describeError(e).title));
-      if (c.signal.aborted) this.failed(c, e, "Refresh");
+      // Stopped by a newer change to its inputs: quietly, the refresh after that change follows.
+      if (c.signal.aborted && !auto?.aborted) this.failed(c, e, "Refresh");
       else {
         const n = this.unnamed(errorNotice(e), placementId);
         this.notice.value = { ...n, title: `${this.reportTitle(placementId)} was not refreshed: ${lower(n.title)}` };
@@ -727,7 +781,7 @@ export class PaneStore {
   place(
     report: number | SaveReportInput,
     confirmed = false,
-    o: { valuesOnly?: boolean; at?: { sheetId: string; row: number; col: number } } = {},
+    o: { valuesOnly?: boolean; at?: { sheetId: string; row: number; col: number }; inputs?: InputRequest[] } = {},
   ): Promise<boolean> {
     if (this.stopping.value) return Promise.resolve(false);
     return this.op(async () => {
@@ -743,7 +797,7 @@ export class PaneStore {
   private async placeNow(
     report: number | SaveReportInput,
     confirmed: boolean,
-    o: { valuesOnly?: boolean; at?: { sheetId: string; row: number; col: number } },
+    o: { valuesOnly?: boolean; at?: { sheetId: string; row: number; col: number }; inputs?: InputRequest[] },
   ): Promise<boolean> {
     const ws = this.requireWorkspace();
     this.pendingPlace.value = null;
@@ -753,6 +807,7 @@ export class PaneStore {
         confirmed,
         ...(o.at ? { at: o.at } : {}),
         ...(o.valuesOnly ? { valuesOnly: true } : {}),
+        ...(o.inputs?.length ? { inputs: o.inputs } : {}),
         signal: c.signal,
         onProgress: (p) =>
           this.progress(c, {
@@ -764,7 +819,12 @@ export class PaneStore {
           }),
       });
       if (outcome.kind === "wouldOverwrite") {
-        this.pendingPlace.value = { report, outcome, ...(o.valuesOnly ? { valuesOnly: true } : {}) };
+        this.pendingPlace.value = {
+          report,
+          outcome,
+          ...(o.valuesOnly ? { valuesOnly: true } : {}),
+          ...(o.inputs?.length ? { inputs: o.inputs } : {}),
+        };
         return false;
       }
       if (outcome.kind === "collides") {

@@ -166,6 +166,13 @@ a { color: var(--colorBrandForeground1); }
 .cb-card-title { font-weight: 600; overflow-wrap: anywhere; }
 .cb-meta { color: var(--colorNeutralForeground3); font-size: var(--fontSizeBase200); margin-bottom: var(--spacingXS); overflow-wrap: anywhere; }
 .cb-rowstatus { font-size: var(--fontSizeBase200); color: var(--colorNeutralForeground2); margin-bottom: var(--spacingXS); }
+.cb-rowstatus.cb-input-problem { color: var(--colorStatusDangerForeground1); }
+.cb-inputs { border-top: 1px solid var(--colorNeutralStroke2); margin-top: var(--spacingS); padding-top: var(--spacingS); }
+.cb-inputs h4 { margin: 0 0 var(--spacingXS); }
+.cb-inputs h4:focus { outline: 2px solid var(--colorBrandBackground); outline-offset: 2px; }
+.cb-input-row { display: flex; flex-wrap: wrap; align-items: baseline; justify-content: space-between; gap: var(--spacingXS);
+  padding: 2px 0; border-bottom: 1px solid var(--colorNeutralStroke2); }
+.cb-input-row > .cb-field-error { flex-basis: 100%; }
 
 .cb-footer > .cb-row { flex: 1; }
 .cb-progress { flex: 1; min-width: 120px; height: 4px; background: var(--colorNeutralStroke2); border-radius: 2px; overflow: hidden; }
