@@ -523,7 +523,9 @@ export async function statusOf(given: string, run: Run): Promise<StatusResult> {
       const checkedOne = e.key ? byKey.get(e.key) : undefined;
       // A record the check just finished: the platform's state is the list's, read after it.
       const c = checkedOne?.edit === "interrupted-finished" ? { ...checkedOne, syncStatus: e.syncStatus } : checkedOne;
-      const st = placementStatus(factsOf(e, c, s.usable));
+      const bound = e.key ? inputs.get(e.key) : undefined;
+      // Its input cells hold other values than it shows, or one cannot be used: the pane's "Out of date" and words.
+      const st = placementStatus({ ...factsOf(e, c, s.usable), inputs: bound ? inputFacts(bound) : null });
       const sheetName = c?.sheetName ?? e.sheetName;
       const range = c?.range ?? e.range;
       return {
@@ -537,8 +539,8 @@ export async function statusOf(given: string, run: Run): Promise<StatusResult> {
         lines: st.lines,
         refreshedAt: e.refreshedAt,
         owner: e.owner,
-        inputs: (e.key && inputs.get(e.key)?.inputs) || [],
-        inputsChanged: (e.key && inputs.get(e.key)?.changed) || false,
+        inputs: bound?.inputs ?? [],
+        inputsChanged: bound?.changed ?? false,
       };
     });
     return {
@@ -553,14 +555,25 @@ export async function statusOf(given: string, run: Run): Promise<StatusResult> {
 }
 
 /** Each placement of the workbook's inputs and whether they changed since its last refresh. */
-async function inputsByKey(engine: SyncEngine): Promise<Map<string, { inputs: StatusInput[]; changed: boolean }>> {
-  const out = new Map<string, { inputs: StatusInput[]; changed: boolean }>();
+interface BoundInputs {
+  inputs: StatusInput[];
+  changed: boolean;
+  autoRefresh: boolean;
+}
+
+async function inputsByKey(engine: SyncEngine): Promise<Map<string, BoundInputs>> {
+  const out = new Map<string, BoundInputs>();
   for (const p of await engine.placements()) {
-    const { inputs, changed } = await engine.inputs(p.key);
+    const { inputs, changed, autoRefresh } = await engine.inputs(p.key);
     const list = inputs.map(({ member, title, where, values, problem }) => ({ member, title, where, values, problem }));
-    if (list.length > 0) out.set(p.key, { inputs: list, changed });
+    if (list.length > 0) out.set(p.key, { inputs: list, changed, autoRefresh });
   }
   return out;
+}
+
+/** What the status rule knows of a placement's inputs (src/sync/status.ts): changed, the first problem. */
+function inputFacts(b: BoundInputs): { changed: boolean; problem: string | null; autoRefresh: boolean } {
+  return { changed: b.changed, problem: b.inputs.find((i) => i.problem)?.problem ?? null, autoRefresh: b.autoRefresh };
 }
 
 /**

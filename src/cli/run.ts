@@ -246,13 +246,13 @@ function statusText(r: StatusResult): string {
   return `${r.file}\n${r.platformProblem ? `  ${r.platformProblem}\n` : ""}${lines.join("\n")}\n`;
 }
 
-/** A placement's inputs: "input Country (customers.country) = Germany, from Inputs!B1" or what is wrong with it. */
+/** A placement's inputs: "input country (customers.country) from Inputs!B1: Germany" (a problem is among its status lines). */
 function inputLines(p: StatusLine): string[] {
-  const lines = p.inputs.map((i) => {
+  return p.inputs.map((i) => {
     const what = i.title && i.title !== i.member ? `${i.title} (${i.member})` : i.member;
-    return `input ${what} from ${i.where}: ${i.problem ?? i.values.join(", ")}`;
+    const said = i.problem !== null && p.lines.some((l) => l.includes(i.problem!));
+    return `input ${what} from ${i.where}: ${said ? "cannot be used (above)" : (i.problem ?? (i.values.join(", ") || "(empty)"))}`;
   });
-  return p.inputsChanged ? [...lines, "Inputs changed since the last refresh: refresh to use them."] : lines;
 }
 
 function resultText(r: FileResult): string {

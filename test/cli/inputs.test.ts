@@ -114,8 +114,13 @@ describe("cellbound place --input, refresh --set, status (issue 32)", () => {
     const port = XlsxPort.open(file);
     port.wb.userEdit(port.wb.sheets[0]!.id, 0, 1, "Kenya");
     port.save();
+    // The pane's rule and words: a placement whose input cells hold other values is out of date.
     const status = await env.cli(["status", file]);
-    expect(status.stdout).toMatch(/Inputs changed since the last refresh/);
+    expect(status.stdout).toMatch(/: changed.*\n\s+Inputs changed — refresh to show their values\.\n\s+input .* from Inputs!B1: Kenya/);
+    expect((await env.cli(["status", file, "--json"])).json().files[0]!.placements[0]).toMatchObject({
+      status: "changed",
+      inputsChanged: true,
+    });
     const out = await env.cli(["refresh", file, "--json"]);
     expect(out.code).toBe(0);
     expect(countriesOn(file)).toEqual(["Kenya"]);
@@ -225,6 +230,10 @@ describe("cellbound place --input, refresh --set, status (issue 32)", () => {
     port.wb.userEdit(port.wb.sheets[0]!.id, 0, 1, "");
     port.save();
     const emptyInFile = untouched(file);
+    const status = await env.cli(["status", file]);
+    expect(status.stdout).toMatch(
+      /: changed.*\n\s+Inputs!B1 is empty: type a country\.\n\s+input .* from Inputs!B1: cannot be used \(above\)/,
+    );
     const plain = await env.cli(["refresh", file, "--json"]);
     expect(plain.code).toBe(1);
     expect(plain.json().files[0]!.placements[0]).toMatchObject({ outcome: "not-refreshed", reason: expect.stringMatching(/Inputs!B1/) });
