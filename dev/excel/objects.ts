@@ -1148,7 +1148,8 @@ function wholeAxis(rect: Rect, shift: string, op: string): "row" | "col" {
 function commentTouched(ctx: DevRequestContext): void {
   if (ctx.env.platform === "OfficeOnline") ctx.env.wb.stats.undoStackCleared++;
 }
-const NAME_RE = /^[A-Za-z_\\][A-Za-z0-9_.\\]{0,254}$/;
+// support.microsoft.com "Names in formulas": a letter (any script), "_" or "\\" first; then letters, numbers, "." and "_".
+const NAME_RE = /^[\p{L}_\\][\p{L}\p{N}_.\\]{0,254}$/u;
 function looksLikeCellRef(name: string): boolean {
   return /^[A-Za-z]{1,3}[0-9]{1,7}$/.test(name) || /^[Rr][0-9]*[Cc][0-9]*$/.test(name) || /^[RrCc]$/.test(name);
 }

@@ -6,7 +6,10 @@ import type { Report } from "../api/index.ts";
 import { areaA1, parseAddress, quoteSheetName } from "../host/a1.ts";
 import { factsOf, handEditsAt, home, homeCheck, placementStatus, viewOnlyReason, type SyncEngine, type StatusKind } from "../sync/index.ts";
 import type { Owner } from "../sync/access.ts";
-import type { Command } from "./args.ts";
+import { producers, producersFirst } from "../sync/inputs.ts";
+import type { LocalPlacement } from "../sync/state.ts";
+import type { XlsxPort } from "../host/xlsx/port.ts";
+import type { CellSet, Command } from "./args.ts";
 import { messageOf, type Health } from "./net.ts";
 import { checkOnly, engineFor, readOnly, type Session } from "./session.ts";
 import { sheetNameProblem } from "./sheet-name.ts";
@@ -30,6 +33,8 @@ export interface PlacementResult {
 
 export interface FileResult {
   file: string;
+  /** refresh --out: the workbook read (the template); `file` is the one written. */
+  from?: string;
   /** The file could not be used, or saving it failed (exit 2): the file's name and the cause. */
   error?: string;
   /** Text only: the cause alone (stderr names the file by its whole path). */
@@ -87,16 +92,30 @@ export async function refreshFile(
   run: Run,
   progress: (what: string) => void,
 ): Promise<FileResult> {
-  const book = await Workbook.open(given, { write: cmd.dryRun ? false : "now", ignoreLock: run.ignoreLock, signal: run.health.signal });
-  if (book instanceof FileProblem) return fileError(given, book.cause);
+  // --out: the template is only read; the result is saved to the other workbook (created or replaced).
+  const file = cmd.out ?? given;
+  const book = await Workbook.open(file, {
+    write: cmd.dryRun ? false : "now",
+    ignoreLock: run.ignoreLock,
+    signal: run.health.signal,
+    ...(cmd.out !== null ? { from: given } : {}),
+  });
+  if (book instanceof FileProblem) return { ...fileError(file, book.cause), ...(cmd.out !== null ? { from: given } : {}) };
   try {
+    const result: FileResult = { file, ...(cmd.out !== null ? { from: given } : {}), placements: [] };
+    const setProblem = await applySets(book.port, cmd.sets);
+    if (setProblem) return { ...result, ...fileError(file, setProblem) };
     const platform = cmd.dryRun ? readOnly(run.session.platform) : book.recording(run.session.platform);
     const engine = engineFor(book.port, run.session, platform);
-    const result: FileResult = { file: given, placements: [] };
     const locals = await engine.placements();
+    if (cmd.sets.length > 0 || cmd.out !== null) {
+      // One template, many copies: an input that cannot be used stops the run before anything is written.
+      result.placements = await inputProblems(engine, locals);
+      if (result.placements.length > 0) return result;
+    }
     const { denied, owners } = await listDenied(engine, locals, result, run, progress);
     const failures: Failure[] = [];
-    for (const p of locals) {
+    for (const p of await producersFirstOf(engine, locals)) {
       if (denied.has(p.key)) continue;
       const stop = run.health.stopped ?? (book.saveFailed ? "the file could not be saved" : null);
       const base = { reportId: p.reportId, reportName: p.reportName, cellsWritten: 0, editedCells: [] as string[] };
@@ -127,6 +146,59 @@ export async function refreshFile(
   } finally {
     book.close();
   }
+}
+
+/**
+ * --set: each cell written into the workbook before the refresh reads it (nothing is saved until then).
+ * A sheet the workbook does not have is the file's error (exit 2), found before any cell is written.
+ */
+async function applySets(port: XlsxPort, sets: readonly CellSet[]): Promise<string | null> {
+  const sheets = await port.sheets();
+  const targets = sets.map((s) => ({ s, sheet: sheets.find((x) => x.name.toLowerCase() === s.sheet.toLowerCase()) }));
+  const missing = targets.find((t) => !t.sheet);
+  if (missing)
+    return `--set ${JSON.stringify(missing.s.given)}: the workbook has no sheet “${missing.s.sheet}” (it has ${listed(sheets.map((x) => `“${x.name}”`))}); nothing was written`;
+  // The cell keeps its number format (a date stays a date); text is written as text, never a formula.
+  for (const { s, sheet } of targets) await port.write({ sheetId: sheet!.id, row: s.row, col: s.col }, [[s.value]], { keepFormats: true });
+  return null;
+}
+
+/** Every placement's inputs as they are now: a line for each placement with one that cannot be used. */
+async function inputProblems(engine: SyncEngine, locals: Awaited<ReturnType<SyncEngine["placements"]>>): Promise<PlacementResult[]> {
+  const lines: PlacementResult[] = [];
+  for (const p of locals) {
+    const problems = (await engine.inputs(p.key)).inputs.flatMap((i) => (i.problem ? [i.problem] : []));
+    if (problems.length === 0) continue;
+    lines.push({
+      range: await rangeOf(engine, p.name),
+      reportId: p.reportId,
+      reportName: p.reportName,
+      outcome: "not-refreshed",
+      cellsWritten: 0,
+      editedCells: [],
+      reason: `${problems.join(" ")} Nothing was written.`,
+    });
+  }
+  return lines;
+}
+
+/**
+ * The placements in the order Refresh all takes them (issue 32): one whose input cells lie in another
+ * placement is refreshed after that one, and reads the values it wrote.
+ */
+async function producersFirstOf(engine: SyncEngine, locals: readonly LocalPlacement[]): Promise<LocalPlacement[]> {
+  if (!locals.some((p) => p.inputs?.length)) return [...locals];
+  const tracked = await engine.ctx.port.tracked();
+  const areaOf = (name: string) => tracked.find((t) => t.name.toLowerCase() === name.toLowerCase())?.area ?? null;
+  const nodes = locals.map((p) => ({
+    key: p.key,
+    label: p.reportName ?? p.key,
+    area: areaOf(p.name),
+    inputs: (p.inputs ?? []).flatMap((b) => b.names.map(areaOf).filter((a) => a !== null)),
+  }));
+  const edges = new Map([...producers(nodes)].map(([k, ps]) => [k, ps.filter((x) => x !== k)] as const));
+  const byKey = new Map(locals.map((p) => [p.key, p]));
+  return producersFirst([...byKey.keys()], edges).map((k) => byKey.get(k)!);
 }
 
 /** Placements the key may not read (DENIED): listed with their owner, never touched. */
@@ -282,7 +354,11 @@ async function placeIn(
   const before = new Set((await engine.placements()).map((p) => p.key));
   const cells = book.cellsSaved;
   try {
-    const out = await engine.place(report, { at: { sheetId: sheet.id, row: at.row, col: at.col }, signal: run.health.signal });
+    const out = await engine.place(report, {
+      at: { sheetId: sheet.id, row: at.row, col: at.col },
+      ...(cmd.inputs.length > 0 ? { inputs: cmd.inputs } : {}),
+      signal: run.health.signal,
+    });
     if (out.kind !== "placed") {
       result.placements.push({ ...base, ...notPlaced(out, sheet.name) });
       return result;
@@ -381,6 +457,20 @@ export interface StatusLine {
   lines: string[];
   refreshedAt: string | null;
   owner: { name: string | null; email: string | null } | null;
+  /** The filters bound to cells of the workbook (issue 32), with the values they hold now. */
+  inputs: StatusInput[];
+  /** The input values differ from those of the last refresh. */
+  inputsChanged: boolean;
+}
+
+export interface StatusInput {
+  member: string;
+  title: string;
+  /** Where its cells are now, e.g. "Inputs!B1:B2". */
+  where: string;
+  values: string[];
+  /** Why the value cannot be used now (names the cell), else null. */
+  problem: string | null;
 }
 
 export interface StatusResult {
@@ -428,11 +518,14 @@ export async function statusOf(given: string, run: Run): Promise<StatusResult> {
       }
     }
     const byKey = new Map(checked.placements.map((c) => [c.key, c]));
+    const inputs = await inputsByKey(engine);
     const placements = data.entries.map((e): StatusLine => {
       const checkedOne = e.key ? byKey.get(e.key) : undefined;
       // A record the check just finished: the platform's state is the list's, read after it.
       const c = checkedOne?.edit === "interrupted-finished" ? { ...checkedOne, syncStatus: e.syncStatus } : checkedOne;
-      const st = placementStatus(factsOf(e, c, s.usable));
+      const bound = e.key ? inputs.get(e.key) : undefined;
+      // Its input cells hold other values than it shows, or one cannot be used: the pane's "Out of date" and words.
+      const st = placementStatus({ ...factsOf(e, c, s.usable), inputs: bound ? inputFacts(bound) : null });
       const sheetName = c?.sheetName ?? e.sheetName;
       const range = c?.range ?? e.range;
       return {
@@ -446,6 +539,8 @@ export async function statusOf(given: string, run: Run): Promise<StatusResult> {
         lines: st.lines,
         refreshedAt: e.refreshedAt,
         owner: e.owner,
+        inputs: bound?.inputs ?? [],
+        inputsChanged: bound?.changed ?? false,
       };
     });
     return {
@@ -457,6 +552,28 @@ export async function statusOf(given: string, run: Run): Promise<StatusResult> {
   } finally {
     book.close();
   }
+}
+
+/** Each placement of the workbook's inputs and whether they changed since its last refresh. */
+interface BoundInputs {
+  inputs: StatusInput[];
+  changed: boolean;
+  autoRefresh: boolean;
+}
+
+async function inputsByKey(engine: SyncEngine): Promise<Map<string, BoundInputs>> {
+  const out = new Map<string, BoundInputs>();
+  for (const p of await engine.placements()) {
+    const { inputs, changed, autoRefresh } = await engine.inputs(p.key);
+    const list = inputs.map(({ member, title, where, values, problem }) => ({ member, title, where, values, problem }));
+    if (list.length > 0) out.set(p.key, { inputs: list, changed, autoRefresh });
+  }
+  return out;
+}
+
+/** What the status rule knows of a placement's inputs (src/sync/status.ts): changed, the first problem. */
+function inputFacts(b: BoundInputs): { changed: boolean; problem: string | null; autoRefresh: boolean } {
+  return { changed: b.changed, problem: b.inputs.find((i) => i.problem)?.problem ?? null, autoRefresh: b.autoRefresh };
 }
 
 /**

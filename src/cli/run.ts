@@ -2,6 +2,7 @@
 // own engine (src/sync) over the file port (src/host/xlsx). runCli is the whole program, testable in
 // process; main.ts only wires it to the process. The commands are in commands.ts, the file's care
 // (links, locks, read-only, Excel's owner file, save before record) in workbook.ts.
+import { statSync } from "node:fs";
 import path from "node:path";
 import { ApiError } from "../api/index.ts";
 import { credentialsFrom, parseCommand, shardFromEnv, USAGE, UsageError, type Command, type Credentials } from "./args.ts";
@@ -156,6 +157,7 @@ interface Listing {
 /** The workbooks a refresh or status takes: folders expanded (refresh), then its shard's (shard.ts); each file once. */
 function listingOf(cmd: Extract<Command, { kind: "refresh" | "status" }>, env: CliIo["env"]): Listing {
   if (cmd.kind === "status") return { files: once(cmd.files), shard: null };
+  if (cmd.out !== null || cmd.sets.length > 0) return { files: [templateOf(cmd)], shard: null };
   const shard = cmd.shard && { index: cmd.shard.index ?? shardFromEnv(cmd.shard.count, env), count: cmd.shard.count };
   const listed = listWorkbooks(cmd.files);
   if (listed.length === 0) throw new UsageError(`no workbooks (.xlsx, .xlsm) in ${cmd.files.join(", ")}`);
@@ -164,6 +166,25 @@ function listingOf(cmd: Extract<Command, { kind: "refresh" | "status" }>, env: C
     files: chosen,
     shard: shard ? { index: shard.index, count: shard.count, workbooks: chosen.length, of: listed.length } : null,
   };
+}
+
+/** --set, --out: the one workbook file (not a folder), and another one to write. */
+function templateOf(cmd: Extract<Command, { kind: "refresh" }>): string {
+  const flag = cmd.out !== null ? "--out" : "--set";
+  const given = cmd.files[0]!;
+  let folder = false;
+  try {
+    folder = statSync(given).isDirectory();
+  } catch {
+    // missing: opening it says so
+  }
+  if (folder) throw new UsageError(`${flag} takes one workbook, not the folder ${given}`);
+  if (cmd.out !== null) {
+    const [t, o] = [resolveTarget(given), resolveTarget(cmd.out)];
+    if (typeof t !== "string" && typeof o !== "string" && t.real === o.real)
+      throw new UsageError(`--out ${cmd.out} is the workbook itself: leave --out off to refresh it in place`);
+  }
+  return given;
 }
 
 /** The same workbook named twice (or through a link) is worked on once, under the first name given. */
@@ -184,6 +205,7 @@ function once(files: readonly string[]): string[] {
 function ordered(r: FileResult): FileResult {
   return {
     file: r.file,
+    ...(r.from !== undefined ? { from: r.from } : {}),
     ...(r.error !== undefined ? { error: r.error } : {}),
     ...(r.notTried !== undefined ? { notTried: r.notTried } : {}),
     ...(r.saved !== undefined ? { saved: r.saved } : {}),
@@ -217,11 +239,20 @@ function statusText(r: StatusResult): string {
     const known = p.reportName !== null || p.reportId !== null;
     const who = p.status === "no access" && owner && known ? ` (owner: ${owner})` : "";
     const when = p.refreshedAt ? `, refreshed ${p.refreshedAt}` : "";
-    const detail = p.lines.length ? `\n      ${p.lines.join("\n      ")}` : "";
+    const detail = [...p.lines, ...inputLines(p)].map((l) => `\n      ${l}`).join("");
     const report = reportLabel({ reportName: p.reportName, reportId: p.reportId, owner }, true);
     return `  ${p.range ?? "(no range)"}  ${report}, deployment ${p.deploymentName ?? p.deploymentId}: ${p.status}${who}${when}${detail}`;
   });
   return `${r.file}\n${r.platformProblem ? `  ${r.platformProblem}\n` : ""}${lines.join("\n")}\n`;
+}
+
+/** A placement's inputs: "input country (customers.country) from Inputs!B1: Germany" (a problem is among its status lines). */
+function inputLines(p: StatusLine): string[] {
+  return p.inputs.map((i) => {
+    const what = i.title && i.title !== i.member ? `${i.title} (${i.member})` : i.member;
+    const said = i.problem !== null && p.lines.some((l) => l.includes(i.problem!));
+    return `input ${what} from ${i.where}: ${said ? "cannot be used (above)" : (i.problem ?? (i.values.join(", ") || "(empty)"))}`;
+  });
 }
 
 function resultText(r: FileResult): string {
@@ -238,7 +269,8 @@ function resultText(r: FileResult): string {
     const report = reportLabel(p, p.outcome === "not-refreshed" && p.owner !== undefined);
     return `  ${p.range ?? "(no range)"}  ${report}: ${p.outcome}${cells}${what}${why}`;
   });
-  return `${r.file}${r.saved ? " (saved)" : ""}\n${lines.join("\n") || "  no placements"}\n`;
+  const from = r.from !== undefined ? ` (from ${r.from})` : "";
+  return `${r.file}${r.saved ? " (saved)" : ""}${from}\n${lines.join("\n") || "  no placements"}\n`;
 }
 
 class Progress {

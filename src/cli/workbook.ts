@@ -26,6 +26,11 @@ export interface OpenOptions {
   write: "now" | "later" | false;
   /** place: the first sheet's name of a new workbook when the file does not exist. */
   create?: string;
+  /**
+   * refresh --out: the workbook is read from this file (never written) and saved to the one opened,
+   * which is created or replaced; checked and locked as any workbook to be rewritten.
+   */
+  from?: string;
   /** --ignore-lock: Excel's owner file beside the workbook is not taken as "open in Excel". */
   ignoreLock: boolean;
   /** The run's signal: waiting for a lock ends with it. */
@@ -68,7 +73,7 @@ export class Workbook {
     if (typeof t === "string") return new FileProblem(t);
     let lock: WorkbookLock | null = null;
     // A missing file that is not to be created: opening it says so (nothing to lock).
-    if (o.write === "now" && (t.exists || o.create !== undefined)) {
+    if (o.write === "now" && (t.exists || o.create !== undefined || o.from !== undefined)) {
       const problem = mayRewrite(t, o.ignoreLock);
       if (problem) return new FileProblem(problem);
       const got = await WorkbookLock.acquire(t.real, { waitMs: LOCK_WAIT_MS, signal: o.signal });
@@ -77,12 +82,16 @@ export class Workbook {
     }
     try {
       const identity = identityOf(t.real); // under the lock: what the last check before the rename compares with
-      const port = XlsxPort.open(t.real, o.create !== undefined ? { create: o.create } : {});
+      const port =
+        o.from !== undefined
+          ? XlsxPort.openCopy(o.from, t.real)
+          : XlsxPort.open(t.real, o.create !== undefined ? { create: o.create } : {});
       return new Workbook(t, port, identity, lock, o);
     } catch (e) {
       lock?.release();
-      if (e instanceof XlsxError) return new FileProblem(e.detail);
-      throw e;
+      if (!(e instanceof XlsxError)) throw e;
+      // --out: a problem of the workbook copied names it (the output names the file written).
+      return new FileProblem(o.from !== undefined && e.file !== t.real ? `${o.from}: ${e.detail}` : e.detail);
     }
   }
 

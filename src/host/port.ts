@@ -424,6 +424,13 @@ export interface SheetPort {
   /** The workbook's date system (Excel's "Use 1904 date system"); hosts without one may omit it (1900). */
   dateSystem?(): Promise<1900 | 1904>;
 
+  /**
+   * A workbook-scoped defined name's range (the person's own names, not Cellbound's tracking names),
+   * found case-insensitively as Excel does; null when there is none, or it is not a single range (a
+   * constant, a formula, several areas, #REF!). Issue 32: an input bound to a name. Excel: one sync.
+   */
+  namedArea?(name: string): Promise<{ sheet: SheetRef; area: Area } | null>;
+
   // Tracking (hidden workbook-scoped names)
   track(name: string, area: Area): Promise<void>;
   untrack(name: string): Promise<void>;

@@ -248,6 +248,19 @@ describe("dev/excel: names and identity", () => {
     ).toBe("InvalidReference");
   });
 
+  it("issue 32: getItemOrNullObject finds a name whatever its case (letters of any script); a missing name is a null object", async () => {
+    const { X } = excel();
+    await X.run(async (ctx) => {
+      ctx.workbook.names.add("Région", ctx.workbook.worksheets.getItem("Sheet1").getRange("B1:B3"));
+      await ctx.sync();
+      const found = ctx.workbook.names.getItemOrNullObject("RÉGION").load("name,type,formula");
+      const missing = ctx.workbook.names.getItemOrNullObject("Nowhere").load("name");
+      await ctx.sync();
+      expect([found.isNullObject, found.name, found.type, found.formula]).toEqual([false, "Région", "Range", "=Sheet1!$B$1:$B$3"]);
+      expect(missing.isNullObject).toBe(true);
+    });
+  });
+
   it("renaming a worksheet keeps its id", async () => {
     const { X } = excel();
     await X.run(async (ctx) => {

@@ -212,6 +212,21 @@ describe("round trips", () => {
       ...(syncDeadlineMs ? { syncDeadlineMs } : {}),
     });
 
+  it("issue 32: namedArea is one sync: a person's name on a quoted sheet gives its range; a tracking name or an unknown one gives null", async () => {
+    const dx = createDevExcel();
+    const port = portOn(dx);
+    const { driver } = adapterOnDevExcel({ workbook: dx.workbook });
+    const sheet = await driver.addSheet("O'Neil's inputs");
+    await driver.defineName!("Region", { sheetId: sheet.id, row: 0, col: 1, rows: 5, cols: 1 });
+    await port.track("P1", { sheetId: sheet.id, row: 9, col: 0, rows: 1, cols: 1 });
+    dx.workbook.resetStats();
+    expect(await port.namedArea("region")).toEqual({ sheet, area: { sheetId: sheet.id, row: 0, col: 1, rows: 5, cols: 1 } });
+    expect(dx.workbook.stats.syncs).toBe(1);
+    expect(await port.namedArea(`${TRACK_PREFIX}P1`)).toBeNull();
+    expect(await port.namedArea("Nowhere")).toBeNull();
+    expect(dx.workbook.stats.syncs).toBe(2); // a tracking name is known by its prefix: no sync
+  });
+
   it("a snapshot of a tracked placement's state and cells is two syncs; a commit of journal, cells and tracking is one; nothing is sent for nothing", async () => {
     const dx = createDevExcel();
     const port = portOn(dx);

@@ -31,6 +31,8 @@ export interface UserSide {
   renameSheet(sheetId: string, name: string): void;
   deleteSheet(sheetId: string): void;
   addSheet(name: string): string;
+  /** Formulas › Define Name: a workbook-scoped name for an area (issue 32). */
+  defineName(name: string, sheetId: string, row: number, col: number, rows: number, cols: number): void;
   cell(sheetId: string, row: number, col: number): SheetValue;
   /** Every non-empty cell of the sheet, by `row|col` (zero-based). */
   cells(sheetId: string): Map<string, SheetValue>;
@@ -62,6 +64,7 @@ function wrapMemory(wb: MemoryWorkbook): TestWorkbook {
       renameSheet: (s, n) => wb.renameSheet(s, n),
       deleteSheet: (s) => wb.deleteSheet(s),
       addSheet: (n) => wb.addSheet(n).id,
+      defineName: (n, sheetId, row, col, rows, cols) => wb.defineName(n, { sheetId, row, col, rows, cols }),
       cell: (s, r, c) => wb.cell(s, r, c).value,
       cells: (s) => {
         const out = new Map<string, SheetValue>();
@@ -97,6 +100,9 @@ export function wrapDevExcel(workbook: DevWorkbook): TestWorkbook & { workbook: 
       renameSheet: (s, n) => workbook.renameSheet(s, n),
       deleteSheet: (s) => workbook.deleteSheet(s),
       addSheet: (n) => workbook.addSheet(n).id,
+      // The person's name, as Define Name makes it (dev/excel keeps names in the workbook model).
+      defineName: (n, sheetId, row, col, rows, cols) =>
+        void workbook.names.push({ name: n, visible: true, comment: "", ref: { sheetId, row, col, rows, cols } }),
       cell: (s, r, c) => workbook.readCell(workbook.requireSheet(s), r, c),
       cells: (s) => {
         const out = new Map<string, SheetValue>();

@@ -294,6 +294,33 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
     },
   },
   {
+    name: "namedArea: a person's workbook-scoped name gives its range (any case), following inserted rows and a sheet rename; #REF!, unknown and tracking names give null (issue 32)",
+    async run({ port, driver, sheet }) {
+      if (!port.namedArea) throw new CheckSkipped("this host has no defined names");
+      if (!driver.defineName || !driver.deleteName) throw new CheckSkipped("needs a person: define a name in Formulas › Define Name");
+      await driver.defineName("CtrRegion", area(sheet, 1, 1, 1, 1));
+      await driver.defineName("CtrGoneName", area(sheet, 20, 0, 2, 1));
+      try {
+        checkEqual(await port.namedArea("ctrREGION"), { sheet, area: area(sheet, 1, 1, 1, 1) }, "the name's cell");
+        await driver.insertRows(sheet.id, 0, 2);
+        await driver.renameSheet(sheet.id, `${sheet.name} n`);
+        const moved = { sheet: { id: sheet.id, name: `${sheet.name} n` }, area: area(sheet, 3, 1, 1, 1) };
+        checkEqual(await port.namedArea("CtrRegion"), moved, "after rows inserted above and a rename");
+        await driver.deleteRows(sheet.id, 22, 2);
+        checkEqual(await port.namedArea("CtrGoneName"), null, "a name whose cells were deleted (#REF!)");
+        checkEqual(await port.namedArea("CtrNoSuchName"), null, "an unknown name");
+        await port.track("CtrTrackedOnly", area(sheet, 5, 5, 1, 1));
+        // Cellbound's own hidden names (Excel: Cellbound_<name>) are not the person's.
+        checkEqual(await port.namedArea("CtrTrackedOnly"), null, "a tracking name, as the engine calls it");
+        checkEqual(await port.namedArea("Cellbound_CtrTrackedOnly"), null, "a tracking name, as Excel calls it");
+        await port.untrack("CtrTrackedOnly");
+      } finally {
+        await driver.deleteName("CtrRegion");
+        await driver.deleteName("CtrGoneName");
+      }
+    },
+  },
+  {
     name: "tracking the same name again moves it",
     async run({ port, sheet }) {
       await port.track("CtrMove", area(sheet, 0, 0, 1, 1));

@@ -32,6 +32,10 @@ export interface ContractDriver {
   inspect(area: Area): Promise<CellInspection>;
   /** Type into a cell as the user does (stand-ins only: real Excel cannot be typed into from code). */
   userEdit?(sheetId: string, row: number, col: number, text: string): Promise<void>;
+  /** Define a workbook-scoped name for an area, as a person does (Formulas › Define Name). */
+  defineName?(name: string, area: Area): Promise<void>;
+  /** Delete a workbook-scoped name (Name Manager › Delete). */
+  deleteName?(name: string): Promise<void>;
   /** Save the workbook as a copy under another URL and return a port on the copy (stand-ins only). */
   saveAsCopy?(url: string): Promise<SheetPort>;
 }

@@ -34,6 +34,16 @@ export function officeDriver(X: typeof Excel, label = "Office.js"): ContractDriv
     insertColumns: (id, at, n) =>
       shift("inserting columns", id, (ws) => void ws.getRangeByIndexes(0, at, 1, n).getEntireColumn().insert("Right")),
     deleteColumns: (id, at, n) => shift("deleting columns", id, (ws) => ws.getRangeByIndexes(0, at, 1, n).getEntireColumn().delete("Left")),
+    defineName: (name, a) =>
+      run(`defining the name ${name}`, async (ctx) => {
+        ctx.workbook.names.add(name, ctx.workbook.worksheets.getItem(a.sheetId).getRangeByIndexes(a.row, a.col, a.rows, a.cols));
+        await ctx.sync();
+      }),
+    deleteName: (name) =>
+      run(`deleting the name ${name}`, async (ctx) => {
+        ctx.workbook.names.getItem(name).delete();
+        await ctx.sync();
+      }),
     inspect: (a) =>
       run("inspecting cells", async (ctx): Promise<CellInspection> => {
         const r = ctx.workbook.worksheets.getItem(a.sheetId).getRangeByIndexes(a.row, a.col, a.rows, a.cols);

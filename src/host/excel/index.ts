@@ -502,6 +502,25 @@ export class ExcelPort implements SheetPort {
     await this.commit([{ kind: "untrack", name }]);
   }
 
+  /**
+   * A person's workbook-scoped name and its range, from its formula ("=Inputs!$B$1:$B$5"), in one sync
+   * (issue 32). Cellbound's own names are not the person's; a constant, formula, several areas or #REF!
+   * (type other than "Range", or a formula that is not one range) give null.
+   */
+  async namedArea(name: string): Promise<{ sheet: SheetRef; area: Area } | null> {
+    if (typeof name !== "string") throw new PortInputError("a name must be text");
+    if (name === "" || name.toLowerCase().startsWith(TRACK_PREFIX.toLowerCase())) return null;
+    return this.run(`finding the name ${name}`, async (ctx) => {
+      const item = ctx.workbook.names.getItemOrNullObject(name).load("name,type,formula");
+      const sheets = ctx.workbook.worksheets.load("items/id,items/name");
+      await this.sync(ctx);
+      if (item.isNullObject || item.type !== "Range") return null;
+      const refs = sheets.items.map((s) => ({ id: s.id, name: s.name }));
+      const t = trackedFromFormula(TRACK_PREFIX + item.name, item.formula, refs);
+      return t.sheet && t.area ? { sheet: t.sheet, area: t.area } : null;
+    });
+  }
+
   /** Tracked areas from the names' formulas (one sync). */
   async tracked(): Promise<TrackedArea[]> {
     return this.run("listing tracked placements", async (ctx) => {

@@ -29,6 +29,8 @@ export function memoryDriver(wb: MemoryWorkbook): ContractDriver {
       };
     },
     userEdit: async (id, r, c, text) => wb.userEdit(id, r, c, text),
+    defineName: async (name, area) => wb.defineName(name, area),
+    deleteName: async (name) => wb.deleteName(name),
     saveAsCopy: async (url) => new MemoryPort(wb.saveAsCopy(url)),
   };
 }

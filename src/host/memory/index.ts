@@ -85,6 +85,8 @@ function copyCells(cells: MemCells): MemCells {
 export class MemoryWorkbook {
   readonly sheets: MemSheet[] = [];
   readonly tracks = new Map<string, MemTrack>(); // by lower-case name
+  /** The person's own workbook-scoped defined names (Formulas › Define Name), by lower-case name. */
+  readonly names = new Map<string, MemTrack>();
   readonly data = new Map<string, string>();
   /** Pictures per sheet id (putPicture). */
   readonly pictures = new Map<string, Array<{ name: string; base64: string; row: number; col: number; width: number; height: number }>>();
@@ -120,9 +122,28 @@ export class MemoryWorkbook {
     const s = this.sheet(id);
     if (this.sheets.length === 1) throw new PortInputError("a workbook must keep at least one sheet");
     this.sheets.splice(this.sheets.indexOf(s), 1);
-    for (const t of this.tracks.values()) if (t.sheetId === id) t.area = null;
+    for (const t of [...this.tracks.values(), ...this.names.values()]) if (t.sheetId === id) t.area = null;
     if (this.selection?.sheetId === id) this.selection = null;
     this.emit({ sheetId: id, address: "", kind: "SheetDeleted", source: "Local" });
+  }
+  /**
+   * The person defines a workbook-scoped name for an area (Formulas › Define Name), as Excel allows:
+   * a letter, "_" or "\\" first, then letters, digits, "_", "."; not a cell reference; unique whatever its case.
+   */
+  defineName(name: string, area: Area): void {
+    if (!isExcelName(name)) throw new PortInputError(`${JSON.stringify(name)} is not a name Excel allows`);
+    if (this.names.has(name.toLowerCase())) throw new PortInputError(`a name ${name} exists`);
+    validateArea(area);
+    this.sheet(area.sheetId);
+    this.names.set(name.toLowerCase(), {
+      name,
+      sheetId: area.sheetId,
+      area: { row: area.row, col: area.col, rows: area.rows, cols: area.cols },
+    });
+  }
+  /** The person deletes a defined name (Name Manager › Delete). */
+  deleteName(name: string): void {
+    this.names.delete(name.toLowerCase());
   }
   /** The user picks a number format for a cell (no change event, as in Excel). */
   userFormat(sheetId: string, row: number, col: number, format: string): void {
@@ -160,6 +181,7 @@ export class MemoryWorkbook {
     copy.sheets.length = 0;
     for (const s of this.sheets) copy.sheets.push({ id: s.id, name: s.name, cells: copyCells(s.cells) });
     for (const [k, t] of this.tracks) copy.tracks.set(k, { ...t, area: t.area && { ...t.area } });
+    for (const [k, t] of this.names) copy.names.set(k, { ...t, area: t.area && { ...t.area } });
     for (const [k, v] of this.data) copy.data.set(k, v);
     copy.workbookId = this.workbookId;
     copy.recordedUrl = this.recordedUrl;
@@ -198,11 +220,17 @@ export class MemoryWorkbook {
       }
     }
     s.cells = moved;
-    for (const t of this.tracks.values()) {
+    for (const t of [...this.tracks.values(), ...this.names.values()]) {
       if (t.sheetId !== sheetId || !t.area) continue;
       t.area = shiftArea(t.area, axis, at, delta);
     }
   }
+}
+
+/** Excel's rule for a defined name (support.microsoft.com "Names in formulas"): no spaces, not a cell reference. */
+export function isExcelName(name: string): boolean {
+  if (typeof name !== "string" || !/^[\p{L}_\\][\p{L}\p{N}_.\\]{0,254}$/u.test(name)) return false;
+  return !/^[A-Za-z]{1,3}[0-9]{1,7}$/.test(name) && !/^[Rr][0-9]*[Cc]?[0-9]*$/.test(name) && !/^[Cc][0-9]*$/.test(name);
 }
 
 function colSpan(at: number, count: number): string {
@@ -427,6 +455,14 @@ export class MemoryPort implements SheetPort {
   }
   async frozenRows(sheetId: string): Promise<number> {
     return this.wb.sheet(sheetId).frozenRows ?? 0;
+  }
+
+  async namedArea(name: string): Promise<{ sheet: SheetRef; area: Area } | null> {
+    if (typeof name !== "string") throw new PortInputError("a name must be text");
+    const n = this.wb.names.get(name.toLowerCase());
+    const s = n && this.wb.sheets.find((x) => x.id === n.sheetId);
+    if (!n?.area || !s) return null;
+    return { sheet: { id: s.id, name: s.name }, area: { sheetId: s.id, ...n.area } };
   }
 
   async track(name: string, area: Area): Promise<void> {

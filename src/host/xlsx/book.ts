@@ -116,6 +116,8 @@ export class Book {
   /** Per sheet id: what refuses a write there (filled by load). */
   private readonly facts = new Map<string, SheetFacts>();
   readonly tracked = new Map<string, string>(); // lower-case name without the prefix → the definedName's text, for change detection
+  /** The person's workbook-scoped defined names and their text (issue 32: an input bound to a name); read only. */
+  readonly definedNames: Array<{ name: string; text: string }> = [];
   private readonly wbPart: string;
   private readonly wbXml: string;
   private readonly wbRels: string;
@@ -169,8 +171,10 @@ export class Book {
     const names = child(wb, "definedNames");
     for (const n of names ? children(names, "definedName") : []) {
       const name = n.attrs.name ?? "";
-      if (n.attrs.localSheetId === undefined && name.toLowerCase().startsWith(TRACK_PREFIX.toLowerCase()))
+      if (n.attrs.localSheetId !== undefined) continue; // a sheet's own name: not workbook-scoped
+      if (name.toLowerCase().startsWith(TRACK_PREFIX.toLowerCase()))
         this.tracked.set(name.slice(TRACK_PREFIX.length).toLowerCase(), `${name.slice(TRACK_PREFIX.length)}\u0000${n.text.trim()}`);
+      else if (name && !name.toLowerCase().startsWith("_xlnm.")) this.definedNames.push({ name, text: n.text.trim() });
     }
   }
 
@@ -278,6 +282,8 @@ export class Book {
       const [name, ref] = text.split("\u0000") as [string, string];
       wb.tracks.set(lower, { name, ...this.resolve(ref) });
     }
+    wb.names.clear();
+    for (const { name, text } of this.definedNames) wb.names.set(name.toLowerCase(), { name, ...this.singleArea(text) });
     wb.data.clear();
     for (const p of this.ours) if (p.kind === "data") wb.data.set(p.key!, p.json);
     const id = this.storedIdentity();
@@ -368,6 +374,23 @@ export class Book {
 
   private storedIdentity(): StoredIdentity | null {
     return this.ours.find((p) => p.identity)?.identity ?? null;
+  }
+
+  /**
+   * A defined name's text when it is one area of one sheet ("Inputs!$B$1", "'My sheet'!$B$1:$B$5"); a
+   * constant, a formula, several areas, another workbook's cells or #REF! cover no area (namedArea: null).
+   */
+  private singleArea(text: string): { sheetId: string; area: { row: number; col: number; rows: number; cols: number } | null } {
+    const m = /^=?(?:'((?:[^']|'')+)'|([^'!,:\s()[\]"]+))!(\$?[A-Za-z]{1,3}\$?\d{1,7}(?::\$?[A-Za-z]{1,3}\$?\d{1,7})?)$/.exec(text);
+    const sheetName = m ? (m[1]?.replace(/''/g, "'") ?? m[2]!) : null;
+    const s = sheetName === null ? undefined : this.sheets.find((x) => x.name.toLowerCase() === sheetName.toLowerCase());
+    if (!m || !s) return { sheetId: "", area: null };
+    try {
+      const a = parseAddress(m[3]!);
+      return { sheetId: s.id, area: { row: a.row, col: a.col, rows: a.rows, cols: a.cols } };
+    } catch {
+      return { sheetId: "", area: null };
+    }
   }
 
   private resolve(ref: string): { sheetId: string; area: { row: number; col: number; rows: number; cols: number } | null } {

@@ -99,6 +99,19 @@ export class XlsxPort extends MemoryPort {
     return new XlsxPort(file, book, false, "SHEETS_DESKTOP");
   }
 
+  /**
+   * A port on a copy of `from` that is saved to `file` (`cellbound refresh --out`, issue 32): `from` is
+   * read and never written; the first save writes the whole workbook to `file` (replacing what is there),
+   * even when nothing changed. Nothing is written until save().
+   */
+  static openCopy(from: string, file: string): XlsxPort {
+    if (!/\.xls[xm]$/i.test(file)) throw new XlsxError(file, "unsupported", "a workbook must be named *.xlsx or *.xlsm");
+    const book = openBook(from);
+    const problem = book.integrity();
+    if (problem) throw new XlsxError(from, "cellboundData", problem);
+    return new XlsxPort(file, book, true, "SHEETS_DESKTOP");
+  }
+
   /** Whether the model differs from the file (what save() would write). */
   pending(): boolean {
     return this.fresh || this.book.render(this.wb) !== null;
@@ -139,7 +152,7 @@ export class XlsxPort extends MemoryPort {
     if (from === to) return;
     if (this.wb.sheets.some((x) => x.id === to)) throw new PortInputError(`a sheet with id ${to} exists`);
     s.id = to;
-    for (const t of this.wb.tracks.values()) if (t.sheetId === from) t.sheetId = to;
+    for (const t of [...this.wb.tracks.values(), ...this.wb.names.values()]) if (t.sheetId === from) t.sheetId = to;
     this.book.renameSheetId(from, to);
   }
 

@@ -94,7 +94,8 @@ describe("SheetPort contract: xlsx file port", () => {
         const port = XlsxPort.open(tmp.file("Book.xlsx"), { create: "Sheet1" });
         port.save();
         const r = await runCheck(c, { port: throughTheFile(port), driver: fileDriver(port), hostileStrings: HOSTILE_STRINGS });
-        if (c.name.startsWith("a copy saved under another URL")) {
+        // A file port cannot be copied, and nobody defines names in a file nobody has open (names.test.ts reads them).
+        if (c.name.startsWith("a copy saved under another URL") || c.name.startsWith("namedArea:")) {
           expect(r.status).toBe("skip");
           return;
         }
