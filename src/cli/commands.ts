@@ -1,14 +1,27 @@
 // The three commands over one workbook file each: refresh, place, status. Each opens the file through
 // workbook.ts (its real path, its lock, the checks before a rewrite), runs the add-in's engine over the
 // file port, saves before every record with the platform, and says what happened to each placement.
+import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Report } from "../api/index.ts";
 import { areaA1, parseAddress, quoteSheetName } from "../host/a1.ts";
-import { factsOf, handEditsAt, home, homeCheck, placementStatus, viewOnlyReason, type SyncEngine, type StatusKind } from "../sync/index.ts";
+import {
+  factsOf,
+  fork,
+  handEditsAt,
+  home,
+  homeCheck,
+  placementStatus,
+  viewOnlyReason,
+  type EarlierCopy,
+  type SyncEngine,
+  type StatusKind,
+} from "../sync/index.ts";
 import type { Owner } from "../sync/access.ts";
-import { producers, producersFirst } from "../sync/inputs.ts";
-import type { LocalPlacement } from "../sync/state.ts";
-import type { XlsxPort } from "../host/xlsx/port.ts";
+import { producersFirst } from "../sync/inputs.ts";
+import { producersOf } from "../sync/bind.ts";
+import { loadPlacements, type LocalPlacement } from "../sync/state.ts";
+import { XlsxPort } from "../host/xlsx/port.ts";
 import type { CellSet, Command } from "./args.ts";
 import { messageOf, type Health } from "./net.ts";
 import { checkOnly, engineFor, readOnly, type Session } from "./session.ts";
@@ -113,6 +126,7 @@ export async function refreshFile(
       result.placements = await inputProblems(engine, locals);
       if (result.placements.length > 0) return result;
     }
+    if (cmd.out !== null) await ownWorkbook(engine, cmd.out, run.health.signal);
     const { denied, owners } = await listDenied(engine, locals, result, run, progress);
     const failures: Failure[] = [];
     for (const p of await producersFirstOf(engine, locals)) {
@@ -183,22 +197,40 @@ async function inputProblems(engine: SyncEngine, locals: Awaited<ReturnType<Sync
 }
 
 /**
+ * --out (issue 32): the copy is a workbook of its own on the platform, never the template's — the workbook an
+ * earlier run made at `out` from this template (its id and placement ids: a loop or a schedule refreshes the same
+ * copies, adding none), else a new one (forked: its placements connected anew).
+ */
+async function ownWorkbook(engine: SyncEngine, out: string, signal: AbortSignal): Promise<void> {
+  const template = await engine.ctx.port.identity();
+  const keys = new Set((await engine.placements()).map((p) => p.key));
+  const earlier = await earlierCopy(out, template.workbookId, keys);
+  await fork(engine, { signal, ...(earlier ? { as: earlier } : {}) });
+}
+
+/** The workbook at `out` when it is an earlier copy of the template: its own id, and its placements' ids by key. */
+async function earlierCopy(out: string, templateId: string, keys: ReadonlySet<string>): Promise<EarlierCopy | null> {
+  if (!existsSync(out)) return null;
+  let port: XlsxPort;
+  try {
+    port = XlsxPort.open(out);
+  } catch {
+    return null; // not a workbook Cellbound can read: the copy replaces it
+  }
+  const { workbookId } = await port.identity();
+  const ids = (await loadPlacements(port)).filter((p) => keys.has(p.key) && p.placementId !== null && !p.forkedFrom);
+  if (workbookId === templateId || ids.length === 0) return null;
+  return { workbookId, placementIds: new Map(ids.map((p) => [p.key, p.placementId!])) };
+}
+
+/**
  * The placements in the order Refresh all takes them (issue 32): one whose input cells lie in another
  * placement is refreshed after that one, and reads the values it wrote.
  */
 async function producersFirstOf(engine: SyncEngine, locals: readonly LocalPlacement[]): Promise<LocalPlacement[]> {
   if (!locals.some((p) => p.inputs?.length)) return [...locals];
-  const tracked = await engine.ctx.port.tracked();
-  const areaOf = (name: string) => tracked.find((t) => t.name.toLowerCase() === name.toLowerCase())?.area ?? null;
-  const nodes = locals.map((p) => ({
-    key: p.key,
-    label: p.reportName ?? p.key,
-    area: areaOf(p.name),
-    inputs: (p.inputs ?? []).flatMap((b) => b.names.map(areaOf).filter((a) => a !== null)),
-  }));
-  const edges = new Map([...producers(nodes)].map(([k, ps]) => [k, ps.filter((x) => x !== k)] as const));
   const byKey = new Map(locals.map((p) => [p.key, p]));
-  return producersFirst([...byKey.keys()], edges).map((k) => byKey.get(k)!);
+  return producersFirst([...byKey.keys()], await producersOf(engine.ctx.port, locals)).map((k) => byKey.get(k)!);
 }
 
 /** Placements the key may not read (DENIED): listed with their owner, never touched. */

@@ -376,6 +376,12 @@ export interface SheetPort {
   /** Give this file a new workbook id (fork a copy), recording the current URL. */
   forkIdentity(): Promise<WorkbookIdentity>;
   /**
+   * Give this file the id of an earlier copy made from the same template (the command line's `refresh --out`
+   * over a copy it made before, issue 32), recording the current URL. Hosts where a person opens files (Excel)
+   * omit it: there a copy is forked or kept by the person's choice.
+   */
+  takeIdentity?(workbookId: string): Promise<WorkbookIdentity>;
+  /**
    * The person says this file is the same workbook, renamed or moved (not a copy): keep its id and
    * record the current URL, so `copied` turns false (issue 22, item 7). Hosts without URLs may omit it.
    */

@@ -7,7 +7,7 @@
 //   boundReport    a refresh's report with the inputs' values in its query, read from the refresh's own read.
 //   inputsView     what a card and `cellbound status` show: each input's cells, values and problem.
 import type { Report } from "../api/index.ts";
-import type { Area, SheetPort, SheetRef, SheetValue } from "../host/port.ts";
+import type { Area, SheetPort, SheetRef, SheetValue, TrackedArea } from "../host/port.ts";
 import { readArea, reportsById } from "./context.ts";
 import {
   applyInputs,
@@ -19,6 +19,7 @@ import {
   inputSources,
   inputsHash,
   planBindings,
+  producers,
   resolveInputs,
   whereOf,
   type BoundInputs,
@@ -263,17 +264,7 @@ export function bindInputs(e: Engine, key: string, requests: readonly InputReque
 
 /** CannotBind when the new bindings of `p` would make a circle (its own cells included). */
 async function refuseCircles(s: Session, p: LocalPlacement, planned: readonly PlannedBinding[]): Promise<void> {
-  const tracked = await s.tracked();
-  const areaOf = (name: string) => tracked.find((t) => t.name.toLowerCase() === name.toLowerCase())?.area ?? null;
-  const nodes: InputGraphNode[] = (await loadPlacements(s)).map((x) => ({
-    key: x.key,
-    label: x.reportName ?? "a placement",
-    area: areaOf(x.name),
-    inputs:
-      x.key === p.key
-        ? planned.flatMap((pb) => pb.areas)
-        : (x.inputs ?? []).flatMap((b) => b.names.map(areaOf).filter((a): a is Area => a !== null)),
-  }));
+  const nodes = graphNodes(await s.tracked(), await loadPlacements(s), { key: p.key, inputs: planned.flatMap((pb) => pb.areas) });
   const circle = findCircle(nodes);
   if (!circle) return;
   if (circle.length === 2 && circle[0] === circle[1])
@@ -286,4 +277,32 @@ export async function setAutoRefresh(e: Engine, key: string, on: boolean): Promi
   await e.exclusive(async () => {
     await updatePlacement(e.ctx.port, key, (x) => ({ ...x, autoRefresh: on }));
   });
+}
+
+/** Per placement, the placements (of `queued`) its input cells lie in (producers; Refresh all and the command line take those first). */
+export async function producersOf(view: SheetPort, queued: readonly LocalPlacement[]): Promise<Map<string, string[]>> {
+  if (!queued.some((p) => p.inputs?.length)) return new Map();
+  const edges = producers(graphNodes(await view.tracked(), queued));
+  for (const [k, ps] of edges)
+    edges.set(
+      k,
+      ps.filter((x) => x !== k),
+    ); // its own cells: refused when bound
+  return edges;
+}
+
+/** Each placement's cells and its input cells, where their names are now (`planned`: one placement's inputs about to be bound). */
+function graphNodes(
+  tracked: readonly TrackedArea[],
+  placements: readonly LocalPlacement[],
+  planned?: { key: string; inputs: Area[] },
+): InputGraphNode[] {
+  const areaOf = (name: string) => tracked.find((t) => t.name.toLowerCase() === name.toLowerCase())?.area ?? null;
+  return placements.map((x) => ({
+    key: x.key,
+    label: x.reportName ?? "a placement",
+    area: areaOf(x.name),
+    inputs:
+      x.key === planned?.key ? planned.inputs : (x.inputs ?? []).flatMap((b) => b.names.map(areaOf).filter((a): a is Area => a !== null)),
+  }));
 }

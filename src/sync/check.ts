@@ -409,12 +409,12 @@ export async function keepIdentity(engine: Engine): Promise<void> {
  * connected and takes its own id. One whose connect fails keeps no placement id (the original's
  * stays aside, never sent from here); the copy's next check or refresh connects it.
  */
-export async function fork(engine: Engine, o: { signal?: AbortSignal } = {}): Promise<ForkOutcome> {
+export async function fork(engine: Engine, o: { signal?: AbortSignal; as?: EarlierCopy } = {}): Promise<ForkOutcome> {
   const { ctx } = engine;
   return engine.exclusive(async () => {
     const original = await ctx.port.identity();
     const aside = new Set(await setAsideForFork(ctx.port, original.workbookId));
-    const identity = await ctx.port.forkIdentity();
+    const identity = o.as ? await takeIdentity(ctx.port, o.as.workbookId) : await ctx.port.forkIdentity();
     forgetSeen(engine); // the platform's list of the original is not the copy's
     const tracked = await ctx.port.tracked();
     const out: ForkOutcome = { workbookId: identity.workbookId, reconnected: {}, failed: {} };
@@ -430,7 +430,7 @@ export async function fork(engine: Engine, o: { signal?: AbortSignal } = {}): Pr
       }
       const sheet = t.sheet;
       try {
-        const placementId = await connectInCopy(engine, p, identity, sheet, t.area, o.signal);
+        const placementId = o.as?.placementIds.get(p.key) ?? (await connectInCopy(engine, p, identity, sheet, t.area, o.signal));
         await updatePlacement(ctx.port, p.key, (x) => ({ ...x, ...ownAddress(placementId, sheet, t.area!) }));
         out.reconnected[p.key] = placementId;
       } catch (e) {
@@ -441,6 +441,22 @@ export async function fork(engine: Engine, o: { signal?: AbortSignal } = {}): Pr
     }
     return out;
   }, o.signal);
+}
+
+/**
+ * A copy made again from its template over an earlier copy (`cellbound refresh --out`, issue 32): the earlier
+ * copy's workbook id and its placement ids by key. `fork(engine, { as })` gives them to the new copy, so a loop
+ * or a schedule refreshes the same copies on the platform instead of adding new ones every run; a placement
+ * the earlier copy did not have is connected anew.
+ */
+export interface EarlierCopy {
+  workbookId: string;
+  placementIds: ReadonlyMap<string, string>;
+}
+
+async function takeIdentity(port: Engine["ctx"]["port"], workbookId: string) {
+  if (!port.takeIdentity) throw new Error("This workbook's host cannot take another workbook's id.");
+  return port.takeIdentity(workbookId);
 }
 
 /**

@@ -74,6 +74,7 @@ export { InvalidInput, CannotBind, isInputName, parseRef, MAX_INPUTS, MAX_INPUT_
 export type { InputRequest, InputView, InputBinding } from "./inputs.ts";
 export { SQL_NOT_BINDABLE } from "./bind.ts";
 export type { CheckReport, PlacementCheck, EditState, ForkOutcome, HomeData, HomeEntry } from "./types.ts";
+export type { EarlierCopy } from "./check.ts";
 export { upsertReport, assignNewPublicId, UpsertStopped } from "./upsert.ts";
 export type { UpsertOutcome } from "./upsert.ts";
 export { runQueue, NotRefreshed } from "./queue.ts";

@@ -4,9 +4,9 @@
 // lock, read again only when another write came first). A placement whose inputs come from another's
 // cells (issue 32) waits for that one and reads its inputs afresh.
 import type { Report } from "../api/index.ts";
-import type { Area } from "../host/port.ts";
 import { reportsById, untilAborted } from "./context.ts";
-import { producers, producersFirst } from "./inputs.ts";
+import { producersFirst } from "./inputs.ts";
+import { producersOf } from "./bind.ts";
 import { NotRefreshed, runQueue, type QueueProgress } from "./queue.ts";
 import { describeRowList, listingFailed, noAccessReason } from "./reasons.ts";
 import { applyRefresh, dataOf, prepareRefresh } from "./refresh.ts";
@@ -46,7 +46,7 @@ export async function refreshAll(e: Engine, o: RefreshAllOptions = {}): Promise<
   const onProgress = o.onProgress;
   const queued = all.filter((p) => !skipped[p.key]);
   // Producers first (issue 32): a placement whose inputs lie in another's cells is refreshed after it, on a fresh read.
-  const after = await producersIn(view, queued);
+  const after = await producersOf(view, queued);
   const ended = new Map(queued.map((p) => [p.key, latch()] as const));
   const byKey = new Map(queued.map((p) => [p.key, p]));
   const progress = await runQueue(
@@ -84,26 +84,6 @@ function latch(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
   const promise = new Promise<void>((r) => (resolve = r));
   return { promise, resolve };
-}
-
-/** Per placement, the placements (of `queued`) its input cells lie in (inputs.ts producers). */
-async function producersIn(view: Session, queued: readonly LocalPlacement[]): Promise<Map<string, string[]>> {
-  if (!queued.some((p) => p.inputs?.length)) return new Map();
-  const tracked = await view.tracked();
-  const areaOf = (name: string) => tracked.find((t) => t.name.toLowerCase() === name.toLowerCase())?.area ?? null;
-  const nodes = queued.map((p) => ({
-    key: p.key,
-    label: p.reportName ?? p.key,
-    area: areaOf(p.name),
-    inputs: (p.inputs ?? []).flatMap((b) => b.names.map(areaOf).filter((a): a is Area => a !== null)),
-  }));
-  const edges = producers(nodes);
-  for (const [k, ps] of edges)
-    edges.set(
-      k,
-      ps.filter((x) => x !== k),
-    );
-  return edges;
 }
 
 /** Each deployment's reports attached to the workbook (one paged listing each); a failure is kept for its placements. */

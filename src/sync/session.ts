@@ -488,6 +488,7 @@ const WRITES = new Set<PropertyKey>([
   "untrack",
   "setData",
   "forkIdentity",
+  "takeIdentity",
   "putPicture",
   "commit",
 ]);

@@ -126,7 +126,7 @@ describe("cellbound place --input, refresh --set, status (issue 32)", () => {
     expect(countriesOn(file)).toEqual(["Kenya"]);
   });
 
-  it("issue 32: --out leaves the template untouched and writes one filtered copy per region (a loop); a second run replaces the copy", async () => {
+  it("issue 32: --out leaves the template untouched and writes one filtered copy per region (a loop), each its own workbook on the platform; a second run refreshes the same copy", async () => {
     const file = template("template.xlsx", "Germany");
     await placeBound(file);
     const same = untouched(file);
@@ -140,10 +140,27 @@ describe("cellbound place --input, refresh --set, status (issue 32)", () => {
     }
     same();
     expect(countriesOn(file)).toEqual(["Germany"]);
+    // Each copy is a workbook of its own on the platform: the template's placement keeps the template's fingerprint.
+    const idOf = async (f: string) => (await XlsxPort.open(f).identity()).workbookId;
+    const templateId = await idOf(file);
+    const listed = async (workbookId: string) => {
+      const out = [];
+      for await (const p of env.client().iterateExternalPlacements(workbookId)) out.push(p);
+      return out;
+    };
+    const brazilId = await idOf(tmp.file("Orders-Brazil.xlsx"));
+    expect(new Set([templateId, brazilId, await idOf(tmp.file("Orders-India.xlsx"))]).size).toBe(3);
+    expect((await listed(templateId)).length).toBe(1);
+    const brazilPlacements = await listed(brazilId);
+    expect(brazilPlacements.length).toBe(1);
     const again = await env.cli(["refresh", file, "--set", "Inputs!B1=Australia", "--out", tmp.file("Orders-Brazil.xlsx")]);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/Orders-Brazil\.xlsx \(saved\) \(from .*template\.xlsx\)/);
     expect(countriesOn(tmp.file("Orders-Brazil.xlsx"))).toEqual(["Australia"]);
+    // A second run over the same copy refreshes that copy's workbook and placement: nothing new on the platform.
+    expect(await idOf(tmp.file("Orders-Brazil.xlsx"))).toBe(brazilId);
+    expect((await listed(brazilId)).map((p) => p.placementId)).toEqual(brazilPlacements.map((p) => p.placementId));
+    expect((await listed(templateId)).length).toBe(1);
     same();
   });
 

@@ -306,6 +306,11 @@ export class MemoryPort implements SheetPort {
     this.wb.recordedUrl = this.wb.url;
     return this.describe();
   }
+  async takeIdentity(workbookId: string): Promise<WorkbookIdentity> {
+    this.wb.workbookId = workbookId;
+    this.wb.recordedUrl = this.wb.url;
+    return this.describe();
+  }
   async keepIdentity(): Promise<WorkbookIdentity> {
     await this.identity();
     this.wb.recordedUrl = this.wb.url;
