@@ -18,6 +18,7 @@ import {
   inputNamesOf,
   inputSources,
   inputsHash,
+  parseRef,
   planBindings,
   producers,
   resolveInputs,
@@ -50,7 +51,7 @@ export async function membersOf(
   query: SemanticQuery,
   members: readonly string[],
   signal?: AbortSignal,
-): Promise<{ title: (m: string) => string; kindOf: (m: string) => MemberKind }> {
+): Promise<{ title: (m: string) => string; kindOf: (m: string) => MemberKind; unknown: (m: string) => boolean }> {
   const times = new Set((query.timeDimensions ?? []).map((t) => t.dimension));
   const measures = new Set(query.measures ?? []);
   const known = new Map<string, MetaMember>();
@@ -63,6 +64,8 @@ export async function membersOf(
     }
   }
   return {
+    // Only where /v1/meta was read and does not list it (a query's own members are known).
+    unknown: (m) => known.size > 0 && !known.has(m) && !times.has(m) && !measures.has(m),
     title: (m) => (known.get(m)?.shortTitle ?? m.slice(m.lastIndexOf(".") + 1).replace(/_/g, " ")).toLowerCase(),
     kindOf: (m) => {
       const type = known.get(m)?.type;
@@ -160,9 +163,6 @@ export async function inputsOn(
   return { inputs: views, changed, autoRefresh: p.autoRefresh === true };
 }
 
-/** A workbook-scoped defined name's range (the port's, where it has names). */
-type NamedPort = { namedArea?: (name: string) => Promise<{ sheet: SheetRef; area: Area } | null> };
-
 /** Plan the bindings of placement `key` on what `port` holds (sheets, defined names). */
 async function planOn(
   port: SheetPort,
@@ -174,17 +174,15 @@ async function planOn(
 ): Promise<{ planned: PlannedBinding[]; kindOf: (m: string) => MemberKind; title: (m: string) => string }> {
   const sheets = await port.sheets();
   const named = new Map<string, { sheet: SheetRef; area: Area } | null>();
-  const lookup = (port as SheetPort & NamedPort).namedArea?.bind(port);
+  const lookup = port.namedArea?.bind(port);
   for (const r of requests) {
-    const ref = r.ref.trim();
-    if (/^[A-Za-z_\\][A-Za-z0-9_.\\]*$/.test(ref) && !named.has(ref)) named.set(ref, lookup ? await lookup(ref) : null);
+    const ref = parseRef(r.ref);
+    if (ref.kind === "name" && !named.has(ref.name)) named.set(ref.name, lookup ? await lookup(ref.name) : null);
   }
-  const { kindOf, title } = await membersOf(
-    data,
-    query,
-    requests.map((r) => r.member),
-    signal,
-  );
+  const members = requests.map((r) => r.member);
+  const { kindOf, title, unknown } = await membersOf(data, query, members, signal);
+  const stranger = members.find(unknown);
+  if (stranger) throw new CannotBind(`“${stranger}” is not a member of the data model: check its name (cube.member).`);
   return { planned: planBindings(key, requests, sheets, named, kindOf), kindOf, title };
 }
 

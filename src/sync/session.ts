@@ -289,6 +289,11 @@ export class Session implements SheetPort, ModifiesData {
   selection(): Promise<{ sheet: SheetRef; area: Area }> {
     return this.port.selection();
   }
+  /** A person's defined name (issue 32): asked of the workbook (where its host has names), never of the snapshot. */
+  get namedArea(): SheetPort["namedArea"] {
+    const port = this.port;
+    return port.namedArea ? (name: string) => port.namedArea!(name) : undefined;
+  }
   async select(area: Area): Promise<void> {
     await this.flush();
     await this.port.select(area);

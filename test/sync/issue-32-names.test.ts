@@ -58,6 +58,20 @@ function nameScenarios(label: string, kind: WorkbookKind): void {
       expect(countries(wb, sheet)).toEqual(new Set(["Germany", "Japan"]));
     });
 
+    it("issue 32: Inputs… binds a placement's filter to a defined name later (bindInputs), and an unknown member is refused in words", async () => {
+      const { wb, sheet } = book();
+      const engine = env().engine(wb);
+      const out = await engine.place(await env().createReport(byCountry), { at: { sheetId: sheet, row: 0, col: 0 } });
+      if (out.kind !== "placed") throw new Error(JSON.stringify(out));
+      await engine.bindInputs(out.key, [{ member: "customers.country", ref: "Regions" }]);
+      expect((await engine.inputs(out.key)).inputs[0]).toMatchObject({ where: "Inputs!B1:B2", values: ["Germany", "Kenya"] });
+      expect((await engine.refresh(out.key, "ask")).kind).toBe("refreshed");
+      expect(countries(wb, sheet)).toEqual(new Set(["Germany", "Kenya"]));
+      const err = await engine.bindInputs(out.key, [{ member: "customers.nonesuch", ref: "Regions" }]).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(CannotBind);
+      expect((err as Error).message).toBe("“customers.nonesuch” is not a member of the data model: check its name (cube.member).");
+    });
+
     it("issue 32: a name the workbook does not have is refused when bound, and nothing is placed", async () => {
       const { wb, sheet } = book();
       const engine = env().engine(wb);
