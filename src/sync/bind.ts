@@ -22,6 +22,7 @@ import {
   planBindings,
   producers,
   resolveInputs,
+  serialToDate,
   whereOf,
   type BoundInputs,
   type InputBinding,
@@ -156,11 +157,17 @@ export async function inputsOn(
       views.push({ member: b.member, title: title(b.member), where: r!.where, values: r!.values, problem: null });
     } catch (err) {
       if (!(err instanceof InvalidInput)) throw err;
-      views.push({ member: b.member, title: title(b.member), where, values: [], problem: err.message });
+      views.push({ member: b.member, title: title(b.member), where, values: heldBy(b, read, dateSystem), problem: err.message });
     }
   }
   const changed = bindings.length > 0 && (ok.length < bindings.length || (await inputsHash(ok)) !== (p.inputsUsed ?? null));
   return { inputs: views, changed, autoRefresh: p.autoRefresh === true };
+}
+
+/** What an input's cells hold, as text (a card shows them beside why they cannot be used); dates of a date range as dates. */
+function heldBy(b: InputBinding, read: ReadInput, dateSystem: 1900 | 1904): string[] {
+  const cells = b.names.flatMap((n) => read(n)?.grid.flat() ?? []).filter((v) => v !== "");
+  return cells.map((v) => (b.kind === "dateRange" && typeof v === "number" ? serialToDate(v, dateSystem) : String(v)));
 }
 
 /** Plan the bindings of placement `key` on what `port` holds (sheets, defined names). */

@@ -157,6 +157,13 @@ describe("issue 32: a report's filters from cells", { timeout: 240_000 }, () => 
     await button("Refresh", c).click();
     await pwExpect(c).toContainText(/Not refreshed: .*Inputs!B2/, { timeout: 15_000 });
     expect(await column("E", 2, 30)).toEqual(before);
+    // Dark mode: the Inputs panel and the card's words in Office's dark theme (screenshot beside the light one).
+    await page.getByLabel("Office theme").selectOption("dark");
+    await pwExpect(pane.locator("html")).toHaveAttribute("data-theme", "dark");
+    const toggle = button("Inputs…", c);
+    if ((await toggle.getAttribute("aria-expanded")) !== "true") await toggle.click();
+    await pwExpect(c.locator(".cb-inputs")).toBeVisible();
+    await page.screenshot({ path: path.join(SCREENSHOTS, "issue-32-inputs-dark.png") });
     expect(problems).toEqual([]);
   });
 });

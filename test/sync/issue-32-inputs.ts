@@ -175,6 +175,8 @@ export function inputScenarios(label: string, kind: WorkbookKind): void {
       expect((err as Error).message).toBe(
         "Inputs!B2 (2024-01-31) is before Inputs!B1 (2024-03-01): the end of a date range cannot be before its start.",
       );
+      // The card shows what the cells hold beside why they cannot be used.
+      expect((await engine.inputs(key)).inputs[0]).toMatchObject({ values: ["2024-03-01", "2024-01-31"], problem: (err as Error).message });
       wb.user.edit(inputs, 1, 1, "next week");
       const err2 = await engine.refresh(key, "ask").catch((e: unknown) => e);
       expect((err2 as Error).message).toBe(
