@@ -77,7 +77,7 @@ export async function planRefresh(
   lastWritten: Grid | undefined,
   chunksPerCall: number,
 ): Promise<RefreshPlan | { kind: "outcome"; outcome: RefreshOutcome }> {
-  const { p, prep, anchor, next, old, current, union } = read;
+  const { p, prep, anchor, next, current, union } = read;
   const cells = () => prep.layout().cells; // laid out only when needed: an unchanged answer over untouched cells never is
   const fpOf = shapedFingerprints(current);
   const state = await classifyHeld(p, current, read.held, fpOf);
@@ -123,20 +123,7 @@ export async function planRefresh(
     }),
   );
   const carried = p.pending && writes ? await carriedRows(p, prep, current, fpOf, inKept) : [];
-  const stats: RefreshStats = {
-    rowsAdded: Math.max(0, next.rows - old.rows),
-    rowsRemoved: Math.max(0, old.rows - next.rows),
-    cellsChanged: 0,
-    cellsWritten: 0,
-    chunksWritten: chunks.length,
-    chunksTotal: prep.incoming.chunks.length,
-    rowsWritten: calls.reduce((n, r) => n + r.to - r.from + 1, 0),
-    cellsCleared: 0,
-    syncs: 0,
-    maxSyncBytes: 0,
-    bytes: 0,
-    timings: { ...prep.timings, readMs: read.readMs, compareMs: 0, writeMs: 0, recordMs: 0 },
-  };
+  const stats = startStats(read, chunks.length, calls);
   return {
     kind: "plan",
     state,
@@ -151,6 +138,25 @@ export async function planRefresh(
     touched,
     currentShaped,
     stats,
+  };
+}
+
+/** A plan's figures before its write: what the answer adds or removes and what it rewrites (the write fills in the rest). */
+function startStats(read: RefreshRead, chunksWritten: number, calls: readonly Span[]): RefreshStats {
+  const { next, old, prep } = read;
+  return {
+    rowsAdded: Math.max(0, next.rows - old.rows),
+    rowsRemoved: Math.max(0, old.rows - next.rows),
+    cellsChanged: 0,
+    cellsWritten: 0,
+    chunksWritten,
+    chunksTotal: prep.incoming.chunks.length,
+    rowsWritten: calls.reduce((n, r) => n + r.to - r.from + 1, 0),
+    cellsCleared: 0,
+    syncs: 0,
+    maxSyncBytes: 0,
+    bytes: 0,
+    timings: { ...prep.timings, readMs: read.readMs, compareMs: 0, writeMs: 0, recordMs: 0 },
   };
 }
 
