@@ -290,4 +290,40 @@ describe("issue 32: the builder", () => {
     expect(placed[0]).toEqual([{ member: "orders.region", ref: "Sheet1!B1" }]);
     expect(queries[0]).toBe("[]"); // no typed values: the placement adds the filter from the cell
   });
+
+  it("issue 32 pane: the time dimension's date range takes two selected cells (from, to) and placing passes them as an input", async () => {
+    const { store, ws } = await signedIn({ home: homeOf() });
+    const placed: (InputRequest[] | undefined)[] = [];
+    ws.place = async (_what, o) => {
+      placed.push(o.inputs);
+      return { kind: "placed", placementId: "p", range: "A3:B9", sheetName: "Sheet1" };
+    };
+    ws.selectionRef = async () => "Inputs!B1:B2";
+    ws.meta = async () => [
+      {
+        name: "orders",
+        title: "Orders",
+        measures: [{ name: "orders.count", title: "Count", type: "count" }],
+        dimensions: [{ name: "orders.created_at", title: "Created at", type: "time" }],
+      },
+    ];
+    store.route.value = "builder";
+    mount(<BuilderView store={store} />);
+    await until(() => byText("label", "Count") !== undefined);
+    byText("label", "Count")!.querySelector("input")!.click();
+    const time = document.querySelector<HTMLSelectElement>("#cb-time")!;
+    time.value = "orders.created_at";
+    time.dispatchEvent(new Event("change", { bubbles: true }));
+    await until(() => byText("button", "Use selected cells for the date range") !== undefined);
+    byText("button", "Use selected cells for the date range")!.click();
+    await until(() => document.querySelector<HTMLInputElement>("#cb-range")!.value === "From Inputs!B1:B2 (from, to)");
+    expect(document.querySelector<HTMLInputElement>("#cb-range")!.disabled).toBe(true);
+    const name = document.querySelector<HTMLInputElement>("#cb-report-name")!;
+    name.value = "Orders by month";
+    name.dispatchEvent(new Event("input", { bubbles: true }));
+    await new Promise((r) => setTimeout(r, 20));
+    byText("button", "Save report")!.click();
+    await until(() => placed.length === 1);
+    expect(placed[0]).toEqual([{ member: "orders.created_at", ref: "Inputs!B1:B2" }]);
+  });
 });

@@ -31,7 +31,7 @@ export function BuilderView({ store }: { store: PaneStore }) {
       {m.error.value && <NoticeBox notice={m.error.value} />}
       <ViewPicker views={m.views.value} s={s} onSelect={b.selectView} />
       <MeasuresAndDimensions view={view} s={s} update={update} />
-      <TimeSection view={view} s={s} update={update} rangeError={b.rangeError} />
+      <TimeSection view={view} s={s} update={update} rangeError={b.rangeError} selectionRef={b.selectionRef} />
       <FiltersSection s={s} update={update} members={members} selectionRef={b.selectionRef} />
       <OrderSection s={s} update={update} members={members} />
       <PivotSection s={s} members={members} update={update} updatePivot={b.updatePivot} />

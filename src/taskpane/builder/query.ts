@@ -10,8 +10,8 @@ export function operatorLabel(op: string): string {
 }
 
 /** What is wrong with the date range as typed (shown next to the field), or null. */
-export function dateRangeProblem(s: Pick<BuilderState, "timeDimension" | "dateRange">): string | null {
-  if (!s.timeDimension || !s.dateRange.trim()) return null;
+export function dateRangeProblem(s: Pick<BuilderState, "timeDimension" | "dateRange" | "dateRangeRef">): string | null {
+  if (!s.timeDimension || !s.dateRange.trim() || s.dateRangeRef !== undefined) return null;
   const r = parseDateRange(s.dateRange);
   return r.ok ? null : r.error;
 }
@@ -23,6 +23,8 @@ export interface BuilderState {
   timeDimension: string | null;
   granularity: string | null;
   dateRange: string;
+  /** The two cells (from, to) the time dimension's date range comes from once placed (issue 32), e.g. "Inputs!B1:B2". */
+  dateRangeRef?: string | undefined;
   filters: BuilderRowFilter[];
   order: [string, "asc" | "desc"] | null;
   pivot: boolean;
@@ -37,8 +39,9 @@ export type BuilderRowFilter = BuilderFilter & { ref?: string };
  * stay the report's own filter (the cells' values replace them in this placement); without, the row is
  * left out of the report's query and the placement adds it.
  */
-export function toInputs(s: Pick<BuilderState, "filters">): { member: string; ref: string }[] {
-  return s.filters.flatMap((f) => (f.member && f.ref ? [{ member: f.member, ref: f.ref }] : []));
+export function toInputs(s: Pick<BuilderState, "filters" | "timeDimension" | "dateRangeRef">): { member: string; ref: string }[] {
+  const rows = s.filters.flatMap((f) => (f.member && f.ref ? [{ member: f.member, ref: f.ref }] : []));
+  return s.timeDimension && s.dateRangeRef ? [...rows, { member: s.timeDimension, ref: s.dateRangeRef }] : rows;
 }
 
 export const GRANULARITIES = ["day", "week", "month", "quarter", "year"] as const;

@@ -75,8 +75,10 @@ export function TimeSection({
   s,
   update,
   rangeError,
+  selectionRef,
 }: {
   view: MetaView | undefined;
+  selectionRef?: (() => Promise<string | null>) | null;
   s: BuilderState;
   update: Update;
   rangeError: string | null;
@@ -120,12 +122,14 @@ export function TimeSection({
           </select>
         </div>
       </div>
-      <DateRange s={s} update={update} rangeError={rangeError} />
+      <DateRange s={s} update={update} rangeError={rangeError} selectionRef={selectionRef ?? null} />
     </fieldset>
   );
 }
 
-function DateRange({ s, update, rangeError }: { s: BuilderState; update: Update; rangeError: string | null }) {
+function DateRange(p: { s: BuilderState; update: Update; rangeError: string | null; selectionRef: (() => Promise<string | null>) | null }) {
+  const { s, update, rangeError } = p;
+  const bound = s.dateRangeRef !== undefined;
   return (
     <div class="cb-field">
       <label for="cb-range">Date range</label>
@@ -133,16 +137,28 @@ function DateRange({ s, update, rangeError }: { s: BuilderState; update: Update;
         id="cb-range"
         class="cb-input"
         placeholder="e.g. last 12 months, or 2025-01-01 to 2025-06-30"
-        value={s.dateRange}
-        disabled={!s.timeDimension}
+        value={bound ? `From ${s.dateRangeRef} (from, to)` : s.dateRange}
+        disabled={!s.timeDimension || bound}
         aria-invalid={rangeError !== null}
         aria-describedby={rangeError ? "cb-range-error" : undefined}
         onInput={(e) => update({ dateRange: e.currentTarget.value })}
       />
-      {rangeError && (
+      {rangeError && !bound && (
         <p id="cb-range-error" class="cb-field-error" role="alert">
           {rangeError}
         </p>
+      )}
+      {/* Issue 32: two cells of the workbook (from, to) give the date range of this placement. */}
+      {p.selectionRef && s.timeDimension && (
+        <button
+          type="button"
+          class="cb-btn cb-small"
+          onClick={() =>
+            bound ? update({ dateRangeRef: undefined }) : void p.selectionRef!().then((ref) => ref && update({ dateRangeRef: ref }))
+          }
+        >
+          {bound ? "Type the date range" : "Use selected cells for the date range"}
+        </button>
       )}
     </div>
   );
