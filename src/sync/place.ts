@@ -17,7 +17,7 @@ import { fingerprintGrid, type Grid } from "./fingerprint.ts";
 import type { Layout } from "./layout.ts";
 import { refuseOverLimits } from "./limits.ts";
 import { refuseToWrite } from "./obstacles.ts";
-import { areaAt, collisions, neighbours, occupiedCells, offSheet, type OccupiedCell, type Shape } from "./plan.ts";
+import { areaAt, collisions, neighbours, occupiedCells, offSheet, overlaps, type OccupiedCell, type Shape } from "./plan.ts";
 import { connectNewPlacement, ensureReport, journal } from "./record.ts";
 import { MAX_PLACED_ROWS, runReport, streamReport, type ReportStream, type RowCut, type RunOutput } from "./run-report.ts";
 import { isRefusal, viewerRule } from "./access.ts";
@@ -27,7 +27,7 @@ import { forgetRowPrints, storeRowPrints } from "./rows.ts";
 import { forgetStyle, setValuesOnly, stylePlaced } from "./styling.ts";
 import type { Engine, PlaceOptions, PlaceOutcome } from "./types.ts";
 import { bindForPlace, trackInputs, untrackInputs } from "./bind.ts";
-import type { BoundInputs } from "./inputs.ts";
+import { CannotBind, type BoundInputs } from "./inputs.ts";
 import type { UpsertOutcome } from "./upsert.ts";
 
 type At = Pick<Area, "sheetId" | "row" | "col">;
@@ -367,6 +367,9 @@ async function checkTarget(
   const targetA1 = `${sheet.name}!${areaA1(target)}`;
   const hit = collisions([target], neighbours(await s.tracked(), null, await loadPlacements(s)));
   if (hit.length) return { kind: "collides", target: targetA1, placements: hit.map((h) => h.label) };
+  // Its own input cells (issue 32): the report would write over the values it is filtered by.
+  if (o.bound?.planned.some((pb) => pb.areas.some((a) => overlaps(a, target))))
+    throw new CannotBind(`${targetA1} holds this report's own input cells: place it elsewhere, or bind cells outside it.`);
   await refuseToWrite(s, target, sheet.name, () => layout.columnFormats); // issue 22: merged, table, protected, 1904
   const before = await readArea(s, target, o.signal);
   const occupied = occupiedCells(target, before, 0, []);

@@ -156,12 +156,18 @@ export function sameArea(a: Area, b: Area): boolean {
 /** Other placements' areas, labelled as people know them: report title and range, never the tracking name. */
 export function neighbours(tracked: readonly TrackedArea[], self: string | null, placements: readonly LocalPlacement[]): Neighbour[] {
   const titles = new Map(placements.map((p) => [p.name.toLowerCase(), p.reportName] as const));
-  // An input's cells (issue 32) are no placement: a write there is judged by what they hold, as any cell's.
+  // An input's cells (issue 32) are never written over, even empty: named as the inputs of their placement.
+  const inputsOf = new Map(
+    placements.flatMap((p) => (p.inputs ?? []).flatMap((b) => b.names.map((n) => [n.toLowerCase(), p.reportName] as const))),
+  );
   return tracked
-    .filter((t) => t.area && t.name.toLowerCase() !== self?.toLowerCase() && !isInputName(t.name))
+    .filter((t) => t.area && t.name.toLowerCase() !== self?.toLowerCase())
     .map((t) => {
-      const title = titles.get(t.name.toLowerCase());
+      const name = t.name.toLowerCase();
       const where = `${t.sheet?.name ?? "?"}!${areaA1(t.area!)}`;
+      if (isInputName(name))
+        return { label: `the input cells of “${inputsOf.get(name) ?? "another placement"}” at ${where}`, area: t.area! };
+      const title = titles.get(name);
       return { label: title ? `“${title}” at ${where}` : `another placement at ${where}`, area: t.area! };
     });
 }

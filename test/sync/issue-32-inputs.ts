@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { Report, ReportInput } from "../../src/api/index.ts";
 import { CannotBind, check, fork, InvalidInput, type SyncEngine } from "../../src/sync/index.ts";
 import { loadPlacements } from "../../src/sync/state.ts";
-import { placed, useEnv, type TestWorkbook, type WorkbookKind } from "./support.ts";
+import { byStatus, placed, useEnv, type TestWorkbook, type WorkbookKind } from "./support.ts";
 
 /** Orders by country and status, with the applied-filters summary on: rows of one country when bound. */
 const byCountry: ReportInput = {
@@ -250,6 +250,40 @@ export function inputScenarios(label: string, kind: WorkbookKind): void {
       expect((await copyEngine.refresh(p!.key, "ask")).kind).toBe("refreshed");
       expect(new Set(countries(copy, s))).toEqual(new Set(["India"]));
       expect(new Set(countries(wb, s))).toEqual(new Set(["Germany"])); // the original is untouched
+    });
+
+    it("issue 32: input cells are never written over — a report placed over its own input is refused, another never grows into them, even empty", async () => {
+      const wb = newBook();
+      const s = wb.user.firstSheetId();
+      wb.user.edit(s, 0, 1, "Germany");
+      const engine = env().engine(wb);
+      const own = await engine
+        .place(await env().createReport(byCountry), {
+          at: { sheetId: s, row: 0, col: 0 },
+          inputs: [{ member: "customers.country", ref: "Sheet1!B1" }],
+        })
+        .catch((e: unknown) => e);
+      expect(own).toBeInstanceOf(CannotBind);
+      expect((own as Error).message).toMatch(
+        /^Sheet1!A1:C\d+ holds this report's own input cells: place it elsewhere, or bind cells outside it\.$/,
+      );
+      expect(await loadPlacements(wb.port)).toEqual([]);
+      // A report of 3 rows at E1 (E1:F3); a range bound below it, E5:E6, empty but for E6.
+      const grows = await env().createReport(byStatus(2));
+      const below = await placed(engine, grows, { sheetId: s, row: 0, col: 4 });
+      wb.user.edit(s, 5, 4, "Japan");
+      const consumer = await engine.place(await env().createReport(byCountry), {
+        at: { sheetId: s, row: 10, col: 0 },
+        inputs: [{ member: "customers.country", ref: "Sheet1!E5:E6" }],
+      });
+      expect(consumer.kind).toBe("placed");
+      await env().client().updateReport(env().deploymentId, grows.id, byStatus(5));
+      const out = await engine.refresh(below.key, "ask");
+      expect(out).toMatchObject({
+        kind: "cannotGrow",
+        placements: [expect.stringMatching(/^the input cells of “Report \d+” at Sheet1!E5:E6$/)],
+      });
+      expect(wb.user.cell(s, 4, 4)).toBe("");
     });
 
     it("issue 32: Disconnect forgets the inputs' names with the placement's", async () => {
