@@ -8,7 +8,9 @@
 //   inputsView     what a card and `cellbound status` show: each input's cells, values and problem.
 import type { Report } from "../api/index.ts";
 import type { Area, SheetPort, SheetRef, SheetValue, TrackedArea } from "../host/port.ts";
+import { viewOnlyReason } from "./access.ts";
 import { readArea, reportsById } from "./context.ts";
+import { ViewOnly } from "./errors.ts";
 import {
   applyInputs,
   CannotBind,
@@ -59,7 +61,10 @@ export async function membersOf(
   const meta = (data as MetaSource | null)?.meta;
   if (meta && members.some((m) => !times.has(m) && !measures.has(m))) {
     try {
-      for (const c of (await meta(signal)).cubes) for (const m of [...c.measures, ...c.dimensions]) known.set(m.name, m);
+      for (const c of (await meta(signal)).cubes) {
+        for (const m of c.dimensions) known.set(m.name, m);
+        for (const m of c.measures) known.set(m.name, { ...m, type: "number" }); // every measure filters on numbers
+      }
     } catch (e) {
       if (signal?.aborted) throw e; // no titles and types from meta: the query's own are used
     }
@@ -71,7 +76,7 @@ export async function membersOf(
     kindOf: (m) => {
       const type = known.get(m)?.type;
       if (times.has(m) || type === "time") return "time";
-      return measures.has(m) || type === "number" || type === "count" || type === "sum" ? "number" : "text";
+      return measures.has(m) || type === "number" ? "number" : "text";
     },
   };
 }
@@ -249,6 +254,7 @@ export function bindInputs(e: Engine, key: string, requests: readonly InputReque
   return e.exclusive(async () => {
     const s = await e.session(o.signal ? { signal: o.signal } : {});
     const p = await e.placement(key, s);
+    refuseViewOnly(e, p);
     let planned: PlannedBinding[] = [];
     if (requests.length) {
       const report = (await reportsById(e.ctx, p.deploymentId, (await s.identity()).workbookId, o.signal)).get(p.reportId);
@@ -280,8 +286,14 @@ async function refuseCircles(s: Session, p: LocalPlacement, planned: readonly Pl
 /** The switch "Refresh when inputs change". */
 export async function setAutoRefresh(e: Engine, key: string, on: boolean): Promise<void> {
   await e.exclusive(async () => {
+    refuseViewOnly(e, await e.placement(key));
     await updatePlacement(e.ctx.port, key, (x) => ({ ...x, autoRefresh: on }));
   });
+}
+
+/** A viewer may read a placement but not change it, its inputs included (access.ts): nothing is written. */
+function refuseViewOnly(e: Engine, p: LocalPlacement): void {
+  if (e.viewOnly(p.deploymentId)) throw new ViewOnly(viewOnlyReason().replace("not refresh it", "not change its inputs"));
 }
 
 /** Per placement, the placements (of `queued`) its input cells lie in (producers; Refresh all and the command line take those first). */

@@ -286,6 +286,19 @@ export function inputScenarios(label: string, kind: WorkbookKind): void {
       expect(wb.user.cell(s, 4, 4)).toBe("");
     });
 
+    it("issue 32: a viewer cannot change a placement's inputs or its switch: nothing is written", async () => {
+      const { wb, key } = await boundBook();
+      const before = JSON.stringify(await loadPlacements(wb.port));
+      const viewer = env().engine(wb, "viewer", { roleOf: () => "viewer" as const });
+      await expect(viewer.bindInputs(key, [])).rejects.toMatchObject({
+        name: "ViewOnly",
+        message: expect.stringMatching(/^You can view this report but not change its inputs — /),
+      });
+      await expect(viewer.setAutoRefresh(key, true)).rejects.toMatchObject({ name: "ViewOnly" });
+      expect(JSON.stringify(await loadPlacements(wb.port))).toBe(before);
+      expect((await wb.port.tracked()).length).toBe(2);
+    });
+
     it("issue 32: Disconnect forgets the inputs' names with the placement's", async () => {
       const { wb, engine, key } = await boundBook();
       expect((await wb.port.tracked()).length).toBe(2);
