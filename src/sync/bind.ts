@@ -183,7 +183,7 @@ async function planOn(
   query: SemanticQuery,
   data: unknown,
   signal?: AbortSignal,
-): Promise<{ planned: PlannedBinding[]; kindOf: (m: string) => MemberKind; title: (m: string) => string }> {
+): Promise<{ planned: PlannedBinding[]; kindOf: (m: string) => MemberKind; title: (m: string) => string; sheets: SheetRef[] }> {
   const sheets = await port.sheets();
   const named = new Map<string, { sheet: SheetRef; area: Area } | null>();
   const lookup = port.namedArea?.bind(port);
@@ -195,7 +195,7 @@ async function planOn(
   const { kindOf, title, unknown } = await membersOf(data, query, members, signal);
   const stranger = members.find(unknown);
   if (stranger) throw new CannotBind(`“${stranger}” is not a member of the data model: check its name (cube.member).`);
-  return { planned: planBindings(key, requests, sheets, named, kindOf), kindOf, title };
+  return { planned: planBindings(key, requests, sheets, named, kindOf), kindOf, title, sheets };
 }
 
 /** A report's query for binding; CannotBind for a SQL report. */
@@ -217,8 +217,7 @@ export async function bindForPlace(
 ): Promise<{ bound: BoundInputs; report: Report & RunnableReport }> {
   const query = bindableQuery(report);
   const port = e.ctx.port;
-  const { planned, kindOf, title } = await planOn(port, key, requests, query, e.ctx.data, signal);
-  const sheets = await port.sheets();
+  const { planned, kindOf, title, sheets } = await planOn(port, key, requests, query, e.ctx.data, signal); // one look at the sheets
   const grids = new Map<string, { where: string; grid: SheetValue[][] }>();
   for (const pb of planned)
     for (const [i, name] of pb.binding.names.entries()) {
