@@ -42,7 +42,8 @@ function rangeArg(ctx: DevRequestContext, arg: unknown, sheet: ModelSheet | null
   } catch {
     throw bad(`address ${arg}`);
   }
-  const s = a.sheet !== null ? ctx.env.wb.requireSheet(a.sheet) : sheet;
+  // "If the address does not contain a sheet name, the currently-active sheet is used" (TableCollection.add).
+  const s = a.sheet !== null ? ctx.env.wb.requireSheet(a.sheet) : (sheet ?? ctx.env.wb.sheetById(ctx.env.wb.activeSheetId) ?? null);
   if (!s || (sheet && s !== sheet)) throw bad(`address ${arg}`);
   return { sheet: s, rect: { row: a.row, col: a.col, rows: a.rows, cols: a.cols } };
 }

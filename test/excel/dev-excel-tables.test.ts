@@ -84,6 +84,22 @@ describe("issue 33: dev/excel tables — add, names, styles, ranges", () => {
     expect((await tableState(X)).address).toBe("Sheet1!A1:B3");
   });
 
+  it("issue 33: workbook.tables.add takes the sheet from the address, else the active sheet", async () => {
+    const { X, wb } = excel();
+    wb.addSheet("Data");
+    await X.run(async (ctx) => {
+      ctx.workbook.worksheets.getItem("Data").getRange("A1:A2").values = [["X"], [1]];
+      ctx.workbook.tables.add("Data!A1:A2", true);
+      ctx.workbook.tables.add("C1:C2", true);
+      const a = ctx.workbook.worksheets.getItem("Data").tables.load("count");
+      const b = ctx.workbook.worksheets.getItem("Sheet1").tables.load("count");
+      await ctx.sync();
+      expect([a.count, b.count]).toEqual([1, 1]);
+      ctx.workbook.worksheets.getItem("Sheet1").tables.add("Data!E1:E2", true);
+      expect(await codeOf(ctx.sync())).toBe("InvalidArgument");
+    });
+  });
+
   it("issue 33: an empty header becomes Column<n>, a repeated one gets a number; writing a header renames its column", async () => {
     const { X, wb } = excel();
     await X.run(async (ctx) => {
