@@ -419,3 +419,52 @@ describe("issue 33: dev/excel tables — requests and snapshots", () => {
     expect((await tableState(dx2.Excel as unknown as typeof Excel)).address).toBe("Sheet1!A1:B4");
   });
 });
+
+describe("issue 33: dev/excel tables — the other errors", () => {
+  it("issue 33: wrong sizes, missing rows, bad sort keys, other criteria, header-only resizes, resizes over a table, protected sheets", async () => {
+    const { X, wb } = await withTable();
+    await X.run(async (ctx) => {
+      const ws = ctx.workbook.worksheets.getItem("Sheet1");
+      const t = ctx.workbook.tables.getItem("Table1");
+      t.rows.add(undefined, [["only one"]]);
+      expect(await codeOf(ctx.sync())).toBe("InvalidArgument");
+      t.rows.add(7);
+      expect(await codeOf(ctx.sync())).toBe("InvalidArgument");
+      t.rows.deleteRows([5]);
+      expect(await codeOf(ctx.sync())).toBe("InvalidArgument");
+      t.columns.add(0, [["H"], [1]]);
+      expect(await codeOf(ctx.sync())).toBe("InvalidArgument");
+      t.sort.apply([{ key: 9 }]);
+      expect(await codeOf(ctx.sync())).toBe("InvalidArgument");
+      expect(() => t.autoFilter.apply(t.getRange(), 0, { filterOn: "TopItems" as Excel.FilterOn })).toThrow(
+        expect.objectContaining({ code: "InvalidArgument" }),
+      );
+      t.resize("A1:B1");
+      expect(await codeOf(ctx.sync())).toBe("InvalidArgument");
+      ws.getRange("D1:D2").values = [["X"], [1]];
+      ws.tables.add("D1:D2", true);
+      await ctx.sync();
+      t.resize("A1:D3");
+      expect(await codeOf(ctx.sync())).toBe("InvalidOperation");
+      t.columns.getItem("Nope").load("name");
+      expect(await codeOf(ctx.sync())).toBe("ItemNotFound");
+    });
+    wb.protectSheet("Sheet1");
+    await X.run(async (ctx) => {
+      ctx.workbook.worksheets.getItem("Sheet1").tables.add("F1:F2", true);
+      expect(await codeOf(ctx.sync())).toBe("AccessDenied");
+    });
+    expect((await tableState(X)).address).toBe("Sheet1!A1:B3"); // nothing of the failed commands applied
+  });
+
+  it("issue 33: a one-row range with headers gets an empty data row (a table keeps one)", async () => {
+    const { X } = excel();
+    await X.run(async (ctx) => {
+      const ws = ctx.workbook.worksheets.getItem("Sheet1");
+      ws.getRange("A1:B1").values = [["A", "B"]];
+      const body = ws.tables.add("A1:B1", true).getDataBodyRange().load("address");
+      await ctx.sync();
+      expect(body.address).toBe("Sheet1!A2:B2");
+    });
+  });
+});
