@@ -8,7 +8,15 @@ import { areaA1, cellA1, columnLetters, MAX_COLS, MAX_ROWS, parseAddress, quoteS
 import { shiftArea } from "../../src/host/geometry.ts";
 import { convertInput, type CellContent } from "./convert.ts";
 import { OfficeError } from "./errors.ts";
-import { checkTableName, createTable, normaliseTable, tableHidesRow, tablesAfterWrite, type ModelTable } from "./tables-model.ts";
+import {
+  checkTableName,
+  createTable,
+  normaliseTable,
+  shiftTables,
+  tableHidesRow,
+  tablesAfterWrite,
+  type ModelTable,
+} from "./tables-model.ts";
 
 export interface Cell extends CellContent {
   /** Number format; absent = "General". */
@@ -269,6 +277,7 @@ export class DevWorkbook {
       if (n.ref?.sheetId !== sheet.id) continue;
       n.ref = shiftArea(n.ref, axis, at, count);
     }
+    shiftTables(this, sheet, axis, at, count);
   }
   /** Writes one input value as Range.values does; returns whether the cell changed. */
   writeValue(sheet: ModelSheet, row: number, col: number, input: unknown, where: string): void {

@@ -4,6 +4,7 @@
 // docs/EXCEL-FIDELITY.md "Tables" names the Microsoft page or office-js issue behind each rule.
 
 import { MAX_COLS, MAX_ROWS } from "../../src/host/a1.ts";
+import { shiftArea } from "../../src/host/geometry.ts";
 import { evaluate } from "./convert.ts";
 import { OfficeError } from "./errors.ts";
 import { cellValue, contains, formatOnly, overlaps, type Cell, type DevWorkbook, type ModelSheet, type Rect } from "./model.ts";
@@ -500,4 +501,37 @@ export function refilterTable(wb: DevWorkbook, sheet: ModelSheet, t: ModelTable)
 }
 export function tableHidesRow(sheet: ModelSheet, row: number): boolean {
   return (sheet.tables ?? []).some((t) => t.filter?.hidden.includes(row));
+}
+
+/**
+ * Whole rows or columns inserted (count > 0) or deleted (count < 0) on the sheet: tables move with their
+ * cells; rows or columns inserted inside a table join it (new columns are Column<n>, calculated columns
+ * fill new rows); deleted ones leave it; a table whose header row or every cell is deleted goes.
+ */
+export function shiftTables(wb: DevWorkbook, sheet: ModelSheet, axis: "row" | "col", at: number, count: number): void {
+  for (const t of [...(sheet.tables ?? [])]) {
+    const next = shiftArea(t.rect, axis, at, count);
+    const headerGone = axis === "row" && count < 0 && at <= t.rect.row && t.rect.row < at - count;
+    if (!next || headerGone) {
+      sheet.tables = sheet.tables!.filter((x) => x !== t);
+      continue;
+    }
+    const old = t.rect;
+    t.rect = next;
+    if (axis === "col" && next.cols !== old.cols) {
+      if (count > 0) {
+        const i = at - old.col;
+        const fresh = Array.from({ length: count }, (_, k) => ({ id: Math.max(0, ...t.columns.map((c) => c.id)) + 1 + k, name: "" }));
+        t.columns.splice(i, 0, ...fresh);
+      } else {
+        const from = Math.max(at, old.col) - old.col;
+        t.columns.splice(from, old.cols - next.cols);
+      }
+      headersWritten(wb, sheet, t);
+    }
+    if (axis === "row" && count > 0 && next.rows > old.rows) fillCalculated(wb, sheet, t, dataRows(t, at, at + count));
+    if (axis === "row" && t.rect.rows < 2) t.rect = { ...t.rect, rows: 2 };
+    refilterTable(wb, sheet, t);
+    recalcTable(wb, sheet, t);
+  }
 }

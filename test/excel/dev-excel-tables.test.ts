@@ -420,6 +420,32 @@ describe("issue 33: dev/excel tables — requests and snapshots", () => {
   });
 });
 
+describe("issue 33: dev/excel tables — whole rows and columns inserted or deleted", () => {
+  it("issue 33: a table moves with inserted rows, grows with rows inserted inside it (calculated columns fill), loses deleted columns", async () => {
+    const { X, wb } = await withTable();
+    await X.run(async (ctx) => {
+      const ws = ctx.workbook.worksheets.getItem("Sheet1");
+      ws.getRange("C1:C3").formulas = [["Plus"], ["=[@Amount]*2"], ["=[@Amount]*2"]];
+      await ctx.sync();
+      ws.getRange("1:2").insert("Down");
+      await ctx.sync();
+    });
+    expect((await tableState(X)).address).toBe("Sheet1!A3:C5");
+    wb.insertRows("Sheet1", 4, 1); // inside the data body
+    expect((await tableState(X)).address).toBe("Sheet1!A3:C6");
+    expect(wb.inspect("Sheet1", "C5").formulas).toEqual([["=[@Amount]*2"]]);
+    wb.deleteColumns("Sheet1", 0, 1);
+    const after = await tableState(X);
+    expect([after.address, after.columns]).toEqual(["Sheet1!A3:B6", ["Amount", "Plus"]]);
+    wb.deleteRows("Sheet1", 2, 1); // the header row: the table goes
+    await X.run(async (ctx) => {
+      const n = ctx.workbook.tables.load("count");
+      await ctx.sync();
+      expect(n.count).toBe(0);
+    });
+  });
+});
+
 describe("issue 33: dev/excel tables — the other errors", () => {
   it("issue 33: wrong sizes, missing rows, bad sort keys, other criteria, header-only resizes, resizes over a table, protected sheets", async () => {
     const { X, wb } = await withTable();

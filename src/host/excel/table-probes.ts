@@ -318,6 +318,30 @@ async function deleteAndConvert(X: typeof Excel, sheet: SheetRef): Promise<void>
   );
 }
 
+async function wholeRowsAndColumns(X: typeof Excel, sheet: SheetRef): Promise<void> {
+  const seen = await X.run(async (ctx) => {
+    const { ws, t } = dataTable(ctx, sheet);
+    ws.getRange("C1:C3").formulas = [["Plus"], ["=[@Amount]*2"], ["=[@Amount]*2"]];
+    await ctx.sync();
+    ws.getRange("1:2").insert("Down");
+    ws.getRange("5:5").insert("Down");
+    ws.getRange("A:A").delete("Left");
+    const r = t.getRange().load("address");
+    const cols = t.columns.load("items/name");
+    const filled = ws.getRange("B5").load("formulas");
+    await ctx.sync();
+    const out = { range: cells(r.address), columns: cols.items.map((c) => c.name), filled: filled.formulas[0]![0] };
+    t.delete();
+    await ctx.sync();
+    return out;
+  });
+  same(
+    "whole rows inserted above and inside a table, a column deleted",
+    { range: "A3:B6", columns: ["Amount", "Plus"], filled: "=[@Amount]*2" },
+    seen,
+  );
+}
+
 /** In the order the Diagnostics view runs them (after the probes of probes.ts). */
 export const TABLE_PROBES: Array<[name: string, run: Probe]> = [
   ["tables.add with headers: default style, filter buttons, Column<n> for an empty header, Amount2 for a repeated one", addWithHeaders],
@@ -330,4 +354,8 @@ export const TABLE_PROBES: Array<[name: string, run: Probe]> = [
   ["TableSort apply orders the rows; reapply sorts new values; fields read back", sortState],
   ["a table's AutoFilter hides rows; deleteRows fails while filtered (web); clearCriteria shows them", filterAndDeleteRows],
   ["convertToRange keeps the cells; Table.delete removes them", deleteAndConvert],
+  [
+    "whole rows inserted above a table move it, inside it grow it (calculated columns fill); a deleted column leaves it",
+    wholeRowsAndColumns,
+  ],
 ];
