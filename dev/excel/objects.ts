@@ -1,7 +1,7 @@
 // The Excel object model dev/excel implements: Workbook, Application, WorksheetCollection,
 // Worksheet, Range, NamedItemCollection/NamedItem, CustomXmlPartCollection/CustomXmlPart,
-// SettingCollection/Setting, and event handlers. Only what Cellbound's adapter (and its contract
-// driver) uses; everything else is absent, as an unsupported API would be.
+// SettingCollection/Setting, and event handlers (tables: tables.ts; shapes: shapes.ts). Only what
+// Cellbound's adapter (and its contract driver) uses; everything else is absent, as an unsupported API would be.
 
 import { cellA1, MAX_COLS, MAX_ROWS, parseAddress } from "../../src/host/a1.ts";
 import { OfficeError } from "./errors.ts";
