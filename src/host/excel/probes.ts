@@ -11,13 +11,9 @@ import { queueDateSystem } from "./date-system.ts";
 import { textWidthPoints } from "../column-width.ts";
 import { TABLE_PROBES } from "./table-probes.ts";
 
-/** What a stand-in can do that code in real Excel cannot (a person does it there). */
-export interface ProbeUserSide {
-  /** Put the user in cell-edit mode (typing in a cell) and take them out of it. */
-  cellEdit?: { enter(): void; leave(): void };
-  /** Office.context.platform ("OfficeOnline" is Excel on the web). */
-  platform?: string;
-}
+import type { ProbeUserSide } from "./probe-user.ts";
+
+export type { ProbeUserSide } from "./probe-user.ts";
 
 export const PROBE_PREFIX = "Excel: ";
 

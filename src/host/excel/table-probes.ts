@@ -3,7 +3,7 @@
 // the tables it made (table names are workbook-wide). In vitest they run on dev/excel and must pass.
 
 import type { SheetRef } from "../port.ts";
-import type { ProbeUserSide } from "./probes.ts";
+import type { ProbeUserSide } from "./probe-user.ts";
 
 type Probe = (X: typeof Excel, sheet: SheetRef, user: ProbeUserSide) => Promise<void>;
 
