@@ -18,7 +18,9 @@ export type OfficeErrorCode =
   | "InvalidOperationInCellEditMode"
   | "AccessDenied"
   | "InvalidSelection"
-  | "MergedRangeConflict";
+  | "MergedRangeConflict"
+  | "InsertDeleteConflict"
+  | "ApiNotFound";
 
 export class OfficeError extends Error {
   override name = "RichApi.Error";

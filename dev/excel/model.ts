@@ -8,6 +8,15 @@ import { areaA1, cellA1, columnLetters, MAX_COLS, MAX_ROWS, parseAddress, quoteS
 import { shiftArea } from "../../src/host/geometry.ts";
 import { convertInput, type CellContent } from "./convert.ts";
 import { OfficeError } from "./errors.ts";
+import {
+  checkTableName,
+  createTable,
+  normaliseTable,
+  shiftTables,
+  tableHidesRow,
+  tablesAfterWrite,
+  type ModelTable,
+} from "./tables-model.ts";
 
 export interface Cell extends CellContent {
   /** Number format; absent = "General". */
@@ -49,8 +58,8 @@ export interface ModelSheet {
   colWidths?: Record<number, number>;
   /** Merged areas (Range.merge; the user's Merge & Center). */
   merges?: Rect[];
-  /** Tables (ListObjects) by name and range, header row included. */
-  tables?: Array<{ name: string; rect: Rect }>;
+  /** Tables (ListObjects): name, range (header row included), columns, style, sort and filter (tables-model.ts). */
+  tables?: ModelTable[];
   /** Worksheet.protection.protected: every cell is locked (Excel's default), so writes are refused. */
   protected?: boolean;
   /** Dynamic-array formulas whose results spill (issue 22, item 8): the anchor holds the formula, `rect` the results. */
@@ -268,6 +277,7 @@ export class DevWorkbook {
       if (n.ref?.sheetId !== sheet.id) continue;
       n.ref = shiftArea(n.ref, axis, at, count);
     }
+    shiftTables(this, sheet, axis, at, count);
   }
   /** Writes one input value as Range.values does; returns whether the cell changed. */
   writeValue(sheet: ModelSheet, row: number, col: number, input: unknown, where: string): void {
@@ -312,6 +322,11 @@ export class DevWorkbook {
     const a = parseAddress(address);
     const before = this.readCell(sheet, a.row, a.col);
     this.writeValue(sheet, a.row, a.col, text, address);
+    tablesAfterWrite(this, sheet, {
+      rect: { row: a.row, col: a.col, rows: 1, cols: 1 },
+      nonEmpty: () => text !== "",
+      formulaAt: () => (text.startsWith("=") ? text : null),
+    });
     this.emit({
       kind: "changed",
       worksheetId: sheet.id,
@@ -405,7 +420,10 @@ export class DevWorkbook {
     const sheet = this.requireSheet(sheetKey);
     const a = parseAddress(anchor);
     const rect = { row: a.row, col: a.col, rows: grid.length, cols: grid[0]?.length ?? 1 };
-    const blocked = grid.some((row, r) => row.some((_, c) => (r || c) && this.readCell(sheet, rect.row + r, rect.col + c) !== ""));
+    // A spill into (or from inside) a table is a #SPILL! ("Spilled array formulas aren't supported in Excel tables").
+    const blocked =
+      (sheet.tables ?? []).some((t) => overlaps(t.rect, rect)) ||
+      grid.some((row, r) => row.some((_, c) => (r || c) && this.readCell(sheet, rect.row + r, rect.col + c) !== ""));
     if (blocked) {
       this.setCell(sheet, a.row, a.col, { t: "e", v: "#SPILL!", f: formula });
       return;
@@ -461,7 +479,7 @@ export class DevWorkbook {
   }
   /** Row hidden by the user or by the sheet's filter. */
   rowHidden(sheet: ModelSheet, row: number): boolean {
-    return (sheet.hiddenRows ?? []).includes(row) || (sheet.autoFilter?.hidden ?? []).includes(row);
+    return (sheet.hiddenRows ?? []).includes(row) || (sheet.autoFilter?.hidden ?? []).includes(row) || tableHidesRow(sheet, row);
   }
   /**
    * Data › Filter on `address` (its first row is the header), then, with `values`, a filter on one of
@@ -495,11 +513,12 @@ export class DevWorkbook {
       if (f.criteria.some((c) => !c.values.includes(String(this.readCell(sheet, r, f.rect.col + c.col))))) f.hidden.push(r);
     }
   }
-  /** Format as Table: a ListObject named `name` over the area (its first row is the header row). */
+  /** Format as Table (with headers): a ListObject named `name` over the area (its first row is the header row). */
   addTable(sheetKey: string, address: string, name: string): void {
     const sheet = this.requireSheet(sheetKey);
     const a = parseAddress(address);
-    (sheet.tables ??= []).push({ name, rect: { row: a.row, col: a.col, rows: a.rows, cols: a.cols } });
+    const t = createTable(this, sheet, { row: a.row, col: a.col, rows: a.rows, cols: a.cols }, true);
+    t.name = checkTableName(this, name, t);
   }
   /** Review › Protect Sheet (on) or Unprotect Sheet (off). */
   protectSheet(sheetKey: string, on = true): void {
@@ -583,7 +602,7 @@ export class DevWorkbook {
         visibility: s.visibility,
         ...(s.frozenRows ? { frozenRows: s.frozenRows } : {}),
         ...(s.merges?.length ? { merges: s.merges.map((m) => ({ ...m })) } : {}),
-        ...(s.tables?.length ? { tables: s.tables.map((t) => ({ name: t.name, rect: { ...t.rect } })) } : {}),
+        ...(s.tables?.length ? { tables: s.tables.map((t) => structuredClone(t)) } : {}),
         ...(s.protected ? { protected: true } : {}),
         ...(s.spills?.length ? { spills: s.spills.map((x) => ({ rect: { ...x.rect }, formula: x.formula })) } : {}),
         ...(s.hiddenRows?.length ? { hiddenRows: [...s.hiddenRows] } : {}),
@@ -603,13 +622,13 @@ export class DevWorkbook {
       const sheet: ModelSheet = { id: s.id, name: s.name, visibility: s.visibility, rows: [] };
       if (s.frozenRows) sheet.frozenRows = s.frozenRows;
       if (s.merges?.length) sheet.merges = s.merges;
-      if (s.tables?.length) sheet.tables = s.tables;
       if (s.protected) sheet.protected = true;
       if (s.spills?.length) sheet.spills = s.spills;
       if (s.hiddenRows?.length) sheet.hiddenRows = s.hiddenRows;
       if (s.hiddenCols?.length) sheet.hiddenCols = s.hiddenCols;
       if (s.autoFilter) sheet.autoFilter = s.autoFilter;
       for (const [r, c, cell] of s.cells) wb.setCell(sheet, r, c, stripUndefined(cell));
+      if (s.tables?.length) sheet.tables = s.tables.map((t, i) => normaliseTable(stripOptional(t), i, wb, sheet));
       return sheet;
     });
     wb.names = snap.names.map((n) => ({ ...n, ref: n.ref ?? null }));
@@ -722,6 +741,30 @@ const cellSchema = z.object({
     .regex(/^#[0-9A-F]{6}$/)
     .optional(),
 });
+const tableSchema = z.object({
+  name: z.string(),
+  rect: rectSchema,
+  id: z.number().int().min(1).optional(),
+  style: z.string().optional(),
+  showHeaders: z.boolean().optional(),
+  showFilterButton: z.boolean().optional(),
+  columns: z.array(z.object({ id: z.number().int(), name: z.string(), formula: z.string().optional() })).optional(),
+  sort: z
+    .object({ fields: z.array(z.object({ key: z.number().int().min(0), ascending: z.boolean() })), matchCase: z.boolean() })
+    .optional(),
+  filter: z
+    .object({
+      criteria: z.array(z.object({ col: z.number().int().min(0), values: z.array(z.string()) })),
+      hidden: z.array(z.number().int().min(0)),
+    })
+    .optional(),
+});
+/** Optional fields zod reads as `undefined` are left out (exactOptionalPropertyTypes). */
+function stripOptional<T extends object>(o: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  const out = JSON.parse(JSON.stringify(o)) as { [K in keyof T]: Exclude<T[K], undefined> };
+  for (const c of (out as { columns?: Array<{ formula?: string }> }).columns ?? []) if (c.formula === undefined) delete c.formula;
+  return out;
+}
 const snapshotSchema = z.object({
   version: z.literal(SNAPSHOT_VERSION),
   url: z.string().nullable(),
@@ -744,7 +787,7 @@ const snapshotSchema = z.object({
           .max(MAX_ROWS - 1)
           .optional(),
         merges: z.array(rectSchema).optional(),
-        tables: z.array(z.object({ name: z.string(), rect: rectSchema })).optional(),
+        tables: z.array(tableSchema).optional(),
         protected: z.boolean().optional(),
         spills: z.array(z.object({ rect: rectSchema, formula: z.string() })).optional(),
         hiddenRows: z.array(z.number().int().min(0)).optional(),

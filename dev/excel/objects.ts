@@ -1,7 +1,7 @@
 // The Excel object model dev/excel implements: Workbook, Application, WorksheetCollection,
 // Worksheet, Range, NamedItemCollection/NamedItem, CustomXmlPartCollection/CustomXmlPart,
-// SettingCollection/Setting, and event handlers. Only what Cellbound's adapter (and its contract
-// driver) uses; everything else is absent, as an unsupported API would be.
+// SettingCollection/Setting, and event handlers (tables: tables.ts; shapes: shapes.ts). Only what
+// Cellbound's adapter (and its contract driver) uses; everything else is absent, as an unsupported API would be.
 
 import { cellA1, MAX_COLS, MAX_ROWS, parseAddress } from "../../src/host/a1.ts";
 import { OfficeError } from "./errors.ts";
@@ -25,6 +25,8 @@ import {
 } from "./model.ts";
 import { DevClientObject, DevClientResult, DevCollection, type DevRequestContext, type SyncState, versionAtLeast } from "./proxy.ts";
 import { DevShapeCollection, rectGeometry } from "./shapes.ts";
+import { DevTable, DevTableCollection, readTable } from "./tables.ts";
+import { tablesAfterWrite, type ModelTable } from "./tables-model.ts";
 
 const bad = (what: string) =>
   new OfficeError("InvalidArgument", `The argument is invalid or missing or has an incorrect format. (${what})`);
@@ -106,6 +108,10 @@ export class DevWorkbookProxy extends DevClientObject<true> {
   }
   get name(): string {
     return this._get("name");
+  }
+  /** ExcelApi 1.1: every sheet's tables (dev/excel/tables.ts). */
+  get tables(): DevTableCollection {
+    return new DevTableCollection(this.context, null);
   }
   /** ExcelApi 1.2: worksheet functions evaluated without a cell (only DATE is modelled). */
   get functions(): DevFunctions {
@@ -547,34 +553,23 @@ export class DevRangeAreas extends DevClientObject<{ sheet: ModelSheet; areas: R
   }
 }
 
-/** Range.getTables() (ExcelApi 1.9): the tables that overlap a range (name only). */
-export class DevTableScopedCollection extends DevCollection<{ name: string; rect: Rect }, DevTable> {
+/** Range.getTables() (ExcelApi 1.9): the tables that overlap a range. */
+export class DevTableScopedCollection extends DevCollection<ModelTable, DevTable> {
   protected readonly _itemScalarProps = ["name"] as const;
   constructor(
     ctx: DevRequestContext,
-    private readonly list: () => Array<{ name: string; rect: Rect }>,
+    private readonly list: () => ModelTable[],
   ) {
     super(ctx);
   }
-  protected _list(): Array<{ name: string; rect: Rect }> {
+  protected _list(): ModelTable[] {
     return this.list();
   }
-  protected _proxy(t: { name: string; rect: Rect }): DevTable {
+  protected _proxy(t: ModelTable): DevTable {
     return new DevTable(this.context, () => t);
   }
-  protected _readItem(t: { name: string; rect: Rect }, prop: string): unknown {
-    if (prop === "name") return t.name;
-    throw bad(`Table.${prop} is not modelled`);
-  }
-}
-export class DevTable extends DevClientObject<{ name: string; rect: Rect }> {
-  protected readonly _scalarProps = ["name"] as const;
-  protected _read(t: { name: string; rect: Rect }, prop: string): unknown {
-    if (prop === "name") return t.name;
-    throw bad(`Table.${prop} is not modelled`);
-  }
-  get name(): string {
-    return this._get("name");
+  protected _readItem(t: ModelTable, prop: string): unknown {
+    return readTable(this.context, t, prop);
   }
 }
 
@@ -641,6 +636,10 @@ export class DevWorksheet extends DevClientObject<ModelSheet> {
       this.context.env.wb.deleteSheetRaw(s);
       st.events.push({ kind: "deleted", worksheetId: s.id });
     });
+  }
+  /** ExcelApi 1.1: the sheet's tables (dev/excel/tables.ts). */
+  get tables(): DevTableCollection {
+    return new DevTableCollection(this.context, () => this._target());
   }
   /** ExcelApi 1.9 (dev/excel/shapes.ts). */
   get shapes(): DevShapeCollection {
@@ -1021,6 +1020,15 @@ export class DevRange extends DevClientObject<RangeTarget> {
       // Dynamic arrays: the one function dev/excel computes is SEQUENCE, so the probes can spill in real Excel and here alike.
       for (const x of arrays) wb.enterArrayFormula(sheet.id, cellA1(x.row, x.col), x.formula, x.grid);
       if (prop !== "numberFormat")
+        tablesAfterWrite(wb, sheet, {
+          rect,
+          nonEmpty: (row, col) => !isEmptyInput(at(row - rect.row, col - rect.col)),
+          formulaAt: (row, col) => {
+            const v = at(row - rect.row, col - rect.col);
+            return typeof v === "string" && v.startsWith("=") ? v : null;
+          },
+        });
+      if (prop !== "numberFormat")
         st.events.push({
           kind: "changed",
           worksheetId: sheet.id,
@@ -1055,6 +1063,7 @@ export class DevRange extends DevClientObject<RangeTarget> {
           else src[rect.col + c] = undefined;
         }
       }
+      if (applyTo !== "Formats") tablesAfterWrite(wb, sheet, { rect, nonEmpty: () => false, formulaAt: () => null });
       if (applyTo !== "Formats")
         st.events.push({
           kind: "changed",

@@ -313,6 +313,7 @@ export class DevClientResult<V> {
 /** Collections: load() fills `items` with proxies carrying the requested properties. */
 export abstract class DevCollection<T, P extends DevClientObject<T>> {
   private _items: P[] | undefined;
+  private _count: number | undefined;
   constructor(readonly context: DevRequestContext) {}
   protected abstract _list(): T[];
   protected abstract _proxy(item: T): P;
@@ -324,9 +325,19 @@ export abstract class DevCollection<T, P extends DevClientObject<T>> {
     const props =
       raw === null || raw.length === 0 || (raw.length === 1 && raw[0] === "items")
         ? [...this._itemScalarProps]
-        : raw.map((p) => p.replace(/^items\//, "")).filter((p) => p !== "items");
+        : raw.map((p) => p.replace(/^items\//, "")).filter((p) => p !== "items" && p !== "count");
+    const withCount = raw?.includes("count") === true;
+    if (withCount && props.length === 0 && raw!.every((p) => p === "count")) {
+      this.context.enqueue({ load: ["count"] }, (st) => {
+        const n = this._list().length;
+        st.responseBytes += 16;
+        st.commits.push(() => (this._count = n));
+      });
+      return this;
+    }
     this.context.enqueue({ loadItems: props }, (st) => {
       const items = this._list();
+      if (withCount) st.commits.push(() => (this._count = items.length));
       const snaps = items.map((it) => {
         const m = new Map<string, unknown>();
         for (const p of props) m.set(p, this._readItem(it, p, st));
@@ -346,6 +357,11 @@ export abstract class DevCollection<T, P extends DevClientObject<T>> {
   get items(): P[] {
     if (!this._items) throw notLoaded("items");
     return this._items;
+  }
+  /** `count`, loaded with load("count") (collections that have it: tables, table rows and columns…). */
+  get count(): number {
+    if (this._count === undefined) throw notLoaded("count");
+    return this._count;
   }
   getCount(): DevClientResult<number> {
     const r = new DevClientResult<number>();

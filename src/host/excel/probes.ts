@@ -9,14 +9,11 @@ import type { SheetRef } from "../port.ts";
 import { nameFormula } from "./replace.ts";
 import { queueDateSystem } from "./date-system.ts";
 import { textWidthPoints } from "../column-width.ts";
+import { TABLE_PROBES } from "./table-probes.ts";
 
-/** What a stand-in can do that code in real Excel cannot (a person does it there). */
-export interface ProbeUserSide {
-  /** Put the user in cell-edit mode (typing in a cell) and take them out of it. */
-  cellEdit?: { enter(): void; leave(): void };
-  /** Office.context.platform ("OfficeOnline" is Excel on the web). */
-  platform?: string;
-}
+import type { ProbeUserSide } from "./probe-user.ts";
+
+export type { ProbeUserSide } from "./probe-user.ts";
 
 export const PROBE_PREFIX = "Excel: ";
 
@@ -286,6 +283,7 @@ const PROBES: Array<[name: string, run: Probe]> = [
   ["a column as wide as Cellbound's estimate shows a formatted amount, not ####", estimatedWidthShowsAmount],
   ["1904 date system: DATE(1904,1,2) tells it, and agrees with how a date serial is shown", dateSystem],
   ["Excel on the web refuses one request over 5 MB (RequestPayloadSizeLimitExceeded); desktop accepts it", requestSizeLimit],
+  ...TABLE_PROBES,
 ];
 
 export function excelProbes(X: typeof Excel, user: ProbeUserSide = {}): ContractCheck[] {
