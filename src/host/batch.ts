@@ -27,6 +27,8 @@ import type {
   SheetValue,
   Snapshot,
   SnapshotRequest,
+  TableColumnEdit,
+  TableRead,
 } from "./port.ts";
 
 /**
@@ -41,6 +43,23 @@ export interface KeepsCells {
 }
 
 type Basic = Omit<SheetPort, "snapshot" | "commit" | "recheck">;
+
+/**
+ * Tables (issue 33) on a port whose single-purpose methods cost nothing: what the table commands and
+ * Snapshot.tables need. A port without tables omits it (its snapshot has no `tables`; a table command fails).
+ */
+export interface KeepsTables {
+  /** Every table of the workbook. */
+  tableList(): TableRead[];
+  /** Apply a tableColumns command (port.ts Command). */
+  editTableColumns(table: string, edits: readonly TableColumnEdit[]): void;
+  /** Apply a table command: create or resize, then re-apply the sort and filter when asked. */
+  setTable(table: string, area: Area, create: { style: string } | undefined, reapply: boolean): void;
+}
+
+function tablesOf(port: object): KeepsTables | null {
+  return "tableList" in port && "setTable" in port ? (port as KeepsTables) : null;
+}
 
 /** Every command checked before any is applied: bad input never leaves a half-applied commit. */
 export function validateCommands(commands: readonly Command[]): void {
@@ -76,11 +95,26 @@ export function validateCommands(commands: readonly Command[]): void {
       case "restore":
         validateArea(c.cells.area);
         break;
+      case "tableColumns":
+        validateTableEdits(c.edits);
+        break;
+      case "table":
+        validateArea(c.area);
+        if (c.area.rows < 2) throw new PortInputError(`a table needs a header row and a data row, not ${c.area.rows} row(s)`);
+        break;
     }
     if ("anchor" in c && c.anchor) {
       validateTrackName(c.anchor.name);
       validateArea(c.anchor.area);
     }
+  }
+}
+
+function validateTableEdits(edits: readonly TableColumnEdit[]): void {
+  for (const e of edits) {
+    if (!Number.isInteger(e.index) || e.index < 0) throw new PortInputError(`no table column at index ${e.index}`);
+    if (e.op !== "delete" && (typeof e.name !== "string" || e.name.trim() === "" || e.name.length > 255))
+      throw new PortInputError(`a table column needs a name of 1 to 255 characters, not ${JSON.stringify(e.name)}`);
   }
 }
 
@@ -120,6 +154,7 @@ export async function snapshotVia(port: Basic & ListsDataKeys, req: SnapshotRequ
     ...(req.usedIn ? { used } : {}),
     ...(checks ? { obstacles } : {}),
     ...(req.writeChecks && port.dateSystem ? { dateSystem: await port.dateSystem() } : {}),
+    ...(req.tables && tablesOf(port) ? { tables: tablesOf(port)!.tableList() } : {}),
   };
 }
 
@@ -154,6 +189,7 @@ export async function commitVia(port: Basic & KeepsCells, commands: readonly Com
     stats.bytes += bytes;
     stats.maxSyncBytes += bytes;
     if (c.kind === "restore") await port.restoreCells(c.cells);
+    else if (c.kind === "tableColumns" || c.kind === "table") applyTableCommand(port, c);
     else await applyCommand(port, c, o.signal);
     if (c.kind === "write") stats.cellsWritten += c.grid.length * (c.grid[0]?.length ?? 0);
   }
@@ -186,7 +222,18 @@ export async function applyCommand(port: Basic, c: Command, signal?: AbortSignal
       return port.untrack(c.name);
     case "restore":
       throw new PortInputError("restore needs a port that keeps cells"); // commitVia applies it itself
+    case "tableColumns":
+    case "table":
+      applyTableCommand(port, c);
   }
+}
+
+/** A table command through the port's KeepsTables (issue 33); a port without tables fails it. */
+function applyTableCommand(port: object, c: Extract<Command, { kind: "tableColumns" | "table" }>): void {
+  const t = tablesOf(port);
+  if (!t) throw new PortInputError(`this workbook cannot hold tables (table ${c.table})`);
+  if (c.kind === "tableColumns") t.editTableColumns(c.table, c.edits);
+  else t.setTable(c.table, c.area, c.create, c.reapply === true);
 }
 
 /** A command placed where its anchor's name is now (the same command when it has no anchor). */
@@ -209,6 +256,8 @@ export async function anchored<C extends Command>(port: Basic, c: C): Promise<C>
       return { ...c, area: move(c.area), anchor: undefined };
     case "restore":
       return { ...c, cells: { ...c.cells, area: move(c.cells.area) }, anchor: undefined };
+    case "table":
+      return { ...c, area: move(c.area), anchor: undefined };
     default:
       return c;
   }

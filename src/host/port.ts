@@ -171,6 +171,8 @@ export interface SnapshotRequest {
    * fit those columns (style autofit) in the same round trip as the cells, without reading them first.
    */
   columnWidths?: readonly Area[];
+  /** Also every table of the workbook (Snapshot.tables), where the host has tables (issue 33). */
+  tables?: boolean;
   signal?: AbortSignal;
 }
 
@@ -191,9 +193,40 @@ export interface Snapshot {
   used?: Array<{ area: Area; used: Area | null }>;
   /** With columnWidths, where the host has widths: each column's width in points (RangeFormat.columnWidth). */
   columnWidths?: Array<{ sheetId: string; col: number; points: number }>;
+  /** With `tables`: every table (ListObject) of the workbook, where the host has tables (issue 33). */
+  tables?: TableRead[];
   /** Port-private facts a commit based on this snapshot may use (e.g. which parts and names exist). */
   readonly basis?: unknown;
 }
+
+// ---- Excel tables (issue 33, docs/SYNC.md "Tables") ---------------------------------------------
+
+/** A table (Excel's ListObject) as read: where it is and what a refresh keeps of it. */
+export interface TableRead {
+  /** The table's name (unique in the workbook, case-insensitive). */
+  name: string;
+  /** The whole table: its header row first, then its data rows (and its totals row when shown). */
+  area: Area;
+  /** The columns' names, left to right (the header cells). */
+  columns: string[];
+  /** Built-in style name, e.g. "TableStyleMedium2". */
+  style: string;
+  /** A totals row is shown (the table's last row). */
+  totals: boolean;
+  /** The sort a person applied (column index within the table, direction); empty when none. */
+  sort: Array<{ column: number; ascending: boolean }>;
+  /** The table's own AutoFilter has criteria (rows of it are hidden). */
+  filtered: boolean;
+}
+
+/** A change to a table's columns, at an index within the table (0 = its first column). */
+export type TableColumnEdit =
+  /** A new column at `index` (its data cells empty); the columns from `index` on move one right. */
+  | { op: "insert"; index: number; name: string }
+  /** The column at `index` goes with its cells; the columns right of it move one left. */
+  | { op: "delete"; index: number }
+  /** The column at `index` is renamed: its header cell and every structured reference to it follow. */
+  | { op: "rename"; index: number; name: string };
 
 /**
  * A command placed relative to a tracking name (issue 36): its area is given for the name at `area`;
@@ -266,7 +299,24 @@ export type Command =
   | { kind: "track"; name: string; area: Area; expect?: Area }
   | { kind: "untrack"; name: string }
   /** Put cells back as they were read (a guarded write's `found`): formulas and number formats included. */
-  | { kind: "restore"; cells: FoundCells; anchor?: Anchor };
+  | { kind: "restore"; cells: FoundCells; anchor?: Anchor }
+  /**
+   * Issue 33: edit the columns of table `table`, in order (before the cells of the new columns are written).
+   * The cells of the table's rows right of an inserted or deleted column move with it, inside the table's
+   * rows: a person's formula columns at the table's right keep their formulas and stay beside the report.
+   * No such table fails the command.
+   */
+  | { kind: "tableColumns"; table: string; edits: readonly TableColumnEdit[]; anchor?: Anchor }
+  /**
+   * Issue 33: make table `table` cover exactly `area` (its header row first; the cells are written before).
+   * With `create` and no table of that name: a table is made over `area` (its first row the headers) with that
+   * name and built-in style, filter buttons on. Otherwise the table is resized to `area`: its header row stays
+   * in its row and the new area overlaps the old (Excel's Table.resize rules; a host without resize keeps the
+   * table's name, style and columns another way); rows it gains take its calculated columns' formulas, rows
+   * it loses keep their cells (clear them first). `reapply`: the person's sort and filter of the table are
+   * applied again to the new cells. No such table (without `create`) fails the command.
+   */
+  | { kind: "table"; table: string; area: Area; create?: { style: string }; reapply?: boolean; anchor?: Anchor };
 
 export interface CommitOptions {
   /** The snapshot the commands were planned on: lets the adapter skip looking things up again. */
@@ -339,10 +389,13 @@ export function sameData(a: unknown, b: unknown): boolean {
  *   - protected: the sheet is protected (address "");
  *   - spill: the results of a dynamic-array formula (address: its anchor cell, the formula's; "" when
  *     the host found the results but not the formula): a value written there makes the formula #SPILL!;
- *   - filter: the sheet's AutoFilter filters rows the area overlaps (address: the filter's range).
+ *   - filter: the sheet's AutoFilter filters rows the area overlaps (address: the filter's range);
+ *   - joinsTable (issue 33): a table ends just above the area (in its columns) or just left of it (in its
+ *     rows): Excel's auto-expansion takes cells written there into that table (address: the table's range;
+ *     name: the table's). Hosts that do not expand tables (a closed file) do not report it.
  */
 export interface Obstacle {
-  kind: "merged" | "table" | "protected" | "spill" | "filter";
+  kind: "merged" | "table" | "protected" | "spill" | "filter" | "joinsTable";
   /** A1 address on the sheet (no sheet prefix) when the host knows it; "" otherwise. */
   address: string;
   /** The table's name. */
