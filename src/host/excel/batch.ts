@@ -877,7 +877,7 @@ function opsOf(c: Command, st: OpState): Op[] {
       return [untrackOp(c, st)];
     case "tableColumns":
     case "table":
-      throw new PortInputError(`tables are not written through Office.js yet (table ${c.table})`); // issue 33: being built
+      throw new Error(`tables are not written through Office.js yet (table ${c.table})`); // issue 33: being built
   }
 }
 
