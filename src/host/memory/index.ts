@@ -5,7 +5,8 @@
 
 import { areaA1 } from "../a1.ts";
 import { shiftArea } from "../geometry.ts";
-import { commitVia, recheckVia, snapshotVia } from "../batch.ts";
+import { commitVia, recheckVia, snapshotVia, type KeepsTables } from "../batch.ts";
+import { editColumns, reapplySort, readTable, setTable, tableObstacles, type MemTable, type TableSheet } from "./tables.ts";
 import type {
   Area,
   AreaStyle,
@@ -29,6 +30,9 @@ import type {
   WriteOptions,
   WriteStats,
   SetDataOptions,
+  Obstacle,
+  TableColumnEdit,
+  TableRead,
 } from "../port.ts";
 import { DataChangedError, sameData } from "../port.ts";
 import {
@@ -59,6 +63,8 @@ interface MemSheet {
   cells: MemCells;
   frozenRows?: number;
   autofitted?: Set<number>;
+  /** Tables (issue 33), header row first. */
+  tables?: MemTable[];
 }
 interface MemTrack {
   name: string;
@@ -175,11 +181,71 @@ export class MemoryWorkbook {
     this.shift(sheetId, "col", at, -count);
     this.emit({ sheetId, address: colSpan(at, count), kind: "ColumnDeleted", source });
   }
+  /** The person makes a table (Insert › Table, "My table has headers") over an area whose first row is its headers. */
+  addTable(area: Area, name: string, style = "TableStyleMedium2"): void {
+    validateArea(area);
+    setTable(this.tableSheet(area.sheetId), this.allTables(), name, area, { style });
+  }
+  /** The person sorts a table by one of its columns (Data › Sort): its data rows are reordered, the sort kept. */
+  sortTable(name: string, column: number, ascending = true): void {
+    const { sheet, table } = this.table(name);
+    table.sort = [{ column, ascending }];
+    reapplySort(this.tableSheet(sheet.id), table);
+  }
+  /** The person filters a table by a column's values (rows hidden; this model keeps only that it is filtered). */
+  filterTable(name: string, filtered = true): void {
+    this.table(name).table.filtered = filtered;
+  }
+  /** The person types a formula into a table column (a calculated column): kept, not computed here. */
+  calculatedColumn(name: string, column: number, formula: string): void {
+    this.table(name).table.formulas[column] = formula;
+  }
+  table(name: string): { sheet: MemSheet; table: MemTable } {
+    for (const sheet of this.sheets)
+      for (const table of sheet.tables ?? []) if (table.name.toLowerCase() === name.toLowerCase()) return { sheet, table };
+    throw new PortInputError(`there is no table ${name}`);
+  }
+  allTables(): MemTable[] {
+    return this.sheets.flatMap((s) => s.tables ?? []);
+  }
+  /** A sheet as the table code sees it. */
+  tableSheet(id: string): TableSheet {
+    const s = this.sheet(id);
+    const tables = (s.tables ??= []);
+    return {
+      id,
+      tables,
+      value: (r, c) => getCell(s.cells, r, c)?.v ?? "",
+      setValue: (r, c, v) => {
+        const old = getCell(s.cells, r, c);
+        setCell(s.cells, r, c, v === "" && !old?.nf && !old?.b && old?.fill === undefined ? undefined : { ...(old ?? { nf: null }), v });
+      },
+      shiftRight: (row, rows, from, delta) => {
+        for (let r = row; r < row + rows; r++) {
+          const line = s.cells.get(r);
+          if (!line) continue;
+          const moved = new Map<number, MemCell>();
+          for (const [c, cell] of line) {
+            if (c < from + Math.min(delta, 0)) moved.set(c, cell);
+            else if (c >= from) moved.set(c + delta, cell);
+          }
+          s.cells.set(r, moved);
+        }
+      },
+    };
+  }
+
   /** A copy of the file saved under another URL: same cells, names, data and stored id. */
   saveAsCopy(url: string): MemoryWorkbook {
     const copy = new MemoryWorkbook(url, this.name);
     copy.sheets.length = 0;
-    for (const s of this.sheets) copy.sheets.push({ id: s.id, name: s.name, cells: copyCells(s.cells) });
+    for (const s of this.sheets)
+      copy.sheets.push({
+        id: s.id,
+        name: s.name,
+        cells: copyCells(s.cells),
+        ...(s.tables ? { tables: s.tables.map((t) => structuredClone(t)) } : {}),
+      });
     for (const [k, t] of this.tracks) copy.tracks.set(k, { ...t, area: t.area && { ...t.area } });
     for (const [k, t] of this.names) copy.names.set(k, { ...t, area: t.area && { ...t.area } });
     for (const [k, v] of this.data) copy.data.set(k, v);
@@ -220,6 +286,17 @@ export class MemoryWorkbook {
       }
     }
     s.cells = moved;
+    // Tables move with their cells, grow with rows or columns inserted inside, go when all their cells do.
+    s.tables = (s.tables ?? []).flatMap((t) => {
+      const a = shiftArea(t, axis, at, delta);
+      if (!a) return [];
+      if (axis === "col" && a.cols !== t.cols) {
+        const inside = at - t.col;
+        if (delta > 0) t.formulas.splice(inside, 0, ...Array.from({ length: delta }, () => null));
+        else t.formulas.splice(Math.max(inside, 0), Math.min(-delta, t.cols - a.cols));
+      }
+      return [Object.assign(t, { row: a.row, col: a.col, rows: a.rows, cols: a.cols })];
+    });
     for (const t of [...this.tracks.values(), ...this.names.values()]) {
       if (t.sheetId !== sheetId || !t.area) continue;
       t.area = shiftArea(t.area, axis, at, delta);
@@ -238,7 +315,7 @@ function colSpan(at: number, count: number): string {
   return a.includes(":") ? a : `${a}:${a}`;
 }
 
-export class MemoryPort implements SheetPort {
+export class MemoryPort implements SheetPort, KeepsTables {
   constructor(
     readonly wb: MemoryWorkbook = new MemoryWorkbook(),
     readonly host: HostKind = "SHEETS_DESKTOP",
@@ -290,6 +367,25 @@ export class MemoryPort implements SheetPort {
   }
   dataKeys(): string[] {
     return [...this.wb.data.keys()];
+  }
+
+  // ---- tables (issue 33; src/host/memory/tables.ts) ------------------------------------------
+  tableList(): TableRead[] {
+    return this.wb.sheets.flatMap((s) => (s.tables ?? []).map((t) => readTable(this.wb.tableSheet(s.id), t)));
+  }
+  editTableColumns(table: string, edits: readonly TableColumnEdit[]): void {
+    const { sheet, table: t } = this.wb.table(table);
+    editColumns(this.wb.tableSheet(sheet.id), t, edits);
+  }
+  setTable(table: string, area: Area, create: { style: string } | undefined, reapply: boolean): void {
+    validateArea(area);
+    const t = setTable(this.wb.tableSheet(area.sheetId), this.wb.allTables(), table, area, create);
+    if (reapply) reapplySort(this.wb.tableSheet(area.sheetId), t);
+  }
+  /** What would refuse or break a write here: tables only (this port has no merged cells or protection). */
+  async obstacles(area: Area): Promise<Obstacle[]> {
+    validateArea(area);
+    return tableObstacles(this.wb.tableSheet(area.sheetId), area);
   }
 
   async identity(): Promise<WorkbookIdentity> {

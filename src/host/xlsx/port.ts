@@ -203,7 +203,7 @@ export class XlsxPort extends MemoryPort {
    * What would refuse or break a write to `area` (issue 36, item 12): merged cells, a table, a protected
    * sheet, a dynamic-array formula's results, rows an AutoFilter filters — as the file holds them.
    */
-  async obstacles(area: Area): Promise<Obstacle[]> {
+  override async obstacles(area: Area): Promise<Obstacle[]> {
     validateArea(area);
     this.wb.sheet(area.sheetId);
     return this.book.obstacles(area);
