@@ -18,14 +18,29 @@ import type { Area, Obstacle } from "../port.ts";
 import { DATA_NS, WORKBOOK_NS, dataXml, identityXml, storedIdentitySchema, type StoredIdentity } from "../excel/storage.ts";
 import { TRACK_PREFIX } from "../excel/index.ts";
 import type { MemoryWorkbook } from "../memory/index.ts";
+import type { MemTable } from "../memory/tables.ts";
 import { XlsxError } from "./errors.ts";
 import { NO_FACTS, obstaclesIn, sheetFacts, type SheetFacts } from "./obstacles.ts";
 import { writePictures, type PartEdits } from "./pictures.ts";
-import { deflatePlan, planPieces, planSheet, rewriteGrouped } from "./rewrite.ts";
+import { deflatePlan, planPieces, planSheet, rewriteGrouped, type SheetEdit, type SheetPlan } from "./rewrite.ts";
 import { PieceScanner, rowsIn, scanCells, sheetDataIn } from "./scan.ts";
 import { frozenRowsOf } from "./sheet.ts";
 import { SheetStore, StoreBuilder } from "./store.ts";
 import { MINIMAL_STYLES, Styles } from "./styles.ts";
+import { readTable as readModelTable } from "../memory/tables.ts";
+import {
+  TABLE_CT,
+  TABLE_REL,
+  bodyRows,
+  fileTableOf,
+  readTablePart,
+  stateKey,
+  tablePartIds,
+  tablePartXml,
+  toFileFormula,
+  withTableParts,
+  type FileTable,
+} from "./tables.ts";
 import {
   child,
   children,
@@ -93,6 +108,16 @@ interface RenderState {
   styles: Styles;
   cellsWritten: number;
   formulaReplaced: boolean;
+  /** The id the next table the port adds gets (unique in the package). */
+  nextTableId: number;
+}
+
+/** What a sheet's tables need of its part's save (renderTables). */
+interface TablesOut {
+  formulas: (row: number) => ReadonlyMap<number, string> | undefined;
+  formulaRows: number[];
+  /** The part's text after </sheetData> with its new <tableParts> (given the text before and after it), null when it stays. */
+  suffix: ((prefix: string, suffix: string) => string) | null;
 }
 
 export interface RenderResult {
@@ -275,7 +300,14 @@ export class Book {
       this.facts.set(s.id, this.factsOf(s, suffix, spills));
       const frozen = frozenRowsOf(prefix);
       this.frozen.set(s.id, frozen);
-      wb.sheets.push({ id: s.id, name: s.name, cells: built.build(), ...(frozen ? { frozenRows: frozen } : {}) });
+      const tables = this.fileTables(s).flatMap((t) => readTablePart(t.xml, t.part, t.rid)?.table ?? []);
+      wb.sheets.push({
+        id: s.id,
+        name: s.name,
+        cells: built.build(),
+        ...(frozen ? { frozenRows: frozen } : {}),
+        ...(tables.length ? { tables } : {}),
+      });
     }
     wb.tracks.clear();
     for (const [lower, text] of this.tracked) {
@@ -291,6 +323,147 @@ export class Book {
     wb.recordedUrl = id?.documentUrl ?? null;
     // The file port reports the recorded URL as the current one: a scheduled job's path is not a copy.
     wb.url = wb.recordedUrl;
+  }
+
+  /** Per sheet id: its table parts (issue 33), found through its relationships. */
+  private readonly tablesOf = new Map<string, Array<{ rid: string; part: string; xml: string }>>();
+
+  /** A sheet part's relationships (its rels part's text, null when it has none). */
+  private sheetRels(part: string): { text: string | null; rels: Rel[] } {
+    const relsPart = relsPartOf(part);
+    if (!this.zip.has(relsPart)) return { text: null, rels: [] };
+    const text = this.zipText(relsPart);
+    try {
+      return { text, rels: relsOf(text, relsPart, dirOf(part)) };
+    } catch {
+      return { text, rels: [] }; // unreadable relationships: no tables read from them
+    }
+  }
+
+  /** The table parts a sheet links to (a part that is missing is skipped). */
+  private fileTables(s: SheetInfo): Array<{ rid: string; part: string; xml: string }> {
+    let out = this.tablesOf.get(s.id);
+    if (!out) {
+      out = this.sheetRels(s.part)
+        .rels.filter((x) => x.type === TABLE_REL && !x.external && this.zip.has(x.target))
+        .map((x) => ({ rid: x.id, part: x.target, xml: this.zipText(x.target) }));
+      this.tablesOf.set(s.id, out);
+    }
+    return out;
+  }
+
+  /** The largest table id in the package (table ids are unique across it). */
+  private maxTableId(): number {
+    let max = 0;
+    for (const e of this.zip.entries) {
+      if (!/^xl\/tables\/[^/]+\.xml$/i.test(e.name)) continue;
+      const id = /<(?:\w+:)?table\b[^>]*?\sid="(\d+)"/.exec(this.zip.text(e.name))?.[1];
+      max = Math.max(max, Number(id ?? 0));
+    }
+    return max;
+  }
+
+  /**
+   * After a save (this Book is the saved package): the model's tables take the parts the package now
+   * holds as what they were read from, so the next save sees them as unchanged.
+   */
+  adoptTables(wb: MemoryWorkbook): void {
+    for (const s of this.sheets) {
+      const ms = wb.sheets.find((x) => x.id === s.id);
+      for (const f of this.fileTables(s)) {
+        const read = readTablePart(f.xml, f.part, f.rid);
+        const t = read && ms?.tables?.find((x) => x.name.toLowerCase() === read.table.name.toLowerCase());
+        if (t && read) t.extra = read.table.extra;
+      }
+    }
+  }
+
+  /**
+   * A sheet's tables into the package (issue 33): a table the model changed or added gets its part (and,
+   * when new, its relationship and content type), a table the model no longer has loses them; the parts
+   * of untouched tables stay as they are. Returns the calculated columns' cells and the <tableParts> edit
+   * for the sheet part's save; null when the sheet has no tables on either side.
+   */
+  private renderTables(wb: MemoryWorkbook, sheetId: string, info: SheetInfo | undefined, part: string, r: RenderState): TablesOut | null {
+    const ms = wb.sheets.find((x) => x.id === sheetId)!;
+    const mine = ms.tables ?? [];
+    const file = info ? this.fileTables(info) : [];
+    if (!mine.length && !file.length) return null;
+    const ts = wb.tableSheet(sheetId);
+    const relsPart = relsPartOf(part);
+    const relsWas = this.zip.has(relsPart) ? this.zipText(relsPart) : null;
+    let rels = relsWas ?? emptyRels();
+    const kept = new Set<string>();
+    const added: string[] = [];
+    const formulaRows = new Set<number>();
+    /** Cells that held a calculated column's formula in the file and no longer do: row → columns. */
+    const stale = new Map<number, Set<number>>();
+    for (const t of mine) {
+      const ft = fileTableOf(t);
+      const own = ft && file.some((f) => f.rid === ft.rid && f.part === ft.part) ? ft : null;
+      const columns = readModelTable(ts, t).columns;
+      const ids = own ? this.columnIds(own, t, columns) : [];
+      const changed = !own || stateKey(t, columns, ids) !== own.base;
+      if (own) kept.add(own.rid);
+      if (!changed) continue;
+      // The header cells hold the columns' names as text (Excel's rule for a table's header row).
+      columns.forEach((name, c) => ts.value(t.row, t.col + c) !== name && ts.setValue(t.row, t.col + c, name));
+      const xml = tablePartXml(t, columns, own && { ...own, ids }, own ? own.id : r.nextTableId++);
+      if (own) {
+        if (xml !== own.xml) r.replaced.set(own.part, Buffer.from(xml, "utf8"));
+      } else {
+        const name = freePart(this.zip, r.added, "xl/tables/table", ".xml");
+        const rid = freeRid(rels);
+        r.added.push({ name, data: Buffer.from(xml, "utf8") });
+        rels = addRel(rels, rid, TABLE_REL, relTarget(dirOf(part), name));
+        r.types = addOverride(r.types, name, TABLE_CT);
+        added.push(rid);
+      }
+      if (t.formulas.some((f) => f !== null)) {
+        const { first, count } = bodyRows(t);
+        for (let row = first; row < first + count; row++) formulaRows.add(row);
+      }
+      if (own)
+        for (const [row, cols] of calculatedCells(JSON.parse(own.base) as BaseState)) {
+          formulaRows.add(row);
+          for (const c of cols) (stale.get(row) ?? stale.set(row, new Set()).get(row)!).add(c);
+        }
+    }
+    for (const f of file) {
+      if (kept.has(f.rid)) continue;
+      r.removed.add(f.part);
+      rels = removeRel(rels, f.rid);
+      r.types = removeOverride(r.types, f.part);
+    }
+    if (rels !== (relsWas ?? emptyRels())) {
+      if (relsWas === null) r.added.push({ name: relsPart, data: Buffer.from(rels, "utf8") });
+      else r.replaced.set(relsPart, Buffer.from(rels, "utf8"));
+    }
+    const listChanged = added.length > 0 || kept.size < file.length;
+    return {
+      formulas: (row) => {
+        const now = formulasAt(ms.tables ?? [], row);
+        const was = stale.get(row);
+        if (!was) return now;
+        const out = new Map([...was].map((c) => [c, ""]));
+        for (const [c, f] of now ?? []) out.set(c, f);
+        return out;
+      },
+      formulaRows: [...formulaRows].sort((a, b) => a - b),
+      suffix: listChanged
+        ? (prefix, suffix) =>
+            withTableParts(suffix, [...tablePartIds(suffix).filter((x) => kept.has(x)), ...added], relAttr(prefix), mainPrefix(prefix))
+        : null,
+    };
+  }
+
+  /** The ids of a table's current columns: as the port kept them, else matched by name with the part's. */
+  private columnIds(own: FileTable, t: { cols: number }, columns: readonly string[]): Array<number | null> {
+    if (own.ids.length === t.cols) return own.ids;
+    const was = JSON.parse(own.base) as unknown[];
+    const names = (was[10] as string[]) ?? [];
+    const ids = (was[11] as Array<number | null>) ?? [];
+    return columns.map((n) => ids[names.findIndex((x) => x.toLowerCase() === n.toLowerCase())] ?? null);
   }
 
   /** Merged cells, tables, protection, filter and spills of a sheet part (obstacles.ts). */
@@ -417,6 +590,7 @@ export class Book {
       styles: this.styles(),
       cellsWritten: 0,
       formulaReplaced: false,
+      nextTableId: this.maxTableId() + 1,
     };
     this.renderCells(wb, r);
     const { partOf, addedSheets, sheetIds } = this.renderSheetList(wb, r);
@@ -466,26 +640,31 @@ export class Book {
       const info = known.get(ms.id);
       if (!info) continue; // new sheets are added by renderSheetList
       const frozenRows = ms.frozenRows ?? 0;
-      if (ms.cells instanceof SheetStore && ms.cells.dirty.size === 0 && frozenRows === this.fileFrozen(info)) continue;
-      const edit = { sst: this.sst, styles: r.styles, date1904: this.date1904, frozenRows };
+      const tables = this.renderTables(wb, ms.id, info, info.part, r);
+      const untouched = !tables || (tables.formulaRows.length === 0 && !tables.suffix);
+      if (ms.cells instanceof SheetStore && ms.cells.dirty.size === 0 && frozenRows === this.fileFrozen(info) && untouched) continue;
+      const edit = { sst: this.sst, styles: r.styles, date1904: this.date1904, frozenRows, ...tableEdit(tables) };
       const pictures = (wb.pictures.get(ms.id)?.length ?? 0) > 0; // pictures edit the part next: it is kept whole
       const entry = this.zip.entry(info.part);
-      // A part this port deflated in groups: only the groups holding changed rows are redone.
+      // A part this port deflated in groups: only the groups holding changed rows are redone (not when its <tableParts> change).
       const grouped =
-        !pictures && entry?.groups && ms.cells instanceof SheetStore ? rewriteGrouped(this.zip, entry, ms.cells, edit) : undefined;
+        !pictures && !tables?.suffix && entry?.groups && ms.cells instanceof SheetStore
+          ? rewriteGrouped(this.zip, entry, ms.cells, edit)
+          : undefined;
       if (grouped === null) continue;
       if (grouped) {
         r.deflated.set(info.part, grouped.deflated);
         r.cellsWritten += grouped.cellsWritten;
-        r.formulaReplaced ||= grouped.formulaReplaced;
+        r.formulaReplaced ||= grouped.formulaReplaced || (grouped.cellsWritten > 0 && !untouched);
         continue;
       }
-      const plan = planSheet(this.zip.read(info.part), ms.cells, edit);
+      const plan = withSuffix(planSheet(this.zip.read(info.part), ms.cells, edit), tables);
       if (!plan.changed) continue;
       if (pictures) r.replaced.set(info.part, Buffer.concat(planPieces(plan)));
       else r.deflated.set(info.part, deflatePlan(plan));
       r.cellsWritten += plan.cellsWritten;
-      r.formulaReplaced ||= plan.formulaReplaced;
+      // Formula cells written (a calculated column) are not in the calculation chain: Excel rebuilds it.
+      r.formulaReplaced ||= plan.formulaReplaced || (plan.cellsWritten > 0 && !untouched);
     }
   }
 
@@ -497,6 +676,10 @@ export class Book {
     for (const s of this.sheets) {
       if (sheetsNow.has(s.id)) continue;
       r.removed.add(s.part);
+      for (const t of this.fileTables(s)) {
+        r.removed.add(t.part);
+        r.types = removeOverride(r.types, t.part);
+      }
       r.wbXml = removeSheetEntry(r.wbXml, s.rid);
       r.rels = removeRel(r.rels, s.rid);
       r.types = removeOverride(r.types, s.part);
@@ -513,12 +696,17 @@ export class Book {
       const part = freePart(this.zip, r.added, "xl/worksheets/sheet", ".xml");
       const rid = freeRid(r.rels);
       const empty = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="${NS_MAIN}" xmlns:r="${NS_REL}"><sheetData/></worksheet>`;
-      const plan = planSheet(Buffer.from(empty, "utf8"), ms.cells, {
-        sst: [],
-        styles: r.styles,
-        date1904: this.date1904,
-        frozenRows: ms.frozenRows ?? 0,
-      });
+      const tables = this.renderTables(wb, ms.id, undefined, part, r);
+      const plan = withSuffix(
+        planSheet(Buffer.from(empty, "utf8"), ms.cells, {
+          sst: [],
+          styles: r.styles,
+          date1904: this.date1904,
+          frozenRows: ms.frozenRows ?? 0,
+          ...tableEdit(tables),
+        }),
+        tables,
+      );
       r.cellsWritten += plan.cellsWritten;
       r.added.push({ name: part, data: plan.changed ? Buffer.concat([...planPieces(plan)]) : plan.buf });
       partOf.set(ms.id, part);
@@ -967,4 +1155,52 @@ function withFullCalcOnLoad(wbXml: string): string {
     findElement(wbXml, "functionGroups") ??
     findElement(wbXml, "sheets")!;
   return `${wbXml.slice(0, after.end)}${withPrefix('<calcPr fullCalcOnLoad="1"/>', mainPrefix(wbXml))}${wbXml.slice(after.end)}`;
+}
+
+/** The calculated columns' cells of a row: column → the formula as the file writes it. */
+function formulasAt(tables: readonly MemTable[], row: number): Map<number, string> | undefined {
+  let out: Map<number, string> | undefined;
+  for (const t of tables) {
+    const { first, count } = bodyRows(t);
+    if (row < first || row >= first + count) continue;
+    t.formulas.forEach((f, c) => {
+      if (f !== null) (out ??= new Map()).set(t.col + c, toFileFormula(f, t.name));
+    });
+  }
+  return out;
+}
+
+/** A relationship id attribute as a sheet part can hold it (its prefix for the relationships namespace, else one declared). */
+function relAttr(prefix: string): (id: string) => string {
+  const root = nextTag(prefix, 0);
+  const attrs = root ? tagAttrs(prefix.slice(root.start, root.end)) : {};
+  const decl = Object.entries(attrs).find(([k, v]) => k.startsWith("xmlns:") && v === NS_REL)?.[0];
+  return decl ? (id) => `${decl.slice(6)}:id="${id}"` : (id) => `r:id="${id}" xmlns:r="${NS_REL}"`;
+}
+
+/** The sheet save's part of a sheet's tables: the calculated columns' cells to write. */
+function tableEdit(t: TablesOut | null): Pick<SheetEdit, "formulas" | "formulaRows"> {
+  return t ? { formulas: t.formulas, formulaRows: t.formulaRows } : {};
+}
+
+/** A sheet plan with its <tableParts> edited (the text after </sheetData>), when its tables' list changed. */
+function withSuffix(plan: SheetPlan, t: TablesOut | null): SheetPlan {
+  if (!t?.suffix) return plan;
+  const prefix = plan.buf.toString("utf8", 0, plan.span.inner);
+  const was = plan.buf.toString("utf8", plan.span.end);
+  const now = t.suffix(prefix, was);
+  if (now === was) return plan;
+  return { ...plan, edits: [...plan.edits, { start: plan.span.end, end: plan.buf.length, text: now }], changed: true };
+}
+
+/** A table's state as stateKey wrote it: [name, row, col, rows, cols, style, formulas, totals, …]. */
+type BaseState = [string, number, number, number, number, string, Array<string | null>, boolean, ...unknown[]];
+
+/** The cells of a table's calculated columns (its state as the file had it): row → columns. */
+function calculatedCells(base: BaseState): Map<number, number[]> {
+  const [, row, col, rows, , , formulas, totals] = base;
+  const cols = formulas.flatMap((f, c) => (f === null ? [] : [col + c]));
+  const out = new Map<number, number[]>();
+  if (cols.length) for (let r = row + 1; r < row + rows - (totals ? 1 : 0); r++) out.set(r, cols);
+  return out;
 }

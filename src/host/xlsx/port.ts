@@ -11,7 +11,9 @@
 //   port.save();                                            // → SaveStats | null
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import type { Area, HostKind, Obstacle, ReadOptions, SheetRef, SheetValue } from "../port.ts";
+import type { Area, HostKind, Obstacle, ReadOptions, SheetRef, SheetValue, TableColumnEdit } from "../port.ts";
+import { readTable, tableObstacles } from "../memory/tables.ts";
+import { fileTableOf, renameInFormula } from "./tables.ts";
 import { MemoryPort, MemoryWorkbook } from "../memory/index.ts";
 import { PortInputError, validateArea } from "../validate.ts";
 import { Book, emptyWorkbook, openBook, saveFile, sheetIdOf } from "./book.ts";
@@ -139,6 +141,7 @@ export class XlsxPort extends MemoryPort {
     this.readStamp = stamp(this.file);
     // The saved package becomes the baseline of the next save (the model already shows it).
     this.book = new Book(this.file, new ZipReader(this.file, bytes), this.aliases);
+    this.book.adoptTables(this.wb);
     return { bytes: bytes.length, cellsWritten: out?.cellsWritten ?? 0, partsChanged: out?.partsChanged ?? [] };
   }
 
@@ -206,7 +209,39 @@ export class XlsxPort extends MemoryPort {
   override async obstacles(area: Area): Promise<Obstacle[]> {
     validateArea(area);
     this.wb.sheet(area.sheetId);
-    return this.book.obstacles(area);
+    // Tables as the model holds them (one made in this session too); a closed file does not auto-expand
+    // a table, so a write just below or beside one does not join it (no joinsTable).
+    const tables = tableObstacles(this.wb.tableSheet(area.sheetId), area).filter((o) => o.kind === "table");
+    return [...this.book.obstacles(area).filter((o) => o.kind !== "table"), ...tables];
+  }
+
+  /**
+   * A tableColumns command (issue 33) on the model, with what the file needs to follow it: each column's
+   * id in the table part, and a renamed column's structured references in the calculated columns' formulas.
+   */
+  override editTableColumns(table: string, edits: readonly TableColumnEdit[]): void {
+    const { sheet, table: t } = this.wb.table(table);
+    const ids = fileTableOf(t)?.ids.slice();
+    const renames: Array<{ from: string; to: string }> = [];
+    for (const e of edits) {
+      if (e.op === "rename" && e.index < t.cols)
+        renames.push({ from: readTable(this.wb.tableSheet(sheet.id), t).columns[e.index]!, to: e.name });
+      super.editTableColumns(table, [e]);
+      if (e.op === "insert") ids?.splice(e.index, 0, null);
+      else if (e.op === "delete") ids?.splice(e.index, 1);
+    }
+    const ft = fileTableOf(t);
+    if (ft && ids) ft.ids = ids;
+    for (const { from, to } of renames) t.formulas = t.formulas.map((f) => (f === null ? null : renameInFormula(f, from, to)));
+  }
+
+  /** A table command (issue 33) on the model; a resized table's column ids follow its columns. */
+  override setTable(table: string, area: Area, create: { style: string } | undefined, reapply: boolean): void {
+    const found = this.wb.allTables().find((x) => x.name.toLowerCase() === table.toLowerCase());
+    const before = found && { col: found.col, ids: fileTableOf(found)?.ids.slice() };
+    super.setTable(table, area, create, reapply);
+    const ft = found && fileTableOf(found);
+    if (ft && before?.ids) ft.ids = Array.from({ length: area.cols }, (_, c) => before.ids![c - (area.col - before.col)] ?? null);
   }
 
   /**

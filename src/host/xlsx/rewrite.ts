@@ -25,6 +25,10 @@ export interface SheetEdit {
   date1904: boolean;
   /** Frozen rows the model shows (the file's are read from the part). */
   frozenRows: number;
+  /** Cells that hold a formula (tables' calculated columns, issue 33), per row. */
+  formulas?: (row: number) => ReadonlyMap<number, string> | undefined;
+  /** Rows to compare with the file besides the model's changed ones (those with formulas to write). */
+  formulaRows?: readonly number[];
 }
 
 /** Byte ranges replaced by text, in order (an insertion has start === end); `row`: the row the text starts with. */
@@ -58,9 +62,10 @@ function opened(buf: Buffer): { buf: Buffer; span: SheetDataSpan } {
 }
 
 /** The model's rows to compare with the file, ascending; all: every file row is compared too (a plain Map built whole). */
-function rowsToCompare(model: ModelCells): { rows: number[]; all: boolean } {
-  if (model instanceof SheetStore) return { rows: [...model.dirty].sort((a, b) => a - b), all: false };
-  return { rows: [...model.keys()].sort((a, b) => a - b), all: true };
+function rowsToCompare(model: ModelCells, more: readonly number[] = []): { rows: number[]; all: boolean } {
+  const all = !(model instanceof SheetStore);
+  const rows = new Set([...(model instanceof SheetStore ? model.dirty : model.keys()), ...more]);
+  return { rows: [...rows].sort((a, b) => a - b), all };
 }
 
 const wantOf = (model: ModelCells, r: number) => (model instanceof SheetStore ? model.rowForSave(r) : model.get(r));
@@ -119,7 +124,7 @@ function planRows(buf: Buffer, span: SheetDataSpan, rows: readonly number[], all
 /** What the save changes in a sheet part: the rows that differ, new rows, the dimension and the frozen pane. */
 export function planSheet(part: Buffer, model: ModelCells, edit: SheetEdit): SheetPlan {
   const { buf, span } = opened(part);
-  const { rows, all } = rowsToCompare(model);
+  const { rows, all } = rowsToCompare(model, edit.formulaRows);
   const planned = planRows(buf, span, rows, all, model, edit);
   const edits = planned.edits;
   let changed = edits.length > 0;
@@ -215,7 +220,7 @@ export function rewriteGrouped(
   if (!/<(?:\w+:)?sheetData\b[^>]*>\s*$/.test(prefixText)) return undefined;
   const p = mainPrefix(prefixText);
   // Which group each dirty row belongs to: the last whose first row is not above it (the first row group for rows before all).
-  const rows = [...model.dirty].sort((a, b) => a - b);
+  const rows = rowsToCompare(model, edit.formulaRows).rows;
   const byGroup = new Map<number, number[]>();
   for (const r of rows) {
     let g = rowGroups[0]!;

@@ -10,7 +10,19 @@ import { cellA1, parseAddress } from "../a1.ts";
 import type { SheetValue } from "../port.ts";
 import { to15Digits } from "../validate.ts";
 import type { Styles } from "./styles.ts";
-import { attrOf, excelText, findElement, fromExcelText, nextTag, removeAttr, setAttr, tagAttrs, withPrefix, xmlUnescape } from "./xml.ts";
+import {
+  attrOf,
+  excelText,
+  findElement,
+  fromExcelText,
+  nextTag,
+  removeAttr,
+  setAttr,
+  tagAttrs,
+  withPrefix,
+  xmlEscape,
+  xmlUnescape,
+} from "./xml.ts";
 
 export interface ScannedCell {
   start: number;
@@ -209,10 +221,17 @@ export interface ModelCell {
 }
 export type ModelCells = Map<number, Map<number, ModelCell>>;
 
-/** The XML of one cell showing `cell`, with style `s`; "" for a cell with nothing to keep. */
-function cellXml(row: number, col: number, cell: ModelCell | undefined, s: number): string {
+/** The XML of one cell showing `cell`, with style `s` (and formula `f`: its value is the cached result); "" for a cell with nothing to keep. */
+function cellXml(row: number, col: number, cell: ModelCell | undefined, s: number, f?: string): string {
   const r = cellA1(row, col);
   const sa = s > 0 ? ` s="${s}"` : "";
+  if (f !== undefined) {
+    const fx = `<f>${xmlEscape(f)}</f>`;
+    const v = cell?.v ?? "";
+    if (typeof v === "number") return `<c r="${r}"${sa}>${fx}<v>${numberText(v)}</v></c>`;
+    if (typeof v === "boolean") return `<c r="${r}"${sa} t="b">${fx}<v>${v ? 1 : 0}</v></c>`;
+    return v === "" ? `<c r="${r}"${sa}>${fx}</c>` : `<c r="${r}"${sa} t="str">${fx}<v>${excelText(v)}</v></c>`;
+  }
   if (!cell || cell.v === "") return s > 0 ? `<c r="${r}"${sa}/>` : "";
   if (typeof cell.v === "number") return `<c r="${r}"${sa}><v>${numberText(cell.v)}</v></c>`;
   if (typeof cell.v === "boolean") return `<c r="${r}"${sa} t="b"><v>${cell.v ? 1 : 0}</v></c>`;
@@ -231,6 +250,17 @@ export interface CellContext {
   sst: readonly string[];
   styles: Styles;
   date1904: boolean;
+  /**
+   * Per row: cells that hold a formula (a table's calculated column, issue 33), as the file writes it; ""
+   * for a cell that held one and no longer does (it shows the model's cell, without a formula).
+   */
+  formulas?: (row: number) => ReadonlyMap<number, string> | undefined;
+}
+
+/** The text of a cell's own <f> element (undefined when it has none, or a shared formula's reference). */
+function formulaText(cellXml: string): string | undefined {
+  const m = /<(?:\w+:)?f(?:\s[^>]*)?>([^<]*)<\/(?:\w+:)?f>/.exec(cellXml);
+  return m ? xmlUnescape(m[1]!) : undefined;
 }
 
 /** A model cell as the file holds it (a 1904 workbook's dates converted). */
@@ -241,10 +271,13 @@ const inFile = (cell: ModelCell | undefined, date1904: boolean): ModelCell | und
 function newCells(row: number, cells: Map<number, ModelCell> | undefined, from: number, to: number, ctx: CellContext, p: string) {
   let xml = "";
   let n = 0;
-  if (!cells) return { xml, n };
-  for (const col of [...cells.keys()].filter((c) => c >= from && c < to).sort((a, b) => a - b)) {
-    const cell = cells.get(col)!;
-    const x = withPrefix(cellXml(row, col, inFile(cell, ctx.date1904), ctx.styles.derive(0, styleOf(cell))), p);
+  const formulas = ctx.formulas?.(row);
+  if (!cells && !formulas) return { xml, n };
+  const cols = new Set([...(cells?.keys() ?? []), ...(formulas?.keys() ?? [])]);
+  for (const col of [...cols].filter((c) => c >= from && c < to).sort((a, b) => a - b)) {
+    const cell = cells?.get(col);
+    const style = cell ? ctx.styles.derive(0, styleOf(cell)) : 0;
+    const x = withPrefix(cellXml(row, col, inFile(cell, ctx.date1904), style, formulas?.get(col) || undefined), p);
     if (x) {
       xml += x;
       n++;
@@ -284,24 +317,33 @@ export function rewriteRow(
   let prevCol = -1;
   let cellsWritten = 0;
   let formulaReplaced = false;
+  const formulas = ctx.formulas?.(rowNo);
   for (const c of r.cells) {
     const want = cells?.get(c.col);
     const have = styles.style(c.s);
     const inserted = newCells(rowNo, cells, prevCol + 1, c.col, ctx, p);
     prevCol = c.col;
+    const wanted = formulas?.get(c.col);
+    const f = wanted || undefined;
     const same =
-      want !== undefined
-        ? sameValue(want.v, c.iso ? c.value : toModel(c.value, have.nf, date1904)) && sameStyle(styleOf(want), have)
-        : c.value === "" && have.nf === null && !have.bold && have.fill === undefined;
+      wanted === "" && c.formula
+        ? false
+        : f !== undefined
+          ? formulaText(xml.slice(c.start, c.end)) === f && (want === undefined || sameStyle(styleOf(want), have))
+          : want !== undefined
+            ? sameValue(want.v, c.iso ? c.value : toModel(c.value, have.nf, date1904)) && sameStyle(styleOf(want), have)
+            : c.value === "" && have.nf === null && !have.bold && have.fill === undefined;
     if (!inserted.xml && same) continue;
     parts ??= [];
     parts.push(xml.slice(at, c.start), inserted.xml);
     cellsWritten += inserted.n;
     if (same) parts.push(xml.slice(c.start, c.end));
     else {
-      if (c.formula) formulaReplaced = true;
-      const style = styles.derive(c.s, want ? styleOf(want) : { nf: null, bold: false, fill: undefined });
-      parts.push(withPrefix(cellXml(rowNo, c.col, inFile(want, date1904), style), p));
+      if (c.formula || wanted !== undefined) formulaReplaced = true;
+      const keep =
+        f !== undefined && !want ? { nf: have.nf, bold: have.bold, fill: have.fill } : { nf: null, bold: false, fill: undefined };
+      const style = styles.derive(c.s, want ? styleOf(want) : keep);
+      parts.push(withPrefix(cellXml(rowNo, c.col, inFile(want, date1904), style, f), p));
       cellsWritten++;
     }
     at = c.end;
