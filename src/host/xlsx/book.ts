@@ -27,16 +27,17 @@ import { PieceScanner, rowsIn, scanCells, sheetDataIn } from "./scan.ts";
 import { frozenRowsOf } from "./sheet.ts";
 import { SheetStore, StoreBuilder } from "./store.ts";
 import { MINIMAL_STYLES, Styles } from "./styles.ts";
-import { readTable as readModelTable } from "../memory/tables.ts";
 import {
   TABLE_CT,
   TABLE_REL,
   bodyRows,
   fileTableOf,
+  peekValue,
   readTablePart,
   stateKey,
   tablePartIds,
   tablePartXml,
+  tableRead,
   toFileFormula,
   withTableParts,
   type FileTable,
@@ -401,13 +402,13 @@ export class Book {
     for (const t of mine) {
       const ft = fileTableOf(t);
       const own = ft && file.some((f) => f.rid === ft.rid && f.part === ft.part) ? ft : null;
-      const columns = readModelTable(ts, t).columns;
+      const columns = tableRead(sheetId, ms.cells, t).columns;
       const ids = own ? this.columnIds(own, t, columns) : [];
       const changed = !own || stateKey(t, columns, ids) !== own.base;
       if (own) kept.add(own.rid);
       if (!changed) continue;
       // The header cells hold the columns' names as text (Excel's rule for a table's header row).
-      columns.forEach((name, c) => ts.value(t.row, t.col + c) !== name && ts.setValue(t.row, t.col + c, name));
+      columns.forEach((name, c) => peekValue(ms.cells, t.row, t.col + c) !== name && ts.setValue(t.row, t.col + c, name));
       const xml = tablePartXml(t, columns, own && { ...own, ids }, own ? own.id : r.nextTableId++);
       if (own) {
         if (xml !== own.xml) r.replaced.set(own.part, Buffer.from(xml, "utf8"));

@@ -11,9 +11,9 @@
 //   port.save();                                            // → SaveStats | null
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import type { Area, HostKind, Obstacle, ReadOptions, SheetRef, SheetValue, TableColumnEdit } from "../port.ts";
-import { readTable, tableObstacles } from "../memory/tables.ts";
-import { fileTableOf, renameInFormula } from "./tables.ts";
+import type { Area, HostKind, Obstacle, ReadOptions, SheetRef, SheetValue, TableColumnEdit, TableRead } from "../port.ts";
+import { tableObstacles } from "../memory/tables.ts";
+import { fileTableOf, renameInFormula, tableRead } from "./tables.ts";
 import { MemoryPort, MemoryWorkbook } from "../memory/index.ts";
 import { PortInputError, validateArea } from "../validate.ts";
 import { Book, emptyWorkbook, openBook, saveFile, sheetIdOf } from "./book.ts";
@@ -215,6 +215,11 @@ export class XlsxPort extends MemoryPort {
     return [...this.book.obstacles(area).filter((o) => o.kind !== "table"), ...tables];
   }
 
+  /** Every table (Snapshot.tables), the header cells read in place: reading marks no row for the next save. */
+  override tableList(): TableRead[] {
+    return this.wb.sheets.flatMap((s) => (s.tables ?? []).map((t) => tableRead(s.id, s.cells, t)));
+  }
+
   /**
    * A tableColumns command (issue 33) on the model, with what the file needs to follow it: each column's
    * id in the table part, and a renamed column's structured references in the calculated columns' formulas.
@@ -224,8 +229,7 @@ export class XlsxPort extends MemoryPort {
     const ids = fileTableOf(t)?.ids.slice();
     const renames: Array<{ from: string; to: string }> = [];
     for (const e of edits) {
-      if (e.op === "rename" && e.index < t.cols)
-        renames.push({ from: readTable(this.wb.tableSheet(sheet.id), t).columns[e.index]!, to: e.name });
+      if (e.op === "rename" && e.index < t.cols) renames.push({ from: tableRead(sheet.id, sheet.cells, t).columns[e.index]!, to: e.name });
       super.editTableColumns(table, [e]);
       if (e.op === "insert") ids?.splice(e.index, 0, null);
       else if (e.op === "delete") ids?.splice(e.index, 1);

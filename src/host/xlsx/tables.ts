@@ -11,7 +11,9 @@
 //   renameInFormula           → a column's structured references renamed.
 //   withTableParts(suffix…)   → a sheet part's text after </sheetData> with its <tableParts>.
 import { areaA1, parseAddress } from "../a1.ts";
-import type { MemTable } from "../memory/tables.ts";
+import { columnNames, type MemTable } from "../memory/tables.ts";
+import type { SheetValue, TableRead } from "../port.ts";
+import { SheetStore } from "./store.ts";
 import { findElement, nextTag, setAttr, tagAttrs, withPrefix, xmlEscape, xmlUnescape } from "./xml.ts";
 
 export const TABLE_CT = "application/vnd.openxmlformats-officedocument.spreadsheetml.table+xml";
@@ -109,6 +111,27 @@ export function readTablePart(xml: string, part: string, rid: string): { table: 
   const extra: FileTable = { part, rid, xml, id: Number(a.id) || 0, ids, base: stateKey(table, columns, ids) };
   table.extra = extra;
   return { table, columns };
+}
+
+/** A sheet's cells as the model holds them (a SheetStore, or a Map for a sheet the port added). */
+type Cells = Map<number, Map<number, { v: SheetValue }>>;
+
+/** A cell's value without marking its row changed (a SheetStore's get() would). */
+export function peekValue(cells: Cells, row: number, col: number): SheetValue {
+  return (cells instanceof SheetStore ? cells.peek(row, col) : cells.get(row)?.get(col))?.v ?? "";
+}
+
+/** The table as Snapshot.tables lists it, its header cells read in place (src/host/memory/tables.ts readTable). */
+export function tableRead(sheetId: string, cells: Cells, t: MemTable): TableRead {
+  return {
+    name: t.name,
+    area: { sheetId, row: t.row, col: t.col, rows: t.rows, cols: t.cols },
+    columns: columnNames(Array.from({ length: t.cols }, (_, c) => peekValue(cells, t.row, t.col + c))),
+    style: t.style,
+    totals: t.totals,
+    sort: t.sort.map((s) => ({ ...s })),
+    filtered: t.filtered,
+  };
 }
 
 // ---------------------------------------------------------------- structured references
