@@ -444,7 +444,7 @@ export function addColumn(
 }
 export function deleteColumn(wb: DevWorkbook, sheet: ModelSheet, t: ModelTable, i: number): void {
   if (t.columns.length === 1) throw bad("a table keeps at least one column");
-  shiftRight(wb, sheet, t.rect.col + i + 1, t.rect.row, t.rect.rows, -1);
+  shiftRight(wb, sheet, t.rect.col + i, t.rect.row, t.rect.rows, -1); // the column's cells go, those right of it move left
   t.columns.splice(i, 1);
   t.rect = { ...t.rect, cols: t.rect.cols - 1 };
 }
