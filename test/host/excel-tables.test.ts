@@ -1,7 +1,7 @@
 // issue 33: the Office.js adapter's side of Excel tables, over dev/excel — what a snapshot reads of the
 // workbook's tables, the tableColumns and table commands (create, Table.resize, the fallback without
 // ExcelApi 1.13, reapply of the person's sort), anchored table commands, the joinsTable obstacle, and
-// what each costs in syncs (docs/HOST.md "Tables (issue 33)").
+// what each costs in syncs (docs/EXCEL-FIDELITY.md "The adapter's tables").
 import type { DevExcelOptions } from "../../dev/excel/index.ts";
 import type { Area, Command, SheetValue } from "../../src/host/port.ts";
 import { adapterOnDevExcel } from "./dev-excel-driver.ts";
@@ -132,9 +132,14 @@ describe("issue 33: the table command", () => {
     expect(wb.inspect(sheetId, "A1:B3").values).toEqual(DATA);
   });
 
-  it("issue 33 item 2: reapply sorts the new values again by the person's sort, in the write's own sync", async () => {
-    const { port, wb, at, excel, sheetId } = await placed();
-    await excel((ctx) => ctx.workbook.tables.getItem("Sales").sort.apply([{ key: 1, ascending: false }]));
+  it("issue 33 item 2: reapply sorts and filters the new values again as the person did, in the write's own sync", async () => {
+    const { port, wb, at, excel, sheetId, table } = await placed();
+    await excel((ctx) => {
+      const t = ctx.workbook.tables.getItem("Sales");
+      t.sort.apply([{ key: 1, ascending: false }]);
+      t.autoFilter.apply(t.getRange(), 0, { filterOn: "Values" as Excel.FilterOn, values: ["B"] });
+    });
+    expect(table("Sales")!.filter!.hidden).toEqual([1, 2]); // North and South are not "B"
     const snap = await port.snapshot({ tables: true });
     const rows = [
       ["A", 1],
@@ -156,6 +161,27 @@ describe("issue 33: the table command", () => {
       ["B", 3, 3.6],
       ["A", 1, 1.2],
     ]);
+    expect(table("Sales")!.filter!.hidden).toEqual([2]); // the filter applied again: only "A" is hidden
+  });
+
+  it("issue 33 item 2: reapply without a snapshot that read the tables looks their sort and filter up first", async () => {
+    const { port, wb, at, excel, sheetId } = await placed();
+    await excel((ctx) => ctx.workbook.tables.getItem("Sales").sort.apply([{ key: 0, ascending: true }]));
+    wb.resetStats();
+    const stats = await port.commit([
+      {
+        kind: "write",
+        at: at(1, 0, 1, 1),
+        grid: [
+          ["Z", 1],
+          ["Y", 2],
+        ],
+      },
+      { kind: "table", table: "Sales", area: at(0, 0, 3, 3), reapply: true },
+    ]);
+    expect(stats.syncs).toBe(3); // the tables' names; their sort and filter; the commit
+    expect(wb.stats.syncs).toBe(3);
+    expect(wb.inspect(sheetId, "A2:A3").values).toEqual([["Y"], ["Z"]]);
   });
 
   it("issue 33 item 2: an anchored table command lands where the placement is after rows were inserted above it", async () => {

@@ -1,8 +1,9 @@
 // The Office.js adapter's batched steps (docs/HOST.md "Round trips").
 //
 //   snapshot — sync 1: identity and data parts (ids), the settings mirror, every name with its formula,
-//              the sheets, frozen panes, column widths asked for, and the first areas asked for; sync 2: the parts' XML and more
-//              values; further syncs only while values remain past the response budget. Tracked areas
+//              the sheets, frozen panes, column widths asked for, the first areas asked for, and the list of
+//              tables (issue 33: tables or writeChecks); sync 2: the parts' XML, more values and each table's
+//              range, columns, sort and filter (tables.ts); further syncs only while values remain past the response budget. Tracked areas
 //              come from the names' formulas ("=Sheet1!$A$1:$C$9"), so their values are asked for in the
 //              same sync as the XML: an unchanged refresh reads the workbook in two round trips.
 //   commit   — commands in order, packed into syncs up to the request budget; a write is cut into row

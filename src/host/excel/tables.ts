@@ -1,5 +1,5 @@
 // Excel tables (issue 33) through Office.js: what a snapshot reads of them, the table commands as commit
-// ops, and the joinsTable obstacle (docs/HOST.md "Tables (issue 33)").
+// ops, and the joinsTable obstacle (docs/EXCEL-FIDELITY.md "The adapter's tables").
 //
 //   snapshot — sync 1 lists the workbook's tables (name, style, totals row); sync 2, which the snapshot
 //              takes anyway for its XML and values, reads each one's range, sheet, columns, sort and filter.
