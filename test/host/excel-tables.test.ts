@@ -311,3 +311,42 @@ describe("issue 33: the joinsTable obstacle", () => {
     ]);
   });
 });
+
+describe("issue 33: a chart over the table follows the table command", () => {
+  for (const apiVersion of ["1.20", "1.12"])
+    it(`issue 33: a chart over the table's columns reads exactly the table's rows after a grow and a shrink (ExcelApi ${apiVersion})`, async () => {
+      const { port, wb, at, excel } = await placed({ apiVersion });
+      await excel((ctx, ws) => {
+        ws.charts.add(
+          "ColumnClustered" as Excel.ChartType,
+          ctx.workbook.tables.getItem("Sales").getRange(),
+          "Columns" as Excel.ChartSeriesBy,
+        );
+      });
+      const series = () => wb.sheets[0]!.charts![0]!.series.map((s) => ({ name: s.name, values: s.values, categories: s.categories }));
+      const rows = (n: number) => ({ row: 1, rows: n });
+      const grown = [
+        ["North", 10],
+        ["South", 20],
+        ["East", 30],
+        ["West", 40],
+      ];
+      await port.commit([
+        { kind: "write", at: at(1, 0, 1, 1), grid: grown },
+        { kind: "table", table: "Sales", area: at(0, 0, 5, 3) },
+      ]);
+      expect(series()).toEqual([
+        { name: "Amount", values: { ...rows(4), col: 1, cols: 1 }, categories: { ...rows(4), col: 0, cols: 1 } },
+        { name: "Tax", values: { ...rows(4), col: 2, cols: 1 }, categories: { ...rows(4), col: 0, cols: 1 } },
+      ]);
+      await port.commit([
+        { kind: "write", at: at(1, 0, 1, 1), grid: [["Mid", 5]] },
+        { kind: "clear", area: at(2, 0, 3, 3) },
+        { kind: "table", table: "Sales", area: at(0, 0, 2, 3) },
+      ]);
+      expect(series().map((s) => s.values)).toEqual([
+        { ...rows(1), col: 1, cols: 1 },
+        { ...rows(1), col: 2, cols: 1 },
+      ]);
+    });
+});
