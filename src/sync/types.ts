@@ -58,6 +58,11 @@ export interface PlaceOptions {
   inputs?: readonly InputRequest[];
   /** Set by place itself: the inputs planned and read for this placement (never given by a caller). */
   bound?: BoundInputs;
+  /**
+   * Place it as an Excel table (issue 33, docs/SYNC.md "Tables"): its header row and data rows become a table
+   * named after the report, kept whole by every refresh. Flat reports only: a pivot is refused in words.
+   */
+  asTable?: boolean;
 }
 
 export type PlaceOutcome =
