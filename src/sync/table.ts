@@ -122,3 +122,105 @@ export async function unsorted(
   }
   return moved ? [...out, ...current.slice(shape.rows)] : null;
 }
+
+/** What a refresh does to a table placement's table (refresh.ts): found in the snapshot, planned before the write. */
+export interface TablePlan {
+  /** The table's name now (the person may have renamed it). */
+  name: string;
+  /** Where its header row is (absolute row). */
+  headerRow: number;
+  /** The person's columns at the table's right (after the report's). */
+  extra: number;
+  /** Column edits before the cells are written. */
+  edits: TableColumnEdit[];
+  /** Its sort or filter is applied again after the write. */
+  reapply: boolean;
+  /** The person sorted it: the rows now are the rows written, in their order (set by the read). */
+  sorted: boolean;
+  /** The record after the refresh. */
+  record: TableRecord;
+}
+
+/**
+ * The table's part of a refresh: "gone" when the placement's table is no longer there (converted to a range or
+ * deleted: refreshed as cells), "moved" when the new answer's header row is not the table's (its applied-filters
+ * summary grew or shrank: the header cannot move), null when the placement is not a table.
+ */
+export function planTable(
+  recorded: TableRecord | undefined,
+  tables: readonly TableRead[] | undefined,
+  anchor: Pick<Area, "sheetId" | "row" | "col">,
+  layout: { cells: ReadonlyArray<ReadonlyArray<SheetValue>>; summaryRows?: number; columnKeys?: string[] },
+): TablePlan | "gone" | "moved" | null {
+  if (!recorded) return null;
+  const top = layout.summaryRows ?? 0;
+  const t = tableOf(tables, recorded.name, { sheetId: anchor.sheetId, row: anchor.row + top, col: anchor.col });
+  if (!t || t.area.col !== anchor.col) return "gone";
+  if (t.area.row !== anchor.row + top) return "moved";
+  const keys = layout.columnKeys ?? [];
+  const titles = layout.cells[top] ?? [];
+  const same = (a: string, b: SheetValue) => a.toLowerCase() === String(b).toLowerCase();
+  // An earlier refresh edited the columns and stopped before its record: the table has the new columns already.
+  const done = t.columns.length >= keys.length && keys.every((_, j) => same(t.columns[j]!, titles[j] ?? ""));
+  const edits = done ? [] : columnEdits(recorded.columns, keys, titles, t.columns);
+  const was = done ? keys.length : recorded.columns.length;
+  return {
+    name: t.name,
+    headerRow: t.area.row,
+    extra: Math.max(0, t.area.cols - was),
+    edits,
+    reapply: t.sort.length > 0 || t.filtered,
+    sorted: false,
+    record: { name: t.name, columns: keys },
+  };
+}
+
+/** The table's cells after a refresh: its header row to the report's last row (≥ one data row), the person's columns too. */
+export function refreshedTableArea(
+  plan: TablePlan,
+  anchor: Pick<Area, "sheetId" | "row" | "col">,
+  next: { rows: number; cols: number },
+): Area {
+  const above = plan.headerRow - anchor.row;
+  return {
+    sheetId: anchor.sheetId,
+    row: plan.headerRow,
+    col: anchor.col,
+    rows: Math.max(2, next.rows - above),
+    cols: next.cols + plan.extra,
+  };
+}
+
+/**
+ * What a table placement's refresh clears: the rows the table loses, across its width with the person's columns
+ * (their formulas go with the rows, as when rows of a table are deleted). Columns the report dropped are table
+ * columns deleted (the person's columns move left into them), never cleared.
+ */
+export function tableLeftovers(
+  anchor: Pick<Area, "sheetId" | "row" | "col">,
+  next: { rows: number; cols: number },
+  rowsHeld: number,
+  extra: number,
+): Area[] {
+  if (rowsHeld <= next.rows) return [];
+  return [{ sheetId: anchor.sheetId, row: anchor.row + next.rows, col: anchor.col, rows: rowsHeld - next.rows, cols: next.cols + extra }];
+}
+
+/** Rows a table placement grows into: below it, across the table with the person's columns (those must be empty too). */
+export function tableGrowth(
+  anchor: Pick<Area, "sheetId" | "row" | "col">,
+  held: { rows: number; cols: number },
+  next: { rows: number; cols: number },
+  extra: number,
+): Area[] {
+  if (next.rows <= held.rows) return [];
+  return [
+    {
+      sheetId: anchor.sheetId,
+      row: anchor.row + held.rows,
+      col: anchor.col,
+      rows: next.rows - held.rows,
+      cols: Math.max(held.cols, next.cols) + extra,
+    },
+  ];
+}

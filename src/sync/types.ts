@@ -12,6 +12,7 @@ import type { OccupiedCell, Shape } from "./plan.ts";
 import type { RowCut } from "./run-report.ts";
 import type { Session } from "./session.ts";
 import type { LocalPlacement } from "./state.ts";
+import type { TableRecord } from "./table.ts";
 
 /**
  * What an operation needs of the engine (engine.ts implements it): the context, the single-writer lock,
@@ -63,6 +64,8 @@ export interface PlaceOptions {
    * named after the report, kept whole by every refresh. Flat reports only: a pivot is refused in words.
    */
   asTable?: boolean;
+  /** Set by place itself: the table planned for this placement (never given by a caller). */
+  table?: TableRecord;
 }
 
 export type PlaceOutcome =
