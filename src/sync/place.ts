@@ -28,7 +28,8 @@ import { forgetStyle, setValuesOnly, stylePlaced } from "./styling.ts";
 import type { Engine, PlaceOptions, PlaceOutcome } from "./types.ts";
 import { bindForPlace, trackInputs, untrackInputs } from "./bind.ts";
 import { CannotBind, type BoundInputs } from "./inputs.ts";
-import { TABLE_STYLE, tableNameFor, type TableRecord } from "./table.ts";
+import { TABLE_STYLE, tableNameFor } from "./table.ts";
+import type { TableRecord } from "./table-record.ts";
 import type { UpsertOutcome } from "./upsert.ts";
 
 type At = Pick<Area, "sheetId" | "row" | "col">;

@@ -40,7 +40,7 @@ import { addCommitStats, type Session } from "./session.ts";
 import { loadPlacements, placementArea, updatePlacement, type LocalPlacement } from "./state.ts";
 import { movedFrom, storedRowPrints, storeRowPrints } from "./rows.ts";
 import { isValuesOnly, restyleMoved, styleGrowth } from "./styling.ts";
-import { planTable, refreshedTableArea, tableGrowth, unsorted } from "./table.ts";
+import { planTable, refreshedTableArea, tableGrowth, unsorted, type TablePlan } from "./table.ts";
 import type { Engine, PreparedRefresh, RefreshChoice, RefreshOutcome } from "./types.ts";
 
 /**
@@ -239,29 +239,9 @@ async function readRefresh(
   } else current = await readArea(s, unionArea, signal);
   const pin = named ? { name: p.name, area: t.area } : undefined;
   const prints = await storedRowPrints(s, p.key, p.committed);
-  // A table the person sorted holds the rows written in another order: their view, not edits (issue 33).
-  const physical = current;
-  const back = tp && !p.pending ? await unsorted(current, prints?.rows ?? null, old, tp.headerRow - anchor.row + 1) : null;
-  if (tp && back) [tp.sorted, current] = [true, back];
-  const tableRead = table === "gone" ? ("gone" as const) : tp;
-  return {
-    kind: "read",
-    p,
-    prep,
-    t,
-    anchor,
-    pin,
-    old,
-    held,
-    next,
-    growth,
-    union,
-    current,
-    physical,
-    prints,
-    table: tableRead,
-    readMs: performance.now() - tRead,
-  };
+  const cells = await sortedBack(tp, p, current, prints, anchor);
+  const read = { p, prep, t, anchor, pin, old, held, next, growth, union, ...cells, prints, table: table === "gone" ? table : tp };
+  return { kind: "read", ...read, readMs: performance.now() - tRead };
 }
 
 /**
@@ -485,6 +465,23 @@ async function keepTable(s: Session, read: RefreshRead, writes: boolean, pin: Re
     await s.commit([{ kind: "table", table: t.name, area, reapply: t.reapply || t.sorted, ...(pin ? { anchor: pin } : {}) }]);
   if (JSON.stringify(t.record) !== JSON.stringify(p.table)) await updatePlacement(s, p.key, (x) => ({ ...x, table: t.record }));
   return [];
+}
+
+/**
+ * A table the person sorted holds the rows written in another order: their view, not edits (issue 33). `current`
+ * is then the rows in the order written (what the fingerprints compare), `physical` as they are on the sheet.
+ */
+async function sortedBack(
+  tp: TablePlan | null,
+  p: LocalPlacement,
+  current: Grid,
+  prints: RefreshRead["prints"],
+  anchor: Pick<Area, "row">,
+): Promise<{ current: Grid; physical?: Grid }> {
+  const back = tp && !p.pending ? await unsorted(current, prints?.rows ?? null, p.shape, tp.headerRow - anchor.row + 1) : null;
+  if (!tp || !back) return { current };
+  tp.sorted = true;
+  return { current: back, physical: current };
 }
 
 /** The answer's header row is not the table's any more (its applied-filters summary changed its number of lines). */

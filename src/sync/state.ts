@@ -15,7 +15,7 @@
 // platform then moves it to `committed`. One store, one zod schema, under STATE_KEY. A new record is
 // refused when the workbook is at one of the platform's limits (limits.ts).
 import { z } from "zod";
-import { TableRecord } from "./table.ts";
+import { TableRecord } from "./table-record.ts";
 import type { ResultChecksum } from "../checksum/types.ts";
 import { parseAddress } from "../host/a1.ts";
 import { DataChangedError, type Area, type SheetPort, type SheetRef, type TrackedArea } from "../host/port.ts";

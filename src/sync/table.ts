@@ -7,19 +7,10 @@
 //                                 renamed by the person);
 //   unsorted(current, prints, …)  a table a person sorted, read back in the order Cellbound wrote it: the same
 //                                 rows in another order are their view, not hand edits (null: not a reordering).
-import { z } from "zod";
 import type { Area, SheetValue, TableColumnEdit, TableRead } from "../host/port.ts";
 import { rowPrints } from "./rows.ts";
+import type { TableRecord } from "./table-record.ts";
 import type { Grid } from "./fingerprint.ts";
-
-/** What a table placement's record keeps (state.ts LocalPlacement.table). */
-export const TableRecord = z.object({
-  /** The table's name in the workbook (a person may rename it: followed, see tableOf). */
-  name: z.string().min(1).max(255),
-  /** The report's columns as last written, left to right: their member names (SQL reports: their titles). */
-  columns: z.array(z.string().max(1000)).max(16_384),
-});
-export type TableRecord = z.infer<typeof TableRecord>;
 
 /** The built-in style a placed table gets (Excel's own default for Insert › Table). */
 export const TABLE_STYLE = "TableStyleMedium2";

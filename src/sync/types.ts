@@ -12,7 +12,7 @@ import type { OccupiedCell, Shape } from "./plan.ts";
 import type { RowCut } from "./run-report.ts";
 import type { Session } from "./session.ts";
 import type { LocalPlacement } from "./state.ts";
-import type { TableRecord } from "./table.ts";
+import type { TableRecord } from "./table-record.ts";
 
 /**
  * What an operation needs of the engine (engine.ts implements it): the context, the single-writer lock,
