@@ -10,7 +10,8 @@
 //     getDimensionDataSourceString(dimension) (1.15: the source as "=Sheet1!$B$2:$B$4");
 //   - a series whose cells are exactly a table column's data rows follows the table when its rows change
 //     (resize, rows added or deleted, auto-expansion, rows inserted inside or above it): Excel's charts
-//     over a table grow and shrink with it (support.microsoft.com "Update the data in an existing chart").
+//     over a table grow and shrink with it (support.microsoft.com "Update the data in an existing chart");
+//     a table column inserted or deleted moves the series right of it with their cells (followColumns).
 // Only the data a chart reads is modelled: no drawing, axes, formats or events.
 import { cellA1 } from "../../src/host/a1.ts";
 import { OfficeError } from "./errors.ts";
@@ -73,6 +74,24 @@ export function followTable(sheet: ModelSheet, old: Rect, next: Rect): void {
     if (r.col < old.col || r.col >= old.col + old.cols) return r;
     const k = r.col - old.col;
     return k < next.cols ? { row: next.row + 1, col: next.col + k, rows: next.rows - 1, cols: 1 } : r;
+  };
+  for (const chart of sheet.charts ?? [])
+    for (const s of chart.series) {
+      s.values = follow(s.values)!;
+      s.categories = follow(s.categories);
+    }
+}
+
+/**
+ * Cells of rows [row, row + rows) at and right of column `at` moved right by n (left when n < 0), as a table
+ * column inserted or deleted moves them: a series inside those rows and right of `at` moves with its cells
+ * (Excel's references follow moved cells). A series on a deleted column is left as it is (Excel: #REF!).
+ */
+export function followColumns(sheet: ModelSheet, row: number, rows: number, at: number, n: number): void {
+  const follow = (r: Rect | null): Rect | null => {
+    if (!r || r.row < row || r.row + r.rows > row + rows || r.col < at) return r;
+    if (n < 0 && r.col < at - n) return r;
+    return { ...r, col: r.col + n };
   };
   for (const chart of sheet.charts ?? [])
     for (const s of chart.series) {

@@ -5,7 +5,7 @@
 
 import { MAX_COLS, MAX_ROWS } from "../../src/host/a1.ts";
 import { shiftArea } from "../../src/host/geometry.ts";
-import { followTable } from "./charts.ts";
+import { followColumns, followTable } from "./charts.ts";
 import { evaluate } from "./convert.ts";
 import { OfficeError } from "./errors.ts";
 import { cellValue, contains, formatOnly, overlaps, type Cell, type DevWorkbook, type ModelSheet, type Rect } from "./model.ts";
@@ -436,6 +436,7 @@ export function addColumn(
     );
   const col = t.rect.col + i;
   shiftRight(wb, sheet, col, t.rect.row, t.rect.rows, 1);
+  followColumns(sheet, t.rect.row, t.rect.rows, col, 1);
   t.rect = { ...t.rect, cols: t.rect.cols + 1 };
   t.columns.splice(i, 0, { id: Math.max(0, ...t.columns.map((c) => c.id)) + 1, name: "" });
   values?.forEach((row, r) => wb.writeValue(sheet, t.rect.row + r, col, row[0], `TableColumnCollection.add values[${r}][0]`));
@@ -450,6 +451,7 @@ export function addColumn(
 export function deleteColumn(wb: DevWorkbook, sheet: ModelSheet, t: ModelTable, i: number): void {
   if (t.columns.length === 1) throw bad("a table keeps at least one column");
   shiftRight(wb, sheet, t.rect.col + i, t.rect.row, t.rect.rows, -1); // the column's cells go, those right of it move left
+  followColumns(sheet, t.rect.row, t.rect.rows, t.rect.col + i, -1);
   t.columns.splice(i, 1);
   t.rect = { ...t.rect, cols: t.rect.cols - 1 };
 }

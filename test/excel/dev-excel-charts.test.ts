@@ -90,6 +90,31 @@ describe("issue 33: dev/excel charts", () => {
     ]);
   });
 
+  it("issue 33: a table column inserted or deleted moves the series right of it with their cells; those left of it stay", async () => {
+    const { X } = await withChart();
+    const values = async () => (await sources(X)).map((s) => [s.name, s.values, s.categories]);
+    await X.run(async (ctx) => {
+      ctx.workbook.tables.getItem("Table1").columns.add(1, undefined, "Count");
+      await ctx.sync();
+    });
+    expect(await values()).toEqual([
+      ["Amount", "=Sheet1!$C$2:$C$4", "=Sheet1!$A$2:$A$4"],
+      ["Units", "=Sheet1!$D$2:$D$4", "=Sheet1!$A$2:$A$4"],
+    ]);
+    expect((await sources(X)).map((s) => s.shown)).toEqual([
+      ["10", "20", "30"],
+      ["1", "2", "3"],
+    ]);
+    await X.run(async (ctx) => {
+      ctx.workbook.tables.getItem("Table1").columns.getItemAt(1).delete();
+      await ctx.sync();
+    });
+    expect(await values()).toEqual([
+      ["Amount", "=Sheet1!$B$2:$B$4", "=Sheet1!$A$2:$A$4"],
+      ["Units", "=Sheet1!$C$2:$C$4", "=Sheet1!$A$2:$A$4"],
+    ]);
+  });
+
   it("issue 33: a series over part of a table column stays where it is; setData re-lays the series; getDimensionDataSourceString needs ExcelApi 1.15", async () => {
     const { X } = await withChart();
     await X.run(async (ctx) => {
