@@ -144,10 +144,12 @@ export function ChartView({ chart, w, h }: { chart: BookChart; w: number; h: num
   const st = step(hi0 - lo0);
   const lo = Math.floor(lo0 / st) * st;
   const hi = Math.max(Math.ceil(hi0 / st) * st, lo + st);
+  const ticks: number[] = [];
+  for (let v = lo; v <= hi + st / 2; v += st) ticks.push(Number(v.toPrecision(12)));
   const bar = /^Bar/.test(chart.chartType);
-  const box = bar
-    ? { x: 80, y: 30, w: Math.max(10, w - 92), h: Math.max(10, h - 80) }
-    : { x: 52, y: 30, w: Math.max(10, w - 64), h: Math.max(10, h - 80) };
+  // Room at the left for the longest label there (the values' for columns and lines, the categories' for bars).
+  const left = 12 + 6 * Math.max(...(bar ? chart.categories.map((c) => Math.min(12, c.length)) : ticks.map((t) => label(t).length)), 1);
+  const box = { x: left, y: 30, w: Math.max(10, w - left - 12), h: Math.max(10, h - 80) };
   const across = bar ? box.w : box.h; // the values' axis
   const plot: Plot = {
     box,
@@ -155,8 +157,6 @@ export function ChartView({ chart, w, h }: { chart: BookChart; w: number; h: num
     slot: (bar ? box.h : box.w) / Math.max(1, chart.categories.length),
     pos: (v) => ((v - lo) / (hi - lo)) * across,
   };
-  const ticks: number[] = [];
-  for (let v = lo; v <= hi + st / 2; v += st) ticks.push(Number(v.toPrecision(12)));
   // Excel's default title: the series' name when there is one series, else "Chart Title".
   const title = chart.series.length === 1 ? chart.series[0]!.name : "Chart Title";
   return (
