@@ -36,7 +36,7 @@ const REPORTS = [report(6, "Sales by region"), report(7, "Orders pivot", true)];
 type PlaceArgs = Parameters<Workspace["place"]>[1];
 
 /** Signed in, on the Reports tab; every place call's options are kept (what the engine is asked). */
-async function onReports(placeAnswer?: (o: PlaceArgs) => Awaited<ReturnType<Workspace["place"]>>) {
+async function onReports(placeAnswer?: (o: PlaceArgs) => Awaited<ReturnType<Workspace["place"]>>, office?: unknown) {
   const s = scriptedBackend({ home: { workbookName: "Q3.xlsx", copied: false, placements: [] }, reports: REPORTS });
   const placed: PlaceArgs[] = [];
   s.ws.place = async (_report, o) => {
@@ -44,7 +44,7 @@ async function onReports(placeAnswer?: (o: PlaceArgs) => Awaited<ReturnType<Work
     return placeAnswer?.(o) ?? { kind: "placed", placementId: "p", range: "A1:B2", sheetName: "Sheet1" };
   };
   const store = new PaneStore(s.backend, new SecretStore(memoryStore()));
-  installTheme(document, undefined);
+  installTheme(document, office as Parameters<typeof installTheme>[1]);
   const root = document.createElement("div");
   root.style.width = "320px";
   document.body.append(root);
@@ -107,6 +107,22 @@ describe("issue 33: Place as an Excel table", () => {
     pivot.click();
     await until(() => placed.length === 1);
     expect(placed[0]!.asTable).toBeUndefined();
+  });
+
+  it("issue 33: in dark mode the hint and a pivot's reason take the theme's tokens, as Values only's words do, and fit 320 px", async () => {
+    const { root } = await onReports(undefined, { context: { officeTheme: { bodyBackgroundColor: "#1f1f1f" } } });
+    expect(document.documentElement.dataset.theme).toBe("dark");
+    (tableBox().element() as HTMLInputElement).click();
+    const pivot = placeButton("Orders pivot").element() as HTMLButtonElement;
+    await until(() => pivot.disabled);
+    const colour = (e: Element) => getComputedStyle(e).color;
+    const valuesOnlyWords = root.querySelector(".cb-check .cb-meta")!;
+    const hint = document.getElementById("cb-table-hint")!;
+    const why = document.getElementById(pivot.getAttribute("aria-describedby")!)!;
+    expect(colour(hint)).toBe(colour(valuesOnlyWords));
+    expect(colour(why)).toBe(colour(valuesOnlyWords));
+    expect(colour(hint)).not.toBe(getComputedStyle(document.body).backgroundColor);
+    expect(root.scrollWidth).toBeLessThanOrEqual(320);
   });
 
   it("issue 33: a confirmed overwrite keeps the choice: Overwrite places as a table at the cell asked about", async () => {
