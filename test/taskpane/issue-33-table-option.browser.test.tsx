@@ -90,11 +90,13 @@ describe("issue 33: Place as an Excel table", () => {
     const { placed } = await onReports();
     const pivot = placeButton("Orders pivot").element() as HTMLButtonElement;
     expect(pivot.disabled).toBe(false);
-    expect(document.body.textContent).not.toContain("a pivot stays a range");
+    expect(document.body.textContent).not.toContain("is a pivot");
     (tableBox().element() as HTMLInputElement).click();
     await until(() => pivot.disabled);
     const why = document.getElementById(pivot.getAttribute("aria-describedby")!)!;
-    expect(why.textContent).toBe("“Orders pivot” is a pivot, and a pivot stays a range: clear “Place as an Excel table” to place it.");
+    expect(why.textContent).toBe(
+      "“Orders pivot” is a pivot: a pivot is placed as cells, not as an Excel table (a table has one header row). Place it without “as an Excel table”, or make it a flat report.",
+    );
     expect(why.closest("li")!.textContent).toContain("Orders pivot");
     expect(window.getComputedStyle(why).display).not.toBe("none");
     expect((placeButton("Sales by region").element() as HTMLButtonElement).disabled).toBe(false);

@@ -116,7 +116,8 @@ function ReportCard(p: {
 }) {
   const { r, current, why, onPlace } = p;
   const title = r.title || r.name;
-  // A pivot stays a range (issue 33): with the table chosen its Place is disabled, and the card says why.
+  // A pivot stays a range (issue 33): with the table chosen its Place is disabled, and the card says why in
+  // the engine's words (src/sync/place.ts refusePivotTable, which the command line prints).
   const pivotWhy = p.asTable && r.pivot ? `cb-pivot-why-${r.id}` : undefined;
   return (
     <li class="cb-card" aria-current={current ? "true" : undefined}>
@@ -129,7 +130,8 @@ function ReportCard(p: {
       </div>
       {pivotWhy && (
         <p id={pivotWhy} class="cb-meta" role="note">
-          “{title}” is a pivot, and a pivot stays a range: clear “Place as an Excel table” to place it.
+          “{title}” is a pivot: a pivot is placed as cells, not as an Excel table (a table has one header row). Place it without “as an
+          Excel table”, or make it a flat report.
         </p>
       )}
       <button
