@@ -223,6 +223,7 @@ async function place(o: Ops, what: number | Report, opts: PlaceOptions): Promise
     at,
     confirmed: opts.confirmed,
     ...(opts.valuesOnly ? { valuesOnly: true } : {}),
+    ...(opts.asTable ? { asTable: true } : {}),
     ...(opts.inputs?.length ? { inputs: opts.inputs } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.onProgress
