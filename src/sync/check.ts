@@ -138,6 +138,7 @@ async function checkOne(
     deploymentId: recorded.deploymentId,
   };
   if (recorded.inputs?.length) base.inputs = await inputsFacts(s, recorded, signal); // issue 32: from this snapshot
+  if (recorded.table) base.table = recorded.table.name; // issue 33: the card names its table
   const t = placementArea(recorded, await s.tracked(), await s.sheets());
   if (!t) return { ...base, missing: true, offers: ["disconnect"] };
   const area = t.area;

@@ -221,6 +221,8 @@ export interface PlacementCheck {
    * from those it was last written with, the first invalid one's words, and the switch. Absent: it has none.
    */
   inputs?: { count: number; changed: boolean; problem: string | null; autoRefresh: boolean };
+  /** Placed as an Excel table (issue 33): the table's name as recorded. Absent: a range. */
+  table?: string;
 }
 
 export interface CheckReport {

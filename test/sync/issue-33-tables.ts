@@ -55,7 +55,7 @@ export function tableScenarios(label: string, kind: WorkbookKind, computes: bool
       expect(t!.columns).toEqual([wb.user.cell(s, 1, 1), wb.user.cell(s, 1, 2), wb.user.cell(s, 1, 3)].map(String));
       const p = (await loadPlacements(wb.port)).find((x) => x.key === key)!;
       expect(p.table).toEqual({ name, columns: ["customers.id", "customers.name", "orders.count"] });
-      expect((await check(engine)).placements[0]?.edit).toBe("clean");
+      expect((await check(engine)).placements[0]).toMatchObject({ edit: "clean", table: name });
     });
 
     it("issue 33: a formula column at the table's right fills exactly its rows after more rows, fewer rows and a new column; nothing reads as edited", async () => {

@@ -32,5 +32,8 @@ describe("issue 33: the live Place passes asTable to the engine", () => {
     expect(asked).toHaveLength(2);
     expect(asked[0]).not.toHaveProperty("asTable");
     expect(asked[1]).toMatchObject({ confirmed: true, asTable: true, at: { sheetId: s, row: 0, col: 10 } });
+    // The home's cards: the table placement names its table, the range does not.
+    const cards = (await ops.home()).placements;
+    expect(cards.map((c) => c.tableName)).toEqual([undefined, expect.stringMatching(/^Report_\d+$/)]);
   });
 });
