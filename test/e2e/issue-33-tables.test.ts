@@ -102,6 +102,7 @@ describe("issue 33: a report placed as an Excel table", { timeout: 240_000 }, ()
     await pane.getByRole("checkbox", { name: "Place as an Excel table" }).check();
     await button(`Place report ${NAME}`).click();
     await pwExpect(card()).toContainText("A1:B4", { timeout: 30_000 });
+    await pwExpect(card()).toContainText("A1:B4 · Excel table Revenue_by_country");
     const [placed] = (await sheetObjects(page)).tables;
     expect(placed?.range).toBe("A1:B4");
     const amount = await cellText(page, "B1"); // the amount column's title as placed
@@ -153,6 +154,7 @@ describe("issue 33: a report placed as an Excel table", { timeout: 240_000 }, ()
     await formulaColumnFills(4, "B", "D");
     expect((await sheetObjects(page)).charts[0]?.series).toEqual(series("B", "D", 4));
     await pwExpect(card()).not.toContainText(/edited/i);
+    await pwExpect(card()).toContainText("A1:C5 · Excel table Revenue_by_country");
 
     // The final state: the pane with the card, the sheet with the table and the chart.
     await clickCell(page, "F18");
