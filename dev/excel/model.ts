@@ -17,6 +17,7 @@ import {
   tablesAfterWrite,
   type ModelTable,
 } from "./tables-model.ts";
+import type { ModelChart } from "./charts.ts";
 
 export interface Cell extends CellContent {
   /** Number format; absent = "General". */
@@ -60,6 +61,8 @@ export interface ModelSheet {
   merges?: Rect[];
   /** Tables (ListObjects): name, range (header row included), columns, style, sort and filter (tables-model.ts). */
   tables?: ModelTable[];
+  /** Charts (Worksheet.charts, dev/excel/charts.ts): the cells each series reads. */
+  charts?: ModelChart[];
   /** Worksheet.protection.protected: every cell is locked (Excel's default), so writes are refused. */
   protected?: boolean;
   /** Dynamic-array formulas whose results spill (issue 22, item 8): the anchor holds the formula, `rect` the results. */
@@ -603,6 +606,7 @@ export class DevWorkbook {
         ...(s.frozenRows ? { frozenRows: s.frozenRows } : {}),
         ...(s.merges?.length ? { merges: s.merges.map((m) => ({ ...m })) } : {}),
         ...(s.tables?.length ? { tables: s.tables.map((t) => structuredClone(t)) } : {}),
+        ...(s.charts?.length ? { charts: s.charts.map((c) => structuredClone(c)) } : {}),
         ...(s.protected ? { protected: true } : {}),
         ...(s.spills?.length ? { spills: s.spills.map((x) => ({ rect: { ...x.rect }, formula: x.formula })) } : {}),
         ...(s.hiddenRows?.length ? { hiddenRows: [...s.hiddenRows] } : {}),
@@ -629,6 +633,7 @@ export class DevWorkbook {
       if (s.autoFilter) sheet.autoFilter = s.autoFilter;
       for (const [r, c, cell] of s.cells) wb.setCell(sheet, r, c, stripUndefined(cell));
       if (s.tables?.length) sheet.tables = s.tables.map((t, i) => normaliseTable(stripOptional(t), i, wb, sheet));
+      if (s.charts?.length) sheet.charts = s.charts;
       return sheet;
     });
     wb.names = snap.names.map((n) => ({ ...n, ref: n.ref ?? null }));
@@ -788,6 +793,16 @@ const snapshotSchema = z.object({
           .optional(),
         merges: z.array(rectSchema).optional(),
         tables: z.array(tableSchema).optional(),
+        charts: z
+          .array(
+            z.object({
+              id: z.string(),
+              name: z.string(),
+              chartType: z.string(),
+              series: z.array(z.object({ name: z.string(), values: rectSchema, categories: rectSchema.nullable() })),
+            }),
+          )
+          .optional(),
         protected: z.boolean().optional(),
         spills: z.array(z.object({ rect: rectSchema, formula: z.string() })).optional(),
         hiddenRows: z.array(z.number().int().min(0)).optional(),

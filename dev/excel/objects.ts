@@ -25,6 +25,7 @@ import {
 } from "./model.ts";
 import { DevClientObject, DevClientResult, DevCollection, type DevRequestContext, type SyncState, versionAtLeast } from "./proxy.ts";
 import { DevShapeCollection, rectGeometry } from "./shapes.ts";
+import { DevChartCollection } from "./charts.ts";
 import { DevTable, DevTableCollection, readTable } from "./tables.ts";
 import { tablesAfterWrite, type ModelTable } from "./tables-model.ts";
 
@@ -640,6 +641,10 @@ export class DevWorksheet extends DevClientObject<ModelSheet> {
   /** ExcelApi 1.1: the sheet's tables (dev/excel/tables.ts). */
   get tables(): DevTableCollection {
     return new DevTableCollection(this.context, () => this._target());
+  }
+  /** ExcelApi 1.1 (dev/excel/charts.ts). */
+  get charts(): DevChartCollection {
+    return new DevChartCollection(this.context, () => this._target());
   }
   /** ExcelApi 1.9 (dev/excel/shapes.ts). */
   get shapes(): DevShapeCollection {

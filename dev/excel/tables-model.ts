@@ -5,6 +5,7 @@
 
 import { MAX_COLS, MAX_ROWS } from "../../src/host/a1.ts";
 import { shiftArea } from "../../src/host/geometry.ts";
+import { followColumns, followTable } from "./charts.ts";
 import { evaluate } from "./convert.ts";
 import { OfficeError } from "./errors.ts";
 import { cellValue, contains, formatOnly, overlaps, type Cell, type DevWorkbook, type ModelSheet, type Rect } from "./model.ts";
@@ -310,6 +311,7 @@ function autoExpand(wb: DevWorkbook, sheet: ModelSheet, t: ModelTable, w: Writte
     while (rows < w.rect.rows && anyNonEmpty(w, [bottom + rows, bottom + rows + 1], cols)) rows++;
     const grown = { ...t.rect, rows: t.rect.rows + rows };
     if (rows && !(sheet.tables ?? []).some((x) => x !== t && overlaps(x.rect, grown))) {
+      followTable(sheet, t.rect, grown);
       t.rect = grown;
       fillCalculated(wb, sheet, t, dataRows(t, bottom, bottom + rows));
     }
@@ -370,6 +372,7 @@ export function resizeTable(wb: DevWorkbook, sheet: ModelSheet, t: ModelTable, r
   for (let i = cols.length; i < rect.cols; i++)
     cols.push({ id: Math.max(0, ...t.columns.map((c) => c.id), ...cols.map((c) => c.id)) + 1, name: "" });
   if (rect.col !== oldRect.col) throw new OfficeError("NotImplemented", "dev/excel models Table.resize with the same first column only.");
+  followTable(sheet, oldRect, rect);
   t.rect = { ...rect };
   t.columns = cols;
   headersWritten(wb, sheet, t);
@@ -396,6 +399,7 @@ export function addRows(
     );
   const at = t.rect.row + 1 + i;
   shiftDown(wb, sheet, at, t.rect.col, t.rect.cols, count);
+  followTable(sheet, t.rect, { ...t.rect, rows: t.rect.rows + count });
   t.rect = { ...t.rect, rows: t.rect.rows + count };
   values?.forEach((row, r) =>
     row.forEach((v, c) => wb.writeValue(sheet, at + r, t.rect.col + c, v, `TableRowCollection.add values[${r}][${c}]`)),
@@ -410,6 +414,7 @@ export function deleteRows(wb: DevWorkbook, sheet: ModelSheet, t: ModelTable, in
   if (indexes.some((i) => !Number.isInteger(i) || i < 0 || i >= dataCount)) throw bad(`table row ${indexes.join(",")}`);
   if (new Set(indexes).size >= dataCount) throw bad("a table keeps at least one data row");
   for (const i of [...new Set(indexes)].sort((a, b) => b - a)) shiftDown(wb, sheet, t.rect.row + 1 + i, t.rect.col, t.rect.cols, -1);
+  followTable(sheet, t.rect, { ...t.rect, rows: t.rect.rows - new Set(indexes).size });
   t.rect = { ...t.rect, rows: t.rect.rows - new Set(indexes).size };
   if (t.filter) t.filter.hidden = [];
 }
@@ -431,6 +436,7 @@ export function addColumn(
     );
   const col = t.rect.col + i;
   shiftRight(wb, sheet, col, t.rect.row, t.rect.rows, 1);
+  followColumns(sheet, t.rect.row, t.rect.rows, col, 1);
   t.rect = { ...t.rect, cols: t.rect.cols + 1 };
   t.columns.splice(i, 0, { id: Math.max(0, ...t.columns.map((c) => c.id)) + 1, name: "" });
   values?.forEach((row, r) => wb.writeValue(sheet, t.rect.row + r, col, row[0], `TableColumnCollection.add values[${r}][0]`));
@@ -444,7 +450,8 @@ export function addColumn(
 }
 export function deleteColumn(wb: DevWorkbook, sheet: ModelSheet, t: ModelTable, i: number): void {
   if (t.columns.length === 1) throw bad("a table keeps at least one column");
-  shiftRight(wb, sheet, t.rect.col + i + 1, t.rect.row, t.rect.rows, -1);
+  shiftRight(wb, sheet, t.rect.col + i, t.rect.row, t.rect.rows, -1); // the column's cells go, those right of it move left
+  followColumns(sheet, t.rect.row, t.rect.rows, t.rect.col + i, -1);
   t.columns.splice(i, 1);
   t.rect = { ...t.rect, cols: t.rect.cols - 1 };
 }
@@ -517,6 +524,7 @@ export function shiftTables(wb: DevWorkbook, sheet: ModelSheet, axis: "row" | "c
       continue;
     }
     const old = t.rect;
+    if (axis === "row") followTable(sheet, old, next);
     t.rect = next;
     if (axis === "col" && next.cols !== old.cols) {
       if (count > 0) {

@@ -5,6 +5,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { parseAddress } from "../../src/host/a1.ts";
 import { formatValue } from "../../src/host/number-format.ts";
 import { columnName, type CellShown, type HarnessBook } from "./book";
+import { SheetCharts, tableLook } from "./sheet-objects";
 
 const ROW_H = 22;
 const COL_W = 124; // wide enough for a formatted amount such as $150,465,588.16
@@ -47,6 +48,14 @@ function NameBox({ address, onGo }: { address: string; onGo: (a: { row: number; 
     />
   );
 }
+
+/** Points → the harness grid: a default column is 48 pt (COL_W px here), a row 15 pt (ROW_H px). */
+const toPx = (p: { left: number; top: number; width: number; height: number }) => ({
+  left: HEAD_W + (p.left * COL_W) / 48,
+  top: ROW_H + (p.top * ROW_H) / 15,
+  width: (p.width * COL_W) / 48,
+  height: (p.height * ROW_H) / 15,
+});
 
 export function Grid({ book, version }: { book: HarnessBook; version: number }) {
   const scroller = useRef<HTMLDivElement>(null);
@@ -127,6 +136,7 @@ export function Grid({ book, version }: { book: HarnessBook; version: number }) 
   };
 
   const frozen = book.frozenRows(sheetId);
+  const tables = book.tables?.(sheetId) ?? [];
   const cells = [];
   for (let r = firstRow; r <= lastRow; r++) {
     cells.push(
@@ -140,17 +150,21 @@ export function Grid({ book, version }: { book: HarnessBook; version: number }) 
       const selected = inSel(r, c);
       const look = book.cellStyle(sheetId, r, c);
       const frozenEdge = frozen > 0 && r === frozen - 1;
+      // A table's style shows where the cell has no fill of its own (a cell's own format wins, as in Excel).
+      const table = look.fill ? null : tableLook(tables, r, c);
       cells.push(
         <div
           key={addr}
           role="gridcell"
           data-cell={addr}
           aria-selected={selected}
-          class={`hx-cell${selected ? " hx-sel" : ""}${typeof v === "number" ? " hx-num" : ""}${look.bold ? " hx-bold" : ""}${frozenEdge ? " hx-frozen" : ""}`}
+          data-table={table?.table}
+          class={`hx-cell${selected ? " hx-sel" : ""}${typeof v === "number" ? " hx-num" : ""}${look.bold ? " hx-bold" : ""}${frozenEdge ? " hx-frozen" : ""}${table ? ` ${table.classes}` : ""}`}
           style={{
             top: `${(r + 1) * ROW_H}px`,
             left: `${HEAD_W + c * COL_W}px`,
             ...(look.fill && !selected ? { background: look.fill, color: "#242424" } : {}),
+            ...(table ? { "--hx-accent": table.accent } : {}),
           }}
           onMouseDown={(e) => {
             e.preventDefault(); // no text selection; focus goes to the grid itself
@@ -165,6 +179,7 @@ export function Grid({ book, version }: { book: HarnessBook; version: number }) 
           onDblClick={() => setEditing({ text: String(v) })}
         >
           {display(v, v === "" ? "General" : book.numberFormat(sheetId, r, c))}
+          {table?.filter && <span class="hx-filter" title="Filter button" aria-hidden="true" />}
         </div>,
       );
     }
@@ -238,6 +253,7 @@ export function Grid({ book, version }: { book: HarnessBook; version: number }) 
               }}
             />
           ))}
+          <SheetCharts charts={book.charts?.(sheetId) ?? []} px={toPx} />
         </div>
       </div>
     </div>

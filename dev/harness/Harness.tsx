@@ -95,6 +95,11 @@ function Toolbar({ book, onReset }: { book: HarnessBook; onReset: () => void }) 
       <button onClick={() => book.deleteRows(sel.sheetId, sel.row, sel.rows)}>Delete rows</button>
       <button onClick={() => book.insertColumns(sel.sheetId, sel.col, sel.cols)}>Insert columns left</button>
       <button onClick={() => book.deleteColumns(sel.sheetId, sel.col, sel.cols)}>Delete columns</button>
+      {book.insertChart && (
+        <button title="Insert › Chart: a clustered column chart of the selected cells" onClick={() => void book.insertChart!(sel)}>
+          Insert chart
+        </button>
+      )}
       <label>
         Number format
         <select

@@ -17,12 +17,42 @@ export interface BookSelection {
   cols: number;
 }
 
+/** An Excel table as the grid draws it: where it is (header row included), its built-in style, filter buttons. */
+export interface BookTable {
+  name: string;
+  row: number;
+  col: number;
+  rows: number;
+  cols: number;
+  style: string;
+  showHeaders: boolean;
+  showFilterButton: boolean;
+}
+
+/** A chart as the harness draws it: its type, its series' values now, and its place in points. */
+export interface BookChart {
+  name: string;
+  chartType: string;
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  categories: string[];
+  series: Array<{ name: string; values: number[] }>;
+}
+
 export interface HarnessBook {
   sheets(): BookSheet[];
   /** Pictures on a sheet (Excel shapes), in points from the sheet's top-left; absent where not modelled. */
   pictures?(sheetId: string): Array<{ name: string; left: number; top: number; width: number; height: number; src: string }>;
   /** Hear about pictures changing; returns unsubscribe. */
   onPictures?(listener: () => void): () => void;
+  /** Excel tables on a sheet (their header row included), for the grid to style; absent where not modelled. */
+  tables?(sheetId: string): BookTable[];
+  /** Charts on a sheet, with their series' current values and where they sit (points); absent where not modelled. */
+  charts?(sheetId: string): BookChart[];
+  /** Insert › Chart: a clustered column chart of the selected cells, as Excel lays out its series. */
+  insertChart?(sel: BookSelection): Promise<void>;
   activeSheetId(): string;
   activate(sheetId: string): void;
   /** The value shown in a cell ("" when empty). */

@@ -1,10 +1,14 @@
 // HarnessBook over dev/excel's DevWorkbook: the user side (typing, row/column edits, tabs, selection,
 // Save as copy) goes through DevWorkbook's user API, so the add-in hears the same events it would in
 // Excel. "Save as copy" opens the copy in place of the original, as Excel does; the pane reloads.
+// Tables and charts are read from dev/excel's model for the grid to draw; Insert › Chart goes through
+// dev/excel's own charts.add, as Excel's command lays out a chart's series.
 import { cellA1, areaA1 } from "../../src/host/a1.ts";
-import { cellValue, DevWorkbook } from "../excel/model.ts";
-import { onShapesChanged, sheetShapes } from "../excel/shapes.ts";
-import type { BookSelection, BookSheet, CellShown, HarnessBook } from "./book.ts";
+import type { ModelChart } from "../excel/charts.ts";
+import { createDevExcel, type DevContext } from "../excel/index.ts";
+import { cellValue, DevWorkbook, type ModelSheet } from "../excel/model.ts";
+import { COLUMN_WIDTH_PT, onShapesChanged, ROW_HEIGHT_PT, sheetShapes } from "../excel/shapes.ts";
+import type { BookChart, BookSelection, BookSheet, BookTable, CellShown, HarnessBook } from "./book.ts";
 import { saveSnapshot } from "./xlsx-snapshot.ts";
 
 export class DevExcelBook implements HarnessBook {
@@ -21,6 +25,63 @@ export class DevExcelBook implements HarnessBook {
   }
   onPictures(listener: () => void): () => void {
     return onShapesChanged(this.wb, listener);
+  }
+  tables(sheetId: string): BookTable[] {
+    return (this.wb.sheetById(sheetId)?.tables ?? []).map((t) => ({
+      name: t.name,
+      ...t.rect,
+      style: t.style,
+      showHeaders: t.showHeaders,
+      showFilterButton: t.showFilterButton,
+    }));
+  }
+  charts(sheetId: string): BookChart[] {
+    const s = this.wb.sheetById(sheetId);
+    if (!s) return [];
+    return (s.charts ?? []).map((c) => {
+      const first = c.series[0];
+      const read = (r: { row: number; col: number; rows: number; cols: number }) => {
+        const out: CellShown[] = [];
+        for (let i = 0; i < r.rows; i++) for (let k = 0; k < r.cols; k++) out.push(cellValue(this.wb.cell(s, r.row + i, r.col + k)));
+        return out;
+      };
+      const points = first ? first.values.rows * first.values.cols : 0;
+      return {
+        name: c.name,
+        chartType: c.chartType,
+        ...this.chartPlace(s, c),
+        categories: first?.categories ? read(first.categories).map(String) : Array.from({ length: points }, (_, i) => String(i + 1)),
+        // Excel plots text and blanks as zero.
+        series: c.series.map((x) => ({ name: x.name, values: read(x.values).map((v) => (typeof v === "number" ? v : 0)) })),
+      };
+    });
+  }
+  /**
+   * Where a chart sits (points). dev/excel keeps no chart geometry, so the harness places each chart the
+   * first time it sees it: beside the sheet's used columns (one column between), from `row`, 4 × 12 cells.
+   */
+  private chartPlace(s: ModelSheet, c: ModelChart, row = 0) {
+    let at = this.places.get(c);
+    if (!at) {
+      const used = this.usedSize(s.id);
+      at = { left: (used.cols + 1) * COLUMN_WIDTH_PT, top: row * ROW_HEIGHT_PT, width: 4 * COLUMN_WIDTH_PT, height: 12 * ROW_HEIGHT_PT };
+      this.places.set(c, at);
+    }
+    return at;
+  }
+  private readonly places = new WeakMap<ModelChart, { left: number; top: number; width: number; height: number }>();
+  async insertChart(sel: BookSelection): Promise<void> {
+    const { Excel } = createDevExcel({ workbook: this.wb });
+    const sheet = this.wb.sheetById(sel.sheetId);
+    if (!sheet) return;
+    await Excel.run(async (ctx: DevContext) => {
+      const ws = ctx.workbook.worksheets.getItem(sel.sheetId);
+      ws.charts.add("ColumnClustered", ws.getRange(areaA1(sel)), "Auto");
+      await ctx.sync();
+    });
+    const made = sheet.charts?.at(-1);
+    if (made) this.chartPlace(sheet, made, sel.row);
+    this.changed(); // Excel raises no onChanged for a chart: only the sheet redraws
   }
   private readonly listeners = new Set<() => void>();
   private unsubscribe: () => void = () => undefined;
@@ -56,7 +117,9 @@ export class DevExcelBook implements HarnessBook {
 
   private selectionKey(): string {
     const s = this.wb.selection;
-    return `${this.wb.activeSheetId}|${s.row}|${s.col}|${s.rows}|${s.cols}`;
+    // …and the charts' count: the add-in's charts.add raises no event either.
+    const charts = this.wb.sheets.reduce((n, x) => n + (x.charts?.length ?? 0), 0);
+    return `${this.wb.activeSheetId}|${s.row}|${s.col}|${s.rows}|${s.cols}|${charts}`;
   }
 
   private changed(): void {

@@ -25,6 +25,22 @@ html, body { margin: 0; height: 100%; font: 13px "Segoe UI", system-ui, sans-ser
 .hx-cell.hx-bold { font-weight: 700; }
 .hx-cell.hx-frozen { border-bottom: 2px solid #8a8a8a; }
 .hx-cell.hx-sel { background: #d6e8fa; outline: 1px solid #0f6cbd; z-index: 1; }
+/* Excel tables (sheet-objects.tsx tableLook): --hx-accent is the style's colour. */
+.hx-cell.hx-t-medium.hx-t-head { background: var(--hx-accent); color: #fff; font-weight: 700; }
+.hx-cell.hx-t-light.hx-t-head { font-weight: 700; border-bottom: 2px solid var(--hx-accent); }
+.hx-cell.hx-t-dark.hx-t-head { background: #000; color: #fff; font-weight: 700; }
+.hx-cell.hx-t-band { background: color-mix(in srgb, var(--hx-accent) 22%, #fff); }
+.hx-cell.hx-t-dark { background: color-mix(in srgb, var(--hx-accent) 75%, #000); color: #fff; }
+.hx-cell.hx-t-dark.hx-t-band { background: color-mix(in srgb, var(--hx-accent) 55%, #000); }
+.hx-cell.hx-t-head { padding-right: 20px; }
+.hx-cell.hx-t.hx-sel { background: #d6e8fa; color: #242424; }
+.hx-filter { position: absolute; right: 2px; top: 3px; width: 15px; height: 15px; border: 1px solid #8a8a8a; border-radius: 2px; background: #fff; }
+.hx-filter::after { content: ""; position: absolute; left: 3px; top: 5px; border: 4px solid transparent; border-top: 5px solid #424242; }
+.hx-chart { position: absolute; z-index: 3; background: #fff; border: 1px solid #c8c8c8; color: #424242; font-size: 10px; }
+.hx-chart svg { display: block; font: inherit; }
+.hx-chart text { fill: currentColor; }
+.hx-chart .hx-chart-title { font-size: 13px; }
+.hx-chart .hx-chart-grid { stroke: #d9d9d9; }
 .hx-rowhead { width: 56px; text-align: center; background: #f3f3f3; border-right: 1px solid #c8c8c8; border-bottom: 1px solid #e1e1e1; z-index: 2; color: #616161; }
 .hx-colhead { width: 124px; text-align: center; background: #f3f3f3; border-bottom: 1px solid #c8c8c8; border-right: 1px solid #e1e1e1; z-index: 3; color: #616161; }
 .hx-corner { width: 56px; background: #e8e8e8; z-index: 4; }
@@ -46,6 +62,13 @@ html[data-theme="dark"] .hx-toolbar, html[data-theme="dark"] .hx-tabs { backgrou
 html[data-theme="dark"] .hx-toolbar button, html[data-theme="dark"] .hx-tab, html[data-theme="dark"] select, html[data-theme="dark"] .hx-namebox, html[data-theme="dark"] .hx-editor { background: #383838; color: #e6e6e6; border-color: #5c5c5c; }
 html[data-theme="dark"] .hx-cell { border-color: #3d3d3d; }
 html[data-theme="dark"] .hx-cell.hx-sel { background: #1a3a5c; }
+html[data-theme="dark"] .hx-cell.hx-t-band { background: color-mix(in srgb, var(--hx-accent) 30%, #292929); }
+html[data-theme="dark"] .hx-cell.hx-t-dark { background: color-mix(in srgb, var(--hx-accent) 45%, #000); }
+html[data-theme="dark"] .hx-cell.hx-t.hx-sel { background: #1a3a5c; color: #e6e6e6; }
+html[data-theme="dark"] .hx-filter { background: #383838; border-color: #8a8a8a; }
+html[data-theme="dark"] .hx-filter::after { border-top-color: #e6e6e6; }
+html[data-theme="dark"] .hx-chart { background: #1f1f1f; border-color: #5c5c5c; color: #e6e6e6; }
+html[data-theme="dark"] .hx-chart .hx-chart-grid { stroke: #474747; }
 html[data-theme="dark"] .hx-rowhead, html[data-theme="dark"] .hx-colhead, html[data-theme="dark"] .hx-corner { background: #333; color: #adadad; border-color: #474747; }
 html[data-theme="dark"] .hx-formula { border-color: #474747; }
 html[data-theme="dark"] .hx-docurl, html[data-theme="dark"] .hx-note { color: #adadad; }

@@ -5,7 +5,7 @@ import type { SheetValue } from "../host/port.ts";
 
 export const USAGE = `Usage:
   cellbound place <book.xlsx> --report <id or publicId> --at "<Sheet>!<A1>" [--deployment <id>] [--json]
-                  [--input "<member>=<Sheet>!<A1 or range, or a defined name>"]…
+                  [--input "<member>=<Sheet>!<A1 or range, or a defined name>"]… [--as-table]
   cellbound refresh <book.xlsx or folder>… [--overwrite-edits] [--dry-run] [--json] [--concurrency <n>]
                     [--shard <i>/<n> | --shard-count <n>]
   cellbound refresh <book.xlsx> --set "<Sheet>!<A1>=<value>"… [--out <other.xlsx>] [--overwrite-edits] [--json]
@@ -22,6 +22,9 @@ Inputs: --input binds a filter of the report (e.g. customers.country) to cells o
 (equals), a range (equals any of its values), two cells for a date range ("Inputs!B1,Inputs!B2"), or a
 defined name. refresh --set writes a cell first (a value that looks like a number as a number, anything
 else as text, never a formula); --out saves the result to another workbook and leaves this one as it is.
+
+Tables: place --as-table places a flat report as an Excel table named after it, kept whole by every
+refresh: formulas you add in a column beside it fill every row after each refresh. A pivot stays a range.
 
 Sharding: --shard i/n takes shard i (1…n) of the workbooks, by a hash of each one's path below the
 folder named (or its name); --shard-count n takes shard JOB_COMPLETION_INDEX+1 of n (a Kubernetes
@@ -47,7 +50,16 @@ export interface Common {
 
 export type Command =
   | { kind: "help" }
-  | ({ kind: "place"; file: string; report: string; at: string; deployment: number | null; inputs: InputArg[] } & Common)
+  | ({
+      kind: "place";
+      file: string;
+      report: string;
+      at: string;
+      deployment: number | null;
+      inputs: InputArg[];
+      /** --as-table: placed as an Excel table (issue 33; the engine refuses a pivot report in words). */
+      asTable: boolean;
+    } & Common)
   | ({
       kind: "refresh";
       files: string[];
@@ -84,6 +96,7 @@ const OPTIONS = {
   at: { type: "string" },
   deployment: { type: "string" },
   input: { type: "string", multiple: true },
+  "as-table": { type: "boolean", default: false },
   set: { type: "string", multiple: true },
   out: { type: "string" },
   json: { type: "boolean", default: false },
@@ -128,7 +141,7 @@ export function parseCommand(argv: readonly string[]): Command {
   };
   switch (verb) {
     case "place": {
-      only(["report", "at", "deployment", "input"]);
+      only(["report", "at", "deployment", "input", "as-table"]);
       if (files.length !== 1) throw new UsageError("place takes exactly one workbook");
       if (typeof v.report !== "string" || v.report === "") throw new UsageError("place needs --report <id or publicId>");
       if (typeof v.at !== "string" || v.at === "") throw new UsageError('place needs --at "<Sheet>!<A1>"');
@@ -139,7 +152,8 @@ export function parseCommand(argv: readonly string[]): Command {
           throw new UsageError(`--deployment must be a deployment id, not ${String(v.deployment)}`);
       }
       const inputs = inputOptions(v.input as string[] | undefined);
-      return { kind: "place", file: files[0]!, report: v.report, at: v.at, deployment, inputs, ...common };
+      const asTable = v["as-table"] === true;
+      return { kind: "place", file: files[0]!, report: v.report, at: v.at, deployment, inputs, asTable, ...common };
     }
     case "refresh": {
       only(["overwrite-edits", "dry-run", "concurrency", "shard", "shard-count", "set", "out"]);

@@ -14,6 +14,7 @@ import {
   placementStatus,
   viewOnlyReason,
   type EarlierCopy,
+  type PlaceOptions,
   type SyncEngine,
   type StatusKind,
 } from "../sync/index.ts";
@@ -386,11 +387,7 @@ async function placeIn(
   const before = new Set((await engine.placements()).map((p) => p.key));
   const cells = book.cellsSaved;
   try {
-    const out = await engine.place(report, {
-      at: { sheetId: sheet.id, row: at.row, col: at.col },
-      ...(cmd.inputs.length > 0 ? { inputs: cmd.inputs } : {}),
-      signal: run.health.signal,
-    });
+    const out = await engine.place(report, placeOptions(cmd, { sheetId: sheet.id, row: at.row, col: at.col }, run.health.signal));
     if (out.kind !== "placed") {
       result.placements.push({ ...base, ...notPlaced(out, sheet.name) });
       return result;
@@ -408,6 +405,20 @@ async function placeIn(
   // Nothing is saved for a placement that never reached its record: the file stays as it was.
   await finish(book, engine, result, failures, book.records > 0);
   return result;
+}
+
+/** The engine's options for `place` from the command line: where, its --input bindings, --as-table (issue 33). */
+export function placeOptions(
+  cmd: Extract<Command, { kind: "place" }>,
+  at: { sheetId: string; row: number; col: number },
+  signal: AbortSignal,
+): PlaceOptions {
+  return {
+    at,
+    ...(cmd.inputs.length > 0 ? { inputs: cmd.inputs } : {}),
+    ...(cmd.asTable ? { asTable: true } : {}),
+    signal,
+  };
 }
 
 async function findReport(cmd: Extract<Command, { kind: "place" }>, s: Session, result: FileResult): Promise<Report | null> {
@@ -493,6 +504,8 @@ export interface StatusLine {
   inputs: StatusInput[];
   /** The input values differ from those of the last refresh. */
   inputsChanged: boolean;
+  /** Placed as an Excel table (issue 33): the table's name; null for a range. */
+  table: string | null;
 }
 
 export interface StatusInput {
@@ -550,7 +563,9 @@ export async function statusOf(given: string, run: Run): Promise<StatusResult> {
       }
     }
     const byKey = new Map(checked.placements.map((c) => [c.key, c]));
-    const inputs = await inputsByKey(engine);
+    const records = await engine.placements();
+    const inputs = await inputsByKey(engine, records);
+    const tables = new Map(records.flatMap((p) => (p.table ? [[p.key, p.table.name] as const] : [])));
     const placements = data.entries.map((e): StatusLine => {
       const checkedOne = e.key ? byKey.get(e.key) : undefined;
       // A record the check just finished: the platform's state is the list's, read after it.
@@ -573,6 +588,7 @@ export async function statusOf(given: string, run: Run): Promise<StatusResult> {
         owner: e.owner,
         inputs: bound?.inputs ?? [],
         inputsChanged: bound?.changed ?? false,
+        table: (e.key ? tables.get(e.key) : undefined) ?? null,
       };
     });
     return {
@@ -593,9 +609,9 @@ interface BoundInputs {
   autoRefresh: boolean;
 }
 
-async function inputsByKey(engine: SyncEngine): Promise<Map<string, BoundInputs>> {
+async function inputsByKey(engine: SyncEngine, records: readonly LocalPlacement[]): Promise<Map<string, BoundInputs>> {
   const out = new Map<string, BoundInputs>();
-  for (const p of await engine.placements()) {
+  for (const p of records) {
     const { inputs, changed, autoRefresh } = await engine.inputs(p.key);
     const list = inputs.map(({ member, title, where, values, problem }) => ({ member, title, where, values, problem }));
     if (list.length > 0) out.set(p.key, { inputs: list, changed, autoRefresh });

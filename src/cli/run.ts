@@ -230,7 +230,8 @@ function shardText(s: NonNullable<Listing["shard"]>): string {
   return `Shard ${s.index} of ${s.count}: ${s.workbooks} of ${s.of} workbook${s.of === 1 ? "" : "s"}`;
 }
 
-function statusText(r: StatusResult): string {
+/** `cellbound status` for one workbook, as printed (exported for its tests). */
+export function statusText(r: StatusResult): string {
   if (r.error) return "";
   if (r.notTried) return `${r.file}\n  not tried: ${r.notTried}\n`;
   if (r.placements.length === 0) return `${r.file}: no placements\n`;
@@ -239,7 +240,7 @@ function statusText(r: StatusResult): string {
     const known = p.reportName !== null || p.reportId !== null;
     const who = p.status === "no access" && owner && known ? ` (owner: ${owner})` : "";
     const when = p.refreshedAt ? `, refreshed ${p.refreshedAt}` : "";
-    const detail = [...p.lines, ...inputLines(p)].map((l) => `\n      ${l}`).join("");
+    const detail = [...(p.table ? [`table ${p.table}`] : []), ...p.lines, ...inputLines(p)].map((l) => `\n      ${l}`).join("");
     const report = reportLabel({ reportName: p.reportName, reportId: p.reportId, owner }, true);
     return `  ${p.range ?? "(no range)"}  ${report}, deployment ${p.deploymentName ?? p.deploymentId}: ${p.status}${who}${when}${detail}`;
   });

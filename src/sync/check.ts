@@ -20,6 +20,7 @@ import type { Area, SnapshotRequest, TrackedArea } from "../host/port.ts";
 import { platformAddress, readArea, type SyncContext } from "./context.ts";
 import { classifyCells, classifyHeld, structureOf } from "./classify.ts";
 import { storedRowPrints } from "./rows.ts";
+import { unsorted } from "./table.ts";
 import { holdsOurs } from "./clears.ts";
 import { cutGrid } from "./grids.ts";
 import { findPlacementId } from "./record.ts";
@@ -137,6 +138,7 @@ async function checkOne(
     deploymentId: recorded.deploymentId,
   };
   if (recorded.inputs?.length) base.inputs = await inputsFacts(s, recorded, signal); // issue 32: from this snapshot
+  if (recorded.table) base.table = recorded.table.name; // issue 33: the card names its table
   const t = placementArea(recorded, await s.tracked(), await s.sheets());
   if (!t) return { ...base, missing: true, offers: ["disconnect"] };
   const area = t.area;
@@ -150,7 +152,7 @@ async function checkOne(
   const p = await followAddress(engine, s, recorded, t, base, mayRecord, signal);
 
   // Hand edits, from the fingerprints (committed and pending).
-  const current = await readArea(
+  const read = await readArea(
     s,
     {
       ...area,
@@ -160,6 +162,8 @@ async function checkOne(
     signal,
   );
   const local = (await loadPlacements(s)).find((x) => x.key === p.key) ?? p;
+  // Issue 33: a table the person sorted holds the rows written in another order — their view, not edits.
+  const current = (local.table && !local.pending && (await unsortedTable(s, local, read))) || read;
   const classified = await classifyHeld(local, current, area);
   // Keep my edits wrote all it would and only its record is missing: finish it as it stands (it stays edited).
   const keptWritten = local.pending?.kept === true && local.pending.phase === "written";
@@ -186,6 +190,20 @@ async function checkOne(
     }
   }
   return base;
+}
+
+/** A sorted table placement's cells in the order written (table.ts unsorted), null when they are not a reordering. */
+async function unsortedTable(s: Session, p: LocalPlacement, current: Grid): Promise<Grid | null> {
+  const prints = await storedRowPrints(s, p.key, p.committed);
+  return unsorted(current, prints?.rows ?? null, p.shape, headerRowsOf(current, p));
+}
+
+/** The rows above a table placement's data: its first non-empty row through the table's header (the filter summary, if any). */
+function headerRowsOf(current: Grid, p: LocalPlacement): number {
+  const cols = p.table?.columns.length ?? 0;
+  // The header row is the first row whose every report column holds a title (the summary fills only its first cell).
+  const at = current.findIndex((row) => row.slice(0, cols).every((v) => v !== ""));
+  return at >= 0 ? at + 1 : 1;
 }
 
 /** A placement's inputs as a card shows them (issue 32), read in the check's snapshot (it holds every tracked name). */

@@ -10,6 +10,14 @@ export class DoesNotFit extends Error {
   }
 }
 
+/** A report that cannot be an Excel table (a pivot, issue 33): nothing was written. */
+export class CannotPlaceAsTable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "CannotPlaceAsTable";
+  }
+}
+
 /** The signed-in user cannot refresh this placement; the message says why. */
 export class NoAccess extends NotRefreshed {
   constructor(reason: string) {

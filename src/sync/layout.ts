@@ -63,6 +63,8 @@ export interface Layout {
    * applied by styling.ts). Absent when there is none.
    */
   quarterColumns?: number[];
+  /** A flat table's columns: their member names (issue 33: a table placement's columns are matched by them). */
+  columnKeys?: string[];
 }
 
 /**
@@ -103,6 +105,7 @@ export function withFilterSummary(body: Layout, filterSummary: FilterSummaryInpu
     headerRows: top.length + body.headerRows,
     summaryRows: top.length,
     ...(body.quarterColumns ? { quarterColumns: body.quarterColumns } : {}),
+    ...(body.columnKeys ? { columnKeys: body.columnKeys } : {}),
   };
 }
 
@@ -128,7 +131,13 @@ export function flatTable(result: TypedResult, scale: DisplayScale = "model"): L
     for (let i = 0; i < n; i++) out[i] = convert[i]!(row[i] ?? null);
     cells.push(out);
   }
-  return { cells, columnFormats: result.columns.map((c) => formatFor(c)), headerRows: 1, ...quarters(result.columns) };
+  return {
+    cells,
+    columnFormats: result.columns.map((c) => formatFor(c)),
+    headerRows: 1,
+    columnKeys: result.columns.map((c) => c.key),
+    ...quarters(result.columns),
+  };
 }
 
 /** `quarterColumns` for columns in this order (null: a column that is not a result column). */

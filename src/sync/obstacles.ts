@@ -36,6 +36,14 @@ function describeObstacles(found: readonly Obstacle[], sheetName: string): { wha
     parts.push(`it overlaps ${tables.map((t) => `the table ${t}`).join(", ")}`);
     fixes.push("choose cells outside the table");
   }
+  // Issue 33: Excel's auto-expansion would take cells written just below or right of a table into it.
+  const joins = found.filter((o) => o.kind === "joinsTable");
+  if (joins.length) {
+    parts.push(
+      `it starts just below or beside ${list(joins.map((o) => `the table ${o.name ?? ""} (${sheetName}!${o.address})`))}, which Excel would stretch over the report`,
+    );
+    fixes.push("leave an empty row or column between them");
+  }
   const spills = found.filter((o) => o.kind === "spill").map((o) => o.address);
   if (spills.length) {
     const named = spills.filter((a) => a !== "");
@@ -58,10 +66,16 @@ function list(items: readonly string[]): string {
   return `${items.slice(0, 5).join(", ")}${items.length > 5 ? ", …" : ""}`;
 }
 
-/** Throws TargetObstacle when the area holds merged cells, a table, a spilled formula's results, filtered rows, or lies on a protected sheet. */
-export async function refuseObstacles(port: SheetPort, area: Area, sheetName: string): Promise<void> {
+/**
+ * Throws TargetObstacle when the area holds merged cells, a table, a spilled formula's results, filtered rows, or lies on a
+ * protected sheet, or starts just below or beside a table (issue 33). `ownTable`: the placement's own table (issue 33) is none.
+ */
+export async function refuseObstacles(port: SheetPort, area: Area, sheetName: string, ownTable?: string): Promise<void> {
   if (!port.obstacles) return;
-  const found = await port.obstacles(area);
+  const own = ownTable?.toLowerCase();
+  const found = (await port.obstacles(area)).filter(
+    (o) => !(own && (o.kind === "table" || o.kind === "joinsTable") && o.name?.toLowerCase() === own),
+  );
   if (!found.length) return;
   const { what, fix } = describeObstacles(found, sheetName);
   throw new TargetObstacle(
@@ -93,7 +107,8 @@ export async function refuseToWrite(
   area: Area,
   sheetName: string,
   columnFormats: () => ReadonlyArray<string | null>,
+  ownTable?: string,
 ): Promise<void> {
-  await refuseObstacles(port, area, sheetName);
+  await refuseObstacles(port, area, sheetName, ownTable);
   await refuseDateSystem(port, columnFormats);
 }

@@ -12,7 +12,7 @@ import type { Area, CellConflict, SheetRef, SheetValue } from "../host/port.ts";
 import type { ResultChecksum } from "../checksum/types.ts";
 import { CHECKSUM_VERSION, CHUNK_ROWS, GridHasher, ready as hashReady } from "../checksum/index.ts";
 import { platformAddress, randomKey, readArea, trackingName } from "./context.ts";
-import { DoesNotFit, ViewOnly } from "./errors.ts";
+import { CannotPlaceAsTable, DoesNotFit, ViewOnly } from "./errors.ts";
 import { fingerprintGrid, type Grid } from "./fingerprint.ts";
 import type { Layout } from "./layout.ts";
 import { refuseOverLimits } from "./limits.ts";
@@ -28,6 +28,8 @@ import { forgetStyle, setValuesOnly, stylePlaced } from "./styling.ts";
 import type { Engine, PlaceOptions, PlaceOutcome } from "./types.ts";
 import { bindForPlace, trackInputs, untrackInputs } from "./bind.ts";
 import { CannotBind, type BoundInputs } from "./inputs.ts";
+import { TABLE_STYLE, tableNameFor } from "./table.ts";
+import type { TableRecord } from "./table-record.ts";
 import type { UpsertOutcome } from "./upsert.ts";
 
 type At = Pick<Area, "sheetId" | "row" | "col">;
@@ -70,6 +72,7 @@ async function placeWhole(
 ): Promise<PlaceOutcome> {
   const shape: Shape = { rows: layout.cells.length, cols: layout.columnFormats.length };
   refuseOffSheet(report.name, at, shape); // issue 36 (4): said in words, before anything is read or written
+  refusePivotTable(report, layout, o);
   const target = areaAt(at, shape);
   // read: state, tracking, the target's cells, the sheet's frozen rows, its columns' widths (the fit).
   const s = await e.session({
@@ -77,16 +80,18 @@ async function placeWhole(
     frozenRows: [at.sheetId],
     columnWidths: [target],
     writeChecks: true,
+    ...(o.asTable ? { tables: true } : {}),
     ...(o.signal ? { signal: o.signal } : {}),
   });
   // plan
   const checked = await checkTarget(e, s, at, target, layout, o);
   if (checked.kind !== "clear") return checked;
   const { sheet, before, occupied } = checked;
+  const table = o.asTable ? await newTable(s, report, layout) : undefined;
   // The report first: a permanent upsert failure (ambiguous legacy id…) leaves the sheet untouched.
   const up = await ensureReport(e.ctx, report, o.signal);
   const fp = await fingerprintGrid(layout.cells);
-  const local = newRecord(e, up, sheet, target, fp, shape, source, o.bound);
+  const local = newRecord(e, up, sheet, target, fp, shape, source, o.bound, table);
   // write: journal and track before the first cell (first in the commit): an interrupted first placement
   // is found and resumed by a refresh.
   await addPlacement(s, local);
@@ -121,12 +126,14 @@ async function placeWhole(
  */
 async function placeStreamed(e: Engine, report: Report, at: At, stream: ReportStream, o: PlaceOptions): Promise<PlaceOutcome | null> {
   const head = stream.head;
+  refusePivotTable(report, head, o);
   const target = areaAt(at, { rows: head.cells.length, cols: head.columnFormats.length });
   // read: the first page's target, and whether the rows below it are free (values not read).
   const s = await roomBelow(e, at, target, head, o);
   if (!s) return null;
   const checked = await checkTarget(e, s, at, target, head, o);
   if (checked.kind !== "clear") return checked;
+  if (o.asTable) o = { ...o, table: await newTable(s, report, head) };
   const up = await ensureReport(e.ctx, report, o.signal);
   // write: page by page.
   await hashReady();
@@ -271,7 +278,7 @@ class PagedPlacement {
     const more = last ? {} : { partial: true };
     if (!this.local) {
       const local: LocalPlacement = {
-        ...newRecord(this.e, this.up, this.checked.sheet, areaAt(this.top, shape), partial, shape, null, this.o.bound),
+        ...newRecord(this.e, this.up, this.checked.sheet, areaAt(this.top, shape), partial, shape, null, this.o.bound, this.o.table),
         pending: { checksum: partial, shape, at: new Date().toISOString(), source: null, phase: "writing", inFlight, ...more },
       };
       await addPlacement(this.s, local);
@@ -392,6 +399,35 @@ async function checkTarget(
 /** Where a "would overwrite" question was about: the target's top-left cell. */
 const askedKey = (at: At) => `${at.sheetId}|${at.row}|${at.col}`;
 
+/** Issue 33: a pivot stays a range (an Excel table has one header row); said before anything is read or written. */
+function refusePivotTable(report: Report, layout: Layout, o: PlaceOptions): void {
+  if (o.asTable && !layout.columnKeys)
+    throw new CannotPlaceAsTable(
+      `“${report.name}” is a pivot: a pivot is placed as cells, not as an Excel table (a table has one header row). Place it without “as an Excel table”, or make it a flat report.`,
+    );
+}
+
+/** Issue 33: the table a new placement gets: a name after the report's, unique among the workbook's tables and names. */
+async function newTable(s: Session, report: Report, layout: Layout): Promise<TableRecord> {
+  const taken = [...(s.tables ?? []).map((t) => t.name), ...(await s.tracked()).map((t) => t.name)];
+  let name = tableNameFor(report.name, taken);
+  // A person's defined name of the same name would make Excel refuse the table after the cells are written.
+  for (let i = 0; i < 20 && s.namedArea && (await s.namedArea(name)); i++) name = tableNameFor(report.name, [...taken, name]);
+  return { name, columns: layout.columnKeys ?? [] };
+}
+
+/** The table's cells (issue 33): its header row (below the filter summary) to the last row; ≥ one data row, as Excel keeps. */
+export function tableArea(at: At, layout: Pick<Layout, "cells" | "columnFormats" | "summaryRows">): Area {
+  const top = layout.summaryRows ?? 0;
+  return {
+    sheetId: at.sheetId,
+    row: at.row + top,
+    col: at.col,
+    rows: Math.max(2, layout.cells.length - top),
+    cols: layout.columnFormats.length,
+  };
+}
+
 /** A new placement's record, its write journalled as under way. */
 function newRecord(
   e: Engine,
@@ -402,6 +438,7 @@ function newRecord(
   shape: Shape,
   source: string | null,
   bound?: BoundInputs,
+  table?: TableRecord,
 ): LocalPlacement {
   const key = bound?.key ?? (e.ctx.newKey ?? randomKey)();
   const addr = platformAddress(sheet.name, target);
@@ -422,6 +459,7 @@ function newRecord(
     source: null,
     editsKept: false,
     ...(bound ? { inputs: bound.planned.map((pb) => pb.binding), inputsUsed: bound.used } : {}),
+    ...(table ? { table } : {}),
     pending: { checksum: fp, shape, at: new Date().toISOString(), source, phase: "writing", inFlight: { from: 0, to: shape.rows - 1 } },
   };
 }
@@ -451,8 +489,11 @@ async function finishPlacement(
   const frozeBefore = await s.frozenRows(at.sheetId);
   await journal(s, local.key, { phase: "written", inFlight: null });
   await storeRowPrints(s, local.key, layout.cells, fp); // issue 30: an inserted row is named as one
+  // Issue 33: the table over the cells written (Microsoft's advice: write the values, then make the table).
+  if (local.table)
+    await s.commit([{ kind: "table", table: local.table.name, area: tableArea(at, layout), create: { style: TABLE_STYLE } }]);
   // Formats are not part of the fingerprint: styling after the journal closes never reads as a hand edit.
-  if (!o.valuesOnly) await stylePlaced(s, at, layout);
+  if (!o.valuesOnly) await stylePlaced(s, at, layout, local.table !== undefined);
   const sent = await s.flush(o.signal);
   // Someone typed into the target after it was checked (issue 36, item 1): nothing of theirs is lost, and they are asked again.
   if (sent.cellConflicts?.length) return undoPlacement(e, s, local, target, w.before, sent.cellConflicts, layout, o, frozeBefore);

@@ -17,6 +17,7 @@ import type { CellState, LocalPlacement, PendingWrite } from "./state.ts";
 import type { HandEdits, PreparedRefresh, RefreshChoice, RefreshOutcome, RefreshStats } from "./types.ts";
 import type { Anchor, SheetRef } from "../host/port.ts";
 import type { Shape } from "./plan.ts";
+import { tableLeftovers, type TablePlan } from "./table.ts";
 
 type Span = { from: number; to: number };
 
@@ -36,8 +37,12 @@ export interface RefreshRead {
   /** Cells the new shape covers beyond the old (and a pending write's) shape. */
   growth: Area[];
   union: Shape;
-  /** The cells now, from the anchor, in the union shape. */
+  /** The cells now, from the anchor, in the union shape (a table the person sorted: in the order written, issue 33). */
   current: Grid;
+  /** The cells as they are on the sheet, when `current` is not (a sorted table's rows put back in order). */
+  physical?: Grid;
+  /** Issue 33: a table placement's table as planned; "gone" when it is no longer there; null for a range. */
+  table?: TablePlan | "gone" | null;
   /** The row and column prints of what Cellbound last wrote there (rows.ts), when they describe its record. */
   prints: { rows: Uint32Array; cols: Uint32Array | null } | null;
   readMs: number;
@@ -103,8 +108,14 @@ export async function planRefresh(
     const rows = changedRows(cells(), currentShaped, c.from, c.to);
     return rows.length ? [{ from: rows[0]!.from, to: rows[rows.length - 1]!.to }] : [];
   });
+  // A table the person sorted is written whole and sorted again (issue 33): the rows of an unchanged chunk are elsewhere.
+  const table = read.table && read.table !== "gone" ? read.table : null;
+  if (table?.sorted && spans.length) spans.splice(0, spans.length, { from: 0, to: next.rows - 1 });
   const calls = groupSpans(spans, chunksPerCall * chunkHeight(prep.incoming));
-  const leftovers = (await stillToClear(p, anchor, next, current, read.held)).flatMap((left) => withoutRows(left, anchor.row, keptRows));
+  const left = table
+    ? tableLeftovers(anchor, next, Math.max(union.rows, read.held.rows), table.extra)
+    : await stillToClear(p, anchor, next, current, read.held);
+  const leftovers = left.flatMap((a) => withoutRows(a, anchor.row, keptRows));
   const touched = [
     ...calls.map((r) => ({
       sheetId: anchor.sheetId,

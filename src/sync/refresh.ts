@@ -40,6 +40,7 @@ import { addCommitStats, type Session } from "./session.ts";
 import { loadPlacements, placementArea, updatePlacement, type LocalPlacement } from "./state.ts";
 import { movedFrom, storedRowPrints, storeRowPrints } from "./rows.ts";
 import { isValuesOnly, restyleMoved, styleGrowth } from "./styling.ts";
+import { planTable, refreshedTableArea, tableGrowth, unsorted, type TablePlan } from "./table.ts";
 import type { Engine, PreparedRefresh, RefreshChoice, RefreshOutcome } from "./types.ts";
 
 /**
@@ -91,6 +92,7 @@ export async function refresh(
   const view = await e.session({
     trackedValues: [trackingName(key), ...inputNamesOf(key)],
     writeChecks: true,
+    tables: true, // issue 33: a table placement's table, read in the same round trips
     ...(o.signal ? { signal: o.signal } : {}),
   });
   const placement = await e.placement(key, view);
@@ -132,7 +134,12 @@ export function applyRefresh(
   view: Session | null = null,
 ): Promise<RefreshOutcome> {
   return e.exclusive(async () => {
-    const s = await e.current(view, { trackedValues: [prep.placement.name], writeChecks: true, ...(signal ? { signal } : {}) });
+    const s = await e.current(view, {
+      trackedValues: [prep.placement.name],
+      writeChecks: true,
+      tables: true,
+      ...(signal ? { signal } : {}),
+    });
     // Read before the query (ahead): checked against the workbook as it is now before anything is written.
     const out = await applyOn(e, prep, choice, signal, s, s === view);
     // The record's state update. (After a failure nothing queued is sent: what was sent is a prefix
@@ -207,7 +214,12 @@ async function readRefresh(
   // What it covers now: its name's area, which rows inserted or deleted inside it grew or shrank (issue 30):
   // growth starts below it, and every cell of it the new result does not cover is cleared.
   const held: Shape = named ? { rows: t.area.rows, cols: t.area.cols } : old;
-  const growth = growthAreas(anchor, p.pending ? maxShape(held, p.pending.shape) : held, next);
+  // Issue 33: a table placement keeps its table whole — its columns are edited, its rows grow below it.
+  const table = p.table ? planTable(p.table, s.tables, anchor, prep.layout()) : null;
+  if (table === "moved") return { kind: "outcome", outcome: tableMoved(p) };
+  const tp = table === "gone" ? null : table;
+  const before = p.pending ? maxShape(held, p.pending.shape) : held;
+  const growth = tp ? tableGrowth(anchor, before, next, tp.extra) : growthAreas(anchor, before, next);
   if (!ahead) {
     const grids: Grid[] = [];
     for (const g of growth) grids.push(await readArea(s, g, signal));
@@ -216,7 +228,7 @@ async function readRefresh(
   }
   const union = maxShape(maxShape(maxShape(old, next), p.pending?.shape ?? old), held);
   const unionArea = areaAt(anchor, union);
-  await refuseToWrite(s, unionArea, t.sheet.name, () => prep.layout().columnFormats); // issue 22: merged, table, protected, 1904
+  await refuseToWrite(s, unionArea, t.sheet.name, () => prep.layout().columnFormats, tp?.name); // issue 22: merged, table, protected, 1904
   const tRead = performance.now();
   // Read before the query and not all there (it grows): read where the placement is now, once (issue 36, item 17).
   let current: Grid;
@@ -227,7 +239,9 @@ async function readRefresh(
   } else current = await readArea(s, unionArea, signal);
   const pin = named ? { name: p.name, area: t.area } : undefined;
   const prints = await storedRowPrints(s, p.key, p.committed);
-  return { kind: "read", p, prep, t, anchor, pin, old, held, next, growth, union, current, prints, readMs: performance.now() - tRead };
+  const cells = await sortedBack(tp, p, current, prints, anchor);
+  const read = { p, prep, t, anchor, pin, old, held, next, growth, union, ...cells, prints, table: table === "gone" ? table : tp };
+  return { kind: "read", ...read, readMs: performance.now() - tRead };
 }
 
 /**
@@ -248,7 +262,7 @@ async function confirm(
   const box = plan.touched.length ? boundingBox(plan.touched) : null;
   const r = await s.recheck({ areas: [...(box ? [box] : []), ...growth], numberFormats: true, ...(signal ? { signal } : {}) });
   const seen = box ? r.values[0]! : null;
-  const changed = seen && box && !sameCells(seen.grid, current, box.row - anchor.row, box.col - anchor.col);
+  const changed = seen && box && !sameCells(seen.grid, read.physical ?? current, box.row - anchor.row, box.col - anchor.col);
   if (!samePlace(placementArea(p, r.tracked, r.sheets), t) || changed) return { kind: "again" };
   const grids = r.values.slice(box ? 1 : 0).map((v) => v.grid);
   const blocked = roomToGrow(next, growth, grids, neighbours(r.tracked, p.name, await loadPlacements(s)));
@@ -263,7 +277,7 @@ async function planAgain(
   choice: RefreshChoice,
   signal: AbortSignal | undefined,
 ): Promise<RefreshOutcome> {
-  const fresh = await e.session({ trackedValues: [prep.placement.name], writeChecks: true, ...(signal ? { signal } : {}) });
+  const fresh = await e.session({ trackedValues: [prep.placement.name], writeChecks: true, tables: true, ...(signal ? { signal } : {}) });
   const out = await applyOn(e, prep, choice, signal, fresh, false);
   await fresh.flush(signal);
   return out;
@@ -283,9 +297,12 @@ async function writeRefresh(
   const tWrite = performance.now();
   const cells = () => prep.layout().cells;
   const writes = await journalIntent(s, read, plan);
+  const table = read.table && read.table !== "gone" ? read.table : null;
+  // Issue 33: the table's columns first, so the person's columns at its right move with theirs before the cells land.
+  if (table?.edits.length) await s.commit([{ kind: "tableColumns", table: table.name, edits: table.edits }]);
   // Formats: grown rows/columns get theirs first; the values keep whatever format a cell has (styling.ts).
   const styled = !(await isValuesOnly(s, p.key));
-  if ((next.rows > old.rows || next.cols > old.cols) && styled) await styleGrowth(s, anchor, old, next, prep.layout(), pin);
+  if ((next.rows > old.rows || next.cols > old.cols) && styled) await styleGrowth(s, anchor, old, next, prep.layout(), pin, table !== null);
   const starts = prep.incoming.chunks.map((c) => c.from);
   for (const run of calls) {
     stats.cellsChanged += changedCells(cells(), plan.currentShaped, run.from, run.to);
@@ -310,6 +327,7 @@ async function writeRefresh(
   }
   // Rows or columns inserted inside and written over: the report's number formats and header style, as placed (issue 30).
   if (edits?.structure && !plan.keep && styled) await restyleMoved(s, anchor, prep.layout(), movedFrom(edits.structure), pin);
+  const notices = await keepTable(s, read, writes, pin);
   if (writes) {
     await journal(s, p.key, { phase: "written", inFlight: null });
     await storeRowPrints(s, p.key, cells(), prep.incoming); // issue 30: an inserted row is named as one
@@ -336,10 +354,8 @@ async function writeRefresh(
   }
   stats.timings.recordMs = performance.now() - tRecord;
   if (edits && plan.keep) return { kind: "kept", stats, edits };
-  const notices =
-    plan.state.kind === "unrecorded" || plan.state.kind === "interrupted"
-      ? ["An earlier refresh of this placement was interrupted after writing; it is now complete."]
-      : [];
+  if (plan.state.kind === "unrecorded" || plan.state.kind === "interrupted")
+    notices.unshift("An earlier refresh of this placement was interrupted after writing; it is now complete.");
   return { kind: "refreshed", stats, notices: prep.cut ? [...notices, prep.cut.message] : notices };
 }
 
@@ -418,7 +434,7 @@ async function rollBack(e: Engine, s: Session, read: RefreshRead, lastWritten: G
   const { p, anchor, current, t } = read;
   e.refusedIn(p.deploymentId);
   try {
-    await s.write(anchor, current, { keepFormats: true });
+    await s.write(anchor, read.physical ?? current, { keepFormats: true });
     await s.track(p.name, t.area);
     await updatePlacement(s, p.key, (x) => ({ ...x, pending: p.pending }));
     await s.flush(signal);
@@ -428,6 +444,54 @@ async function rollBack(e: Engine, s: Session, read: RefreshRead, lastWritten: G
   } catch {
     return new ViewOnly(refusedRecordReason(p.reportName, false));
   }
+}
+
+/**
+ * Issue 33: after the cells, the table covers the report's rows again (resized; its sort and filter applied again)
+ * and the record keeps its name and columns. A table no longer there: the placement goes on as cells, said once.
+ */
+async function keepTable(s: Session, read: RefreshRead, writes: boolean, pin: RefreshRead["pin"]): Promise<string[]> {
+  const { p, anchor, next } = read;
+  if (read.table === "gone") {
+    await updatePlacement(s, p.key, (x) => ({ ...x, table: undefined }));
+    return [
+      `The Excel table “${p.table?.name ?? ""}” is no longer there (converted to a range or deleted): “${p.reportName ?? "the report"}” was refreshed as cells. Place it again as a table to have one.`,
+    ];
+  }
+  const t = read.table;
+  if (!t) return [];
+  const area = refreshedTableArea(t, anchor, next);
+  if (writes || t.edits.length)
+    await s.commit([{ kind: "table", table: t.name, area, reapply: t.reapply || t.sorted, ...(pin ? { anchor: pin } : {}) }]);
+  if (JSON.stringify(t.record) !== JSON.stringify(p.table)) await updatePlacement(s, p.key, (x) => ({ ...x, table: t.record }));
+  return [];
+}
+
+/**
+ * A table the person sorted holds the rows written in another order: their view, not edits (issue 33). `current`
+ * is then the rows in the order written (what the fingerprints compare), `physical` as they are on the sheet.
+ */
+async function sortedBack(
+  tp: TablePlan | null,
+  p: LocalPlacement,
+  current: Grid,
+  prints: RefreshRead["prints"],
+  anchor: Pick<Area, "row">,
+): Promise<{ current: Grid; physical?: Grid }> {
+  const back = tp && !p.pending ? await unsorted(current, prints?.rows ?? null, p.shape, tp.headerRow - anchor.row + 1) : null;
+  if (!tp || !back) return { current };
+  tp.sorted = true;
+  return { current: back, physical: current };
+}
+
+/** The answer's header row is not the table's any more (its applied-filters summary changed its number of lines). */
+function tableMoved(p: LocalPlacement): RefreshOutcome {
+  return {
+    kind: "cannotGrow",
+    reason: `The lines above the Excel table “${p.table?.name ?? ""}” (the report's applied filters) changed in number, and a table's header row cannot move: nothing was changed. Convert the table to a range (Table Design › Convert to Range), then refresh.`,
+    occupied: [],
+    placements: [],
+  };
 }
 
 /** A prepared refresh with its grid laid out and fingerprinted. */

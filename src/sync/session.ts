@@ -37,6 +37,7 @@ import {
   type SheetValue,
   type Snapshot,
   type SnapshotRequest,
+  type TableRead,
   type TrackedArea,
   type WorkbookIdentity,
   type WriteOptions,
@@ -116,6 +117,11 @@ export class Session implements SheetPort, ModifiesData {
   /** The port underneath (for work that is not the workbook's cells or data). */
   get base(): SheetPort {
     return this.port;
+  }
+
+  /** The workbook's tables as read (issue 33), when the snapshot asked for them. */
+  get tables(): TableRead[] | undefined {
+    return this.snap.tables;
   }
 
   /** Does the snapshot hold the values of this area? */

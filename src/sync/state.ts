@@ -15,6 +15,7 @@
 // platform then moves it to `committed`. One store, one zod schema, under STATE_KEY. A new record is
 // refused when the workbook is at one of the platform's limits (limits.ts).
 import { z } from "zod";
+import { TableRecord } from "./table-record.ts";
 import type { ResultChecksum } from "../checksum/types.ts";
 import { parseAddress } from "../host/a1.ts";
 import { DataChangedError, type Area, type SheetPort, type SheetRef, type TrackedArea } from "../host/port.ts";
@@ -120,6 +121,8 @@ export const LocalPlacement = z.looseObject({
   inputsUsed: z.string().max(64).nullable().optional(),
   /** Refresh by itself when its inputs change (the pane's switch). */
   autoRefresh: z.boolean().optional(),
+  /** Placed as an Excel table (issue 33, table.ts): its name and the report's columns as last written. Absent: a range. */
+  table: TableRecord.optional(),
 });
 export type LocalPlacement = z.infer<typeof LocalPlacement>;
 

@@ -93,8 +93,14 @@ async function styleQuarters(
   }
 }
 
-export async function stylePlaced(port: SheetPort, at: Pick<Area, "sheetId" | "row" | "col">, layout: Layout): Promise<void> {
-  await styleHeader(port, at, layout);
+export async function stylePlaced(
+  port: SheetPort,
+  at: Pick<Area, "sheetId" | "row" | "col">,
+  layout: Layout,
+  /** An Excel table's header row has its table style (issue 33): no header style of Cellbound's over it. */
+  table = false,
+): Promise<void> {
+  if (!table) await styleHeader(port, at, layout);
   await styleQuarters(port, at, layout, 0, layout.cells.length);
   // Column widths to fit titles and formatted values (not the filter summary's long lines): a
   // formatted amount wider than its column shows as "####" in Excel.
@@ -147,6 +153,8 @@ export async function styleGrowth(
   layout: Layout,
   /** Where the placement's tracking name is as read (the styles follow it: issue 36). */
   pin?: Anchor,
+  /** An Excel table (issue 33): its new columns' headers keep the table style. */
+  table = false,
 ): Promise<void> {
   const growth = growthAreas(anchor, old, next);
   if (growth.length === 0) return;
@@ -178,6 +186,6 @@ export async function styleGrowth(
   const cellbound = (c: number) => c >= old.cols || now[c] === null || now[c] === ours[c] || isQuarterFormat(now[c]);
   if (next.rows > old.rows) await styleQuarters(port, anchor, layout, old.rows, next.rows, cellbound, pin);
   if (next.cols > old.cols) await styleQuarters(port, anchor, layout, 0, old.rows, (c) => c >= old.cols, pin);
-  if (next.cols > old.cols)
+  if (next.cols > old.cols && !table)
     await styleHeader(port, { sheetId: whole.sheetId, row: whole.row, col: whole.col }, layout, next.cols, old.cols, pin);
 }

@@ -12,6 +12,7 @@ import type { OccupiedCell, Shape } from "./plan.ts";
 import type { RowCut } from "./run-report.ts";
 import type { Session } from "./session.ts";
 import type { LocalPlacement } from "./state.ts";
+import type { TableRecord } from "./table-record.ts";
 
 /**
  * What an operation needs of the engine (engine.ts implements it): the context, the single-writer lock,
@@ -58,6 +59,13 @@ export interface PlaceOptions {
   inputs?: readonly InputRequest[];
   /** Set by place itself: the inputs planned and read for this placement (never given by a caller). */
   bound?: BoundInputs;
+  /**
+   * Place it as an Excel table (issue 33, docs/SYNC.md "Tables"): its header row and data rows become a table
+   * named after the report, kept whole by every refresh. Flat reports only: a pivot is refused in words.
+   */
+  asTable?: boolean;
+  /** Set by place itself: the table planned for this placement (never given by a caller). */
+  table?: TableRecord;
 }
 
 export type PlaceOutcome =
@@ -213,6 +221,8 @@ export interface PlacementCheck {
    * from those it was last written with, the first invalid one's words, and the switch. Absent: it has none.
    */
   inputs?: { count: number; changed: boolean; problem: string | null; autoRefresh: boolean };
+  /** Placed as an Excel table (issue 33): the table's name as recorded. Absent: a range. */
+  table?: string;
 }
 
 export interface CheckReport {

@@ -42,6 +42,8 @@ export interface ReportSummary {
   ownerName: string | null;
   /** The report's folder path, e.g. "Sales" or "Sales › Monthly" (null at the top level). */
   folder?: string | null;
+  /** It has a pivot layout (src/sync/layout.ts isPivot): placed as a range, never as an Excel table (issue 33). */
+  pivot?: boolean;
 }
 
 export interface Page<T> {

@@ -216,6 +216,12 @@ describe("issue 33: dev/excel tables — columns", () => {
       await ctx.sync();
     });
     expect((await tableState(X)).columns).toEqual(["Region", "Amount", "Note"]);
+    // The deleted column's cells go and those right of it move left (not the column right of it).
+    expect(wb.inspect("Sheet1", "A1:D3").values).toEqual([
+      ["Region", "Amount", "Note", ""],
+      ["North", 10, "", ""],
+      ["South", 20, "", ""],
+    ]);
   });
 
   it("issue 33: renaming a column rewrites [@Old] and Table1[Old] in the workbook's formulas; a duplicate name fails", async () => {

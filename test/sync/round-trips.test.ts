@@ -122,4 +122,30 @@ describe("round trips on the Office.js adapter over dev/excel", () => {
     expect(checked.placements[0]!.inputs).toEqual({ count: 1, changed: true, problem: null, autoRefresh: false });
     expect(wb.workbook.stats).toMatchObject({ syncs: 2, emptySyncs: 0 });
   });
+
+  it("issue 33: a table placement's refresh that changes nothing is 2 syncs, like a range's; one with more rows costs no more syncs than a range's", async () => {
+    const costs: Array<{ unchanged: number; grown: number }> = [];
+    for (const asTable of [false, true]) {
+      const wb = book();
+      const sheetId = wb.user.firstSheetId();
+      const engine = env().engine(wb);
+      const report = await env().createReport({ sqlQuery: sql(200) });
+      const out = await engine.place(report, { at: { sheetId, row: 0, col: 0 }, asTable });
+      if (out.kind !== "placed") throw new Error(JSON.stringify(out));
+      wb.workbook.resetStats();
+      expect((await engine.refresh(out.key, "ask")).kind).toBe("refreshed");
+      const unchanged = wb.workbook.stats.syncs;
+      expect(wb.workbook.stats.emptySyncs).toBe(0);
+      await env()
+        .client()
+        .updateReport(env().deploymentId, report.id, { sqlQuery: sql(260) });
+      wb.workbook.resetStats();
+      expect((await engine.refresh(out.key, "ask")).kind).toBe("refreshed");
+      costs.push({ unchanged, grown: wb.workbook.stats.syncs });
+      if (asTable) expect(wb.workbook.sheetById(sheetId)!.tables?.[0]?.rect).toMatchObject({ row: 0, col: 0, rows: 261, cols: 3 });
+    }
+    expect(costs[1]!.unchanged).toBe(2);
+    expect(costs[1]!.unchanged).toBe(costs[0]!.unchanged);
+    expect(costs[1]!.grown).toBeLessThanOrEqual(costs[0]!.grown);
+  });
 });

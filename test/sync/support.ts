@@ -17,6 +17,7 @@ import { MemoryPort, MemoryWorkbook } from "../../src/host/memory/index.ts";
 import { cellA1 } from "../../src/host/a1.ts";
 import { ExcelPort } from "../../src/host/excel/index.ts";
 import { createDevExcel, type DevWorkbook } from "../../dev/excel/index.ts";
+import { allTables, createTable, sortTable as sortDevTable } from "../../dev/excel/tables-model.ts";
 import type { SheetPort, SheetValue } from "../../src/host/port.ts";
 import { SyncEngine } from "../../src/sync/index.ts";
 import type { SyncContext } from "../../src/sync/context.ts";
@@ -40,6 +41,17 @@ export interface UserSide {
   firstSheetId(): string;
   /** Save as a copy under another URL: a new workbook with the same content and stored id. */
   saveAsCopy(url: string): TestWorkbook;
+  /**
+   * Issue 33: the person types a header and a formula into the column just right of a table: it joins the table and
+   * the formula fills its rows (a calculated column). The memory port keeps the formula and computes nothing.
+   */
+  formulaColumn(table: string, header: string, formula: string): void;
+  /** Issue 33: the person sorts a table by one of its columns (Data › Sort). */
+  sortTable(table: string, column: number, ascending: boolean): void;
+  /** Issue 33: the person converts a table to a range (Table Design › Convert to Range): the cells stay. */
+  dropTable(table: string): void;
+  /** Issue 33: the person makes a table of their own over an area whose first row holds its headers. */
+  addTable(name: string, sheetId: string, row: number, col: number, rows: number, cols: number): void;
 }
 
 export interface TestWorkbook {
@@ -74,6 +86,19 @@ function wrapMemory(wb: MemoryWorkbook): TestWorkbook {
       sheetName: (s) => wb.sheet(s).name,
       firstSheetId: () => wb.sheets[0]!.id,
       saveAsCopy: (url) => wrapMemory(wb.saveAsCopy(url)),
+      formulaColumn: (name, header, formula) => {
+        const { sheet, table } = wb.table(name);
+        const t = wb.tableSheet(sheet.id);
+        t.setValue(table.row, table.col + table.cols, header);
+        table.cols += 1;
+        table.formulas.push(formula);
+      },
+      sortTable: (name, column, ascending) => wb.sortTable(name, column, ascending),
+      addTable: (name, sheetId, row, col, rows, cols) => wb.addTable({ sheetId, row, col, rows, cols }, name),
+      dropTable: (name) => {
+        const { sheet, table } = wb.table(name);
+        sheet.tables!.splice(sheet.tables!.indexOf(table), 1);
+      },
     },
   };
 }
@@ -118,8 +143,34 @@ export function wrapDevExcel(workbook: DevWorkbook): TestWorkbook & { workbook: 
       sheetName: (s) => workbook.requireSheet(s).name,
       firstSheetId: () => workbook.sheets[0]!.id,
       saveAsCopy: (u) => wrapDevExcel(workbook.saveAsCopy(u)),
+      formulaColumn: (name, header, formula) => {
+        const { sheet, table } = devTable(workbook, name);
+        const col = table.rect.col + table.rect.cols;
+        workbook.typeInto(sheet.id, cellA1(table.rect.row, col), header);
+        workbook.typeInto(sheet.id, cellA1(table.rect.row + 1, col), formula);
+      },
+      sortTable: (name, column, ascending) => {
+        const { sheet, table } = devTable(workbook, name);
+        table.sort = { fields: [{ key: column, ascending }], matchCase: false };
+        sortDevTable(workbook, sheet, table);
+      },
+      dropTable: (name) => {
+        const { sheet, table } = devTable(workbook, name);
+        sheet.tables!.splice(sheet.tables!.indexOf(table), 1);
+      },
+      addTable: (name, sheetId, row, col, rows, cols) => {
+        const sheet = workbook.requireSheet(sheetId);
+        const t = createTable(workbook, sheet, { row, col, rows, cols }, true);
+        t.name = name;
+      },
     },
   };
+}
+
+function devTable(workbook: DevWorkbook, name: string) {
+  const hit = allTables(workbook).find((x) => x.table.name.toLowerCase() === name.toLowerCase());
+  if (!hit) throw new Error(`no table ${name} in the workbook`);
+  return hit;
 }
 
 export type Persona = "admin" | "analyst" | "viewer" | "outsider";

@@ -1,8 +1,9 @@
 // The Office.js adapter's batched steps (docs/HOST.md "Round trips").
 //
 //   snapshot — sync 1: identity and data parts (ids), the settings mirror, every name with its formula,
-//              the sheets, frozen panes, column widths asked for, and the first areas asked for; sync 2: the parts' XML and more
-//              values; further syncs only while values remain past the response budget. Tracked areas
+//              the sheets, frozen panes, column widths asked for, the first areas asked for, and the list of
+//              tables (issue 33: tables or writeChecks); sync 2: the parts' XML, more values and each table's
+//              range, columns, sort and filter (tables.ts); further syncs only while values remain past the response budget. Tracked areas
 //              come from the names' formulas ("=Sheet1!$A$1:$C$9"), so their values are asked for in the
 //              same sync as the XML: an unchanged refresh reads the workbook in two round trips.
 //   commit   — commands in order, packed into syncs up to the request budget; a write is cut into row
@@ -16,6 +17,17 @@ import { queueDateSystem } from "./date-system.ts";
 import { queueTrackName } from "./replace.ts";
 import { clearTextFormat, FORMAT_READ_CELLS, hasNonText } from "./text-format.ts";
 import { queueObstacles, queueSpillAnchors } from "./obstacles.ts";
+import {
+  joiningTables,
+  queueTable,
+  queueTableColumns,
+  queueTableDetails,
+  queueTableList,
+  resizeFallback,
+  tableColumnsBytes,
+  tableFacts,
+  type TableFacts,
+} from "./tables.ts";
 import type {
   Area,
   Command,
@@ -30,6 +42,7 @@ import type {
   SheetValue,
   Snapshot,
   SnapshotRequest,
+  TableRead,
   TrackedArea,
   WriteOptions,
 } from "../port.ts";
@@ -55,6 +68,8 @@ export interface ExcelBasis {
   widths: Map<string, number>;
   /** Ids of every data part seen (any key, readable or not): a part not among them was added since (issue 22, item 5). */
   dataPartIds?: Set<string>;
+  /** issue 33: the workbook's tables by lower-case name, when the snapshot read them (req.tables); kept true by commits. */
+  tables?: Map<string, TableFacts>;
 }
 
 export const widthKey = (sheetId: string, col: number): string => `${sheetId}\u0000${col}`;
@@ -113,6 +128,7 @@ export interface RawSnapshot {
   dateSystem?: 1900 | 1904;
   used?: Snapshot["used"];
   columnWidths?: Snapshot["columnWidths"];
+  tables?: TableRead[];
   basis: ExcelBasis;
 }
 
@@ -140,6 +156,8 @@ interface FirstSync {
   used: Array<{ area: Area; found: () => Area | null }>;
   dateSystem: (() => 1900 | 1904) | null;
   widthReads: Array<{ sheetId: string; col: number; format: Excel.RangeFormat }>;
+  /** issue 33: the workbook's tables (for Snapshot.tables, and the write checks' joinsTable). */
+  tableList: Excel.TableCollection | null;
 }
 
 function queueFirstSync(
@@ -187,7 +205,8 @@ function queueFirstSync(
       format: ws.getRangeByIndexes(a.row, a.col + c, 1, 1).format.load("columnWidth"),
     }));
   });
-  return { idParts, dataParts, mirror, names, sheets, frozen, areas, reader, checks, check, used, dateSystem, widthReads };
+  const tableList = req.tables || req.writeChecks ? queueTableList(wb) : null;
+  return { idParts, dataParts, mirror, names, sheets, frozen, areas, reader, checks, check, used, dateSystem, widthReads, tableList };
 }
 
 /** After the first sync: the tracking names' areas; those whose values are wanted join the reads (and the checks). */
@@ -271,10 +290,15 @@ export async function readSnapshot(
   const idXml = idParts.items.map((p) => p.getXml());
   const dataXmls = first.dataParts.items.map((p) => ({ id: p.id, xml: p.getXml() }));
   const queued = between?.({ identityParts: idParts.items.length, mirror: !mirror.isNullObject }) ?? false;
+  // issue 33: each table's range (and columns, sort, filter) rides in sync 2.
+  const tableDetails = first.tableList ? queueTableDetails(first.tableList, req.tables === true) : null;
+  const noTables = (first.tableList?.items.length ?? 0) === 0;
   // Sync 2 carries the XML, what `between` queued, and the values; more syncs only while values remain.
   const noChecksSince = first.checks.length === first.areas.length + used.length;
-  await readValues(ctx, sync, first.reader, req.signal, idXml.length + dataXmls.length === 0 && !queued && noChecksSince);
-  const obstacles = req.writeChecks ? await nameSpillAnchors(ctx, sync, first.checks, req.signal) : undefined;
+  await readValues(ctx, sync, first.reader, req.signal, idXml.length + dataXmls.length === 0 && !queued && noChecksSince && noTables);
+  const tables = tableDetails?.() ?? [];
+  const checked = req.writeChecks ? await nameSpillAnchors(ctx, sync, first.checks, req.signal) : undefined;
+  const obstacles = checked?.map((o) => ({ area: o.area, found: [...o.found, ...joiningTables(o.area, tables)] }));
   const { data, parts, corrupt } = dataPartsOf(dataXmls);
   return {
     workbookName: ctx.workbook.name,
@@ -293,7 +317,9 @@ export async function readSnapshot(
     ...(req.columnWidths
       ? { columnWidths: widthReads.map((w) => ({ sheetId: w.sheetId, col: w.col, points: w.format.columnWidth })) }
       : {}),
+    ...(req.tables ? { tables } : {}),
     basis: {
+      ...(req.tables ? { tables: tableFacts(tables) } : {}),
       parts,
       names: new Set(ours.map((n) => n.name.toLowerCase())),
       sheetNames: new Map(sheetRefs.map((x) => [x.id, x.name])),
@@ -463,6 +489,11 @@ interface Op {
   after?: (ctx: Excel.RequestContext) => Promise<void>;
   /** The op may re-point a name by a formula naming this sheet (by the name the basis knows: issue 36, item 16). */
   repoint?: string;
+  /**
+   * issue 33 (a table resized without ExcelApi 1.13): what it reads in a sync of its own just before its
+   * sync, after every op before it landed (the op starts a sync: the packer ends the one before it).
+   */
+  readFirst?: (ctx: Excel.RequestContext) => void;
 }
 
 /** Facts learnt during one sync that become true only when it succeeds (parts added, names). */
@@ -478,6 +509,8 @@ interface SyncScope {
   cells: CellRead[];
   /** Re-points with `expect` of this sync: where the name was just before (issue 36). */
   moves: NameRead[];
+  /** issue 33: tables made or resized by this sync (lower-case name). */
+  tables: Map<string, TableFacts>;
 }
 
 /** issue 36: a guarded write block's look at its cells, in its own sync just before it writes. */
@@ -568,7 +601,7 @@ function conflictOf(c: GuardRead, known: ExcelBasis): NonNullable<CommitStats["c
 interface CommitRun {
   ctx: Excel.RequestContext;
   sync: Sync;
-  o: { signal?: AbortSignal; calcSuspend: boolean; screenSuspend: boolean };
+  o: CommitFlags;
   stats: CommitStats;
   /** The basis, kept true as the commit goes (parts added, duplicates deleted, names, widths). */
   known: ExcelBasis;
@@ -588,7 +621,7 @@ function commitRun(
   commands: readonly Command[],
   known: ExcelBasis,
   limits: BatchLimits,
-  o: CommitRun["o"],
+  o: CommitFlags,
   stats: CommitStats,
 ): CommitRun {
   const run: CommitRun = {
@@ -615,6 +648,8 @@ function commitRun(
         parts: run.parts,
         names: known.names,
         widths: known.widths,
+        tables: () => known.tables,
+        resize: o.resize !== false,
         earlier: () => commands.slice(0, k),
         guarded: run.guardedKeys,
         deleteExtras: () => (run.extrasDeleted ? [] : ((run.extrasDeleted = true), run.extras)),
@@ -628,7 +663,7 @@ function commitRun(
 function pack(ops: readonly Op[], i: number, budget: number): { j: number; bytes: number } {
   let j = i,
     bytes = 0;
-  while (j < ops.length && (j === i || bytes + ops[j]!.bytes <= budget)) bytes += ops[j++]!.bytes;
+  while (j < ops.length && (j === i || (bytes + ops[j]!.bytes <= budget && !ops[j]!.readFirst))) bytes += ops[j++]!.bytes;
   return { j, bytes };
 }
 
@@ -637,7 +672,21 @@ async function queueOps(run: CommitRun, i: number, j: number, screen: boolean): 
   const { ctx, ops, o, stats } = run;
   const guarded = ops.slice(i, j).filter((op) => op.formatsFirst);
   if (guarded.length) stats.syncs += await readFormatsFirst(ctx, run.sync, guarded, o.signal);
-  const scope: SyncScope = { added: new Map(), names: new Map(), widths: new Map(), checks: [], cells: [], moves: [] };
+  const reads = ops.slice(i, j).filter((op) => op.readFirst);
+  if (reads.length) {
+    for (const op of reads) op.readFirst!(ctx);
+    stats.syncs++;
+    await run.sync(ctx, o.signal);
+  }
+  const scope: SyncScope = {
+    added: new Map(),
+    names: new Map(),
+    widths: new Map(),
+    checks: [],
+    cells: [],
+    moves: [],
+    tables: new Map(),
+  };
   if (screen) ctx.application.suspendScreenUpdatingUntilNextSync();
   if (o.calcSuspend && ops.slice(i, j).some((op) => op.cells > 0)) ctx.application.suspendApiCalculationUntilNextSync();
   for (let k = i; k < j; k++) ops[k]!.queue(ctx, scope);
@@ -701,6 +750,7 @@ function learn(run: CommitRun, scope: SyncScope): void {
     else known.names.delete(name);
   }
   for (const [key, points] of scope.widths) known.widths.set(key, points);
+  for (const [name, facts] of scope.tables) (known.tables ??= new Map()).set(name, facts);
 }
 
 /** The ops [i, j) landed: count their cells, report progress, run the work that needed their sync. */
@@ -717,18 +767,28 @@ async function landed(run: CommitRun, i: number, j: number): Promise<void> {
   }
 }
 
+/** How a commit runs: calculation and screen suspended, and (issue 33) whether Table.resize is there (ExcelApi 1.13; default yes). */
+export interface CommitFlags {
+  signal?: AbortSignal;
+  calcSuspend: boolean;
+  screenSuspend: boolean;
+  resize?: boolean;
+}
+
 export async function runCommit(
   ctx: Excel.RequestContext,
   sync: Sync,
   commands: readonly Command[],
   basis: ExcelBasis | null,
   limits: BatchLimits,
-  o: { signal?: AbortSignal; calcSuspend: boolean; screenSuspend: boolean },
+  o: CommitFlags,
 ): Promise<CommitStats> {
   const stats: CommitStats = { syncs: 0, maxSyncBytes: 0, bytes: 0, cellsWritten: 0 };
   if (commands.length === 0) return stats;
   // The basis is kept true as the commit goes, so the next commit planned on the same snapshot needs no look-up either.
   const known = basis ?? (await lookUp(ctx, sync, commands, o.signal, stats));
+  if (!known.tables && commands.some((c) => c.kind === "table" && (c.create || c.reapply)))
+    known.tables = await lookUpTables(ctx, sync, o.signal, stats);
   const run = commitRun(ctx, sync, commands, known, limits, o, stats);
   let i = 0;
   let budget = limits.requestBytes;
@@ -850,6 +910,9 @@ interface OpState {
   names: Set<string>;
   /** The basis's column widths (widthKey). */
   widths: Map<string, number>;
+  /** issue 33: the tables known (basis), and whether Table.resize is there. */
+  tables: () => Map<string, TableFacts> | undefined;
+  resize: boolean;
   /** The commands before this one in the commit. */
   earlier(): readonly Command[];
   deleteExtras(): Excel.CustomXmlPart[];
@@ -876,9 +939,52 @@ function opsOf(c: Command, st: OpState): Op[] {
     case "untrack":
       return [untrackOp(c, st)];
     case "tableColumns":
+      return [{ bytes: tableColumnsBytes(c), cells: 0, queue: (ctx) => queueTableColumns(ctx, c) }];
     case "table":
-      throw new Error(`tables are not written through Office.js yet (table ${c.table})`); // issue 33: being built
+      return [tableOp(c, st)];
   }
+}
+
+/**
+ * issue 33: make or resize a table and re-apply its sort and filter, in the op's sync (tables.ts). What
+ * is known of the table comes from the snapshot (or the commit's look-up) and the syncs before.
+ */
+function tableOp(c: Extract<Command, { kind: "table" }>, st: OpState): Op {
+  const key = c.table.toLowerCase();
+  const planned = st.tables()?.get(key);
+  // Without Table.resize (ExcelApi 1.13): rows added or deleted after a read of where the table is.
+  const fallback = !st.resize && !(c.create && !planned) ? resizeFallback(c, planned, rangeAt) : null;
+  return {
+    bytes: 512,
+    cells: 0,
+    queue: (ctx, scope) => {
+      const facts = scope.tables.get(key) ?? st.tables()?.get(key);
+      scope.tables.set(key, queueTable(ctx, c, facts, rangeAt, fallback ? (x, t) => fallback.resize(x, t) : null));
+    },
+    ...(fallback ? { readFirst: (ctx: Excel.RequestContext) => fallback.read(ctx) } : {}),
+  };
+}
+
+/**
+ * issue 33: a commit that makes a table or re-applies a sort or filter without a snapshot that read the
+ * tables: their names (one sync), and their sort and filter state (one more, when there are tables).
+ */
+async function lookUpTables(
+  ctx: Excel.RequestContext,
+  sync: Sync,
+  signal: AbortSignal | undefined,
+  stats: CommitStats,
+): Promise<Map<string, TableFacts>> {
+  const list = ctx.workbook.tables.load("items/name");
+  await sync(ctx, signal);
+  stats.syncs++;
+  const facts = new Map<string, TableFacts>();
+  if (list.items.length === 0) return facts;
+  const per = list.items.map((t) => ({ name: t.name, sort: t.sort.load("fields"), filter: t.autoFilter.load("isDataFiltered") }));
+  await sync(ctx, signal);
+  stats.syncs++;
+  for (const p of per) facts.set(p.name.toLowerCase(), { sort: p.sort.fields.length > 0, filtered: p.filter.isDataFiltered === true });
+  return facts;
 }
 
 function dataOp(c: Extract<Command, { kind: "data" }>, st: OpState): Op {

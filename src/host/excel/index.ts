@@ -67,6 +67,7 @@ import { dataToJson } from "../validate.ts";
 import { officeErrorCode } from "./errors.ts";
 import { runInExcel } from "./cell-edit.ts";
 import { queueObstacles, queueSpillAnchors } from "./obstacles.ts";
+import { joiningTables, queueJoiningRanges, queueJoiningStrips } from "./tables.ts";
 import { checkPictureFits } from "./picture-limit.ts";
 import { queueDateSystem } from "./date-system.ts";
 import { PICTURE_PENDING_SUFFIX, pictureNamed, queueReplacePicture } from "./replace.ts";
@@ -214,6 +215,7 @@ export class ExcelPort implements SheetPort {
           ...(raw.dateSystem ? { dateSystem: raw.dateSystem } : {}),
           ...(raw.used ? { used: raw.used } : {}),
           ...(raw.columnWidths ? { columnWidths: raw.columnWidths } : {}),
+          ...(raw.tables ? { tables: raw.tables } : {}),
           basis: raw.basis,
         };
       },
@@ -236,6 +238,7 @@ export class ExcelPort implements SheetPort {
           ...(o.signal ? { signal: o.signal } : {}),
           calcSuspend: true,
           screenSuspend: this.supports("1.9"),
+          resize: this.supports("1.13"),
         }),
       o.signal,
     );
@@ -467,11 +470,17 @@ export class ExcelPort implements SheetPort {
     return this.run(`checking ${areaA1(area)} for merged cells, tables and protection`, async (ctx) => {
       const ws = ctx.workbook.worksheets.getItem(area.sheetId);
       const found = queueObstacles(ws, area, (v) => this.supports(v));
+      const strips = queueJoiningStrips(ws, area); // issue 33: tables just above or left (joinsTable)
       await this.sync(ctx);
-      const named = queueSpillAnchors(ws, area, found()); // a spill found: name its formulas in one more sync
-      if (!named) return found();
+      const first = found();
+      // Tables of the strips that do not reach into the area end there: their ranges in the spill anchors' sync.
+      const inside = new Set(first.filter((o) => o.kind === "table").map((o) => o.name?.toLowerCase()));
+      const joining = strips().filter((n) => !inside.has(n.toLowerCase()));
+      const named = queueSpillAnchors(ws, area, first); // a spill found: name its formulas in one more sync
+      if (!named && joining.length === 0) return first;
+      const ranges = queueJoiningRanges(ctx, joining);
       await this.sync(ctx);
-      return named();
+      return [...(named ? named() : first), ...joiningTables(area, ranges())];
     });
   }
 

@@ -42,6 +42,7 @@ function OverwriteQuestion({ store, pending }: { store: PaneStore; pending: NonN
           onClick={() =>
             void store.place(pending.report, true, {
               valuesOnly: pending.valuesOnly === true,
+              asTable: pending.asTable === true,
               at: pending.outcome.at,
               ...(pending.inputs ? { inputs: pending.inputs } : {}),
             })

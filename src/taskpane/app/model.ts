@@ -51,6 +51,8 @@ export interface Workspace {
       confirmed: boolean;
       at?: { sheetId: string; row: number; col: number };
       valuesOnly?: boolean;
+      /** Place it as an Excel table (issue 33): flat reports only, the engine refuses a pivot in words. */
+      asTable?: boolean;
       /** Filters taking their values from cells (issue 32): `ref` is "Sheet1!B1", a range or a defined name. */
       inputs?: InputRequest[];
       onProgress?: OnProgress;

@@ -104,6 +104,7 @@ function CardHead(p: { p: PlacementView; title: string; st: { kind: StatusKind; 
       </div>
       <div class="cb-meta">
         {v.range ?? "range deleted"}
+        {v.tableName ? ` · Excel table ${v.tableName}` : ""}
         {" · "}
         <span title={v.refreshedAt ?? undefined}>refreshed {relativeTime(v.refreshedAt, p.now)}</span>
         {p.deployment ? ` · ${p.deployment}` : ""}

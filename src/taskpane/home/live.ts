@@ -206,7 +206,8 @@ async function home(o: Ops, signal?: AbortSignal): Promise<HomeData> {
       const c = e.key ? byKey.get(e.key) : undefined;
       const view = toView(e, c, o.names);
       // Inputs (issue 32): read in the check's own snapshot, whether their cells changed and can be used.
-      return c?.inputs ? { ...view, inputs: c.inputs } : view;
+      const named = c?.table ? { ...view, tableName: c.table } : view; // issue 33
+      return c?.inputs ? { ...named, inputs: c.inputs } : named;
     }),
     ...(data.platformProblem ? { platformProblem: data.platformProblem } : {}),
   };
@@ -223,6 +224,7 @@ async function place(o: Ops, what: number | Report, opts: PlaceOptions): Promise
     at,
     confirmed: opts.confirmed,
     ...(opts.valuesOnly ? { valuesOnly: true } : {}),
+    ...(opts.asTable ? { asTable: true } : {}),
     ...(opts.inputs?.length ? { inputs: opts.inputs } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.onProgress

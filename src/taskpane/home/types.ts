@@ -21,6 +21,8 @@ export interface PlacementView {
   deploymentName: string | null;
   /** Filters taking their values from cells (issue 32); absent when it has none. */
   inputs?: InputsFacts;
+  /** Placed as an Excel table (issue 33): the table's name in the workbook; absent for a range. */
+  tableName?: string;
 }
 
 export interface HomeData {

@@ -13,7 +13,7 @@ import {
   type PlatformClient,
   type Report,
 } from "../../api";
-import { runReport } from "../../sync";
+import { isPivot, runReport } from "../../sync";
 import type { BuilderQuery, MetaView, Page, PivotItems, ReportSummary, SaveReportInput } from "../types";
 import type { PreviewGrid } from "../builder/types";
 
@@ -31,6 +31,7 @@ export function summarize(r: Report): ReportSummary {
     updatedAt: r.updatedAt,
     ownerName: r.user.firstName.trim() || r.user.email,
     folder: r.folderPath?.length ? r.folderPath.map((f) => f.name).join(" › ") : null,
+    ...(isPivot(r.pivotItems ?? null) ? { pivot: true } : {}),
   };
 }
 

@@ -74,6 +74,14 @@ export function errorNotice(e: unknown): Notice {
   return { tone: "error", ...h };
 }
 
+/** How a report is placed: where (the confirmation's cell), values only, as an Excel table (issue 33), its inputs. */
+export interface PlaceChoices {
+  valuesOnly?: boolean;
+  asTable?: boolean;
+  at?: { sheetId: string; row: number; col: number };
+  inputs?: InputRequest[];
+}
+
 export class PaneStore {
   readonly route = signal<Route>("connect");
   readonly user = signal<SignedInUser | null>(null);
@@ -106,6 +114,8 @@ export class PaneStore {
     report: number | SaveReportInput;
     outcome: Extract<PlaceOutcome, { kind: "wouldOverwrite" }>;
     valuesOnly?: boolean;
+    /** Place it as an Excel table (issue 33): the confirmation keeps the choice. */
+    asTable?: boolean;
     /** Filters taking their values from cells (issue 32), placed with it once confirmed. */
     inputs?: InputRequest[];
   } | null>(null);
@@ -778,11 +788,7 @@ export class PaneStore {
    * A report built in the pane (SaveReportInput) is saved on the platform only as it is placed: a
    * Cancel at the question saves nothing (issue 31 item 1).
    */
-  place(
-    report: number | SaveReportInput,
-    confirmed = false,
-    o: { valuesOnly?: boolean; at?: { sheetId: string; row: number; col: number }; inputs?: InputRequest[] } = {},
-  ): Promise<boolean> {
+  place(report: number | SaveReportInput, confirmed = false, o: PlaceChoices = {}): Promise<boolean> {
     if (this.stopping.value) return Promise.resolve(false);
     return this.op(async () => {
       this.placing = true;
@@ -794,11 +800,7 @@ export class PaneStore {
     });
   }
 
-  private async placeNow(
-    report: number | SaveReportInput,
-    confirmed: boolean,
-    o: { valuesOnly?: boolean; at?: { sheetId: string; row: number; col: number }; inputs?: InputRequest[] },
-  ): Promise<boolean> {
+  private async placeNow(report: number | SaveReportInput, confirmed: boolean, o: PlaceChoices): Promise<boolean> {
     const ws = this.requireWorkspace();
     this.pendingPlace.value = null;
     const c = this.begin("Placing report…");
@@ -807,6 +809,7 @@ export class PaneStore {
         confirmed,
         ...(o.at ? { at: o.at } : {}),
         ...(o.valuesOnly ? { valuesOnly: true } : {}),
+        ...(o.asTable ? { asTable: true } : {}),
         ...(o.inputs?.length ? { inputs: o.inputs } : {}),
         signal: c.signal,
         onProgress: (p) =>
@@ -823,6 +826,7 @@ export class PaneStore {
           report,
           outcome,
           ...(o.valuesOnly ? { valuesOnly: true } : {}),
+          ...(o.asTable ? { asTable: true } : {}),
           ...(o.inputs?.length ? { inputs: o.inputs } : {}),
         };
         return false;
