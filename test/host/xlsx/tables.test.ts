@@ -9,6 +9,7 @@ import { XlsxPort } from "../../../src/host/xlsx/port.ts";
 import { renameInFormula, toFileFormula, toModelFormula } from "../../../src/host/xlsx/tables.ts";
 import { ZipReader } from "../../../src/host/xlsx/zip.ts";
 import { libreOffice, type LibreOffice } from "../../support/libreoffice.ts";
+import { byCustomer, startCliEnv, type CliEnv } from "../../cli/support.ts";
 import { tempDir } from "./support.ts";
 
 const tmp = tempDir("cb-tables-");
@@ -299,6 +300,44 @@ describe("issue 33: LibreOffice and the port's tables", () => {
       ["South", 250, 2, 300],
       ["East", 75, 3, 90],
     ]);
+  }, 240_000);
+});
+
+describe("issue 33: place --as-table on a file, refreshed", () => {
+  let env: CliEnv;
+  beforeAll(async () => {
+    env = await startCliEnv();
+  });
+  afterAll(() => env.close());
+
+  it("issue 33 (closed files): the command line places a table, a person's formula column fills every row after refreshes with more and fewer rows, LibreOffice computes it", async () => {
+    const file = tmp.file("cli.xlsx");
+    const report = await env.createReport(byCustomer(6));
+    const placed = await env.cli(["place", file, "--report", String(report.id), "--at", "Sheet1!B2", "--as-table", "--json"]);
+    expect(placed.code, placed.stdout + placed.stderr).toBe(0);
+    let port = XlsxPort.open(file);
+    const [t] = await tables(port);
+    expect(t).toMatchObject({ area: { row: 1, col: 1, rows: 7, cols: 3 }, style: "TableStyleMedium2" });
+    // The person adds a formula column at the table's right (as Excel saves it).
+    const count = t!.columns[2]!;
+    await port.commit([{ kind: "tableColumns", table: t!.name, edits: [{ op: "insert", index: 3, name: "Double" }] }]);
+    port.wb.calculatedColumn(t!.name, 3, `=[@[${count}]]*2`);
+    port.save();
+    for (const rows of [10, 3]) {
+      await env.client().updateReport(env.deploymentId, report.id, byCustomer(rows));
+      const out = await env.cli(["refresh", file, "--json"]);
+      expect(out.code, out.stdout + out.stderr).toBe(0);
+      port = XlsxPort.open(file);
+      const [now] = await tables(port);
+      expect(now).toMatchObject({ name: t!.name, area: { row: 1, col: 1, rows: rows + 1, cols: 4 } });
+      expect(now!.columns[3]).toBe("Double");
+      expect([...formulaCells(text(file, "xl/worksheets/sheet1.xml")).keys()]).toEqual(rowsOf(3, rows + 2, "E"));
+    }
+    const shown = (await lo.sheets(file)).get("Sheet1")!;
+    for (let r = 2; r < 5; r++) {
+      expect(shown[r]![4]).toMatch(/^\d+$/);
+      expect(Number(shown[r]![4])).toBe(Number(shown[r]![3]) * 2);
+    }
   }, 240_000);
 });
 
