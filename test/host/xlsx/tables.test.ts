@@ -338,6 +338,30 @@ describe("issue 33: place --as-table on a file, refreshed", () => {
       expect(shown[r]![4]).toMatch(/^\d+$/);
       expect(Number(shown[r]![4])).toBe(Number(shown[r]![3]) * 2);
     }
+    // A new column: the report gains a measure; the person's column moves right with the table and still computes.
+    const twoMeasures = JSON.parse(byCustomer(5).jsonQuery!) as { measures: string[] };
+    twoMeasures.measures.push("orders.customers_count");
+    await env.client().updateReport(env.deploymentId, report.id, { jsonQuery: JSON.stringify(twoMeasures) });
+    const grown = await env.cli(["refresh", file, "--json"]);
+    expect(grown.code, grown.stdout + grown.stderr).toBe(0);
+    const [wide] = await tables(XlsxPort.open(file));
+    expect(wide).toMatchObject({ name: t!.name, area: { row: 1, col: 1, rows: 6, cols: 5 } });
+    expect(wide!.columns.slice(2)).toEqual([count, expect.any(String), "Double"]);
+    expect([...formulaCells(text(file, "xl/worksheets/sheet1.xml")).keys()]).toEqual(rowsOf(3, 7, "F"));
+    const status = await env.cli(["status", file]);
+    expect(status.stdout).toContain(`table ${t!.name}`);
+    const after = (await lo.sheets(file)).get("Sheet1")!;
+    for (let r = 2; r < 7; r++) expect(Number(after[r]![5])).toBe(Number(after[r]![3]) * 2);
+    expect(after[7]?.[5] ?? "").toBe(""); // nothing below the table
+    // LibreOffice's own save keeps the table, and the next refresh finds it.
+    await lo.resave(file);
+    const [kept] = await tables(XlsxPort.open(file));
+    expect(kept).toMatchObject({ name: t!.name, area: { row: 1, col: 1, rows: 6, cols: 5 } });
+    const again = await env.cli(["refresh", file, "--json"]);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    const outcome = (JSON.parse(again.stdout) as { files: Array<{ placements: Array<{ outcome: string; editedCells: unknown[] }> }> })
+      .files[0]!.placements[0]!;
+    expect(outcome).toMatchObject({ outcome: "unchanged", editedCells: [] }); // a table LibreOffice saved is no hand edit
   }, 240_000);
 });
 
