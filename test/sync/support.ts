@@ -17,7 +17,7 @@ import { MemoryPort, MemoryWorkbook } from "../../src/host/memory/index.ts";
 import { cellA1 } from "../../src/host/a1.ts";
 import { ExcelPort } from "../../src/host/excel/index.ts";
 import { createDevExcel, type DevWorkbook } from "../../dev/excel/index.ts";
-import { allTables, createTable, sortTable as sortDevTable } from "../../dev/excel/tables-model.ts";
+import { allTables, createTable, refilterTable, sortTable as sortDevTable } from "../../dev/excel/tables-model.ts";
 import type { SheetPort, SheetValue } from "../../src/host/port.ts";
 import { SyncEngine } from "../../src/sync/index.ts";
 import type { SyncContext } from "../../src/sync/context.ts";
@@ -48,6 +48,10 @@ export interface UserSide {
   formulaColumn(table: string, header: string, formula: string): void;
   /** Issue 33: the person sorts a table by one of its columns (Data › Sort). */
   sortTable(table: string, column: number, ascending: boolean): void;
+  /** Issue 33: the person filters a table by one column's values (its filter buttons); rows without them are hidden. */
+  filterTable(table: string, column: number, values: string[]): void;
+  /** Rows of the sheet the table's filter hides (the memory port hides none: it keeps only that the table is filtered). */
+  hiddenRows(sheetId: string): number[];
   /** Issue 33: the person converts a table to a range (Table Design › Convert to Range): the cells stay. */
   dropTable(table: string): void;
   /** Issue 33: the person makes a table of their own over an area whose first row holds its headers. */
@@ -94,6 +98,8 @@ function wrapMemory(wb: MemoryWorkbook): TestWorkbook {
         table.formulas.push(formula);
       },
       sortTable: (name, column, ascending) => wb.sortTable(name, column, ascending),
+      filterTable: (name) => wb.filterTable(name),
+      hiddenRows: () => [],
       addTable: (name, sheetId, row, col, rows, cols) => wb.addTable({ sheetId, row, col, rows, cols }, name),
       dropTable: (name) => {
         const { sheet, table } = wb.table(name);
@@ -154,6 +160,12 @@ export function wrapDevExcel(workbook: DevWorkbook): TestWorkbook & { workbook: 
         table.sort = { fields: [{ key: column, ascending }], matchCase: false };
         sortDevTable(workbook, sheet, table);
       },
+      filterTable: (name, column, values) => {
+        const { sheet, table } = devTable(workbook, name);
+        table.filter = { criteria: [{ col: column, values }], hidden: [] };
+        refilterTable(workbook, sheet, table);
+      },
+      hiddenRows: (s) => (workbook.requireSheet(s).tables ?? []).flatMap((t) => t.filter?.hidden ?? []),
       dropTable: (name) => {
         const { sheet, table } = devTable(workbook, name);
         sheet.tables!.splice(sheet.tables!.indexOf(table), 1);
