@@ -55,6 +55,8 @@ export interface KeepsTables {
   editTableColumns(table: string, edits: readonly TableColumnEdit[]): void;
   /** Apply a table command: create or resize, then re-apply the sort and filter when asked. */
   setTable(table: string, area: Area, create: { style: string } | undefined, reapply: boolean): void;
+  /** Apply an untable command: the table goes, its cells stay (none of that name: nothing happens). */
+  dropTable(table: string): void;
 }
 
 function tablesOf(port: object): KeepsTables | null {
@@ -189,7 +191,7 @@ export async function commitVia(port: Basic & KeepsCells, commands: readonly Com
     stats.bytes += bytes;
     stats.maxSyncBytes += bytes;
     if (c.kind === "restore") await port.restoreCells(c.cells);
-    else if (c.kind === "tableColumns" || c.kind === "table") applyTableCommand(port, c);
+    else if (c.kind === "tableColumns" || c.kind === "table" || c.kind === "untable") applyTableCommand(port, c);
     else await applyCommand(port, c, o.signal);
     if (c.kind === "write") stats.cellsWritten += c.grid.length * (c.grid[0]?.length ?? 0);
   }
@@ -224,15 +226,20 @@ export async function applyCommand(port: Basic, c: Command, signal?: AbortSignal
       throw new PortInputError("restore needs a port that keeps cells"); // commitVia applies it itself
     case "tableColumns":
     case "table":
+    case "untable":
       applyTableCommand(port, c);
   }
 }
 
 /** A table command through the port's KeepsTables (issue 33); a port without tables fails it. */
-function applyTableCommand(port: object, c: Extract<Command, { kind: "tableColumns" | "table" }>): void {
+function applyTableCommand(port: object, c: Extract<Command, { kind: "tableColumns" | "table" | "untable" }>): void {
   const t = tablesOf(port);
-  if (!t) throw new PortInputError(`this workbook cannot hold tables (table ${c.table})`);
-  if (c.kind === "tableColumns") t.editTableColumns(c.table, c.edits);
+  if (!t) {
+    if (c.kind === "untable") return; // no tables: nothing to convert
+    throw new PortInputError(`this workbook cannot hold tables (table ${c.table})`);
+  }
+  if (c.kind === "untable") t.dropTable(c.table);
+  else if (c.kind === "tableColumns") t.editTableColumns(c.table, c.edits);
   else t.setTable(c.table, c.area, c.create, c.reapply === true);
 }
 

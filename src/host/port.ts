@@ -316,7 +316,12 @@ export type Command =
    * it loses keep their cells (clear them first). `reapply`: the person's sort and filter of the table are
    * applied again to the new cells. No such table (without `create`) fails the command.
    */
-  | { kind: "table"; table: string; area: Area; create?: { style: string }; reapply?: boolean; anchor?: Anchor };
+  | { kind: "table"; table: string; area: Area; create?: { style: string }; reapply?: boolean; anchor?: Anchor }
+  /**
+   * Issue 33: table `table` becomes plain cells (Excel's Table.convertToRange): its cells stay as they are. Sent only
+   * for a table that exists (a placement taken back after its table was made); hosts without tables ignore it.
+   */
+  | { kind: "untable"; table: string };
 
 export interface CommitOptions {
   /** The snapshot the commands were planned on: lets the adapter skip looking things up again. */

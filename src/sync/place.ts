@@ -496,7 +496,7 @@ async function finishPlacement(
   if (!o.valuesOnly) await stylePlaced(s, at, layout, local.table !== undefined);
   const sent = await s.flush(o.signal);
   // Someone typed into the target after it was checked (issue 36, item 1): nothing of theirs is lost, and they are asked again.
-  if (sent.cellConflicts?.length) return undoPlacement(e, s, local, target, w.before, sent.cellConflicts, layout, o, frozeBefore);
+  if (sent.cellConflicts?.length) return undoPlacement(e, s, local, target, w.before, sent.cellConflicts, layout, o, frozeBefore, true);
   // The sheet as it is named now (renamed while this placement was on its way: issue 36, item 16).
   const sheet = (await s.sheets()).find((x) => x.id === w.sheet.id) ?? w.sheet;
   e.lastWritten.set(local.key, layout.cells);
@@ -537,6 +537,7 @@ async function takeBackRefused(
   o: PlaceOptions,
 ): Promise<ViewOnly> {
   e.refusedIn(e.ctx.deploymentId);
+  if (local.table) await s.commit([{ kind: "untable", table: local.table.name }]); // issue 33: no table left behind
   await s.clear(w.target);
   if (w.occupied.length) await s.write(w.at, w.before, { keepFormats: true });
   await s.untrack(local.name);
@@ -567,7 +568,11 @@ async function undoPlacement(
   layout: Pick<Layout, "headerRows">,
   o: PlaceOptions,
   frozeBefore?: number,
+  /** Issue 33: its table was made (the last page's commit makes it): it goes before the cells are cleared. */
+  madeTable = false,
 ): Promise<PlaceOutcome> {
+  // Issue 33: the table goes first (a table's emptied header would be named Column1… by Excel).
+  if (local.table && madeTable) await s.commit([{ kind: "untable", table: local.table.name }]);
   await s.clear(written, { name: local.name, area: written });
   const kept = before && outsideConflicts(before, written, conflicts);
   if (kept?.some((row) => row.some((v) => v !== "")))

@@ -40,7 +40,7 @@ import { addCommitStats, type Session } from "./session.ts";
 import { loadPlacements, placementArea, updatePlacement, type LocalPlacement } from "./state.ts";
 import { movedFrom, storedRowPrints, storeRowPrints } from "./rows.ts";
 import { isValuesOnly, restyleMoved, styleGrowth } from "./styling.ts";
-import { planTable, refreshedTableArea, tableGrowth, unsorted, type TablePlan } from "./table.ts";
+import { planTable, refreshedTableArea, tableGrowth, undoEdits, unsorted, type TablePlan } from "./table.ts";
 import type { Engine, PreparedRefresh, RefreshChoice, RefreshOutcome } from "./types.ts";
 
 /**
@@ -433,10 +433,15 @@ async function sendRefresh(
 async function rollBack(e: Engine, s: Session, read: RefreshRead, lastWritten: Grid | undefined, signal?: AbortSignal): Promise<ViewOnly> {
   const { p, anchor, current, t } = read;
   e.refusedIn(p.deploymentId);
+  const table = read.table && read.table !== "gone" ? read.table : null;
   try {
+    // Issue 33: the table's columns back first, so the cells read before land where they were; then its rows.
+    if (table?.edits.length)
+      await s.commit([{ kind: "tableColumns", table: table.name, edits: undoEdits(table.edits, table.was.columns) }]);
     await s.write(anchor, read.physical ?? current, { keepFormats: true });
+    if (table) await s.commit([{ kind: "table", table: table.name, area: table.was.area }]);
     await s.track(p.name, t.area);
-    await updatePlacement(s, p.key, (x) => ({ ...x, pending: p.pending }));
+    await updatePlacement(s, p.key, (x) => ({ ...x, pending: p.pending, table: p.table }));
     await s.flush(signal);
     if (lastWritten) e.lastWritten.set(p.key, lastWritten);
     else e.lastWritten.delete(p.key);

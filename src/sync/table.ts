@@ -130,6 +130,27 @@ export interface TablePlan {
   sorted: boolean;
   /** The record after the refresh. */
   record: TableRecord;
+  /** The table as read (its area and column names): what a refused record puts back (undoEdits). */
+  was: Pick<TableRead, "area" | "columns">;
+}
+
+/** The edits that undo `edits` applied to a table whose columns were `names` (a refused record's rollback). */
+export function undoEdits(edits: readonly TableColumnEdit[], names: readonly string[]): TableColumnEdit[] {
+  const now = [...names];
+  const undo: TableColumnEdit[] = [];
+  for (const e of edits) {
+    if (e.op === "insert") {
+      undo.unshift({ op: "delete", index: e.index });
+      now.splice(e.index, 0, e.name);
+    } else if (e.op === "delete") {
+      undo.unshift({ op: "insert", index: e.index, name: now[e.index] ?? `Column${e.index + 1}` });
+      now.splice(e.index, 1);
+    } else {
+      undo.unshift({ op: "rename", index: e.index, name: now[e.index] ?? e.name });
+      now[e.index] = e.name;
+    }
+  }
+  return undo;
 }
 
 /**
@@ -163,6 +184,7 @@ export function planTable(
     reapply: t.sort.length > 0 || t.filtered,
     sorted: false,
     record: { name: t.name, columns: keys },
+    was: { area: t.area, columns: t.columns },
   };
 }
 

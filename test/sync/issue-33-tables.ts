@@ -3,7 +3,7 @@
 // the table's rows after refreshes with more rows, fewer rows and a new column, never read as a hand edit; a sorted
 // table told from edits and sorted again; pivots, a person's table just above, and a table converted to a range.
 import { describe, expect, it } from "vitest";
-import type { ReportInput } from "../../src/api/index.ts";
+import type { Report, ReportInput } from "../../src/api/index.ts";
 import type { SheetPort, TableRead } from "../../src/host/port.ts";
 import { check, type SyncEngine } from "../../src/sync/index.ts";
 import { loadPlacements } from "../../src/sync/state.ts";
@@ -44,6 +44,11 @@ export function tableScenarios(label: string, kind: WorkbookKind, computes: bool
       if (out.kind !== "placed") throw new Error(JSON.stringify(out));
       const name = (await loadPlacements(wb.port)).find((p) => p.key === out.key)!.table!.name;
       return { wb, s, engine, key: out.key, reportId: report.id, name };
+    }
+    /** A report the analyst owns and shares with the deployment: a viewer may read it (view-only.test.ts). */
+    async function sharedReport(): Promise<Report> {
+      for await (const r of env().client("viewer").iterateReports(env().deploymentId)) if (r.jsonQuery) return r;
+      throw new Error("no report a viewer may read");
     }
     const change = (reportId: number, input: ReportInput) => env().client().updateReport(env().deploymentId, reportId, input);
 
@@ -120,6 +125,42 @@ export function tableScenarios(label: string, kind: WorkbookKind, computes: bool
       const shown = Array.from({ length: 9 }, (_, r) => 2 + r).filter((r) => !hidden.includes(r));
       if (computes) expect(shown.map((r) => String(wb.user.cell(s, r, 2))).sort()).toEqual([...keep].sort());
       expect((await check(engine)).placements[0]).toMatchObject({ edit: "clean" });
+    });
+
+    it("issue 33: a refresh whose record the platform refuses puts the table back as it was (its columns, its rows), not only the cells", async () => {
+      const shared = await sharedReport();
+      const owner = (input: ReportInput) => env().client("admin").updateReport(env().deploymentId, shared.id, input);
+      await owner(customers(4));
+      const wb = newBook();
+      const s = wb.user.firstSheetId();
+      const engine = env().engine(wb);
+      const out = await engine.place(shared, { at: { sheetId: s, row: 1, col: 1 }, asTable: true });
+      if (out.kind !== "placed") throw new Error(JSON.stringify(out));
+      const key = out.key;
+      const name = (await loadPlacements(wb.port))[0]!.table!.name;
+      wb.user.formulaColumn(name, "Double", "=1");
+      const before = new Map(wb.user.cells(s));
+      const tablesBefore = await tables(wb.port);
+      const recordBefore = await loadPlacements(wb.port);
+      await owner(customers(6, true)); // a new column and more rows
+      const viewer = env().engine(wb, "viewer"); // no role given: the 403 on the record is the proof
+      const err = await viewer.refresh(key, "overwrite").catch((e: unknown) => e);
+      expect((err as Error).name).toBe("ViewOnly");
+      expect((err as Error).message).toContain("Its cells were put back as they were");
+      expect(await tables(wb.port)).toEqual(tablesBefore);
+      expect(new Map(wb.user.cells(s))).toEqual(before);
+      expect(await loadPlacements(wb.port)).toEqual(recordBefore);
+      expect((await check(engine)).placements[0]).toMatchObject({ edit: "clean" });
+    });
+
+    it("issue 33: a place as a table whose record the platform refuses leaves no table behind", async () => {
+      const wb = newBook();
+      const s = wb.user.firstSheetId();
+      const viewer = env().engine(wb, "viewer");
+      const err = await viewer.place(await sharedReport(), { at: { sheetId: s, row: 1, col: 1 }, asTable: true }).catch((e: unknown) => e);
+      expect((err as Error).name).toBe("ViewOnly");
+      expect(await tables(wb.port)).toEqual([]);
+      expect(wb.user.cells(s).size).toBe(0);
     });
 
     it("issue 33: a pivot is refused as a table in words, nothing written", async () => {

@@ -21,6 +21,7 @@ import {
   joiningTables,
   queueTable,
   queueTableColumns,
+  queueUntable,
   queueTableDetails,
   queueTableList,
   resizeFallback,
@@ -942,6 +943,8 @@ function opsOf(c: Command, st: OpState): Op[] {
       return [{ bytes: tableColumnsBytes(c), cells: 0, queue: (ctx) => queueTableColumns(ctx, c) }];
     case "table":
       return [tableOp(c, st)];
+    case "untable":
+      return [{ bytes: 128, cells: 0, queue: (ctx) => queueUntable(ctx, c) }];
   }
 }
 

@@ -121,6 +121,11 @@ export function queueTableColumns(ctx: Excel.RequestContext, c: Extract<Command,
   }
 }
 
+/** untable: the table becomes plain cells (convertToRange). The engine sends it only for a table it made in the same commit. */
+export function queueUntable(ctx: Excel.RequestContext, c: Extract<Command, { kind: "untable" }>): void {
+  ctx.workbook.tables.getItem(c.table).convertToRange();
+}
+
 /** Bytes a tableColumns command sends (names and a fixed cost per edit). */
 export function tableColumnsBytes(c: Extract<Command, { kind: "tableColumns" }>): number {
   return 128 + c.edits.reduce((n, e) => n + 96 + ("name" in e ? e.name.length * 3 : 0), 0);

@@ -382,6 +382,12 @@ export class MemoryPort implements SheetPort, KeepsTables {
     const t = setTable(this.wb.tableSheet(area.sheetId), this.wb.allTables(), table, area, create);
     if (reapply) reapplySort(this.wb.tableSheet(area.sheetId), t);
   }
+  dropTable(table: string): void {
+    for (const s of this.wb.sheets) {
+      const i = (s.tables ?? []).findIndex((t) => t.name.toLowerCase() === table.toLowerCase());
+      if (i >= 0) s.tables!.splice(i, 1);
+    }
+  }
   /** What would refuse or break a write here: tables only (this port has no merged cells or protection). */
   async obstacles(area: Area): Promise<Obstacle[]> {
     validateArea(area);

@@ -96,6 +96,21 @@ describe("issue 33: tables in a closed file", () => {
   });
 });
 
+describe("issue 33: a table converted to a range in a closed file", () => {
+  it("issue 33 (closed files): untable removes the table's part, its relationship, <tableParts> and content type; the cells stay", async () => {
+    const { file } = await withTable("untable.xlsx");
+    const port = XlsxPort.open(file, { checkData: false });
+    await port.commit([{ kind: "untable", table: "Sales" }]);
+    port.save();
+    expect(partsOf(file)).not.toContain("xl/tables/table1.xml");
+    expect(text(file, "[Content_Types].xml")).not.toContain("/xl/tables/table1.xml");
+    expect(text(file, "xl/worksheets/sheet1.xml")).not.toContain("<tableParts");
+    const again = XlsxPort.open(file, { checkData: false });
+    expect(await tables(again)).toEqual([]);
+    expect(again.wb.cell(again.wb.sheets[0]!.id, 1, 1).value).toBe("Region");
+  });
+});
+
 /** A table Sales at B2 with REPORT and a calculated column Gross (=[@Amount]*1.2) at its right, saved. */
 async function withCalculatedColumn(name: string): Promise<{ file: string; port: XlsxPort; sheetId: string }> {
   const file = tmp.file(name);
