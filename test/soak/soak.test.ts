@@ -14,6 +14,7 @@ describe("soak (short form)", () => {
     // The run did exercise what it claims to.
     expect(r.steps).toBeGreaterThan(50);
     for (const op of ["place", "refresh", "refreshAllStop", "check", "edit", "disconnect"]) expect(r.operations[op], op).toBeGreaterThan(0);
+    expect(r.outcomes["place:placedAsTable"], "placements as Excel tables (issue 33)").toBeGreaterThan(0);
     const injected = Object.values(r.faults.platform).reduce((a, b) => a + b, 0) + Object.values(r.faults.excel).reduce((a, b) => a + b, 0);
     expect(injected).toBeGreaterThan(10);
     expect(r.violations.map((v) => `step ${v.step} ${v.op}: ${v.invariant}: ${v.detail}`)).toEqual([]);

@@ -2,7 +2,7 @@
 // the real engine (src/sync) over the Office.js adapter (src/host/excel) on dev/excel, against the
 // platform stand-in — with both fault modes on (dev/platform/chaos.ts, dev/excel/faults.ts).
 //
-// Operations: place, refresh (ask → overwrite or keep), refresh all with Stop, check, disconnect
+// Operations: place (a third of flat reports as Excel tables, issue 33), refresh (ask → overwrite or keep), refresh all with Stop, check, disconnect
 // (Cellbound's); edit a cell, insert rows, rename a sheet (the user's); change a report's query on
 // the platform (another person's). After every step it asserts the invariants of issue 12 §5:
 //   reportOnce        no report created twice
@@ -476,12 +476,15 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
             const target = { sheetId: slot.sheetId, row, col: slot.col };
             if (o.sabotage === "outside") await port.write({ sheetId: slot.sheetId, row: 0, col: 30 }, [[`stray ${step}`]]);
             if (o.sabotage === "denied") await port.write({ sheetId: shared, row: 3, col: 2 }, [[step]]);
-            const out = await engine.place(fresh, { at: target, signal });
+            // A flat report is placed as an Excel table a third of the time (issue 33): the same invariants hold.
+            const asTable = rnd() < 0.33 && !fresh.pivotItems?.columns?.length;
+            const out = await engine.place(fresh, { at: target, signal, asTable });
             if (o.sabotage === "unrecorded" && out.kind === "placed")
               await port.write({ ...target, row: target.row + 1 }, [[`unrecorded ${step}`]]);
             // The user confirms overwriting what is there half of the time (left by an earlier placement).
+            if (out.kind === "placed" && asTable) return "placedAsTable";
             if (out.kind !== "wouldOverwrite" || rnd() < 0.5) return out.kind;
-            const again = await engine.place(fresh, { at: out.at, confirmed: true, signal });
+            const again = await engine.place(fresh, { at: out.at, confirmed: true, signal, asTable });
             // The person chose to place over what is there: those cells are the report's now.
             if (again.kind === "placed") {
               const p = parseAddress(again.range);
