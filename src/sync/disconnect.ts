@@ -2,8 +2,9 @@
 //
 //   read   one snapshot: the placement's record and where it is;
 //   the platform forgets it (DELETE …/connect-workbook; a 404 for a placement it no longer lists is done);
-//   write  its cells cleared when asked, its name, record and style removed (one commit each step, so that
-//          a failed clear still stops the tracking: the platform no longer has it).
+//   write  its cells cleared when asked (a table placement's table converted to a range first: an emptied
+//          table would keep its place with headers Excel names Column1…), its name, record and style removed
+//          (one commit each step, so that a failed clear still stops the tracking: the platform no longer has it).
 import { NotFoundError } from "../api/index.ts";
 import { areaA1 } from "../host/a1.ts";
 import type { TrackedArea } from "../host/port.ts";
@@ -22,12 +23,13 @@ import { untrackInputs } from "./bind.ts";
  */
 export async function disconnect(e: Engine, key: string, o: { clear?: boolean; signal?: AbortSignal } = {}): Promise<void> {
   await e.exclusive(async () => {
-    const s = await e.session(o.signal ? { signal: o.signal } : {});
+    // Issue 33: a table placement cleared loses its table too; the session reads the workbook's tables then.
+    const s = await e.session({ ...(o.clear ? { tables: true } : {}), ...(o.signal ? { signal: o.signal } : {}) });
     const p = await e.placement(key, s);
     if (e.viewOnly(p.deploymentId)) throw new ViewOnly(viewOnlyReason().replace("not refresh it", "not disconnect it"));
     await forgetOnPlatform(e, s, p, o.signal);
     const t = (await s.tracked()).find((x) => x.name.toLowerCase() === p.name.toLowerCase());
-    const clearFailed = o.clear && t?.area ? await clearCells(s, t, o.signal) : null;
+    const clearFailed = o.clear && t?.area ? await clearCells(s, t, ownTable(s, p, t), o.signal) : null;
     // The platform no longer has this placement: the workbook stops tracking it even when clearing failed
     // (a record kept here would point at nothing, and every refresh of it would fail).
     if (t) await s.untrack(p.name);
@@ -57,9 +59,23 @@ async function forgetOnPlatform(e: Engine, s: Session, p: LocalPlacement, signal
   }
 }
 
-/** Clear the placement's cells (their own commit); what failed, or null. */
-async function clearCells(s: Session, t: TrackedArea, signal?: AbortSignal): Promise<unknown> {
+/**
+ * A table placement's table as the workbook has it: by its recorded name, else the table whose header row lies in
+ * the placement's first column (renamed by the person). Null: not a table placement, or no longer there.
+ */
+function ownTable(s: Session, p: LocalPlacement, t: TrackedArea): string | null {
+  if (!p.table || !t.area) return null;
+  const a = t.area;
+  const found =
+    s.tables?.find((x) => x.name.toLowerCase() === p.table!.name.toLowerCase()) ??
+    s.tables?.find((x) => x.area.sheetId === a.sheetId && x.area.col === a.col && x.area.row >= a.row && x.area.row < a.row + a.rows);
+  return found?.name ?? null;
+}
+
+/** Clear the placement's cells, its table converted to a range first (their own commit); what failed, or null. */
+async function clearCells(s: Session, t: TrackedArea, table: string | null, signal?: AbortSignal): Promise<unknown> {
   try {
+    if (table) await s.commit([{ kind: "untable", table }]);
     await s.clear(t.area!);
     await s.flush(signal);
     return null;

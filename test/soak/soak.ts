@@ -270,6 +270,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         const value = `mid ${++midN}`;
         wb.typeInto(sheetId, cellA1(row, col), value);
         typedNow.push({ sheetId, row, col });
+        // The person typing again into a cell replaces what they typed there before.
+        typedOutside = typedOutside.filter((t) => t.sheetId !== sheetId || t.row !== row || t.col !== col);
         if (outside && !list.some((a) => inside(a, sheetId, row, col))) typedOutside.push({ sheetId, row, col, value });
         return true;
       };
@@ -406,6 +408,42 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       }
       return out;
     };
+    /** Each table placement's table where the workbook has it now (by the record's table name). */
+    const tableRects = async (): Promise<Map<string, Area>> => {
+      const out = new Map<string, Area>();
+      for (const p of await locals()) {
+        const t = p.table && wb.sheetById(p.sheetId)?.tables?.find((x) => x.name.toLowerCase() === p.table!.name.toLowerCase());
+        if (t) out.set(p.key, { sheetId: p.sheetId, ...t.rect });
+      }
+      return out;
+    };
+    /**
+     * The cells of a placement's table beyond its report's cells that a step may change: the header row (typing just
+     * beside a table stretches it, and Excel names the new column "Column<n>" — also when a co-author or the person
+     * typed there during the step, and the refresh's resize then left that column outside the table) and the rows the
+     * table gained or lost (the person's columns fill or go with them, as table rows do — docs/SYNC.md "Tables").
+     */
+    const tableSeams = (
+      before: Map<string, Area>,
+      after: Map<string, Area>,
+      typed: readonly { sheetId: string; row: number; col: number }[],
+    ): Area[] =>
+      [...new Set([...before.keys(), ...after.keys()])].flatMap((k) => {
+        const [b, a] = [before.get(k), after.get(k)];
+        const seams = [b, a]
+          .filter((r): r is Area => !!r)
+          .flatMap((r) => [
+            { ...r, rows: 1 },
+            ...typed
+              .filter((e) => e.sheetId === r.sheetId && e.col === r.col + r.cols && e.row > r.row && e.row <= r.row + r.rows)
+              .map((e) => ({ ...r, col: e.col, rows: 1, cols: 1 })),
+          ]);
+        if (b && a && b.sheetId === a.sheetId) {
+          const [lo, hi] = b.row + b.rows < a.row + a.rows ? [b, a] : [a, b];
+          seams.push({ ...hi, row: lo.row + lo.rows, rows: hi.row + hi.rows - (lo.row + lo.rows) });
+        }
+        return seams;
+      });
     const inside = (a: Area, sheetId: string, row: number, col: number) =>
       a.sheetId === sheetId && row >= a.row && row < a.row + a.rows && col >= a.col && col < a.col + a.cols;
     /**
@@ -435,8 +473,10 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       try {
         const outcome = await fn(ac.signal);
         outcomes[`${name}:${outcome}`] = (outcomes[`${name}:${outcome}`] ?? 0) + 1;
+        stepTrace.push(`${name} answered ${outcome}`); // a violation of this step says what the action answered
       } catch (e) {
         const msg = e instanceof Error ? e.message : String(e);
+        stepTrace.push(`${name} failed: ${msg.slice(0, 200)}`);
         outcomes[`${name}:error`] = (outcomes[`${name}:error`] ?? 0) + 1;
         if (!msg.trim()) violate("says-why", `${name} failed without a message (${String(e)})`);
         const seen = (errors[name] ??= []);
@@ -484,8 +524,11 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
             // The user confirms overwriting what is there half of the time (left by an earlier placement).
             if (out.kind === "placed" && asTable) return "placedAsTable";
             if (out.kind !== "wouldOverwrite" || rnd() < 0.5) return out.kind;
+            // The person chose to place over what is there: those cells are the report's now — also when the
+            // confirmed place then fails after its write (a placement left to finish by a refresh).
+            const asked = parseAddress(out.target.slice(out.target.lastIndexOf("!") + 1));
+            confirmedAt.push({ sheetId: out.at.sheetId, row: asked.row, col: asked.col, rows: asked.rows, cols: asked.cols });
             const again = await engine.place(fresh, { at: out.at, confirmed: true, signal, asTable });
-            // The person chose to place over what is there: those cells are the report's now.
             if (again.kind === "placed") {
               const p = parseAddress(again.range);
               confirmedAt.push({ sheetId: out.at.sheetId, row: p.row, col: p.col, rows: p.rows, cols: p.cols });
@@ -631,6 +674,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       areasBefore: Map<string, Area[]>,
       coauthor: readonly CoauthorEdit[],
       wasCellbound: boolean,
+      tablesBefore: Map<string, Area>,
     ) => {
       const areasAfter = await areas();
       markTouched(coauthor, areasBefore);
@@ -652,7 +696,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       // outside
       if (wasCellbound) {
         const after = allCells(wb, sheets);
-        const allowed = [...areasBefore.values(), ...areasAfter.values()].flat();
+        const allowed = [...areasBefore.values(), ...areasAfter.values()]
+          .flat()
+          .concat(tableSeams(tablesBefore, await tableRects(), coauthor));
         const coauthorAt = new Set(coauthor.map((e) => `${e.sheetId}|${e.row}|${e.col}`));
         for (const k of changedKeys(before, after)) {
           if (coauthorAt.has(k)) continue;
@@ -734,6 +780,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       const cellbound = CELLBOUND_OPS.has(op);
       const before = cellbound ? allCells(wb, sheets) : new Map<string, CellValue>();
       const areasBefore = await areas();
+      const tablesBefore = await tableRects();
       coauthorNow = [];
       coauthorPulled = faults.edits().length;
       coauthorFrom = coauthorPulled;
@@ -754,10 +801,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       const beforeNow = shiftedNow.length ? shiftKeys(before, shiftedNow) : before;
       coauthorSeen += coauthor.length;
       await new Promise((res) => setTimeout(res, 0)); // let workbook events arrive
-      const areasNow = new Map(
-        [...areasBefore].map(([k, l]) => [k, l.map((a) => ({ ...a, row: a.row + shiftedNow.filter((id) => id === a.sheetId).length }))]),
-      );
-      await checkInvariants(beforeNow, areasNow, coauthor, cellbound);
+      const shift = (a: Area) => ({ ...a, row: a.row + shiftedNow.filter((id) => id === a.sheetId).length });
+      const areasNow = new Map([...areasBefore].map(([k, l]) => [k, l.map(shift)]));
+      await checkInvariants(beforeNow, areasNow, coauthor, cellbound, new Map([...tablesBefore].map(([k, a]) => [k, shift(a)])));
       // clobber: what the person typed outside every placement while Cellbound waited is still there.
       for (const t of typedOutside) {
         const now = wb.sheetById(t.sheetId) ? wb.readCell(wb.sheetById(t.sheetId)!, t.row, t.col) : t.value;
@@ -800,7 +846,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     }
     for (const engine of engines.values())
       await runAction("finalCheck", async (signal) => ((await check(engine, { signal })).platformProblem ? "platformProblem" : "ok"));
-    await checkInvariants(new Map(), await areas(), [], false);
+    await checkInvariants(new Map(), await areas(), [], false, new Map());
     const ours = platform.state.placements().filter((p) => p.workbookId === identity.workbookId && p.reportId !== privateReport.id);
     const byId = new Map((await locals()).filter((p) => p.placementId).map((p) => [p.placementId!, p]));
     for (const p of ours)

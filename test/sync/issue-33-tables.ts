@@ -191,6 +191,24 @@ export function tableScenarios(label: string, kind: WorkbookKind, computes: bool
       expect((await tables(wb.port)).find((t) => t.name === "Stock")?.area.rows).toBe(2);
     });
 
+    it("issue 33: disconnect with clear takes the table with the report's cells (no emptied table whose headers Excel names Column1…); the person's column stays as cells", async () => {
+      const { wb, s, engine, key, name } = await placedTable(4);
+      wb.user.formulaColumn(name, "Double", `=[@[${String(wb.user.cell(s, 1, 3))}]]*2`);
+      await engine.disconnect(key, { clear: true });
+      expect(await tables(wb.port)).toEqual([]);
+      for (let r = 1; r <= 5; r++) for (let c = 1; c <= 3; c++) expect(wb.user.cell(s, r, c), `${r},${c}`).toBe("");
+      expect(wb.user.cell(s, 1, 4)).toBe("Double");
+      expect(await loadPlacements(wb.port)).toEqual([]);
+    });
+
+    it("issue 33: disconnect without clear leaves the table to the person, cells and all", async () => {
+      const { wb, s, engine, key, name } = await placedTable(3);
+      const before = new Map(wb.user.cells(s));
+      await engine.disconnect(key);
+      expect((await tables(wb.port)).map((t) => t.name)).toEqual([name]);
+      expect(new Map(wb.user.cells(s))).toEqual(before);
+    });
+
     it("issue 33: a table converted to a range by the person: refreshed as cells, said once, the record no longer a table", async () => {
       const { wb, engine, key, reportId, name } = await placedTable(4);
       wb.user.dropTable(name);
