@@ -28,6 +28,7 @@ import { DevShapeCollection, rectGeometry } from "./shapes.ts";
 import { DevChartCollection } from "./charts.ts";
 import { DevTable, DevTableCollection, readTable } from "./tables.ts";
 import { tablesAfterWrite, type ModelTable } from "./tables-model.ts";
+import { nameExcelTakes } from "./names.ts";
 
 const bad = (what: string) =>
   new OfficeError("InvalidArgument", `The argument is invalid or missing or has an incorrect format. (${what})`);
@@ -1162,11 +1163,6 @@ function wholeAxis(rect: Rect, shift: string, op: string): "row" | "col" {
 function commentTouched(ctx: DevRequestContext): void {
   if (ctx.env.platform === "OfficeOnline") ctx.env.wb.stats.undoStackCleared++;
 }
-// support.microsoft.com "Names in formulas": a letter (any script), "_" or "\\" first; then letters, numbers, "." and "_".
-const NAME_RE = /^[\p{L}_\\][\p{L}\p{N}_.\\]{0,254}$/u;
-function looksLikeCellRef(name: string): boolean {
-  return /^[A-Za-z]{1,3}[0-9]{1,7}$/.test(name) || /^[Rr][0-9]*[Cc][0-9]*$/.test(name) || /^[RrCc]$/.test(name);
-}
 
 export class DevNamedItemCollection extends DevCollection<ModelName, DevNamedItem> {
   protected readonly _itemScalarProps = ["name", "type", "value", "visible", "comment", "formula"] as const;
@@ -1191,7 +1187,7 @@ export class DevNamedItemCollection extends DevCollection<ModelName, DevNamedIte
     this.context.enqueue({ addName: name, reference: refPayload, comment: comment ?? "" }, () => {
       if (comment) commentTouched(this.context);
       const wb = this.context.env.wb;
-      if (typeof name !== "string" || !NAME_RE.test(name) || looksLikeCellRef(name)) throw bad(`name ${JSON.stringify(name)}`);
+      if (!nameExcelTakes(name)) throw bad(`name ${JSON.stringify(name)}`);
       if (wb.nameItem(name))
         throw new OfficeError("ItemAlreadyExists", `A resource with the same name or identifier already exists. (name ${name})`);
       let target: { sheetId: string } & Rect;

@@ -9,6 +9,7 @@ import { followColumns, followTable } from "./charts.ts";
 import { evaluate } from "./convert.ts";
 import { OfficeError } from "./errors.ts";
 import { cellValue, contains, formatOnly, overlaps, type Cell, type DevWorkbook, type ModelSheet, type Rect } from "./model.ts";
+import { nameExcelTakes } from "./names.ts";
 
 export interface TableColumnModel {
   id: number;
@@ -40,10 +41,6 @@ export const DEFAULT_TABLE_STYLE = "TableStyleMedium2";
 
 const bad = (what: string) =>
   new OfficeError("InvalidArgument", `The argument is invalid or missing or has an incorrect format. (${what})`);
-const NAME_RE = /^[\p{L}_\\][\p{L}\p{N}_.\\]{0,254}$/u;
-function looksLikeCellRef(name: string): boolean {
-  return /^[A-Za-z]{1,3}[0-9]{1,7}$/.test(name) || /^[Rr][0-9]*[Cc][0-9]*$/.test(name) || /^[RrCc]$/.test(name);
-}
 
 export function allTables(wb: DevWorkbook): Array<{ sheet: ModelSheet; table: ModelTable }> {
   return wb.sheets.flatMap((sheet) => (sheet.tables ?? []).map((table) => ({ sheet, table })));
@@ -60,7 +57,7 @@ export function findTable(wb: DevWorkbook, key: string, sheet?: ModelSheet): Mod
 }
 /** A table name is a valid name, unique among the workbook's tables and defined names. */
 export function checkTableName(wb: DevWorkbook, name: unknown, self?: ModelTable): string {
-  if (typeof name !== "string" || !NAME_RE.test(name) || looksLikeCellRef(name)) throw bad(`table name ${JSON.stringify(name)}`);
+  if (!nameExcelTakes(name)) throw bad(`table name ${JSON.stringify(name)}`);
   const taken = allTables(wb).some(({ table }) => table !== self && table.name.toLowerCase() === name.toLowerCase());
   if (taken || wb.nameItem(name))
     throw new OfficeError("ItemAlreadyExists", `A resource with the same name or identifier already exists. (table ${name})`);

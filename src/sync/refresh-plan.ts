@@ -113,7 +113,7 @@ export async function planRefresh(
   if (table?.sorted && spans.length) spans.splice(0, spans.length, { from: 0, to: next.rows - 1 });
   const calls = groupSpans(spans, chunksPerCall * chunkHeight(prep.incoming));
   const left = table
-    ? tableLeftovers(anchor, next, Math.max(union.rows, read.held.rows), table.extra)
+    ? tableLeftovers(anchor, next, Math.max(union.rows, read.held.rows), table.extra, table.was.area)
     : await stillToClear(p, anchor, next, current, read.held);
   const leftovers = left.flatMap((a) => withoutRows(a, anchor.row, keptRows));
   const touched = [

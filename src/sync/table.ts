@@ -9,18 +9,13 @@
 //                                 rows in another order are their view, not hand edits (null: not a reordering).
 import type { Area, SheetValue, TableColumnEdit, TableRead } from "../host/port.ts";
 import { rowPrints } from "./rows.ts";
+import { isExcelName } from "../host/names.ts";
 import type { TableRecord } from "./table-record.ts";
 import type { Grid } from "./fingerprint.ts";
 
 /** The built-in style a placed table gets (Excel's own default for Insert › Table). */
 export const TABLE_STYLE = "TableStyleMedium2";
 const MAX_NAME = 60;
-
-/** Excel's rules for a table name (support.microsoft.com "Rename an Excel table"): no spaces, not a cell reference. */
-export function isTableName(name: string): boolean {
-  if (!/^[\p{L}_\\][\p{L}\p{N}_.\\]{0,254}$/u.test(name)) return false;
-  return !/^[A-Za-z]{1,3}[0-9]{1,7}$/.test(name) && !/^[Rr][0-9]*[Cc]?[0-9]*$/.test(name) && !/^[Cc][0-9]*$/.test(name);
-}
 
 /** A table name from the report's: spaces and other characters become "_", a number added when it is taken. */
 export function tableNameFor(reportName: string | null, taken: Iterable<string>): string {
@@ -31,7 +26,7 @@ export function tableNameFor(reportName: string | null, taken: Iterable<string>)
     .replace(/^_+|_+$/g, "")
     .slice(0, MAX_NAME);
   if (!/^[\p{L}_\\]/u.test(base)) base = `Report_${base}`.slice(0, MAX_NAME);
-  if (!isTableName(base)) base = `${base}_`;
+  if (!isExcelName(base)) base = `${base}_`;
   const used = new Set([...taken].map((n) => n.toLowerCase()));
   if (!used.has(base.toLowerCase())) return base;
   for (let n = 2; ; n++) if (!used.has(`${base}_${n}`.toLowerCase())) return `${base}_${n}`;
@@ -205,18 +200,25 @@ export function refreshedTableArea(
 }
 
 /**
- * What a table placement's refresh clears: the rows the table loses, across its width with the person's columns
- * (their formulas go with the rows, as when rows of a table are deleted). Columns the report dropped are table
- * columns deleted (the person's columns move left into them), never cleared.
+ * What a table placement's refresh clears: the report's rows it no longer holds, and in the person's columns the
+ * rows the table loses (their formulas go with the rows, as when rows of a table are deleted) — only rows the table
+ * has now: a person's cell below the table (in a row the placement held but the table no longer does) is theirs.
+ * Columns the report dropped are table columns deleted (the person's columns move left into them), never cleared.
  */
 export function tableLeftovers(
   anchor: Pick<Area, "sheetId" | "row" | "col">,
   next: { rows: number; cols: number },
   rowsHeld: number,
   extra: number,
+  table: Area,
 ): Area[] {
-  if (rowsHeld <= next.rows) return [];
-  return [{ sheetId: anchor.sheetId, row: anchor.row + next.rows, col: anchor.col, rows: rowsHeld - next.rows, cols: next.cols + extra }];
+  const out: Area[] = [];
+  const from = anchor.row + next.rows;
+  if (rowsHeld > next.rows) out.push({ sheetId: anchor.sheetId, row: from, col: anchor.col, rows: rowsHeld - next.rows, cols: next.cols });
+  const tableTo = Math.min(anchor.row + rowsHeld, table.row + table.rows);
+  if (extra > 0 && tableTo > from)
+    out.push({ sheetId: anchor.sheetId, row: from, col: anchor.col + next.cols, rows: tableTo - from, cols: extra });
+  return out;
 }
 
 /** Rows a table placement grows into: below it, across the table with the person's columns (those must be empty too). */

@@ -191,6 +191,29 @@ export function tableScenarios(label: string, kind: WorkbookKind, computes: bool
       expect((await tables(wb.port)).find((t) => t.name === "Stock")?.area.rows).toBe(2);
     });
 
+    it("issue 33: a person's cell below the table, in a row the placement held but the table no longer does, stays through an overwrite", async () => {
+      const wb = newBook();
+      const s = wb.user.firstSheetId();
+      wb.user.edit(s, 7, 4, "note"); // E8: below where the table will end, typed before it was there
+      const engine = env().engine(wb);
+      const report = await env().createReport(customers(5));
+      const out = await engine.place(report, { at: { sheetId: s, row: 1, col: 1 }, asTable: true }); // B2:D7
+      if (out.kind !== "placed") throw new Error(JSON.stringify(out));
+      const name = (await loadPlacements(wb.port))[0]!.table!.name;
+      wb.user.formulaColumn(name, "Double", `=[@[${String(wb.user.cell(s, 1, 3))}]]*2`); // E: the table's B2:E7
+      wb.user.deleteRows(s, 3, 1); // a row of the table deleted: it ends at row 6, the note is at E7, the record still holds rows to 7
+      expect(wb.user.cell(s, 6, 4)).toBe("note");
+      expect((await tables(wb.port))[0]!.area.rows).toBe(5);
+      await change(report.id, customers(3));
+      const asked = await engine.refresh(out.key, "ask");
+      expect(asked.kind).toBe("handEdited");
+      expect((await engine.refresh(out.key, "overwrite")).kind).toBe("refreshed");
+      expect(wb.user.cell(s, 6, 4)).toBe("note");
+      const [t] = await tables(wb.port);
+      expect(t!.area).toMatchObject({ row: 1, col: 1, rows: 4, cols: 4 });
+      for (let c = 1; c <= 4; c++) expect(wb.user.cell(s, 5, c), `row 6, column ${c}`).toBe(""); // the rows the table lost, cleared
+    });
+
     it("issue 33: disconnect with clear takes the table with the report's cells (no emptied table whose headers Excel names Column1…); the person's column stays as cells", async () => {
       const { wb, s, engine, key, name } = await placedTable(4);
       wb.user.formulaColumn(name, "Double", `=[@[${String(wb.user.cell(s, 1, 3))}]]*2`);

@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import type { TableRead } from "../../src/host/port.ts";
 import { rowPrints } from "../../src/sync/rows.ts";
-import { columnEdits, isTableName, planTable, tableNameFor, unsorted } from "../../src/sync/table.ts";
+import { columnEdits, planTable, tableNameFor, unsorted } from "../../src/sync/table.ts";
+import { isExcelName } from "../../src/host/names.ts";
 
 describe("issue 33: table names after the report", () => {
   it.each([
@@ -18,7 +19,7 @@ describe("issue 33: table names after the report", () => {
   ])("%j (taken %j) → %s, a name Excel accepts", (report, taken, name) => {
     const got = tableNameFor(report, taken);
     expect(got).toBe(name);
-    expect(isTableName(got)).toBe(true);
+    expect(isExcelName(got)).toBe(true);
   });
   it("a long report name is cut to 60 characters; null reads Report", () => {
     expect(tableNameFor("x".repeat(300), []).length).toBe(60);

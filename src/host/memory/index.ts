@@ -6,6 +6,7 @@
 import { areaA1 } from "../a1.ts";
 import { shiftArea } from "../geometry.ts";
 import { commitVia, recheckVia, snapshotVia, type KeepsTables } from "../batch.ts";
+import { isExcelName } from "../names.ts";
 import { editColumns, reapplySort, readTable, setTable, tableObstacles, type MemTable, type TableSheet } from "./tables.ts";
 import type {
   Area,
@@ -302,12 +303,6 @@ export class MemoryWorkbook {
       t.area = shiftArea(t.area, axis, at, delta);
     }
   }
-}
-
-/** Excel's rule for a defined name (support.microsoft.com "Names in formulas"): no spaces, not a cell reference. */
-export function isExcelName(name: string): boolean {
-  if (typeof name !== "string" || !/^[\p{L}_\\][\p{L}\p{N}_.\\]{0,254}$/u.test(name)) return false;
-  return !/^[A-Za-z]{1,3}[0-9]{1,7}$/.test(name) && !/^[Rr][0-9]*[Cc]?[0-9]*$/.test(name) && !/^[Cc][0-9]*$/.test(name);
 }
 
 function colSpan(at: number, count: number): string {

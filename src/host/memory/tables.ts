@@ -6,6 +6,7 @@
 import { areaA1 } from "../a1.ts";
 import type { Area, Obstacle, SheetValue, TableColumnEdit, TableRead } from "../port.ts";
 import { PortInputError } from "../validate.ts";
+import { isExcelName } from "../names.ts";
 
 export interface MemTable {
   name: string;
@@ -32,15 +33,6 @@ export interface TableSheet {
   setValue(row: number, col: number, v: SheetValue): void;
   /** Move the cells of rows [row, row + rows) from column `from` on by `delta` columns (cells moved over are lost). */
   shiftRight(row: number, rows: number, from: number, delta: number): void;
-}
-
-const NAME_RE = /^[\p{L}_\\][\p{L}\p{N}_.\\]{0,254}$/u;
-
-/** A table name Excel accepts: a letter, "_" or "\\" first, then letters, digits, "_", "."; not a cell reference. */
-export function isTableName(name: string): boolean {
-  return (
-    NAME_RE.test(name) && !/^[A-Za-z]{1,3}[0-9]{1,7}$/.test(name) && !/^[Rr][0-9]*[Cc]?[0-9]*$/.test(name) && !/^[Cc][0-9]*$/.test(name)
-  );
 }
 
 export function areaOf(sheetId: string, t: MemTable): Area {
@@ -131,7 +123,7 @@ export function setTable(
   if (clash) throw new PortInputError(`table ${name} would overlap table ${clash.name}`);
   if (!t) {
     if (!create) throw new PortInputError(`there is no table ${name}`);
-    if (!isTableName(name) || others.some((x) => x.name.toLowerCase() === name.toLowerCase()))
+    if (!isExcelName(name) || others.some((x) => x.name.toLowerCase() === name.toLowerCase()))
       throw new PortInputError(`${JSON.stringify(name)} is not a table name Excel allows`);
     const made: MemTable = {
       name,
