@@ -61,7 +61,7 @@ export async function prepareRefresh(
   const bound = await boundReport(dataOf(e.ctx, placement), placement, r, view ?? e.ctx.port, signal);
   const t1 = performance.now();
   const prepared = await prepareReport(dataOf(e.ctx, placement), bound.report, e.ctx.filterDefaults, signal);
-  const layoutOf = () => prepared.build().layout;
+  const layoutOf = () => (prepared.layout ? prepared.layout() : prepared.build().layout); // the decoded rows are not kept
   const base = { placement, source: prepared.source, cut: prepared.cut, layout: layoutOf, inputsUsed: bound.used };
   // The same answer as the one last written and recorded: its grid is the committed one.
   if (prepared.source === placement.source && placement.committed !== null && placement.pending === null) {

@@ -14,7 +14,7 @@
 // summary flag, the layout and cell-model versions, and each answer's own source (a hash of its
 // bytes). Equal sources give equal grids, so a refresh whose source equals the one it last wrote
 // knows the incoming fingerprint without laying anything out (docs/SYNC.md "Unchanged data").
-import { LoadQuery, type DataClient, type FetchedLoad, type LoadResult, type Report } from "../api/index.ts";
+import { LoadQuery, type DataClient, type FetchedLoad, type FetchedResult, type LoadResult, type Report } from "../api/index.ts";
 import { CHECKSUM_VERSION } from "../checksum/index.ts";
 import { h64Hex, ready as hashReady } from "../checksum/hash.ts";
 import type { TypedResult } from "../checksum/types.ts";
@@ -88,6 +88,33 @@ export interface PreparedReport {
   cut: RowCut | null;
   /** Decodes the answers and lays them out (once; later calls return the same output). */
   build(): RunOutput;
+  /**
+   * The layout alone (the same as build()'s, made once), where the decoded answer need not be kept
+   * with it: a large SQL answer is decoded a slice at a time and its rows let go once laid out.
+   */
+  layout?(): Layout;
+}
+
+/** Rows decoded per slice of a SQL answer laid out without keeping its decoded rows. */
+const SLICE_ROWS = 5000;
+
+/**
+ * A SQL answer decoded a slice at a time (never parsed whole), its rows joined; not kept by `fetched`.
+ * An answer the slices cannot read is decoded whole, so it fails as result() fails.
+ */
+function decodedInSlices(fetched: FetchedResult): TypedResult {
+  if (!fetched.slices) return fetched.result();
+  try {
+    let first: TypedResult | null = null;
+    const rows: TypedResult["rows"] = [];
+    for (const slice of fetched.slices(SLICE_ROWS)) {
+      first ??= slice;
+      for (const row of slice.rows) rows.push(row);
+    }
+    return first ? { ...first, rows } : fetched.result();
+  } catch {
+    return fetched.result();
+  }
 }
 
 /** `meta` is optional: the filter summary uses it for titles the result does not carry. */
@@ -163,13 +190,18 @@ export async function prepareReport(
   }
   if (report.sqlQuery) {
     const fetched = await data.fetchSql(report.sqlQuery, {}, signal);
+    const settings = pivot ? { displayScale: pivot.displayScale } : null;
+    let laid: Layout | null = null;
+    const build = once(() => {
+      const result = fetched.result();
+      return { result, cut: null, layout: (laid ??= layout({ result, pivot: settings })) };
+    });
     return {
       source: await key({ main: fetched.source }),
       cut: null,
-      build: once(() => {
-        const result = fetched.result();
-        return { result, cut: null, layout: layout({ result, pivot: pivot ? { displayScale: pivot.displayScale } : null }) };
-      }),
+      build,
+      // A refresh needs only the layout: the decoded rows are let go once it is made (issue 35 §3).
+      layout: () => (laid ??= layout({ result: decodedInSlices(fetched), pivot: settings })),
     };
   }
   throw new Error("The report has neither a jsonQuery nor a sqlQuery to run.");
