@@ -95,6 +95,22 @@ export interface PreparedReport {
   layout?(): Layout;
 }
 
+/** A SQL report's answer, laid out once; a refresh needs only the layout, and the decoded rows are let go once it is made (issue 35 §3). */
+function preparedSql(fetched: FetchedResult, source: string, pivot: Pick<PivotSettings, "displayScale"> | null): PreparedReport {
+  let laid: Layout | null = null;
+  let built: RunOutput | null = null;
+  return {
+    source,
+    cut: null,
+    build: () => {
+      if (built) return built;
+      const result = fetched.result();
+      return (built = { result, cut: null, layout: (laid ??= layout({ result, pivot })) });
+    },
+    layout: () => (laid ??= layout({ result: decodedInSlices(fetched), pivot })),
+  };
+}
+
 /** Rows decoded per slice of a SQL answer laid out without keeping its decoded rows. */
 const SLICE_ROWS = 5000;
 
@@ -190,19 +206,7 @@ export async function prepareReport(
   }
   if (report.sqlQuery) {
     const fetched = await data.fetchSql(report.sqlQuery, {}, signal);
-    const settings = pivot ? { displayScale: pivot.displayScale } : null;
-    let laid: Layout | null = null;
-    const build = once(() => {
-      const result = fetched.result();
-      return { result, cut: null, layout: (laid ??= layout({ result, pivot: settings })) };
-    });
-    return {
-      source: await key({ main: fetched.source }),
-      cut: null,
-      build,
-      // A refresh needs only the layout: the decoded rows are let go once it is made (issue 35 §3).
-      layout: () => (laid ??= layout({ result: decodedInSlices(fetched), pivot: settings })),
-    };
+    return preparedSql(fetched, await key({ main: fetched.source }), pivot ? { displayScale: pivot.displayScale } : null);
   }
   throw new Error("The report has neither a jsonQuery nor a sqlQuery to run.");
 }
