@@ -5,7 +5,9 @@
 //      as the port writes it) that workbook's sheet part;
 //   2. refresh with nothing changed: time, and the file untouched (same bytes, same mtime);
 //   3. 200 workbooks of 5 placements each in one `cellbound refresh` call: time and concurrency.
-// Each cellbound run is its own process (bench/xlsx-child.ts), so peak RSS is that run's.
+// Each cellbound run is its own process (bench/xlsx-child.ts), so peak RSS is that run's; the child is
+// bundled as the command ships (dev/cli-bundle.ts: esbuild, packages external) and run with plain node,
+// not through tsx's loader (its own thread and V8 isolate: ~50 MB of RSS that the shipped command has not).
 // Targets (issue 35 §3): peak RSS ≤ 250 MB; time ≤ 2 × floor; unchanged: file untouched, ≤ 1.5 s.
 // BENCH_XLSX_ONLY_BIG=1 runs 1–2 only (a quick look while working on the file port).
 import { execFileSync } from "node:child_process";
@@ -15,6 +17,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { bundle, linkPackages } from "../dev/cli-bundle.ts";
 import { spawnPlatform } from "../dev/platform/spawn.ts";
 import { createPlatformClient, type Report } from "../src/api/index.ts";
 import { runCli } from "../src/cli/run.ts";
@@ -35,8 +38,11 @@ const extra = (changed: boolean) =>
   );
 const sql = (changed: boolean) => `SELECT ${[...base, ...extra(changed)].join(", ")} FROM orders WHERE id <= ${ROWS} ORDER BY id`;
 
-const platform = await spawnPlatform();
 const dir = mkdtempSync(path.join(tmpdir(), "cb-bench-xlsx-"));
+const child = path.join(dir, "bin", "xlsx-child.mjs");
+await bundle({ entry: path.join(here, "xlsx-child.ts"), outFile: child });
+linkPackages(path.dirname(child));
+const platform = await spawnPlatform();
 const env = {
   ...process.env,
   CELLBOUND_PLATFORM_URL: platform.info.baseUrl,
@@ -59,7 +65,7 @@ interface Run {
   portByMethod: Record<string, number>;
 }
 const cellbound = (...args: string[]): Run => {
-  const out = execFileSync(process.execPath, ["--import", "tsx", path.join(here, "xlsx-child.ts"), ...args], {
+  const out = execFileSync(process.execPath, [child, ...args], {
     env,
     maxBuffer: 64 * 1024 * 1024,
     encoding: "utf8",
