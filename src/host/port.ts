@@ -495,6 +495,16 @@ export interface SheetPort {
    */
   namedArea?(name: string): Promise<{ sheet: SheetRef; area: Area } | null>;
 
+  /**
+   * Notes on cells (issue 35 §3), for hosts that can tell that cells have not changed without reading them
+   * (the .xlsx file port; Excel cannot, and omits both). `noteCells` leaves a note saying what an area's
+   * cells hold; `cellsNote` gives it back while none of the area's cells has changed since (also across a
+   * save and a later open of the file), else null. A refresh that finds the note of the fingerprint it
+   * recorded reads no cells (src/sync/cells-note.ts).
+   */
+  cellsNote?(area: Area): string | null;
+  noteCells?(area: Area, note: string): void;
+
   // Tracking (hidden workbook-scoped names)
   track(name: string, area: Area): Promise<void>;
   untrack(name: string): Promise<void>;

@@ -20,12 +20,13 @@ import { TRACK_PREFIX } from "../excel/index.ts";
 import type { MemoryWorkbook } from "../memory/index.ts";
 import type { MemTable } from "../memory/tables.ts";
 import { XlsxError } from "./errors.ts";
+import { notesExtra, readNotes, type CellNote } from "./notes.ts";
 import { NO_FACTS, obstaclesIn, sheetFacts, type SheetFacts } from "./obstacles.ts";
 import { writePictures, type PartEdits } from "./pictures.ts";
 import { deflatePlan, planPieces, planSheet, rewriteGrouped, type SheetEdit, type SheetPlan } from "./rewrite.ts";
 import { PieceScanner, rowsIn, scanCells, sheetDataIn } from "./scan.ts";
 import { frozenRowsOf } from "./sheet.ts";
-import { SheetStore, StoreBuilder } from "./store.ts";
+import { SheetStore, StoreBuilder, type Base, type StoreContext } from "./store.ts";
 import { MINIMAL_STYLES, Styles } from "./styles.ts";
 import {
   TABLE_CT,
@@ -150,6 +151,8 @@ export class Book {
   private readonly wbRelsPart: string;
   private readonly stylesPart: string | null;
   private readonly sst: string[] = [];
+  /** The shared strings part's CRC-32 (null: none): a note on cells holds only while it is the same (notes.ts). */
+  private sstCrc: number | null = null;
   private readonly ours: OurPart[] = [];
   /**
    * Sheet ids another host gave the file's sheets, by sheetId attribute (the harness's dev/excel ids),
@@ -193,7 +196,10 @@ export class Book {
     const styles = wbRels.find((r) => r.type === REL_TYPE.styles);
     this.stylesPart = styles && zip.has(styles.target) ? styles.target : null;
     const sst = wbRels.find((r) => r.type === REL_TYPE.sharedStrings);
-    if (sst && zip.has(sst.target)) this.sst = sharedStrings(this.zipText(sst.target));
+    if (sst && zip.has(sst.target)) {
+      this.sst = sharedStrings(this.zipText(sst.target));
+      this.sstCrc = zip.entry(sst.target)!.crc >>> 0;
+    }
     const names = child(wb, "definedNames");
     for (const n of names ? children(names, "definedName") : []) {
       const name = n.attrs.name ?? "";
@@ -283,29 +289,23 @@ export class Book {
     return new Styles(this.stylesPart ? this.zipText(this.stylesPart) : MINIMAL_STYLES);
   }
 
-  /** Fill an empty MemoryWorkbook with what the file holds. */
+  /**
+   * Fill an empty MemoryWorkbook with what the file holds. A sheet part is scanned now (a damaged one fails
+   * the open), except one that carries notes on its cells (notes.ts, written by this port with the bytes it
+   * holds): that one is scanned when its cells are first looked at, so a refresh that finds its placement as
+   * its last save left it (XlsxPort.cellsNote) reads no sheet part at all (issue 35 §3).
+   */
   load(wb: MemoryWorkbook): void {
     wb.sheets.length = 0;
     const styles = this.styles();
     const ctx = { sst: this.sst, style: (st: number) => styles.style(st), date1904: this.date1904 };
     for (const s of this.sheets) {
-      // The part is scanned as bytes into the sheet's compact store while it inflates, a piece at a
-      // time: it is never held whole (issue 35 §3).
-      let builder: StoreBuilder | null = null;
-      const scanner = new PieceScanner((prefix) => (builder = new StoreBuilder(ctx, cellsHint(prefix))));
-      for (const piece of this.zip.pieces(s.part)) scanner.push(piece);
-      const { prefix, suffix, cells } = scanner.end();
-      if (!cells || !builder) builder = new StoreBuilder(ctx, cellsHint(prefix));
-      const built: StoreBuilder = builder;
-      const spills = built.spills.map((x) => ({ anchor: cellA1(x.row, x.col), ref: parseRect(x.ref) }));
-      this.facts.set(s.id, this.factsOf(s, suffix, spills));
-      const frozen = frozenRowsOf(prefix);
-      this.frozen.set(s.id, frozen);
+      const frozen = this.fileFrozen(s);
       const tables = this.fileTables(s).flatMap((t) => readTablePart(t.xml, t.part, t.rid)?.table ?? []);
       wb.sheets.push({
         id: s.id,
         name: s.name,
-        cells: built.build(),
+        cells: new SheetStore(this.notedCells(s.id).length ? () => this.scanCells(s, ctx) : this.scanCells(s, ctx), ctx),
         ...(frozen ? { frozenRows: frozen } : {}),
         ...(tables.length ? { tables } : {}),
       });
@@ -324,6 +324,22 @@ export class Book {
     wb.recordedUrl = id?.documentUrl ?? null;
     // The file port reports the recorded URL as the current one: a scheduled job's path is not a copy.
     wb.url = wb.recordedUrl;
+  }
+
+  /**
+   * A sheet part's cells, scanned as bytes into a store's arrays while it inflates, a piece at a time: it is
+   * never held whole (issue 35 §3). Its merged cells, protection and spills (`facts`) are read on the way.
+   */
+  private scanCells(s: SheetInfo, ctx: StoreContext): Base {
+    let builder: StoreBuilder | null = null;
+    const scanner = new PieceScanner((prefix) => (builder = new StoreBuilder(ctx, cellsHint(prefix))));
+    for (const piece of this.zip.pieces(s.part)) scanner.push(piece);
+    const { prefix, suffix, cells } = scanner.end();
+    if (!cells || !builder) builder = new StoreBuilder(ctx, cellsHint(prefix));
+    const built: StoreBuilder = builder;
+    const spills = built.spills.map((x) => ({ anchor: cellA1(x.row, x.col), ref: parseRect(x.ref) }));
+    if (!this.facts.has(s.id)) this.facts.set(s.id, this.factsOf(s, suffix, spills));
+    return built.base();
   }
 
   /** Per sheet id: its table parts (issue 33), found through its relationships. */
@@ -527,6 +543,14 @@ export class Book {
     if (facts) this.facts.set(to, facts);
   }
 
+  /** The notes on a sheet's cells that the file holds for its part as it is (notes.ts); none for another part. */
+  notedCells(sheetId: string): CellNote[] {
+    const s = this.sheets.find((x) => x.id === sheetId);
+    const e = s && this.zip.entry(s.part);
+    if (!e) return [];
+    return readNotes(e.extra, { crc: e.crc >>> 0, size: e.size, sst: this.sstCrc, date1904: this.date1904 });
+  }
+
   /** What would refuse or break a write to `area` (issue 36, item 12); none on a sheet the file does not have yet. */
   obstacles(area: Area): Obstacle[] {
     let facts = this.facts.get(area.sheetId);
@@ -579,7 +603,7 @@ export class Book {
   }
 
   /** The new package, or null when `wb` shows what the file holds. */
-  render(wb: MemoryWorkbook): RenderResult | null {
+  render(wb: MemoryWorkbook, notes: (sheetId: string) => readonly CellNote[] = () => []): RenderResult | null {
     const r: RenderState = {
       replaced: new Map(),
       deflated: new Map(),
@@ -608,13 +632,22 @@ export class Book {
     const { replaced, deflated, added, removed } = r;
     if (replaced.size === 0 && deflated.size === 0 && added.length === 0 && removed.size === 0) return null;
     const parts: ZipOut[] = [];
+    // A sheet part written anew carries the notes on its cells that hold now (notes.ts); one copied keeps its own.
+    const sheetOf = new Map([...partOf].map(([id, part]) => [part, id]));
+    const extra = (part: string) => {
+      const held = sheetOf.has(part) ? notes(sheetOf.get(part)!) : [];
+      if (!held.length) return {};
+      return { extra: (crc: number, size: number) => notesExtra(held, { crc, size, sst: this.sstCrc, date1904: this.date1904 }) };
+    };
     for (const e of this.zip.entries) {
       if (removed.has(e.name)) continue;
       const data = replaced.get(e.name);
       const d = deflated.get(e.name);
-      parts.push(d ? { name: e.name, deflated: d } : data ? { name: e.name, data } : { name: e.name, from: e });
+      parts.push(
+        d ? { name: e.name, deflated: d, ...extra(e.name) } : data ? { name: e.name, data, ...extra(e.name) } : { name: e.name, from: e },
+      );
     }
-    parts.push(...added);
+    parts.push(...added.map((a) => ({ ...a, ...extra(a.name) })));
     return {
       bytes: writeZip(this.zip.bytes, parts),
       cellsWritten: r.cellsWritten,

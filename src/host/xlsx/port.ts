@@ -18,6 +18,7 @@ import { MemoryPort, MemoryWorkbook } from "../memory/index.ts";
 import { PortInputError, validateArea } from "../validate.ts";
 import { Book, emptyWorkbook, openBook, saveFile, sheetIdOf } from "./book.ts";
 import { XlsxError } from "./errors.ts";
+import type { CellNote } from "./notes.ts";
 import { SheetStore } from "./store.ts";
 import { ZipReader } from "./zip.ts";
 
@@ -74,6 +75,10 @@ export class XlsxPort extends MemoryPort {
   private aliases = new Map<number, string>();
   private readStamp: string | null;
   private fresh: boolean;
+  /** Notes left on cells in this run (noteCells), per sheet, with the sheet's store clock then. */
+  private readonly notes = new Map<string, Array<CellNote & { at: number }>>();
+  /** Per sheet: its store's clock when the file the port now holds was read or saved (0: opened). */
+  private readonly bookAt = new Map<string, number>();
 
   private constructor(
     readonly file: string,
@@ -125,7 +130,7 @@ export class XlsxPort extends MemoryPort {
    * replaces the old one; throwing stops the save with the old file in place.
    */
   save(o: { beforeRename?: () => void } = {}): SaveStats | null {
-    const out = this.book.render(this.wb);
+    const out = this.book.render(this.wb, (id) => this.notesNow(id));
     if (!out && !this.fresh) return null;
     const bytes = out?.bytes ?? this.book.zip.bytes;
     if (!this.fresh && stamp(this.file) !== this.readStamp)
@@ -135,7 +140,11 @@ export class XlsxPort extends MemoryPort {
         "the file changed on disk while Cellbound was working on it; nothing was written, run it again",
       );
     saveFile(this.file, bytes, o.beforeRename);
-    for (const s of this.wb.sheets) if (s.cells instanceof SheetStore) s.cells.saved();
+    for (const s of this.wb.sheets)
+      if (s.cells instanceof SheetStore) {
+        s.cells.saved();
+        this.bookAt.set(s.id, s.cells.now()); // the file's notes hold from here
+      }
     for (const [no, id] of out?.addedSheets ?? []) this.aliases.set(no, id);
     this.fresh = false;
     this.readStamp = stamp(this.file);
@@ -156,7 +165,54 @@ export class XlsxPort extends MemoryPort {
     if (this.wb.sheets.some((x) => x.id === to)) throw new PortInputError(`a sheet with id ${to} exists`);
     s.id = to;
     for (const t of [...this.wb.tracks.values(), ...this.wb.names.values()]) if (t.sheetId === from) t.sheetId = to;
+    for (const m of [this.notes, this.bookAt] as Array<Map<string, unknown>>)
+      if (m.has(from)) {
+        m.set(to, m.get(from));
+        m.delete(from);
+      }
     this.book.renameSheetId(from, to);
+  }
+
+  /**
+   * The note last left on exactly this area's cells (noteCells, in this run or before the file was last
+   * saved: notes.ts), while none of its rows has changed since; null otherwise. A refresh whose placement's
+   * cells carry the note of what it recorded reads no cells (src/sync/cells-note.ts, issue 35 §3).
+   */
+  cellsNote(area: Area): string | null {
+    const cells = this.storeOf(area.sheetId);
+    if (!cells) return null;
+    const last = area.row + area.rows - 1;
+    const mine = this.notes.get(area.sheetId)?.find((n) => sameRect(n, area));
+    if (mine) return cells.changedSince(mine.at, area.row, last) ? null : mine.note;
+    const filed = this.book.notedCells(area.sheetId).find((n) => sameRect(n, area));
+    return filed && !cells.changedSince(this.bookAt.get(area.sheetId) ?? 0, area.row, last) ? filed.note : null;
+  }
+
+  /** Leave a note on an area's cells: what they hold, as the engine puts it; kept while they stay as they are. */
+  noteCells(area: Area, note: string): void {
+    validateArea(area);
+    const cells = this.storeOf(area.sheetId);
+    if (!cells) return;
+    const rect = { row: area.row, col: area.col, rows: area.rows, cols: area.cols };
+    const list = (this.notes.get(area.sheetId) ?? []).filter((n) => !sameRect(n, area));
+    this.notes.set(area.sheetId, [...list, { ...rect, note, at: cells.now() }]);
+  }
+
+  /** The notes that hold on a sheet's cells now (for the save): this run's, then the file's, where their rows did not change. */
+  private notesNow(sheetId: string): CellNote[] {
+    const out: CellNote[] = [];
+    const rects = [...(this.notes.get(sheetId) ?? []), ...this.book.notedCells(sheetId)];
+    for (const n of rects) {
+      if (out.some((o) => sameRect(o, n))) continue;
+      const note = this.cellsNote({ sheetId, row: n.row, col: n.col, rows: n.rows, cols: n.cols });
+      if (note) out.push({ row: n.row, col: n.col, rows: n.rows, cols: n.cols, note });
+    }
+    return out;
+  }
+
+  private storeOf(sheetId: string): SheetStore | null {
+    const cells = this.wb.sheets.find((s) => s.id === sheetId)?.cells;
+    return cells instanceof SheetStore ? cells : null;
   }
 
   /** The workbook counts dates from 1904 (workbookPr date1904): its serial numbers are 1,462 days smaller. */
@@ -265,3 +321,6 @@ export class XlsxPort extends MemoryPort {
     await super.select(area); // kept in the model only: a file has no live selection worth changing
   }
 }
+
+const sameRect = (a: Omit<CellNote, "note">, b: Omit<CellNote, "note">) =>
+  a.row === b.row && a.col === b.col && a.rows === b.rows && a.cols === b.cols;

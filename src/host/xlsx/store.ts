@@ -113,6 +113,11 @@ export class StoreBuilder implements CellSink {
   }
 
   build(): SheetStore {
+    return new SheetStore(this.base(), this.ctx);
+  }
+
+  /** The arrays collected, rows in ascending order (what a SheetStore holds). */
+  base(): Base {
     this.rowStart[this.m] = this.n;
     // The arrays as they are when nearly full (no copy), else trimmed.
     const fit = <T extends Uint16Array | Uint32Array | Uint8Array | Float64Array | Int32Array>(a: T, n: number): T =>
@@ -127,11 +132,12 @@ export class StoreBuilder implements CellSink {
       nums: fit(this.nums, this.n),
       strs: this.strs,
     };
-    return new SheetStore(sorted(base), this.ctx);
+    return sorted(base);
   }
 }
 
-interface Base {
+/** A store's cells as read from the file: typed arrays, one entry per cell, rows in ascending order. */
+export interface Base {
   m: number;
   rowNos: Int32Array;
   rowStart: Int32Array;
@@ -173,12 +179,51 @@ export class SheetStore extends Map<number, Row> {
   private readonly shadow = new Set<number>();
   /** Rows to compare with the file at the next save: every row handed out, set or deleted since. */
   readonly dirty = new Set<number>();
+  /** When each row was last handed out, set or deleted (`clock`'s value then): what `changedSince` looks at. */
+  private readonly stamps = new Map<number, number>();
+  /** Counts the changes; `everything` is the time of the last clear(). */
+  private clock = 0;
+  private everything = -1;
+  private loaded: Base | null;
+  private readonly load: (() => Base) | null;
 
+  /**
+   * `base`: the cells read from the file, or how to read them — a sheet is then scanned the first time its
+   * cells are looked at (issue 35 §3: a refresh that finds its placement as it left it reads no sheet).
+   */
   constructor(
-    private readonly base: Base,
+    base: Base | (() => Base),
     private readonly ctx: StoreContext,
   ) {
     super();
+    this.loaded = typeof base === "function" ? null : base;
+    this.load = typeof base === "function" ? base : null;
+  }
+
+  private get base(): Base {
+    return (this.loaded ??= this.load!());
+  }
+
+  /** Whether the sheet's cells were read from the file (a lazy store reads them when first looked at). */
+  get isLoaded(): boolean {
+    return this.loaded !== null;
+  }
+
+  /** The store's clock now: pass it to changedSince later. */
+  now(): number {
+    return this.clock;
+  }
+
+  /** Whether any row in [row0, row1] was handed out, set or deleted after time `t` (now()). */
+  changedSince(t: number, row0: number, row1: number): boolean {
+    if (this.everything > t) return true;
+    for (const [r, at] of this.stamps) if (at > t && r >= row0 && r <= row1) return true;
+    return false;
+  }
+
+  private touch(r: number): void {
+    this.dirty.add(r);
+    this.stamps.set(r, ++this.clock);
   }
 
   /** The index of row `r` in the arrays, -1 when they do not have it (or the Map holds it now). */
@@ -318,20 +363,20 @@ export class SheetStore extends Map<number, Row> {
   override get(r: number): Row | undefined {
     const own = super.get(r);
     if (own) {
-      this.dirty.add(r);
+      this.touch(r);
       return own;
     }
     const i = this.index(r);
     if (i < 0) return undefined;
     const row = this.rowMap(i); // the live row from now on
     this.shadow.add(r);
-    this.dirty.add(r);
+    this.touch(r);
     super.set(r, row);
     return row;
   }
   override set(r: number, row: Row): this {
     if (this.index(r) >= 0) this.shadow.add(r);
-    this.dirty.add(r);
+    this.touch(r);
     return super.set(r, row);
   }
   override has(r: number): boolean {
@@ -340,7 +385,7 @@ export class SheetStore extends Map<number, Row> {
   override delete(r: number): boolean {
     const had = this.has(r);
     if (this.index(r) >= 0) this.shadow.add(r);
-    if (had) this.dirty.add(r);
+    if (had) this.touch(r);
     return super.delete(r) || had;
   }
   override clear(): void {
@@ -348,7 +393,7 @@ export class SheetStore extends Map<number, Row> {
       this.shadow.add(this.base.rowNos[i]!);
       this.dirty.add(this.base.rowNos[i]!);
     }
-    for (const r of super.keys()) this.dirty.add(r);
+    for (const r of super.keys()) this.touch(r);
     super.clear();
   }
   override get size(): number {

@@ -43,6 +43,8 @@ export interface ZipEntry {
    * they add up to the entry: the part's groups, each compressed on its own.
    */
   groups?: Group[];
+  /** The central record's extra fields (other than zip64's sizes, which are applied): notes.ts reads its own there. */
+  extra: Buffer;
 }
 
 /**
@@ -235,8 +237,9 @@ function readCentral(file: string, b: Buffer): ZipEntry[] {
       offset: b.readUInt32LE(p + 42),
       end: 0,
       central: b.subarray(p, p + 46 + nameLen + extraLen + commentLen),
+      extra: b.subarray(p + 46 + nameLen, p + 46 + nameLen + extraLen),
     };
-    applyZip64(e, b.subarray(p + 46 + nameLen, p + 46 + nameLen + extraLen));
+    applyZip64(e, e.extra);
     const groups = readGroups(b.subarray(p + 46 + nameLen, p + 46 + nameLen + extraLen));
     if (groups && e.method === 8 && groupsMatch(groups, e)) e.groups = groups;
     if (flags & 1) throw new XlsxError(file, "encrypted", `part ${e.name} is encrypted`);
@@ -367,7 +370,13 @@ export interface Deflated {
 }
 
 /** One part of the new package: copied through (`from`), new/edited bytes, or already deflated. */
-export type ZipOut = { name: string; from: ZipEntry } | { name: string; data: Buffer } | { name: string; deflated: Deflated };
+/**
+ * A part of a package to write: copied as it is (`from`), or new bytes (`data`, deflated here) or bytes deflated
+ * already; `extra`: extra fields for the new part's central record, given its CRC-32 and size (notes.ts).
+ */
+export type ZipOut =
+  { name: string; from: ZipEntry } | { name: string; data: Buffer; extra?: Extra } | { name: string; deflated: Deflated; extra?: Extra };
+type Extra = (crc: number, size: number) => Buffer;
 
 /**
  * Deflates a part handed in as pieces (issue 35 §3: a large sheet part is never held whole), in groups
@@ -476,7 +485,9 @@ export function writeZip(source: Buffer, parts: readonly ZipOut[]): Buffer {
     rec.writeUInt16LE(name.length, 28);
     rec.writeUInt32LE(pos, 42);
     // A part's groups go in its central record only (the local header stays as plain as Excel's).
-    const extra = d?.groups && d.groups.length > 1 && d.groups.length < 4000 ? groupsExtra(d.groups) : Buffer.alloc(0);
+    const groups = d?.groups && d.groups.length > 1 && d.groups.length < 4000 ? groupsExtra(d.groups) : Buffer.alloc(0);
+    const more = part.extra?.(crc, size) ?? Buffer.alloc(0);
+    const extra = groups.length + more.length <= 0xffff ? Buffer.concat([groups, more]) : groups;
     rec.writeUInt16LE(extra.length, 30);
     chunks.push(local, name, ...data);
     central.push(Buffer.concat([rec, name, extra]));
