@@ -18,6 +18,7 @@ import type { Layout } from "./layout.ts";
 import { refuseOverLimits } from "./limits.ts";
 import { refuseToWrite } from "./obstacles.ts";
 import { areaAt, collisions, neighbours, occupiedCells, offSheet, overlaps, type OccupiedCell, type Shape } from "./plan.ts";
+import { noteCells } from "./cells-note.ts";
 import { connectNewPlacement, ensureReport, journal } from "./record.ts";
 import { MAX_PLACED_ROWS, runReport, streamReport, type ReportStream, type RowCut, type RunOutput } from "./run-report.ts";
 import { isRefusal, viewerRule } from "./access.ts";
@@ -500,6 +501,8 @@ async function finishPlacement(
   // The sheet as it is named now (renamed while this placement was on its way: issue 36, item 16).
   const sheet = (await s.sheets()).find((x) => x.id === w.sheet.id) ?? w.sheet;
   e.lastWritten.set(local.key, layout.cells);
+  // The cells hold the answer now: a host that keeps notes on cells keeps this one, saved with them (issue 35 §3).
+  if (!local.table) await noteCells(e.ctx.port, target, fp);
   let placementId: string;
   try {
     placementId = await connectNewPlacement(e.ctx, s, local, fp, target, sheet, o.signal);
@@ -508,6 +511,7 @@ async function finishPlacement(
     if (!isRefusal(err)) throw err;
     throw await takeBackRefused(e, s, report, local, w, o);
   }
+
   return {
     kind: "placed",
     key: local.key,

@@ -45,6 +45,11 @@ export interface RefreshRead {
   table?: TablePlan | "gone" | null;
   /** The row and column prints of what Cellbound last wrote there (rows.ts), when they describe its record. */
   prints: { rows: Uint32Array; cols: Uint32Array | null } | null;
+  /**
+   * Issue 35 §3: the answer is the one recorded and the host's note says the cells hold it (cells-note.ts): they
+   * were not read (`current` is empty) and there is nothing to compare or write.
+   */
+  noted?: boolean;
   readMs: number;
 }
 
@@ -82,6 +87,7 @@ export async function planRefresh(
   lastWritten: Grid | undefined,
   chunksPerCall: number,
 ): Promise<RefreshPlan | { kind: "outcome"; outcome: RefreshOutcome }> {
+  if (read.noted) return notedPlan(read);
   const { p, prep, anchor, next, current, union } = read;
   const cells = () => prep.layout().cells; // laid out only when needed: an unchanged answer over untouched cells never is
   const fpOf = shapedFingerprints(current);
@@ -149,6 +155,26 @@ export async function planRefresh(
     touched,
     currentShaped,
     stats,
+  };
+}
+
+/** The plan of a refresh whose cells hold the answer it recorded, by the host's note: clean, nothing written or cleared. */
+function notedPlan(read: RefreshRead): RefreshPlan {
+  const none: Span[] = [];
+  return {
+    kind: "plan",
+    state: { kind: "clean" },
+    edits: null,
+    keep: false,
+    keptRows: none,
+    keepsHeld: false,
+    calls: none,
+    leftovers: [],
+    clears: [],
+    carried: none,
+    touched: [],
+    currentShaped: [],
+    stats: startStats(read, 0, none),
   };
 }
 

@@ -31,6 +31,7 @@ import {
 } from "./plan.ts";
 import { boundReport } from "./bind.ts";
 import { inputNamesOf } from "./inputs.ts";
+import { notedAsRecorded, noteCells } from "./cells-note.ts";
 import { journal, recordRefresh } from "./record.ts";
 import { planRefresh, type RefreshPlan, type RefreshRead } from "./refresh-plan.ts";
 import { deploymentLabel, noAccessReason } from "./reasons.ts";
@@ -88,9 +89,10 @@ export async function refresh(
   o: { signal?: AbortSignal } = {},
 ): Promise<RefreshOutcome> {
   const t0 = performance.now();
-  // Its cells and its inputs' cells (issue 32) in one read.
+  // Its cells and its inputs' cells (issue 32) in one read; not its cells where the host's note says what they hold (issue 35 §3).
+  const noted = await notedBefore(e, key);
   const view = await e.session({
-    trackedValues: [trackingName(key), ...inputNamesOf(key)],
+    trackedValues: [...(noted ? [] : [trackingName(key)]), ...inputNamesOf(key)],
     writeChecks: true,
     tables: true, // issue 33: a table placement's table, read in the same round trips
     ...(o.signal ? { signal: o.signal } : {}),
@@ -102,6 +104,19 @@ export async function refresh(
   const prepared = await prepareRefresh(e, key, report, o.signal, view);
   prepared.timings.reportMs += reportMs;
   return applyRefresh(e, prepared, choice, o.signal, view);
+}
+
+/** Whether the host's note on the placement's cells says they hold what it recorded (cells-note.ts): then they are read only if needed. */
+async function notedBefore(e: Engine, key: string): Promise<boolean> {
+  const port = e.ctx.port;
+  if (!port.cellsNote) return false;
+  try {
+    const p = await e.placement(key);
+    const t = placementArea(p, await port.tracked(), await port.sheets());
+    return t !== null && (await notedAsRecorded(port, p, t.area));
+  } catch {
+    return false; // the read below says what is wrong
+  }
 }
 
 /** The placement's report as the platform lists it for this workbook; NoAccess when the user cannot read it. */
@@ -226,6 +241,12 @@ async function readRefresh(
     const blocked = roomToGrow(next, growth, grids, neighbours(tracked, p.name, await loadPlacements(s)));
     if (blocked) return { kind: "outcome", outcome: blocked };
   }
+  const pin = named ? { name: p.name, area: t.area } : undefined;
+  // Issue 35 §3: the answer it recorded, over cells the host's note says hold it: nothing to read, compare or write.
+  if (prep.sameSource && next.rows === held.rows && next.cols === held.cols && (await notedAsRecorded(e.ctx.port, p, t.area))) {
+    const read = { p, prep, t, anchor, pin, old, held, next, growth, union: next, current: [], prints: null, table: null, noted: true };
+    return { kind: "read", ...read, readMs: 0 };
+  }
   const union = maxShape(maxShape(maxShape(old, next), p.pending?.shape ?? old), held);
   const unionArea = areaAt(anchor, union);
   await refuseToWrite(s, unionArea, t.sheet.name, () => prep.layout().columnFormats, tp?.name); // issue 22: merged, table, protected, 1904
@@ -237,7 +258,6 @@ async function readRefresh(
     if (!samePlace(placementArea(p, r.tracked, r.sheets), t)) return { kind: "again" };
     current = r.values[0]!.grid;
   } else current = await readArea(s, unionArea, signal);
-  const pin = named ? { name: p.name, area: t.area } : undefined;
   const prints = await storedRowPrints(s, p.key, p.committed);
   const cells = await sortedBack(tp, p, current, prints, anchor);
   const read = { p, prep, t, anchor, pin, old, held, next, growth, union, ...cells, prints, table: table === "gone" ? table : tp };
@@ -340,6 +360,10 @@ async function writeRefresh(
     // Rows moved by hand and kept: what was last written is no longer where it was (the row prints name them).
     if (keptRows.length && (!lastWritten || plan.keepsHeld)) e.lastWritten.delete(p.key);
   }
+  // All of the area holds the answer now (not Keep my edits, not a table): a host that keeps notes on cells keeps
+  // this one (issue 35 §3). Before the record: a host saves the cells before it (the command line); a record that
+  // fails leaves the placement pending, which the note does not vouch for.
+  if (!plan.keep && !read.table && !read.noted) await noteCells(e.ctx.port, area, prep.incoming);
   const sheet = (await s.sheets()).find((x) => x.id === t.sheet.id) ?? t.sheet; // as named now (issue 36, item 16)
   const tRecord = performance.now();
   stats.timings.writeMs = tRecord - tWrite;
@@ -438,7 +462,7 @@ async function rollBack(e: Engine, s: Session, read: RefreshRead, lastWritten: G
     // Issue 33: the table's columns back first, so the cells read before land where they were; then its rows.
     if (table?.edits.length)
       await s.commit([{ kind: "tableColumns", table: table.name, edits: undoEdits(table.edits, table.was.columns) }]);
-    await s.write(anchor, read.physical ?? current, { keepFormats: true });
+    if (!read.noted) await s.write(anchor, read.physical ?? current, { keepFormats: true }); // noted: none read, none written
     if (table) await s.commit([{ kind: "table", table: table.name, area: table.was.area }]);
     await s.track(p.name, t.area);
     await updatePlacement(s, p.key, (x) => ({ ...x, pending: p.pending, table: p.table }));

@@ -1,0 +1,72 @@
+// Issue 35 §3: a refresh of a closed workbook that finds its placement as its last save left it (the note on its
+// cells, src/sync/cells-note.ts) reads no sheet; anything that changed the cells makes it read them as before.
+import { parseAddress } from "../../src/host/a1.ts";
+import { Book } from "../../src/host/xlsx/book.ts";
+import { XlsxPort } from "../../src/host/xlsx/port.ts";
+import { tempDir } from "../host/xlsx/support.ts";
+import { byStatus, startCliEnv, type CliEnv } from "./support.ts";
+
+let env: CliEnv;
+const tmp = tempDir("cb-cli-notes-");
+beforeAll(async () => {
+  env = await startCliEnv();
+});
+afterAll(async () => {
+  await env.close();
+  tmp.remove();
+});
+
+/** Sheet parts scanned (their cells read) during `run`. */
+async function scans<T>(run: () => Promise<T>): Promise<{ out: T; scanned: number }> {
+  const spy = vi.spyOn(Book.prototype as unknown as { scanCells: () => unknown }, "scanCells");
+  try {
+    const out = await run();
+    return { out, scanned: spy.mock.calls.length };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+const outcome = (r: {
+  json: () => { files: Array<{ saved?: boolean; placements: Array<{ outcome: string; editedCells: string[] }> }> };
+}) => {
+  const f = r.json().files[0]!;
+  return { saved: f.saved, ...f.placements[0]! };
+};
+
+describe("a refresh over cells as the last save left them (issue 35 §3)", () => {
+  it("reads no sheet when nothing changed; after the report changes it reads and writes, and the next one reads none again", async () => {
+    const report = await env.createReport(byStatus(3));
+    const file = tmp.file("noted.xlsx");
+    expect((await env.cli(["place", file, "--report", String(report.id), "--at", "Sheet1!B2"])).code).toBe(0);
+
+    const same = await scans(() => env.cli(["refresh", file, "--json"]));
+    expect(same.out.code).toBe(0);
+    expect(outcome(same.out)).toMatchObject({ outcome: "unchanged", saved: false });
+    expect(same.scanned).toBe(0);
+
+    await env.client().updateReport(env.deploymentId, report.id, byStatus(5));
+    const changed = await scans(() => env.cli(["refresh", file, "--json"]));
+    expect(outcome(changed.out)).toMatchObject({ outcome: "refreshed", saved: true });
+    expect(changed.scanned).toBeGreaterThan(0);
+    expect(changed.out.json().files[0]!.placements[0]!.cellsWritten).toBeGreaterThan(0);
+
+    const again = await scans(() => env.cli(["refresh", file, "--json"]));
+    expect(outcome(again.out)).toMatchObject({ outcome: "unchanged", saved: false });
+    expect(again.scanned).toBe(0);
+  });
+
+  it("a value typed into the placement: the refresh reads the cells and names the edit, as without the note", async () => {
+    const report = await env.createReport(byStatus(3));
+    const file = tmp.file("typed.xlsx");
+    expect((await env.cli(["place", file, "--report", String(report.id), "--at", "Sheet1!B2"])).code).toBe(0);
+    const port = XlsxPort.open(file);
+    const at = parseAddress("C4");
+    port.wb.userEdit(port.wb.sheets[0]!.id, at.row, at.col, 12345); // as a person would in Excel
+    port.save();
+    const r = await scans(() => env.cli(["refresh", file, "--json"]));
+    expect(r.scanned).toBeGreaterThan(0);
+    expect(outcome(r.out)).toMatchObject({ outcome: "edited", editedCells: ["C4"] });
+    expect(XlsxPort.open(file).wb.sheets[0]!.cells.get(at.row)?.get(at.col)?.v).toBe(12345); // never clobbered
+  });
+});
