@@ -140,6 +140,22 @@ export function flatTable(result: TypedResult, scale: DisplayScale = "model"): L
   };
 }
 
+/**
+ * A flat table laid out from its rows a slice at a time (issue 35 §3: a large answer's decoded rows need not
+ * all be held while it is laid out); the same as layout() of the slices' rows joined, without a filter
+ * summary. Null when there are no slices.
+ */
+export function flatLayoutInSlices(slices: Iterable<TypedResult>, scale: DisplayScale = "model"): Layout | null {
+  let body: Layout | null = null;
+  for (const slice of slices) {
+    const part = flatTable(slice, scale);
+    if (!body) body = part;
+    else for (let i = 1; i < part.cells.length; i++) body.cells.push(part.cells[i]!);
+  }
+  if (body) body.columnFormats = settleNumberFormats(body.cells, body.columnFormats, body.headerRows);
+  return body;
+}
+
 /** `quarterColumns` for columns in this order (null: a column that is not a result column). */
 function quarters(cols: (Pick<ResultColumn, "type" | "granularity"> | null)[]): Pick<Layout, "quarterColumns"> {
   const at = cols.flatMap((c, i) => (c?.type === "time" && c.granularity === "quarter" ? [i] : []));

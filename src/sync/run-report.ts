@@ -22,6 +22,7 @@ import type { SheetValue } from "../host/port.ts";
 import { showAppliedFilters, untitledSummaryMembers } from "./filters.ts";
 import { settleNumberFormats, withShortTitles } from "./formats.ts";
 import {
+  flatLayoutInSlices,
   flatTable,
   isPivot,
   layout,
@@ -95,7 +96,7 @@ export interface PreparedReport {
   layout?(): Layout;
 }
 
-/** A SQL report's answer, laid out once; a refresh needs only the layout, and the decoded rows are let go once it is made (issue 35 §3). */
+/** A SQL report's answer, laid out once; a refresh needs only the layout, laid out a slice at a time (issue 35 §3). */
 function preparedSql(fetched: FetchedResult, source: string, pivot: Pick<PivotSettings, "displayScale"> | null): PreparedReport {
   let laid: Layout | null = null;
   let built: RunOutput | null = null;
@@ -107,7 +108,7 @@ function preparedSql(fetched: FetchedResult, source: string, pivot: Pick<PivotSe
       const result = fetched.result();
       return (built = { result, cut: null, layout: (laid ??= layout({ result, pivot })) });
     },
-    layout: () => (laid ??= layout({ result: decodedInSlices(fetched), pivot })),
+    layout: () => (laid ??= laidOutInSlices(fetched, pivot)),
   };
 }
 
@@ -115,21 +116,17 @@ function preparedSql(fetched: FetchedResult, source: string, pivot: Pick<PivotSe
 const SLICE_ROWS = 5000;
 
 /**
- * A SQL answer decoded a slice at a time (never parsed whole), its rows joined; not kept by `fetched`.
- * An answer the slices cannot read is decoded whole, so it fails as result() fails.
+ * A SQL answer (always a flat table) decoded and laid out a slice at a time: it is never parsed whole, and
+ * each slice's decoded rows go once laid out. An answer the slices cannot read is decoded whole, so it
+ * fails as result() fails.
  */
-function decodedInSlices(fetched: FetchedResult): TypedResult {
-  if (!fetched.slices) return fetched.result();
+function laidOutInSlices(fetched: FetchedResult, pivot: Pick<PivotSettings, "displayScale"> | null): Layout {
+  const whole = () => layout({ result: fetched.result(), pivot });
+  if (!fetched.slices) return whole();
   try {
-    let first: TypedResult | null = null;
-    const rows: TypedResult["rows"] = [];
-    for (const slice of fetched.slices(SLICE_ROWS)) {
-      first ??= slice;
-      for (const row of slice.rows) rows.push(row);
-    }
-    return first ? { ...first, rows } : fetched.result();
+    return flatLayoutInSlices(fetched.slices(SLICE_ROWS), pivot?.displayScale ?? "model") ?? whole();
   } catch {
-    return fetched.result();
+    return whole();
   }
 }
 
