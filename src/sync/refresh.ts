@@ -9,10 +9,10 @@
 //   write    one commit (journal, styles, cells anchored to the placement's name, clears, journal closed,
 //            name), then the platform's record and the record's state (writeRefresh).
 import type { Report } from "../api/index.ts";
-import type { Area } from "../host/port.ts";
+import type { Area, SheetRef } from "../host/port.ts";
 import { readArea, reportsById, trackingName, type SyncContext } from "./context.ts";
 import { NoAccess, ViewOnly } from "./errors.ts";
-import { fingerprintGrid, type Grid } from "./fingerprint.ts";
+import { chunkRows, differingChunks, fingerprintGrid, type Grid } from "./fingerprint.ts";
 import { changedCells, formatsAt, jsonBytes, mergeKept, sameCells } from "./grids.ts";
 import { refuseToWrite } from "./obstacles.ts";
 import {
@@ -251,18 +251,50 @@ async function readRefresh(
   const unionArea = areaAt(anchor, union);
   await refuseToWrite(s, unionArea, t.sheet.name, () => prep.layout().columnFormats, tp?.name); // issue 22: merged, table, protected, 1904
   const tRead = performance.now();
-  // Read before the query and not all there (it grows): read where the placement is now, once (issue 36, item 17).
-  let current: Grid;
-  if (ahead && !s.holds(unionArea)) {
-    const r = await s.recheck({ areas: [unionArea], ...(signal ? { signal } : {}) });
-    if (!samePlace(placementArea(p, r.tracked, r.sheets), t)) return { kind: "again" };
-    current = r.values[0]!.grid;
-  } else current = await readArea(s, unionArea, signal);
+  const current = await readCurrent(e, s, { p, prep, t, unionArea }, ahead, signal);
+  if (!current) return { kind: "again" };
   const prints = await storedRowPrints(s, p.key, p.committed);
   const cells = await sortedBack(tp, p, current, prints, anchor);
   const read = { p, prep, t, anchor, pin, old, held, next, growth, union, ...cells, prints, table: table === "gone" ? table : tp };
   return { kind: "read", ...read, readMs: performance.now() - tRead };
 }
+
+/**
+ * The placement's cells now, from its anchor in the union shape; null when it moved since it was read ahead
+ * (plan again). Read before the query and not all there (it grows): read where the placement is now, once
+ * (issue 36, item 17). Issue 35 §3: over cells the host's note says hold what was recorded, an answer of
+ * the same shape is read back only in the chunks whose fingerprint it changes; every other chunk holds what
+ * the answer holds there (the same fingerprint), so it is the answer's rows.
+ */
+async function readCurrent(
+  e: Engine,
+  s: Session,
+  at: { p: LocalPlacement; prep: PreparedRefresh; t: { area: Area; sheet: SheetRef }; unionArea: Area },
+  ahead: boolean,
+  signal: AbortSignal | undefined,
+): Promise<Grid | null> {
+  const { p, prep, t, unionArea } = at;
+  const laid = !prep.sameSource && sameShape(prep.shape, p.shape) && sameShape(unionArea, p.shape) ? prep.layout().cells : null;
+  const noted = laid !== null && laid.every((row) => row.length === p.shape.cols) && (await notedAsRecorded(e.ctx.port, p, t.area));
+  const areas = noted
+    ? differingChunks(prep.incoming, p.committed).map((i) => {
+        const r = chunkRows(prep.incoming, i, p.shape.rows);
+        return { ...unionArea, row: unionArea.row + r.from, rows: r.to - r.from + 1 };
+      })
+    : [unionArea];
+  const grids: Grid[] = [];
+  if (ahead && areas.length && !areas.every((a) => s.holds(a))) {
+    const r = await s.recheck({ areas, ...(signal ? { signal } : {}) });
+    if (!samePlace(placementArea(p, r.tracked, r.sheets), t)) return null;
+    grids.push(...r.values.map((v) => v.grid));
+  } else for (const a of areas) grids.push(await readArea(s, a, signal));
+  if (!noted) return grids[0]!;
+  const current = laid!.slice();
+  areas.forEach((a, k) => grids[k]!.forEach((row, i) => (current[a.row - unionArea.row + i] = row)));
+  return current;
+}
+
+const sameShape = (a: Shape, b: Shape) => a.rows === b.rows && a.cols === b.cols;
 
 /**
  * Read before the query: one look at the workbook as it is now (issue 36, items 3, 16, 17) — where the

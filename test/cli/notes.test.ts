@@ -69,4 +69,50 @@ describe("a refresh over cells as the last save left them (issue 35 §3)", () =>
     expect(outcome(r.out)).toMatchObject({ outcome: "edited", editedCells: ["C4"] });
     expect(XlsxPort.open(file).wb.sheets[0]!.cells.get(at.row)?.get(at.col)?.v).toBe(12345); // never clobbered
   });
+
+  it("another answer of the same shape: only the chunks it changes are read back and written; the rest is as the answer holds", async () => {
+    const sql = (changed: boolean) =>
+      `SELECT id, ${changed ? "CASE WHEN id > 2450 THEN amount * 2 ELSE amount END" : "amount"} AS amount, status FROM orders WHERE id <= 2500 ORDER BY id`;
+    const report = await env.createReport({ sqlQuery: sql(false) });
+    const file = tmp.file("chunks.xlsx");
+    const other = tmp.file("fresh.xlsx");
+    expect((await env.cli(["place", file, "--report", String(report.id), "--at", "Sheet1!A1"])).code).toBe(0);
+    await env.client().updateReport(env.deploymentId, report.id, { sqlQuery: sql(true) });
+    const rowsRead: number[] = [];
+    const spy = vi.spyOn(XlsxPort.prototype, "read").mockImplementation(function (this: XlsxPort, area, o) {
+      rowsRead.push(area.rows);
+      return readOf.call(this, area, o);
+    });
+    const r = await env.cli(["refresh", file, "--json"]).finally(() => spy.mockRestore());
+    expect(outcome(r)).toMatchObject({ outcome: "refreshed", editedCells: [] });
+    expect(r.json().files[0]!.placements[0]!.cellsWritten).toBe(50 * 3); // ids 2451–2500, three columns
+    expect(rowsRead.reduce((n, x) => n + x, 0)).toBeLessThanOrEqual(1001); // one chunk of 1,000 rows (and the last row), not 2,501
+    // What a fresh placement of the same answer holds, cell for cell; and the check reads it as up to date.
+    expect((await env.cli(["place", other, "--report", String(report.id), "--at", "Sheet1!A1"])).code).toBe(0);
+    const grid = async (f: string) => {
+      const port = XlsxPort.open(f);
+      const out = [];
+      for await (const b of readOf.call(port, { sheetId: port.wb.sheets[0]!.id, row: 0, col: 0, rows: 2501, cols: 3 })) out.push(...b);
+      return out;
+    };
+    expect(await grid(file)).toEqual(await grid(other));
+    const status = await env.cli(["status", file, "--json"]);
+    expect(status.json().files[0]!.placements[0]!.status).toBe("up to date");
+  });
+
+  it("a value typed into the placement and another answer: the note is gone, the cells are read whole and the edit named", async () => {
+    const report = await env.createReport(byStatus(3));
+    const file = tmp.file("typed-changed.xlsx");
+    expect((await env.cli(["place", file, "--report", String(report.id), "--at", "Sheet1!B2"])).code).toBe(0);
+    const port = XlsxPort.open(file);
+    const at = parseAddress("C3");
+    port.wb.userEdit(port.wb.sheets[0]!.id, at.row, at.col, 777);
+    port.save();
+    await env.client().updateReport(env.deploymentId, report.id, byStatus(4));
+    const r = await env.cli(["refresh", file, "--json"]);
+    expect(outcome(r)).toMatchObject({ outcome: "edited", editedCells: ["C3"] });
+    expect(XlsxPort.open(file).wb.sheets[0]!.cells.get(at.row)?.get(at.col)?.v).toBe(777);
+  });
 });
+
+const readOf = XlsxPort.prototype.read;

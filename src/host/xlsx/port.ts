@@ -267,6 +267,7 @@ export class XlsxPort extends MemoryPort {
     this.wb.sheet(area.sheetId);
     // Tables as the model holds them (one made in this session too); a closed file does not auto-expand
     // a table, so a write just below or beside one does not join it (no joinsTable).
+    this.storeOf(area.sheetId)?.load(); // a sheet read when first looked at: its facts come with its cells (one scan)
     const tables = tableObstacles(this.wb.tableSheet(area.sheetId), area).filter((o) => o.kind === "table");
     return [...this.book.obstacles(area).filter((o) => o.kind !== "table"), ...tables];
   }

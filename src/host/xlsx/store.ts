@@ -185,7 +185,7 @@ export class SheetStore extends Map<number, Row> {
   private clock = 0;
   private everything = -1;
   private loaded: Base | null;
-  private readonly load: (() => Base) | null;
+  private readonly reader: (() => Base) | null;
 
   /**
    * `base`: the cells read from the file, or how to read them — a sheet is then scanned the first time its
@@ -197,16 +197,21 @@ export class SheetStore extends Map<number, Row> {
   ) {
     super();
     this.loaded = typeof base === "function" ? null : base;
-    this.load = typeof base === "function" ? base : null;
+    this.reader = typeof base === "function" ? base : null;
   }
 
   private get base(): Base {
-    return (this.loaded ??= this.load!());
+    return (this.loaded ??= this.reader!());
   }
 
   /** Whether the sheet's cells were read from the file (a lazy store reads them when first looked at). */
   get isLoaded(): boolean {
     return this.loaded !== null;
+  }
+
+  /** Read the sheet's cells now, if not yet. */
+  load(): void {
+    void this.base;
   }
 
   /** The store's clock now: pass it to changedSince later. */
