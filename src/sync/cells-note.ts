@@ -6,7 +6,7 @@
 import type { ResultChecksum } from "../checksum/types.ts";
 import { h64Hex, ready } from "../checksum/hash.ts";
 import type { Area, SheetPort } from "../host/port.ts";
-import type { Shape } from "./plan.ts";
+import { sameShape, type Shape } from "./plan.ts";
 import type { LocalPlacement } from "./state.ts";
 
 /** The note for cells whose fingerprint is `fp` in `shape`. */
@@ -22,7 +22,7 @@ export async function noteOf(fp: ResultChecksum, shape: Shape): Promise<string> 
  */
 export async function notedAsRecorded(port: SheetPort, p: LocalPlacement, area: Area): Promise<boolean> {
   if (!port.cellsNote || !p.committed || p.pending || p.table) return false;
-  if (area.rows !== p.shape.rows || area.cols !== p.shape.cols) return false;
+  if (!sameShape(area, p.shape)) return false;
   const note = port.cellsNote(area);
   return note !== null && note === (await noteOf(p.committed, p.shape));
 }

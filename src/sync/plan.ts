@@ -15,6 +15,8 @@ export interface Shape {
   cols: number;
 }
 
+export const sameShape = (a: Shape, b: Shape): boolean => a.rows === b.rows && a.cols === b.cols;
+
 export function overlaps(a: Area, b: Area): boolean {
   return a.sheetId === b.sheetId && a.row < b.row + b.rows && b.row < a.row + a.rows && a.col < b.col + b.cols && b.col < a.col + a.cols;
 }

@@ -25,6 +25,7 @@ import {
   occupiedCells,
   offSheet,
   samePlace,
+  sameShape,
   type Neighbour,
   type OccupiedCell,
   type Shape,
@@ -243,7 +244,7 @@ async function readRefresh(
   }
   const pin = named ? { name: p.name, area: t.area } : undefined;
   // Issue 35 §3: the answer it recorded, over cells the host's note says hold it: nothing to read, compare or write.
-  if (prep.sameSource && next.rows === held.rows && next.cols === held.cols && (await notedAsRecorded(e.ctx.port, p, t.area))) {
+  if (prep.sameSource && sameShape(next, held) && (await notedAsRecorded(e.ctx.port, p, t.area))) {
     const read = { p, prep, t, anchor, pin, old, held, next, growth, union: next, current: [], prints: null, table: null, noted: true };
     return { kind: "read", ...read, readMs: 0 };
   }
@@ -293,8 +294,6 @@ async function readCurrent(
   areas.forEach((a, k) => grids[k]!.forEach((row, i) => (current[a.row - unionArea.row + i] = row)));
   return current;
 }
-
-const sameShape = (a: Shape, b: Shape) => a.rows === b.rows && a.cols === b.cols;
 
 /**
  * Read before the query: one look at the workbook as it is now (issue 36, items 3, 16, 17) — where the

@@ -544,12 +544,18 @@ export class Book {
   }
 
   /** The notes on a sheet's cells that the file holds for its part as it is (notes.ts); none for another part. */
-  notedCells(sheetId: string): CellNote[] {
+  notedCells(sheetId: string): readonly CellNote[] {
     const s = this.sheets.find((x) => x.id === sheetId);
     const e = s && this.zip.entry(s.part);
-    if (!e) return [];
-    return readNotes(e.extra, { crc: e.crc >>> 0, size: e.size, sst: this.sstCrc, date1904: this.date1904 });
+    if (!s || !e) return [];
+    let notes = this.notes.get(s.part); // by part: a sheet's id may change (renameSheetId), its part does not
+    if (!notes) {
+      notes = readNotes(e.extra, { crc: e.crc >>> 0, size: e.size, sst: this.sstCrc, date1904: this.date1904 });
+      this.notes.set(s.part, notes);
+    }
+    return notes;
   }
+  private readonly notes = new Map<string, CellNote[]>();
 
   /** What would refuse or break a write to `area` (issue 36, item 12); none on a sheet the file does not have yet. */
   obstacles(area: Area): Obstacle[] {
