@@ -268,7 +268,7 @@ async function fetchSql(ctx: DataContext, sql: string, o: { timezone?: string } 
 /** A SQL answer `rows` rows at a time, scanned from its text without parsing it whole when it has the usual shape. */
 function* sqlSlices(raw: DataAnswer, timezone: string, whole: () => TypedResult, rows: number): Generator<TypedResult> {
   const what = "POST /v1/svcsql";
-  const split = "json" in raw ? null : splitSqlBody(utf8.decode(raw.bytes));
+  const split = "json" in raw ? null : splitSqlBody(raw.bytes); // scanned as bytes: never decoded whole
   if (!split) {
     // Not the shape the scanner reads: parse it whole, then hand it out in slices.
     const all = whole();

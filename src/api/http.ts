@@ -210,15 +210,13 @@ async function readBody(
   if (!res.body) return new Uint8Array(0);
   const reader = res.body.getReader();
   const aborted = whenAborted(signal);
-  const chunks: Uint8Array[] = [];
-  let total = 0;
+  const body = new BodyBytes(Number.isFinite(declared) && declared > 0 ? declared : 0);
   try {
     for (;;) {
       const r = await Promise.race([reader.read(), aborted.promise]);
       if (r.done) break;
-      total += r.value.byteLength;
-      if (total > maxBytes) throw tooLarge(`over ${formatBytes(maxBytes)} and still coming`);
-      chunks.push(r.value);
+      if (body.total + r.value.byteLength > maxBytes) throw tooLarge(`over ${formatBytes(maxBytes)} and still coming`);
+      body.add(r.value);
     }
   } catch (e) {
     void reader.cancel(e).catch(() => {});
@@ -226,14 +224,41 @@ async function readBody(
   } finally {
     aborted.off();
   }
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
+  return body.bytes();
+}
+
+/**
+ * A body's bytes as they arrive. With its declared length, each chunk is copied into one buffer of that
+ * size as it comes and let go (issue 35 §3: a 45 MB answer is then held once, not as its chunks and
+ * their copy); without one, or past it, the chunks are kept and joined at the end.
+ */
+export class BodyBytes {
+  total = 0;
+  private readonly chunks: Uint8Array[] = [];
+  private out: Uint8Array | null;
+  constructor(declared: number) {
+    this.out = declared > 0 ? new Uint8Array(declared) : null;
   }
-  return out;
+  add(chunk: Uint8Array): void {
+    if (this.out && this.total + chunk.byteLength <= this.out.length) this.out.set(chunk, this.total);
+    else {
+      if (this.out) this.chunks.push(this.out.subarray(0, this.total)); // longer than declared: keep all of it
+      this.out = null;
+      this.chunks.push(chunk);
+    }
+    this.total += chunk.byteLength;
+  }
+  bytes(): Uint8Array {
+    if (this.out) return this.total === this.out.length ? this.out : this.out.slice(0, this.total);
+    if (this.chunks.length === 1) return this.chunks[0]!;
+    const out = new Uint8Array(this.total);
+    let at = 0;
+    for (const c of this.chunks) {
+      out.set(c, at);
+      at += c.byteLength;
+    }
+    return out;
+  }
 }
 
 function formatBytes(n: number): string {

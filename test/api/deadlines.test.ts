@@ -11,7 +11,7 @@ import {
   TimeoutError,
   type OpenedStream,
 } from "../../src/api";
-import { anySignalFallback } from "../../src/api/http";
+import { anySignalFallback, BodyBytes } from "../../src/api/http";
 import { startServer, warmUpFetch, type TestServer } from "./server";
 
 let server: TestServer | null = null;
@@ -76,6 +76,26 @@ describe("sendRaw deadlines", () => {
     expect(r.status).toBe(404);
     expect(r.headers.get("content-type")).toBe("text/html");
     expect(new TextDecoder().decode(r.bytes)).toContain("Not Found");
+  });
+});
+
+describe("a body's bytes (issue 35 §3: held once)", () => {
+  const of = (declared: number, ...chunks: number[][]) => {
+    const b = new BodyBytes(declared);
+    for (const c of chunks) b.add(Uint8Array.from(c));
+    return b.bytes();
+  };
+  it("with its declared length, the chunks land in one buffer of that size; shorter, longer or undeclared, every byte is kept in order", () => {
+    const b = new BodyBytes(6);
+    b.add(Uint8Array.from([1, 2]));
+    b.add(Uint8Array.from([3, 4, 5, 6]));
+    const out = b.bytes();
+    expect([...out]).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(out.buffer.byteLength).toBe(6); // no copy beside it
+    expect([...of(10, [1, 2, 3])]).toEqual([1, 2, 3]);
+    expect([...of(3, [1, 2], [3, 4], [5])]).toEqual([1, 2, 3, 4, 5]);
+    expect([...of(0, [1], [2, 3])]).toEqual([1, 2, 3]);
+    expect([...of(0)]).toEqual([]);
   });
 });
 

@@ -86,4 +86,29 @@ describe("splitSqlBody", () => {
     expect((got.head as Record<string, unknown>)["__proto__"]).toEqual({ polluted: 1 });
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
   });
+
+  it("issue 35 §3: scans the bytes as received — characters of any width, bytes that are not UTF-8 and a byte-order mark read as a whole decode reads them", () => {
+    const rows = [
+      ["é", "日本", "😀", "\u2028"],
+      ['"]}', "\\"],
+    ];
+    const body = new TextEncoder().encode(JSON.stringify({ schema: [], data: rows }));
+    // A lone continuation byte inside a string: the whole decode makes it U+FFFD; so must every slice.
+    const broken = Uint8Array.from([
+      ...new TextEncoder().encode('{"schema":[],"data":[["a'),
+      0x80,
+      ...new TextEncoder().encode('b"],["c"]]}'),
+    ]);
+    for (const [bytes, per] of [
+      [body, 1],
+      [body, 5],
+      [broken, 1],
+    ] as const) {
+      const whole = JSON.parse(new TextDecoder().decode(bytes)) as { data: unknown[][] };
+      const got: unknown[][] = [];
+      for (const s of splitSqlBody(bytes)!.slices(per)) got.push(...s);
+      expect(got).toEqual(whole.data);
+    }
+    expect(splitSqlBody(Uint8Array.from([0xef, 0xbb, 0xbf, ...body]))).toBeNull(); // a BOM: the caller's whole parse reads it
+  });
 });
