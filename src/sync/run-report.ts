@@ -91,13 +91,19 @@ export interface PreparedReport {
   build(): RunOutput;
   /**
    * The layout alone (the same as build()'s, made once), where the decoded answer need not be kept
-   * with it: a large SQL answer is decoded a slice at a time and its rows let go once laid out.
+   * with it: a large SQL answer is decoded a slice at a time and its rows let go once laid out, and the
+   * answer itself is let go then (build() after it throws).
    */
   layout?(): Layout;
 }
 
-/** A SQL report's answer, laid out once; a refresh needs only the layout, laid out a slice at a time (issue 35 §3). */
-function preparedSql(fetched: FetchedResult, source: string, pivot: Pick<PivotSettings, "displayScale"> | null): PreparedReport {
+/**
+ * A SQL report's answer, laid out once; a refresh needs only the layout, laid out a slice at a time and
+ * the answer let go once laid out (issue 35 §3: its bytes are as large as the layout): build() after
+ * layout() throws.
+ */
+function preparedSql(answer: FetchedResult, source: string, pivot: Pick<PivotSettings, "displayScale"> | null): PreparedReport {
+  let fetched: FetchedResult | null = answer;
   let laid: Layout | null = null;
   let built: RunOutput | null = null;
   return {
@@ -105,15 +111,21 @@ function preparedSql(fetched: FetchedResult, source: string, pivot: Pick<PivotSe
     cut: null,
     build: () => {
       if (built) return built;
+      if (!fetched) throw new Error("The report's answer was laid out without keeping it: run the report again to build its result.");
       const result = fetched.result();
       return (built = { result, cut: null, layout: (laid ??= layout({ result, pivot })) });
     },
-    layout: () => (laid ??= laidOutInSlices(fetched, pivot)),
+    layout: () => {
+      if (laid) return laid;
+      laid = laidOutInSlices(fetched!, pivot);
+      if (!built) fetched = null; // nothing else reads the answer now
+      return laid;
+    },
   };
 }
 
 /** Rows decoded per slice of a SQL answer laid out without keeping its decoded rows. */
-const SLICE_ROWS = 5000;
+const SLICE_ROWS = 1000;
 
 /**
  * A SQL answer (always a flat table) decoded and laid out a slice at a time: it is never parsed whole, and

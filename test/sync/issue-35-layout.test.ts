@@ -49,7 +49,10 @@ describe("issue 35 §3: a SQL answer laid out without keeping its decoded rows",
     const whole = await prepareReport(answer(12_345, { slices: false }).data, { sqlQuery: "SELECT id, status FROM orders" });
     expect(laid).toEqual(whole.build().layout);
     expect(prepared.layout!()).toBe(laid); // made once
-    expect(prepared.build().layout).toBe(laid); // build() reuses it
+    expect(() => prepared.build()).toThrow(/laid out without keeping it/); // the answer was let go
+    const built = await prepareReport(answer(20).data, { sqlQuery: "SELECT id, status FROM orders" });
+    const b = built.build();
+    expect(built.layout!()).toBe(b.layout); // built first: the layout is build()'s
   });
 
   it("issue 35 §3: an answer of no rows and an answer the slices cannot read are laid out or fail as a whole decode does", async () => {
