@@ -1,8 +1,11 @@
 // Issue 35 §3: a refresh of a closed workbook that finds its placement as its last save left it (the note on its
 // cells, src/sync/cells-note.ts) reads no sheet; anything that changed the cells makes it read them as before.
+import { readFileSync } from "node:fs";
 import { parseAddress } from "../../src/host/a1.ts";
 import { Book } from "../../src/host/xlsx/book.ts";
 import { XlsxPort } from "../../src/host/xlsx/port.ts";
+import { GROUPS } from "../../src/host/xlsx/rewrite.ts";
+import { ZipReader } from "../../src/host/xlsx/zip.ts";
 import { tempDir } from "../host/xlsx/support.ts";
 import { byStatus, startCliEnv, type CliEnv } from "./support.ts";
 
@@ -16,14 +19,20 @@ afterAll(async () => {
   tmp.remove();
 });
 
-/** Sheet parts scanned (their cells read) during `run`. */
-async function scans<T>(run: () => Promise<T>): Promise<{ out: T; scanned: number }> {
+/**
+ * Sheet parts scanned whole (their cells read) during `run`, and groups of rows read alone (a noted part read a
+ * group at a time; its first group, the part's beginning before any row, is not a read of cells).
+ */
+async function scans<T>(run: () => Promise<T>): Promise<{ out: T; scanned: number; groups: number }> {
   const spy = vi.spyOn(Book.prototype as unknown as { scanCells: () => unknown }, "scanCells");
+  const groups = vi.spyOn(ZipReader.prototype, "group");
   try {
     const out = await run();
-    return { out, scanned: spy.mock.calls.length };
+    const rowGroups = groups.mock.calls.filter(([, i]) => i > 0).length;
+    return { out, scanned: spy.mock.calls.length + rowGroups, groups: rowGroups };
   } finally {
     spy.mockRestore();
+    groups.mockRestore();
   }
 }
 
@@ -98,6 +107,42 @@ describe("a refresh over cells as the last save left them (issue 35 §3)", () =>
     expect(await grid(file)).toEqual(await grid(other));
     const status = await env.cli(["status", file, "--json"]);
     expect(status.json().files[0]!.placements[0]!.status).toBe("up to date");
+  });
+
+  it("a large noted sheet is read a group at a time: another answer changing its last rows reads only the group holding them", async () => {
+    const was = GROUPS.bytes;
+    GROUPS.bytes = 16_000; // groups of a few hundred rows (4 MiB in use)
+    try {
+      const sql = (changed: boolean) =>
+        `SELECT id, ${changed ? "CASE WHEN id > 2490 THEN amount * 2 ELSE amount END" : "amount"} AS amount, status FROM orders WHERE id <= 2500 ORDER BY id`;
+      const report = await env.createReport({ sqlQuery: sql(false) });
+      const file = tmp.file("groups.xlsx");
+      const other = tmp.file("groups-fresh.xlsx");
+      expect((await env.cli(["place", file, "--report", String(report.id), "--at", "Sheet1!A1"])).code).toBe(0);
+      const total = new ZipReader(file, readFileSync(file)).entries.find((e) => e.name.startsWith("xl/worksheets/"))!.groups!.length;
+      expect(total).toBeGreaterThan(5);
+      await env.client().updateReport(env.deploymentId, report.id, { sqlQuery: sql(true) });
+      const r = await scans(() => env.cli(["refresh", file, "--json"]));
+      expect(outcome(r.out)).toMatchObject({ outcome: "refreshed", saved: true });
+      expect(r.out.json().files[0]!.placements[0]!.cellsWritten).toBe(10 * 3);
+      // The chunk read back (1,000 rows) spans a few groups; the save reads the one it rewrites; nothing is scanned whole.
+      expect(r.groups).toBeGreaterThan(0);
+      expect(r.scanned).toBe(r.groups);
+      expect(r.groups).toBeLessThan(total / 2);
+      expect((await env.cli(["place", other, "--report", String(report.id), "--at", "Sheet1!A1"])).code).toBe(0);
+      const grid = async (f: string) => {
+        const port = XlsxPort.open(f);
+        const out = [];
+        for await (const b of readOf.call(port, { sheetId: port.wb.sheets[0]!.id, row: 0, col: 0, rows: 2501, cols: 3 })) out.push(...b);
+        return out;
+      };
+      expect(await grid(file)).toEqual(await grid(other)); // as a fresh placement of the same answer, cell for cell
+      const again = await scans(() => env.cli(["refresh", file, "--json"]));
+      expect(outcome(again.out)).toMatchObject({ outcome: "unchanged", saved: false });
+      expect(again.scanned).toBe(0);
+    } finally {
+      GROUPS.bytes = was;
+    }
   });
 
   it("a value typed into the placement and another answer: the note is gone, the cells are read whole and the edit named", async () => {

@@ -20,13 +20,13 @@ import { TRACK_PREFIX } from "../excel/index.ts";
 import type { MemoryWorkbook } from "../memory/index.ts";
 import type { MemTable } from "../memory/tables.ts";
 import { XlsxError } from "./errors.ts";
-import { notesExtra, readNotes, type CellNote } from "./notes.ts";
+import { notesExtra, readNotes, type CellNote, type PartNotes } from "./notes.ts";
 import { NO_FACTS, obstaclesIn, sheetFacts, type SheetFacts } from "./obstacles.ts";
 import { writePictures, type PartEdits } from "./pictures.ts";
 import { deflatePlan, planPieces, planSheet, rewriteGrouped, type SheetEdit, type SheetPlan } from "./rewrite.ts";
 import { PieceScanner, rowsIn, scanCells, sheetDataIn } from "./scan.ts";
 import { frozenRowsOf } from "./sheet.ts";
-import { SheetStore, StoreBuilder, type Base, type StoreContext } from "./store.ts";
+import { SheetStore, StoreBuilder, type Base, type Segments, type StoreContext } from "./store.ts";
 import { MINIMAL_STYLES, Styles } from "./styles.ts";
 import {
   TABLE_CT,
@@ -305,7 +305,10 @@ export class Book {
       wb.sheets.push({
         id: s.id,
         name: s.name,
-        cells: new SheetStore(this.notedCells(s.id).length ? () => this.scanCells(s, ctx) : this.scanCells(s, ctx), ctx),
+        cells: new SheetStore(
+          this.notedCells(s.id).length ? (this.segmentsOf(s, ctx) ?? (() => this.scanCells(s, ctx))) : this.scanCells(s, ctx),
+          ctx,
+        ),
         ...(frozen ? { frozenRows: frozen } : {}),
         ...(tables.length ? { tables } : {}),
       });
@@ -546,21 +549,75 @@ export class Book {
   /** The notes on a sheet's cells that the file holds for its part as it is (notes.ts); none for another part. */
   notedCells(sheetId: string): readonly CellNote[] {
     const s = this.sheets.find((x) => x.id === sheetId);
-    const e = s && this.zip.entry(s.part);
-    if (!s || !e) return [];
-    let notes = this.notes.get(s.part); // by part: a sheet's id may change (renameSheetId), its part does not
+    return s ? this.partNotes(s.part).notes : [];
+  }
+  /** What a part's central record says of it while it is as written (notes.ts), read once. */
+  private partNotes(part: string): PartNotes {
+    const e = this.zip.entry(part);
+    if (!e) return { notes: [], spills: null };
+    let notes = this.notes.get(part); // by part: a sheet's id may change (renameSheetId), its part does not
     if (!notes) {
       notes = readNotes(e.extra, { crc: e.crc >>> 0, size: e.size, sst: this.sstCrc, date1904: this.date1904 });
-      this.notes.set(s.part, notes);
+      this.notes.set(part, notes);
     }
     return notes;
   }
-  private readonly notes = new Map<string, CellNote[]>();
+  private readonly notes = new Map<string, PartNotes>();
+
+  /**
+   * A noted sheet part read a group at a time (issue 35 §3), when it can be: deflated by this port in groups
+   * that start with a row (its first group the part's beginning alone), and its note says its spills, so no
+   * group need be scanned for them. null: it is read whole when first looked at.
+   */
+  private segmentsOf(s: SheetInfo, ctx: StoreContext): Segments | null {
+    const e = this.zip.entry(s.part);
+    const groups = e?.groups;
+    const said = this.partNotes(s.part);
+    if (!e || !groups || groups.length < 2 || !said.notes.length || !said.spills || groups[0]!.row !== -1) return null;
+    const starts = groups.slice(1).map((g) => g.row);
+    if (starts.some((r, k) => r < 0 || (k > 0 && r <= starts[k - 1]!))) return null;
+    const prefix = this.zip.group(s.part, 0).toString("utf8");
+    if (!/<(?:\w+:)?sheetData\b[^>]*>\s*$/.test(prefix)) return null;
+    const p = mainPrefix(prefix);
+    return {
+      starts,
+      read: (k) => {
+        const buf = this.zip.group(s.part, k + 1);
+        const close = k + 2 === groups.length ? buf.indexOf(`</${p}sheetData>`) : buf.length;
+        if (close < 0) throw new XlsxError(this.zip.file, "corrupt", `part ${s.part} has no </sheetData>`);
+        const builder = new StoreBuilder(ctx, groups[k + 1]!.size >> 5);
+        const span = { p, start: 0, inner: 0, innerEnd: close, end: close };
+        for (const row of rowsIn(buf, span, 0, starts[k]! - 1)) scanCells(buf, row, builder, p);
+        return builder.base();
+      },
+    };
+  }
+
+  /** A segmented part's facts: its spills as its note says, the rest from its last group (after </sheetData>). */
+  private segmentedFacts(s: SheetInfo): SheetFacts | null {
+    const spills = this.partNotes(s.part).spills;
+    const groups = this.zip.entry(s.part)?.groups;
+    if (!spills || !groups || groups.length < 2) return null;
+    const buf = this.zip.group(s.part, groups.length - 1);
+    const close = /<\/(?:\w+:)?sheetData>/.exec(buf.toString("latin1"));
+    return close ? this.factsOf(s, buf.toString("utf8", close.index + close[0].length), spills) : null;
+  }
+
+  /**
+   * The spills of a sheet part as this save writes it, when known (notes.ts): a new part holds none (the port
+   * writes values, never a dynamic-array formula); a part read from the file, those its scan or its note found
+   * (a formula written over since is still listed: a refusal to write there errs on the safe side). null: unknown.
+   */
+  private spillsWritten(part: string, sheetId: string): SheetFacts["spills"] | null {
+    if (!this.zip.has(part)) return [];
+    return this.facts.get(sheetId)?.spills ?? this.partNotes(part).spills;
+  }
 
   /** What would refuse or break a write to `area` (issue 36, item 12); none on a sheet the file does not have yet. */
   obstacles(area: Area): Obstacle[] {
     let facts = this.facts.get(area.sheetId);
     const s = this.sheets.find((x) => x.id === area.sheetId);
+    if (!facts && s && (facts = this.segmentedFacts(s) ?? undefined)) this.facts.set(s.id, facts);
     if (!facts && s) {
       // Not loaded from this package (the baseline after a save): scan the part for its spills.
       const buf = this.zip.read(s.part);
@@ -641,9 +698,11 @@ export class Book {
     // A sheet part written anew carries the notes on its cells that hold now (notes.ts); one copied keeps its own.
     const sheetOf = new Map([...partOf].map(([id, part]) => [part, id]));
     const extra = (part: string) => {
-      const held = sheetOf.has(part) ? notes(sheetOf.get(part)!) : [];
+      const id = sheetOf.get(part);
+      const held = id !== undefined ? notes(id) : [];
       if (!held.length) return {};
-      return { extra: (crc: number, size: number) => notesExtra(held, { crc, size, sst: this.sstCrc, date1904: this.date1904 }) };
+      const spills = this.spillsWritten(part, id!);
+      return { extra: (crc: number, size: number) => notesExtra(held, { crc, size, sst: this.sstCrc, date1904: this.date1904 }, spills) };
     };
     for (const e of this.zip.entries) {
       if (removed.has(e.name)) continue;

@@ -41,11 +41,33 @@ const stored = z.object({
   sst: uint.nullable(),
   date1904: z.boolean(),
   notes: z.array(z.tuple([uint, uint, uint.min(1), uint.min(1), z.string().min(1).max(64)])).max(MAX_NOTES),
+  // The part's dynamic-array formulas as written (anchor, spill range): present, the part's groups can be read
+  // one at a time without scanning the rest for them (SheetStore's segments). Absent: unknown.
+  spills: z
+    .array(z.tuple([z.string().min(2).max(12), uint, uint, uint, uint]))
+    .max(MAX_NOTES)
+    .optional(),
 });
 
-/** The extra field holding `notes` for a part written against `basis` (empty when there are none). */
-export function notesExtra(notes: readonly CellNote[], basis: NotesBasis): Buffer {
+/** A dynamic-array formula of a part: its anchor cell (A1) and the range it spills into (obstacles.ts SheetFacts). */
+export interface SpillFact {
+  anchor: string;
+  ref: { row: number; col: number; rows: number; cols: number };
+}
+
+/** What a part's central record says of it while it is as written: the notes on its cells, its spills (null: not said). */
+export interface PartNotes {
+  notes: CellNote[];
+  spills: SpillFact[] | null;
+}
+
+/**
+ * The extra field holding `notes` for a part written against `basis` (empty when there are none), with the
+ * part's spills when they are known (`spills`: null when not; more than fit are not said).
+ */
+export function notesExtra(notes: readonly CellNote[], basis: NotesBasis, spills: readonly SpillFact[] | null = null): Buffer {
   if (notes.length === 0) return Buffer.alloc(0);
+  const said = spills && spills.length <= MAX_NOTES ? spills.map((x) => [x.anchor, x.ref.row, x.ref.col, x.ref.rows, x.ref.cols]) : null;
   const body = Buffer.from(
     JSON.stringify({
       v: 1,
@@ -54,6 +76,7 @@ export function notesExtra(notes: readonly CellNote[], basis: NotesBasis): Buffe
       sst: basis.sst,
       date1904: basis.date1904,
       notes: notes.slice(0, MAX_NOTES).map((n) => [n.row, n.col, n.rows, n.cols, n.note]),
+      ...(said ? { spills: said } : {}),
     }),
     "utf8",
   );
@@ -64,26 +87,32 @@ export function notesExtra(notes: readonly CellNote[], basis: NotesBasis): Buffe
   return Buffer.concat([head, body]);
 }
 
+const NONE: PartNotes = { notes: [], spills: null };
+
 /** The notes of a central record's extra fields that still hold for `basis` (none when anything differs). */
-export function readNotes(extra: Buffer, basis: NotesBasis): CellNote[] {
+export function readNotes(extra: Buffer, basis: NotesBasis): PartNotes {
   for (let q = 0; q + 4 <= extra.length;) {
     const id = extra.readUInt16LE(q);
     const len = extra.readUInt16LE(q + 2);
-    if (q + 4 + len > extra.length) return [];
+    if (q + 4 + len > extra.length) return NONE;
     if (id === NOTES_EXTRA) return notesIn(extra.toString("utf8", q + 4, q + 4 + len), basis);
     q += 4 + len;
   }
-  return [];
+  return NONE;
 }
 
-function notesIn(text: string, basis: NotesBasis): CellNote[] {
+function notesIn(text: string, basis: NotesBasis): PartNotes {
   let parsed: z.infer<typeof stored>;
   try {
     parsed = stored.parse(JSON.parse(text));
   } catch {
-    return []; // not ours, or damaged: no notes, the cells are read
+    return NONE; // not ours, or damaged: no notes, the cells are read
   }
   const same =
     parsed.crc === basis.crc >>> 0 && parsed.size === basis.size && parsed.sst === basis.sst && parsed.date1904 === basis.date1904;
-  return same ? parsed.notes.map(([row, col, rows, cols, note]) => ({ row, col, rows, cols, note })) : [];
+  if (!same) return NONE;
+  return {
+    notes: parsed.notes.map(([row, col, rows, cols, note]) => ({ row, col, rows, cols, note })),
+    spills: parsed.spills?.map(([anchor, row, col, rows, cols]) => ({ anchor, ref: { row, col, rows, cols } })) ?? null,
+  };
 }

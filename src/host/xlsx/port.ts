@@ -267,7 +267,10 @@ export class XlsxPort extends MemoryPort {
     this.wb.sheet(area.sheetId);
     // Tables as the model holds them (one made in this session too); a closed file does not auto-expand
     // a table, so a write just below or beside one does not join it (no joinsTable).
-    this.storeOf(area.sheetId)?.load(); // a sheet read when first looked at: its facts come with its cells (one scan)
+    // A sheet read when first looked at: its facts come with its cells (one scan); one read a group at a time
+    // has them from its note and last group (book.ts segmentsOf), and only the groups written are read.
+    const store = this.storeOf(area.sheetId);
+    if (store && !store.segmented) store.load();
     const tables = tableObstacles(this.wb.tableSheet(area.sheetId), area).filter((o) => o.kind === "table");
     return [...this.book.obstacles(area).filter((o) => o.kind !== "table"), ...tables];
   }

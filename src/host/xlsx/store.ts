@@ -174,6 +174,65 @@ function sorted(b: Base): Base {
   return out;
 }
 
+/**
+ * A sheet part read a group at a time (issue 35 §3): a part this port deflated in groups that start with a
+ * row (zip.ts) can be read one group alone, so a refresh that reads and writes the last 1 % of a large
+ * placement reads the groups holding those rows and no other. Segment k holds the rows from starts[k] up to
+ * starts[k + 1] (the first also those above it).
+ */
+export interface Segments {
+  starts: readonly number[];
+  read(k: number): Base;
+}
+
+const EMPTY: Base = {
+  m: 0,
+  rowNos: new Int32Array(0),
+  rowStart: new Int32Array(1),
+  cols: new Uint16Array(0),
+  styles: new Uint32Array(0),
+  kinds: new Uint8Array(0),
+  nums: new Float64Array(0),
+  strs: [],
+};
+
+/** `b`'s rows put into `a` where they belong: both ascending, `b`'s rows all between two of `a`'s. */
+function merged(a: Base, b: Base): Base {
+  if (b.m === 0) return a;
+  let at = 0; // the first row of `a` below b's
+  while (at < a.m && a.rowNos[at]! < b.rowNos[0]!) at++;
+  const cut = a.rowStart[at]!;
+  const n = a.cols.length + b.cols.length;
+  const join = <T extends Uint16Array | Uint32Array | Uint8Array | Float64Array>(x: T, y: T, make: (n: number) => T): T => {
+    const out = make(n);
+    out.set(x.subarray(0, cut) as never);
+    out.set(y as never, cut);
+    out.set(x.subarray(cut) as never, cut + y.length);
+    return out;
+  };
+  const nums = join(a.nums, b.nums, (k) => new Float64Array(k));
+  // b's text cells point into b's strings: they now follow a's.
+  for (let i = 0; i < b.cols.length; i++) if ((b.kinds[i]! & ~FORMULA) === Kind.Text) nums[cut + i] = b.nums[i]! + a.strs.length;
+  const rowNos = new Int32Array(a.m + b.m);
+  rowNos.set(a.rowNos.subarray(0, at));
+  rowNos.set(b.rowNos, at);
+  rowNos.set(a.rowNos.subarray(at), at + b.m);
+  const rowStart = new Int32Array(a.m + b.m + 1);
+  rowStart.set(a.rowStart.subarray(0, at));
+  for (let i = 0; i < b.m; i++) rowStart[at + i] = b.rowStart[i]! + cut;
+  for (let i = at; i <= a.m; i++) rowStart[b.m + i] = a.rowStart[i]! + b.cols.length;
+  return {
+    m: a.m + b.m,
+    rowNos,
+    rowStart,
+    cols: join(a.cols, b.cols, (k) => new Uint16Array(k)),
+    styles: join(a.styles, b.styles, (k) => new Uint32Array(k)),
+    kinds: join(a.kinds, b.kinds, (k) => new Uint8Array(k)),
+    nums,
+    strs: a.strs.concat(b.strs),
+  };
+}
+
 export class SheetStore extends Map<number, Row> {
   /** Rows of the arrays that the Map now holds (or that were deleted). */
   private readonly shadow = new Set<number>();
@@ -186,32 +245,65 @@ export class SheetStore extends Map<number, Row> {
   private everything = -1;
   private loaded: Base | null;
   private readonly reader: (() => Base) | null;
+  /** Read a segment at a time: which are read (null once all are, or for a store read whole). */
+  private segs: { src: Segments; read: boolean[] } | null = null;
+  /** How many segments were read (tests, the bench). */
+  segmentsRead = 0;
 
   /**
    * `base`: the cells read from the file, or how to read them — a sheet is then scanned the first time its
-   * cells are looked at (issue 35 §3: a refresh that finds its placement as it left it reads no sheet).
+   * cells are looked at (issue 35 §3: a refresh that finds its placement as it left it reads no sheet) —
+   * or its segments, each read the first time one of its rows is looked at.
    */
   constructor(
-    base: Base | (() => Base),
+    base: Base | (() => Base) | Segments,
     private readonly ctx: StoreContext,
   ) {
     super();
-    this.loaded = typeof base === "function" ? null : base;
+    const segmented = typeof base === "object" && "starts" in base;
+    this.loaded = typeof base === "function" ? null : segmented ? EMPTY : base;
     this.reader = typeof base === "function" ? base : null;
+    if (segmented) this.segs = { src: base, read: base.starts.map(() => false) };
   }
 
   private get base(): Base {
     return (this.loaded ??= this.reader!());
   }
 
-  /** Whether the sheet's cells were read from the file (a lazy store reads them when first looked at). */
+  /** Whether all of the sheet's cells were read from the file (a lazy store reads them when first looked at). */
   get isLoaded(): boolean {
-    return this.loaded !== null;
+    return this.loaded !== null && this.segs === null;
+  }
+
+  /** Whether it reads its cells a segment at a time, and some are not read yet. */
+  get segmented(): boolean {
+    return this.segs !== null;
   }
 
   /** Read the sheet's cells now, if not yet. */
   load(): void {
     void this.base;
+    if (this.segs) this.segs.read.forEach((_, k) => this.readSegment(k));
+  }
+
+  /** The segments holding rows [row0, row1] are read. */
+  private within(row0: number, row1: number): void {
+    const g = this.segs;
+    if (!g) return;
+    const { starts } = g.src;
+    for (let k = 0; k < starts.length; k++) {
+      const end = k + 1 < starts.length ? starts[k + 1]! - 1 : Infinity;
+      if ((k === 0 || starts[k]! <= row1) && end >= row0) this.readSegment(k);
+    }
+  }
+
+  private readSegment(k: number): void {
+    const g = this.segs;
+    if (!g || g.read[k]) return;
+    this.loaded = merged(this.base, g.src.read(k));
+    g.read[k] = true;
+    this.segmentsRead++;
+    if (g.read.every(Boolean)) this.segs = null;
   }
 
   /** The store's clock now: pass it to changedSince later. */
@@ -233,6 +325,7 @@ export class SheetStore extends Map<number, Row> {
 
   /** The index of row `r` in the arrays, -1 when they do not have it (or the Map holds it now). */
   private index(r: number): number {
+    this.within(r, r);
     let lo = 0;
     let hi = this.base.m - 1;
     while (lo <= hi) {
@@ -315,6 +408,7 @@ export class SheetStore extends Map<number, Row> {
       right = Math.max(right, c);
     };
     for (const [r, row] of super.entries()) if (r >= row0 && r <= row1) for (const [c, cell] of row) see(r, c, cell.v);
+    this.within(row0, row1);
     for (let i = this.lowerBound(row0); i < this.base.m && this.base.rowNos[i]! <= row1; i++) {
       const r = this.base.rowNos[i]!;
       if (this.shadow.has(r)) continue;
@@ -333,7 +427,11 @@ export class SheetStore extends Map<number, Row> {
     return lo;
   }
 
-  /** The rows and columns the model's cells span (for <dimension>); null when it has none. */
+  /**
+   * The rows and columns the model's cells span (for <dimension>); null when it has none. Of a segmented
+   * store, the segments read: the cells of the others are as the part holds them, inside its <dimension>,
+   * whose extent the save keeps (sheet.ts withDimension).
+   */
   bounds(): { r0: number; r1: number; c0: number; c1: number } | null {
     let [r0, r1, c0, c1] = [Infinity, -1, Infinity, -1];
     const see = (r: number, c: number) => {
@@ -394,6 +492,7 @@ export class SheetStore extends Map<number, Row> {
     return super.delete(r) || had;
   }
   override clear(): void {
+    this.load();
     for (let i = 0; i < this.base.m; i++) {
       this.shadow.add(this.base.rowNos[i]!);
       this.dirty.add(this.base.rowNos[i]!);
@@ -402,11 +501,13 @@ export class SheetStore extends Map<number, Row> {
     super.clear();
   }
   override get size(): number {
+    this.load();
     let n = super.size;
     for (let i = 0; i < this.base.m; i++) if (!this.shadow.has(this.base.rowNos[i]!)) n++;
     return n;
   }
   override *entries(): MapIterator<[number, Row]> {
+    this.load();
     yield* super.entries();
     for (let i = 0; i < this.base.m; i++) {
       const r = this.base.rowNos[i]!;
@@ -414,6 +515,7 @@ export class SheetStore extends Map<number, Row> {
     }
   }
   override *keys(): MapIterator<number> {
+    this.load();
     yield* super.keys();
     for (let i = 0; i < this.base.m; i++) {
       const r = this.base.rowNos[i]!;

@@ -150,6 +150,29 @@ export class ZipReader {
     if (crc >>> 0 !== e.crc) throw new XlsxError(this.file, "corrupt", `part ${name} fails its CRC check`);
   }
 
+  /**
+   * Group `i` of a part this port deflated in groups, inflated alone and checked against the group's size
+   * and CRC-32 (issue 35 §3: a sheet read a group at a time, SheetStore's segments).
+   */
+  group(name: string, i: number): Buffer {
+    const e = this.byName.get(name);
+    const g = e?.groups?.[i];
+    if (!e || !g) throw new XlsxError(this.file, "corrupt", `part ${name} has no group ${i}`);
+    let at = 0;
+    for (let k = 0; k < i; k++) at += e.groups![k]!.compressedSize;
+    const data = this.compressed(e).subarray(at, at + g.compressedSize);
+    let out: Buffer;
+    try {
+      const limit = Math.max(1, Math.min(g.size, ZIP_LIMITS.maxPartBytes));
+      out = inflateRawSync(data, { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: limit, chunkSize: Math.max(64, g.size + 1) });
+    } catch (err) {
+      throw this.inflateError(name, (err as Error).message);
+    }
+    if (out.length !== g.size || crc32(out) >>> 0 !== g.crc >>> 0)
+      throw new XlsxError(this.file, "corrupt", `part ${name} fails its CRC check (group ${i} of ${e.groups!.length})`);
+    return out;
+  }
+
   private inflateError(name: string, msg: string): XlsxError {
     return new XlsxError(
       this.file,

@@ -3,9 +3,10 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import type { Area } from "../../../src/host/port.ts";
 import { XlsxPort } from "../../../src/host/xlsx/port.ts";
+import { GROUPS } from "../../../src/host/xlsx/rewrite.ts";
 import { SheetStore } from "../../../src/host/xlsx/store.ts";
 import { ZipReader, writeZip, type ZipOut } from "../../../src/host/xlsx/zip.ts";
-import { tempDir } from "./support.ts";
+import { patchPackage, tempDir } from "./support.ts";
 
 const tmp = tempDir("cb-notes-");
 afterAll(() => tmp.remove());
@@ -139,5 +140,69 @@ describe("notes on cells (issue 35 §3)", () => {
     const port = XlsxPort.open(f2, { checkData: false });
     expect(port.date1904).toBe(true);
     expect(port.cellsNote(a2)).toBeNull();
+  });
+
+  it("a noted part is read a group at a time: its note says its dynamic-array formulas, so a write check reads no cells", async () => {
+    const file = tmp.file("spill.xlsx");
+    const port = XlsxPort.open(file, { create: "Sheet1" });
+    const id = port.wb.sheets[0]!.id;
+    for (let r = 0; r < 4; r++) for (let c = 0; c < 3; c++) port.wb.userEdit(id, r, c, r * 10 + c);
+    port.save();
+    // A formula Excel wrote, spilling into E3:E9 (the port itself never writes one).
+    patchPackage(file, (part, text) =>
+      part === "xl/worksheets/sheet1.xml"
+        ? text.replace(
+            "</sheetData>",
+            '<row r="12"><c r="E12" cm="1"><f t="array" ref="E12:E18">SEQUENCE(7)</f><v>1</v></c></row></sheetData>',
+          )
+        : undefined,
+    );
+    const scanned = XlsxPort.open(file, { checkData: false }); // read whole: its spills are found
+    const area = { sheetId: id, row: 1, col: 0, rows: 3, cols: 3 };
+    scanned.noteCells(area, "n1");
+    scanned.wb.userEdit(id, 30, 0, "another row"); // the part is written, with its note and its spills
+    scanned.save();
+
+    const next = XlsxPort.open(file, { checkData: false });
+    expect(storeOf(next).segmented).toBe(true);
+    const found = await next.obstacles({ sheetId: id, row: 13, col: 3, rows: 2, cols: 3 }); // D14:F15
+    expect(found.map((o) => o.kind)).toContain("spill");
+    expect(storeOf(next).segmentsRead).toBe(0); // from the note and the part's last group, no row read
+    expect(await next.obstacles(area)).toEqual([]);
+    expect(next.wb.sheets[0]!.cells.get(2)?.get(1)?.v).toBe(21); // and the cells read as before when asked
+    expect(storeOf(next).segmentsRead).toBeGreaterThan(0);
+  });
+
+  it("a noted part whose group is damaged fails when that group is read, naming the part; the other groups read as before", () => {
+    const was = GROUPS.bytes;
+    GROUPS.bytes = 16_000;
+    try {
+      const file = tmp.file("damaged.xlsx");
+      const port = XlsxPort.open(file, { create: "Sheet1" });
+      const id = port.wb.sheets[0]!.id;
+      for (let r = 0; r < 3000; r++) for (let c = 0; c < 4; c++) port.wb.userEdit(id, r, c, (r * 7919 + c * 104729) % 1000003);
+      port.save();
+      const again = XlsxPort.open(file, { checkData: false });
+      const area = { sheetId: id, row: 0, col: 0, rows: 3000, cols: 4 };
+      again.noteCells(area, "n1");
+      again.wb.userEdit(id, 3100, 0, "another row");
+      again.save();
+      const e = new ZipReader(file, readFileSync(file)).entry("xl/worksheets/sheet1.xml")!;
+      expect(e.groups!.length).toBeGreaterThan(4);
+      // Flip a byte inside the compressed rows of the group holding row 2990 (zero-based), as a bad disk would.
+      const groups = e.groups!;
+      const k = groups.findLastIndex((g) => g.row >= 0 && g.row <= 2990);
+      const bytes = Buffer.from(readFileSync(file));
+      const start = e.offset + 30 + bytes.readUInt16LE(e.offset + 26) + bytes.readUInt16LE(e.offset + 28);
+      const at = start + groups.slice(0, k).reduce((n, g) => n + g.compressedSize, 0) + 40;
+      bytes[at] = bytes[at]! ^ 0x55;
+      writeFileSync(file, bytes);
+      const next = XlsxPort.open(file, { checkData: false });
+      expect(next.cellsNote(area)).toBe("n1"); // the note is about the part as recorded: it spares a read, never a check
+      expect(next.wb.sheets[0]!.cells.get(1)?.get(1)?.v).toBe((7919 + 104729) % 1000003); // a sound group reads as before
+      expect(() => next.wb.sheets[0]!.cells.get(2990)).toThrow(/sheet1\.xml (fails its CRC check|does not inflate)/);
+    } finally {
+      GROUPS.bytes = was;
+    }
   });
 });

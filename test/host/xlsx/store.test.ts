@@ -3,6 +3,7 @@
 // memory port's Map of rows; a save compares only the rows the model touched and copies the others'
 // bytes; a part deflated in pieces inflates to what was handed in.
 import { execFileSync } from "node:child_process";
+import fc from "fast-check";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { constants, crc32, inflateRawSync } from "node:zlib";
 import path from "node:path";
@@ -208,6 +209,107 @@ describe("issue 35 §3: the compact store is the memory port's Map of rows", () 
     expect(s.bounds()).toBeNull();
   });
 });
+
+describe("issue 35 §3: a store read a segment at a time", () => {
+  const styles = new Styles(MINIMAL_STYLES);
+  const ctx = { sst: ["s0"], style: (s: number) => styles.style(s), date1904: false };
+  type Cells = Array<[number, number, number | string]>;
+  const baseOf = (cells: Cells) => {
+    const b = new StoreBuilder(ctx, 4);
+    for (const [r, c, v] of cells)
+      if (typeof v === "string") b.cell(r, c, 0, Kind.Text, 0, v, false);
+      else b.cell(r, c, 0, Kind.Number, v, null, false);
+    return b.base();
+  };
+  const cellsArb = fc
+    .uniqueArray(fc.tuple(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 6 })), {
+      selector: ([r, c]) => `${r}:${c}`,
+      maxLength: 120,
+    })
+    .map((keys) =>
+      keys
+        .sort(([r1, c1], [r2, c2]) => r1 - r2 || c1 - c2)
+        .map(([r, c]): [number, number, number | string] => [r, c, (r * 7 + c) % 3 ? r * 10 + c : `t${r}.${c}`]),
+    );
+  const opArb = fc.oneof(
+    fc.record({ k: fc.constant("read" as const), r: fc.integer({ min: 0, max: 64 }) }),
+    fc.record({ k: fc.constant("peek" as const), r: fc.integer({ min: 0, max: 64 }), c: fc.integer({ min: 0, max: 7 }) }),
+    fc.record({ k: fc.constant("has" as const), r: fc.integer({ min: 0, max: 64 }) }),
+    fc.record({ k: fc.constant("get" as const), r: fc.integer({ min: 0, max: 64 }) }),
+    fc.record({ k: fc.constant("set" as const), r: fc.integer({ min: 0, max: 64 }) }),
+    fc.record({ k: fc.constant("delete" as const), r: fc.integer({ min: 0, max: 64 }) }),
+    fc.record({ k: fc.constant("used" as const), r: fc.integer({ min: 0, max: 64 }), n: fc.integer({ min: 0, max: 20 }) }),
+  );
+  type Op = typeof opArb extends fc.Arbitrary<infer T> ? T : never;
+  const run = (st: SheetStore, op: Op): unknown => {
+    switch (op.k) {
+      case "read": {
+        const out: SheetValue[] = [];
+        st.readRow(op.r, 0, 8, out);
+        return out;
+      }
+      case "peek":
+        return st.peek(op.r, op.c)?.v;
+      case "has":
+        return st.has(op.r);
+      case "get":
+        return st.get(op.r) ? [...st.get(op.r)!].map(([c, x]) => [c, x.v]) : null;
+      case "set":
+        return void st.set(op.r, new Map([[3, { v: `new${op.r}`, nf: null }]]));
+      case "delete":
+        return st.delete(op.r);
+      case "used":
+        return st.usedIn(op.r, op.r + op.n, 0, 7);
+    }
+  };
+
+  it("answers every read and change as the store read whole does, reading only the segments of the rows looked at", () => {
+    fc.assert(
+      fc.property(
+        cellsArb,
+        fc.uniqueArray(fc.integer({ min: 1, max: 60 }), { maxLength: 6 }),
+        fc.array(opArb, { maxLength: 25 }),
+        (cells, cuts, ops) => {
+          const starts = [0, ...cuts.sort((a, b) => a - b)];
+          const segment = (k: number) => cells.filter(([r]) => r >= starts[k]! && (k + 1 >= starts.length || r < starts[k + 1]!));
+          const reads: number[] = [];
+          const whole = new SheetStore(baseOf(cells), ctx);
+          const parts = new SheetStore({ starts, read: (k) => (reads.push(k), baseOf(segment(k))) }, ctx);
+          for (const op of ops) expect(run(parts, op)).toEqual(run(whole, op));
+          // A segment is read once, and only when one of its rows was looked at (an empty one may never be).
+          expect(new Set(reads).size).toBe(reads.length);
+          expect(parts.segmentsRead).toBe(reads.length);
+          const bounds = whole.bounds();
+          expect(dumpOf(parts)).toEqual(dumpOf(whole)); // iterating reads the rest
+          expect(parts.isLoaded).toBe(true);
+          expect(parts.bounds()).toEqual(bounds);
+          expect([...parts.dirty].sort((a, b) => a - b)).toEqual([...whole.dirty].sort((a, b) => a - b));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("a segment not looked at is not read: a row's reads and writes read its own segment only", () => {
+    const cells: Cells = Array.from({ length: 40 }, (_, r) => [r, 0, r] as [number, number, number]);
+    const reads: number[] = [];
+    const st = new SheetStore(
+      { starts: [0, 10, 20, 30], read: (k) => (reads.push(k), baseOf(cells.filter(([r]) => r >= k * 10 && r < k * 10 + 10))) },
+      ctx,
+    );
+    expect(st.segmented).toBe(true);
+    expect(st.peek(35, 0)?.v).toBe(35);
+    st.get(36)!.set(1, { v: "x", nf: null });
+    expect(st.usedIn(31, 33, 0, 5)).toEqual({ row: 31, col: 0, rows: 3, cols: 1 });
+    expect(reads).toEqual([3]);
+    expect(st.bounds()).toEqual({ r0: 30, r1: 39, c0: 0, c1: 1 }); // of what was read: the save keeps the part's <dimension> extent
+    expect(st.isLoaded).toBe(false);
+  });
+});
+const dumpOf = (m: Map<number, Map<number, ModelCell>>) =>
+  [...m]
+    .map(([r, row]) => [r, [...row].map(([c, x]) => [c, x.v]).sort(([a], [b]) => (a as number) - (b as number))] as const)
+    .sort(([a], [b]) => a - b);
 
 describe("issue 35 §3: memory", () => {
   it("a 30,000 × 20 sheet is held in about 20 bytes a cell (cell objects in Maps took about 250)", { timeout: 120_000 }, () => {
