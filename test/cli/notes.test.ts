@@ -80,8 +80,7 @@ describe("a refresh over cells as the last save left them (issue 35 §3)", () =>
   });
 
   it("another answer of the same shape: only the chunks it changes are read back and written; the rest is as the answer holds", async () => {
-    const sql = (changed: boolean) =>
-      `SELECT id, ${changed ? "CASE WHEN id > 2450 THEN amount * 2 ELSE amount END" : "amount"} AS amount, status FROM orders WHERE id <= 2500 ORDER BY id`;
+    const sql = (changed: boolean) => lastRowsDoubled(changed, 2450);
     const report = await env.createReport({ sqlQuery: sql(false) });
     const file = tmp.file("chunks.xlsx");
     const other = tmp.file("fresh.xlsx");
@@ -98,12 +97,6 @@ describe("a refresh over cells as the last save left them (issue 35 §3)", () =>
     expect(rowsRead.reduce((n, x) => n + x, 0)).toBeLessThanOrEqual(1001); // one chunk of 1,000 rows (and the last row), not 2,501
     // What a fresh placement of the same answer holds, cell for cell; and the check reads it as up to date.
     expect((await env.cli(["place", other, "--report", String(report.id), "--at", "Sheet1!A1"])).code).toBe(0);
-    const grid = async (f: string) => {
-      const port = XlsxPort.open(f);
-      const out = [];
-      for await (const b of readOf.call(port, { sheetId: port.wb.sheets[0]!.id, row: 0, col: 0, rows: 2501, cols: 3 })) out.push(...b);
-      return out;
-    };
     expect(await grid(file)).toEqual(await grid(other));
     const status = await env.cli(["status", file, "--json"]);
     expect(status.json().files[0]!.placements[0]!.status).toBe("up to date");
@@ -113,8 +106,7 @@ describe("a refresh over cells as the last save left them (issue 35 §3)", () =>
     const was = GROUPS.bytes;
     GROUPS.bytes = 16_000; // groups of a few hundred rows (4 MiB in use)
     try {
-      const sql = (changed: boolean) =>
-        `SELECT id, ${changed ? "CASE WHEN id > 2490 THEN amount * 2 ELSE amount END" : "amount"} AS amount, status FROM orders WHERE id <= 2500 ORDER BY id`;
+      const sql = (changed: boolean) => lastRowsDoubled(changed, 2490);
       const report = await env.createReport({ sqlQuery: sql(false) });
       const file = tmp.file("groups.xlsx");
       const other = tmp.file("groups-fresh.xlsx");
@@ -130,12 +122,6 @@ describe("a refresh over cells as the last save left them (issue 35 §3)", () =>
       expect(r.scanned).toBe(r.groups);
       expect(r.groups).toBeLessThan(total / 2);
       expect((await env.cli(["place", other, "--report", String(report.id), "--at", "Sheet1!A1"])).code).toBe(0);
-      const grid = async (f: string) => {
-        const port = XlsxPort.open(f);
-        const out = [];
-        for await (const b of readOf.call(port, { sheetId: port.wb.sheets[0]!.id, row: 0, col: 0, rows: 2501, cols: 3 })) out.push(...b);
-        return out;
-      };
       expect(await grid(file)).toEqual(await grid(other)); // as a fresh placement of the same answer, cell for cell
       const again = await scans(() => env.cli(["refresh", file, "--json"]));
       expect(outcome(again.out)).toMatchObject({ outcome: "unchanged", saved: false });
@@ -161,3 +147,15 @@ describe("a refresh over cells as the last save left them (issue 35 §3)", () =>
 });
 
 const readOf = XlsxPort.prototype.read;
+
+/** 2,500 orders' id, amount and status; `changed`: the amount doubled for ids above `from`. */
+const lastRowsDoubled = (changed: boolean, from: number) =>
+  `SELECT id, ${changed ? `CASE WHEN id > ${from} THEN amount * 2 ELSE amount END` : "amount"} AS amount, status FROM orders WHERE id <= 2500 ORDER BY id`;
+
+/** The 2,501 × 3 cells from A1 of a workbook's first sheet. */
+async function grid(file: string) {
+  const port = XlsxPort.open(file);
+  const out = [];
+  for await (const b of readOf.call(port, { sheetId: port.wb.sheets[0]!.id, row: 0, col: 0, rows: 2501, cols: 3 })) out.push(...b);
+  return out;
+}

@@ -588,7 +588,11 @@ export class Book {
         const builder = new StoreBuilder(ctx, groups[k + 1]!.size >> 5);
         const span = { p, start: 0, inner: 0, innerEnd: close, end: close };
         for (const row of rowsIn(buf, span, 0, starts[k]! - 1)) scanCells(buf, row, builder, p);
-        return builder.base();
+        const b = builder.base();
+        // Its rows are the group's (the groups say where each starts): anything else is not the part as written.
+        if (b.m > 0 && (b.rowNos[0]! < starts[k]! || (k + 1 < starts.length && b.rowNos[b.m - 1]! >= starts[k + 1]!)))
+          throw new XlsxError(this.zip.file, "corrupt", `part ${s.part} holds rows out of their groups`);
+        return b;
       },
     };
   }
