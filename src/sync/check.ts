@@ -16,7 +16,7 @@
 import { PlacementLimitError, type ExternalPlacement } from "../api/index.ts";
 import { areaA1, cellA1 } from "../host/a1.ts";
 import { inputsOn } from "./bind.ts";
-import type { Area, SnapshotRequest, TrackedArea } from "../host/port.ts";
+import type { Area, SheetPort, SnapshotRequest, TrackedArea } from "../host/port.ts";
 import { platformAddress, readArea, type SyncContext } from "./context.ts";
 import { classifyCells, classifyHeld, structureOf } from "./classify.ts";
 import { storedRowPrints } from "./rows.ts";
@@ -28,6 +28,7 @@ import type { CheckReport, EditState, Engine, ForkOutcome, HandEdits, HomeData, 
 import { chunkRows, type Grid } from "./fingerprint.ts";
 import { forgetSeen, noteSeen, unlistedMessage } from "./limits.ts";
 import { leftoverAreas, mergeRuns, type Shape } from "./plan.ts";
+import { notedAsRecorded } from "./cells-note.ts";
 import type { Session } from "./session.ts";
 import {
   loadPlacements,
@@ -62,15 +63,43 @@ async function platformPlacements(ctx: SyncContext, workbookId: string, signal?:
 
 const byName = (tracked: readonly TrackedArea[], name: string) => tracked.find((t) => t.name.toLowerCase() === name.toLowerCase());
 
-/** What a check reads: identity, state, tracking and every tracked placement's cells. */
-const checkRead = (signal?: AbortSignal): SnapshotRequest => ({ trackedValues: "all", ...(signal ? { signal } : {}) });
+/**
+ * What a check reads: identity, state, tracking and every tracked placement's cells — but those of a
+ * placement whose cells the host's note says hold what it recorded (issue 35 §3: `noted`).
+ */
+async function checkRead(engine: Engine, signal?: AbortSignal): Promise<{ req: SnapshotRequest; noted: ReadonlySet<string> }> {
+  const port = engine.ctx.port;
+  const noted = await notedPlacements(port);
+  const skip = new Set([...noted.values()].map((name) => name.toLowerCase()));
+  const trackedValues = noted.size ? (await port.tracked()).filter((t) => !skip.has(t.name.toLowerCase())).map((t) => t.name) : "all";
+  return { req: { trackedValues, ...(signal ? { signal } : {}) }, noted: new Set(noted.keys()) };
+}
+
+/**
+ * The placements (key → tracking name) whose cells the host's note says hold what they recorded
+ * (cells-note.ts): a check need not read them to know they are clean. None on a host that keeps no notes (Excel).
+ */
+async function notedPlacements(port: SheetPort): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (!port.cellsNote) return out;
+  try {
+    const [records, tracked, sheets] = await Promise.all([loadPlacements(port), port.tracked(), port.sheets()]);
+    for (const p of records) {
+      const t = placementArea(p, tracked, sheets);
+      if (t && (await notedAsRecorded(port, p, t.area))) out.set(p.key, p.name);
+    }
+  } catch {
+    return new Map(); // the check's own read says what is wrong
+  }
+  return out;
+}
 
 /**
  * The pane's home reload: check() then home(), both on one snapshot of the workbook (the session is read
  * again only if another operation of this engine wrote meanwhile).
  */
 export async function homeCheck(engine: Engine, o: { signal?: AbortSignal } = {}): Promise<{ checked: CheckReport; data: HomeData }> {
-  const session = await engine.session(checkRead(o.signal));
+  const session = await engine.session((await checkRead(engine, o.signal)).req);
   const checked = await check(engine, { ...o, session });
   const data = await home(engine, { ...o, session });
   return { checked, data };
@@ -78,7 +107,8 @@ export async function homeCheck(engine: Engine, o: { signal?: AbortSignal } = {}
 
 export async function check(engine: Engine, o: { signal?: AbortSignal; session?: Session } = {}): Promise<CheckReport> {
   const { ctx } = engine;
-  let s = o.session ?? (await engine.session(checkRead(o.signal)));
+  const read = await checkRead(engine, o.signal);
+  let s = o.session ?? (await engine.session(read.req));
   const identity = await s.identity();
   let remote = new Map<string, ExternalPlacement>();
   let platformProblem: string | undefined;
@@ -96,8 +126,9 @@ export async function check(engine: Engine, o: { signal?: AbortSignal; session?:
     o.signal?.throwIfAborted();
     out.push(
       await engine.exclusive(async () => {
-        if (!s.current) s = await engine.session(checkRead(o.signal)); // another operation of this engine wrote since: read again
-        const one = await checkOne(engine, s, p, remote.get(p.placementId ?? ""), identity.copied, o.signal);
+        if (!s.current) s = await engine.session((await checkRead(engine, o.signal)).req); // another operation of this engine wrote since: read again
+        const noted = read.noted.has(p.key) && (await notedNow(engine, s, p.key));
+        const one = await checkOne(engine, s, p, remote.get(p.placementId ?? ""), identity.copied, o.signal, noted);
         await s.flush(o.signal); // anything still queued (checkOne sends its own writes)
         return one;
       }, o.signal),
@@ -112,7 +143,17 @@ export async function check(engine: Engine, o: { signal?: AbortSignal; session?:
   };
 }
 
-/** One placement, on the session `s` (its writes are sent where the direct port calls were: one commit each). */
+/** Whether the note on a placement's cells still says they hold what it recorded, as it is recorded now. */
+async function notedNow(engine: Engine, s: Session, key: string): Promise<boolean> {
+  const p = (await loadPlacements(s)).find((x) => x.key === key);
+  const t = p && placementArea(p, await s.tracked(), await s.sheets());
+  return !!t && (await notedAsRecorded(engine.ctx.port, p, t.area));
+}
+
+/**
+ * One placement, on the session `s` (its writes are sent where the direct port calls were: one commit each).
+ * `noted`: the host's note says its cells hold what it recorded (issue 35 §3) — clean, its cells not read.
+ */
 async function checkOne(
   engine: Engine,
   s: Session,
@@ -120,23 +161,9 @@ async function checkOne(
   remote: ExternalPlacement | undefined,
   copied: boolean,
   signal?: AbortSignal,
+  noted = false,
 ): Promise<PlacementCheck> {
-  const base: PlacementCheck = {
-    key: recorded.key,
-    placementId: recorded.placementId,
-    reportId: recorded.reportId,
-    reportName: remote?.reportName ?? recorded.reportName,
-    syncStatus: remote?.syncStatus ?? "UNKNOWN",
-    sheetName: null,
-    range: null,
-    missing: false,
-    corrections: [],
-    edit: "unknown",
-    editedRows: [],
-    editedRowsExact: false,
-    offers: [],
-    deploymentId: recorded.deploymentId,
-  };
+  const base = unchecked(recorded, remote);
   if (recorded.inputs?.length) base.inputs = await inputsFacts(s, recorded, signal); // issue 32: from this snapshot
   if (recorded.table) base.table = recorded.table.name; // issue 33: the card names its table
   const t = placementArea(recorded, await s.tracked(), await s.sheets());
@@ -150,6 +177,10 @@ async function checkOne(
   // A copy is not corrected: its placements belong to the original until it is forked.
   const mayRecord = !copied && !engine.viewOnly(recorded.deploymentId);
   const p = await followAddress(engine, s, recorded, t, base, mayRecord, signal);
+  if (noted) {
+    base.edit = "clean"; // the cells hold what it recorded (the note), unread
+    return base;
+  }
 
   // Hand edits, from the fingerprints (committed and pending).
   const read = await readArea(
@@ -190,6 +221,26 @@ async function checkOne(
     }
   }
   return base;
+}
+
+/** A placement's check before anything is looked at: what its record and the platform's list say. */
+function unchecked(recorded: LocalPlacement, remote: ExternalPlacement | undefined): PlacementCheck {
+  return {
+    key: recorded.key,
+    placementId: recorded.placementId,
+    reportId: recorded.reportId,
+    reportName: remote?.reportName ?? recorded.reportName,
+    syncStatus: remote?.syncStatus ?? "UNKNOWN",
+    sheetName: null,
+    range: null,
+    missing: false,
+    corrections: [],
+    edit: "unknown",
+    editedRows: [],
+    editedRowsExact: false,
+    offers: [],
+    deploymentId: recorded.deploymentId,
+  };
 }
 
 /** A sorted table placement's cells in the order written (table.ts unsorted), null when they are not a reordering. */

@@ -63,6 +63,11 @@ describe("a refresh over cells as the last save left them (issue 35 §3)", () =>
     const again = await scans(() => env.cli(["refresh", file, "--json"]));
     expect(outcome(again.out)).toMatchObject({ outcome: "unchanged", saved: false });
     expect(again.scanned).toBe(0);
+
+    // status (the check) believes the note too: up to date without reading the cells.
+    const status = await scans(() => env.cli(["status", file, "--json"]));
+    expect(status.out.json().files[0]!.placements[0]!.status).toBe("up to date");
+    expect(status.scanned).toBe(0);
   });
 
   it("a value typed into the placement: the refresh reads the cells and names the edit, as without the note", async () => {
@@ -73,6 +78,9 @@ describe("a refresh over cells as the last save left them (issue 35 §3)", () =>
     const at = parseAddress("C4");
     port.wb.userEdit(port.wb.sheets[0]!.id, at.row, at.col, 12345); // as a person would in Excel
     port.save();
+    const status = await scans(() => env.cli(["status", file, "--json"]));
+    expect(status.scanned).toBeGreaterThan(0); // the note is gone: the cells are read
+    expect(status.out.json().files[0]!.placements[0]!.status).toBe("edited by hand");
     const r = await scans(() => env.cli(["refresh", file, "--json"]));
     expect(r.scanned).toBeGreaterThan(0);
     expect(outcome(r.out)).toMatchObject({ outcome: "edited", editedCells: ["C4"] });
