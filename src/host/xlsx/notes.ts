@@ -67,6 +67,12 @@ export interface PartNotes {
  */
 export function notesExtra(notes: readonly CellNote[], basis: NotesBasis, spills: readonly SpillFact[] | null = null): Buffer {
   if (notes.length === 0) return Buffer.alloc(0);
+  const out = fieldOf(notes, basis, spills);
+  // Too long with the spills (the field holds 64 KiB): the notes alone — the part is then read whole when first looked at.
+  return out.length || !spills ? out : fieldOf(notes, basis, null);
+}
+
+function fieldOf(notes: readonly CellNote[], basis: NotesBasis, spills: readonly SpillFact[] | null): Buffer {
   const said = spills && spills.length <= MAX_NOTES ? spills.map((x) => [x.anchor, x.ref.row, x.ref.col, x.ref.rows, x.ref.cols]) : null;
   const body = Buffer.from(
     JSON.stringify({

@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import type { Area } from "../../../src/host/port.ts";
 import { XlsxPort } from "../../../src/host/xlsx/port.ts";
 import { GROUPS } from "../../../src/host/xlsx/rewrite.ts";
+import { notesExtra, readNotes } from "../../../src/host/xlsx/notes.ts";
 import { SheetStore } from "../../../src/host/xlsx/store.ts";
 import { ZipReader, writeZip, type ZipOut } from "../../../src/host/xlsx/zip.ts";
 import { patchPackage, tempDir } from "./support.ts";
@@ -204,5 +205,30 @@ describe("notes on cells (issue 35 §3)", () => {
     } finally {
       GROUPS.bytes = was;
     }
+  });
+
+  it("a note's field that would pass 64 KiB with the part's spills keeps the notes and leaves the spills unsaid", () => {
+    const basis = { crc: 1, size: 2, sst: null, date1904: false };
+    const notes = Array.from({ length: 500 }, (_, i) => ({
+      row: 1_000_000 + i,
+      col: 16_000,
+      rows: 1_000_000,
+      cols: 16_000,
+      note: "f".repeat(64),
+    }));
+    const spill = (i: number) => ({ anchor: `XFD${1_000_000 + i}`, ref: { row: 999_999 + i, col: 16_383, rows: 40, cols: 1 } });
+    const many = readNotes(
+      notesExtra(
+        notes,
+        basis,
+        Array.from({ length: 500 }, (_, i) => spill(i)),
+      ),
+      basis,
+    );
+    expect(many.notes).toHaveLength(500);
+    expect(many.spills).toBeNull(); // unsaid: the part is read whole when first looked at
+    const few = readNotes(notesExtra(notes.slice(0, 3), basis, [spill(1)]), basis);
+    expect(few.notes).toHaveLength(3);
+    expect(few.spills).toEqual([spill(1)]);
   });
 });
