@@ -7,7 +7,7 @@ import type { ResultChecksum } from "../checksum/types.ts";
 import { h64Hex, ready } from "../checksum/hash.ts";
 import type { Area, SheetPort } from "../host/port.ts";
 import { sameShape, type Shape } from "./plan.ts";
-import type { LocalPlacement } from "./state.ts";
+import { placementArea, type LocalPlacement } from "./state.ts";
 
 /** The note for cells whose fingerprint is `fp` in `shape`. */
 export async function noteOf(fp: ResultChecksum, shape: Shape): Promise<string> {
@@ -25,6 +25,15 @@ export async function notedAsRecorded(port: SheetPort, p: LocalPlacement, area: 
   if (!sameShape(area, p.shape)) return false;
   const note = port.cellsNote(area);
   return note !== null && note === (await noteOf(p.committed, p.shape));
+}
+
+/**
+ * Whether placement `p`'s cells, where its name is in `view` (the port itself by default: a session is one),
+ * carry the note of what it recorded — notedAsRecorded at its name's area; false when it has none.
+ */
+export async function notedWhereNamed(port: SheetPort, p: LocalPlacement, view: SheetPort = port): Promise<boolean> {
+  const t = placementArea(p, await view.tracked(), await view.sheets());
+  return t !== null && (await notedAsRecorded(port, p, t.area));
 }
 
 /** Leave the note of `fp` on the cells at `area` (hosts that keep notes; others do nothing). */

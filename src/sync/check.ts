@@ -28,7 +28,7 @@ import type { CheckReport, EditState, Engine, ForkOutcome, HandEdits, HomeData, 
 import { chunkRows, type Grid } from "./fingerprint.ts";
 import { forgetSeen, noteSeen, unlistedMessage } from "./limits.ts";
 import { leftoverAreas, mergeRuns, type Shape } from "./plan.ts";
-import { notedAsRecorded } from "./cells-note.ts";
+import { notedWhereNamed } from "./cells-note.ts";
 import type { Session } from "./session.ts";
 import {
   loadPlacements,
@@ -83,11 +83,7 @@ async function notedPlacements(port: SheetPort): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   if (!port.cellsNote) return out;
   try {
-    const [records, tracked, sheets] = await Promise.all([loadPlacements(port), port.tracked(), port.sheets()]);
-    for (const p of records) {
-      const t = placementArea(p, tracked, sheets);
-      if (t && (await notedAsRecorded(port, p, t.area))) out.set(p.key, p.name);
-    }
+    for (const p of await loadPlacements(port)) if (await notedWhereNamed(port, p)) out.set(p.key, p.name);
   } catch {
     return new Map(); // the check's own read says what is wrong
   }
@@ -146,8 +142,7 @@ export async function check(engine: Engine, o: { signal?: AbortSignal; session?:
 /** Whether the note on a placement's cells still says they hold what it recorded, as it is recorded now. */
 async function notedNow(engine: Engine, s: Session, key: string): Promise<boolean> {
   const p = (await loadPlacements(s)).find((x) => x.key === key);
-  const t = p && placementArea(p, await s.tracked(), await s.sheets());
-  return !!t && (await notedAsRecorded(engine.ctx.port, p, t.area));
+  return p !== undefined && (await notedWhereNamed(engine.ctx.port, p, s));
 }
 
 /**

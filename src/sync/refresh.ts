@@ -32,7 +32,7 @@ import {
 } from "./plan.ts";
 import { boundReport } from "./bind.ts";
 import { inputNamesOf } from "./inputs.ts";
-import { notedAsRecorded, noteCells } from "./cells-note.ts";
+import { notedAsRecorded, notedWhereNamed, noteCells } from "./cells-note.ts";
 import { journal, recordRefresh } from "./record.ts";
 import { planRefresh, type RefreshPlan, type RefreshRead } from "./refresh-plan.ts";
 import { deploymentLabel, noAccessReason } from "./reasons.ts";
@@ -112,9 +112,7 @@ async function notedBefore(e: Engine, key: string): Promise<boolean> {
   const port = e.ctx.port;
   if (!port.cellsNote) return false;
   try {
-    const p = await e.placement(key);
-    const t = placementArea(p, await port.tracked(), await port.sheets());
-    return t !== null && (await notedAsRecorded(port, p, t.area));
+    return await notedWhereNamed(port, await e.placement(key));
   } catch {
     return false; // the read below says what is wrong
   }
