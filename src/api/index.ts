@@ -9,7 +9,7 @@ export { isIanaTimeZone } from "./timezone";
 export { createPlatformClient, managementError, ERROR_CODES } from "./management-client";
 export type { PlatformClient, PlatformClientOptions, ListReportsOptions } from "./management-client";
 export { createDataClient, defaultDataUrl, dataError, DEFAULT_DATA_RETRY, normalizeOrder, wireQuery, probeDataUrl } from "./data-client";
-export type { DataClient, DataClientOptions, FetchedLoad, FetchedResult, LoadResult, TokenProvider } from "./data-client";
+export type { AnswerRows, DataClient, DataClientOptions, FetchedLoad, FetchedResult, LoadResult, TokenProvider } from "./data-client";
 export { createDeploymentTokenManager, renewAt } from "./token-manager";
 export type { DeploymentTokenManager, DeploymentTokenManagerOptions } from "./token-manager";
 export { DEFAULT_RETRY, backoffDelay, withRetry } from "./retry";

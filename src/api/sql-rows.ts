@@ -30,6 +30,21 @@ export interface SqlBodySlices {
   head: Record<string, unknown>;
   /** The rows of "data", `rows` at a time (fewer in the last slice); throws SyntaxError on malformed JSON. */
   slices(rows: number): Generator<unknown[][]>;
+  /**
+   * Where each row of "data" is in the body (one scan, nothing parsed: issue 35 §3, a refresh decodes only
+   * the rows whose bytes changed); throws SyntaxError on a body the scan finds malformed.
+   */
+  index(): SqlRowIndex;
+}
+
+/** The rows of a SQL answer by where they are in its bytes. */
+export interface SqlRowIndex {
+  /** How many rows "data" holds. */
+  count: number;
+  /** The bytes of rows [from, to) as received (the commas between them included). */
+  bytes(from: number, to: number): Uint8Array;
+  /** Rows [from, to), as JSON.parse of the whole body holds them; throws SyntaxError when one is malformed. */
+  parse(from: number, to: number): unknown[][];
 }
 
 /**
@@ -53,7 +68,8 @@ export function splitSqlBody(body: Uint8Array | string): SqlBodySlices | null {
     s.ws();
     if (key === "data") {
       if (!("schema" in head) || s.peek() !== OPEN_ARRAY) return null;
-      return { head, slices: (rows) => rowSlices(s, rows) };
+      const data = s.i;
+      return { head, slices: (rows) => rowSlices(s.at(data), rows), index: () => rowIndex(s.at(data)) };
     }
     const start = s.i;
     s.value();
@@ -95,6 +111,53 @@ function* rowSlices(s: Scanner, rows: number): Generator<unknown[][]> {
   }
 }
 
+function rowIndex(s: Scanner): SqlRowIndex {
+  let starts = new Uint32Array(1024);
+  let ends = new Uint32Array(1024);
+  let count = 0;
+  s.eat(OPEN_ARRAY);
+  s.ws();
+  if (!s.eat(CLOSE_ARRAY))
+    for (;;) {
+      if (count === starts.length) {
+        starts = grown(starts);
+        ends = grown(ends);
+      }
+      starts[count] = s.i;
+      s.value();
+      ends[count++] = s.i;
+      s.ws();
+      if (s.eat(CLOSE_ARRAY)) break;
+      if (!s.eat(COMMA)) throw s.fail("expected , or ] after a row");
+      s.ws();
+    }
+  s.end();
+  const check = (from: number, to: number) => {
+    if (!(Number.isInteger(from) && Number.isInteger(to) && 0 <= from && from <= to && to <= count))
+      throw new RangeError(`rows [${from}, ${to}) are not rows of this answer (it has ${count})`);
+  };
+  return {
+    count,
+    bytes: (from, to) => {
+      check(from, to);
+      return from === to ? new Uint8Array(0) : s.bytes(starts[from]!, ends[to - 1]!);
+    },
+    parse: (from, to) => {
+      check(from, to);
+      if (from === to) return [];
+      const parsed = JSON.parse(`[${s.text(starts[from]!, ends[to - 1]!)}]`) as unknown[];
+      if (parsed.length !== to - from || !parsed.every(Array.isArray)) throw new SyntaxError("a row of data is not an array");
+      return parsed as unknown[][];
+    },
+  };
+}
+
+function grown(a: Uint32Array<ArrayBuffer>): Uint32Array<ArrayBuffer> {
+  const b = new Uint32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
 /** Where the string whose text starts at `from` ends (past its closing quote), -1 when it does not. */
 function stringEnd(b: Uint8Array, from: number): number {
   for (let at = from; ;) {
@@ -111,6 +174,16 @@ function stringEnd(b: Uint8Array, from: number): number {
 class Scanner {
   i = 0;
   constructor(private readonly b: Uint8Array) {}
+  /** A scanner of the same bytes from byte `i`. */
+  at(i: number): Scanner {
+    const s = new Scanner(this.b);
+    s.i = i;
+    return s;
+  }
+  /** Bytes [from, to), not copied. */
+  bytes(from: number, to: number): Uint8Array {
+    return this.b.subarray(from, to);
+  }
   /** The byte here (-1 past the end). */
   peek(): number {
     return this.i < this.b.length ? this.b[this.i]! : -1;

@@ -124,13 +124,20 @@ export function settleNumberFormats(
   formats: (string | null)[],
   headerRows: number,
 ): (string | null)[] {
-  const anyFraction = (c: number): boolean => {
-    for (let r = headerRows; r < cells.length; r++) {
-      const v = cells[r]![c];
-      if (typeof v === "number" && !Number.isInteger(v)) return true;
-    }
-    return false;
-  };
+  return settleFormatsWith(formats, (c) => fractionIn(cells, headerRows, cells.length, c));
+}
+
+/** Whether column `c` of rows [from, to) holds a number with a fraction. */
+export function fractionIn(cells: readonly (readonly SheetValue[])[], from: number, to: number, c: number): boolean {
+  for (let r = from; r < to; r++) {
+    const v = cells[r]![c];
+    if (typeof v === "number" && !Number.isInteger(v)) return true;
+  }
+  return false;
+}
+
+/** settleNumberFormats, told which columns' data rows hold a number with a fraction (`anyFraction`). */
+export function settleFormatsWith(formats: (string | null)[], anyFraction: (c: number) => boolean): (string | null)[] {
   return formats.map((f, c) => {
     if (f === NUMBER_AUTO) return anyFraction(c) ? DECIMAL_FORMAT : INTEGER_FORMAT;
     if (f === DECIMALS_AUTO) return anyFraction(c) ? DECIMAL_FORMAT : null;

@@ -25,6 +25,7 @@ import { isRefusal, viewerRule } from "./access.ts";
 import type { Session } from "./session.ts";
 import { addPlacement, loadPlacements, updatePlacement, type LocalPlacement, type PendingWrite } from "./state.ts";
 import { forgetRowPrints, storeRowPrints } from "./rows.ts";
+import type { AnswerPrints } from "./answer-chunks.ts";
 import { forgetStyle, setValuesOnly, stylePlaced } from "./styling.ts";
 import type { Engine, PlaceOptions, PlaceOutcome } from "./types.ts";
 import { bindForPlace, trackInputs, untrackInputs } from "./bind.ts";
@@ -68,7 +69,7 @@ async function placeWhole(
   e: Engine,
   report: Report,
   at: At,
-  { layout, source, cut }: { layout: Layout; source: string; cut: RowCut | null },
+  { layout, source, cut, prints }: { layout: Layout; source: string; cut: RowCut | null; prints?: AnswerPrints | null },
   o: PlaceOptions,
 ): Promise<PlaceOutcome> {
   const shape: Shape = { rows: layout.cells.length, cols: layout.columnFormats.length };
@@ -112,7 +113,7 @@ async function placeWhole(
     },
     { guard: { expect: occupied.length ? before : "empty" } },
   );
-  return finishPlacement(e, s, report, up, local, { at, target, sheet, layout, fp, cut, before, occupied }, o);
+  return finishPlacement(e, s, report, up, local, { at, target, sheet, layout, fp, cut, before, occupied, prints: prints ?? null }, o);
 }
 
 /**
@@ -163,6 +164,7 @@ async function placeStreamed(e: Engine, report: Report, at: At, stream: ReportSt
       layout: run.layout,
       fp,
       cut: run.cut,
+      prints: run.prints ?? null,
       before: checked.before,
       occupied: checked.occupied,
     },
@@ -474,6 +476,8 @@ interface Written {
   cut: RowCut | null;
   before: SheetValue[][];
   occupied: OccupiedCell[];
+  /** What a large grid's chunks were laid out from (answer-chunks.ts), when known. */
+  prints: AnswerPrints | null;
 }
 
 /** After a new placement's cells are queued: close the journal, style, send; record it with the platform. */
@@ -489,7 +493,8 @@ async function finishPlacement(
   const { at, target, layout, fp } = w;
   const frozeBefore = await s.frozenRows(at.sheetId);
   await journal(s, local.key, { phase: "written", inFlight: null });
-  await storeRowPrints(s, local.key, layout.cells, fp); // issue 30: an inserted row is named as one
+  // Issue 30: an inserted row is named as one; issue 35 §3: a large one keeps what its chunks were laid out from.
+  await storeRowPrints(s, local.key, layout.cells, fp, w.prints);
   // Issue 33: the table over the cells written (Microsoft's advice: write the values, then make the table).
   if (local.table)
     await s.commit([{ kind: "table", table: local.table.name, area: tableArea(at, layout), create: { style: TABLE_STYLE } }]);

@@ -50,6 +50,12 @@ export interface RefreshRead {
    * were not read (`current` is empty) and there is nothing to compare or write.
    */
   noted?: boolean;
+  /**
+   * Issue 35 §3: the host's note says the cells hold what was recorded, and the answer was laid out only in the
+   * chunks its rows changed (prep.chunks): `current` holds the rows from the first chunk whose fingerprint the
+   * answer changes to the last (the rest are holes), and its fingerprint is the one recorded.
+   */
+  chunked?: boolean;
   readMs: number;
 }
 
@@ -89,8 +95,10 @@ export async function planRefresh(
 ): Promise<RefreshPlan | { kind: "outcome"; outcome: RefreshOutcome }> {
   if (read.noted) return notedPlan(read);
   const { p, prep, anchor, next, current, union } = read;
-  const cells = () => prep.layout().cells; // laid out only when needed: an unchanged answer over untouched cells never is
-  const fpOf = shapedFingerprints(current);
+  // Laid out only when needed: an unchanged answer over untouched cells never is.
+  const cells = () => (read.chunked && prep.chunks ? prep.chunks.cells : prep.layout().cells);
+  // Chunked: the cells hold what was recorded, by the host's note (refresh.ts readCurrent).
+  const fpOf = read.chunked && p.committed ? async () => p.committed! : shapedFingerprints(current);
   const state = await classifyHeld(p, current, read.held, fpOf);
   // Rows or columns inserted or deleted inside it are named as such (issue 30), else the edited rows.
   const found = state.kind === "edited" ? await structureOf(p, current, read.held, read.prints) : null;
@@ -102,7 +110,7 @@ export async function planRefresh(
         : editsOf(state, p, current, cells(), lastWritten, anchor);
   if (edits && choice === "ask") return { kind: "outcome", outcome: { kind: "handEdited", edits } };
 
-  const currentShaped = sliceGrid(current, next.rows, next.cols);
+  const currentShaped = read.chunked ? current : sliceGrid(current, next.rows, next.cols); // chunked: the same shape
   const reshaped = !p.pending && (read.held.rows !== p.shape.rows || read.held.cols !== p.shape.cols);
   const keepsHeld = edits !== null && choice === "keep" && (edits.structure !== undefined || reshaped);
   const keptRows = edits && choice === "keep" ? keptSpans(edits, Math.max(union.rows, read.held.rows), keepsHeld) : [];

@@ -40,7 +40,9 @@ import { prepareReport } from "./run-report.ts";
 import { isRefusal, refusedRecordReason, viewOnlyReason } from "./access.ts";
 import { addCommitStats, type Session } from "./session.ts";
 import { loadPlacements, placementArea, updatePlacement, type LocalPlacement } from "./state.ts";
-import { movedFrom, storedRowPrints, storeRowPrints } from "./rows.ts";
+import { movedFrom, storedAnswerPrints, storedRowPrints, storeRowPrints } from "./rows.ts";
+import type { ChunkLayout } from "./answer-chunks.ts";
+import type { Layout } from "./layout.ts";
 import { isValuesOnly, restyleMoved, styleGrowth } from "./styling.ts";
 import { planTable, refreshedTableArea, tableGrowth, undoEdits, unsorted, type TablePlan } from "./table.ts";
 import type { Engine, PreparedRefresh, RefreshChoice, RefreshOutcome } from "./types.ts";
@@ -64,11 +66,18 @@ export async function prepareRefresh(
   const t1 = performance.now();
   const prepared = await prepareReport(dataOf(e.ctx, placement), bound.report, e.ctx.filterDefaults, signal);
   const layoutOf = () => (prepared.layout ? prepared.layout() : prepared.build().layout); // the decoded rows are not kept
-  const base = { placement, source: prepared.source, cut: prepared.cut, layout: layoutOf, inputsUsed: bound.used };
+  const prints = () => prepared.prints?.() ?? null;
+  const base = { placement, source: prepared.source, cut: prepared.cut, layout: layoutOf, inputsUsed: bound.used, prints };
   // The same answer as the one last written and recorded: its grid is the committed one.
   if (prepared.source === placement.source && placement.committed !== null && placement.pending === null) {
     const timings = { reportMs: t1 - t0, queryAndLayoutMs: performance.now() - t1, fingerprintMs: 0 };
     return { ...base, incoming: placement.committed, shape: placement.shape, sameSource: true, timings };
+  }
+  // Issue 35 §3: a large answer over cells the host vouches for, laid out only where its rows changed.
+  const chunks = await changedChunksOf(e, placement, prepared, view);
+  if (chunks) {
+    const timings = { reportMs: t1 - t0, queryAndLayoutMs: performance.now() - t1, fingerprintMs: 0 };
+    return { ...base, incoming: chunks.incoming, shape: placement.shape, sameSource: false, chunks, prints: () => chunks.prints, timings };
   }
   const { cells, columnFormats } = layoutOf();
   const t2 = performance.now();
@@ -105,6 +114,22 @@ export async function refresh(
   const prepared = await prepareRefresh(e, key, report, o.signal, view);
   prepared.timings.reportMs += reportMs;
   return applyRefresh(e, prepared, choice, o.signal, view);
+}
+
+/**
+ * Only the chunks of a large SQL answer whose rows changed since the placement was last written, laid out
+ * (answer-chunks.ts): where the host keeps notes on cells (the cells then need not be read to be known), the
+ * placement is recorded, not under way and not a table, and what it was last written from is kept.
+ */
+async function changedChunksOf(
+  e: Engine,
+  p: LocalPlacement,
+  prepared: Awaited<ReturnType<typeof prepareReport>>,
+  view: Session | undefined,
+): Promise<ChunkLayout | null> {
+  if (!prepared.changedChunks || !e.ctx.port.cellsNote || !p.committed || p.pending || p.table) return null;
+  const was = await storedAnswerPrints(view ?? e.ctx.port, p.key, p.committed);
+  return was && prepared.changedChunks(was, p.committed, p.shape);
 }
 
 /** Whether the host's note on the placement's cells says they hold what it recorded (cells-note.ts): then they are read only if needed. */
@@ -248,13 +273,28 @@ async function readRefresh(
   }
   const union = maxShape(maxShape(maxShape(old, next), p.pending?.shape ?? old), held);
   const unionArea = areaAt(anchor, union);
-  await refuseToWrite(s, unionArea, t.sheet.name, () => prep.layout().columnFormats, tp?.name); // issue 22: merged, table, protected, 1904
+  await refuseToWrite(s, unionArea, t.sheet.name, () => (prep.chunks ?? prep.layout()).columnFormats, tp?.name); // issue 22: merged, table, protected, 1904
   const tRead = performance.now();
-  const current = await readCurrent(e, s, { p, prep, t, unionArea }, ahead, signal);
-  if (!current) return { kind: "again" };
+  const got = await readCurrent(e, s, { p, prep, t, unionArea }, ahead, signal);
+  if (!got) return { kind: "again" };
   const prints = await storedRowPrints(s, p.key, p.committed);
-  const cells = await sortedBack(tp, p, current, prints, anchor);
-  const read = { p, prep, t, anchor, pin, old, held, next, growth, union, ...cells, prints, table: table === "gone" ? table : tp };
+  const cells = await sortedBack(tp, p, got.current, prints, anchor);
+  const read = {
+    p,
+    prep,
+    t,
+    anchor,
+    pin,
+    old,
+    held,
+    next,
+    growth,
+    union,
+    ...cells,
+    prints,
+    table: table === "gone" ? table : tp,
+    chunked: got.chunked,
+  };
   return { kind: "read", ...read, readMs: performance.now() - tRead };
 }
 
@@ -263,7 +303,9 @@ async function readRefresh(
  * (plan again). Read before the query and not all there (it grows): read where the placement is now, once
  * (issue 36, item 17). Issue 35 §3: over cells the host's note says hold what was recorded, an answer of
  * the same shape is read back only in the chunks whose fingerprint it changes; every other chunk holds what
- * the answer holds there (the same fingerprint), so it is the answer's rows.
+ * the answer holds there (the same fingerprint), so it is the answer's rows. `chunked`: the answer was laid
+ * out only in the chunks its rows changed (prep.chunks), so the rows read are from the first of the chunks
+ * whose fingerprint it changes to the last, and every other row of `current` is a hole.
  */
 async function readCurrent(
   e: Engine,
@@ -271,26 +313,29 @@ async function readCurrent(
   at: { p: LocalPlacement; prep: PreparedRefresh; t: { area: Area; sheet: SheetRef }; unionArea: Area },
   ahead: boolean,
   signal: AbortSignal | undefined,
-): Promise<Grid | null> {
+): Promise<{ current: Grid; chunked: boolean } | null> {
   const { p, prep, t, unionArea } = at;
-  const laid = !prep.sameSource && sameShape(prep.shape, p.shape) && sameShape(unionArea, p.shape) ? prep.layout().cells : null;
-  const noted = laid !== null && laid.every((row) => row.length === p.shape.cols) && (await notedAsRecorded(e.ctx.port, p, t.area));
-  const areas = noted
-    ? differingChunks(prep.incoming, p.committed).map((i) => {
-        const r = chunkRows(prep.incoming, i, p.shape.rows);
-        return { ...unionArea, row: unionArea.row + r.from, rows: r.to - r.from + 1 };
-      })
-    : [unionArea];
+  const same = !prep.sameSource && sameShape(prep.shape, p.shape) && sameShape(unionArea, p.shape);
+  const chunked = same && prep.chunks && (await notedAsRecorded(e.ctx.port, p, t.area)) ? prep.chunks : null;
+  const laid = chunked ? chunked.cells : same ? prep.layout().cells : null;
+  const noted =
+    chunked !== null ||
+    (laid !== null && laid.every((row) => row.length === p.shape.cols) && (await notedAsRecorded(e.ctx.port, p, t.area)));
+  const spans = noted ? differingChunks(prep.incoming, p.committed).map((i) => chunkRows(prep.incoming, i, p.shape.rows)) : [];
+  const first = spans[0];
+  const last = spans[spans.length - 1];
+  const rowsAt = (r: { from: number; to: number }) => ({ ...unionArea, row: unionArea.row + r.from, rows: r.to - r.from + 1 });
+  const areas = !noted ? [unionArea] : chunked ? (first && last ? [rowsAt({ from: first.from, to: last.to })] : []) : spans.map(rowsAt);
   const grids: Grid[] = [];
   if (ahead && areas.length && !areas.every((a) => s.holds(a))) {
     const r = await s.recheck({ areas, ...(signal ? { signal } : {}) });
     if (!samePlace(placementArea(p, r.tracked, r.sheets), t)) return null;
     grids.push(...r.values.map((v) => v.grid));
   } else for (const a of areas) grids.push(await readArea(s, a, signal));
-  if (!noted) return grids[0]!;
-  const current = laid!.slice();
+  if (!noted) return { current: grids[0]!, chunked: false };
+  const current = chunked ? new Array<Grid[number]>(laid!.length) : laid!.slice();
   areas.forEach((a, k) => grids[k]!.forEach((row, i) => (current[a.row - unionArea.row + i] = row)));
-  return current;
+  return { current, chunked: chunked !== null };
 }
 
 /**
@@ -344,7 +389,8 @@ async function writeRefresh(
   const { p, prep, anchor, pin, old, next, t } = read;
   const { stats, calls, leftovers, keptRows, edits } = plan;
   const tWrite = performance.now();
-  const cells = () => prep.layout().cells;
+  const laid = () => laidFor(read);
+  const cells = () => laid().cells;
   const writes = await journalIntent(s, read, plan);
   const table = read.table && read.table !== "gone" ? read.table : null;
   // Issue 33: the table's columns first, so the person's columns at its right move with theirs before the cells land.
@@ -360,7 +406,7 @@ async function writeRefresh(
       { sheetId: anchor.sheetId, row: anchor.row + run.from, col: anchor.col },
       cells().slice(run.from, run.to + 1),
       {
-        columnFormats: prep.layout().columnFormats,
+        columnFormats: laid().columnFormats,
         keepFormats: true,
         breakRows: starts.filter((r) => r > run.from && r <= run.to).map((r) => r - run.from),
         ...formatsAt(formatsNow, anchor.row + run.from, anchor.col, run.to - run.from + 1, next.cols),
@@ -379,16 +425,11 @@ async function writeRefresh(
   const notices = await keepTable(s, read, writes, pin);
   if (writes) {
     await journal(s, p.key, { phase: "written", inFlight: null });
-    await storeRowPrints(s, p.key, cells(), prep.incoming); // issue 30: an inserted row is named as one
+    // Issue 30: an inserted row is named as one; issue 35 §3: a large one keeps what its chunks were laid out from.
+    await storeRowPrints(s, p.key, cells(), prep.incoming, prep.prints?.() ?? null);
   }
   const area = await sendRefresh(s, read, signal, stats, plan.keepsHeld);
-  const lastWritten = e.lastWritten.get(p.key);
-  // Same source and nothing written: the cells last written are unchanged (and were never laid out).
-  if (!(prep.sameSource && calls.length === 0 && keptRows.length === 0)) {
-    e.lastWritten.set(p.key, keptRows.length && lastWritten ? mergeKept(cells(), lastWritten, keptRows) : cells());
-    // Rows moved by hand and kept: what was last written is no longer where it was (the row prints name them).
-    if (keptRows.length && (!lastWritten || plan.keepsHeld)) e.lastWritten.delete(p.key);
-  }
+  const lastWritten = keepLastWritten(e, read, plan);
   // All of the area holds the answer now (not Keep my edits, not a table): a host that keeps notes on cells keeps
   // this one (issue 35 §3). Before the record: a host saves the cells before it (the command line); a record that
   // fails leaves the placement pending, which the note does not vouch for.
@@ -410,6 +451,28 @@ async function writeRefresh(
   if (plan.state.kind === "unrecorded" || plan.state.kind === "interrupted")
     notices.unshift("An earlier refresh of this placement was interrupted after writing; it is now complete.");
   return { kind: "refreshed", stats, notices: prep.cut ? [...notices, prep.cut.message] : notices };
+}
+
+/** Keep the grid the cells now hold as the last written (`e.lastWritten`); what it was before. */
+function keepLastWritten(e: Engine, read: RefreshRead, plan: RefreshPlan): Grid | undefined {
+  const { p, prep } = read;
+  const { calls, keptRows } = plan;
+  const lastWritten = e.lastWritten.get(p.key);
+  const cells = () => laidFor(read).cells;
+  // Same source and nothing written: the cells last written are unchanged (and were never laid out).
+  if (read.chunked)
+    e.lastWritten.delete(p.key); // the rows of the chunks not laid out are not in memory
+  else if (!(prep.sameSource && calls.length === 0 && keptRows.length === 0)) {
+    e.lastWritten.set(p.key, keptRows.length && lastWritten ? mergeKept(cells(), lastWritten, keptRows) : cells());
+    // Rows moved by hand and kept: what was last written is no longer where it was (the row prints name them).
+    if (keptRows.length && (!lastWritten || plan.keepsHeld)) e.lastWritten.delete(p.key);
+  }
+  return lastWritten;
+}
+
+/** The answer's cells and formats a read plans with: only the chunks laid out when it was read so (readCurrent). */
+function laidFor(read: Pick<RefreshRead, "prep" | "chunked">): Pick<Layout, "cells" | "columnFormats"> {
+  return read.chunked && read.prep.chunks ? read.prep.chunks : read.prep.layout();
 }
 
 /**
@@ -491,7 +554,14 @@ async function rollBack(e: Engine, s: Session, read: RefreshRead, lastWritten: G
     // Issue 33: the table's columns back first, so the cells read before land where they were; then its rows.
     if (table?.edits.length)
       await s.commit([{ kind: "tableColumns", table: table.name, edits: undoEdits(table.edits, table.was.columns) }]);
-    if (!read.noted) await s.write(anchor, read.physical ?? current, { keepFormats: true }); // noted: none read, none written
+    if (read.chunked) {
+      // Only the rows read were written over (readCurrent): they go back.
+      const rows = current.flatMap((row, r) => (row ? [r] : []));
+      if (rows.length)
+        await s.write({ ...anchor, row: anchor.row + rows[0]! }, current.slice(rows[0]!, rows[rows.length - 1]! + 1), {
+          keepFormats: true,
+        });
+    } else if (!read.noted) await s.write(anchor, read.physical ?? current, { keepFormats: true }); // noted: none read, none written
     if (table) await s.commit([{ kind: "table", table: table.name, area: table.was.area }]);
     await s.track(p.name, t.area);
     await updatePlacement(s, p.key, (x) => ({ ...x, pending: p.pending, table: p.table }));

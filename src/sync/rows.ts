@@ -8,19 +8,32 @@
 //                            (Myers): which rows are the same (moved or not), inserted, deleted or changed;
 //   stored per placement under ROWS_KEY_PREFIX + key as { v, of, rows } (base64 of 4 bytes a row; `of`: the
 //   fingerprint they describe), for placements of at most MAX_ROW_PRINTS rows (what a snapshot reads stays
-//   small: 10,000 rows are 53 KB); larger ones are named by their chunks, as before.
+//   small: 10,000 rows are 53 KB); larger ones are named by their chunks, as before, and keep { v, of, answer }
+//   instead when laid out from a SQL answer: the prints of the answer rows each chunk holds (answer-chunks.ts).
 // Pure: no port, no network.
 import { z } from "zod";
 import { ChunkEncoder, type GridCell } from "../checksum/encode.ts";
 import { h64Hex, ready } from "../checksum/hash.ts";
 import type { ResultChecksum } from "../checksum/types.ts";
+import { MAX_ROW_PRINTS, type AnswerPrints } from "./answer-chunks.ts";
 import type { Structure } from "./types.ts";
 
 export const ROWS_KEY_PREFIX = "cellbound.rows.v1.";
-export const MAX_ROW_PRINTS = 10_000;
+// Above it a placement keeps what its chunks were laid out from instead (answer-chunks.ts, where it is defined: the
+// query's side reads it without the record's types).
+export { MAX_ROW_PRINTS } from "./answer-chunks.ts";
 
 /** What a placement's row prints are stored as (validated when read: the workbook is a boundary). */
-export const StoredRows = z.object({ v: z.literal(1), of: z.string().max(200), rows: z.string(), cols: z.string().optional() }).loose();
+export const StoredRows = z
+  .object({
+    v: z.literal(1),
+    of: z.string().max(200),
+    rows: z.string().optional(),
+    cols: z.string().optional(),
+    /** Issue 35 §3: a larger placement laid out from a SQL answer keeps what its chunks were laid out from (answer-chunks.ts). */
+    answer: z.object({ frame: z.string().max(64), chunks: z.array(z.string().max(16)), fractions: z.array(z.string()) }).optional(),
+  })
+  .loose();
 export type StoredRows = z.infer<typeof StoredRows>;
 
 /** The 32-bit print of each row. */
@@ -172,17 +185,21 @@ interface RowsStore {
   setData(key: string, value: unknown): Promise<void>;
 }
 
-/** Store the row prints of the grid a placement now holds (`fp` its fingerprint); none for a large one. */
+/**
+ * Store the row prints of the grid a placement now holds (`fp` its fingerprint); none for a large one, which
+ * keeps what its chunks were laid out from instead, when that is known (`answer`, answer-chunks.ts).
+ */
 export async function storeRowPrints(
   port: RowsStore,
   key: string,
   grid: ReadonlyArray<ReadonlyArray<GridCell>>,
   fp: ResultChecksum,
+  answer: AnswerPrints | null = null,
 ): Promise<void> {
   const cols = grid[0]?.length ?? 0;
   const value =
     grid.length > MAX_ROW_PRINTS
-      ? null
+      ? answer && { v: 1, of: printsOf(fp), answer }
       : { v: 1, of: printsOf(fp), rows: encodeRows(await rowPrints(grid)), cols: encodeRows(await columnPrints(grid, cols)) };
   if (value === null && (await port.getData(ROWS_KEY_PREFIX + key)) == null) return;
   await port.setData(ROWS_KEY_PREFIX + key, value);
@@ -202,7 +219,18 @@ export async function storedRowPrints(
 ): Promise<{ rows: Uint32Array; cols: Uint32Array | null } | null> {
   if (!fp) return null;
   const parsed = StoredRows.safeParse(await port.getData(ROWS_KEY_PREFIX + key));
-  if (!parsed.success || parsed.data.of !== printsOf(fp)) return null;
+  if (!parsed.success || parsed.data.of !== printsOf(fp) || parsed.data.rows === undefined) return null;
   const rows = decodeRows(parsed.data.rows);
   return rows ? { rows, cols: parsed.data.cols ? decodeRows(parsed.data.cols) : null } : null;
+}
+
+/** What a large placement's chunks were laid out from (answer-chunks.ts), when it describes `fp` (what it was last written with). */
+export async function storedAnswerPrints(
+  port: Pick<RowsStore, "getData">,
+  key: string,
+  fp: ResultChecksum | null,
+): Promise<AnswerPrints | null> {
+  if (!fp) return null;
+  const parsed = StoredRows.safeParse(await port.getData(ROWS_KEY_PREFIX + key));
+  return parsed.success && parsed.data.of === printsOf(fp) ? (parsed.data.answer ?? null) : null;
 }

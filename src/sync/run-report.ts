@@ -14,11 +14,21 @@
 // summary flag, the layout and cell-model versions, and each answer's own source (a hash of its
 // bytes). Equal sources give equal grids, so a refresh whose source equals the one it last wrote
 // knows the incoming fingerprint without laying anything out (docs/SYNC.md "Unchanged data").
-import { LoadQuery, type DataClient, type FetchedLoad, type FetchedResult, type LoadResult, type Report } from "../api/index.ts";
+import {
+  LoadQuery,
+  type AnswerRows,
+  type DataClient,
+  type FetchedLoad,
+  type FetchedResult,
+  type LoadResult,
+  type Report,
+} from "../api/index.ts";
 import { CHECKSUM_VERSION } from "../checksum/index.ts";
 import { h64Hex, ready as hashReady } from "../checksum/hash.ts";
 import type { TypedResult } from "../checksum/types.ts";
 import type { SheetValue } from "../host/port.ts";
+import { answerPrints, layOutChanged, MAX_ROW_PRINTS, type AnswerPrints, type ChunkLayout } from "./answer-chunks.ts";
+import type { ResultChecksum } from "../checksum/types.ts";
 import { showAppliedFilters, untitledSummaryMembers } from "./filters.ts";
 import { settleNumberFormats, withShortTitles } from "./formats.ts";
 import {
@@ -28,6 +38,7 @@ import {
   layout,
   LAYOUT_VERSION,
   withFilterSummary,
+  type DisplayScale,
   type Layout,
   type PivotSettings,
   type PivotTotals,
@@ -80,6 +91,8 @@ export interface RunOutput {
   result: TypedResult;
   /** Set when the result was cut (only a report without a limit can be); null otherwise. */
   cut: RowCut | null;
+  /** A large grid laid out from a SQL answer: what its chunks were laid out from (answer-chunks.ts); kept when it is written. */
+  prints?: AnswerPrints | null;
 }
 
 export interface PreparedReport {
@@ -95,6 +108,16 @@ export interface PreparedReport {
    * answer itself is let go then (build() after it throws).
    */
   layout?(): Layout;
+  /**
+   * A SQL answer (issue 35 §3, answer-chunks.ts): what the chunks of the grid layout() laid out were laid out
+   * from, when it has more than MAX_ROW_PRINTS rows (null otherwise, or before layout()).
+   */
+  prints?(): AnswerPrints | null;
+  /**
+   * A SQL answer: only the chunks whose answer rows changed since `was` (the prints of the grid fingerprinted
+   * `committed`, of `shape`) laid out; null when that cannot be told. layout() still lays out every row.
+   */
+  changedChunks?(was: AnswerPrints, committed: ResultChecksum, shape: { rows: number; cols: number }): ChunkLayout | null;
 }
 
 /**
@@ -106,6 +129,13 @@ function preparedSql(answer: FetchedResult, source: string, pivot: Pick<PivotSet
   let fetched: FetchedResult | null = answer;
   let laid: Layout | null = null;
   let built: RunOutput | null = null;
+  let prints: AnswerPrints | null = null;
+  const rowsOf = once(() => answer.byRow?.() ?? null); // scanned once, on demand
+  const frameOf = (rows: AnswerRows) => sqlFrame(rows, pivot?.displayScale);
+  const printed = (l: Layout) => {
+    const rows = l.cells.length > MAX_ROW_PRINTS ? rowsOf() : null;
+    prints = rows ? answerPrints(rows, frameOf(rows), l) : null;
+  };
   return {
     source,
     cut: null,
@@ -113,14 +143,44 @@ function preparedSql(answer: FetchedResult, source: string, pivot: Pick<PivotSet
       if (built) return built;
       if (!fetched) throw new Error("The report's answer was laid out without keeping it: run the report again to build its result.");
       const result = fetched.result();
-      return (built = { result, cut: null, layout: (laid ??= layout({ result, pivot })) });
+      if (!laid) printed((laid = layout({ result, pivot })));
+      return (built = { result, cut: null, layout: laid, prints });
     },
     layout: () => {
       if (laid) return laid;
-      laid = laidOutInSlices(fetched!, pivot);
+      printed((laid = laidOutInSlices(fetched!, pivot)));
       if (!built) fetched = null; // nothing else reads the answer now
       return laid;
     },
+    prints: () => prints,
+    changedChunks: (was, committed, shape) => {
+      const rows = fetched && shape.rows > MAX_ROW_PRINTS ? rowsOf() : null;
+      if (!rows) return null;
+      const scale = pivot?.displayScale ?? "model";
+      return layOutChanged(rows, frameOf(rows), was, committed, shape, (r) => flatTable(r, scale));
+    },
+  };
+}
+
+/**
+ * Everything but its rows a SQL answer's flat table depends on (answer-chunks.ts): the layout and cell versions,
+ * the display scale and the answer's other members with the time zone. Not the query's text: the same answer
+ * to another query lays out the same.
+ */
+function sqlFrame(rows: AnswerRows, scale: DisplayScale | undefined): string {
+  const text = JSON.stringify({ layout: LAYOUT_VERSION, cells: CHECKSUM_VERSION, scale: scale ?? "model", answer: rows.head });
+  return h64Hex(new TextEncoder().encode(text));
+}
+
+function once<T>(f: () => T): () => T {
+  let done = false;
+  let value: T;
+  return () => {
+    if (!done) {
+      value = f();
+      done = true;
+    }
+    return value;
   };
 }
 
@@ -440,11 +500,14 @@ async function streamSql(
     formats: () => settleNumberFormats(cells, unsettled, head.headerRows),
     async finish() {
       if (!consumed) throw new Error("streamReport: finish() before the last rows");
+      const layout = { ...head, cells, columnFormats: settleNumberFormats(cells, unsettled, head.headerRows) };
+      const rows = cells.length > MAX_ROW_PRINTS ? (fetched.byRow?.() ?? null) : null;
       return {
         source: await sourceKey(report, show, { main: fetched.source }),
         cut: null,
         result: { ...first.value, rows: raw.flat() },
-        layout: { ...head, cells, columnFormats: settleNumberFormats(cells, unsettled, head.headerRows) },
+        layout,
+        prints: rows ? answerPrints(rows, sqlFrame(rows, report.pivotItems?.displayScale), layout) : null,
       };
     },
   };

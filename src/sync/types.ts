@@ -4,6 +4,7 @@
 // import it without a circle.
 import type { SyncStatus } from "../api/index.ts";
 import type { ResultChecksum } from "../checksum/types.ts";
+import type { AnswerPrints, ChunkLayout } from "./answer-chunks.ts";
 import type { Area, SheetPort, SheetValue, SnapshotRequest, WriteStats } from "../host/port.ts";
 import type { LastWrittenStore, SyncContext } from "./context.ts";
 import type { BoundInputs, InputRequest } from "./inputs.ts";
@@ -182,6 +183,14 @@ export interface PreparedRefresh {
   timings: { reportMs: number; queryAndLayoutMs: number; fingerprintMs: number };
   /** The hash of the input values its query used (issue 32, inputs.ts); null: it has no inputs. */
   inputsUsed?: string | null;
+  /**
+   * Issue 35 §3: only the chunks whose answer rows changed since the placement was last written were laid out
+   * (answer-chunks.ts): `incoming` is the whole grid's fingerprint all the same; layout() lays out every row if
+   * the cells turn out to need them.
+   */
+  chunks?: ChunkLayout | null;
+  /** What the grid's chunks were laid out from, kept when it is written (a large grid from a SQL answer; else null). */
+  prints?(): AnswerPrints | null;
 }
 
 // ---------------------------------------------------------------- check and home (check.ts)

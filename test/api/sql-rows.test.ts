@@ -111,4 +111,40 @@ describe("splitSqlBody", () => {
     }
     expect(splitSqlBody(Uint8Array.from([0xef, 0xbb, 0xbf, ...body]))).toBeNull(); // a BOM: the caller's whole parse reads it
   });
+
+  it("issue 35 §3: its row index finds every row's bytes without parsing them; any run of rows parses as JSON.parse of the whole holds them", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(rowsArb, stringy),
+        fc.array(tricky, { maxLength: 6 }),
+        fc.constantFrom(undefined, 1, "\t"),
+        fc.nat(),
+        fc.nat(),
+        (rows, bits, indent, a, b) => {
+          const data = [...rows, bits.map((x) => x + x)];
+          const text = JSON.stringify({ schema: [], data, after: bits }, null, indent);
+          const index = splitSqlBody(text)!.index();
+          expect(index.count).toBe(data.length);
+          const from = a % (data.length + 1);
+          const to = from + (b % (data.length - from + 1));
+          expect(index.parse(from, to)).toEqual(data.slice(from, to));
+          const bytes = new TextDecoder().decode(index.bytes(from, to));
+          expect(JSON.parse(`[${bytes}]`)).toEqual(data.slice(from, to)); // the rows' own bytes, nothing around them
+          expect(() => index.parse(to, from - 1)).toThrow(RangeError);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("issue 35 §3: a body whose rows or end are broken fails its index, not later", () => {
+    expect(() => splitSqlBody('{"schema":[],"data":[[1],[2}')!.index()).toThrow(SyntaxError);
+    expect(() => splitSqlBody('{"schema":[],"data":[[1],[2]] x')!.index()).toThrow(SyntaxError);
+    expect(() => splitSqlBody('{"schema":[],"data":[[1] [2]]}')!.index()).toThrow(SyntaxError);
+    // A row the scan finds whole but JSON.parse refuses fails when it is parsed.
+    const index = splitSqlBody('{"schema":[],"data":[[1],[01],[3]]}')!.index();
+    expect(index.count).toBe(3);
+    expect(index.parse(0, 1)).toEqual([[1]]);
+    expect(() => index.parse(1, 2)).toThrow(SyntaxError);
+  });
 });

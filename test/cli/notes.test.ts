@@ -139,6 +139,73 @@ describe("a refresh over cells as the last save left them (issue 35 §3)", () =>
     }
   });
 
+  it("a large SQL answer whose rows changed in two places: only the chunks holding them are decoded, and the cells are a fresh placement's", async () => {
+    // 12,000 rows (more than MAX_ROW_PRINTS): the placement keeps the prints of the answer rows each chunk holds.
+    const sql = (changed: boolean) =>
+      `SELECT id, ${changed ? "CASE WHEN id > 11990 OR id BETWEEN 5000 AND 5004 THEN amount * 2 ELSE amount END" : "amount"} AS amount, status FROM orders WHERE id <= 12000 ORDER BY id`;
+    const report = await env.createReport({ sqlQuery: sql(false) });
+    const file = tmp.file("big-sql.xlsx");
+    const other = tmp.file("big-sql-fresh.xlsx");
+    expect((await env.cli(["place", file, "--report", String(report.id), "--at", "Sheet1!A1"])).code).toBe(0);
+    await env.client().updateReport(env.deploymentId, report.id, { sqlQuery: sql(true) });
+    const r = await decodedRows(() => env.cli(["refresh", file, "--json"]));
+    expect(outcome(r.out)).toMatchObject({ outcome: "refreshed", saved: true, editedCells: [] });
+    expect(r.out.json().files[0]!.placements[0]!.cellsWritten).toBe((5 + 10) * 3); // the rows of ids 5000–5004 and 11991–12000
+    // The chunks holding them decoded, not 12,000 rows: grid rows 5000–5999, 11000–11999 and 12000 (row 0: the titles).
+    expect(r.rows).toBe(1000 + 1000 + 1);
+    expect((await env.cli(["place", other, "--report", String(report.id), "--at", "Sheet1!A1"])).code).toBe(0);
+    expect(await grid(file, 12_001)).toEqual(await grid(other, 12_001));
+    expect((await env.cli(["status", file, "--json"])).json().files[0]!.placements[0]!.status).toBe("up to date");
+    // The refresh kept what its chunks were laid out from: back to the first answer, again two chunks.
+    await env.client().updateReport(env.deploymentId, report.id, { sqlQuery: sql(false) });
+    const back = await decodedRows(() => env.cli(["refresh", file, "--json"]));
+    expect(outcome(back.out)).toMatchObject({ outcome: "refreshed", saved: true });
+    expect(back.rows).toBe(1000 + 1000 + 1);
+    const first = tmp.file("big-sql-first.xlsx");
+    expect((await env.cli(["place", first, "--report", String(report.id), "--at", "Sheet1!A1"])).code).toBe(0);
+    expect(await grid(file, 12_001)).toEqual(await grid(first, 12_001));
+  });
+
+  it("a large SQL answer laid out by chunk whose record the platform refuses: the rows written go back as they were", async () => {
+    const sql = (changed: boolean) =>
+      `SELECT id, ${changed ? "CASE WHEN id > 11990 OR id BETWEEN 5000 AND 5004 THEN amount * 2 ELSE amount END" : "amount"} AS amount, status FROM orders WHERE id <= 12000 ORDER BY id`;
+    const report = await env.createReport({ sqlQuery: sql(false) });
+    const file = tmp.file("big-sql-refused.xlsx");
+    expect((await env.cli(["place", file, "--report", String(report.id), "--at", "Sheet1!A1"])).code).toBe(0);
+    const before = await grid(file, 12_001);
+    await env.client().updateReport(env.deploymentId, report.id, { sqlQuery: sql(true) });
+    const refusing: typeof fetch = async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (init?.method === "PUT" && /\/refresh$/.test(url))
+        return new Response(JSON.stringify({ error: "forbidden", message: "not allowed" }), {
+          status: 403,
+          headers: { "content-type": "application/json" },
+        });
+      return fetch(input, init);
+    };
+    const r = await decodedRows(() => env.cli(["refresh", file, "--json"], "analyst", { fetch: refusing }));
+    expect(r.rows).toBe(1000 + 1000 + 1); // laid out by chunk
+    expect(outcome(r.out).outcome).not.toBe("refreshed");
+    expect(await grid(file, 12_001)).toEqual(before);
+  });
+
+  it("a large SQL answer over a value typed into it: every row is laid out, the edit named and kept", async () => {
+    const sql = (changed: boolean) =>
+      `SELECT id, ${changed ? "CASE WHEN id > 11990 THEN amount * 2 ELSE amount END" : "amount"} AS amount, status FROM orders WHERE id <= 12000 ORDER BY id`;
+    const report = await env.createReport({ sqlQuery: sql(false) });
+    const file = tmp.file("big-sql-typed.xlsx");
+    expect((await env.cli(["place", file, "--report", String(report.id), "--at", "Sheet1!A1"])).code).toBe(0);
+    const port = XlsxPort.open(file);
+    const at = parseAddress("B3001");
+    port.wb.userEdit(port.wb.sheets[0]!.id, at.row, at.col, 777);
+    port.save();
+    await env.client().updateReport(env.deploymentId, report.id, { sqlQuery: sql(true) });
+    const r = await decodedRows(() => env.cli(["refresh", file, "--json"]));
+    expect(outcome(r.out)).toMatchObject({ outcome: "edited", editedCells: ["B3001"] });
+    expect(r.rows).toBeGreaterThanOrEqual(12_000); // the whole answer (after the chunks it changes, laid out before the cells were read)
+    expect(XlsxPort.open(file).wb.sheets[0]!.cells.get(at.row)?.get(at.col)?.v).toBe(777);
+  });
+
   it("a value typed into the placement and another answer: the note is gone, the cells are read whole and the edit named", async () => {
     const report = await env.createReport(byStatus(3));
     const file = tmp.file("typed-changed.xlsx");
@@ -160,10 +227,28 @@ const readOf = XlsxPort.prototype.read;
 const lastRowsDoubled = (changed: boolean, from: number) =>
   `SELECT id, ${changed ? `CASE WHEN id > ${from} THEN amount * 2 ELSE amount END` : "amount"} AS amount, status FROM orders WHERE id <= 2500 ORDER BY id`;
 
-/** The 2,501 × 3 cells from A1 of a workbook's first sheet. */
-async function grid(file: string) {
+/** The `rows` × 3 cells from A1 of a workbook's first sheet. */
+async function grid(file: string, rows = 2501) {
   const port = XlsxPort.open(file);
   const out = [];
-  for await (const b of readOf.call(port, { sheetId: port.wb.sheets[0]!.id, row: 0, col: 0, rows: 2501, cols: 3 })) out.push(...b);
+  for await (const b of readOf.call(port, { sheetId: port.wb.sheets[0]!.id, row: 0, col: 0, rows, cols: 3 })) out.push(...b);
   return out;
+}
+
+/** How many rows of data answers were decoded during `run` (JSON.parse of rows: a slice, a chunk or a whole body). */
+async function decodedRows<T>(run: () => Promise<T>): Promise<{ out: T; rows: number }> {
+  const parse = JSON.parse;
+  let rows = 0;
+  const spy = vi.spyOn(JSON, "parse").mockImplementation((text: string, reviver?: Parameters<typeof JSON.parse>[1]) => {
+    const v: unknown = parse(text, reviver);
+    if (Array.isArray(v) && v.every(Array.isArray))
+      rows += v.length; // rows of a slice or a chunk
+    else if (v && typeof v === "object" && Array.isArray((v as { data?: unknown }).data)) rows += (v as { data: unknown[] }).data.length; // a whole body
+    return v;
+  });
+  try {
+    return { out: await run(), rows };
+  } finally {
+    spy.mockRestore();
+  }
 }
