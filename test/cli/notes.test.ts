@@ -140,13 +140,9 @@ describe("a refresh over cells as the last save left them (issue 35 §3)", () =>
   });
 
   it("a large SQL answer whose rows changed in two places: only the chunks holding them are decoded, and the cells are a fresh placement's", async () => {
-    // 12,000 rows (more than MAX_ROW_PRINTS): the placement keeps the prints of the answer rows each chunk holds.
-    const sql = (changed: boolean) =>
-      `SELECT id, ${changed ? "CASE WHEN id > 11990 OR id BETWEEN 5000 AND 5004 THEN amount * 2 ELSE amount END" : "amount"} AS amount, status FROM orders WHERE id <= 12000 ORDER BY id`;
-    const report = await env.createReport({ sqlQuery: sql(false) });
-    const file = tmp.file("big-sql.xlsx");
+    const sql = largeSql("id > 11990 OR id BETWEEN 5000 AND 5004");
+    const { report, file } = await placedLarge(sql, "big-sql.xlsx");
     const other = tmp.file("big-sql-fresh.xlsx");
-    expect((await env.cli(["place", file, "--report", String(report.id), "--at", "Sheet1!A1"])).code).toBe(0);
     await env.client().updateReport(env.deploymentId, report.id, { sqlQuery: sql(true) });
     const r = await decodedRows(() => env.cli(["refresh", file, "--json"]));
     expect(outcome(r.out)).toMatchObject({ outcome: "refreshed", saved: true, editedCells: [] });
@@ -156,7 +152,7 @@ describe("a refresh over cells as the last save left them (issue 35 §3)", () =>
     expect((await env.cli(["place", other, "--report", String(report.id), "--at", "Sheet1!A1"])).code).toBe(0);
     expect(await grid(file, 12_001)).toEqual(await grid(other, 12_001));
     expect((await env.cli(["status", file, "--json"])).json().files[0]!.placements[0]!.status).toBe("up to date");
-    // The refresh kept what its chunks were laid out from: back to the first answer, again two chunks.
+    // The refresh kept what its chunks were laid out from: back to the first answer, the same chunks again.
     await env.client().updateReport(env.deploymentId, report.id, { sqlQuery: sql(false) });
     const back = await decodedRows(() => env.cli(["refresh", file, "--json"]));
     expect(outcome(back.out)).toMatchObject({ outcome: "refreshed", saved: true });
@@ -167,11 +163,8 @@ describe("a refresh over cells as the last save left them (issue 35 §3)", () =>
   });
 
   it("a large SQL answer laid out by chunk whose record the platform refuses: the rows written go back as they were", async () => {
-    const sql = (changed: boolean) =>
-      `SELECT id, ${changed ? "CASE WHEN id > 11990 OR id BETWEEN 5000 AND 5004 THEN amount * 2 ELSE amount END" : "amount"} AS amount, status FROM orders WHERE id <= 12000 ORDER BY id`;
-    const report = await env.createReport({ sqlQuery: sql(false) });
-    const file = tmp.file("big-sql-refused.xlsx");
-    expect((await env.cli(["place", file, "--report", String(report.id), "--at", "Sheet1!A1"])).code).toBe(0);
+    const sql = largeSql("id > 11990 OR id BETWEEN 5000 AND 5004");
+    const { report, file } = await placedLarge(sql, "big-sql-refused.xlsx");
     const before = await grid(file, 12_001);
     await env.client().updateReport(env.deploymentId, report.id, { sqlQuery: sql(true) });
     const refusing: typeof fetch = async (input, init) => {
@@ -185,16 +178,16 @@ describe("a refresh over cells as the last save left them (issue 35 §3)", () =>
     };
     const r = await decodedRows(() => env.cli(["refresh", file, "--json"], "analyst", { fetch: refusing }));
     expect(r.rows).toBe(1000 + 1000 + 1); // laid out by chunk
-    expect(outcome(r.out).outcome).not.toBe("refreshed");
+    expect(outcome(r.out)).toMatchObject({
+      outcome: "not-refreshed",
+      reason: expect.stringMatching(/Its cells were put back as they were\./),
+    });
     expect(await grid(file, 12_001)).toEqual(before);
   });
 
   it("a large SQL answer over a value typed into it: every row is laid out, the edit named and kept", async () => {
-    const sql = (changed: boolean) =>
-      `SELECT id, ${changed ? "CASE WHEN id > 11990 THEN amount * 2 ELSE amount END" : "amount"} AS amount, status FROM orders WHERE id <= 12000 ORDER BY id`;
-    const report = await env.createReport({ sqlQuery: sql(false) });
-    const file = tmp.file("big-sql-typed.xlsx");
-    expect((await env.cli(["place", file, "--report", String(report.id), "--at", "Sheet1!A1"])).code).toBe(0);
+    const sql = largeSql("id > 11990");
+    const { report, file } = await placedLarge(sql, "big-sql-typed.xlsx");
     const port = XlsxPort.open(file);
     const at = parseAddress("B3001");
     port.wb.userEdit(port.wb.sheets[0]!.id, at.row, at.col, 777);
@@ -226,6 +219,21 @@ const readOf = XlsxPort.prototype.read;
 /** 2,500 orders' id, amount and status; `changed`: the amount doubled for ids above `from`. */
 const lastRowsDoubled = (changed: boolean, from: number) =>
   `SELECT id, ${changed ? `CASE WHEN id > ${from} THEN amount * 2 ELSE amount END` : "amount"} AS amount, status FROM orders WHERE id <= 2500 ORDER BY id`;
+
+/**
+ * 12,000 orders' id, amount and status (more rows than MAX_ROW_PRINTS: the placement keeps the prints of the
+ * answer rows each chunk holds); `changed`: the amount doubled where `where` holds.
+ */
+const largeSql = (where: string) => (changed: boolean) =>
+  `SELECT id, ${changed ? `CASE WHEN ${where} THEN amount * 2 ELSE amount END` : "amount"} AS amount, status FROM orders WHERE id <= 12000 ORDER BY id`;
+
+/** A report of `sql(false)` placed at A1 of a new workbook `name`. */
+async function placedLarge(sql: (changed: boolean) => string, name: string) {
+  const report = await env.createReport({ sqlQuery: sql(false) });
+  const file = tmp.file(name);
+  expect((await env.cli(["place", file, "--report", String(report.id), "--at", "Sheet1!A1"])).code).toBe(0);
+  return { report, file };
+}
 
 /** The `rows` × 3 cells from A1 of a workbook's first sheet. */
 async function grid(file: string, rows = 2501) {
