@@ -172,6 +172,7 @@ function sqlFrame(rows: AnswerRows, scale: DisplayScale | undefined): string {
   return h64Hex(new TextEncoder().encode(text));
 }
 
+/** `f`'s value, computed on the first call only. */
 function once<T>(f: () => T): () => T {
   let done = false;
   let value: T;
@@ -216,10 +217,6 @@ export async function prepareReport(
   const pivot: PivotSettings | null = report.pivotItems ?? null;
   const show = showAppliedFilters({ report: pivot?.showAppliedFilters, user: defaults.user, account: defaults.account });
   const key = (sources: Record<string, unknown>) => sourceKey(report, show, sources);
-  const once = (f: () => RunOutput): (() => RunOutput) => {
-    let out: RunOutput | null = null;
-    return () => (out ??= f());
-  };
   if (report.jsonQuery) {
     const query = checkedQuery(report.jsonQuery);
     const load: Load = (q) => data.fetchLoad(q as LoadQuery, signal);
