@@ -36,7 +36,7 @@ import { notedAsRecorded, notedWhereNamed, noteCells } from "./cells-note.ts";
 import { journal, recordRefresh } from "./record.ts";
 import { planRefresh, type RefreshPlan, type RefreshRead } from "./refresh-plan.ts";
 import { deploymentLabel, noAccessReason } from "./reasons.ts";
-import { prepareReport } from "./run-report.ts";
+import { prepareReport, type PreparedReport } from "./run-report.ts";
 import { isRefusal, refusedRecordReason, viewOnlyReason } from "./access.ts";
 import { addCommitStats, type Session } from "./session.ts";
 import { loadPlacements, placementArea, updatePlacement, type LocalPlacement } from "./state.ts";
@@ -124,7 +124,7 @@ export async function refresh(
 async function changedChunksOf(
   e: Engine,
   p: LocalPlacement,
-  prepared: Awaited<ReturnType<typeof prepareReport>>,
+  prepared: PreparedReport,
   view: Session | undefined,
 ): Promise<ChunkLayout | null> {
   if (!prepared.changedChunks || !e.ctx.port.cellsNote || !p.committed || p.pending || p.table) return null;
