@@ -148,4 +148,27 @@ describe("round trips on the Office.js adapter over dev/excel", () => {
     expect(costs[1]!.unchanged).toBe(costs[0]!.unchanged);
     expect(costs[1]!.grown).toBeLessThanOrEqual(costs[0]!.grown);
   });
+
+  it("issue 35 §3: a large SQL placement keeps what its chunks were laid out from at no sync of its own, in place and in refresh", async () => {
+    // Over MAX_ROW_PRINTS rows: the record keeps the answer's chunk prints (rows.ts `answer`) where a smaller one keeps row prints.
+    const wb = book();
+    const sheetId = wb.user.firstSheetId();
+    const engine = env().engine(wb);
+    const report = await env().createReport({ sqlQuery: sql(12_000) });
+    wb.workbook.resetStats();
+    const out = await engine.place(report, { at: { sheetId, row: 0, col: 0 } });
+    if (out.kind !== "placed") throw new Error(JSON.stringify(out));
+    const placed = wb.workbook.stats.syncs;
+    await env()
+      .client()
+      .updateReport(env().deploymentId, report.id, { sqlQuery: sql(12_000, 11_500) });
+    wb.workbook.resetStats();
+    expect((await engine.refresh(out.key, "ask")).kind).toBe("refreshed");
+    const refreshed = wb.workbook.stats.syncs;
+    // What the build before the prints were kept cost (b9b1d58, the same test): place 4 syncs, refresh 5.
+    expect({ placed, refreshed }).toEqual({ placed: 4, refreshed: 5 });
+    const stored = (await wb.port.getData(`cellbound.rows.v1.${out.key}`)) as { answer?: { chunks: string[] } } | null;
+    expect(stored?.answer?.chunks).toHaveLength(13); // 12,001 rows: 13 chunks
+    expect(wb.workbook.stats.emptySyncs).toBe(0);
+  });
 });
