@@ -32,7 +32,7 @@ import {
 import { h64Hex, ready as hashReady } from "../checksum/hash";
 import { withRetry } from "./retry";
 import { DEFAULT_DATA_RETRY, DEFAULT_DEADLINES, deadlinesWith, type Deadlines, type RetryPolicy } from "./deadlines";
-import { splitSqlBody, type SqlRowIndex } from "./sql-rows";
+import { splitSqlBody } from "./sql-rows";
 import { sqlToTypedResult, toTypedResult, ValueDecodeError } from "./typed-result";
 
 export { DEFAULT_DATA_RETRY };
@@ -264,8 +264,10 @@ async function fetchLoad(ctx: DataContext, query: LoadQuery, signal?: AbortSigna
   };
 }
 
+const SVCSQL = "POST /v1/svcsql";
+
 async function fetchSql(ctx: DataContext, sql: string, o: { timezone?: string } = {}, signal?: AbortSignal): Promise<FetchedResult> {
-  const what = "POST /v1/svcsql";
+  const what = SVCSQL;
   const raw = await call(ctx, "POST", "/v1/svcsql", { query: sql, ...(o.timezone ? { timezone: o.timezone } : {}) }, signal);
   await hashReady();
   const timezone = o.timezone ?? "UTC";
@@ -283,39 +285,45 @@ async function fetchSql(ctx: DataContext, sql: string, o: { timezone?: string } 
   };
 }
 
+/** `scan()`, a malformed answer's SyntaxError said as the data API's InvalidResponseError. */
+function scanned<T>(raw: DataAnswer, scan: () => T): T {
+  try {
+    return scan();
+  } catch (e) {
+    throw new InvalidResponseError(`${SVCSQL}: ${raw.status} body is not JSON (${(e as Error).message})`, raw.status, undefined, {
+      cause: e,
+    });
+  }
+}
+
+/** Rows of a SQL answer found by the scanner (sql-rows.ts), validated and decoded; `first`: the first one's index. */
+function decodedSqlRows(raw: DataAnswer, head: Record<string, unknown>, data: unknown[][], timezone: string, first: number): TypedResult {
+  const res = parseBody(SqlResponse, { ...head, data }, SVCSQL, raw.status);
+  return decode(SVCSQL, raw.status, () => sqlToTypedResult(res, timezone, first));
+}
+
 /** A SQL answer's rows by where they are in its bytes (FetchedResult.byRow). */
 function sqlRows(raw: DataAnswer, timezone: string): AnswerRows | null {
-  const what = "POST /v1/svcsql";
   const split = splitSqlBody(raw.bytes); // also when a small body was parsed already: its bytes are what is printed
   if (!split) return null;
-  const malformed = (e: unknown) =>
-    new InvalidResponseError(`${what}: ${raw.status} body is not JSON (${(e as Error).message})`, raw.status, undefined, { cause: e });
-  let index: SqlRowIndex;
-  try {
-    index = split.index();
-  } catch (e) {
-    throw malformed(e);
-  }
+  const index = scanned(raw, () => split.index());
   return {
     head: h64Hex(utf8Encoder.encode(JSON.stringify({ head: split.head, timezone }))),
     count: index.count,
     bytes: (from, to) => index.bytes(from, to),
-    decode: (from, to) => {
-      let data: unknown[][];
-      try {
-        data = index.parse(from, to);
-      } catch (e) {
-        throw malformed(e);
-      }
-      const res = parseBody(SqlResponse, { ...split.head, data }, what, raw.status);
-      return decode(what, raw.status, () => sqlToTypedResult(res, timezone, from));
-    },
+    decode: (from, to) =>
+      decodedSqlRows(
+        raw,
+        split.head,
+        scanned(raw, () => index.parse(from, to)),
+        timezone,
+        from,
+      ),
   };
 }
 
 /** A SQL answer `rows` rows at a time, scanned from its text without parsing it whole when it has the usual shape. */
 function* sqlSlices(raw: DataAnswer, timezone: string, whole: () => TypedResult, rows: number): Generator<TypedResult> {
-  const what = "POST /v1/svcsql";
   const split = "json" in raw ? null : splitSqlBody(raw.bytes); // scanned as bytes: never decoded whole
   if (!split) {
     // Not the shape the scanner reads: parse it whole, then hand it out in slices.
@@ -326,17 +334,9 @@ function* sqlSlices(raw: DataAnswer, timezone: string, whole: () => TypedResult,
   let first = 0;
   const pieces = split.slices(rows);
   for (;;) {
-    let next: IteratorResult<unknown[][]>;
-    try {
-      next = pieces.next();
-    } catch (e) {
-      throw new InvalidResponseError(`${what}: ${raw.status} body is not JSON (${(e as Error).message})`, raw.status, undefined, {
-        cause: e,
-      });
-    }
+    const next = scanned(raw, () => pieces.next());
     if (next.done && first > 0) return;
-    const res = parseBody(SqlResponse, { ...split.head, data: next.done ? [] : next.value }, what, raw.status);
-    yield decode(what, raw.status, () => sqlToTypedResult(res, timezone, first));
+    yield decodedSqlRows(raw, split.head, next.done ? [] : next.value, timezone, first);
     if (next.done) return;
     first += next.value.length;
   }
