@@ -118,8 +118,9 @@ export async function refresh(
 
 /**
  * Only the chunks of a large SQL answer whose rows changed since the placement was last written, laid out
- * (answer-chunks.ts): where the host keeps notes on cells (the cells then need not be read to be known), the
- * placement is recorded, not under way and not a table, and what it was last written from is kept.
+ * (answer-chunks.ts): where the placement's cells carry the host's note of what it recorded (they then need
+ * not be read to be known; otherwise every row is laid out, so none is laid out twice), it is recorded, not
+ * under way and not a table, and what it was last written from is kept.
  */
 async function changedChunksOf(
   e: Engine,
@@ -128,6 +129,7 @@ async function changedChunksOf(
   view: Session | undefined,
 ): Promise<ChunkLayout | null> {
   if (!prepared.changedChunks || !e.ctx.port.cellsNote || !p.committed || p.pending || p.table) return null;
+  if (!(await notedWhereNamed(e.ctx.port, p, view ?? e.ctx.port))) return null;
   const was = await storedAnswerPrints(view ?? e.ctx.port, p.key, p.committed);
   return was && prepared.changedChunks(was, p.committed, p.shape);
 }
