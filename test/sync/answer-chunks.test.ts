@@ -3,7 +3,7 @@
 // and the prints to keep — and must refuse (null) wherever it cannot tell.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createDataClient, type AnswerRows } from "../../src/api/index.ts";
+import { createDataClient, InvalidResponseError, type AnswerRows } from "../../src/api/index.ts";
 import { CHUNK_ROWS, fingerprint } from "../../src/checksum/index.ts";
 import { answerPrints, layOutChanged } from "../../src/sync/answer-chunks.ts";
 import { flatTable, layout, type Layout } from "../../src/sync/layout.ts";
@@ -16,15 +16,17 @@ const SCHEMA = [
   { name: "at", type: "time" },
 ];
 
-/** The answer `rows` as the data client hands it out, and the whole answer laid out. */
-async function answer(rows: readonly Row[], schema = SCHEMA): Promise<{ byRow: AnswerRows; whole: Layout }> {
-  const body = JSON.stringify({ schema, data: rows });
-  const client = createDataClient({
+/** A data client whose SQL answer is `body`. */
+const answering = (body: string) =>
+  createDataClient({
     dataUrl: "http://data.test",
     token: "t",
     fetch: async () => new Response(body, { status: 200, headers: { "content-type": "application/json" } }),
   });
-  const fetched = await client.fetchSql("SELECT 1");
+
+/** The answer `rows` as the data client hands it out, and the whole answer laid out. */
+async function answer(rows: readonly Row[], schema = SCHEMA): Promise<{ byRow: AnswerRows; whole: Layout }> {
+  const fetched = await answering(JSON.stringify({ schema, data: rows })).fetchSql("SELECT 1");
   return { byRow: fetched.byRow!()!, whole: layout({ result: fetched.result(), pivot: null }) };
 }
 
@@ -110,5 +112,19 @@ describe("a SQL answer laid out only where its rows changed (issue 35 §3)", () 
     expect(
       layOutChanged(same.byRow, "f", { ...prints, fractions: prints.fractions.map((f) => f + "0") }, committed, shape, lay),
     ).toBeNull();
+  });
+
+  it("a large malformed answer fails as the data API's InvalidResponseError: its rows' bounds when scanned, a row's values when decoded", async () => {
+    // Large enough not to be parsed when it arrives (data-client.ts SMALL_BODY): the scanner meets it first.
+    const rows = JSON.stringify(base(200)).slice(1, -1);
+    const body = (last: string) => `{"schema":${JSON.stringify(SCHEMA)},"data":[${rows},${last}`;
+    const cut = await answering(body("[2,3")).fetchSql("SELECT 1");
+    expect(() => cut.byRow!()).toThrow(InvalidResponseError);
+    const bad = (await answering(body('[2,03,"b",null]]}')).fetchSql("SELECT 1")).byRow!()!;
+    expect(bad.count).toBe(201);
+    expect(bad.decode(0, 1).rows).toHaveLength(1);
+    expect(() => bad.decode(200, 201)).toThrow(InvalidResponseError); // a number JSON does not read
+    const wrong = (await answering(body('[2,"x","b",null]]}')).fetchSql("SELECT 1")).byRow!()!;
+    expect(() => wrong.decode(200, 201)).toThrow(InvalidResponseError); // a number column holding text
   });
 });
