@@ -185,6 +185,23 @@ describe("a refresh over cells as the last save left them (issue 35 §3)", () =>
     expect(await grid(file, 12_001)).toEqual(before);
   });
 
+  it("a large SQL answer over a row inserted inside it: every row is laid out, and nothing is written over the person's row", async () => {
+    const sql = largeSql("id > 11990");
+    const { report, file } = await placedLarge(sql, "big-sql-inserted.xlsx");
+    const port = XlsxPort.open(file);
+    const sheetId = port.wb.sheets[0]!.id;
+    port.wb.insertRows(sheetId, 3000, 1); // above the row of id 3000, inside the placement
+    port.wb.userEdit(sheetId, 3000, 0, "a person's row");
+    port.save();
+    await env.client().updateReport(env.deploymentId, report.id, { sqlQuery: sql(true) });
+    const r = await decodedRows(() => env.cli(["refresh", file, "--json"]));
+    expect(outcome(r.out).outcome).toBe("edited");
+    expect(r.rows).toBe(12_000); // the whole answer: the name's area is not the recorded shape, so no chunk is laid out alone
+    const after = XlsxPort.open(file).wb.sheets[0]!;
+    expect(after.cells.get(3000)?.get(0)?.v).toBe("a person's row");
+    expect(after.cells.get(3001)?.get(0)?.v).toBe(3000); // the report's rows moved down with it, not written over
+  });
+
   it("a large SQL answer over a value typed into it: every row is laid out, the edit named and kept", async () => {
     const sql = largeSql("id > 11990");
     const { report, file } = await placedLarge(sql, "big-sql-typed.xlsx");
